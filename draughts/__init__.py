@@ -1,0 +1,45 @@
+"""Rules of draughts (checkers, dama, dame) in their national variants.
+
+>>> import draughts
+>>> board = draughts.Board(variant="english")
+>>> board.legal_moves.count()
+7
+>>> draughts.perft(board, 4)
+1469
+"""
+
+from __future__ import annotations
+
+from draughts.board import Board, LegalMoveGenerator, perft
+from draughts.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+)
+from draughts.move import Move
+from draughts.piece import BLACK, KING, MAN, WHITE, Color, Piece, PieceKind
+from draughts.variant import VARIANTS, Variant, find_variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLACK",
+    "KING",
+    "MAN",
+    "VARIANTS",
+    "WHITE",
+    "AmbiguousMoveError",
+    "Board",
+    "Color",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "LegalMoveGenerator",
+    "Move",
+    "Piece",
+    "PieceKind",
+    "Variant",
+    "find_variant",
+    "perft",
+]

@@ -1,0 +1,271 @@
+"""Legal move generation on bitboards.
+
+Positions are four ints (men and kings of each colour) over the padded grid of
+:mod:`draughts._tables`. Moves are produced as plain tuples ("raw moves")::
+
+    (origin, destination, captured_mask, captured, path, crowned)
+
+with internal indices: ``captured`` lists the captured squares in capture
+order, ``path`` the origin, every stop and the destination (empty for a
+non-capturing step), and ``crowned`` says whether the piece ends as a new king.
+:class:`draughts.Move` objects are only built from these at the API boundary,
+so perft and the PDN reader can work without allocating them.
+"""
+
+from __future__ import annotations
+
+from draughts._tables import REVERSE, Tables
+from draughts.variant import CaptureRule
+
+RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
+
+
+def legal_moves(
+    t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int
+) -> list[RawMove]:
+    """Every legal move: the captures the rules allow if there is any, else
+    every step."""
+    moves = captures(t, color, own_men, own_kings, opp_men, opp_kings)
+    if moves:
+        return moves
+    return steps(t, color, own_men, own_kings, own_men | own_kings | opp_men | opp_kings)
+
+
+def steps(t: Tables, color: int, men: int, kings: int, occupied: int) -> list[RawMove]:
+    """Non-capturing moves."""
+    empty = t.board_mask & ~occupied
+    promotion = t.promotion_mask[color]
+    out: list[RawMove] = []
+    append = out.append
+    if men:
+        # Every man at once: shift the whole set one step and keep the
+        # targets that are empty playing squares.
+        for shift in t.man_shifts[color]:
+            targets = ((men << shift) if shift > 0 else (men >> -shift)) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                append((to - shift, to, 0, (), (), bool(low & promotion)))
+                targets ^= low
+    if kings:
+        rays = t.rays
+        dirs = t.king_move_dirs
+        flying = t.flying_kings
+        while kings:
+            low = kings & -kings
+            origin = low.bit_length() - 1
+            kings ^= low
+            ray_set = rays[origin]
+            for d in dirs:
+                for to in ray_set[d]:
+                    if (occupied >> to) & 1:
+                        break
+                    append((origin, to, 0, (), (), False))
+                    if not flying:
+                        break
+    return out
+
+
+def captures(
+    t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int
+) -> list[RawMove]:
+    """The capture sequences the rules allow (empty if there is none)."""
+    opp = opp_men | opp_kings
+    occupied_all = own_men | own_kings | opp
+    rays = t.rays
+    reverse_ok = t.reverse_in_capture
+    at_end = t.removal_at_end
+    promotion = t.promotion_mask[color]
+    men_capture_kings = t.men_capture_kings
+    man_dirs = t.man_capture_dirs[color]
+    king_dirs = t.king_capture_dirs
+    flying = t.flying_kings
+    lands_behind = t.lands_directly_behind
+    stops_behind_king = t.stops_behind_king
+    must_land = t.must_land_to_continue
+    crown_and_stop = t.crown_and_stop
+    crown_and_continue = t.crown_and_continue
+
+    routes: list[RawMove] = []
+    origin = 0
+
+    def emit(to: int, captured: int, caps: tuple[int, ...], path: tuple[int, ...],
+             crowned: bool) -> None:
+        routes.append((origin, to, captured, caps, path, crowned))
+
+    def short_jumps(square: int, dirs: tuple[int, ...], is_man: bool, last: int,
+                    captured: int, occupied: int, caps: tuple[int, ...],
+                    path: tuple[int, ...], crowned: bool) -> bool:
+        """Jumps over an adjacent piece (men, and kings that do not fly).
+        Returns whether any jump was possible from ``square``."""
+        found = False
+        ray_set = rays[square]
+        for d in dirs:
+            if last >= 0 and d == REVERSE[last] and not reverse_ok:
+                continue
+            ray = ray_set[d]
+            if len(ray) < 2:
+                continue
+            over = ray[0]
+            over_bit = 1 << over
+            if not over_bit & opp or over_bit & captured:
+                continue
+            if is_man and not men_capture_kings and over_bit & opp_kings:
+                continue
+            land = ray[1]
+            land_bit = 1 << land
+            if land_bit & occupied:
+                continue
+            found = True
+            now_captured = captured | over_bit
+            now_occupied = occupied if at_end else occupied & ~over_bit
+            now_caps = caps + (over,)
+            now_path = path + (land,)
+            if is_man and land_bit & promotion:
+                if crown_and_stop:
+                    emit(land, now_captured, now_caps, now_path, True)
+                    continue
+                if crown_and_continue:
+                    if not king_jumps(land, d, now_captured, now_occupied, now_caps,
+                                      now_path, True):
+                        emit(land, now_captured, now_caps, now_path, True)
+                    continue
+                # Passing the far row: still a man, crowned only if it stops here.
+                if not short_jumps(land, dirs, True, d, now_captured, now_occupied,
+                                   now_caps, now_path, False):
+                    emit(land, now_captured, now_caps, now_path, True)
+                continue
+            if not short_jumps(land, dirs, is_man, d, now_captured, now_occupied,
+                               now_caps, now_path, crowned):
+                emit(land, now_captured, now_caps, now_path, crowned)
+        return found
+
+    def flying_jumps(square: int, last: int, skip: int, captured: int, occupied: int,
+                     caps: tuple[int, ...], path: tuple[int, ...], crowned: bool) -> bool:
+        """Captures at a distance. ``skip`` is a direction not to look in:
+        from the second and later landing squares behind a piece, going on
+        straight ahead finds what the first landing square already found."""
+        found = False
+        ray_set = rays[square]
+        for d in king_dirs:
+            if d == skip or (last >= 0 and d == REVERSE[last] and not reverse_ok):
+                continue
+            ray = ray_set[d]
+            n = len(ray)
+            i = 0
+            while i < n and not (occupied >> ray[i]) & 1:
+                i += 1
+            if i >= n - 1:
+                continue
+            over = ray[i]
+            over_bit = 1 << over
+            if not over_bit & opp or over_bit & captured:
+                continue
+            j = i + 1
+            if (occupied >> ray[j]) & 1:
+                continue
+            found = True
+            now_captured = captured | over_bit
+            now_occupied = occupied if at_end else occupied & ~over_bit
+            now_caps = caps + (over,)
+            if lands_behind:
+                landings = [ray[j]]
+                j += 1
+            else:
+                landings = []
+                while j < n and not (now_occupied >> ray[j]) & 1:
+                    landings.append(ray[j])
+                    j += 1
+            # Can the capture go on straight ahead beyond the landing squares?
+            straight = False
+            if len(landings) > 1 and j < n - 1:
+                ahead = 1 << ray[j]
+                straight = bool(
+                    ahead & opp and not ahead & now_captured
+                    and not (now_occupied >> ray[j + 1]) & 1
+                )
+            goes_on = []
+            for k, land in enumerate(landings):
+                more = flying_jumps(land, d, d if k else -1, now_captured, now_occupied,
+                                    now_caps, path + (land,), crowned)
+                goes_on.append(more or (k > 0 and straight))
+            if must_land and any(goes_on):
+                continue
+            # Killer: a sequence whose last captured piece is a king ends
+            # directly behind it.
+            halt = stops_behind_king and bool(over_bit & opp_kings)
+            for k, land in enumerate(landings):
+                if not goes_on[k] and not (halt and k):
+                    emit(land, now_captured, now_caps, path + (land,), crowned)
+        return found
+
+    def king_jumps(square: int, last: int, captured: int, occupied: int,
+                   caps: tuple[int, ...], path: tuple[int, ...], crowned: bool) -> bool:
+        if flying:
+            return flying_jumps(square, last, -1, captured, occupied, caps, path, crowned)
+        return short_jumps(square, king_dirs, False, last, captured, occupied, caps, path,
+                           crowned)
+
+    men = own_men
+    while men:
+        low = men & -men
+        origin = low.bit_length() - 1
+        men ^= low
+        short_jumps(origin, man_dirs, True, -1, 0, occupied_all ^ low, (), (origin,), False)
+    kings = own_kings
+    while kings:
+        low = kings & -kings
+        origin = low.bit_length() - 1
+        kings ^= low
+        king_jumps(origin, -1, 0, occupied_all ^ low, (), (origin,), False)
+
+    if not routes:
+        return routes
+    if t.precedence:
+        routes = _apply_precedence(t, routes, own_kings, opp_kings)
+    return _drop_duplicates(routes)
+
+
+def _apply_precedence(t: Tables, routes: list[RawMove], own_kings: int,
+                      opp_kings: int) -> list[RawMove]:
+    """Keep the routes that are best under the variant's capture precedence."""
+    if t.majority_only:
+        most = max(len(route[3]) for route in routes)
+        return [route for route in routes if len(route[3]) == most]
+    variant = t.variant
+
+    def key(route: RawMove) -> tuple[object, ...]:
+        parts: list[object] = []
+        for rule in t.precedence:
+            if rule is CaptureRule.MOST_PIECES:
+                parts.append(len(route[3]))
+            elif rule is CaptureRule.MOST_KINGS:
+                parts.append((route[2] & opp_kings).bit_count())
+            elif rule is CaptureRule.MOST_VALUE:
+                kings = (route[2] & opp_kings).bit_count()
+                men = len(route[3]) - kings
+                parts.append(men * variant.man_value + kings * variant.king_value)
+            elif rule is CaptureRule.WITH_KING:
+                parts.append(bool((own_kings >> route[0]) & 1))
+            else:  # KINGS_FIRST: the earlier a king is taken, the better
+                parts.append(tuple(bool((opp_kings >> c) & 1) for c in route[3]))
+        return tuple(parts)
+
+    keys = [key(route) for route in routes]
+    best = max(keys)  # type: ignore[type-var]
+    return [route for route, k in zip(routes, keys, strict=True) if k == best]
+
+
+def _drop_duplicates(routes: list[RawMove]) -> list[RawMove]:
+    """One route per (origin, destination, captured set): routes that take the
+    same pieces in another order are the same move."""
+    if len(routes) == 1:
+        return routes
+    seen: set[tuple[int, int, int]] = set()
+    out = []
+    for route in routes:
+        identity = (route[0], route[1], route[2])
+        if identity not in seen:
+            seen.add(identity)
+            out.append(route)
+    return out

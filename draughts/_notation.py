@@ -1,0 +1,121 @@
+"""Move notation: writing PDN moves and reading them back.
+
+Writing follows the PDN 3.0 writing rules 8 and 9: the short form (origin and
+destination) unless another legal move shares both, and then the full route
+through every square where the piece turned or landed behind a captured piece.
+Reading is liberal: short, full-route and partial-route forms, ``-``, ``x``,
+``X`` or ``:`` separators (or none: ``a3b4``, ``3228``), spaces around
+separators, leading zeros, numeric or algebraic squares, and a trailing move
+strength (``!``, ``?!``, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from draughts._tables import Tables
+from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from draughts.move import Move
+
+_SQUARE_TOKEN = re.compile(r"[a-z][0-9]{1,2}|[0-9]+")
+_MOVE_SHAPE = re.compile(
+    r"^(?:[a-z][0-9]{1,2}|[0-9]+)(?:\s*[-x:]\s*(?:[a-z][0-9]{1,2}|[0-9]+))+$"
+    r"|^(?:[a-z][0-9]{1,2}){2,}$"
+    r"|^[0-9]{4}$"
+)
+_STRENGTH = re.compile(r"[!?*]+$|\([!?]+\)$")
+
+
+def write_move(t: Tables, move: Move, long: bool) -> str:
+    """The move in the variant's notation; ``long`` gives the full route."""
+    names = t.name_of_square
+    if not move.captures:
+        return f"{names[move.from_square]}-{names[move.to_square]}"
+    squares = move.path if long else (move.from_square, move.to_square)
+    return t.variant.capture_separator.join(names[s] for s in squares)
+
+
+def squares_of_text(t: Tables, text: str, fen: str) -> list[int]:
+    """The squares a move text names, in order.
+
+    :raises InvalidMoveError: if the text is not shaped like a move or names
+        a square the board does not have.
+    """
+    body = _STRENGTH.sub("", text.strip()).strip().lower()
+    if not _MOVE_SHAPE.match(body):
+        raise InvalidMoveError(f"not a move: {text!r} in {fen}")
+    tokens = _SQUARE_TOKEN.findall(body)
+    if len(tokens) == 1 and len(tokens[0]) == 4:  # "3228": two squares, no separator
+        tokens = [tokens[0][:2], tokens[0][2:]]
+    squares = []
+    for token in tokens:
+        square = t.parse_square(token)
+        if square is None:
+            raise InvalidMoveError(
+                f"no square {token!r} on the {t.variant.name} board: {text!r} in {fen}"
+            )
+        squares.append(square)
+    return squares
+
+
+def _passed_squares(t: Tables, move: Move) -> list[int]:
+    """Every square the piece stood on or flew over, captured ones excluded."""
+    index = t.index_of_square
+    number = t.square_of_index
+    captured = set(move.captures)
+    out = [move.from_square]
+    for a, b in zip(move.path, move.path[1:], strict=False):
+        ia, ib = index[a], index[b]
+        for ray in t.rays[ia]:
+            if ib in ray:
+                for sq in ray[: ray.index(ib) + 1]:
+                    if number[sq] not in captured:
+                        out.append(number[sq])
+                break
+        else:
+            out.append(b)
+    return out
+
+
+def _is_subsequence(wanted: Sequence[int], route: Sequence[int]) -> bool:
+    it = iter(route)
+    return all(any(square == step for step in it) for square in wanted)
+
+
+def match_move(t: Tables, text: str, legal: Sequence[Move], fen: str) -> Move:
+    """The legal move that ``text`` names.
+
+    :raises InvalidMoveError: for text that is not a move.
+    :raises IllegalMoveError: if no legal move matches.
+    :raises AmbiguousMoveError: if several do.
+    """
+    squares = squares_of_text(t, text, fen)
+    origin, destination = squares[0], squares[-1]
+    candidates = [m for m in legal if m.from_square == origin and m.to_square == destination]
+    if len(squares) > 2 and candidates:
+        middle = squares[1:-1]
+        by_stops = [m for m in candidates if _is_subsequence(middle, m.path[1:-1])]
+        if not by_stops:
+            by_stops = [
+                m for m in candidates if _is_subsequence(middle, _passed_squares(t, m)[1:-1])
+            ]
+        candidates = by_stops
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        raise IllegalMoveError(_illegal_message(t, text, legal, fen))
+    listed = ", ".join(write_move(t, m, True) for m in candidates)
+    raise AmbiguousMoveError(
+        f"ambiguous move {text!r} in {fen}: it could be {listed}", tuple(candidates)
+    )
+
+
+def _illegal_message(t: Tables, text: str, legal: Sequence[Move], fen: str) -> str:
+    if not legal:
+        return f"illegal move {text!r} in {fen}: the side to move has no legal move"
+    shown = ", ".join(write_move(t, m, False) for m in legal[:8])
+    more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
+    if legal[0].captures:
+        return f"illegal move {text!r} in {fen}: capture is mandatory: {shown}{more}"
+    return f"illegal move {text!r} in {fen}; legal moves: {shown}{more}"

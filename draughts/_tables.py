@@ -1,0 +1,232 @@
+"""Per-variant lookup tables: square numbering, rays and masks.
+
+A :class:`Tables` object is built once per :class:`~draughts.Variant` and
+shared by every board of that variant. Squares live in a padded grid: internal
+index ``row * stride + column`` with ``stride = width + 2``, row 0 nearest
+White. The two padding columns mean a step of up to two columns sideways never
+wraps onto the next row, so a whole bitboard can be shifted in one operation
+to move every man at once; bits that land on padding or beyond the last row
+are removed by masking with :attr:`Tables.board_mask`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING
+
+from draughts.variant import CaptureRule, Directions, Promotion, Removal
+
+if TYPE_CHECKING:
+    from draughts.variant import Variant
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_NUMERIC_SQUARE = re.compile(r"0*([1-9][0-9]*)")
+_ALPHA_SQUARE = re.compile(r"([a-z])([1-9][0-9]?)")
+
+# Absolute directions as (row step, column step) on dark-square boards; the
+# orthogonal ones are halved on boards that use every square.
+_DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+_ORTHOGONALS = ((2, 0), (-2, 0), (0, 2), (0, -2))
+REVERSE = (3, 2, 1, 0, 5, 4, 7, 6)
+"""REVERSE[d] is the direction opposite to d."""
+
+
+def _relative_directions(flags: Directions, white: bool) -> tuple[int, ...]:
+    """Absolute direction numbers for a set of directions seen from one side."""
+    up, down = (0, 1), (2, 3)
+    forward, backward = (up, down) if white else (down, up)
+    dirs: list[int] = []
+    if flags & Directions.DIAGONAL_FORWARD:
+        dirs += forward
+    if flags & Directions.DIAGONAL_BACKWARD:
+        dirs += backward
+    if flags & Directions.ORTHOGONAL_FORWARD:
+        dirs.append(4 if white else 5)
+    if flags & Directions.ORTHOGONAL_BACKWARD:
+        dirs.append(5 if white else 4)
+    if flags & Directions.ORTHOGONAL_SIDEWAYS:
+        dirs += (6, 7)
+    return tuple(dirs)
+
+
+class Tables:
+    """Everything move generation, notation and FEN need about one variant."""
+
+    def __init__(self, variant: Variant) -> None:
+        width, height = variant.width, variant.height
+        if not (2 <= width <= 26 and 2 <= height <= 99):
+            raise ValueError(f"unsupported board size {width}x{height}")
+        self.variant = variant
+        self.width = width
+        self.height = height
+        self.stride = stride = width + 2
+        self.algebraic = variant.notation == "algebraic"
+
+        # -- Numbering (PDN 3.0 GameType, see rules-research.md §1.6) --------
+        playable: dict[int, int] = {}  # internal index -> square number
+        names: dict[int, str] = {}
+        for row in range(height):
+            for col in range(width):
+                # Coordinates seen from the first player.
+                if variant.first_color == 0:
+                    prow, pcol = row, col
+                else:
+                    prow, pcol = height - 1 - row, width - 1 - col
+                dark = (prow + pcol) % 2 == 0
+                if not variant.all_squares and dark == variant.inverted:
+                    continue
+                index = row * stride + col
+                number_corner = 2 if self.algebraic else variant.first_square_corner
+                r, c = _from_corner(prow, pcol, number_corner, width, height)
+                if variant.all_squares:
+                    number = 1 + r * width + c
+                else:
+                    number = 1 + r * (width // 2) + c // 2
+                playable[index] = number
+                if self.algebraic:
+                    ar, ac = _from_corner(
+                        prow, pcol, variant.first_square_corner, width, height
+                    )
+                    names[index] = f"{_LETTERS[ac]}{ar + 1}"
+                else:
+                    names[index] = str(number)
+        count = len(playable)
+        if sorted(playable.values()) != list(range(1, count + 1)):
+            raise ValueError(f"cannot number the squares of {variant.name!r}")
+
+        self.square_count = count
+        self.index_of_square = [-1] * (count + 1)
+        self.name_of_square = [""] * (count + 1)
+        self.square_of_index = [0] * (stride * height)
+        for index, number in playable.items():
+            self.index_of_square[number] = index
+            self.square_of_index[index] = number
+            self.name_of_square[number] = names[index]
+        self.bit_of_square = [0] + [1 << self.index_of_square[n] for n in range(1, count + 1)]
+        self._number_of_name = {names[i]: n for i, n in playable.items()}
+        self.board_mask = sum(1 << i for i in playable)
+        top = sum(1 << i for i in playable if i // stride == height - 1)
+        bottom = sum(1 << i for i in playable if i // stride == 0)
+        self.promotion_mask = (top, bottom)
+        """Indexed by colour: the row where that colour's men are crowned."""
+
+        # -- Directions and rays ---------------------------------------------
+        halve = 2 if variant.all_squares else 1
+        vectors = _DIAGONALS + tuple((dr // halve, dc // halve) for dr, dc in _ORTHOGONALS)
+        self.rays: list[tuple[tuple[int, ...], ...]] = []
+        for index in range(stride * height):
+            row, col = divmod(index, stride)
+            per_dir: list[tuple[int, ...]] = []
+            for dr, dc in vectors:
+                ray: list[int] = []
+                r, c = row + dr, col + dc
+                while 0 <= r < height and 0 <= c < width:
+                    if r * stride + c in playable:
+                        ray.append(r * stride + c)
+                    else:
+                        break
+                    r, c = r + dr, c + dc
+                per_dir.append(tuple(ray) if index in playable else ())
+            self.rays.append(tuple(per_dir))
+        self.shift = tuple(dr * stride + dc for dr, dc in vectors)
+
+        sides = (True, False)
+        self.man_move_dirs = tuple(_relative_directions(variant.man_moves, w) for w in sides)
+        self.man_capture_dirs = tuple(
+            _relative_directions(variant.man_captures, w) for w in sides
+        )
+        self.king_move_dirs = _relative_directions(variant.king_moves, True)
+        self.king_capture_dirs = _relative_directions(variant.king_captures, True)
+        self.man_shifts = tuple(
+            tuple(self.shift[d] for d in self.man_move_dirs[c]) for c in (0, 1)
+        )
+
+        # -- Rule switches, unpacked once for the move generator -------------
+        self.flying_kings = variant.flying_kings
+        self.removal_at_end = variant.removal is Removal.AT_END
+        self.reverse_in_capture = variant.reverse_in_capture
+        self.promotion = variant.promotion
+        self.crown_and_stop = variant.promotion is Promotion.ENDS_MOVE
+        self.crown_and_continue = variant.promotion is Promotion.CONTINUES_AS_KING
+        self.men_capture_kings = variant.men_capture_kings
+        self.lands_directly_behind = variant.king_lands_directly_behind
+        self.stops_behind_king = variant.king_stops_behind_king
+        self.must_land_to_continue = variant.must_land_to_continue
+        self.precedence = variant.capture_precedence
+        self.majority_only = self.precedence == (CaptureRule.MOST_PIECES,)
+
+    # -- Squares --------------------------------------------------------------
+
+    def parse_square(self, text: str) -> int | None:
+        """The square number named by ``text``, or None."""
+        text = text.strip().lower()
+        match = _NUMERIC_SQUARE.fullmatch(text)
+        if match is not None:
+            number = int(match.group(1))
+            return number if number <= self.square_count else None
+        if _ALPHA_SQUARE.fullmatch(text) is not None:
+            return self._number_of_name.get(text) if self.algebraic else self._alpha_number(text)
+        return None
+
+    def _alpha_number(self, text: str) -> int | None:
+        """Algebraic names on a numeric board: a1 at White's bottom left."""
+        col = _LETTERS.index(text[0])
+        row = int(text[1:]) - 1
+        if not (0 <= col < self.width and 0 <= row < self.height):
+            return None
+        return self.square_of_index[row * self.stride + col] or None
+
+    def squares_of(self, mask: int) -> list[int]:
+        """The square numbers of the set bits of ``mask``, in ascending order."""
+        square_of_index = self.square_of_index
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(square_of_index[low.bit_length() - 1])
+            mask ^= low
+        out.sort()
+        return out
+
+    @functools.cached_property
+    def starting_fen(self) -> str:
+        from draughts._fen import format_fen, parse_fen
+
+        variant = self.variant
+        if variant.start_fen is not None:
+            # Normalise an explicit setup so that it reads back identically.
+            return format_fen(self, parse_fen(self, variant.start_fen, limit_pieces=False))
+        rows = variant.men_rows
+        white = black = 0
+        for index, number in enumerate(self.square_of_index):
+            if number:
+                row = index // self.stride
+                if row < rows:
+                    white |= 1 << index
+                elif row >= self.height - rows:
+                    black |= 1 << index
+        turn = int(variant.first_color)
+        return format_fen(self, (turn, (white, black), (0, 0)))
+
+
+    @functools.cached_property
+    def start_piece_count(self) -> int:
+        """The most pieces a side starts with: no position can have more."""
+        from draughts._fen import parse_fen
+
+        start = parse_fen(self, self.starting_fen, limit_pieces=False)
+        return max((start.men[c] | start.kings[c]).bit_count() for c in (0, 1))
+
+
+def _from_corner(prow: int, pcol: int, corner: int, width: int, height: int) -> tuple[int, int]:
+    """Row and column counted from a corner (0 bottom left, 1 bottom right,
+    2 top left, 3 top right) of the first player's view."""
+    r = prow if corner in (0, 1) else height - 1 - prow
+    c = pcol if corner in (0, 2) else width - 1 - pcol
+    return r, c
+
+
+@functools.lru_cache(maxsize=None)
+def tables(variant: Variant) -> Tables:
+    """The shared tables of a variant."""
+    return Tables(variant)

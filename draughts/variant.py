@@ -1,0 +1,501 @@
+"""Variants: the rules of each national game, as data.
+
+A :class:`Variant` is a frozen value that says everything the move generator,
+the notation and the FEN code need to know about a game: the board, the start
+position, how men and kings move and capture, which capture must be chosen,
+what happens when a man reaches the far row during a capture, and how squares
+are numbered in PDN. The presets below are ordinary values; a custom variant is
+built with :class:`Variant` directly or with :func:`attrs.evolve` on a preset:
+
+>>> import attrs, draughts
+>>> v = attrs.evolve(draughts.variant.RUSSIAN, name="russian-majority",
+...                  capture_precedence=(CaptureRule.MOST_PIECES,))
+>>> draughts.Board(variant=v).legal_moves.count()
+7
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Literal
+
+import attrs
+
+from draughts.piece import BLACK, WHITE, Color
+
+if TYPE_CHECKING:
+    from draughts._tables import Tables
+
+__all__ = [
+    "BRAZILIAN",
+    "CANADIAN",
+    "DAMA",
+    "DAMA_FLYING",
+    "ENGLISH",
+    "INTERNATIONAL",
+    "POOL",
+    "RUSSIAN",
+    "VARIANTS",
+    "CaptureRule",
+    "Directions",
+    "Promotion",
+    "Removal",
+    "Variant",
+    "find_variant",
+]
+
+
+class Directions(enum.IntFlag):
+    """Sets of directions, seen from the side that moves.
+
+    On boards that use only the dark squares an orthogonal step goes two
+    columns sideways or two rows forward (to the next dark square on that line),
+    as in Frisian draughts; on boards that use every square (Turkish) it goes to
+    the neighbouring square.
+
+    >>> Directions.DIAGONAL == Directions.DIAGONAL_FORWARD | Directions.DIAGONAL_BACKWARD
+    True
+    """
+
+    NONE = 0
+    DIAGONAL_FORWARD = enum.auto()
+    DIAGONAL_BACKWARD = enum.auto()
+    ORTHOGONAL_FORWARD = enum.auto()
+    ORTHOGONAL_BACKWARD = enum.auto()
+    ORTHOGONAL_SIDEWAYS = enum.auto()
+    DIAGONAL = DIAGONAL_FORWARD | DIAGONAL_BACKWARD
+    ORTHOGONAL = ORTHOGONAL_FORWARD | ORTHOGONAL_BACKWARD | ORTHOGONAL_SIDEWAYS
+    ALL = DIAGONAL | ORTHOGONAL
+
+
+class CaptureRule(enum.Enum):
+    """One criterion of the capture precedence, applied in order.
+
+    A variant's :attr:`Variant.capture_precedence` lists these; among the
+    capture sequences available, only those best on the first criterion stay,
+    then only those best on the second among them, and so on. An empty list is
+    free choice.
+
+    >>> [rule.name for rule in ITALIAN_PRECEDENCE]
+    ['MOST_PIECES', 'WITH_KING', 'MOST_KINGS', 'KINGS_FIRST']
+    """
+
+    MOST_PIECES = "most-pieces"
+    """Capture the largest number of pieces (a king counts as one)."""
+    MOST_VALUE = "most-value"
+    """Capture the largest value, men and kings weighted by
+    :attr:`Variant.man_value` and :attr:`Variant.king_value` (Frisian)."""
+    WITH_KING = "with-king"
+    """Capture with a king rather than a man."""
+    MOST_KINGS = "most-kings"
+    """Capture the largest number of kings."""
+    KINGS_FIRST = "kings-first"
+    """Capture kings as early in the sequence as possible (Italian)."""
+
+
+ITALIAN_PRECEDENCE = (
+    CaptureRule.MOST_PIECES,
+    CaptureRule.WITH_KING,
+    CaptureRule.MOST_KINGS,
+    CaptureRule.KINGS_FIRST,
+)
+
+
+class Promotion(enum.Enum):
+    """What a man does when it reaches the far row in the middle of a capture.
+
+    >>> Promotion.PASSES.value
+    'passes'
+    """
+
+    ENDS_MOVE = "ends-move"
+    """It is crowned and the move ends there, even if it could jump on."""
+    CONTINUES_AS_KING = "continues-as-king"
+    """It is crowned at once and goes on capturing as a king (Russian)."""
+    PASSES = "passes"
+    """It goes on capturing as a man, and is crowned only if the move ends on
+    the far row (International, Brazilian, Pool)."""
+
+
+class Removal(enum.Enum):
+    """When captured pieces leave the board.
+
+    >>> Removal.AT_END.value
+    'at-end'
+    """
+
+    AT_END = "at-end"
+    """After the whole sequence: a jumped piece still blocks the way and cannot
+    be jumped twice ("Turkish strike")."""
+    IMMEDIATE = "immediate"
+    """As soon as it is jumped: its square is free for the rest of the move."""
+
+
+Notation = Literal["numeric", "algebraic"]
+ResultStyle = Literal["default", "international"]
+
+_GAMETYPE_RE = re.compile(
+    r"^\s*(?P<number>-?[0-9]+)\s*(?:,\s*(?P<color>[WB])\s*,\s*(?P<width>[0-9]+)\s*,"
+    r"\s*(?P<height>[0-9]+)\s*,\s*(?P<notation>[ANS])(?P<corner>[0-3])"
+    r"\s*(?:,\s*(?P<invert>[01]))?)?\s*$",
+    re.IGNORECASE,
+)
+
+
+@attrs.frozen(cache_hash=True)
+class Variant:
+    """The complete rules of one game of draughts.
+
+    Every field has a meaning in the rule books; the presets in this module
+    (:data:`INTERNATIONAL`, :data:`ENGLISH`, ...) fill them in with their
+    sources. Geometry fields follow the PDN 3.0 ``GameType`` tag:
+    ``width,height``, the first player's colour, the notation letter and the
+    corner where square 1 (or ``a1``) lies seen from the first player
+    (0 bottom left, 1 bottom right, 2 top left, 3 top right), and the invert
+    flag (the first player's bottom-left square is not playable).
+
+    >>> INTERNATIONAL.gametype_string
+    '20,W,10,10,N2,0'
+    >>> ENGLISH.first_color
+    <Color.BLACK: 1>
+    """
+
+    name: str
+    """The preset's key, as :func:`find_variant` knows it (``"international"``)."""
+    title: str
+    """A human name (``"International draughts"``)."""
+    gametype: int
+    """The PDN ``GameType`` number."""
+    width: int = 8
+    height: int = 8
+    first_color: Color = WHITE
+    """The side that moves first."""
+    notation: Notation = "numeric"
+    """How moves and FEN squares are written: ``"numeric"`` (``32-28``) or
+    ``"algebraic"`` (``c3-d4``)."""
+    first_square_corner: int = 2
+    """Where square 1 (or ``a1``) lies, seen from the first player: 0 bottom
+    left, 1 bottom right, 2 top left, 3 top right."""
+    inverted: bool = False
+    """True when the first player's bottom-left square is not a playing square."""
+    all_squares: bool = False
+    """Play on all squares of the board, not only the dark ones (Turkish)."""
+    men_rows: int = 3
+    """Rows of men each side starts with, counted from its own back row."""
+    start_fen: str | None = None
+    """An explicit start position; when None it is built from :attr:`men_rows`."""
+    man_moves: Directions = Directions.DIAGONAL_FORWARD
+    """Where a man may step (one square) without capturing."""
+    man_captures: Directions = Directions.DIAGONAL
+    """Where a man may capture."""
+    king_moves: Directions = Directions.DIAGONAL
+    """Where a king may move without capturing."""
+    king_captures: Directions = Directions.DIAGONAL
+    """Where a king may capture."""
+    flying_kings: bool = True
+    """Kings move and capture at a distance (else one square, like men)."""
+    king_lands_directly_behind: bool = False
+    """A capturing flying king must land on the square just behind the piece (Thai)."""
+    king_stops_behind_king: bool = False
+    """A flying king that captures a king must land just behind it (Killer)."""
+    men_capture_kings: bool = True
+    """False when men may not capture kings (Italian)."""
+    capture_precedence: tuple[CaptureRule, ...] = (CaptureRule.MOST_PIECES,)
+    """Which captures must be preferred; empty for free choice."""
+    man_value: int = 1
+    """A captured man's weight for :attr:`CaptureRule.MOST_VALUE`."""
+    king_value: int = 1
+    """A captured king's weight for :attr:`CaptureRule.MOST_VALUE`."""
+    promotion: Promotion = Promotion.PASSES
+    """What a man does on reaching the far row during a capture."""
+    removal: Removal = Removal.AT_END
+    """When captured pieces leave the board."""
+    reverse_in_capture: bool = False
+    """Whether a capturing piece may turn back 180 degrees between two jumps.
+    With removal at the end the jumped piece blocks the way back anyway."""
+    must_land_to_continue: bool = True
+    """A flying king that could stop on several squares behind a captured
+    piece must choose one from which it can capture again, if there is one."""
+    capture_separator: str = "x"
+    """The separator written between the squares of a capture."""
+    result_style: ResultStyle = "default"
+    """``"international"`` results are ``2-0``/``1-1``/``0-2``; ``"default"``
+    are ``1-0``/``1/2-1/2``/``0-1``."""
+    aliases: tuple[str, ...] = ()
+    """Other names :func:`find_variant` accepts."""
+    variant_tag: str | None = None
+    """The PDN ``Variant`` tag value that tells this variant apart from
+    another one with the same ``GameType`` (``"dama"``)."""
+
+    @property
+    def gametype_string(self) -> str:
+        """The full PDN ``GameType`` value, e.g. ``"21,B,8,8,N1,0"``."""
+        letter = "A" if self.notation == "algebraic" else "N"
+        return (
+            f"{self.gametype},{self.first_color.letter},{self.width},{self.height},"
+            f"{letter}{self.first_square_corner},{int(self.inverted)}"
+        )
+
+    @property
+    def square_count(self) -> int:
+        """How many playing squares the board has (50 on 10x10).
+
+        >>> ENGLISH.square_count
+        32
+        """
+        return len(self._tables.index_of_square) - 1
+
+    @property
+    def squares(self) -> range:
+        """The square numbers, ``range(1, square_count + 1)``."""
+        return range(1, self.square_count + 1)
+
+    @property
+    def starting_fen(self) -> str:
+        """The start position as a FEN.
+
+        >>> ENGLISH.starting_fen
+        'B:W21-32:B1-12'
+        """
+        return self._tables.starting_fen
+
+    @property
+    def men_capture_backward(self) -> bool:
+        """Whether men may capture backward."""
+        return bool(self.man_captures & Directions.DIAGONAL_BACKWARD)
+
+    def square_name(self, square: int) -> str:
+        """The square as the variant writes it: ``"32"`` or ``"c3"``.
+
+        >>> RUSSIAN.square_name(29), INTERNATIONAL.square_name(29)
+        ('a1', '29')
+
+        :raises ValueError: if the board has no such square.
+        """
+        geo = self._tables
+        if not 1 <= square < len(geo.index_of_square):
+            raise ValueError(f"no square {square!r} on the {self.name} board")
+        return geo.name_of_square[square]
+
+    def parse_square(self, text: str) -> int:
+        """The square number for ``"32"``, ``"032"`` or ``"c3"``.
+
+        >>> RUSSIAN.parse_square("c3")
+        25
+
+        :raises ValueError: if the text names no square of this board.
+        """
+        square = self._tables.parse_square(text)
+        if square is None:
+            raise ValueError(f"no square {text!r} on the {self.name} board")
+        return square
+
+    def coordinates(self, square: int) -> tuple[int, int]:
+        """``(row, column)`` of a square, both from 0, row 0 nearest White,
+        column 0 on White's left.
+
+        >>> ENGLISH.coordinates(1), INTERNATIONAL.coordinates(46)
+        ((7, 1), (0, 0))
+        """
+        geo = self._tables
+        if not 1 <= square < len(geo.index_of_square):
+            raise ValueError(f"no square {square!r} on the {self.name} board")
+        return divmod(geo.index_of_square[square], geo.stride)
+
+    def square_at(self, row: int, column: int) -> int | None:
+        """The square number at ``(row, column)`` (see :meth:`coordinates`),
+        None for a square that is not played on.
+
+        >>> INTERNATIONAL.square_at(0, 0)
+        46
+        """
+        geo = self._tables
+        if not (0 <= row < self.height and 0 <= column < self.width):
+            raise ValueError(f"({row}, {column}) is off the {self.name} board")
+        square = geo.square_of_index[row * geo.stride + column]
+        return square or None
+
+    @property
+    def _tables(self) -> Tables:
+        from draughts._tables import tables
+
+        return tables(self)
+
+
+# -- Presets -----------------------------------------------------------------
+# Sources: ../shared/RULES.md (seed rule sets) and the research notes
+# (rules-research.md §1.6 GameType table, §2.3 start positions, §3.1 rules).
+
+INTERNATIONAL = Variant(
+    name="international",
+    title="International draughts",
+    gametype=20,
+    width=10,
+    height=10,
+    men_rows=4,
+    result_style="international",
+    aliases=("standard", "fmjd", "10x10", "polish"),
+)
+"""FMJD international draughts, 10x10 (GameType 20): flying kings, men
+capture backward, the most pieces must be taken, no promotion in passing."""
+
+ENGLISH = Variant(
+    name="english",
+    title="English draughts / American checkers",
+    gametype=21,
+    first_color=BLACK,
+    first_square_corner=1,
+    man_captures=Directions.DIAGONAL_FORWARD,
+    flying_kings=False,
+    capture_precedence=(),
+    promotion=Promotion.ENDS_MOVE,
+    aliases=("american", "checkers", "draughts"),
+)
+"""English draughts / American checkers (WCDF; seed 001; GameType 21): short
+kings, men capture forward only, free choice of capture, Black (red) first."""
+
+DAMA = attrs.evolve(
+    ENGLISH,
+    name="dama",
+    title="Dama (English rules, online-play endings)",
+    aliases=(),
+    variant_tag="dama",
+)
+"""The seed ``dama`` rules (seeds 000 and 002): English movement and captures;
+it differs from :data:`ENGLISH` only in how a game ends. Written to PDN as
+GameType 21 with a ``Variant "dama"`` tag."""
+
+DAMA_FLYING = attrs.evolve(
+    ENGLISH,
+    name="dama-flying",
+    title="Dama with flying kings",
+    man_captures=Directions.DIAGONAL,
+    flying_kings=True,
+    aliases=(),
+    variant_tag="dama-flying",
+)
+"""The seed ``dama-flying`` rules (seed 003): flying kings, men capture forward
+and backward, free choice of capture, a man crowned mid-capture stops there."""
+
+BRAZILIAN = Variant(
+    name="brazilian",
+    title="Brazilian draughts",
+    gametype=26,
+    notation="algebraic",
+    first_square_corner=0,
+)
+"""Brazilian draughts (seed 004; GameType 26): international rules on 8x8."""
+
+RUSSIAN = Variant(
+    name="russian",
+    title="Russian draughts (shashki)",
+    gametype=25,
+    notation="algebraic",
+    first_square_corner=0,
+    capture_precedence=(),
+    promotion=Promotion.CONTINUES_AS_KING,
+    capture_separator=":",
+    aliases=("shashki",),
+)
+"""Russian draughts (GameType 25): free choice of capture; a man reaching the
+far row mid-capture is crowned and goes on capturing as a king."""
+
+POOL = Variant(
+    name="pool",
+    title="American pool checkers",
+    gametype=23,
+    first_color=BLACK,
+    first_square_corner=1,
+    capture_precedence=(),
+    aliases=("american-pool", "pool-checkers"),
+)
+"""American pool checkers (APCA; GameType 23): flying kings, men capture
+backward, free choice of capture, no promotion in passing; dark moves first."""
+
+CANADIAN = Variant(
+    name="canadian",
+    title="Canadian draughts",
+    gametype=27,
+    width=12,
+    height=12,
+    men_rows=5,
+    result_style="international",
+)
+"""Canadian draughts (GameType 27): international rules on 12x12."""
+
+VARIANTS: tuple[Variant, ...] = (
+    INTERNATIONAL,
+    ENGLISH,
+    DAMA,
+    DAMA_FLYING,
+    BRAZILIAN,
+    RUSSIAN,
+    POOL,
+    CANADIAN,
+)
+"""Every preset, in the order the docs list them."""
+
+
+def _fold(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def _by_name(variants: Iterable[Variant]) -> dict[str, Variant]:
+    table: dict[str, Variant] = {}
+    for variant in variants:
+        for key in (variant.name, *variant.aliases):
+            table.setdefault(_fold(key), variant)
+    return table
+
+
+_BY_NAME = _by_name(VARIANTS)
+
+
+def find_variant(key: str | int | Variant) -> Variant:
+    """The variant for a name or alias, a ``GameType`` number, or a full
+    ``GameType`` value.
+
+    A full ``GameType`` whose geometry differs from the preset of that number
+    gives the preset with that geometry (board size, first player, numbering),
+    so a file's own numbering is honoured.
+
+    >>> find_variant("russian") is find_variant(25) is find_variant("25,W,8,8,A0,0")
+    True
+    >>> find_variant("Checkers").name
+    'english'
+    >>> find_variant("23,W,8,8,A0,0").notation
+    'algebraic'
+
+    :raises ValueError: for an unknown name or number.
+    """
+    if isinstance(key, Variant):
+        return key
+    if isinstance(key, int):
+        for variant in VARIANTS:
+            if variant.gametype == key and variant.variant_tag is None:
+                return variant
+        raise ValueError(f"unknown GameType: {key!r}")
+    found = _BY_NAME.get(_fold(key))
+    if found is not None:
+        return found
+    match = _GAMETYPE_RE.match(key)
+    if match is None:
+        raise ValueError(f"unknown variant: {key!r}")
+    base = find_variant(int(match["number"]))
+    if match["color"] is None:
+        return base
+    notation_letter = match["notation"].upper()
+    if notation_letter == "S":
+        raise ValueError(f"SAN notation is not used by draughts: {key!r}")
+    custom = attrs.evolve(
+        base,
+        first_color=Color.from_letter(match["color"]),
+        width=int(match["width"]),
+        height=int(match["height"]),
+        notation="algebraic" if notation_letter == "A" else "numeric",
+        first_square_corner=int(match["corner"]),
+        inverted=match["invert"] == "1",
+    )
+    return base if custom == base else custom
