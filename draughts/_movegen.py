@@ -21,18 +21,24 @@ RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
 
 
 def legal_moves(
-    t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int
+    t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int,
+    frozen_kings: int = 0,
 ) -> list[RawMove]:
     """Every legal move: the captures the rules allow if there is any, else
-    every step."""
+    every step. ``frozen_kings`` is a mask of own kings that may capture but
+    not make a non-capturing move (Frisian :attr:`Variant.king_move_limit`)."""
     moves = captures(t, color, own_men, own_kings, opp_men, opp_kings)
     if moves:
         return moves
-    return steps(t, color, own_men, own_kings, own_men | own_kings | opp_men | opp_kings)
+    return steps(t, color, own_men, own_kings, own_men | own_kings | opp_men | opp_kings,
+                 frozen_kings)
 
 
-def steps(t: Tables, color: int, men: int, kings: int, occupied: int) -> list[RawMove]:
-    """Non-capturing moves."""
+def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
+          frozen_kings: int = 0) -> list[RawMove]:
+    """Non-capturing moves; the kings in ``frozen_kings`` make none."""
+    if frozen_kings:
+        kings &= ~frozen_kings
     empty = t.board_mask & ~occupied
     promotion = t.promotion_mask[color]
     out: list[RawMove] = []
@@ -119,8 +125,8 @@ def captures(
             found = True
             now_captured = captured | over_bit
             now_occupied = occupied if at_end else occupied & ~over_bit
-            now_caps = caps + (over,)
-            now_path = path + (land,)
+            now_caps = (*caps, over)
+            now_path = (*path, land)
             if is_man and land_bit & promotion:
                 if crown_and_stop:
                     emit(land, now_captured, now_caps, now_path, True)
@@ -167,7 +173,7 @@ def captures(
             found = True
             now_captured = captured | over_bit
             now_occupied = occupied if at_end else occupied & ~over_bit
-            now_caps = caps + (over,)
+            now_caps = (*caps, over)
             if lands_behind:
                 landings = [ray[j]]
                 j += 1
@@ -187,7 +193,7 @@ def captures(
             goes_on = []
             for k, land in enumerate(landings):
                 more = flying_jumps(land, d, d if k else -1, now_captured, now_occupied,
-                                    now_caps, path + (land,), crowned)
+                                    now_caps, (*path, land), crowned)
                 goes_on.append(more or (k > 0 and straight))
             if must_land and any(goes_on):
                 continue
@@ -196,7 +202,7 @@ def captures(
             halt = stops_behind_king and bool(over_bit & opp_kings)
             for k, land in enumerate(landings):
                 if not goes_on[k] and not (halt and k):
-                    emit(land, now_captured, now_caps, path + (land,), crowned)
+                    emit(land, now_captured, now_caps, (*path, land), crowned)
         return found
 
     def king_jumps(square: int, last: int, captured: int, occupied: int,
@@ -252,7 +258,7 @@ def _apply_precedence(t: Tables, routes: list[RawMove], own_kings: int,
         return tuple(parts)
 
     keys = [key(route) for route in routes]
-    best = max(keys)  # type: ignore[type-var]
+    best = max(keys)
     return [route for route, k in zip(routes, keys, strict=True) if k == best]
 
 

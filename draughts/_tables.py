@@ -79,10 +79,8 @@ class Tables:
                 index = row * stride + col
                 number_corner = 2 if self.algebraic else variant.first_square_corner
                 r, c = _from_corner(prow, pcol, number_corner, width, height)
-                if variant.all_squares:
-                    number = 1 + r * width + c
-                else:
-                    number = 1 + r * (width // 2) + c // 2
+                per_row = width if variant.all_squares else width // 2
+                number = 1 + r * per_row + (c if variant.all_squares else c // 2)
                 playable[index] = number
                 if self.algebraic:
                     ar, ac = _from_corner(
@@ -195,7 +193,8 @@ class Tables:
         variant = self.variant
         if variant.start_fen is not None:
             # Normalise an explicit setup so that it reads back identically.
-            return format_fen(self, parse_fen(self, variant.start_fen, limit_pieces=False))
+            start = parse_fen(self, variant.start_fen, limit_pieces=False)
+            return format_fen(self, (start.turn, start.men, start.kings))
         rows = variant.men_rows
         white = black = 0
         for index, number in enumerate(self.square_of_index):
@@ -226,7 +225,7 @@ def _from_corner(prow: int, pcol: int, corner: int, width: int, height: int) -> 
     return r, c
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tables(variant: Variant) -> Tables:
     """The shared tables of a variant."""
     return Tables(variant)

@@ -200,6 +200,10 @@ class Variant:
     """A capturing flying king must land on the square just behind the piece (Thai)."""
     king_stops_behind_king: bool = False
     """A flying king that captures a king must land just behind it (Killer)."""
+    king_move_limit: int | None = None
+    """How many non-capturing moves in a row one king may make while its side
+    still has men (Frisian: 3); None for no limit. The board tracks the count
+    and passes the kings that reached it to the move generator."""
     men_capture_kings: bool = True
     """False when men may not capture kings (Italian)."""
     capture_precedence: tuple[CaptureRule, ...] = (CaptureRule.MOST_PIECES,)

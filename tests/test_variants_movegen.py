@@ -1,0 +1,40 @@
+"""Move-generator switches tested directly on raw moves."""
+
+from __future__ import annotations
+
+from draughts import _movegen
+from draughts._fen import parse_fen
+from draughts._tables import tables
+from draughts.variant import INTERNATIONAL
+
+
+def _raw(fen: str, frozen_squares: tuple[int, ...] = ()) -> set[tuple[int, int]]:
+    """(from, to) of the legal moves of an international position."""
+    t = tables(INTERNATIONAL)
+    pos = parse_fen(t, fen)
+    c = pos.turn
+    frozen = 0
+    for square in frozen_squares:
+        frozen |= t.bit_of_square[square]
+    moves = _movegen.legal_moves(t, c, pos.men[c], pos.kings[c], pos.men[1 - c],
+                                 pos.kings[1 - c], frozen)
+    number = t.square_of_index
+    return {(number[m[0]], number[m[1]]) for m in moves}
+
+
+def test_frozen_king_makes_no_step_but_others_do() -> None:
+    # White king 46 in the corner has the long diagonal 41..5 (9 squares);
+    # the man on 50 (bottom row, column 8) steps to 44 or 45.
+    fen = "W:WK46,50:B1"
+    free = _raw(fen)
+    king_steps = {(46, s) for s in (41, 37, 32, 28, 23, 19, 14, 10, 5)}
+    assert free == king_steps | {(50, 44), (50, 45)}
+    frozen = _raw(fen, (46,))
+    assert frozen == {(50, 44), (50, 45)}
+
+
+def test_frozen_king_still_captures() -> None:
+    # The king on 46 can take 37 landing on 32, 28, 23, 19, 14, 10 or 5; the
+    # capture is compulsory and a frozen king keeps it.
+    fen = "W:WK46,50:B37"
+    assert _raw(fen, (46,)) == {(46, s) for s in (32, 28, 23, 19, 14, 10, 5)}
