@@ -18,12 +18,10 @@ from draughts._tables import Tables
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
 
-_SQUARE_TOKEN = re.compile(r"[a-z][0-9]{1,2}|[0-9]+")
-_MOVE_SHAPE = re.compile(
-    r"^(?:[a-z][0-9]{1,2}|[0-9]+)(?:\s*[-x:]\s*(?:[a-z][0-9]{1,2}|[0-9]+))+$"
-    r"|^(?:[a-z][0-9]{1,2}){2,}$"
-    r"|^[0-9]{4}$"
-)
+_SEPARATOR = re.compile(r"\s*[-x:]\s*")
+_SQUARE_TOKEN = re.compile(r"[a-w][0-9]{1,2}|[0-9]+")
+_JOINED_ALPHA = re.compile(r"(?:[a-w][0-9]{1,2}){2,}")
+_JOINED_NUMERIC = re.compile(r"[0-9]{4}")
 _STRENGTH = re.compile(r"[!?*]+$|\([!?]+\)$")
 
 
@@ -43,11 +41,14 @@ def squares_of_text(t: Tables, text: str, fen: str) -> list[int]:
         a square the board does not have.
     """
     body = _STRENGTH.sub("", text.strip()).strip().lower()
-    if not _MOVE_SHAPE.match(body):
+    tokens = _SEPARATOR.split(body)
+    if len(tokens) == 1:
+        if _JOINED_ALPHA.fullmatch(body):  # "a3b4"
+            tokens = _SQUARE_TOKEN.findall(body)
+        elif _JOINED_NUMERIC.fullmatch(body):  # "3228": two squares, no separator
+            tokens = [body[:2], body[2:]]
+    if len(tokens) < 2 or not all(_SQUARE_TOKEN.fullmatch(token) for token in tokens):
         raise InvalidMoveError(f"not a move: {text!r} in {fen}")
-    tokens = _SQUARE_TOKEN.findall(body)
-    if len(tokens) == 1 and len(tokens[0]) == 4:  # "3228": two squares, no separator
-        tokens = [tokens[0][:2], tokens[0][2:]]
     squares = []
     for token in tokens:
         square = t.parse_square(token)
