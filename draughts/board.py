@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 
 from draughts import _movegen
@@ -16,6 +17,7 @@ from draughts.variant import INTERNATIONAL, Variant, find_variant
 __all__ = ["Board", "LegalMoveGenerator", "perft"]
 
 _COLORS = (WHITE, BLACK)
+_MOVE_ORDER = operator.attrgetter("from_square", "to_square", "path")
 _PIECES = ((Piece.of(MAN, WHITE), Piece.of(KING, WHITE)), (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)))
 
 # A snapshot of everything push() changes: (white men, black men, white kings,
@@ -39,7 +41,7 @@ class Board:
     >>> board.fen()
     'W:W21-32:B1-10,12,15'
     >>> draughts.Board("W:WK46:B23", variant="international").legal_moves
-    <LegalMoveGenerator (46x19, 46x14, 46x10, 46x5)>
+    <LegalMoveGenerator (46x5, 46x10, 46x14, 46x19)>
 
     :raises InvalidFenError: if ``fen`` is not a valid FEN of the variant.
     """
@@ -158,7 +160,7 @@ class Board:
         """The squares of ``color``'s pieces of ``kind`` (both kinds if None),
         in ascending order.
 
-        >>> Board(variant="english").pieces(draughts.WHITE, draughts.MAN)[:3]
+        >>> Board(variant="english").pieces(WHITE, MAN)[:3]
         (21, 22, 23)
         """
         if kind is None:
@@ -218,6 +220,9 @@ class Board:
                 else:
                     a, b = number[origin], number[to]
                     moves.append(Move(a, b, (), (a, b)))
+            # Square order reads well in lists and makes the order independent
+            # of how the generator walks the board.
+            moves.sort(key=_MOVE_ORDER)
             self._legal = moves
         return self._legal
 
@@ -371,7 +376,7 @@ class Board:
         partial-route form.
 
         >>> Board(variant="russian").parse_pdn("c3-d4")
-        Move(21, 17)
+        Move(22, 18)
 
         :raises InvalidMoveError: if ``text`` is not a move.
         :raises IllegalMoveError: if no legal move matches.
@@ -471,14 +476,14 @@ class Board:
         """A Unicode diagram, White at the bottom.
 
         >>> print(Board("W:WK29:B1", variant="english").unicode())
-          ⛂ · · ·
-        · · · ·
-          · · · ·
-        · · · ·
-          · · · ·
-        · · · ·
-          · · · ·
-        ⛁ · · ·
+          ⛂   ·   ·   ·
+        ·   ·   ·   ·
+          ·   ·   ·   ·
+        ·   ·   ·   ·
+          ·   ·   ·   ·
+        ·   ·   ·   ·
+          ·   ·   ·   ·
+        ⛁   ·   ·   ·
         """
         return self._diagram(
             (("⛀", "⛁"), ("⛂", "⛃")), empty, " ")

@@ -31,12 +31,21 @@ if TYPE_CHECKING:
 __all__ = [
     "BRAZILIAN",
     "CANADIAN",
+    "CZECH",
     "DAMA",
     "DAMA_FLYING",
     "ENGLISH",
+    "FRISIAN",
+    "FRYSK",
     "INTERNATIONAL",
+    "ITALIAN",
+    "KILLER",
     "POOL",
+    "PORTUGUESE",
     "RUSSIAN",
+    "SPANISH",
+    "THAI",
+    "TURKISH",
     "VARIANTS",
     "CaptureRule",
     "Directions",
@@ -287,7 +296,7 @@ class Variant:
         """The square number for ``"32"``, ``"032"`` or ``"c3"``.
 
         >>> RUSSIAN.parse_square("c3")
-        25
+        22
 
         :raises ValueError: if the text names no square of this board.
         """
@@ -429,17 +438,6 @@ CANADIAN = Variant(
 )
 """Canadian draughts (GameType 27): international rules on 12x12."""
 
-VARIANTS: tuple[Variant, ...] = (
-    INTERNATIONAL,
-    ENGLISH,
-    DAMA,
-    DAMA_FLYING,
-    BRAZILIAN,
-    RUSSIAN,
-    POOL,
-    CANADIAN,
-)
-"""Every preset, in the order the docs list them."""
 
 
 def _fold(name: str) -> str:
@@ -453,8 +451,6 @@ def _by_name(variants: Iterable[Variant]) -> dict[str, Variant]:
             table.setdefault(_fold(key), variant)
     return table
 
-
-_BY_NAME = _by_name(VARIANTS)
 
 
 def find_variant(key: str | int | Variant) -> Variant:
@@ -503,3 +499,189 @@ def find_variant(key: str | int | Variant) -> Variant:
         inverted=match["invert"] == "1",
     )
     return base if custom == base else custom
+
+
+# -- More national and online variants -----------------------------------------
+# Sources: rules-research.md §1.6 (GameType), §2.3 (start positions and
+# numbering), §3.1/§3.2 (rules; DCTL's parameters cite the articles of each
+# federation's rule book) and §5 (where sources disagree; the choice made is
+# stated in each preset's docstring).
+
+FRISIAN = Variant(
+    name="frisian",
+    title="Frisian draughts",
+    gametype=40,
+    width=10,
+    height=10,
+    men_rows=4,
+    man_captures=Directions.ALL,
+    king_captures=Directions.ALL,
+    king_move_limit=3,
+    capture_precedence=(CaptureRule.MOST_VALUE, CaptureRule.WITH_KING),
+    man_value=100,
+    king_value=199,
+    aliases=("frisian-draughts", "fries", "friesdammen"),
+)
+"""Frisian draughts (GameType 40; rules of the Fryske Dambûn as encoded by
+DCTL, with lidraughts and mindsports): men and kings capture along diagonals
+and orthogonals, forward and backward; the capture of the greatest value is
+compulsory, a king being worth more than one man and less than two (exact
+integers: man 100, king 199, as lidraughts; a king = two men minus one
+hundredth, which stays below two men for up to 99 kings), then a capture with a
+king is preferred; a king may make at most three non-capturing moves in a row
+while its side has men. Where sources disagree (research §5): the king's value
+follows the federation's "less than two men" (mindsports, boardspace, DCTL,
+lidraughts) rather than Wikipedia's 1.5, so three kings outweigh five men;
+non-capturing king moves are diagonal only (Wikipedia, lidraughts), not also
+straight (mindsports)."""
+
+FRYSK = attrs.evolve(
+    FRISIAN,
+    name="frysk",
+    title="Frysk! (Frisian with five men each)",
+    gametype=97,
+    start_fen="W:W46-50:B1-5",
+    aliases=("frysk!",),
+)
+"""Frysk! (lidraughts, GameType 97 there): Frisian rules, each side starting
+with five men on its back row."""
+
+ITALIAN = Variant(
+    name="italian",
+    title="Italian draughts (dama italiana)",
+    gametype=22,
+    inverted=True,
+    man_captures=Directions.DIAGONAL_FORWARD,
+    flying_kings=False,
+    men_capture_kings=False,
+    capture_precedence=ITALIAN_PRECEDENCE,
+    promotion=Promotion.ENDS_MOVE,
+    aliases=("dama-italiana",),
+)
+"""Italian draughts (FID rules; GameType ``22,W,8,8,N2,1``): the board is
+turned so that each player's bottom-right corner is a playing square, square 1
+in Black's right-hand corner; short kings; men capture forward only and may
+not capture kings; the capture of most pieces, then a capture with a king, then
+of most kings, then the one meeting kings first (FID art. 6.6-6.9)."""
+
+SPANISH = Variant(
+    name="spanish",
+    title="Spanish draughts (damas)",
+    gametype=24,
+    first_square_corner=1,
+    inverted=True,
+    man_captures=Directions.DIAGONAL_FORWARD,
+    capture_precedence=(CaptureRule.MOST_PIECES, CaptureRule.MOST_KINGS),
+    promotion=Promotion.ENDS_MOVE,
+    aliases=("damas",),
+)
+"""Spanish draughts (GameType ``24,W,8,8,N1,1``): inverted board with White
+on squares 1-12; flying kings; men capture forward only; the capture of most
+pieces, then of most kings. Played on the light squares in Spain, which PDN
+3.0 cannot express; the geometry is the same."""
+
+PORTUGUESE = attrs.evolve(
+    SPANISH,
+    name="portuguese",
+    title="Portuguese draughts (damas clássicas)",
+    gametype=28,
+    aliases=("damas-classicas",),
+)
+"""Portuguese draughts (GameType ``28,W,8,8,N1,1``; Federação Portuguesa de
+Damas, "Regras Damas Clássicas"): the same rules as :data:`SPANISH`."""
+
+CZECH = Variant(
+    name="czech",
+    title="Czech draughts (česká dáma)",
+    gametype=29,
+    notation="algebraic",
+    first_square_corner=0,
+    man_captures=Directions.DIAGONAL_FORWARD,
+    capture_precedence=(CaptureRule.WITH_KING,),
+    promotion=Promotion.ENDS_MOVE,
+    aliases=("ceska-dama",),
+)
+"""Czech draughts (GameType ``29,W,8,8,A0,0``; Czech federation rules, art.
+4.14, as encoded by DCTL): flying kings, men capture forward only; a king must
+capture when it can, otherwise the choice is free. Captures are written with
+``x`` as PDN 3.0 gives for type 29 (DCTL uses ``:``; both are read)."""
+
+THAI = Variant(
+    name="thai",
+    title="Thai draughts (mak-hot)",
+    gametype=31,
+    first_color=BLACK,
+    men_rows=2,
+    man_captures=Directions.DIAGONAL_FORWARD,
+    king_lands_directly_behind=True,
+    capture_precedence=(),
+    promotion=Promotion.ENDS_MOVE,
+    removal=Removal.IMMEDIATE,
+    capture_separator="-",
+    aliases=("mak-hot", "makhos"),
+)
+"""Thai draughts (GameType ``31,B,8,8,N2,0``): eight men each on the two back
+rows; flying kings that, when capturing, land on the square directly behind
+the captured piece; men capture forward only; free choice of capture; captured
+pieces leave the board at once. There is no governing body: the first player
+(Black) and the ``-`` separator follow the PDN 3.0 GameType table."""
+
+TURKISH = Variant(
+    name="turkish",
+    title="Turkish draughts (dama)",
+    gametype=30,
+    notation="algebraic",
+    first_square_corner=0,
+    all_squares=True,
+    start_fen="W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
+              ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+    man_moves=Directions.ORTHOGONAL_FORWARD | Directions.ORTHOGONAL_SIDEWAYS,
+    man_captures=Directions.ORTHOGONAL_FORWARD | Directions.ORTHOGONAL_SIDEWAYS,
+    king_moves=Directions.ORTHOGONAL,
+    king_captures=Directions.ORTHOGONAL,
+    removal=Removal.IMMEDIATE,
+    aliases=("turkish-dama",),
+)
+"""Turkish draughts (GameType ``30,W,8,8,A0,0``): all 64 squares, sixteen
+men each on the second and third rows; men move and capture one square
+forward or sideways; kings move and capture like rooks, any distance; the
+capture of most pieces is compulsory; a capture may not turn back by 180
+degrees and captured pieces leave the board at once. A man reaching the far
+row during a capture goes on capturing as a man and is crowned when the move
+ends there (Wikipedia; one web page says it goes on as a king, research
+§5.7)."""
+
+KILLER = attrs.evolve(
+    INTERNATIONAL,
+    name="killer",
+    title="Killer draughts",
+    king_stops_behind_king=True,
+    aliases=("killer-draughts",),
+    variant_tag="killer",
+)
+"""Killer draughts (Fabien Letouzey's International variant, mindsports): a
+flying king whose capture ends with a king must stop directly behind that
+king. Written to PDN as GameType 20 with a ``Variant "killer"`` tag."""
+
+VARIANTS: tuple[Variant, ...] = (
+    INTERNATIONAL,
+    ENGLISH,
+    DAMA,
+    DAMA_FLYING,
+    BRAZILIAN,
+    RUSSIAN,
+    POOL,
+    CANADIAN,
+    FRISIAN,
+    FRYSK,
+    ITALIAN,
+    SPANISH,
+    PORTUGUESE,
+    CZECH,
+    THAI,
+    TURKISH,
+    KILLER,
+)
+"""Every preset, in the order the docs list them."""
+
+_BY_NAME = _by_name(VARIANTS)
