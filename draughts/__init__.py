@@ -18,6 +18,7 @@ from draughts.errors import (
     InvalidMoveError,
 )
 from draughts.move import Move
+from draughts.outcome import Outcome, Termination
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, Piece, PieceKind
 from draughts.variant import VARIANTS, Variant, find_variant
 
@@ -37,8 +38,10 @@ __all__ = [
     "InvalidMoveError",
     "LegalMoveGenerator",
     "Move",
+    "Outcome",
     "Piece",
     "PieceKind",
+    "Termination",
     "Variant",
     "find_variant",
     "perft",

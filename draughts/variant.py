@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Literal
 
 import attrs
 
+from draughts.outcome import DrawRule, Ending, Goal, Material, Reset, Termination
 from draughts.piece import BLACK, WHITE, Color
 
 if TYPE_CHECKING:
@@ -241,6 +242,13 @@ class Variant:
     variant_tag: str | None = None
     """The PDN ``Variant`` tag value that tells this variant apart from
     another one with the same ``GameType`` (``"dama"``)."""
+    goal: Goal = Goal.STANDARD
+    """Who wins: normally the side left without a legal move loses; see
+    :class:`~draughts.outcome.Goal` for antidraughts and breakthrough."""
+    draw_rules: tuple[DrawRule, ...] = ()
+    """How the game can be drawn besides agreement: repetition, move counts
+    and material rules, automatic or claimable (see
+    :class:`~draughts.outcome.DrawRule` and :doc:`/termination`)."""
 
     @property
     def gametype_string(self) -> str:
@@ -337,6 +345,96 @@ class Variant:
         return tables(self)
 
 
+# -- Draw rules ----------------------------------------------------------------
+# Sources: ../shared/RULES.md and rules-research.md §3.3; docs/termination.rst
+# shows them as a table, with the choices made where a text is unclear.
+
+_ONE_KING = Material(kings=1)
+_THREE_PIECES = (Material(kings=3), Material(kings=2, men=1), Material(kings=1, men=2))
+_AT_MOST_TWO = (Material(kings=2), Material(kings=1, men=1), Material(kings=1))
+_WITH_KINGS = Material(kings=(1, 99), men=(0, 99))
+
+_FMJD_DRAW_RULES = (
+    DrawRule(Termination.REPETITION, 3,
+             source="FMJD rules art. 6.1 (via Wikipedia and lidraughts): third occurrence "
+                    "of the same position with the same player to move"),
+    DrawRule(Termination.TWENTY_FIVE_MOVE_RULE, 50,
+             source="FMJD rules art. 6.2 (via Wikipedia, lidraughts; DCTL: 50 reversible "
+                    "plies): 25 moves each with only king moves, no man move, no capture"),
+    DrawRule(Termination.SIXTEEN_MOVE_RULE, 32, resets=Reset.CAPTURE,
+             endings=tuple(Ending(m, _ONE_KING) for m in _THREE_PIECES),
+             source="FMJD rules (via Wikipedia, lidraughts): three kings, two kings and a man "
+                    "or a king and two men against a lone king, 16 moves each; lidraughts "
+                    "counts on through a promotion and starts again after a capture"),
+    DrawRule(Termination.FIVE_MOVE_RULE, 10, resets=Reset.NONE,
+             endings=tuple(Ending(m, _ONE_KING) for m in _AT_MOST_TWO),
+             source="FMJD rules (via Wikipedia, lidraughts): two kings, a king and a man, or "
+                    "a king against a lone king, 5 moves each"),
+)
+
+_WCDF_DRAW_RULES = (
+    DrawRule(Termination.REPETITION, 3, automatic=False,
+             source="WCDF rules of draughts (quoted on littlegolem): a player who shows that "
+                    "his next move creates the same position for the third time"),
+    DrawRule(Termination.FORTY_MOVE_RULE, 80, automatic=False,
+             source="WCDF rules of draughts (quoted on littlegolem; DCTL: 80 reversible "
+                    "plies): neither player advanced a man nor captured in his last 40 moves"),
+)
+
+_DAMA_DRAW_RULES = (
+    DrawRule(Termination.KING_MOVES_RULE, 80,
+             source="RULES.md §2 (seeds 000, 002): 40 consecutive move pairs in which only "
+                    "kings moved and nothing was captured"),
+    DrawRule(Termination.PLY_LIMIT, 300, resets=Reset.NONE,
+             source="RULES.md §2 (seeds 000, 002): no winner after 300 plies"),
+    DrawRule(Termination.REPETITION, 3, automatic=False, on_timeout=True,
+             source="RULES.md §2 (seeds 000, 002): the same position, same side to move, "
+                    "3 times; either player may claim; a time-out then draws"),
+    DrawRule(Termination.INSUFFICIENT_MATERIAL, 0, automatic=False, on_timeout=True,
+             endings=(Ending(_ONE_KING, _ONE_KING), Ending(Material(men=1), _ONE_KING)),
+             source="RULES.md §2 (seeds 000, 002): a single man or king against a single "
+                    "king; claimable on one's own turn; a time-out then draws"),
+)
+
+_FMJD64_DRAW_RULES = (
+    DrawRule(Termination.REPETITION, 3,
+             source="FMJD-64 7.2.3 (via lidraughts): the same position, same side to move, "
+                    "3 times"),
+    DrawRule(Termination.LONG_DIAGONAL_RULE, 5, resets=Reset.CAPTURE, strong_side_moves=True,
+             endings=tuple(Ending(m, _ONE_KING, weak_king_on_long_diagonal=True)
+                           for m in _THREE_PIECES),
+             source="FMJD-64 7.2.7 (via lidraughts): three pieces against a lone king on the "
+                    "long diagonal, not won by the strong side's 5th move"),
+    DrawRule(Termination.FIVE_MOVE_RULE, 10, resets=Reset.NONE,
+             endings=tuple(Ending(m, _ONE_KING) for m in _AT_MOST_TWO),
+             source="FMJD-64 7.2.8 (via lidraughts): two kings, king and man, or king "
+                    "against a king, 5 moves each"),
+    DrawRule(Termination.THREE_KINGS_RULE, 15, resets=Reset.CAPTURE, strong_side_moves=True,
+             endings=(Ending(Material(kings=(3, 99)), _ONE_KING),),
+             source="FMJD-64 7.2.4 (via lidraughts): three kings or more against a lone king, "
+                    "not captured by the strong side's 15th move"),
+    DrawRule(Termination.FIFTEEN_MOVE_RULE, 30,
+             source="FMJD-64 7.2.5 (via lidraughts): 15 moves each with only kings moved, "
+                    "no man moved and nothing captured"),
+    DrawRule(Termination.KINGS_ENDGAME_RULE, 60, resets=Reset.CAPTURE | Reset.PROMOTION,
+             endings=(Ending(_WITH_KINGS, _WITH_KINGS, pieces=(4, 5)),),
+             source="FMJD-64 7.2.6 (via lidraughts): both sides have kings and the material "
+                    "is unchanged (no capture, no promotion): 30 moves each with 4-5 pieces"),
+    DrawRule(Termination.KINGS_ENDGAME_RULE, 120, resets=Reset.CAPTURE | Reset.PROMOTION,
+             endings=(Ending(_WITH_KINGS, _WITH_KINGS, pieces=(6, 7)),),
+             source="FMJD-64 7.2.6 (via lidraughts): as above, 60 moves each with 6-7 pieces"),
+)
+
+_APCA_DRAW_RULES = (
+    DrawRule(Termination.REPETITION, 3,
+             source="APCA tournament rule 26 as DCTL encodes it (max_repetitions=3); "
+                    "automatic as on lidraughts, the text read not saying"),
+    DrawRule(Termination.FIFTEEN_MOVE_RULE, 30,
+             source="APCA tournament rule 26 as DCTL encodes it (30 reversible plies, DCTL "
+                    "counting plies as its 80 for English shows) [uncertain]"),
+)
+
+
 # -- Presets -----------------------------------------------------------------
 # Sources: ../shared/RULES.md (seed rule sets) and the research notes
 # (rules-research.md §1.6 GameType table, §2.3 start positions, §3.1 rules).
@@ -350,6 +448,7 @@ INTERNATIONAL = Variant(
     men_rows=4,
     result_style="international",
     aliases=("standard", "fmjd", "10x10", "polish"),
+    draw_rules=_FMJD_DRAW_RULES,
 )
 """FMJD international draughts, 10x10 (GameType 20): flying kings, men
 capture backward, the most pieces must be taken, no promotion in passing."""
@@ -365,6 +464,7 @@ ENGLISH = Variant(
     capture_precedence=(),
     promotion=Promotion.ENDS_MOVE,
     aliases=("american", "checkers", "draughts"),
+    draw_rules=_WCDF_DRAW_RULES,
 )
 """English draughts / American checkers (WCDF; seed 001; GameType 21): short
 kings, men capture forward only, free choice of capture, Black (red) first."""
@@ -375,6 +475,7 @@ DAMA = attrs.evolve(
     title="Dama (English rules, online-play endings)",
     aliases=(),
     variant_tag="dama",
+    draw_rules=_DAMA_DRAW_RULES,
 )
 """The seed ``dama`` rules (seeds 000 and 002): English movement and captures;
 it differs from :data:`ENGLISH` only in how a game ends. Written to PDN as
@@ -388,6 +489,7 @@ DAMA_FLYING = attrs.evolve(
     flying_kings=True,
     aliases=(),
     variant_tag="dama-flying",
+    draw_rules=_DAMA_DRAW_RULES,
 )
 """The seed ``dama-flying`` rules (seed 003): flying kings, men capture forward
 and backward, free choice of capture, a man crowned mid-capture stops there."""
@@ -398,6 +500,7 @@ BRAZILIAN = Variant(
     gametype=26,
     notation="algebraic",
     first_square_corner=0,
+    draw_rules=_FMJD64_DRAW_RULES,
 )
 """Brazilian draughts (seed 004; GameType 26): international rules on 8x8."""
 
@@ -411,6 +514,7 @@ RUSSIAN = Variant(
     promotion=Promotion.CONTINUES_AS_KING,
     capture_separator=":",
     aliases=("shashki",),
+    draw_rules=_FMJD64_DRAW_RULES,
 )
 """Russian draughts (GameType 25): free choice of capture; a man reaching the
 far row mid-capture is crowned and goes on capturing as a king."""
@@ -423,6 +527,7 @@ POOL = Variant(
     first_square_corner=1,
     capture_precedence=(),
     aliases=("american-pool", "pool-checkers"),
+    draw_rules=_APCA_DRAW_RULES,
 )
 """American pool checkers (APCA; GameType 23): flying kings, men capture
 backward, free choice of capture, no promotion in passing; dark moves first."""
@@ -435,6 +540,7 @@ CANADIAN = Variant(
     height=12,
     men_rows=5,
     result_style="international",
+    draw_rules=_FMJD_DRAW_RULES,
 )
 """Canadian draughts (GameType 27): international rules on 12x12."""
 
