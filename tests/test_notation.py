@@ -1,0 +1,114 @@
+"""Move notation: PDN 3.0 writing rules 8 and 9, and liberal reading."""
+
+from __future__ import annotations
+
+import pytest
+
+import draughts
+from draughts import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+
+# Two captures by the king on 19 end on 47 with different pieces: over 13 to
+# 2, over 11 to 16, ... (captures 13, 11, 32, 42) or over 13 to 8, over 12 to
+# 21, ... (13, 12, 32, 42). Found by a search over random king positions and
+# checked by hand on the diagram.
+AMBIGUOUS = "W:WK19:B11,12,13,25,32,42"
+
+
+def test_short_form_unless_ambiguous() -> None:
+    board = draughts.Board(variant="english")
+    assert [board.pdn(m) for m in board.legal_moves][:2] == ["9-13", "9-14"]
+    # White man on 22 (c3) jumps 18 (d4) to 15 (e5): origin and destination.
+    board = draughts.Board("W:W22:B18", variant="english")
+    assert [board.pdn(m) for m in board.legal_moves] == ["22x15"]
+
+
+def test_ambiguous_captures_are_written_in_full() -> None:
+    board = draughts.Board(AMBIGUOUS)
+    assert sorted(board.pdn(m) for m in board.legal_moves) == [
+        "19x2x16x38x47", "19x8x21x38x47"]
+    with pytest.raises(AmbiguousMoveError) as info:
+        board.parse_pdn("19x47")
+    assert len(info.value.candidates) == 2
+    assert "19x2x16x38x47" in str(info.value) and board.fen() in str(info.value)
+
+
+@pytest.mark.parametrize(("text", "captured"), [
+    ("19x2x16x38x47", {11, 13, 32, 42}),
+    ("19x8x21x38x47", {12, 13, 32, 42}),
+    ("19x2x47", {11, 13, 32, 42}),  # a partial route that decides
+    ("19x21x47", {12, 13, 32, 42}),
+    ("19x16x47", {11, 13, 32, 42}),
+])
+def test_full_and_partial_routes_choose(text: str, captured: set[int]) -> None:
+    board = draughts.Board(AMBIGUOUS)
+    assert set(board.parse_pdn(text).captures) == captured
+
+
+def test_short_form_is_written_for_a_single_route() -> None:
+    # The king takes 37 then 22 turning on 28: one move per landing square.
+    board = draughts.Board("W:WK46:B37,22")
+    assert [board.pdn(m) for m in board.legal_moves] == ["46x6", "46x11", "46x17"]
+    move = board.parse_pdn("46x11")
+    assert board.pdn(move, long=True) == "46x28x11"
+    assert board.pdn(move, long=False) == "46x11"
+
+
+@pytest.mark.parametrize("text", [
+    "32-28", "32x28", "32:28", "32 - 28", "032-028", "3228", "32-28!", "32-28?!", "32-28(!?)",
+])
+def test_liberal_reading(text: str) -> None:
+    board = draughts.Board()
+    assert board.parse_pdn(text) == draughts.Move(32, 28)
+
+
+@pytest.mark.parametrize("text", ["c3-d4", "c3d4", "C3-D4", "c3:d4", "22-18"])
+def test_algebraic_reading(text: str) -> None:
+    board = draughts.Board(variant="russian")
+    move = board.parse_pdn(text)
+    assert board.pdn(move) == "c3-d4"
+
+
+def test_russian_captures_use_a_colon() -> None:
+    board = draughts.Board("W:Wc3:Bd4", variant="russian")
+    [move] = board.legal_moves
+    assert board.pdn(move) == "c3:e5"
+    assert board.parse_pdn("c3xe5") == move
+
+
+@pytest.mark.parametrize("text", ["", "hello", "32", "32-", "-28", "32--28", "1-0x", "32/28"])
+def test_garbage_is_invalid(text: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        draughts.Board().parse_pdn(text)
+
+
+def test_unknown_square_is_invalid() -> None:
+    with pytest.raises(InvalidMoveError, match="no square '51'"):
+        draughts.Board().parse_pdn("51-46")
+
+
+def test_illegal_move_message_names_text_fen_and_alternatives() -> None:
+    board = draughts.Board("W:W22,30:B18", variant="english")
+    with pytest.raises(IllegalMoveError) as info:
+        board.parse_pdn("30-26")
+    message = str(info.value)
+    assert "'30-26'" in message and board.fen() in message and "22x15" in message
+
+
+def test_errors_are_value_errors() -> None:
+    for error in (InvalidMoveError, IllegalMoveError, AmbiguousMoveError,
+                  draughts.InvalidFenError):
+        assert issubclass(error, ValueError)
+
+
+def test_variation_pdn_numbers_moves() -> None:
+    board = draughts.Board(variant="english")
+    moves = []
+    for text in ("11-15", "23-19", "8-11"):
+        moves.append(board.push_pdn(text))
+    start = draughts.Board(variant="english")
+    assert start.variation_pdn(moves) == "1. 11-15 23-19 2. 8-11"
+    after_one = draughts.Board(variant="english")
+    after_one.push(moves[0])
+    assert after_one.variation_pdn(moves[1:]) == "1... 23-19 2. 8-11"
+    with pytest.raises(IllegalMoveError):
+        start.variation_pdn([moves[1]])
