@@ -1,0 +1,410 @@
+"""Time this library against py-draughts and pydraughts on the same work.
+
+    python benchmarks/compare.py              # full run, a few minutes
+    python benchmarks/compare.py --quick      # fewer rounds, smaller samples
+
+The first run makes one virtual environment per peer under
+``benchmarks/.venvs/`` (git-ignored) and installs the pinned peer there: all
+three libraries install a package named ``draughts``, so each runs in its own
+interpreter (see ``_worker.py``); this library runs from the repository.
+
+Every workload runs on the same positions (``positions.json``) or the same game
+records in each library, one sample at a time in turn (ours, py-draughts,
+pydraughts, ours, ...), and the table shows each library's median over the
+rounds and the ratio to ours (above 1: we are faster). Before timing, the
+libraries must agree on the work: the same perft leaf count, the same number of
+legal moves over the position set, the same plies replayed; a row where they
+do not says so instead of showing a ratio.
+
+pydraughts is two to three orders of magnitude slower, so it gets smaller
+samples (a lower perft depth, fewer repetitions and games); its figures are
+rates per operation and remain comparable, and the table says where its work
+was smaller.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import venv
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+VENVS = HERE / ".venvs"
+SHARED = REPO.parent / "shared"
+PDN_DIR = SHARED / "data" / "pdn" / "international"
+
+# The versions the adapters in _worker.py were written against.
+PEERS = {"py-draughts": "py-draughts==1.10.1", "pydraughts": "pydraughts==0.6.7"}
+VARIANTS = ("international", "russian", "brazilian")
+# Start-position perft depths: leaf counts of 10^5 to 10^6 (rules-research.md §4.2).
+START_DEPTH = {"international": 6, "russian": 7, "brazilian": 7, "english": 7}
+SLOW_START_DEPTH = {"international": 3, "russian": 4, "brazilian": 4, "english": 4}
+SLOW_PDN_GAMES = 6
+
+
+# -- Environments and workers --------------------------------------------------
+
+
+def _peer_python(peer: str) -> Path:
+    return VENVS / peer / "bin" / "python"
+
+
+def ensure_peer(peer: str) -> Path:
+    """The peer's interpreter, making its virtual environment on first use."""
+    python = _peer_python(peer)
+    if not python.exists():
+        print(f"setting up {VENVS / peer} ...", file=sys.stderr, flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENVS / peer)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", PEERS[peer]], check=True)
+    return python
+
+
+class Worker:
+    """A library's worker process, answering one request per line."""
+
+    def __init__(self, lib: str, python: Path) -> None:
+        self.lib = lib
+        # The peers run with the venv as working directory so that this
+        # repository's draughts package is not on their path.
+        cwd = REPO if lib == "ours" else VENVS
+        self.proc = subprocess.Popen(
+            [str(python), str(HERE / "_worker.py"), "--lib", lib],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=cwd,
+        )
+        hello = self._read()
+        self.error: str | None = hello.get("error")
+
+    def _read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            return {"error": f"{self.lib} worker exited"}
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self.error:
+            return {"error": self.error}
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        return self._read()
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def import_time(lib: str, python: Path) -> float:
+    """Seconds to ``import draughts`` in a fresh interpreter."""
+    code = ("import time; t = time.perf_counter(); import draughts; "
+            "print(time.perf_counter() - t)")
+    cwd = REPO if lib == "ours" else VENVS
+    out = subprocess.run([str(python), "-c", code], cwd=cwd, check=True,
+                         capture_output=True, text=True).stdout
+    return float(out.split()[-1])
+
+
+# -- Rows ----------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One line of the table: a workload and each library's samples."""
+
+    name: str
+    unit: str  # "leaves/s", "us", "games/s" or "ms"
+    higher_is_better: bool
+    requests: dict[str, dict[str, Any]]  # per library
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    checks: dict[str, Any] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    note: str = ""
+
+    def add(self, lib: str, answer: dict[str, Any]) -> None:
+        if "error" in answer:
+            self.errors.setdefault(lib, answer["error"])
+            return
+        seconds, ops = answer["seconds"], answer["ops"]
+        if self.unit == "us":
+            value = seconds / ops * 1e6
+        elif self.unit == "ms":
+            value = seconds * 1e3
+        else:
+            value = ops / seconds
+        self.samples.setdefault(lib, []).append(value)
+        self.checks[lib] = answer.get("check")
+
+    def median(self, lib: str) -> float | None:
+        values = self.samples.get(lib)
+        return statistics.median(values) if values else None
+
+    def ratio(self, lib: str) -> float | None:
+        """How many times faster ours is than ``lib`` (above 1: ours wins)."""
+        ours, other = self.median("ours"), self.median(lib)
+        if ours is None or other is None or ours == 0 or other == 0:
+            return None
+        return ours / other if self.higher_is_better else other / ours
+
+
+def _fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "leaves/s":
+        return f"{value / 1e3:,.0f} k/s"
+    if unit == "games/s":
+        return f"{value:,.1f} g/s"
+    if unit == "ms":
+        return f"{value:,.1f} ms"
+    return f"{value:,.2f} us" if value < 100 else f"{value:,.0f} us"
+
+
+def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list[Row]:
+    scale = 0.25 if quick else 1.0
+    rows: list[Row] = []
+    slow = "pydraughts"
+
+    def per_lib(request: dict[str, Any], slow_request: dict[str, Any] | None = None
+                ) -> dict[str, dict[str, Any]]:
+        out = {lib: request for lib in ["ours", *peers]}
+        if slow in out and slow_request is not None:
+            out[slow] = slow_request
+        return out
+
+    def perft_rows(where: str, variant: str, fen: str | None, depth: int, slow_depth: int,
+                   note: str = "") -> None:
+        request = {"variant": variant, "fen": fen, "depth": depth, "workload": "perft_api"}
+        slow_request = {**request, "depth": slow_depth}
+        label = f"{variant} {where} d{depth}"
+        slow_note = f"pydraughts d{slow_depth}"
+        rows.append(Row(f"perft legal_moves+push/pop, {label}", "leaves/s", True,
+                        per_lib(request, slow_request), note=f"{note}{slow_note}"))
+        # Peers have no perft function in their API: theirs is legal_moves+push/pop.
+        fn = per_lib(request, slow_request)
+        fn["ours"] = {**request, "workload": "perft_fn"}
+        rows.append(Row(f"perft draughts.perft, {label}", "leaves/s", True, fn,
+                        note=f"{note}peers: legal_moves+push/pop; {slow_note}"))
+
+    for variant in (*VARIANTS, "english"):
+        depth = START_DEPTH[variant] - (1 if quick else 0)
+        # py-draughts plays English with optional captures (wrong rules), so
+        # its tree is bigger: compare leaves per second at the same depth.
+        note = "py-draughts: optional captures, other tree; " if variant == "english" else ""
+        perft_rows("start", variant, None, depth, SLOW_START_DEPTH[variant], note)
+        if variant == "english":
+            continue
+        for i, spot in enumerate(positions[variant]["perft"], 1):
+            depth = spot["depth"] - (1 if quick else 0)
+            perft_rows(f"mid-game {i}", variant, spot["fen"], depth, max(1, depth - 2))
+
+    for variant in VARIANTS:
+        spots = positions[variant]["positions"]
+        for kind in ("quiet", "capture", "king", None):
+            fens = [p["fen"] for p in spots if kind is None or p["kind"] == kind]
+            what = f"{kind} ({len(fens)})" if kind else f"all {len(fens)}"
+            rows.append(Row(f"legal_moves, {variant} {what}", "us", False,
+                            per_lib({"workload": "legal_moves", "variant": variant, "fens": fens,
+                                     "repeat": max(1, int(40 * scale))},
+                                    {"workload": "legal_moves", "variant": variant,
+                                     "fens": fens, "repeat": 1})))
+        fens = [p["fen"] for p in spots]
+        rows.append(Row(f"push+pop, {variant} (first move, {len(fens)} positions)", "us", False,
+                        per_lib({"workload": "push_pop", "variant": variant, "fens": fens,
+                                 "repeat": max(1, int(400 * scale))},
+                                {"workload": "push_pop", "variant": variant, "fens": fens,
+                                 "repeat": 2})))
+        rows.append(Row(f"FEN parse+write, {variant} ({len(fens)} FENs)", "us", False,
+                        per_lib({"workload": "fen", "variant": variant, "fens": fens,
+                                 "repeat": max(1, int(100 * scale))},
+                                {"workload": "fen", "variant": variant, "fens": fens,
+                                 "repeat": 2})))
+    return rows
+
+
+def pdn_row(workers: dict[str, Worker], quick: bool) -> Row | None:
+    """Read + replay of the International games every library replays fully."""
+    sys.path.insert(0, str(HERE))
+    from _worker import _split_games
+
+    if not PDN_DIR.is_dir():
+        print(f"skipping PDN: {PDN_DIR} not found", file=sys.stderr)
+        return None
+    games: list[str] = []
+    for path in sorted(PDN_DIR.glob("*.pdn")):
+        raw = path.read_bytes()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")
+        games += _split_games(text.replace("\r\n", "\n"))
+    if quick:
+        games = games[::4]
+    replayed: dict[str, dict[int, int]] = {}
+    errors: dict[str, str] = {}
+    for lib, worker in workers.items():
+        chunk = games if lib != "pydraughts" else games[:SLOW_PDN_GAMES * 3]
+        answer = worker.ask({"workload": "pdn_check", "variant": "international",
+                             "games": chunk})
+        if "error" in answer:
+            errors[lib] = answer["error"]
+            continue
+        replayed[lib] = {index: plies for index, plies in answer["check"]}
+    full = [lib for lib in replayed if lib != "pydraughts"]
+    common = [i for i in range(len(games))
+              if all(i in replayed[lib] for lib in full)
+              and len({replayed[lib][i] for lib in full}) == 1
+              and replayed[full[0]][i] > 0] if full else []
+    text = "\n\n".join(games[i] for i in common)
+    request = {"workload": "pdn", "variant": "international", "text": text}
+    slow_common = [i for i in common if i in replayed.get("pydraughts", {})][:SLOW_PDN_GAMES]
+    slow_request = {**request, "text": "\n\n".join(games[i] for i in slow_common)}
+    row = Row(f"PDN read+replay, {len(common)} International games", "games/s", True,
+              {lib: slow_request if lib == "pydraughts" else request for lib in workers},
+              note=f"pydraughts: {len(slow_common)} games")
+    for lib, message in errors.items():
+        row.errors[lib] = message
+    return row
+
+
+# -- Running and printing ------------------------------------------------------
+
+
+def machine_line() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"machine: {cpu}; Python {platform.python_version()} "
+            f"({platform.python_implementation()}); {now}")
+
+
+def run_rows(rows: list[Row], workers: dict[str, Worker], rounds: int) -> None:
+    for row in rows:
+        print(f"  {row.name}", file=sys.stderr, flush=True)
+        for round_ in range(rounds):
+            for lib, worker in workers.items():
+                if lib in row.errors or lib not in row.requests:
+                    continue
+                if lib == "pydraughts" and round_ >= max(1, rounds // 2):
+                    continue  # its samples are long; half the rounds suffice
+                row.add(lib, worker.ask(row.requests[lib]))
+
+
+def _work(request: dict[str, Any]) -> str:
+    """What a request computes, leaving out how often and through which call."""
+    same = {k: v for k, v in request.items() if k not in ("repeat", "workload")}
+    return json.dumps(same, sort_keys=True)
+
+
+def check_agreement(row: Row) -> str:
+    """Empty if the libraries that did the same work as ours agree on it."""
+    if "ours" not in row.requests:
+        return ""
+    ours = _work(row.requests["ours"])
+    checks = {lib: c for lib, c in row.checks.items() if _work(row.requests[lib]) == ours}
+    if row.name.startswith("perft") and "english" in row.name:
+        checks.pop("py-draughts", None)  # optional captures: a different tree
+    if len({json.dumps(c) for c in checks.values()}) > 1:
+        return "DIFFERENT RESULTS: " + ", ".join(f"{lib}={c}" for lib, c in checks.items())
+    return ""
+
+
+def print_table(rows: list[Row], libs: list[str], header: list[str]) -> None:
+    peers = [lib for lib in libs if lib != "ours"]
+    columns = ["workload", "ours"]
+    for peer in peers:
+        columns += [peer, "x"]
+    columns.append("note")
+    table = [columns]
+    for row in rows:
+        line = [row.name, _fmt(row.median("ours"), row.unit)]
+        for peer in peers:
+            ratio = row.ratio(peer)
+            line += [_fmt(row.median(peer), row.unit), f"{ratio:.2f}" if ratio else "-"]
+        notes = [row.note] if row.note and any(p in row.samples for p in peers) else []
+        disagreement = check_agreement(row)
+        if disagreement:
+            notes.append(disagreement)
+        notes += [f"{lib}: {msg}" for lib, msg in row.errors.items()]
+        line.append("; ".join(n for n in notes if n))
+        table.append(line)
+    widths = [max(len(r[i]) for r in table) for i in range(len(columns) - 1)]
+    for text in header:
+        print(text)
+    print()
+    for n, line in enumerate(table):
+        cells = [line[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(line[1:-1], widths[1:], strict=True)]
+        print("| " + " | ".join(cells) + " | " + line[-1])
+        if n == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|---")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="samples per library and row")
+    parser.add_argument("--quick", action="store_true", help="smaller samples, 3 rounds")
+    parser.add_argument("--peers", default=",".join(PEERS),
+                        help="comma-separated peers to compare with (default: both)")
+    parser.add_argument("--only", default="",
+                        help="run only the rows whose name contains this text")
+    args = parser.parse_args()
+    rounds = 3 if args.quick and args.rounds == 5 else args.rounds
+    peers = [p for p in args.peers.split(",") if p]
+    for peer in peers:
+        if peer not in PEERS:
+            parser.error(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
+
+    pythons = {"ours": Path(sys.executable)} | {p: ensure_peer(p) for p in peers}
+    positions = json.loads((HERE / "positions.json").read_text())["variants"]
+    workers = {lib: Worker(lib, python) for lib, python in pythons.items()}
+    versions = {lib: subprocess.run(
+        [str(python), "-c", "import importlib.metadata as m; import sys; "
+         f"print(m.version({'draughtslib' if lib == 'ours' else lib!r}))"],
+        capture_output=True, text=True, cwd=VENVS if lib != "ours" else REPO,
+    ).stdout.strip() or "?" for lib, python in pythons.items()}
+    try:
+        rows = build_rows(positions, peers, args.quick)
+        pdn = pdn_row(workers, args.quick)
+        if pdn is not None:
+            rows.append(pdn)
+        rows = [row for row in rows if args.only in row.name]
+        run_rows(rows, workers, rounds)
+    finally:
+        for worker in workers.values():
+            worker.close()
+
+    if not args.only or args.only in "import draughts":
+        imports = Row("import draughts (fresh interpreter)", "ms", False, {})
+        for _ in range(max(rounds, 5)):
+            for lib, python in pythons.items():
+                imports.add(lib, {"seconds": import_time(lib, python), "ops": 1})
+        rows.append(imports)
+
+    header = [
+        machine_line(),
+        "versions: " + ", ".join(f"{lib} {v}" for lib, v in versions.items()),
+        f"command: python benchmarks/compare.py {' '.join(sys.argv[1:])}".rstrip(),
+        f"medians of {rounds} alternating samples per library; x = how many times "
+        "faster ours is (peer time / our time)",
+    ]
+    print_table(rows, list(pythons), header)
+
+
+if __name__ == "__main__":
+    main()
