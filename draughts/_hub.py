@@ -1,0 +1,267 @@
+"""The Hub protocol's text and the engine process behind
+:class:`draughts.engine.HubEngine`.
+
+Hub (version 2, spoken by Scan 3.x; described in the ``protocol.txt`` that
+comes with Scan) is line based: every line is ``command name=value ...``,
+values that contain spaces or ``=`` are double-quoted, and a name without
+``=value`` is a flag. Unknown commands and arguments are ignored in both
+directions. Positions are the side to move (``W``/``B``) followed by one
+letter per square in numbering order (``w``/``b`` men, ``W``/``B`` kings,
+``e`` empty). Moves are ``from-to``, or for captures ``fromxto`` followed
+by ``x`` and every captured square, in any order.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import queue
+import re
+import subprocess
+import threading
+
+from draughts.board import Board
+from draughts.move import Move
+from draughts.piece import KING, WHITE
+
+_TOKEN = re.compile(r'\s*([^\s="]+)(?:\s*=\s*(?:"([^"]*)"|([^\s="]+)))?')
+_MOVE = re.compile(r"([0-9]+)([-x])([0-9]+)((?:x[0-9]+)*)")
+_SAFE_VALUE = re.compile(r'[^\s="]+')
+_STDERR_LINES = 20  # how much of the engine's stderr an error message quotes
+
+
+def parse_line(line: str) -> tuple[str, dict[str, str]]:
+    """Split a protocol line into its command and arguments (flags map to
+    ``""``).
+
+    :raises ValueError: if the line is empty or badly quoted.
+    """
+    pos = 0
+    parts: list[tuple[str, str]] = []
+    text = line.rstrip()
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if match is None:
+            raise ValueError(f"cannot read {line!r} at column {pos + 1}")
+        value = match.group(2) if match.group(2) is not None else match.group(3) or ""
+        parts.append((match.group(1), value))
+        pos = match.end()
+    if not parts:
+        raise ValueError("empty line")
+    command = parts[0][0]
+    return command, dict(parts[1:])
+
+
+def format_line(command: str, **args: str) -> str:
+    """A protocol line; values are quoted when they need it.
+
+    :raises ValueError: for a value that contains a double quote (Hub
+        cannot carry it).
+    """
+    words = [command]
+    for name, value in args.items():
+        if '"' in value:
+            raise ValueError(f"a Hub value cannot contain a double quote: {value!r}")
+        words.append(f"{name}={value}" if _SAFE_VALUE.fullmatch(value) else f'{name}="{value}"')
+    return " ".join(words)
+
+
+def format_position(board: Board) -> str:
+    """The ``pos=`` value of ``board``."""
+    letters = ["W" if board.turn == WHITE else "B"]
+    for square in board.variant.squares:
+        piece = board.piece_at(square)
+        if piece is None:
+            letters.append("e")
+        else:
+            letter = "w" if piece.color == WHITE else "b"
+            letters.append(letter.upper() if piece.kind == KING else letter)
+    return "".join(letters)
+
+
+def format_move(move: Move) -> str:
+    """A move in Hub notation."""
+    if not move.captures:
+        return f"{move.from_square}-{move.to_square}"
+    return "x".join(map(str, (move.from_square, move.to_square, *sorted(move.captures))))
+
+
+def position(board: Board) -> tuple[str, list[str]]:
+    """The position to send and the moves leading from it to ``board``.
+
+    Like the Hub GUI, only the trailing king moves that capture nothing are
+    sent as moves (they are the ones that can repeat a position); the
+    position before them is sent whole.
+    """
+    start = board.copy()
+    moves: list[Move] = []
+    while start.move_stack:
+        move = start.pop()
+        piece = start.piece_at(move.from_square)
+        if move.is_capture or piece is None or piece.kind != KING:
+            start.push(move)
+            break
+        moves.append(move)
+    moves.reverse()
+    return format_position(start), [format_move(m) for m in moves]
+
+
+def parse_move(text: str, legal: list[Move]) -> Move | None:
+    """The move of ``legal`` that ``text`` names in Hub notation, or None.
+
+    A capture written without its captured squares (``28x19``) is accepted
+    when only one legal capture goes from 28 to 19.
+    """
+    match = _MOVE.fullmatch(text.strip())
+    if match is None:
+        return None
+    origin, kind, target = int(match.group(1)), match.group(2), int(match.group(3))
+    captured = [int(s) for s in match.group(4).split("x") if s]
+    found = [
+        m for m in legal
+        if m.from_square == origin and m.to_square == target and m.is_capture == (kind == "x")
+        and (not captured or sorted(m.captures) == sorted(captured))
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+class Process:
+    """An engine program on pipes: lines in, lines out, with timeouts.
+
+    A thread reads the engine's output into a queue, so that waiting for an
+    answer can give up after a timeout instead of blocking for ever; another
+    keeps the last lines of its standard error for error messages.
+    """
+
+    def __init__(self, popen: subprocess.Popen[str], command: list[str]) -> None:
+        self._popen = popen
+        self._command = command
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
+        self._ended = False
+        self._readers = [
+            threading.Thread(target=self._read_stdout, daemon=True),
+            threading.Thread(target=self._read_stderr, daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    @classmethod
+    def start(cls, command: list[str]) -> Process:
+        """Run ``command``.
+
+        :raises EngineError: if it cannot be started.
+        """
+        from draughts.engine import EngineError
+
+        try:
+            popen = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, bufsize=1)
+        except OSError as error:
+            raise EngineError(f"cannot start engine {command!r}: {error}") from error
+        return cls(popen, command)
+
+    def _read_stdout(self) -> None:
+        assert self._popen.stdout is not None
+        for line in self._popen.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def _read_stderr(self) -> None:
+        assert self._popen.stderr is not None
+        for line in self._popen.stderr:
+            self._stderr.append(line.rstrip())
+
+    def _name(self) -> str:
+        return " ".join(self._command)
+
+    def _terminated(self, what: str) -> Exception:
+        from draughts.engine import EngineTerminatedError
+
+        try:
+            code = self._popen.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        message = f"engine {self._name()!r} ended (exit code {code}) while waiting for {what}"
+        for reader in self._readers[1:]:
+            reader.join(timeout=1)
+        if self._stderr:
+            message += "; its last error output:\n" + "\n".join(self._stderr)
+        return EngineTerminatedError(message)
+
+    def send(self, line: str) -> None:
+        """Write one line to the engine.
+
+        :raises EngineTerminatedError: if the engine is gone.
+        """
+        stdin = self._popen.stdin
+        assert stdin is not None
+        try:
+            stdin.write(line + "\n")
+            stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._terminated(f"it to read {line!r}") from None
+
+    def receive(self, timeout: float | None, what: str) -> tuple[str, dict[str, str]]:
+        """The next meaningful line, parsed; blank lines are skipped.
+
+        :raises EngineTerminatedError: if the engine ends first.
+        :raises EngineError: if it stays silent for ``timeout`` seconds (it is
+            then killed).
+        :raises EngineProtocolError: for a line that cannot be parsed.
+        """
+        from draughts.engine import EngineError, EngineProtocolError
+
+        while True:
+            if self._ended:
+                raise self._terminated(what)
+            try:
+                line = self._lines.get(timeout=timeout)
+            except queue.Empty:
+                self.kill()
+                raise EngineError(
+                    f"engine {self._name()!r} sent nothing for {timeout:g} s while we "
+                    f"waited for {what}; it was stopped") from None
+            if line is None:
+                self._ended = True
+                continue
+            if not line.strip():
+                continue
+            try:
+                return parse_line(line)
+            except ValueError as error:
+                raise EngineProtocolError(
+                    f"engine {self._name()!r} sent {line.rstrip()!r} while we waited for "
+                    f"{what}: {error}") from None
+
+    def kill(self) -> None:
+        """Stop the process at once."""
+        if self._popen.poll() is None:
+            self._popen.kill()
+        self._popen.wait()
+        self._close_pipes()
+
+    def close(self) -> None:
+        """Ask the engine to quit, and make sure it does."""
+        if self._popen.poll() is None:
+            with contextlib.suppress(Exception):  # it is going away either way
+                self.send("quit")
+            try:
+                self._popen.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                self._popen.kill()
+                self._popen.wait()
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        # The readers stop at the end of the output, which the process's end
+        # guarantees; only then are their pipes closed, under nobody's feet.
+        if self._popen.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._popen.stdin.close()
+        for reader in self._readers:
+            reader.join(timeout=2)
+        for pipe in (self._popen.stdout, self._popen.stderr):
+            if pipe is not None and not any(r.is_alive() for r in self._readers):
+                pipe.close()
