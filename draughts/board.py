@@ -488,6 +488,13 @@ class Board:
         return self._diagram(
             (("⛀", "⛁"), ("⛂", "⛃")), empty, " ")
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture for notebooks, with the last move
+        marked (see :func:`draughts.svg.board`)."""
+        import draughts.svg
+
+        return draughts.svg.board(self, lastmove=self.move_stack[-1] if self.move_stack else None)
+
 
 class LegalMoveGenerator:
     """The legal moves of a board, computed when asked (see
