@@ -78,6 +78,22 @@ def captures(
     """The capture sequences the rules allow (empty if there is none)."""
     opp = opp_men | opp_kings
     occupied_all = own_men | own_kings | opp
+    jumpers = 0
+    if own_men:
+        # Only men with an enemy piece next to them and an empty square behind
+        # can start a capture: find them all at once with whole-board shifts
+        # (a step never wraps across the two padding columns, see _tables).
+        empty = t.board_mask & ~occupied_all
+        prey = opp if t.men_capture_kings else opp_men
+        shift = t.shift
+        for d in t.man_capture_dirs[color]:
+            s = shift[d]
+            if s > 0:
+                jumpers |= own_men & ((prey & (empty >> s)) >> s)
+            else:
+                jumpers |= own_men & ((prey & (empty << -s)) << -s)
+    if not jumpers and not own_kings:
+        return []
     rays = t.rays
     reverse_ok = t.reverse_in_capture
     at_end = t.removal_at_end
@@ -212,7 +228,7 @@ def captures(
         return short_jumps(square, king_dirs, False, last, captured, occupied, caps, path,
                            crowned)
 
-    men = own_men
+    men = jumpers
     while men:
         low = men & -men
         origin = low.bit_length() - 1
