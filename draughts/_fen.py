@@ -12,6 +12,8 @@ square order, kings marked ``K``, runs of men on numeric boards as ranges.
 from __future__ import annotations
 
 import re
+from functools import reduce
+from operator import getitem, or_
 from typing import NamedTuple
 
 from draughts._tables import Tables
@@ -36,6 +38,15 @@ def parse_fen(tables: Tables, fen: str, *, limit_pieces: bool = True) -> FenPosi
 
     :raises InvalidFenError: naming the problem and the FEN.
     """
+    position = _codec(tables).parse(fen, limit_pieces)
+    if position is not None:
+        return position
+    return _parse_general(tables, fen, limit_pieces)
+
+
+def _parse_general(tables: Tables, fen: str, limit_pieces: bool) -> FenPosition:
+    """Every accepted form of FEN, and the errors. :class:`_Codec` reads the
+    common canonical form faster and leaves everything else to this."""
     variant = tables.variant
     text = fen.strip()
     if text.endswith("."):
@@ -77,7 +88,8 @@ def parse_fen(tables: Tables, fen: str, *, limit_pieces: bool = True) -> FenPosi
             raise InvalidFenError(f"unknown fen field {field!r} in {fen!r}")
         color = 0 if head == "W" else 1
         if color in colors_seen:
-            raise InvalidFenError(f"pieces of {'White' if color == 0 else 'Black'} listed twice in {fen!r}")
+            raise InvalidFenError(
+                f"pieces of {'White' if color == 0 else 'Black'} listed twice in {fen!r}")
         colors_seen.add(color)
         body = field[1:]
         if not body:
@@ -144,40 +156,192 @@ def _expand(tables: Tables, item: str, fen: str) -> list[tuple[int, bool]]:
     return [(square, is_king)]
 
 
+
 def format_fen(tables: Tables, position: tuple[int, tuple[int, int], tuple[int, int]]) -> str:
     """The canonical FEN of ``(turn, men, kings)``."""
-    turn, men, kings = position
-    parts = ["WB"[turn]]
-    for color, letter in ((0, "W"), (1, "B")):
-        parts.append(letter + _format_squares(tables, men[color], kings[color]))
-    return ":".join(parts)
+    turn, (white_men, black_men), (white_kings, black_kings) = position
+    write = _codec(tables).write_squares
+    return f"{'WB'[turn]}:W{write(white_men, white_kings)}:B{write(black_men, black_kings)}"
 
 
-def _format_squares(tables: Tables, men: int, kings: int) -> str:
-    names = tables.name_of_square
-    man_squares = tables.squares_of(men)
-    king_squares = tables.squares_of(kings)
-    if tables.algebraic:
-        items = [(names[s][0], int(names[s][1:]), names[s]) for s in man_squares]
-        items += [(names[s][0], int(names[s][1:]), "K" + names[s]) for s in king_squares]
-        items.sort()
-        return ",".join(item[2] for item in items)
-    entries = sorted([(s, False) for s in man_squares] + [(s, True) for s in king_squares])
-    out: list[str] = []
-    i = 0
-    while i < len(entries):
-        square, is_king = entries[i]
-        if is_king:
-            out.append(f"K{square}")
-            i += 1
-            continue
-        j = i
-        while (
-            j + 1 < len(entries)
-            and not entries[j + 1][1]
-            and entries[j + 1][0] == entries[j][0] + 1
-        ):
-            j += 1
-        out.append(f"{square}-{entries[j][0]}" if j > i else str(square))
-        i = j + 1
-    return ",".join(out)
+class _Codec:
+    """Lookups that make the canonical FEN fast to read and write, built once
+    per variant on first use.
+
+    Reading: every item the writer produces (``31``, ``K31``, ``a1``, ``Ka1``)
+    maps straight to its bit. Writing: a padded-grid bitboard is turned, a
+    byte at a time through 256-entry tables, into a mask whose bit ``j`` is
+    the ``j``-th square in writing order, so runs of men become runs of bits
+    and the loop is per run or per piece, never per square of the board.
+    """
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        count = tables.square_count
+        names = tables.name_of_square
+        bits = tables.bit_of_square
+        self.promotion = tables.promotion_mask
+
+        # Each single-square item is read once by the general parser, so the
+        # two paths cannot disagree on what an item means.
+        self.items: dict[str, tuple[int, bool]] = {}
+        for text in {str(n) for n in range(1, count + 1)} | set(names[1:]):
+            for item in (text, "K" + text):
+                try:
+                    expanded = _expand(tables, item, item)
+                except InvalidFenError:
+                    continue
+                square, is_king = expanded[0]
+                self.items[item] = (bits[square], is_king)
+        self.numbers = {str(n): n for n in range(1, count + 1)}
+        # upto[n]: the squares numbered 1..n, so a range is one subtraction.
+        self.upto = [0] * (count + 1)
+        for n in range(1, count + 1):
+            self.upto[n] = self.upto[n - 1] | bits[n]
+
+        # Writing order: by number, or on algebraic boards by column letter
+        # then rank (``a1,a3,b2``), the order players list squares in.
+        order = list(range(1, count + 1))
+        if tables.algebraic:
+            order.sort(key=lambda n: (names[n][0], int(names[n][1:])))
+        self.runs = not tables.algebraic
+        self.labels = ["", *(names[n] for n in order)]
+        place = [0] * (count + 1)
+        for j, n in enumerate(order, 1):
+            place[n] = j
+        square_of_index = tables.square_of_index
+        self.width = (len(square_of_index) + 7) // 8
+        self.byte_tables: list[list[int]] = []
+        for byte in range(self.width):
+            table = [0] * 256
+            for value in range(1, 256):
+                low = value & -value
+                index = byte * 8 + low.bit_length() - 1
+                number = square_of_index[index] if index < len(square_of_index) else 0
+                table[value] = table[value ^ low] | (1 << place[number] if number else 0)
+            self.byte_tables.append(table)
+
+    def parse(self, fen: str, limit_pieces: bool) -> FenPosition | None:
+        """The position of a FEN in canonical form (``W:W..:B..``, upper
+        case, no spaces or counters), or None to leave it to the general
+        parser, also when it is wrong, so that errors are reported in one place."""
+        fields = fen.split(":")
+        if len(fields) != 3:
+            return None
+        side, white, black = fields
+        if side == "W":
+            turn = 0
+        elif side == "B":
+            turn = 1
+        else:
+            return None
+        if white[:1] != "W" or black[:1] != "B":
+            return None
+        items = self.items
+        men = [0, 0]
+        kings = [0, 0]
+        seen = 0
+        for color, body in ((0, white[1:]), (1, black[1:])):
+            if not body:
+                continue
+            promotion = self.promotion[color]
+            own_men = own_kings = 0
+            for item in body.split(","):
+                found = items.get(item)
+                if found is None:
+                    found = self._range(item)
+                    if found is None:
+                        return None
+                mask, is_king = found
+                if mask & seen:
+                    return None
+                seen |= mask
+                if is_king:
+                    own_kings |= mask
+                elif mask & promotion:
+                    return None
+                else:
+                    own_men |= mask
+            men[color] = own_men
+            kings[color] = own_kings
+        if limit_pieces:
+            limit = self.tables.start_piece_count
+            if ((men[0] | kings[0]).bit_count() > limit
+                    or (men[1] | kings[1]).bit_count() > limit):
+                return None
+        return FenPosition(turn, (men[0], men[1]), (kings[0], kings[1]))
+
+    def _range(self, item: str) -> tuple[int, bool] | None:
+        first_text, dash, last_text = item.partition("-")
+        if not dash:
+            return None
+        is_king = first_text[:1] == "K"
+        first = self.numbers.get(first_text[1:] if is_king else first_text)
+        last = self.numbers.get(last_text)
+        if first is None or last is None or first > last:
+            return None
+        found = self.upto[last] & ~self.upto[first - 1], is_king
+        # Only well-formed ranges reach here, at most two per pair of
+        # squares, so remembering them keeps the table small.
+        self.items[item] = found
+        return found
+
+    def _ordered(self, mask: int) -> int:
+        """``mask`` with bit ``j`` for the ``j``-th square in writing order."""
+        return reduce(or_, map(getitem, self.byte_tables,
+                               mask.to_bytes(self.width, "little")), 0)
+
+    def write_squares(self, men: int, kings: int) -> str:
+        """One side's pieces: kings as ``K<square>``, on numeric boards runs
+        of men as ranges (``31-50``)."""
+        if not men | kings:
+            return ""
+        men = self._ordered(men)
+        kings = self._ordered(kings) if kings else 0
+        labels = self.labels
+        out: list[str] = []
+        if self.runs and not kings:
+            # The usual case, men only: one step per run.
+            while men:
+                low = men & -men
+                first = low.bit_length() - 1
+                carried = men + low
+                last = (carried & -carried).bit_length() - 2
+                out.append(labels[first] if last == first
+                           else f"{labels[first]}-{labels[last]}")
+                men &= carried
+        elif self.runs:
+            while men | kings:
+                both = men | kings
+                low = both & -both
+                first = low.bit_length() - 1
+                if low & kings:
+                    out.append("K" + labels[first])
+                    kings ^= low
+                    continue
+                # Adding the lowest bit carries through the run of men that
+                # starts there: the carry lands just past its last square.
+                carried = men + low
+                last = (carried & -carried).bit_length() - 2
+                out.append(labels[first] if last == first
+                           else f"{labels[first]}-{labels[last]}")
+                men &= carried
+        else:
+            while men | kings:
+                both = men | kings
+                low = both & -both
+                label = labels[low.bit_length() - 1]
+                out.append("K" + label if low & kings else label)
+                men &= ~low
+                kings &= ~low
+        return ",".join(out)
+
+
+_CODECS: dict[Tables, _Codec] = {}
+
+
+def _codec(tables: Tables) -> _Codec:
+    codec = _CODECS.get(tables)
+    if codec is None:
+        codec = _CODECS[tables] = _Codec(tables)
+    return codec
