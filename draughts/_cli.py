@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 
 import draughts
+from draughts import _play
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -40,6 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     perft.add_argument("--depth", type=int, default=5)
     perft.add_argument("--fen", default=None, help="start from this position")
     perft.set_defaults(run=_perft)
+    _play.add_parser(commands)
     return parser
 
 
