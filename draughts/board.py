@@ -5,12 +5,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator
 
-from draughts import _movegen
+from draughts import _draw_rules, _movegen, _zobrist
 from draughts._fen import format_fen, parse_fen
 from draughts._notation import match_move, write_move
 from draughts._tables import Tables, tables
 from draughts.errors import IllegalMoveError
 from draughts.move import Move
+from draughts.outcome import DrawRule, Goal, Outcome, Reset, Termination
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, Piece, PieceKind
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
@@ -18,11 +19,21 @@ __all__ = ["Board", "LegalMoveGenerator", "perft"]
 
 _COLORS = (WHITE, BLACK)
 _MOVE_ORDER = operator.attrgetter("from_square", "to_square", "path")
-_PIECES = ((Piece.of(MAN, WHITE), Piece.of(KING, WHITE)), (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)))
+_PIECES = ((Piece.of(MAN, WHITE), Piece.of(KING, WHITE)),
+           (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)))
 
 # A snapshot of everything push() changes: (white men, black men, white kings,
-# black kings, side to move). pop() restores it whole instead of undoing a move.
-_State = tuple[int, int, int, int, int]
+# black kings, side to move, position key, ply of the last capture or man move,
+# draw-rule count starts, Frisian king moves). pop() restores it whole instead
+# of undoing a move.
+_State = tuple[int, int, int, int, int, int, int, tuple[int, ...], tuple[int, int, int, int]]
+
+# Consecutive non-capturing moves of one king per side, for
+# Variant.king_move_limit: (white king bit, its moves, black king bit, its moves).
+_NO_KING_MOVES = (0, 0, 0, 0)
+
+# Reset flags as plain ints: enum arithmetic is too slow for push().
+_CAPTURE, _MAN_MOVE, _PROMOTION = int(Reset.CAPTURE), int(Reset.MAN_MOVE), int(Reset.PROMOTION)
 
 
 class Board:
@@ -50,6 +61,9 @@ class Board:
                  ) -> None:
         self._variant = find_variant(variant)
         self._t: Tables = tables(self._variant)
+        self._keys = _zobrist.keys(len(self._t.square_of_index))
+        self._tracker = _draw_rules.tracker(self._t)
+        self._king_limit = self._variant.king_move_limit or 0
         self.move_stack: list[Move] = []
         """The moves played on this board, oldest first."""
         self._stack: list[_State] = []
@@ -82,7 +96,7 @@ class Board:
     @turn.setter
     def turn(self, color: Color) -> None:
         self._turn = int(color)
-        self._legal = None
+        self._restart_counts()
 
     def clear(self) -> None:
         """Remove every piece and the move history; the first player moves."""
@@ -95,6 +109,17 @@ class Board:
         """Forget the moves played (the position stays)."""
         self.move_stack = []
         self._stack = []
+        self._restart_counts()
+
+    def _restart_counts(self) -> None:
+        # The position was set up or edited: a fresh key, and every draw count
+        # starts at the current ply.
+        ply = len(self._stack)
+        tracker = self._tracker
+        self._key = self._keys.of(self._turn, self._men, self._kings)
+        self._quiet_from = ply
+        self._starts = tracker.update(tracker.inactive, ply, self._men, self._kings, 0)
+        self._kmoves = _NO_KING_MOVES
         self._legal = None
 
     def ply(self) -> int:
@@ -148,7 +173,7 @@ class Board:
                 self._kings[piece.color] |= bit
             else:
                 self._men[piece.color] |= bit
-        self._legal = None
+        self._restart_counts()
 
     def remove_piece_at(self, square: int) -> Piece | None:
         """Empty ``square`` and return what stood there."""
@@ -205,8 +230,17 @@ class Board:
 
     def _raw_legal(self) -> list[_movegen.RawMove]:
         c = self._turn
+        if self._king_limit:
+            return _movegen.legal_moves(self._t, c, self._men[c], self._kings[c],
+                                        self._men[1 - c], self._kings[1 - c],
+                                        self._frozen_kings())
         return _movegen.legal_moves(self._t, c, self._men[c], self._kings[c],
                                     self._men[1 - c], self._kings[1 - c])
+
+    def _frozen_kings(self) -> int:
+        c = self._turn
+        bit, moves = self._kmoves[2 * c], self._kmoves[2 * c + 1]
+        return bit if moves >= self._king_limit and self._men[c] else 0
 
     def _legal_list(self) -> list[Move]:
         if self._legal is None:
@@ -290,18 +324,31 @@ class Board:
         """
         t = self._t
         c = self._turn
+        o = 1 - c
         index = t.index_of_square
         count = t.square_count
         if not (1 <= move.from_square <= count and 1 <= move.to_square <= count):
             raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board")
-        origin = 1 << index[move.from_square]
-        target = 1 << index[move.to_square]
-        captured = 0
-        for square in move.captures:
-            if not 1 <= square <= count:
-                raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board")
-            captured |= 1 << index[square]
+        a = index[move.from_square]
+        b = index[move.to_square]
+        origin = 1 << a
+        target = 1 << b
         men, kings = self._men, self._kings
+        zobrist = self._keys
+        key = self._key ^ zobrist.black_to_move
+        captured = 0
+        if move.captures:
+            opp_men, opp_kings = men[o], kings[o]
+            for square in move.captures:
+                if not 1 <= square <= count:
+                    raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board")
+                i = index[square]
+                bit = 1 << i
+                captured |= bit
+                if opp_kings & bit:
+                    key ^= zobrist.kings[o][i]
+                elif opp_men & bit:
+                    key ^= zobrist.men[o][i]
         is_man = bool(men[c] & origin)
         if not is_man and not kings[c] & origin:
             raise IllegalMoveError(
@@ -316,22 +363,52 @@ class Board:
                     # A hand-made move without its route: take the legal one's.
                     move = next((m for m in self._legal_list() if m == move), move)
                 crowned = any((1 << index[s]) & promotion for s in move.path)
-        self._stack.append((men[0], men[1], kings[0], kings[1], c))
+        stack = self._stack
+        stack.append((men[0], men[1], kings[0], kings[1], c, self._key, self._quiet_from,
+                      self._starts, self._kmoves))
         self.move_stack.append(move)
         if is_man:
             men[c] &= ~origin
             if crowned:
                 kings[c] |= target
+                key ^= zobrist.men[c][a] ^ zobrist.kings[c][b]
             else:
                 men[c] |= target
+                key ^= zobrist.men[c][a] ^ zobrist.men[c][b]
         else:
             kings[c] = (kings[c] & ~origin) | target
+            key ^= zobrist.kings[c][a] ^ zobrist.kings[c][b]
         if captured:
-            o = 1 - c
             men[o] &= ~captured
             kings[o] &= ~captured
-        self._turn = 1 - c
+        self._turn = o
         self._legal = None
+        self._key = key
+        tracker = self._tracker
+        if is_man or captured:
+            ply = len(stack)
+            self._quiet_from = ply
+            if (men[0] | men[1] | kings[0] | kings[1]).bit_count() <= tracker.max_pieces:
+                events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
+                          | (_PROMOTION if crowned else 0))
+                self._starts = tracker.update(self._starts, ply, men, kings, events)
+        elif (tracker.positional_pieces >= 0
+              and (men[0] | men[1] | kings[0] | kings[1]).bit_count()
+              <= tracker.positional_pieces):
+            self._starts = tracker.update(self._starts, len(stack), men, kings, 0)
+        if self._king_limit:
+            self._count_king_move(c, origin, target, not is_man and not captured)
+
+    def _count_king_move(self, c: int, origin: int, target: int, quiet_king_move: bool) -> None:
+        # Variant.king_move_limit: follow the king that made the side's last
+        # moves, while the side still has men.
+        state = list(self._kmoves)
+        if quiet_king_move and self._men[c]:
+            moves = state[2 * c + 1] + 1 if state[2 * c] == origin else 1
+            state[2 * c:2 * c + 2] = (target, moves)
+        else:
+            state[2 * c:2 * c + 2] = (0, 0)
+        self._kmoves = (state[0], state[1], state[2], state[3])
 
     def pop(self) -> Move:
         """Take back the last move and return it.
@@ -339,10 +416,10 @@ class Board:
         :raises IndexError: if no move was played.
         """
         move = self.move_stack.pop()
-        m0, m1, k0, k1, turn = self._stack.pop()
+        (m0, m1, k0, k1, self._turn, self._key, self._quiet_from, self._starts,
+         self._kmoves) = self._stack.pop()
         self._men = [m0, m1]
         self._kings = [k0, k1]
-        self._turn = turn
         self._legal = None
         return move
 
@@ -352,6 +429,222 @@ class Board:
         :raises IndexError: if no move was played.
         """
         return self.move_stack[-1]
+
+    # -- Game end -------------------------------------------------------------
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies played since the last capture or man move (or since the
+        position was set up): the count of the 25-move, 40-move and
+        king-moves rules.
+
+        >>> board = Board("W:WK46:BK4", variant="international")
+        >>> _ = board.push_pdn("46-41"); _ = board.push_pdn("4-9")
+        >>> board.halfmove_clock
+        2
+        """
+        return len(self._stack) - self._quiet_from
+
+    @property
+    def position_key(self) -> int:
+        """A 64-bit Zobrist key of the pieces and the side to move: equal
+        positions have equal keys. It is kept up to date move by move.
+
+        >>> Board().position_key == Board().copy().position_key
+        True
+        """
+        return self._key
+
+    def draw_rule_counts(self) -> list[tuple[DrawRule, int | None]]:
+        """Each counting draw rule of the variant with how far its count has
+        got (plies, or the strong side's moves for rules counted that way),
+        None while the rule's material is not on the board.
+
+        >>> board = Board("W:WK46:BK5,K23", variant="international")
+        >>> [(rule.termination.name, n) for rule, n in board.draw_rule_counts()]
+        [('TWENTY_FIVE_MOVE_RULE', 0), ('SIXTEEN_MOVE_RULE', None), ('FIVE_MOVE_RULE', 0)]
+        """
+        return [(rule, self._count(i)) for i, rule in enumerate(self._tracker.counting)]
+
+    def _count(self, index: int) -> int | None:
+        tracker = self._tracker
+        mode, slot = tracker.modes[index]
+        ply = len(self._stack)
+        if mode == _draw_rules.QUIET:
+            start = self._quiet_from
+        elif mode == _draw_rules.PLIES:
+            start = 0
+        else:
+            start = self._starts[slot]
+        return tracker.count(index, start, ply, self._turn, self._men, self._kings)
+
+    def king_moves(self, color: Color) -> int:
+        """How many non-capturing moves in a row ``color`` has made with the
+        same king while it still has men: the count of
+        :attr:`Variant.king_move_limit` (always 0 in variants without it).
+
+        >>> board = Board("W:WK46,50:B1", variant="frisian")
+        >>> _ = board.push_pdn("46-41"); _ = board.push_pdn("1-7")
+        >>> board.king_moves(WHITE)
+        1
+        """
+        return self._kmoves[2 * int(color) + 1]
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the position, with the same side to move, has occurred
+        ``count`` times (this time included) since the last capture or man
+        move, neither of which can be undone.
+
+        >>> board = Board("W:WK46:BK4", variant="international")
+        >>> for text in ["46-41", "4-9", "41-46", "9-4"] * 2:
+        ...     _ = board.push_pdn(text)
+        >>> board.is_repetition(3), board.is_repetition(4)
+        (True, False)
+        """
+        key = self._key
+        seen = 1
+        stack = self._stack
+        for ply in range(len(stack) - 2, self._quiet_from - 1, -2):
+            if stack[ply][5] == key:
+                seen += 1
+                if seen >= count:
+                    return True
+        return seen >= count
+
+    def can_claim_threefold_repetition(self) -> bool:
+        """Whether the player to move may claim a draw by repetition: the
+        position has occurred as often as the variant's repetition rule asks,
+        or one of the legal moves would make it so (the WCDF wording: "with
+        their next move they would create the same position for the third
+        time"). False in a variant without a repetition rule.
+
+        >>> board = Board("B:WK29:BK4", variant="english")
+        >>> for text in ["4-8", "29-25", "8-4", "25-29", "4-8", "29-25", "8-4"]:
+        ...     _ = board.push_pdn(text)
+        >>> board.is_repetition(), board.can_claim_threefold_repetition()
+        (False, True)
+        """
+        rule = self._tracker.repetition
+        if rule is None:
+            return False
+        if self.is_repetition(rule.limit):
+            return True
+        for move in self._legal_list():
+            self.push(move)
+            try:
+                if self.is_repetition(rule.limit):
+                    return True
+            finally:
+                self.pop()
+        return False
+
+    def _met(self, rule: DrawRule, index: int) -> bool:
+        """Whether a counting rule (``index`` into the tracker's) has fired."""
+        count = self._count(index)
+        return count is not None and count >= rule.limit
+
+    def _draws(self, automatic: bool) -> Iterator[DrawRule]:
+        """The automatic or the claimable draw rules met now, in the order
+        the variant lists them."""
+        counting = self._tracker.counting
+        for rule in self._variant.draw_rules:
+            if rule.automatic != automatic:
+                continue
+            if rule.is_repetition:
+                met = (self.is_repetition(rule.limit) if automatic
+                       else self.can_claim_threefold_repetition())
+            else:
+                met = self._met(rule, counting.index(rule))
+            if met:
+                yield rule
+
+    def can_claim_draw(self) -> bool:
+        """Whether the player to move may claim a draw under one of the
+        variant's claimable rules (automatic ones end the game by themselves,
+        see :meth:`outcome`).
+
+        >>> Board("B:WK29:BK4", variant="dama").can_claim_draw()
+        True
+        """
+        return next(self._draws(False), None) is not None
+
+    def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
+        """How the game has ended, or None while it goes on.
+
+        A win comes first: the side to move has no legal move (it loses, or
+        wins under :attr:`Goal.ANTIDRAUGHTS <draughts.outcome.Goal>`), or a
+        side has made a king in breakthrough. Then the variant's automatic
+        draw rules; with ``claim_draw`` also the draws the player to move
+        could claim now.
+
+        >>> board = Board("W:W28:B23", variant="international")
+        >>> board.outcome() is None
+        True
+        >>> board.push_pdn("28x19").captures
+        (23,)
+        >>> outcome = board.outcome()
+        >>> outcome.termination.name, outcome.winner.name, outcome.result()
+        ('NO_PIECES', 'WHITE', '2-0')
+        """
+        variant = self._variant
+        style = variant.result_style
+        turn = self._turn
+        if variant.goal is Goal.BREAKTHROUGH:
+            for side in (1 - turn, turn):
+                if self._kings[side]:
+                    return Outcome(Termination.BREAKTHROUGH, _COLORS[side], style)
+        if not self._legal_list():
+            termination = (Termination.BLOCKED if self._men[turn] | self._kings[turn]
+                           else Termination.NO_PIECES)
+            winner = turn if variant.goal is Goal.ANTIDRAUGHTS else 1 - turn
+            return Outcome(termination, _COLORS[winner], style)
+        rule = next(self._draws(True), None)
+        if rule is None and claim_draw:
+            rule = next(self._draws(False), None)
+        return None if rule is None else Outcome(rule.termination, None, style)
+
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        """Whether :meth:`outcome` is not None.
+
+        >>> Board().is_game_over()
+        False
+        """
+        return self.outcome(claim_draw=claim_draw) is not None
+
+    def outcome_on_timeout(self, color: Color) -> Outcome:
+        """The result when ``color`` runs out of time: a loss, or a draw when
+        a rule marked :attr:`~draughts.outcome.DrawRule.on_timeout` is met
+        (``dama``: a threefold repetition on the board, or a single piece
+        against a single king).
+
+        >>> Board("B:W5,K29:BK4", variant="dama").outcome_on_timeout(BLACK).winner
+        <Color.WHITE: 0>
+        >>> Board("B:WK29:BK4", variant="dama").outcome_on_timeout(BLACK).winner is None
+        True
+        """
+        counting = self._tracker.counting
+        for rule in self._variant.draw_rules:
+            if rule.on_timeout and (self.is_repetition(rule.limit) if rule.is_repetition
+                                    else self._met(rule, counting.index(rule))):
+                return Outcome(Termination.TIMEOUT, None, self._variant.result_style)
+        return Outcome(Termination.TIMEOUT, _COLORS[1 - int(color)], self._variant.result_style)
+
+    def outcome_on_resignation(self, color: Color) -> Outcome:
+        """The result when ``color`` resigns: its opponent wins.
+
+        >>> Board().outcome_on_resignation(WHITE).result()
+        '0-2'
+        """
+        return Outcome(Termination.RESIGNATION, _COLORS[1 - int(color)],
+                       self._variant.result_style)
+
+    def outcome_by_agreement(self) -> Outcome:
+        """The result of a draw agreed by the players.
+
+        >>> Board(variant="english").outcome_by_agreement().result()
+        '1/2-1/2'
+        """
+        return Outcome(Termination.AGREEMENT, None, self._variant.result_style)
 
     # -- Notation -------------------------------------------------------------
 
@@ -426,9 +719,19 @@ class Board:
         board._men = list(self._men)
         board._kings = list(self._kings)
         board._turn = self._turn
-        board._legal = self._legal
+        board._keys = self._keys
+        board._tracker = self._tracker
+        board._king_limit = self._king_limit
         board.move_stack = list(self.move_stack) if stack else []
         board._stack = list(self._stack) if stack else []
+        if stack:
+            board._key = self._key
+            board._quiet_from = self._quiet_from
+            board._starts = self._starts
+            board._kmoves = self._kmoves
+        else:
+            board._restart_counts()
+        board._legal = self._legal
         return board
 
     def __copy__(self) -> Board:

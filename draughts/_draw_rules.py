@@ -1,0 +1,159 @@
+"""Draw-rule bookkeeping for the board: how far each counting rule has got.
+
+Most counting rules need no state of their own. A rule on any material that
+a capture or a man move resets (the 25-move rule and its kin) counts the
+board's plies since the last capture or man move; one that nothing resets
+(the ``dama`` 300-ply rule) counts the plies since the board was set up. The
+others, the material rules (16-move, 5-move, ...), are "tracked": the board
+keeps, per tracked rule, the ply at which its count started (-1 while its
+material is not on the board), as a tuple in its snapshot stack so that
+``pop`` restores it for free. The tuple is recomputed only after a capture or
+a man move, and only once few enough pieces are left for some ending to match
+(or, for a rule that looks at where the lone king stands, after any move in
+such an ending); in the middle game the check is one comparison.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from draughts.outcome import DrawRule, Ending, Reset
+
+if TYPE_CHECKING:
+    from draughts._tables import Tables
+
+QUIET, PLIES, TRACKED = 0, 1, 2
+"""How a counting rule is counted: since the last capture or man move, since
+the set-up, or with its own start ply."""
+
+
+class Tracker:
+    """The counting rules of one variant, with what is needed to follow them."""
+
+    def __init__(self, t: Tables) -> None:
+        rules = t.variant.draw_rules
+        self.counting: tuple[DrawRule, ...] = tuple(r for r in rules if not r.is_repetition)
+        self.repetition: DrawRule | None = next((r for r in rules if r.is_repetition), None)
+        modes: list[tuple[int, int]] = []  # (mode, index into the tracked tuple)
+        tracked: list[DrawRule] = []
+        for rule in self.counting:
+            progress = rule.resets & Reset.ANY_PROGRESS
+            if not rule.endings and progress == Reset.ANY_PROGRESS:
+                modes.append((QUIET, -1))  # a man move covers promotion too
+            elif not rule.endings and rule.resets == Reset.NONE:
+                modes.append((PLIES, -1))
+            else:
+                modes.append((TRACKED, len(tracked)))
+                tracked.append(rule)
+        self.modes = tuple(modes)
+        self.tracked = tuple(tracked)
+        self.resets = tuple(int(r.resets) for r in tracked)
+        self.inactive: tuple[int, ...] = (-1,) * len(tracked)
+        # Above rule_max[i] pieces no ending of tracked rule i can match, and
+        # above max_pieces none at all: pieces only go, so the tuple stays inactive.
+        side = t.start_piece_count  # no side ever has more pieces
+        self.rule_max = tuple(
+            max((min(e.pieces[1], _most_pieces(e, side)) for e in r.endings), default=-1)
+            if r.endings else 10**9 for r in tracked)
+        self.max_pieces = max(self.rule_max, default=-1)
+        positional = [e for r in tracked for e in r.endings if e.weak_king_on_long_diagonal]
+        self.positional_pieces = max((_most_pieces(e, side) for e in positional), default=-1)
+        self.long_diagonal = _long_diagonal(t) if positional else 0
+        # The endings as flat int tuples, matched without attribute look-ups.
+        self._compiled = {id(r): tuple(_compile(e) for e in r.endings) for r in self.counting}
+
+    def strong_side(self, rule: DrawRule, men: list[int], kings: list[int]) -> int | None:
+        """The colour that is the strong side of one of the rule's endings
+        (0 when the rule has none), or None when the material matches none."""
+        if not rule.endings:
+            return 0
+        k0, k1 = kings[0].bit_count(), kings[1].bit_count()
+        m0, m1 = men[0].bit_count(), men[1].bit_count()
+        total = k0 + k1 + m0 + m1
+        diagonal = self.long_diagonal
+        for (sk, sK, sm, sM, wk, wK, wm, wM, low, high, on_diagonal) in self._compiled[id(rule)]:
+            if not low <= total <= high:
+                continue
+            if (sk <= k0 <= sK and sm <= m0 <= sM and wk <= k1 <= wK and wm <= m1 <= wM
+                    and (not on_diagonal or kings[1] & diagonal)):
+                return 0
+            if (sk <= k1 <= sK and sm <= m1 <= sM and wk <= k0 <= wK and wm <= m0 <= wM
+                    and (not on_diagonal or kings[0] & diagonal)):
+                return 1
+        return None
+
+    def update(self, starts: tuple[int, ...], ply: int, men: list[int], kings: list[int],
+               events: int) -> tuple[int, ...]:
+        """The tracked rules' start plies after a move with ``events``
+        (:class:`~draughts.outcome.Reset` flags as an int) that left ``ply``
+        plies on the board; ``starts`` all -1 and no events for a set-up."""
+        total = (men[0].bit_count() + men[1].bit_count() + kings[0].bit_count()
+                 + kings[1].bit_count())
+        if total > self.max_pieces:
+            return self.inactive
+        new = []
+        for rule, start, most, resets in zip(self.tracked, starts, self.rule_max, self.resets,
+                                             strict=True):
+            if total > most or self.strong_side(rule, men, kings) is None:
+                new.append(-1)
+            elif start < 0 or resets & events:
+                new.append(ply)
+            else:
+                new.append(start)
+        return tuple(new)
+
+    def count(self, index: int, start: int, ply: int, turn: int, men: list[int],
+              kings: list[int]) -> int | None:
+        """How far counting rule ``index`` has got, given its start ply (see
+        :attr:`modes`): plies, or the strong side's moves; None while its
+        condition does not hold."""
+        if start < 0:
+            return None
+        plies = ply - start
+        rule = self.counting[index]
+        if not rule.strong_side_moves:
+            return plies
+        strong = self.strong_side(rule, men, kings)
+        if strong is None:  # pragma: no cover - a start >= 0 means it matched
+            return None
+        # The side to move at the start ply: the current one if an even number
+        # of plies went by since.
+        first = turn if plies % 2 == 0 else 1 - turn
+        return (plies + 1) // 2 if first == strong else plies // 2
+
+
+def _most_pieces(ending: Ending, side: int) -> int:
+    """The most pieces a position of the ending can have, ``side`` being the
+    most one side can have."""
+    strong, weak = ending.strong, ending.weak
+    return (min(strong.kings[1] + strong.men[1], side)
+            + min(weak.kings[1] + weak.men[1], side))
+
+
+def _compile(e: Ending) -> tuple[int, int, int, int, int, int, int, int, int, int, bool]:
+    return (*e.strong.kings, *e.strong.men, *e.weak.kings, *e.weak.men, *e.pieces,
+            e.weak_king_on_long_diagonal)
+
+
+def _long_diagonal(t: Tables) -> int:
+    """The mask of the longest diagonal through a corner of the board (the
+    "main road" a1-h8 of the 8x8 board)."""
+    best = 0
+    for start_col, step in ((0, 1), (t.width - 1, -1)):
+        mask = 0
+        row, col = 0, start_col
+        while 0 <= row < t.height and 0 <= col < t.width:
+            index = row * t.stride + col
+            if t.square_of_index[index]:
+                mask |= 1 << index
+            row, col = row + 1, col + step
+        if mask.bit_count() > best.bit_count():
+            best = mask
+    return best
+
+
+@functools.cache
+def tracker(t: Tables) -> Tracker:
+    """The shared tracker of a variant's tables."""
+    return Tracker(t)

@@ -1,0 +1,53 @@
+"""Zobrist keys: a 64-bit hash of a position, updated move by move.
+
+Each (colour, kind, internal square index) has a random 64-bit value, and so
+has "Black to move"; a position's key is the XOR of the values of its pieces
+and of the side to move. A move changes it with a few XORs, so the board can
+keep it up to date in ``push`` and compare keys to find repetitions without
+replaying moves. The values come from a fixed seed: keys are the same in every
+run and every process, so they can be stored.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+_SEED = 0x64726175676874  # "draught" in ASCII: any fixed value would do.
+
+
+class Keys:
+    """The random values for boards whose internal indices are below ``size``.
+
+    ``men[color][index]``, ``kings[color][index]`` and ``black_to_move``.
+    """
+
+    def __init__(self, size: int) -> None:
+        rng = random.Random(_SEED)
+        self.black_to_move = rng.getrandbits(64)
+        # Drawn in a fixed order, so a bigger table starts with a smaller one's values.
+        men: tuple[list[int], list[int]] = ([], [])
+        kings: tuple[list[int], list[int]] = ([], [])
+        for _ in range(size):
+            for table in (men[0], men[1], kings[0], kings[1]):
+                table.append(rng.getrandbits(64))
+        self.men = men
+        self.kings = kings
+
+    def of(self, turn: int, men: tuple[int, int] | list[int],
+           kings: tuple[int, int] | list[int]) -> int:
+        """The key of a whole position, computed from scratch."""
+        key = self.black_to_move if turn else 0
+        for color in (0, 1):
+            for values, mask in ((self.men[color], men[color]), (self.kings[color], kings[color])):
+                while mask:
+                    low = mask & -mask
+                    key ^= values[low.bit_length() - 1]
+                    mask ^= low
+        return key
+
+
+@functools.cache
+def keys(size: int) -> Keys:
+    """The shared keys for ``size`` internal indices."""
+    return Keys(size)
