@@ -73,9 +73,13 @@ def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
 
 
 def captures(
-    t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int
+    t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int,
+    keep_duplicates: bool = False,
 ) -> list[RawMove]:
-    """The capture sequences the rules allow (empty if there is none)."""
+    """The capture sequences the rules allow (empty if there is none).
+
+    With ``keep_duplicates`` routes that take the same pieces in another order
+    all stay, as some published perft tables count them."""
     opp = opp_men | opp_kings
     occupied_all = own_men | own_kings | opp
     jumpers = 0
@@ -245,7 +249,7 @@ def captures(
         return routes
     if t.precedence:
         routes = _apply_precedence(t, routes, own_kings, opp_kings)
-    return _drop_duplicates(routes)
+    return routes if keep_duplicates else _drop_duplicates(routes)
 
 
 def _apply_precedence(t: Tables, routes: list[RawMove], own_kings: int,
@@ -291,3 +295,37 @@ def _drop_duplicates(routes: list[RawMove]) -> list[RawMove]:
             seen.add(identity)
             out.append(route)
     return out
+
+
+def _perft(t: Tables, depth: int, color: int, men: tuple[int, int], kings: tuple[int, int],
+           keep_duplicates: bool = False) -> int:
+    """Leaf count at ``depth`` for tests against published tables, in either
+    duplicate convention (:func:`draughts.perft` drops duplicates). It does not
+    track the Frisian king-move limit: published Frisian tables stop before it
+    can matter (research notes §4.2)."""
+    c, o = color, 1 - color
+    moves = captures(t, c, men[c], kings[c], men[o], kings[o], keep_duplicates)
+    if not moves:
+        moves = steps(t, c, men[c], kings[c], men[0] | men[1] | kings[0] | kings[1])
+    if depth <= 1:
+        return len(moves) if depth == 1 else 1
+    total = 0
+    for origin, to, captured, _caps, _path, crowned in moves:
+        a, b = 1 << origin, 1 << to
+        own_men, own_kings = men[c], kings[c]
+        if own_men & a:
+            own_men ^= a
+            if crowned:
+                own_kings |= b
+            else:
+                own_men |= b
+        else:
+            own_kings = (own_kings & ~a) | b
+        if c == 0:
+            next_men = (own_men, men[1] & ~captured)
+            next_kings = (own_kings, kings[1] & ~captured)
+        else:
+            next_men = (men[0] & ~captured, own_men)
+            next_kings = (kings[0] & ~captured, own_kings)
+        total += _perft(t, depth - 1, o, next_men, next_kings, keep_duplicates)
+    return total
