@@ -4,6 +4,7 @@ checked against the board."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -138,3 +139,16 @@ def test_board_renders_itself_in_notebooks() -> None:
     board.push_pdn("11-15")
     root = parse(board._repr_svg_())
     assert sorted(square_of(c) for c in classes(root, "lastmove")) == [11, 15]
+
+
+def test_docs_pictures_are_current() -> None:
+    import importlib.util
+
+    static = Path(__file__).resolve().parents[1] / "docs" / "_static"
+    spec = importlib.util.spec_from_file_location("diagrams", static / "diagrams.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name, svg in module.diagrams().items():
+        assert (static / name).read_text(encoding="utf-8") == svg + "\n", (
+            f"docs/_static/{name} is stale: run python docs/_static/diagrams.py")
