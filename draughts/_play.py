@@ -201,25 +201,15 @@ def _diagram(board: draughts.Board) -> str:
 
 
 def _result(board: draughts.Board) -> tuple[str, str] | None:
-    """The result and why the game ended, or None while it goes on."""
-    outcome = getattr(board, "outcome", None)  # the draw rules, where the board has them
-    if outcome is not None:
-        end = outcome()
-        if end is None:
-            return None
-        reason = end.termination.value.replace("-", " ")
-        if end.winner is None:
-            return end.result(), f"draw ({reason})"
-        return end.result(), f"{end.winner.name.lower()} wins ({reason})"
-    if board.legal_moves:
+    """The result and why the game ended (the variant's draw rules
+    included), or None while it goes on."""
+    end = board.outcome()
+    if end is None:
         return None
-    loser = board.turn
-    white_wins = loser != draughts.WHITE
-    style = board.variant.result_style
-    result = ("2-0" if white_wins else "0-2") if style == "international" else (
-        "1-0" if white_wins else "0-1")
-    why = "has no pieces left" if not board.pieces(loser) else "cannot move"
-    return result, f"{loser.opponent.name.lower()} wins ({loser.name.lower()} {why})"
+    reason = end.termination.value.replace("-", " ")
+    if end.winner is None:
+        return end.result(), f"draw ({reason})"
+    return end.result(), f"{end.winner.name.lower()} wins ({reason})"
 
 
 def _explain(board: draughts.Board, text: str, error: ValueError) -> str:

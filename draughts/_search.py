@@ -13,7 +13,9 @@ score higher and longer losses are preferred when lost.
 
 The evaluation is deliberately simple (see :func:`evaluate`): material, with a
 king worth more than a man, plus a small bonus for every row a man has
-advanced.
+advanced. The variant's :class:`~draughts.outcome.Goal` turns it around for
+antidraughts (a side without a move wins, so pieces are a burden) and ends
+the game at the first king in breakthrough.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from draughts import _movegen
 from draughts._movegen import RawMove
 from draughts._tables import Tables
+from draughts.outcome import Goal
 
 Position = tuple[int, int, int, int, int]
 """``(turn, white men, black men, white kings, black kings)``."""
@@ -137,10 +140,18 @@ class Searcher:
                  max_nodes: int | None = None) -> None:
         self.t = t
         self.e = _Eval(t)
+        goal = t.variant.goal
+        # Antidraughts: a side without a move wins, and material is a burden.
+        self.sign = -1 if goal is Goal.ANTIDRAUGHTS else 1
+        self.breakthrough = goal is Goal.BREAKTHROUGH
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
         self.enforce = True
+        self.root: list[RawMove] | None = None
+        """The moves to consider at the root, when the board's rules allow
+        fewer than the raw generator (Frisian king-move limit, which depends
+        on the game's history and is not followed inside the tree)."""
         # key -> (depth, score, bound, best move)
         self.tt: dict[Position, tuple[int, int, int, RawMove | None]] = {}
 
@@ -156,6 +167,8 @@ class Searcher:
     def search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """Negamax alpha-beta score of ``pos`` searched ``depth`` plies deep."""
         self._tick()
+        if self.breakthrough and pos[3] | pos[4]:
+            return self._crowned(pos, ply)
         if depth <= 0:
             return self._quiesce(pos, alpha, beta, ply)
         entry = self.tt.get(pos)
@@ -169,9 +182,9 @@ class Searcher:
                 if bound == _EXACT or (bound == _LOWER and score >= beta) or (
                         bound == _UPPER and score <= alpha):
                     return score
-        moves = legal(self.t, pos)
+        moves = list(self.root) if ply == 0 and self.root is not None else legal(self.t, pos)
         if not moves:
-            return ply - WIN
+            return self.sign * (ply - WIN)
         if tt_move is not None and tt_move in moves and moves[0] is not tt_move:
             moves.remove(tt_move)
             moves.insert(0, tt_move)
@@ -200,12 +213,14 @@ class Searcher:
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
         """Resolve pending captures: captures are compulsory, so a position
         with one is not quiet and its static score would be a lie."""
+        if self.breakthrough and pos[3] | pos[4]:
+            return self._crowned(pos, ply)
         moves = _captures(self.t, pos)
         if not moves:
             c, m0, m1, k0, k1 = pos
             if not (m0 | k0 if c == 0 else m1 | k1):
-                return ply - WIN
-            return evaluate(self.e, *pos)
+                return self.sign * (ply - WIN)
+            return self.sign * evaluate(self.e, *pos)
         best = -WIN - 1
         for move in moves:
             self._tick()
@@ -217,6 +232,11 @@ class Searcher:
                     if alpha >= beta:
                         break
         return best
+
+    def _crowned(self, pos: Position, ply: int) -> int:
+        """Breakthrough: the first king wins (the side that just moved made
+        it, unless the search started from a position with a king)."""
+        return ply - WIN if (pos[4] if pos[0] == 0 else pos[3]) else WIN - ply
 
     def principal_variation(self, pos: Position, length: int) -> list[RawMove]:
         """The best line stored in the transposition table, from ``pos``."""

@@ -240,8 +240,11 @@ class BuiltinEngine(Engine):
     judging a position. The evaluation (in hundredths of a man) counts
     material, a king being worth three men when kings fly and one and a half
     when they do not, plus three hundredths for every row a man has advanced.
-    A side without a legal move has lost. Draws by repetition or move counts
-    are not searched.
+    A side without a legal move has lost, as the variant's
+    :class:`~draughts.outcome.Goal` says: in antidraughts it has won (and
+    the evaluation is negated), in breakthrough the first king also wins.
+    Draws by repetition or move counts are not searched, nor the Frisian
+    limit on king moves beyond the first move.
 
     Levels (see :func:`builtin`):
 
@@ -301,10 +304,17 @@ class BuiltinEngine(Engine):
             t, deadline=None if limit.time is None else start + limit.time,
             max_nodes=limit.nodes)
         max_depth = limit.depth if limit.depth is not None else settings.depth
-        depth, score, raw_pv = searcher.iterate(pos, max_depth, min(settings.min_depth, max_depth))
         root = list(board.legal_moves)
+        raw_root = _search.legal(t, pos)
+        if len(raw_root) != len(root):
+            allowed = set(root)
+            searcher.root = [r for r, m in zip(raw_root, _moves(t, raw_root), strict=True)
+                             if m in allowed]
+        depth, score, raw_pv = searcher.iterate(pos, max_depth, min(settings.min_depth, max_depth))
         pv = _moves(t, raw_pv)
-        if not pv or pv[0] not in root:  # pragma: no cover - the root is always stored
+        if not pv or pv[0] not in root:
+            # Only when the game was already decided at the root (a king on
+            # the board in breakthrough): any legal move will do.
             pv = [root[0]]
         analysis = Analysis(_score(score), depth, tuple(pv), searcher.nodes,
                             time.monotonic() - start)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+import attrs
 import pytest
 
 import draughts
@@ -101,6 +102,32 @@ def test_win_by_taking_the_last_piece() -> None:
     analysis = builtin("hard").analyse(board, Limit(depth=6))
     assert analysis.score == Score(math.inf, 1)
     assert analysis.pv[0].captures == (18,)
+
+
+def test_antidraughts_gives_pieces_away() -> None:
+    # English rules played to lose (antidraughts goal): White's man on 22
+    # against Black's on 15. 22-18 puts it in front of 15, Black must jump
+    # it (15x22) and White, left without a piece, has won in 2 plies. Under
+    # the standard goal the same move just loses the man, and is avoided.
+    anti = attrs.evolve(draughts.variant.ENGLISH, name="english-anti",
+                        goal=draughts.outcome.Goal.ANTIDRAUGHTS)
+    board = draughts.Board("W:W22:B15", variant=anti)
+    analysis = builtin("hard").analyse(board, Limit(depth=6))
+    assert analysis.pv[0] == draughts.Move(22, 18)
+    assert analysis.score == Score(math.inf, 2)
+    standard = draughts.Board("W:W22:B15", variant="english")
+    assert builtin("hard").play(standard, Limit(depth=6)).move != draughts.Move(22, 18)
+
+
+def test_breakthrough_crowns_at_once() -> None:
+    # English rules where the first king wins: the white man on 6 steps to 1
+    # or 2 and is crowned, a win in 1 ply, although Black has more men.
+    race = attrs.evolve(draughts.variant.ENGLISH, name="english-race",
+                        goal=draughts.outcome.Goal.BREAKTHROUGH)
+    board = draughts.Board("W:W6:B9,10,11,12", variant=race)
+    analysis = builtin("hard").analyse(board, Limit(depth=6))
+    assert analysis.score == Score(math.inf, 1)
+    assert analysis.pv[0].to_square in (1, 2)
 
 
 def _wins_within(board: draughts.Board, plies: int) -> bool:
