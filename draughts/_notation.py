@@ -95,6 +95,11 @@ def match_move(t: Tables, text: str, legal: Sequence[Move], fen: str) -> Move:
     origin, destination = squares[0], squares[-1]
     candidates = [m for m in legal if m.from_square == origin and m.to_square == destination]
     if len(squares) > 2 and candidates:
+        # A complete route names one move; otherwise the squares given must
+        # lie on the route in order (stops first, then any square passed).
+        exact = [m for m in candidates if list(m.path) == squares]
+        if len(exact) == 1:
+            return exact[0]
         middle = squares[1:-1]
         by_stops = [m for m in candidates if _is_subsequence(middle, m.path[1:-1])]
         if not by_stops:

@@ -112,3 +112,22 @@ def test_variation_pdn_numbers_moves() -> None:
     assert after_one.variation_pdn(moves[1:]) == "1... 23-19 2. 8-11"
     with pytest.raises(IllegalMoveError):
         start.variation_pdn([moves[1]])
+
+
+def test_a_complete_route_is_not_read_as_a_partial_one() -> None:
+    # Found by the property tests: in dama-flying the white man on 20 can take
+    # two pieces ending on 2 (route 20, 11, 2) or four (20, 11, 18, 9, 2). The
+    # first one's full route is also a partial route of the second; a route
+    # given completely must pick the move with exactly that route.
+    board = draughts.Board("W:W20,22,29-32:B1,4-7,10,14-16", variant="dama-flying")
+    assert sorted(board.pdn(m) for m in board.legal_moves) == ["20x11x18x9x2", "20x11x2"]
+    assert len(board.parse_pdn("20x11x2").captures) == 2
+    assert len(board.parse_pdn("20x11x18x9x2").captures) == 4
+    with pytest.raises(AmbiguousMoveError):
+        board.parse_pdn("20x2")
+
+
+def test_intermediate_squares_off_the_route_are_illegal() -> None:
+    board = draughts.Board("W:WK46:B37,22")
+    with pytest.raises(IllegalMoveError):
+        board.parse_pdn("46x45x11")
