@@ -148,6 +148,7 @@ class Searcher:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.enforce = True
+        self.history: dict[tuple[int, int], int] = {}
         self.root: list[RawMove] | None = None
         """The moves to consider at the root, when the board's rules allow
         fewer than the raw generator (Frisian king-move limit, which depends
@@ -185,25 +186,40 @@ class Searcher:
         moves = list(self.root) if ply == 0 and self.root is not None else legal(self.t, pos)
         if not moves:
             return self.sign * (ply - WIN)
-        if tt_move is not None and tt_move in moves and moves[0] is not tt_move:
-            moves.remove(tt_move)
-            moves.insert(0, tt_move)
-        elif len(moves) > 1:
-            # Crowning moves first: they are often the best quiet moves.
-            moves.sort(key=_crowns_last)
+        history = self.history
+        if len(moves) > 1:
+            # The move that was best here before first, then the moves that
+            # refuted other positions most often (history heuristic), crowning
+            # moves breaking ties.
+            moves.sort(key=lambda m: (-history.get((m[0], m[1]), 0), not m[5]))
+            if tt_move is not None and tt_move in moves:
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
         original_alpha = alpha
         best = -WIN - 1
         best_move = moves[0]
         # A forced move (one legal move, most often a capture) does not use up
         # depth: it cannot hide anything from the search.
         next_depth = depth if len(moves) == 1 and ply < _MAX_EXTENDED_PLY else depth - 1
-        for move in moves:
-            score = -self.search(play(pos, move), next_depth, -beta, -alpha, ply + 1)
+        for i, move in enumerate(moves):
+            child = play(pos, move)
+            if i == 0:
+                score = -self.search(child, next_depth, -beta, -alpha, ply + 1)
+            else:
+                # Principal variation search: prove with a null window that
+                # the move is no better than the best so far, and search it
+                # properly only when that fails.
+                score = -self.search(child, next_depth, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self.search(child, next_depth, -beta, -score, ply + 1)
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        if not move[2]:
+                            key = (move[0], move[1])
+                            history[key] = history.get(key, 0) + depth * depth
                         break
         bound = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
         stored = best + ply if best > WON else best - ply if best < -WON else best
@@ -277,6 +293,3 @@ class Searcher:
             raise LimitReached
         return result
 
-
-def _crowns_last(move: RawMove) -> bool:
-    return not move[5]
