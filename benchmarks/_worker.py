@@ -49,12 +49,17 @@ class Ours:
             raise RuntimeError(f"imported draughts from {draughts.__file__}, not the repo")
 
     def board(self, variant: str, fen: str | None) -> Any:
-        return self.d.Board(fen, variant=variant)
+        board = self.d.Board(fen, variant=variant)
+        if getattr(board, "_legal", "absent") is not None:
+            raise RuntimeError("Board no longer caches its moves in _legal: update legal()")
+        return board
 
     def legal(self, board: Any) -> list[Any]:
-        # The board caches its moves per position; setting the turn is the
-        # public way to forget that cache, so every call generates afresh.
-        board.turn = board.turn
+        # The board keeps the moves of its position in ``_legal`` until the
+        # position changes; the peers keep none, so forget them to time the
+        # generation itself (the public ways to do that also recompute the
+        # position key and draw counts).
+        board._legal = None
         return list(board.legal_moves)
 
     def perft_api(self, board: Any, depth: int) -> int:
@@ -88,9 +93,10 @@ class Ours:
         while (game := pdn.read_game(stream)) is not None:
             if game.errors:
                 raise ValueError(f"game {games + 1}: {game.errors[0]}")
-            board = game.end().board()
+            # The reader plays every move as it reads it, to check it: a game
+            # without errors has been replayed to its end.
             games += 1
-            plies += board.ply()
+            plies += len(game.mainline_moves())
         return games, plies
 
 

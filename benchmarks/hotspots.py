@@ -1,0 +1,103 @@
+"""Where the time goes: cProfile of this library's hot paths.
+
+    python benchmarks/hotspots.py                   # every workload, top 15 functions
+    python benchmarks/hotspots.py legal push_pop --top 25 --variant russian
+
+Workloads (on the positions of ``positions.json``):
+
+* ``legal``: ``list(board.legal_moves)`` with the board's move cache cleared,
+  the generation itself (as ``compare.py`` times it);
+* ``push_pop``: push and pop the first legal move;
+* ``perft``: ``legal_moves`` + ``push``/``pop`` from the start position;
+* ``perft_fn``: ``draughts.perft`` from the start position;
+* ``fen``: ``Board(fen).fen()``.
+
+cProfile's own cost per call inflates small functions; use the ``tottime``
+column to rank, and ``compare.py`` for real figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import draughts  # noqa: E402
+
+WORKLOADS = ("legal", "push_pop", "perft", "perft_fn", "fen")
+
+
+def _api_perft(board: draughts.Board, depth: int) -> int:
+    moves = list(board.legal_moves)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        board.push(move)
+        total += _api_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def workload(name: str, variant: str, fens: list[str]) -> Callable[[], object]:
+    boards = [draughts.Board(fen, variant=variant) for fen in fens]
+    if name == "legal":
+        def run() -> object:
+            for _ in range(40):
+                for board in boards:
+                    board._legal = None  # time the generation, not the cache
+                    list(board.legal_moves)
+            return None
+    elif name == "push_pop":
+        pairs = [(board, next(iter(board.legal_moves))) for board in boards]
+
+        def run() -> object:
+            for _ in range(400):
+                for board, move in pairs:
+                    board.push(move)
+                    board.pop()
+            return None
+    elif name == "perft":
+        def run() -> object:
+            return _api_perft(draughts.Board(variant=variant), 5)
+    elif name == "perft_fn":
+        def run() -> object:
+            return draughts.perft(draughts.Board(variant=variant), 6)
+    elif name == "fen":
+        def run() -> object:
+            for _ in range(100):
+                for fen in fens:
+                    draughts.Board(fen, variant=variant).fen()
+            return None
+    else:
+        raise ValueError(f"unknown workload {name!r}")
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workloads", nargs="*", default=list(WORKLOADS),
+                        help=f"any of {', '.join(WORKLOADS)}")
+    parser.add_argument("--variant", default="international")
+    parser.add_argument("--top", type=int, default=15)
+    args = parser.parse_args()
+    positions = json.loads((HERE / "positions.json").read_text())["variants"]
+    fens = [p["fen"] for p in positions[args.variant]["positions"]]
+    for name in args.workloads:
+        run = workload(name, args.variant, fens)
+        profiler = cProfile.Profile()
+        profiler.runcall(run)
+        print(f"== {name} ({args.variant})")
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("tottime").print_stats(args.top)
+
+
+if __name__ == "__main__":
+    main()
