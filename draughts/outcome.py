@@ -154,6 +154,9 @@ class Material:
             low, high = count
             if high == 0:
                 continue
+            if low == 0 and high >= 99:
+                parts.append(f"any {letter}")
+                continue
             text = str(low) if low == high else f"{low}+" if high >= 99 else f"{low}-{high}"
             parts.append(f"{text}{letter}")
         return "+".join(parts) or "nothing"

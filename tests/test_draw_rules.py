@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Container
+from pathlib import Path
 
 import pytest
 
-from draughts import BLACK, KING, MAN, WHITE, Board, Move, Termination
-from draughts.outcome import DrawRule
+from draughts import BLACK, KING, MAN, VARIANTS, WHITE, Board, Move, Termination
+from draughts.outcome import DrawRule, Goal
 
 
 def walk(board: Board, plies: int, *, man_at: Container[int] = (),
@@ -292,3 +293,49 @@ def test_pop_restores_every_count(variant: str) -> None:
         board.pop()
         assert (board.fen(), board.position_key, board.halfmove_clock, counts(board)) == (
             fen, key, clock, rule_counts)
+
+
+# -- The docs table ------------------------------------------------------------------
+
+DOCS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "termination.rst"
+BEGIN, END = ".. begin generated table\n", ".. end generated table\n"
+
+
+def render_termination_table() -> str:
+    """The per-variant table of docs/termination.rst, from the Variant data."""
+    goals = {Goal.STANDARD: "a side with no legal move loses",
+             Goal.ANTIDRAUGHTS: "a side with no legal move wins",
+             Goal.BREAKTHROUGH: "the first side to make a king wins; "
+                                "a side with no legal move loses"}
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 12 18 30 10 30", "",
+             "   * - Variant", "     - Rule", "     - When", "     - How", "     - Source"]
+
+    def row(*cells: str) -> None:
+        lines.append(f"   * - {cells[0]}")
+        lines.extend(f"     - {cell}" for cell in cells[1:])
+
+    for variant in VARIANTS:
+        row(f"``{variant.name}``", "win", goals[variant.goal], "automatic", "RULES.md; lidraughts")
+        if not variant.draw_rules:
+            row("", "(no draw rules)", "only agreement, resignation, time-out", "", "")
+        for rule in variant.draw_rules:
+            how = "automatic" if rule.automatic else "claimable"
+            if rule.on_timeout:
+                how += "; a time-out then draws"
+            row("", f"``{rule.termination.name}``", rule.describe(), how, rule.source or "")
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def test_docs_table_is_generated_from_the_variants() -> None:
+    text = DOCS_PAGE.read_text(encoding="utf-8")
+    table = text[text.index(BEGIN) + len(BEGIN):text.index(END)]
+    assert table.strip() == render_termination_table().strip(), (
+        "docs/termination.rst is out of date: run python tests/test_draw_rules.py")
+
+
+if __name__ == "__main__":
+    page = DOCS_PAGE.read_text(encoding="utf-8")
+    head, rest = page.split(BEGIN)
+    _, tail = rest.split(END)
+    DOCS_PAGE.write_text(head + BEGIN + "\n" + render_termination_table() + "\n" + END + tail,
+                         encoding="utf-8")

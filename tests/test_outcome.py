@@ -193,4 +193,4 @@ def test_describe_rules_for_the_docs() -> None:
     assert rule.describe() == "32 plies (3K v 1K), reset by capture"
     mixed = Ending(Material(kings=(1, 99), men=(0, 99)), Material(kings=(1, 99), men=(0, 99)),
                    pieces=(4, 5))
-    assert str(mixed) == "1+K+0+M v 1+K+0+M, 4-5 pieces"
+    assert str(mixed) == "1+K+any M v 1+K+any M, 4-5 pieces"
