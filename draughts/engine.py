@@ -397,8 +397,10 @@ class HubEngine(Engine):
         """Start ``command`` (for Scan: ``["./scan", "hub"]``), set
         ``options`` with ``set-param`` and wait until it is ready.
 
-        ``timeout`` is how many seconds the engine may stay silent past its
-        time limit (and during the start-up) before it is given up as hung.
+        ``timeout`` is how many seconds the engine may stay silent during the
+        start-up, or past the time limit of a search, before it is given up
+        as hung and stopped (None waits for ever). Searches without a time
+        limit are waited for as long as they take.
 
         :raises EngineError: if the program cannot be started or does not
             complete the start-up.
@@ -469,7 +471,9 @@ class HubEngine(Engine):
         if level:
             process.send(_hub.format_line("level", **level))
         process.send(f"go {mode}")
-        wait = None if self._timeout is None else self._timeout + (limit.time or 0.0)
+        # Only a time limit says when the answer is due; a search limited by
+        # depth or nodes may take as long as it takes.
+        wait = None if self._timeout is None or limit.time is None else self._timeout + limit.time
         last_info: dict[str, str] = {}
         while True:
             command, args = process.receive(wait, f"the answer to 'go {mode}'")

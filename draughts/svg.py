@@ -26,7 +26,7 @@ import attrs
 
 from draughts.board import Board
 from draughts.move import Move
-from draughts.piece import KING, WHITE, Color
+from draughts.piece import BLACK, KING, WHITE, Color
 
 __all__ = ["Arrow", "SvgText", "board"]
 
@@ -108,6 +108,8 @@ def board(board: Board, *, orientation: Color = WHITE, lastmove: Move | None = N
 
     :raises ValueError: for a square that is not on the board.
     """
+    if orientation not in (WHITE, BLACK):
+        raise ValueError(f"orientation must be WHITE or BLACK, not {orientation!r}")
     variant = board.variant
     geometry = _Geometry(variant.width, variant.height, orientation,
                          MARGIN if coordinates and variant.notation == "algebraic" else 0)
@@ -141,11 +143,14 @@ def board(board: Board, *, orientation: Color = WHITE, lastmove: Move | None = N
         for col in range(variant.width):
             x, y = geometry.corner(row, col)
             number = variant.square_at(row, col)
-            ET.SubElement(svg, "rect", {
+            cell = ET.SubElement(svg, "rect", {
                 "x": str(x), "y": str(y), "width": str(SQUARE), "height": str(SQUARE),
                 "fill": _COLORS["dark" if number else "light"],
                 "class": f"square dark s{number}" if number else "square light",
             })
+            if variant.all_squares:  # one colour everywhere: lines tell squares apart
+                cell.set("stroke", _COLORS["border"])
+                cell.set("stroke-width", "0.75")
             if number in marked:
                 _overlay(svg, x, y, _COLORS["lastmove"], f"lastmove s{number}")
             if number in tinted:

@@ -132,6 +132,8 @@ def test_bad_input_is_named() -> None:
         draughts.svg.board(board, arrows=[(0, 5)])
     with pytest.raises(ValueError, match="size must be positive"):
         draughts.svg.board(board, size=0)
+    with pytest.raises(ValueError, match="orientation must be WHITE or BLACK, not 'black'"):
+        draughts.svg.board(board, orientation="black")  # type: ignore[arg-type]
 
 
 def test_board_renders_itself_in_notebooks() -> None:
