@@ -9,11 +9,13 @@ so that the game can be driven by tests as well as by a person.
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 from pathlib import Path
 from typing import TextIO
 
 import draughts
+from draughts import pdn
 from draughts.engine import BuiltinEngine, Level, Limit, builtin
 
 _HELP = """\
@@ -63,7 +65,6 @@ class _Game:
     def __init__(self, board: draughts.Board, engine: BuiltinEngine, human: draughts.Color,
                  out: TextIO) -> None:
         self.board = board
-        self.start = board.copy(stack=False)
         self.engine = engine
         self.human = human
         self.out = out
@@ -149,28 +150,24 @@ class _Game:
             self.say("Usage: save FILE")
             return
         try:
-            Path(name).write_text(self.pdn(), encoding="utf-8")
+            Path(name).write_text(self.pdn().rstrip("\n") + "\n", encoding="utf-8")
         except OSError as error:
             self.say(f"Cannot save to {name!r}: {error.strerror or error}")
             return
         self.say(f"Game saved to {name}.")
 
     def pdn(self) -> str:
-        """A minimal PDN record of the game."""
-        variant = self.board.variant
+        """The game so far as a PDN record."""
+        game = pdn.Game.from_board(self.board)
         human, machine = "You", f"draughts ({self.engine.level})"
         white, black = (human, machine) if self.human == draughts.WHITE else (machine, human)
         end = _result(self.board)
-        result = end[0] if end else "*"
-        tags = [("Event", "Casual game"), ("White", white), ("Black", black),
-                ("Result", result), ("GameType", variant.gametype_string)]
-        if variant.variant_tag:
-            tags.append(("Variant", variant.variant_tag))
-        if self.start.fen() != variant.starting_fen:
-            tags.append(("FEN", self.start.fen()))
-        moves = self.start.variation_pdn(self.board.move_stack)
-        header = "".join(f'[{name} "{value}"]\n' for name, value in tags)
-        return f"{header}\n{moves} {result}\n".replace("\n ", "\n")
+        game.headers["Event"] = "Casual game"
+        game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+        game.headers["White"] = white
+        game.headers["Black"] = black
+        game.headers["Result"] = end[0] if end else "*"
+        return str(game)
 
     def show(self) -> None:
         self.say(_diagram(self.board))

@@ -75,7 +75,8 @@ def test_save_writes_a_pdn_that_replays(tmp_path: Path) -> None:
     _, out = run(["22-18", f"save {target}", "quit"])
     assert f"Game saved to {target}." in out
     text = target.read_text()
-    assert '[GameType "21,B,8,8,N1,0"]' in text and '[Result "*"]' in text
+    assert '[GameType "21"]' in text and '[Result "*"]' in text
+    assert '[White "You"]' in text and '[Black "draughts (medium)"]' in text
     assert "FEN" not in text  # the game began at the start position
     # The engine (Black) moved first, we played 22-18, the engine replied.
     moves = text.split("\n\n", 1)[1].split()
