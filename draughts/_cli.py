@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 
 import draughts
-from draughts import _play
+from draughts import _pdn_cli, _play
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -42,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     perft.add_argument("--fen", default=None, help="start from this position")
     perft.set_defaults(run=_perft)
     _play.add_parser(commands)
+    _pdn_cli.add_parsers(commands)
     return parser
 
 

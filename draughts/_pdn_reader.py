@@ -371,6 +371,12 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             resolver = _resolver(board.variant)
             visitor.visit_board(board)
         preset = None
+        if ("-" in text) == bool(move.captures):
+            # Liberal reading matched it anyway; the strict check tells.
+            written = "'-'" if move.captures else "a capture separator"
+            visitor.handle_warning(PdnError(
+                line, column, f"{text!r} is written with {written} but is "
+                f"{board.pdn(move, long=False)}", "notation", board.fen()))
         visitor.visit_move(board, move)
         board.push(move)
         moves_here[-1] += 1
@@ -385,11 +391,15 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
         if plain and kind == "move":
             play(match, line, column)  # the common case first
             continue
-        if kind == "percent" or kind == "number" or kind == "ellipsis":
-            if kind != "percent" and in_headers:
+        if kind == "percent":
+            continue
+        if kind == "number" or kind == "ellipsis":
+            if in_headers:
                 found = True
                 start_moves(line, column)
                 plain = not (skip_all or bad)
+            if bad is not None:
+                bad.parts.append(match.group(0))
             continue
         if kind == "tag" or kind == "tag2":
             if not in_headers:
@@ -459,8 +469,6 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             elif kind == "close":
                 if skipped:
                     skipped -= 1
-                    if not skipped:
-                        visitor.end_variation()
                 else:
                     dead -= 1
             plain = not (skipped or dead)
@@ -532,7 +540,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
     if frames or skipped:
         report(cursor.line_number, 1, "variation not closed before the end of the game",
                "syntax")
-        for _ in range(len(frames) + (1 if skipped else 0)):
+        for _ in frames:
             visitor.end_variation()
     if result is not None:
         visitor.visit_result(result)

@@ -57,6 +57,7 @@ __all__ = [
     "open_pdn",
     "read_game",
     "read_headers",
+    "set_variant_tags",
     "skip_game",
 ]
 
@@ -86,7 +87,8 @@ class PdnError:
     move no legal move matches), ``"ambiguous"`` (a move several legal moves
     match), ``"variant"`` (a ``GameType`` or ``Variant`` the library does not
     know), ``"fen"`` (a start position that cannot be set up) and ``"pdn3"``
-    (a violation of the PDN 3.0 grammar found by :func:`check_strict`).
+    (a violation of the PDN 3.0 grammar found by :func:`check_strict`); the
+    warnings in :attr:`Game.warnings` have kind ``"notation"``.
 
     >>> error = PdnError(3, 14, "illegal move '32-27' in W:W31-50:B1-20", "illegal")
     >>> str(error)
@@ -440,7 +442,7 @@ class Game(GameNode):
     :attr:`errors` lists the problems found when the game was read.
     """
 
-    __slots__ = ("_default_variant", "errors", "headers")
+    __slots__ = ("_default_variant", "_variant", "errors", "headers", "warnings")
 
     def __init__(self, headers: Headers | Iterable[tuple[str, str]] | None = None, *,
                  variant: Variant | str | int | None = None) -> None:
@@ -448,23 +450,34 @@ class Game(GameNode):
         self.parent = None
         self.move = None
         self._default_variant = None if variant is None else find_variant(variant)
+        self._variant: Variant | None = None
         if headers is None:
             self.headers = Headers([
                 ("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
                 ("White", "?"), ("Black", "?"), ("Result", "*"),
             ])
             if self._default_variant is not None:
-                _set_variant_tags(self.headers, self._default_variant)
+                set_variant_tags(self.headers, self._default_variant)
         else:
             self.headers = headers if isinstance(headers, Headers) else Headers(headers)
         self.errors: list[PdnError] = []
         """Problems found while reading the game."""
+        self.warnings: list[PdnError] = []
+        """Departures from PDN 3.0 the reader accepted (see
+        :meth:`BaseVisitor.handle_warning`)."""
 
     @property
     def variant(self) -> Variant:
-        """The variant from the headers (see :meth:`Headers.variant`), with
-        the variant given when the game was made or read as the default."""
+        """The variant of the game: the one it was read with, else the one
+        the headers name (see :meth:`Headers.variant`), with the variant
+        given to the constructor as the default."""
+        if self._variant is not None:
+            return self._variant
         return self.headers.variant(self._default_variant)
+
+    @variant.setter
+    def variant(self, variant: Variant) -> None:
+        self._variant = variant
 
     def board(self) -> Board:
         """A new board with the start position (the ``FEN`` tag, else the
@@ -522,7 +535,15 @@ class Game(GameNode):
                 f"{len(self.mainline_moves())} moves, {len(self.errors)} errors)>")
 
 
-def _set_variant_tags(headers: Headers, variant: Variant) -> None:
+def set_variant_tags(headers: Headers, variant: Variant) -> None:
+    """Write the ``GameType`` (and ``Variant``) tags that name ``variant``:
+    the number for a preset, the full form for another numbering.
+
+    >>> headers = Headers()
+    >>> set_variant_tags(headers, find_variant("dama"))
+    >>> headers
+    Headers(GameType='21', Variant='dama')
+    """
     preset = next((v for v in VARIANTS if v.gametype == variant.gametype
                    and v.variant_tag is None), None)
     if preset is None or preset.gametype_string != variant.gametype_string:
@@ -558,7 +579,7 @@ def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
             board.pop()
         elif kind == "alt":
             if visitor.begin_variation() is SKIP:
-                del tasks[-3:]  # its push, line and pop
+                del tasks[-4:]  # its push, line, pop and end
             else:
                 assert isinstance(node, ChildNode)
                 _visit_node(node, board, visitor)
@@ -625,7 +646,8 @@ class BaseVisitor(Generic[ResultT]):
         """A numeric annotation glyph, or a move strength as its NAG."""
 
     def begin_variation(self) -> SkipType | None:
-        """A side line of the last move starts; return :data:`SKIP` to skip it."""
+        """A side line of the last move starts; return :data:`SKIP` to skip it
+        (and then :meth:`end_variation` is not called for it)."""
         return None
 
     def end_variation(self) -> None:
@@ -636,6 +658,10 @@ class BaseVisitor(Generic[ResultT]):
 
     def handle_error(self, error: PdnError) -> None:
         """A problem in the game; the default ignores it."""
+
+    def handle_warning(self, warning: PdnError) -> None:
+        """Something the liberal reader accepted that PDN 3.0 forbids (a
+        capture written with ``-``: kind ``"notation"``); ignored by default."""
 
     def end_game(self) -> None:
         """The game is over."""
@@ -665,7 +691,7 @@ class GameBuilder(BaseVisitor[Game]):
         self.game.headers[name] = value
 
     def visit_board(self, board: Board) -> None:
-        self.game._default_variant = board.variant
+        self.game.variant = board.variant
 
     def visit_move(self, board: Board, move: Move) -> None:
         self._node = self._node.add_variation(move)
@@ -701,6 +727,9 @@ class GameBuilder(BaseVisitor[Game]):
 
     def handle_error(self, error: PdnError) -> None:
         self.game.errors.append(error)
+
+    def handle_warning(self, warning: PdnError) -> None:
+        self.game.warnings.append(warning)
 
     def result(self) -> Game:
         return self.game
@@ -890,8 +919,6 @@ class StringExporter(BaseVisitor[str]):
         return None
 
     def end_variation(self) -> None:
-        if not self.variations:
-            return
         if self._line and self._width + 1 <= self.columns:
             self._line[-1] += ")"
             self._width += 1
