@@ -57,22 +57,33 @@ class Tracker:
             max((min(e.pieces[1], _most_pieces(e, side)) for e in r.endings), default=-1)
             if r.endings else 10**9 for r in tracked)
         self.max_pieces = max(self.rule_max, default=-1)
+        # The most pieces the weaker side may have in some ending of rule i: a
+        # lone king in most, so a cheap test rules the rule out in most games.
+        self.weak_max = tuple(
+            max((min(e.strong.kings[1] + e.strong.men[1], e.weak.kings[1] + e.weak.men[1],
+                     e.pieces[1] // 2) for e in r.endings), default=-1)
+            if r.endings else 10**9 for r in tracked)
+        self.max_weaker = max(self.weak_max, default=-1)
         positional = [e for r in tracked for e in r.endings if e.weak_king_on_long_diagonal]
         self.positional_pieces = max((_most_pieces(e, side) for e in positional), default=-1)
         self.long_diagonal = _long_diagonal(t) if positional else 0
         # The endings as flat int tuples, matched without attribute look-ups.
         self._compiled = {id(r): tuple(_compile(e) for e in r.endings) for r in self.counting}
+        self.tracked_endings = tuple(self._compiled[id(r)] for r in tracked)
 
     def strong_side(self, rule: DrawRule, men: list[int], kings: list[int]) -> int | None:
         """The colour that is the strong side of one of the rule's endings
         (0 when the rule has none), or None when the material matches none."""
         if not rule.endings:
             return 0
-        k0, k1 = kings[0].bit_count(), kings[1].bit_count()
-        m0, m1 = men[0].bit_count(), men[1].bit_count()
+        return self._strong(self._compiled[id(rule)], men, kings, kings[0].bit_count(),
+                            kings[1].bit_count(), men[0].bit_count(), men[1].bit_count())
+
+    def _strong(self, endings: tuple[_Compiled, ...], men: list[int], kings: list[int],
+                k0: int, k1: int, m0: int, m1: int) -> int | None:
         total = k0 + k1 + m0 + m1
         diagonal = self.long_diagonal
-        for (sk, sK, sm, sM, wk, wK, wm, wM, low, high, on_diagonal) in self._compiled[id(rule)]:
+        for (sk, sK, sm, sM, wk, wK, wm, wM, low, high, on_diagonal) in endings:
             if not low <= total <= high:
                 continue
             if (sk <= k0 <= sK and sm <= m0 <= sM and wk <= k1 <= wK and wm <= m1 <= wM
@@ -88,14 +99,18 @@ class Tracker:
         """The tracked rules' start plies after a move with ``events``
         (:class:`~draughts.outcome.Reset` flags as an int) that left ``ply``
         plies on the board; ``starts`` all -1 and no events for a set-up."""
-        total = (men[0].bit_count() + men[1].bit_count() + kings[0].bit_count()
-                 + kings[1].bit_count())
+        k0, k1 = kings[0].bit_count(), kings[1].bit_count()
+        m0, m1 = men[0].bit_count(), men[1].bit_count()
+        total = k0 + k1 + m0 + m1
         if total > self.max_pieces:
             return self.inactive
+        weaker = min(k0 + m0, k1 + m1)
         new = []
-        for rule, start, most, resets in zip(self.tracked, starts, self.rule_max, self.resets,
-                                             strict=True):
-            if total > most or self.strong_side(rule, men, kings) is None:
+        for endings, start, most, weak_most, resets in zip(
+                self.tracked_endings, starts, self.rule_max, self.weak_max, self.resets,
+                strict=True):
+            if total > most or weaker > weak_most or (
+                    endings and self._strong(endings, men, kings, k0, k1, m0, m1) is None):
                 new.append(-1)
             elif start < 0 or resets & events:
                 new.append(ply)
@@ -131,7 +146,10 @@ def _most_pieces(ending: Ending, side: int) -> int:
             + min(weak.kings[1] + weak.men[1], side))
 
 
-def _compile(e: Ending) -> tuple[int, int, int, int, int, int, int, int, int, int, bool]:
+_Compiled = tuple[int, int, int, int, int, int, int, int, int, int, bool]
+
+
+def _compile(e: Ending) -> _Compiled:
     return (*e.strong.kings, *e.strong.men, *e.weak.kings, *e.weak.men, *e.pieces,
             e.weak_king_on_long_diagonal)
 

@@ -63,6 +63,10 @@ class Board:
         self._t: Tables = tables(self._variant)
         self._keys = _zobrist.keys(len(self._t.square_of_index))
         self._tracker = _draw_rules.tracker(self._t)
+        # Copied out of the tracker: push() reads them on every move.
+        self._max_pieces = self._tracker.max_pieces
+        self._max_weaker = self._tracker.max_weaker
+        self._positional_pieces = self._tracker.positional_pieces
         self._king_limit = self._variant.king_move_limit or 0
         self.move_stack: list[Move] = []
         """The moves played on this board, oldest first."""
@@ -339,6 +343,7 @@ class Board:
         captured = 0
         if move.captures:
             opp_men, opp_kings = men[o], kings[o]
+            zm, zk = zobrist.men[o], zobrist.kings[o]
             for square in move.captures:
                 if not 1 <= square <= count:
                     raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board")
@@ -346,9 +351,9 @@ class Board:
                 bit = 1 << i
                 captured |= bit
                 if opp_kings & bit:
-                    key ^= zobrist.kings[o][i]
+                    key ^= zk[i]
                 elif opp_men & bit:
-                    key ^= zobrist.men[o][i]
+                    key ^= zm[i]
         is_man = bool(men[c] & origin)
         if not is_man and not kings[c] & origin:
             raise IllegalMoveError(
@@ -384,18 +389,21 @@ class Board:
         self._turn = o
         self._legal = None
         self._key = key
-        tracker = self._tracker
         if is_man or captured:
             ply = len(stack)
             self._quiet_from = ply
-            if (men[0] | men[1] | kings[0] | kings[1]).bit_count() <= tracker.max_pieces:
+            # Only few pieces, and a small enough weaker side, can make an
+            # ending that a tracked rule counts: a cheap test first.
+            if ((men[0] | men[1] | kings[0] | kings[1]).bit_count() <= self._max_pieces
+                    and min((men[0] | kings[0]).bit_count(), (men[1] | kings[1]).bit_count())
+                    <= self._max_weaker):
                 events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
                           | (_PROMOTION if crowned else 0))
-                self._starts = tracker.update(self._starts, ply, men, kings, events)
-        elif (tracker.positional_pieces >= 0
+                self._starts = self._tracker.update(self._starts, ply, men, kings, events)
+        elif (self._positional_pieces >= 0
               and (men[0] | men[1] | kings[0] | kings[1]).bit_count()
-              <= tracker.positional_pieces):
-            self._starts = tracker.update(self._starts, len(stack), men, kings, 0)
+              <= self._positional_pieces):
+            self._starts = self._tracker.update(self._starts, len(stack), men, kings, 0)
         if self._king_limit:
             self._count_king_move(c, origin, target, not is_man and not captured)
 
@@ -721,6 +729,9 @@ class Board:
         board._turn = self._turn
         board._keys = self._keys
         board._tracker = self._tracker
+        board._max_pieces = self._max_pieces
+        board._max_weaker = self._max_weaker
+        board._positional_pieces = self._positional_pieces
         board._king_limit = self._king_limit
         board.move_stack = list(self.move_stack) if stack else []
         board._stack = list(self._stack) if stack else []
