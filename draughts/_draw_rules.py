@@ -35,6 +35,9 @@ class Tracker:
         rules = t.variant.draw_rules
         self.counting: tuple[DrawRule, ...] = tuple(r for r in rules if not r.is_repetition)
         self.repetition: DrawRule | None = next((r for r in rules if r.is_repetition), None)
+        # Every rule in the variant's order, with its index among the counting ones.
+        self.order: tuple[tuple[DrawRule, int], ...] = tuple(
+            (rule, -1 if rule.is_repetition else self.counting.index(rule)) for rule in rules)
         modes: list[tuple[int, int]] = []  # (mode, index into the tracked tuple)
         tracked: list[DrawRule] = []
         for rule in self.counting:

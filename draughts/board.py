@@ -547,23 +547,21 @@ class Board:
         return False
 
     def _met(self, rule: DrawRule, index: int) -> bool:
-        """Whether a counting rule (``index`` into the tracker's) has fired."""
+        """Whether a rule is met on the board (``index`` into the tracker's
+        counting rules, -1 for repetition)."""
+        if index < 0:
+            return self.is_repetition(rule.limit)
         count = self._count(index)
         return count is not None and count >= rule.limit
 
     def _draws(self, automatic: bool) -> Iterator[DrawRule]:
         """The automatic or the claimable draw rules met now, in the order
         the variant lists them."""
-        counting = self._tracker.counting
-        for rule in self._variant.draw_rules:
+        for rule, index in self._tracker.order:
             if rule.automatic != automatic:
                 continue
-            if rule.is_repetition:
-                met = (self.is_repetition(rule.limit) if automatic
-                       else self.can_claim_threefold_repetition())
-            else:
-                met = self._met(rule, counting.index(rule))
-            if met:
+            if (self.can_claim_threefold_repetition() if index < 0 and not automatic
+                    else self._met(rule, index)):
                 yield rule
 
     def can_claim_draw(self) -> bool:
@@ -630,10 +628,8 @@ class Board:
         >>> Board("B:WK29:BK4", variant="dama").outcome_on_timeout(BLACK).winner is None
         True
         """
-        counting = self._tracker.counting
-        for rule in self._variant.draw_rules:
-            if rule.on_timeout and (self.is_repetition(rule.limit) if rule.is_repetition
-                                    else self._met(rule, counting.index(rule))):
+        for rule, index in self._tracker.order:
+            if rule.on_timeout and self._met(rule, index):
                 return Outcome(Termination.TIMEOUT, None, self._variant.result_style)
         return Outcome(Termination.TIMEOUT, _COLORS[1 - int(color)], self._variant.result_style)
 
