@@ -120,6 +120,23 @@ def legal(t: Tables, pos: Position) -> list[RawMove]:
     return _movegen.legal_moves(t, 1, m1, k1, m0, k0)
 
 
+def _can_step(t: Tables, pos: Position) -> bool:
+    """Whether the side to move has a non-capturing move: a few whole-board
+    shifts, much cheaper than generating the moves."""
+    c, m0, m1, k0, k1 = pos
+    men, kings = (m0, k0) if c == 0 else (m1, k1)
+    empty = t.board_mask & ~(m0 | m1 | k0 | k1)
+    for shift in t.man_shifts[c]:
+        if ((men << shift) if shift > 0 else (men >> -shift)) & empty:
+            return True
+    if kings:
+        for d in t.king_move_dirs:
+            shift = t.shift[d]
+            if ((kings << shift) if shift > 0 else (kings >> -shift)) & empty:
+                return True
+    return False
+
+
 def _captures(t: Tables, pos: Position) -> list[RawMove]:
     c, m0, m1, k0, k1 = pos
     if c == 0:
@@ -233,8 +250,7 @@ class Searcher:
             return self._crowned(pos, ply)
         moves = _captures(self.t, pos)
         if not moves:
-            c, m0, m1, k0, k1 = pos
-            if not (m0 | k0 if c == 0 else m1 | k1):
+            if not _can_step(self.t, pos):  # no pieces, or all blocked
                 return self.sign * (ply - WIN)
             return self.sign * evaluate(self.e, *pos)
         best = -WIN - 1

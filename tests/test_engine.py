@@ -169,34 +169,61 @@ def _random_position(rng: random.Random, variant: str, pieces: int) -> draughts.
     return board
 
 
-@pytest.mark.parametrize("variant", [*SEED_VARIANTS, "international", "russian"])
-def test_every_forced_win_within_five_plies_is_found(variant: str) -> None:
-    # Random positions with four or five pieces; an exhaustive search says
-    # which ones the side to move wins within 5 plies (its third move at the
-    # latest leaves the opponent without a move). Hard must score exactly
-    # those as wins within 5 plies, and its move must keep the win.
+def _lost_within(board: draughts.Board, plies: int) -> bool:
+    """Whether every move of the side to move lets the opponent win within
+    ``plies - 1`` plies (or it has no move at all)."""
+    for move in list(board.legal_moves):
+        board.push(move)
+        try:
+            if not _wins_within(board, plies - 1):
+                return False
+        finally:
+            board.pop()
+    return True
+
+
+@pytest.mark.parametrize("variant", [
+    *SEED_VARIANTS,
+    pytest.param("international", marks=pytest.mark.slow),
+    pytest.param("russian", marks=pytest.mark.slow),
+])
+def test_every_forced_result_within_the_horizon_is_found(variant: str) -> None:
+    # Random positions with four or five pieces, sorted by an exhaustive
+    # search into: the side to move wins within 5 plies (its third move at
+    # the latest leaves the opponent without a move), it loses within 6
+    # plies (whatever it does, the opponent's third move leaves it without
+    # one), or neither. Searching 6 plies, hard must score exactly the first
+    # as wins and the second as losses, and its move must keep a win.
     rng = random.Random(variant)
-    checked = {True: 0, False: 0}
-    for _ in range(200):
-        if min(checked.values()) >= 3:
+    checked = {"win": 0, "loss": 0, "open": 0}
+    for _ in range(3000):
+        if min(checked.values()) >= 2:
             break
         board = _random_position(rng, variant, rng.choice((4, 5)))
         if not board.legal_moves:
             continue
-        expected = _wins_within(board, 5)
-        if checked[expected] >= 3:
+        if _wins_within(board, 5):
+            expected = "win"
+        elif checked["loss"] < 2 or checked["open"] < 2:
+            expected = "loss" if _lost_within(board, 6) else "open"
+        else:
+            continue
+        if checked[expected] >= 2:
             continue
         checked[expected] += 1
         score = builtin("hard").analyse(board, Limit(depth=6)).score
         assert score is not None
-        found = score.is_win and score.plies is not None and score.plies <= 5
+        # Forced moves are searched without using up depth, so hard may also
+        # see results further away than 6 plies: those count as "open".
+        plies = score.plies if score.plies is not None else 0
+        found = "win" if 0 < plies <= 5 else "loss" if -6 <= plies < 0 else "open"
         assert found == expected, board.fen()
-        if expected:
+        if expected == "win":
             assert score.plies is not None
             board.push(builtin("hard").play(board, Limit(depth=6)).move)
             assert all(_reply_loses(board, reply, score.plies - 2)
                        for reply in list(board.legal_moves)), board.fen()
-    assert checked == {True: 3, False: 3}
+    assert checked == {"win": 2, "loss": 2, "open": 2}
 
 
 def test_easy_makes_reproducible_mistakes() -> None:
