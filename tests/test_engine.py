@@ -33,8 +33,10 @@ def play_game(variant: str, hard_color: draughts.Color, seed: int,
     return "easy" if board.turn == hard_color else "hard"
 
 
-@pytest.mark.parametrize("hard_color", [draughts.WHITE, draughts.BLACK])
-@pytest.mark.parametrize("variant", SEED_VARIANTS)
+@pytest.mark.parametrize(("variant", "hard_color"), [
+    ("english", draughts.WHITE), ("dama", draughts.BLACK),
+    ("dama-flying", draughts.WHITE), ("brazilian", draughts.BLACK),
+])
 def test_hard_does_not_lose_to_easy(variant: str, hard_color: draughts.Color) -> None:
     assert play_game(variant, hard_color, seed=1) != "easy"
 
