@@ -12,6 +12,8 @@ it misbehave on purpose:
 - ``garbage``: chatters unknown commands, then answers ``done move=banana``.
 - ``illegal``: answers a well-formed move that is not legal.
 - ``silent``: never answers a search.
+- ``mute``: never answers at all, not even ``hub``.
+- ``bad-info``: reports a score that is not a number.
 
 A third argument names a file where every line received is logged, so that
 the tests can check what was sent.
@@ -53,6 +55,8 @@ def main() -> int:
             log.write(line)
             log.flush()
         command, args = _hub.parse_line(line) if line.strip() else ("", {})
+        if behaviour == "mute":
+            continue
         if command == "hub":
             print("id name=fake version=1.0 author=\"The draughts tests\"")
             print("param name=variant value=normal type=enum values=\"normal killer\"")
@@ -92,6 +96,8 @@ def main() -> int:
             board.pop()
             print(_hub.format_line("info", depth="3", score="0.25", nodes="42", time="0.01",
                                    pv=" ".join(pv)))
+            if behaviour == "bad-info":
+                print("info depth=4 score=lots")
             print(_hub.format_line("done", move=pv[0], **({"ponder": pv[1]} if reply else {})))
         elif command == "quit":
             return 0

@@ -32,6 +32,7 @@ def test_handshake_reads_id_and_params() -> None:
         assert engine.name == "fake"
         assert engine.id["author"] == "The draughts tests"
         assert engine.params["variant"]["values"] == "normal killer"
+        engine.ping()
 
 
 def test_play_returns_a_legal_move_with_its_analysis() -> None:
@@ -125,6 +126,17 @@ def test_crash_during_search_is_reported_with_its_output() -> None:
 def test_engine_dead_at_start() -> None:
     with pytest.raises(EngineTerminatedError, match="evaluation file"):
         fake("dead")
+
+
+def test_engine_mute_at_start_is_given_up() -> None:
+    with pytest.raises(EngineError, match=r"sent nothing for 0\.5 s while we waited for the "
+                                          r"reply to 'hub'"):
+        fake("mute", timeout=0.5)
+
+
+def test_bad_info_is_refused() -> None:
+    with fake("bad-info") as engine, pytest.raises(EngineProtocolError, match="bad info line"):
+        engine.analyse(draughts.Board())
 
 
 def test_missing_program() -> None:
