@@ -298,6 +298,10 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
     nesting = 0            # parentheses open in the movetext, whatever is skipped
     plain = False          # moves are being replayed: none of the states above
     split: tuple[str, int, int, str, ValueError] | None = None   # a capture's first part
+    # An ambiguous move waiting for the next moves to tell which it is: a board
+    # and the moves for each reading, the moves read since, where it was, why.
+    guess: tuple[list[tuple[Board, list[Move]]], list[tuple[re.Match[str], int, int]],
+                 re.Match[str], int, int, ValueError] | None = None
 
     def report(line: int, column: int, message: str, kind: str) -> None:
         visitor.handle_error(PdnError(line, column, message, kind))
@@ -339,8 +343,72 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
         bad.parts.append(raw)
         plain = False
 
+    def unsettled() -> None:
+        """A move waiting for the next one, which did not come: an error."""
+        nonlocal split, guess
+        if split is not None:
+            fail(split[4], split[1], split[2], split[3])
+        elif guess is not None:
+            _, later, first, line, column, error = guess
+            fail(error, line, column, first.group(0))
+            assert bad is not None
+            bad.parts += [m.group(0) for m, _, _ in later]
+        split = guess = None
+
+    def commit(move: Move, text: str, match: re.Match[str], line: int, column: int) -> None:
+        nonlocal preset
+        preset = None
+        if ("-" in text) if move.captures else ("x" in text or ":" in text or "X" in text):
+            # Liberal reading matched it anyway; the strict check tells.
+            written = "'-'" if move.captures else "a capture separator"
+            visitor.handle_warning(PdnError(
+                line, column, f"{text!r} is written with {written} but is "
+                f"{board.pdn(move, long=False)}", "notation", board.fen()))
+        visitor.visit_move(board, move)
+        board.push(move)
+        moves_here[-1] += 1
+        strength = match.group("strength")
+        if strength:
+            _strength(visitor, strength)
+
+    def settle(match: re.Match[str], line: int, column: int) -> None:
+        """Follow every reading of an ambiguous move with the moves after it
+        until only one reading can play them."""
+        nonlocal guess
+        assert guess is not None
+        lines, later, first, first_line, first_column, error = guess
+        later.append((match, line, column))
+        text = match.group("squares")
+        alive = []
+        for line_board, line_moves in lines:
+            try:
+                move = resolver.resolve(line_board, text)
+            except ValueError:
+                continue
+            line_board.push(move)
+            line_moves.append(move)
+            alive.append((line_board, line_moves))
+        guess = (alive, later, first, first_line, first_column, error)
+        if len(alive) == 1:
+            guess = None
+            chosen = alive[0][1]
+            visitor.handle_warning(PdnError(
+                first_line, first_column, f"ambiguous move {first.group('squares')!r} read as "
+                f"{board.pdn(chosen[0], long=True)}, the only one the moves after it can "
+                "follow", "notation", board.fen()))
+            commit(chosen[0], first.group("squares"), first, first_line, first_column)
+            for move, (later_match, later_line, later_column) in zip(chosen[1:], later,
+                                                                     strict=True):
+                commit(move, later_match.group("squares"), later_match, later_line,
+                       later_column)
+        elif not alive or len(later) >= _LOOKAHEAD:
+            unsettled()
+
     def play(match: re.Match[str], line: int, column: int) -> None:
-        nonlocal board, resolver, preset, split
+        nonlocal board, resolver, split, guess
+        if guess is not None:
+            settle(match, line, column)
+            return
         text = match.group("squares")
         if split is not None:
             # The old split form of a capture, "4x31 31x42": join the parts.
@@ -349,12 +417,22 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             joined = resolver.join(first, text)
             if joined is None:
                 fail(error, first_line, first_column, raw)
-                bad_parts = bad.parts if bad is not None else []
-                bad_parts.append(match.group(0))
+                assert bad is not None
+                bad.parts.append(match.group(0))
                 return
             text, line, column = joined, first_line, first_column
         try:
             move = resolver.resolve(board, text)
+        except AmbiguousMoveError as error:
+            # Old records write ambiguous captures short; the next moves may tell.
+            lines = []
+            for candidate in error.candidates:
+                if isinstance(candidate, Move):
+                    line_board = board.copy(stack=False)
+                    line_board.push(candidate)
+                    lines.append((line_board, [candidate]))
+            guess = (lines, [], match, line, column, error)
+            return
         except ValueError as error:
             if resolver.begins_capture(board, text):
                 split = (text, line, column, match.group(0), error)
@@ -370,24 +448,11 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             board, move = retry
             resolver = _resolver(board.variant)
             visitor.visit_board(board)
-        preset = None
-        if ("-" in text) == bool(move.captures):
-            # Liberal reading matched it anyway; the strict check tells.
-            written = "'-'" if move.captures else "a capture separator"
-            visitor.handle_warning(PdnError(
-                line, column, f"{text!r} is written with {written} but is "
-                f"{board.pdn(move, long=False)}", "notation", board.fen()))
-        visitor.visit_move(board, move)
-        board.push(move)
-        moves_here[-1] += 1
-        strength = match.group("strength")
-        if strength:
-            _strength(visitor, strength)
+        commit(move, text, match, line, column)
 
     for kind, match, line, column in cursor.tokens():
-        if split is not None and kind != "move":
-            fail(split[4], split[1], split[2], split[3])
-            split = None
+        if (split is not None or guess is not None) and kind != "move":
+            unsettled()
         if plain and kind == "move":
             play(match, line, column)  # the common case first
             continue
@@ -526,13 +591,18 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             visitor.visit_board(board)
         elif kind == "result" or kind == "star":
             continue  # a result inside a variation ends that line only
+        elif match.group(0) in ("-", "--"):
+            # "41. - -": the record does not know the moves; keep the rest as text.
+            bad = _Unparsed(line, column, "a move the record does not give ('-')", "syntax",
+                            board.fen(), len(frames))
+            bad.parts.append(match.group(0))
+            plain = False
         else:  # junk
             report(line, column, f"unexpected {match.group(0)!r}", "syntax")
 
     if not found:
         return None
-    if split is not None:
-        fail(split[4], split[1], split[2], split[3])
+    unsettled()
     if in_headers:
         start_moves(cursor.line_number, 1)
     if bad is not None:
@@ -548,6 +618,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
     return visitor.result()
 
 
+_LOOKAHEAD = 8  # moves to follow an ambiguous move before giving up
 _UNESCAPE = re.compile(r"\\(.)")
 _NO_BOARD = Board()
 _NO_RESOLVER = _Resolver(_NO_BOARD.variant)

@@ -54,11 +54,13 @@ __all__ = [
     "SkipVisitor",
     "StringExporter",
     "check_strict",
+    "normal_result",
     "open_pdn",
     "read_game",
     "read_headers",
     "set_variant_tags",
     "skip_game",
+    "variant_of_tags",
 ]
 
 ResultT = TypeVar("ResultT")
@@ -180,7 +182,11 @@ class Headers(MutableMapping[str, str]):
 def variant_of_tags(gametype: str | None, variant_tag: str | None,
                     default: Variant | str | int | None) -> Variant:
     """The variant of a ``GameType`` and a ``Variant`` tag value (see
-    :meth:`Headers.variant`)."""
+    :meth:`Headers.variant`).
+
+    >>> variant_of_tags("21", "dama", None).name, variant_of_tags(None, None, "pool").name
+    ('dama', 'pool')
+    """
     if gametype is not None and gametype.strip():
         text = gametype.strip()
         try:
@@ -797,7 +803,11 @@ _RESULT_TEXT = {
 
 def normal_result(result: str, variant: Variant) -> str | None:
     """``result`` in the variant's PDN 3.0 result style, None if it is not
-    a result (``1/2:1/2`` is ``1/2-1/2`` in Russian, ``1-1`` in International)."""
+    a result.
+
+    >>> normal_result("1/2:1/2", find_variant("russian")), normal_result("1-0", INTERNATIONAL)
+    ('1/2-1/2', '2-0')
+    """
     meaning = _RESULT_MEANING.get(result.strip())
     return None if meaning is None else _RESULT_TEXT[variant.result_style][meaning]
 
@@ -830,10 +840,8 @@ class StringExporter(BaseVisitor[str]):
         self._width = 0
         self._prefix = ""
         self._number_due = True
-        self._skip_depth = 0
         self._variant: Variant | None = None
-        self._header_lines: list[str] = []
-        self._tags: dict[str, str] = {}
+        self._tags: dict[str, str] | None = {}
 
     def _flush(self) -> None:
         if self._line:
@@ -856,30 +864,35 @@ class StringExporter(BaseVisitor[str]):
         self._reset()
 
     def visit_header(self, name: str, value: str) -> None:
-        self._tags[name] = value
+        if self._tags is not None:
+            self._tags[name] = value
 
-    def end_headers(self) -> None:
-        try:
-            self._variant = variant_of_tags(self._tags.get("GameType"),
-                                            self._tags.get("Variant"), None)
-        except ValueError:
-            self._variant = None
-        if not self.headers:
+    def visit_board(self, board: Board) -> None:
+        self._variant = board.variant
+
+    def _write_headers(self) -> None:
+        """Write the tags, once, when the variant (for the result style) is known."""
+        if self._tags is None:
             return
-        for name, value in self._tags.items():
+        tags, self._tags = self._tags, None
+        if self._variant is None:
+            try:
+                self._variant = variant_of_tags(tags.get("GameType"), tags.get("Variant"), None)
+            except ValueError:
+                pass
+        if not self.headers or not tags:
+            return
+        for name, value in tags.items():
             if name == "Result" and self._variant is not None:
                 value = normal_result(value, self._variant) or value
             escaped = value.replace("\\", "\\\\").replace('"', '\\"')
             self._emit(f'[{name} "{escaped}"]')
-        if "Result" not in self._tags:
+        if "Result" not in tags:
             self._emit('[Result "*"]')
         self._emit("")
 
     def visit_move(self, board: Board, move: Move) -> None:
-        if self._skip_depth:
-            return
-        if self._variant is None:
-            self._variant = board.variant
+        self._write_headers()
         ply = board.ply()
         first = board.turn == board.variant.first_color
         offset = (ply % 2) ^ (0 if first else 1)
@@ -892,8 +905,6 @@ class StringExporter(BaseVisitor[str]):
         self._number_due = False
 
     def visit_nag(self, nag: int) -> None:
-        if self._skip_depth:
-            return
         strength = _STRENGTH_OF_NAG.get(nag)
         if strength is not None and self._line and self._line[-1][-1] not in "!?":
             self._line[-1] += strength
@@ -902,7 +913,8 @@ class StringExporter(BaseVisitor[str]):
             self._put(f"${nag}")
 
     def visit_comment(self, comment: str) -> None:
-        if self._skip_depth or not self.comments:
+        self._write_headers()
+        if not self.comments:
             return
         words = comment.replace("}", "]").split() or [""]
         words[0] = "{" + words[0]
@@ -927,6 +939,7 @@ class StringExporter(BaseVisitor[str]):
         self._number_due = True
 
     def visit_result(self, result: str) -> None:
+        self._write_headers()
         if self._variant is not None:
             result = normal_result(result, self._variant) or "*"
         elif result not in _RESULT_MEANING:
@@ -934,6 +947,7 @@ class StringExporter(BaseVisitor[str]):
         self._put(result)
 
     def end_game(self) -> None:
+        self._write_headers()
         self._flush()
 
     def result(self) -> str:
