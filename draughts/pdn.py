@@ -26,6 +26,7 @@ and column, and the rest of the game is kept as text in the error.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import io
 import os
@@ -876,10 +877,8 @@ class StringExporter(BaseVisitor[str]):
             return
         tags, self._tags = self._tags, None
         if self._variant is None:
-            try:
+            with contextlib.suppress(ValueError):  # an unknown GameType: results kept as read
                 self._variant = variant_of_tags(tags.get("GameType"), tags.get("Variant"), None)
-            except ValueError:
-                pass
         if not self.headers or not tags:
             return
         for name, value in tags.items():
