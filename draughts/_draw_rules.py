@@ -5,7 +5,7 @@ a capture or a man move resets (the 25-move rule and its kin) counts the
 board's plies since the last capture or man move; one that nothing resets
 (the ``dama`` 300-ply rule) counts the plies since the board was set up. The
 others, the material rules (16-move, 5-move, ...), are "tracked": the board
-keeps, per tracked rule, the ply at which its count started (-1 while its
+keeps, per tracked rule, the ply at which its count started (None while its
 material is not on the board), as a tuple in its snapshot stack so that
 ``pop`` restores it for free. The tuple is recomputed only after a capture or
 a man move, and only once few enough pieces are left for some ending to match
@@ -52,7 +52,7 @@ class Tracker:
         self.modes = tuple(modes)
         self.tracked = tuple(tracked)
         self.resets = tuple(int(r.resets) for r in tracked)
-        self.inactive: tuple[int, ...] = (-1,) * len(tracked)
+        self.inactive: tuple[int | None, ...] = (None,) * len(tracked)
         # Above rule_max[i] pieces no ending of tracked rule i can match, and
         # above max_pieces none at all: pieces only go, so the tuple stays inactive.
         side = t.start_piece_count  # no side ever has more pieces
@@ -97,43 +97,43 @@ class Tracker:
                 return 1
         return None
 
-    def update(self, starts: tuple[int, ...], ply: int, men: list[int], kings: list[int],
-               events: int) -> tuple[int, ...]:
+    def update(self, starts: tuple[int | None, ...], ply: int, men: list[int],
+               kings: list[int], events: int) -> tuple[int | None, ...]:
         """The tracked rules' start plies after a move with ``events``
         (:class:`~draughts.outcome.Reset` flags as an int) that left ``ply``
-        plies on the board; ``starts`` all -1 and no events for a set-up."""
+        plies on the board; ``starts`` all None and no events for a set-up."""
         k0, k1 = kings[0].bit_count(), kings[1].bit_count()
         m0, m1 = men[0].bit_count(), men[1].bit_count()
         total = k0 + k1 + m0 + m1
         if total > self.max_pieces:
             return self.inactive
         weaker = min(k0 + m0, k1 + m1)
-        new = []
+        new: list[int | None] = []
         for endings, start, most, weak_most, resets in zip(
                 self.tracked_endings, starts, self.rule_max, self.weak_max, self.resets,
                 strict=True):
             if total > most or weaker > weak_most or (
                     endings and self._strong(endings, men, kings, k0, k1, m0, m1) is None):
-                new.append(-1)
-            elif start < 0 or resets & events:
+                new.append(None)
+            elif start is None or resets & events:
                 new.append(ply)
             else:
                 new.append(start)
         return tuple(new)
 
-    def count(self, index: int, start: int, ply: int, turn: int, men: list[int],
+    def count(self, index: int, start: int | None, ply: int, turn: int, men: list[int],
               kings: list[int]) -> int | None:
         """How far counting rule ``index`` has got, given its start ply (see
         :attr:`modes`): plies, or the strong side's moves; None while its
         condition does not hold."""
-        if start < 0:
+        if start is None:
             return None
         plies = ply - start
         rule = self.counting[index]
         if not rule.strong_side_moves:
             return plies
         strong = self.strong_side(rule, men, kings)
-        if strong is None:  # pragma: no cover - a start >= 0 means it matched
+        if strong is None:  # pragma: no cover - a start means it matched
             return None
         # The side to move at the start ply: the current one if an even number
         # of plies went by since.

@@ -26,7 +26,8 @@ _PIECES = ((Piece.of(MAN, WHITE), Piece.of(KING, WHITE)),
 # black kings, side to move, position key, ply of the last capture or man move,
 # draw-rule count starts, Frisian king moves). pop() restores it whole instead
 # of undoing a move.
-_State = tuple[int, int, int, int, int, int, int, tuple[int, ...], tuple[int, int, int, int]]
+_State = tuple[int, int, int, int, int, int, int, tuple[int | None, ...],
+               tuple[int, int, int, int]]
 
 # Consecutive non-capturing moves of one king per side, for
 # Variant.king_move_limit: (white king bit, its moves, black king bit, its moves).
@@ -113,6 +114,7 @@ class Board:
         """Forget the moves played (the position stays)."""
         self.move_stack = []
         self._stack = []
+        self._ply_origin = 0
         self._restart_counts()
 
     def _restart_counts(self) -> None:
@@ -221,6 +223,14 @@ class Board:
     def set_fen(self, fen: str) -> None:
         """Set up the position of ``fen`` and forget the move history.
 
+        The lidraughts counters ``:H`` (plies since the last capture or man
+        move) and ``:F`` (the move number), when present, carry on into
+        :attr:`halfmove_clock` and the game-length count of the draw rules.
+
+        >>> board = Board("W:WK46:BK5,K23:H20:F30", variant="international")
+        >>> board.halfmove_clock
+        20
+
         :raises InvalidFenError: if the FEN is malformed or describes a
             position the variant cannot have.
         """
@@ -229,6 +239,13 @@ class Board:
         self._kings = list(position.kings)
         self._turn = position.turn
         self.clear_stack()
+        # Counts run from ply 0, so plies played before the FEN lie below it.
+        if position.halfmove_clock:
+            self._quiet_from = -position.halfmove_clock
+        if position.fullmove_number and position.fullmove_number > 1:
+            first = int(self._variant.first_color)
+            self._ply_origin = -(2 * (position.fullmove_number - 1)
+                                 + (self._turn != first))
 
     # -- Moves ----------------------------------------------------------------
 
@@ -478,10 +495,11 @@ class Board:
         tracker = self._tracker
         mode, slot = tracker.modes[index]
         ply = len(self._stack)
+        start: int | None
         if mode == _draw_rules.QUIET:
             start = self._quiet_from
         elif mode == _draw_rules.PLIES:
-            start = 0
+            start = self._ply_origin
         else:
             start = self._starts[slot]
         return tracker.count(index, start, ply, self._turn, self._men, self._kings)
@@ -512,7 +530,7 @@ class Board:
         key = self._key
         seen = 1
         stack = self._stack
-        for ply in range(len(stack) - 2, self._quiet_from - 1, -2):
+        for ply in range(len(stack) - 2, max(self._quiet_from, 0) - 1, -2):
             if stack[ply][5] == key:
                 seen += 1
                 if seen >= count:
@@ -729,6 +747,7 @@ class Board:
         board._max_weaker = self._max_weaker
         board._positional_pieces = self._positional_pieces
         board._king_limit = self._king_limit
+        board._ply_origin = self._ply_origin if stack else 0
         board.move_stack = list(self.move_stack) if stack else []
         board._stack = list(self._stack) if stack else []
         if stack:

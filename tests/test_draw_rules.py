@@ -266,6 +266,30 @@ def test_pool_fifteen_move_rule_after_30_plies() -> None:
     fires_at(board, 30, Termination.FIFTEEN_MOVE_RULE)
 
 
+# -- Counters carried by a FEN (lidraughts :H and :F) --------------------------------
+
+def test_fen_halfmove_clock_carries_on() -> None:
+    # 48 quiet plies before the FEN: the 25-move rule fires 2 plies later.
+    board = Board("W:WK46,K47:BK4,K5:H48", variant="international")
+    assert board.halfmove_clock == 48
+    fires_at(board, 2, Termination.TWENTY_FIVE_MOVE_RULE)
+
+
+def test_fen_history_before_the_counter_is_not_searched_for_repetitions() -> None:
+    board = Board("W:WK46,K47:BK2,K3:H30", variant="international")
+    for text in ["46-41", "3-9", "41-46", "9-3"]:
+        board.push_pdn(text)
+    assert board.is_repetition(2) and not board.is_repetition(3)
+
+
+def test_fen_move_number_counts_towards_the_ply_limit() -> None:
+    # Move 150 with Black (dama's first player) to move: 298 plies were
+    # played, so the 300-ply limit comes 2 plies later.
+    board = Board("B:WK21,K22,29,30:BK11,K12,3,4:F150", variant="dama")
+    fires_at(board, 2, Termination.PLY_LIMIT)
+    assert board.copy(stack=False).draw_rule_counts()[1][1] == 0
+
+
 # -- Custom rules ----------------------------------------------------------------
 
 def test_a_custom_variant_chooses_its_rules() -> None:
