@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from draughts._tables import Tables
 
 __all__ = [
+    "ANTIDRAUGHTS",
     "BRAZILIAN",
+    "BREAKTHROUGH",
     "CANADIAN",
     "CZECH",
     "DAMA",
@@ -769,6 +771,33 @@ KILLER = attrs.evolve(
 flying king whose capture ends with a king must stop directly behind that
 king. Written to PDN as GameType 20 with a ``Variant "killer"`` tag."""
 
+ANTIDRAUGHTS = attrs.evolve(
+    INTERNATIONAL,
+    name="antidraughts",
+    title="Antidraughts (international losing draughts)",
+    gametype=98,
+    goal=Goal.ANTIDRAUGHTS,
+    draw_rules=(
+        DrawRule(Termination.REPETITION, 3,
+                 source="lidraughts antidraughts: threefold repetition is the only draw rule"),
+    ),
+    aliases=("losing", "giveaway", "anti"),
+)
+"""Antidraughts (lidraughts, GameType 98 there): international rules, but the
+side left without a legal move (no pieces, or all blocked) wins."""
+
+BREAKTHROUGH = attrs.evolve(
+    INTERNATIONAL,
+    name="breakthrough",
+    title="Breakthrough draughts",
+    gametype=96,
+    goal=Goal.BREAKTHROUGH,
+    draw_rules=(),
+    aliases=(),
+)
+"""Breakthrough (lidraughts, GameType 96 there): international rules; the
+first side to make a king wins; no draw rules."""
+
 VARIANTS: tuple[Variant, ...] = (
     INTERNATIONAL,
     ENGLISH,
@@ -787,6 +816,8 @@ VARIANTS: tuple[Variant, ...] = (
     THAI,
     TURKISH,
     KILLER,
+    ANTIDRAUGHTS,
+    BREAKTHROUGH,
 )
 """Every preset, in the order the docs list them."""
 
