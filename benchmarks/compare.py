@@ -130,6 +130,8 @@ class Row:
     checks: dict[str, Any] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     note: str = ""
+    target: float | None = None
+    """The least ``x`` against py-draughts that issue 6 asks for."""
 
     def add(self, lib: str, answer: dict[str, Any]) -> None:
         if "error" in answer:
@@ -187,13 +189,16 @@ def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list
         slow_request = {**request, "depth": slow_depth}
         label = f"{variant} {where} d{depth}"
         slow_note = f"pydraughts d{slow_depth}"
+        target = None if variant == "english" else 1.5
         rows.append(Row(f"perft legal_moves+push/pop, {label}", "leaves/s", True,
-                        per_lib(request, slow_request), note=f"{note}{slow_note}"))
+                        per_lib(request, slow_request), note=f"{note}{slow_note}",
+                        target=target))
         # Peers have no perft function in their API: theirs is legal_moves+push/pop.
         fn = per_lib(request, slow_request)
         fn["ours"] = {**request, "workload": "perft_fn"}
         rows.append(Row(f"perft draughts.perft, {label}", "leaves/s", True, fn,
-                        note=f"{note}peers: legal_moves+push/pop; {slow_note}"))
+                        note=f"{note}peers: legal_moves+push/pop; {slow_note}",
+                        target=target))
 
     for variant in (*VARIANTS, "english"):
         depth = START_DEPTH[variant] - (1 if quick else 0)
@@ -216,18 +221,18 @@ def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list
                             per_lib({"workload": "legal_moves", "variant": variant, "fens": fens,
                                      "repeat": max(1, int(40 * scale))},
                                     {"workload": "legal_moves", "variant": variant,
-                                     "fens": fens, "repeat": 1})))
+                                     "fens": fens, "repeat": 1}), target=1.5))
         fens = [p["fen"] for p in spots]
         rows.append(Row(f"push+pop, {variant} (first move, {len(fens)} positions)", "us", False,
                         per_lib({"workload": "push_pop", "variant": variant, "fens": fens,
                                  "repeat": max(1, int(400 * scale))},
                                 {"workload": "push_pop", "variant": variant, "fens": fens,
-                                 "repeat": 2})))
+                                 "repeat": 2}), target=1.0))
         rows.append(Row(f"FEN parse+write, {variant} ({len(fens)} FENs)", "us", False,
                         per_lib({"workload": "fen", "variant": variant, "fens": fens,
                                  "repeat": max(1, int(100 * scale))},
                                 {"workload": "fen", "variant": variant, "fens": fens,
-                                 "repeat": 2})))
+                                 "repeat": 2}), target=2.0))
     return rows
 
 
@@ -270,7 +275,7 @@ def pdn_row(workers: dict[str, Worker], quick: bool) -> Row | None:
     slow_request = {**request, "text": "\n\n".join(games[i] for i in slow_common)}
     row = Row(f"PDN read+replay, {len(common)} International games", "games/s", True,
               {lib: slow_request if lib == "pydraughts" else request for lib in workers},
-              note=f"pydraughts: {len(slow_common)} games")
+              note=f"pydraughts: {len(slow_common)} games", target=2.0)
     for lib, message in errors.items():
         row.errors[lib] = message
     return row
@@ -324,11 +329,24 @@ def check_agreement(row: Row) -> str:
     return ""
 
 
+def _verdict(row: Row, ratio: float | None) -> str:
+    """The row's target and whether it is met, e.g. ``>=1.5 ok``."""
+    if row.target is None:
+        return ""
+    met = ratio is not None and ratio >= row.target
+    if row.unit == "ms":
+        ours = row.median("ours")
+        met = met and ours is not None and ours <= 50
+    return f">={row.target:g} {'ok' if met else 'MISS'}"
+
+
 def print_table(rows: list[Row], libs: list[str], header: list[str]) -> None:
     peers = [lib for lib in libs if lib != "ours"]
     columns = ["workload", "ours"]
     for peer in peers:
         columns += [peer, "x"]
+        if peer == "py-draughts":
+            columns.append("target")
     columns.append("note")
     table = [columns]
     for row in rows:
@@ -336,6 +354,8 @@ def print_table(rows: list[Row], libs: list[str], header: list[str]) -> None:
         for peer in peers:
             ratio = row.ratio(peer)
             line += [_fmt(row.median(peer), row.unit), f"{ratio:.2f}" if ratio else "-"]
+            if peer == "py-draughts":
+                line.append(_verdict(row, ratio))
         # A note about a peer that did not run says nothing.
         notes = [part for part in row.note.split("; ")
                  if part and not any(part.startswith(f"{lib} ") or part.startswith(f"{lib}:")
@@ -397,7 +417,8 @@ def main() -> None:
         # for ours, or the timing would include compiling its source.
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "draughts")],
                        check=True)
-        imports = Row("import draughts (fresh interpreter)", "ms", False, {})
+        imports = Row("import draughts (fresh interpreter)", "ms", False, {}, target=1.0,
+                      note="target also: ours <= 50 ms")
         for _ in range(max(rounds, 5)):
             for lib, python in pythons.items():
                 imports.add(lib, {"seconds": import_time(lib, python), "ops": 1})
