@@ -412,9 +412,9 @@ class Board:
             self._quiet_from = ply
             # Only few pieces, and a small enough weaker side, can make an
             # ending that a tracked rule counts: a cheap test first.
-            if ((men[0] | men[1] | kings[0] | kings[1]).bit_count() <= self._max_pieces
-                    and min((men[0] | kings[0]).bit_count(), (men[1] | kings[1]).bit_count())
-                    <= self._max_weaker):
+            n0 = (men[0] | kings[0]).bit_count()
+            n1 = (men[1] | kings[1]).bit_count()
+            if n0 + n1 <= self._max_pieces and (n0 if n0 < n1 else n1) <= self._max_weaker:
                 events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
                           | (_PROMOTION if crowned else 0))
                 self._starts = self._tracker.update(self._starts, ply, men, kings, events)
