@@ -314,3 +314,17 @@ def test_random_playouts(variant: Variant, endgame: bool, seed: int, length: int
         replay.push(move)
     assert (replay.position_key, replay.halfmove_clock, replay.draw_rule_counts()) == (
         board.position_key, board.halfmove_clock, board.draw_rule_counts())
+
+
+def test_copies_keep_or_restart_the_history() -> None:
+    board = Board("W:WK46,K47:BK2,K3", variant="international")
+    for text in ["46-41", "3-9", "41-46", "9-3"]:
+        board.push_pdn(text)
+    same = board.copy()
+    assert (same.position_key, same.halfmove_clock, same.is_repetition(2)) == (
+        board.position_key, 4, True)
+    fresh = board.copy(stack=False)
+    assert (fresh.position_key, fresh.halfmove_clock, fresh.is_repetition(2)) == (
+        board.position_key, 0, False)
+    same.pop()
+    assert board.ply() == 4  # the copy's history is its own
