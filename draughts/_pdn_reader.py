@@ -271,8 +271,27 @@ def _strength(visitor: BaseVisitor[Any], strength: str) -> None:
         visitor.visit_nag(nag)
 
 
+_MESSAGE_LIMIT = 500
+
+
+def _short(message: str) -> str:
+    """The message, cut in the middle if the text it quotes is huge."""
+    if len(message) <= _MESSAGE_LIMIT:
+        return message
+    half = _MESSAGE_LIMIT // 2
+    return f"{message[:half]} ... ({len(message) - 2 * half} characters) ... {message[-half:]}"
+
+
+_WHITESPACE = str.maketrans("\t\n\r\f\v", "     ")
+
+
 def _comment_text(text: str) -> str:
-    return " ".join(text.split())
+    """Whitespace folded to single spaces. Done with whole-string operations
+    (split/join or a regex would make an object per word of a huge comment)."""
+    text = text.translate(_WHITESPACE)
+    while "  " in text:
+        text = text.replace("    ", " ").replace("  ", " ")
+    return text.strip()
 
 
 def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | int | None
@@ -304,7 +323,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
                  re.Match[str], int, int, ValueError] | None = None
 
     def report(line: int, column: int, message: str, kind: str) -> None:
-        visitor.handle_error(PdnError(line, column, message, kind))
+        visitor.handle_error(PdnError(line, column, _short(message), kind))
 
     def start_moves(line: int, column: int) -> None:
         nonlocal in_headers, skip_all, board, resolver, bad, preset
@@ -319,7 +338,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
                                       default)
         except ValueError as error:
             where = gametype or variant_tag or ("", line, column)
-            bad = _Unparsed(where[1], where[2], str(error), "variant", None, 0)
+            bad = _Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0)
             return
         fen = special.get("FEN")
         fen_text = fen[0] if fen and fen[0].strip() else None
@@ -327,7 +346,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             board = Board(fen_text, variant=variant)
         except ValueError as error:
             assert fen is not None
-            bad = _Unparsed(fen[1], fen[2], f"invalid FEN tag: {error}", "fen", None, 0)
+            bad = _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0)
             return
         preset = _preset_numbering(variant, gametype and gametype[0])
         resolver = _resolver(variant)
@@ -339,7 +358,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
         nonlocal bad, plain
         kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)),
                          "illegal")
-        bad = _Unparsed(line, column, str(error), kind_name, board.fen(), len(frames))
+        bad = _Unparsed(line, column, _short(str(error)), kind_name, board.fen(), len(frames))
         bad.parts.append(raw)
         plain = False
 
@@ -583,7 +602,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             try:
                 board = Board(fen, variant=board.variant)
             except ValueError as error:
-                bad = _Unparsed(line, column, f"invalid setup: {error}", "fen", None, 0)
+                bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
                 plain = False
                 continue
             preset = None
@@ -607,7 +626,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
         start_moves(cursor.line_number, 1)
     if bad is not None:
         visitor.handle_error(bad.error())
-    if frames or skipped:
+    if frames or skipped or dead:
         report(cursor.line_number, 1, "variation not closed before the end of the game",
                "syntax")
         for _ in frames:

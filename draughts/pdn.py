@@ -788,6 +788,7 @@ class SkipVisitor(BaseVisitor[bool]):
 
 # -- Writing -------------------------------------------------------------------
 
+_WORD = re.compile(r"[^ \t\n\r\f\v]+")
 _STRENGTH_OF_NAG = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 _WIN, _DRAW, _LOSS, _FORFEIT = "win", "draw", "loss", "forfeit"
 _RESULT_MEANING = {
@@ -915,11 +916,18 @@ class StringExporter(BaseVisitor[str]):
         self._write_headers()
         if not self.comments:
             return
-        words = comment.replace("}", "]").split() or [""]
-        words[0] = "{" + words[0]
-        words[-1] += "}"
-        for word in words:
-            self._put(word)
+        # Word by word, so the comment wraps; the reader folds the line breaks
+        # back into spaces. A "}" would end the comment early: it becomes "]".
+        self._prefix += "{"
+        for word in _WORD.finditer(comment.replace("}", "]")):
+            self._put(word.group(0))
+        if self._prefix:  # an empty comment
+            self._put("}")
+        elif self._line:
+            self._line[-1] += "}"
+            self._width += 1
+        else:
+            self._put("}")
         self._number_due = True
 
     def begin_variation(self) -> SkipType | None:
