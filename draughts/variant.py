@@ -612,8 +612,32 @@ def find_variant(key: str | int | Variant) -> Variant:
 # -- More national and online variants -----------------------------------------
 # Sources: rules-research.md §1.6 (GameType), §2.3 (start positions and
 # numbering), §3.1/§3.2 (rules; DCTL's parameters cite the articles of each
-# federation's rule book) and §5 (where sources disagree; the choice made is
-# stated in each preset's docstring).
+# federation's rule book), §3.3 (draw rules) and §5 (where sources disagree;
+# the choice made is stated in each preset's docstring).
+
+_ONE_PIECE_EACH = (
+    Ending(Material(kings=1), Material(kings=1)),
+    Ending(Material(men=1), Material(kings=1)),
+    Ending(Material(men=1), Material(men=1)),
+)
+
+_FRISIAN_DRAW_RULES = (
+    DrawRule(Termination.REPETITION, 3,
+             source="lidraughts Frisian: the same position, same side to move, 3 times"),
+    DrawRule(Termination.INSUFFICIENT_MATERIAL, 0,
+             endings=(Ending(Material(kings=1), Material(kings=1)),),
+             source="Frisian rules (mindsports, lidraughts): a king against a king is "
+                    "drawn at once (lidraughts lets 2 more moves be played)"),
+)
+
+_SPANISH_DRAW_RULES = (
+    DrawRule(Termination.REPETITION, 3,
+             source="Spanish rules (section64port): the same position, same side to "
+                    "move, for the third time"),
+    DrawRule(Termination.KING_MOVES_RULE, 40,
+             source="Spanish rules (section64port): 40 successive king moves, 20 each, "
+                    "without a capture"),
+)
 
 FRISIAN = Variant(
     name="frisian",
@@ -628,14 +652,15 @@ FRISIAN = Variant(
     capture_precedence=(CaptureRule.MOST_VALUE, CaptureRule.WITH_KING),
     man_value=100,
     king_value=199,
+    draw_rules=_FRISIAN_DRAW_RULES,
     aliases=("frisian-draughts", "fries", "friesdammen"),
 )
 """Frisian draughts (GameType 40; rules of the Fryske Dambûn as encoded by
 DCTL, with lidraughts and mindsports): men and kings capture along diagonals
 and orthogonals, forward and backward; the capture of the greatest value is
 compulsory, a king being worth more than one man and less than two (exact
-integers: man 100, king 199, as lidraughts; a king = two men minus one
-hundredth, which stays below two men for up to 99 kings), then a capture with a
+integers: man 100, king 199, as lidraughts: two men minus a hundredth, exact
+while fewer than 100 kings are taken), then a capture with a
 king is preferred; a king may make at most three non-capturing moves in a row
 while its side has men. Where sources disagree (research §5): the king's value
 follows the federation's "less than two men" (mindsports, boardspace, DCTL,
@@ -649,10 +674,11 @@ FRYSK = attrs.evolve(
     title="Frysk! (Frisian with five men each)",
     gametype=97,
     start_fen="W:W46-50:B1-5",
+    result_style="international",
     aliases=("frysk!",),
 )
 """Frysk! (lidraughts, GameType 97 there): Frisian rules, each side starting
-with five men on its back row."""
+with five men on its back row; results written ``2-0`` as lidraughts does."""
 
 ITALIAN = Variant(
     name="italian",
@@ -664,6 +690,11 @@ ITALIAN = Variant(
     men_capture_kings=False,
     capture_precedence=ITALIAN_PRECEDENCE,
     promotion=Promotion.ENDS_MOVE,
+    draw_rules=(
+        DrawRule(Termination.REPETITION, 3,
+                 source="FID brief rules (fid.it): the same position three times "
+                        "(DCTL reads art. 9.3(b1) as four) [uncertain]"),
+    ),
     aliases=("dama-italiana",),
 )
 """Italian draughts (FID rules; GameType ``22,W,8,8,N2,1``): the board is
@@ -681,6 +712,7 @@ SPANISH = Variant(
     man_captures=Directions.DIAGONAL_FORWARD,
     capture_precedence=(CaptureRule.MOST_PIECES, CaptureRule.MOST_KINGS),
     promotion=Promotion.ENDS_MOVE,
+    draw_rules=_SPANISH_DRAW_RULES,
     aliases=("damas",),
 )
 """Spanish draughts (GameType ``24,W,8,8,N1,1``): inverted board with White
@@ -748,6 +780,11 @@ TURKISH = Variant(
     king_moves=Directions.ORTHOGONAL,
     king_captures=Directions.ORTHOGONAL,
     removal=Removal.IMMEDIATE,
+    draw_rules=(
+        DrawRule(Termination.INSUFFICIENT_MATERIAL, 0, endings=_ONE_PIECE_EACH,
+                 source="draughts.github.io Turkish rules: a game where both players "
+                        "have one piece left is drawn"),
+    ),
     aliases=("turkish-dama",),
 )
 """Turkish draughts (GameType ``30,W,8,8,A0,0``): all 64 squares, sixteen
