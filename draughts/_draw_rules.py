@@ -71,16 +71,18 @@ class Tracker:
         self.positional_pieces = max((_most_pieces(e, side) for e in positional), default=-1)
         self.long_diagonal = _long_diagonal(t) if positional else 0
         # The endings as flat int tuples, matched without attribute look-ups.
-        self._compiled = {id(r): tuple(_compile(e) for e in r.endings) for r in self.counting}
-        self.tracked_endings = tuple(self._compiled[id(r)] for r in tracked)
+        self.endings = tuple(tuple(_compile(e) for e in r.endings) for r in self.counting)
+        self.tracked_endings = tuple(tuple(_compile(e) for e in r.endings) for r in tracked)
 
-    def strong_side(self, rule: DrawRule, men: list[int], kings: list[int]) -> int | None:
-        """The colour that is the strong side of one of the rule's endings
-        (0 when the rule has none), or None when the material matches none."""
-        if not rule.endings:
+    def strong_side(self, index: int, men: list[int], kings: list[int]) -> int | None:
+        """The colour that is the strong side of one of the endings of
+        counting rule ``index`` (0 when the rule has none), or None when the
+        material matches none."""
+        endings = self.endings[index]
+        if not endings:
             return 0
-        return self._strong(self._compiled[id(rule)], men, kings, kings[0].bit_count(),
-                            kings[1].bit_count(), men[0].bit_count(), men[1].bit_count())
+        return self._strong(endings, men, kings, kings[0].bit_count(), kings[1].bit_count(),
+                            men[0].bit_count(), men[1].bit_count())
 
     def _strong(self, endings: tuple[_Compiled, ...], men: list[int], kings: list[int],
                 k0: int, k1: int, m0: int, m1: int) -> int | None:
@@ -132,7 +134,7 @@ class Tracker:
         rule = self.counting[index]
         if not rule.strong_side_moves:
             return plies
-        strong = self.strong_side(rule, men, kings)
+        strong = self.strong_side(index, men, kings)
         if strong is None:  # pragma: no cover - a start means it matched
             return None
         # The side to move at the start ply: the current one if an even number
