@@ -862,6 +862,21 @@ class StringExporter(BaseVisitor[str]):
         self._width += len(token) + (1 if self._line else 0)
         self._line.append(token)
 
+    def _append(self, suffix: str) -> None:
+        """Glue ``suffix`` to the last token, moving that token to a new
+        line if the line would get too long."""
+        if not self._line:
+            self._put(suffix)
+            return
+        last = self._line[-1] + suffix
+        if self._width + len(suffix) > self.columns and len(self._line) > 1:
+            self._line.pop()
+            self._flush()
+            self._line, self._width = [last], len(last)
+        else:
+            self._line[-1] = last
+            self._width += len(suffix)
+
     def begin_game(self) -> None:
         self._reset()
 
@@ -907,8 +922,7 @@ class StringExporter(BaseVisitor[str]):
     def visit_nag(self, nag: int) -> None:
         strength = _STRENGTH_OF_NAG.get(nag)
         if strength is not None and self._line and self._line[-1][-1] not in "!?":
-            self._line[-1] += strength
-            self._width += len(strength)
+            self._append(strength)
         else:
             self._put(f"${nag}")
 
@@ -923,11 +937,8 @@ class StringExporter(BaseVisitor[str]):
             self._put(word.group(0))
         if self._prefix:  # an empty comment
             self._put("}")
-        elif self._line:
-            self._line[-1] += "}"
-            self._width += 1
         else:
-            self._put("}")
+            self._append("}")
         self._number_due = True
 
     def begin_variation(self) -> SkipType | None:
@@ -938,11 +949,7 @@ class StringExporter(BaseVisitor[str]):
         return None
 
     def end_variation(self) -> None:
-        if self._line and self._width + 1 <= self.columns:
-            self._line[-1] += ")"
-            self._width += 1
-        else:
-            self._put(")")
+        self._append(")")
         self._number_due = True
 
     def visit_result(self, result: str) -> None:
