@@ -194,3 +194,21 @@ def test_describe_rules_for_the_docs() -> None:
     mixed = Ending(Material(kings=(1, 99), men=(0, 99)), Material(kings=(1, 99), men=(0, 99)),
                    pieces=(4, 5))
     assert str(mixed) == "1+K+any M v 1+K+any M, 4-5 pieces"
+
+
+def test_antidraughts_preset() -> None:
+    # lidraughts: "you win when you run out of moves (no pieces or all blocked)".
+    board = Board("W:W28:B23", variant="antidraughts")
+    board.push_pdn("28x19")
+    assert board.outcome() == Outcome(Termination.NO_PIECES, BLACK, "international")
+    blocked = Board("B:W27,28,31,32:B24", variant="english")
+    anti = attrs.evolve(blocked.variant, name="anti-english", goal=Goal.ANTIDRAUGHTS)
+    assert Board(blocked.fen(), variant=anti).outcome() == Outcome(Termination.BLOCKED, BLACK)
+
+
+def test_breakthrough_preset() -> None:
+    # lidraughts: "the first player who makes a king wins", either colour.
+    board = Board("B:W36:B44", variant="breakthrough")
+    board.push_pdn("44-49")
+    assert board.outcome() == Outcome(Termination.BREAKTHROUGH, BLACK, "international")
+    assert board.outcome_on_timeout(WHITE).winner == BLACK
