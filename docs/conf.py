@@ -6,8 +6,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.abspath(".."))
+sys.path.insert(0, os.path.abspath("_ext"))
 
-import draughts  # noqa: E402
+import draughts
 
 project = "draughts"
 author = "The draughts developers"
@@ -18,6 +19,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    "variant_table",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
