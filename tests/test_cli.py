@@ -1,0 +1,106 @@
+"""The command line: ``perft``, ``validate`` and ``convert``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from draughts import pdn
+from draughts._cli import main
+
+DATA = Path(__file__).resolve().parent / "data" / "pdn"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--variant", "english", "--depth", "3"]) == 0
+    out = capsys.readouterr().out
+    # English perft 1-3 from the start: 7, 49, 302 (published tables).
+    assert "depth  3" in out and "302 nodes" in out
+
+
+def test_validate_clean_files(capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(EXAMPLES / "candidate95.pdn"),
+             str(EXAMPLES / "First_Computers_Match_Moscow_1998.pdn")]
+    assert main(["validate", *files]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("2 files, 14 games, ")
+    assert out[-1].endswith(" 0 games with errors")
+
+
+def test_validate_reports_errors_with_positions(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    path = tmp_path / "bad.pdn"
+    path.write_text('[Event "a"]\n1. 32-28 19-23 2. 28-22 *\n\n[Event "b"]\n1. 31-27 *\n')
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{path}:2:19: illegal move '28-22'")
+    assert out[-1] == "1 file, 2 games, 3 moves, 1 games with errors (illegal 1)"
+
+
+def test_validate_variant_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    path = DATA / "British_Computer_Championship_2002.pdn"
+    assert main(["validate", "--json", "--variant", "english", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True
+    (entry,) = report["files"]
+    assert entry["games"] == 16 and entry["games_with_errors"] == 0
+    # Without --variant the games are read as international and fail.
+    assert main(["validate", "--json", str(path)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["files"][0]["errors_by_kind"] == {"illegal": 16}
+    assert report["files"][0]["errors"][0]["fen"] == "W:W31-50:B1-20"
+
+
+def test_validate_strict(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "--strict", str(DATA / "fail_nested_comment.pdn")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"{DATA / 'fail_nested_comment.pdn'}:1:46: unexpected '}}'" in out
+    assert out[-1] == "2 PDN 3.0 violations" or out[-1] == "1 PDN 3.0 violation"
+    # prof2's separator quirks are accepted, and reported in strict mode.
+    assert main(["validate", str(DATA / "prof2.pdn")]) == 1  # the "9n" typo
+    capsys.readouterr()
+    assert main(["validate", "--strict", str(DATA / "succeed_variation.pdn")]) == 0
+
+
+def test_validate_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["validate", str(tmp_path / "none.pdn")]) == 2
+    assert "none.pdn" in capsys.readouterr().err
+
+
+def test_convert(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "out.pdn"
+    source = EXAMPLES / "First_Computers_Match_Moscow_1998.pdn"
+    assert main(["convert", str(source), str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"6 games written to {out}")
+    text = out.read_text(encoding="utf-8")
+    # Short "ed4" notation comes out as full squares, results in PDN 3.0 form.
+    assert "1. e3-d4" in text and "0:1" not in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+    with pdn.open_pdn(out) as handle:
+        first = pdn.read_game(handle)
+    with pdn.open_pdn(source) as handle:
+        original = pdn.read_game(handle)
+    assert first is not None and original is not None
+    assert first.mainline_moves() == original.mainline_moves()
+    assert pdn.check_strict(text) == []
+
+
+def test_convert_adds_the_gametype_of_tagless_games(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    source, out = tmp_path / "in.pdn", tmp_path / "out.pdn"
+    source.write_text("1. 11-15 23-19 *\n")
+    assert main(["convert", "--variant", "english", str(source), str(out)]) == 0
+    assert out.read_text() == '[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n'
+
+
+def test_module_entry_point() -> None:
+    done = subprocess.run([sys.executable, "-m", "draughts", "validate",
+                           str(EXAMPLES / "candidate95.pdn")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert done.stdout.startswith("1 file, 8 games")
