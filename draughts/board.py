@@ -541,9 +541,11 @@ class Board:
     def can_claim_threefold_repetition(self) -> bool:
         """Whether the player to move may claim a draw by repetition: the
         position has occurred as often as the variant's repetition rule asks,
-        or one of the legal moves would make it so (the WCDF wording: "with
-        their next move they would create the same position for the third
-        time"). False in a variant without a repetition rule.
+        or, where the rule allows it (:attr:`DrawRule.claim_on_next_move
+        <draughts.outcome.DrawRule.claim_on_next_move>`, the WCDF wording:
+        "with their next move they would create the same position for the
+        third time"), one of the legal moves would make it so. False in a
+        variant without a repetition rule.
 
         >>> board = Board("B:WK29:BK4", variant="english")
         >>> for text in ["4-8", "29-25", "8-4", "25-29", "4-8", "29-25", "8-4"]:
@@ -556,6 +558,8 @@ class Board:
             return False
         if self.is_repetition(rule.limit):
             return True
+        if not rule.claim_on_next_move:
+            return False
         for move in self._legal_list():
             self.push(move)
             try:

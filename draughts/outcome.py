@@ -214,6 +214,10 @@ class DrawRule:
     automatic: bool = True
     """True: the game ends by itself; False: the player to move may claim it."""
     strong_side_moves: bool = False
+    claim_on_next_move: bool = False
+    """For a claimable repetition: the player may also claim when one of his
+    legal moves would make the repetition (WCDF), not only once it is on the
+    board."""
     on_timeout: bool = False
     """When the rule is met, a player who runs out of time draws instead of losing."""
     source: str = ""

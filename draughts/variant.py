@@ -375,7 +375,7 @@ _FMJD_DRAW_RULES = (
 )
 
 _WCDF_DRAW_RULES = (
-    DrawRule(Termination.REPETITION, 3, automatic=False,
+    DrawRule(Termination.REPETITION, 3, automatic=False, claim_on_next_move=True,
              source="WCDF rules of draughts (quoted on littlegolem): a player who shows that "
                     "his next move creates the same position for the third time"),
     DrawRule(Termination.FORTY_MOVE_RULE, 80, automatic=False,

@@ -344,6 +344,8 @@ def render_termination_table() -> str:
             row("", "(no draw rules)", "only agreement, resignation, time-out", "", "")
         for rule in variant.draw_rules:
             how = "automatic" if rule.automatic else "claimable"
+            if rule.claim_on_next_move:
+                how += ", also when the next move would repeat"
             if rule.on_timeout:
                 how += "; a time-out then draws"
             row("", f"``{rule.termination.name}``", rule.describe(), how, rule.source or "")

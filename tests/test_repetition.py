@@ -64,22 +64,25 @@ def test_automatic_threefold_repetition(variant: str, fen: str, cycle: list[str]
         Termination.REPETITION, None)
 
 
-@pytest.mark.parametrize(("variant", "cycle"), [
-    ("english", ["4-8", "29-25", "8-4", "25-29"]),
-    ("dama", ["4-8", "29-25", "8-4", "25-29"]),
-    ("dama-flying", ["3-7", "30-12", "7-3", "12-30"]),
+@pytest.mark.parametrize(("variant", "cycle", "first_claim"), [
+    ("english", ["4-8", "29-25", "8-4", "25-29"], 7),
+    ("dama", ["4-8", "29-25", "8-4", "25-29"], 8),
+    ("dama-flying", ["3-7", "30-12", "7-3", "12-30"], 8),
 ])
-def test_claimable_threefold_repetition(variant: str, cycle: list[str]) -> None:
+def test_claimable_threefold_repetition(variant: str, cycle: list[str], first_claim: int
+                                        ) -> None:
     board = Board("B:WK29,K30:BK3,K4", variant=variant)
     claims = []
     for text in cycle * 2:
         claims.append(board.can_claim_threefold_repetition())
         assert board.outcome() is None
         board.push_pdn(text)
-    # At ply 7 White's last move of the cycle would make the start position a third time:
-    # the WCDF claim "with their next move they would create the same
-    # position for the third time".
-    assert claims == [False] * 7 + [True]
+    # At ply 7 White's last move of the cycle would make the start position a
+    # third time: WCDF lets him claim then ("with their next move they would
+    # create the same position for the third time"); the dama seeds only once
+    # the position "has occurred 3 times", at ply 8.
+    claims.append(board.can_claim_threefold_repetition())
+    assert claims == [False] * first_claim + [True] * (9 - first_claim)
     assert board.is_repetition(3)
     assert board.outcome() is None  # claimable, not automatic
     assert board.can_claim_draw()
