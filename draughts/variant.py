@@ -792,9 +792,10 @@ men each on the second and third rows; men move and capture one square
 forward or sideways; kings move and capture like rooks, any distance; the
 capture of most pieces is compulsory; a capture may not turn back by 180
 degrees and captured pieces leave the board at once. A man reaching the far
-row during a capture goes on capturing as a man and is crowned when the move
-ends there (Wikipedia; one web page says it goes on as a king, research
-§5.7)."""
+row during a capture goes on capturing (sideways) as a man and is crowned when
+the move ends (Wikipedia, "promoted to a king at the end of the move"; pydraughts
+plays it so too). Sources disagree (research §5.7): some say it goes on as a
+king, others that the move ends there; no federation text could be read."""
 
 KILLER = attrs.evolve(
     INTERNATIONAL,
@@ -804,9 +805,10 @@ KILLER = attrs.evolve(
     aliases=("killer-draughts",),
     variant_tag="killer",
 )
-"""Killer draughts (Fabien Letouzey's International variant, mindsports): a
-flying king whose capture ends with a king must stop directly behind that
-king. Written to PDN as GameType 20 with a ``Variant "killer"`` tag."""
+"""Killer draughts (Christian Freeling's International variant, mindsports):
+a flying king must stop on the first square after the last piece it captures
+if, and only if, that piece is a king, a single capture included. Written to
+PDN as GameType 20 with a ``Variant "killer"`` tag."""
 
 ANTIDRAUGHTS = attrs.evolve(
     INTERNATIONAL,
