@@ -73,6 +73,11 @@ class Tracker:
         # The endings as flat int tuples, matched without attribute look-ups.
         self.endings = tuple(tuple(_compile(e) for e in r.endings) for r in self.counting)
         self.tracked_endings = tuple(tuple(_compile(e) for e in r.endings) for r in tracked)
+        self.positional = tuple(any(e.weak_king_on_long_diagonal for e in r.endings)
+                                for r in tracked)
+        # Whether each tracked rule's material holds, per (k0, m0, k1, m1):
+        # few distinct counts occur, so the endings are matched once each.
+        self._holds: dict[tuple[int, int, int, int], tuple[bool | None, ...]] = {}
 
     def strong_side(self, index: int, men: list[int], kings: list[int]) -> int | None:
         """The colour that is the strong side of one of the endings of
@@ -106,22 +111,47 @@ class Tracker:
         plies on the board; ``starts`` all None and no events for a set-up."""
         k0, k1 = kings[0].bit_count(), kings[1].bit_count()
         m0, m1 = men[0].bit_count(), men[1].bit_count()
-        total = k0 + k1 + m0 + m1
-        if total > self.max_pieces:
+        if k0 + k1 + m0 + m1 > self.max_pieces:
             return self.inactive
-        weaker = min(k0 + m0, k1 + m1)
+        counts = (k0, m0, k1, m1)
+        holds = self._holds.get(counts)
+        if holds is None:
+            holds = self._holds[counts] = self._material_holds(men, kings, k0, k1, m0, m1)
+        if not holds:
+            return self.inactive
         new: list[int | None] = []
-        for endings, start, most, weak_most, resets in zip(
-                self.tracked_endings, starts, self.rule_max, self.weak_max, self.resets,
-                strict=True):
-            if total > most or weaker > weak_most or (
-                    endings and self._strong(endings, men, kings, k0, k1, m0, m1) is None):
+        for index, hold, start, resets in zip(range(len(starts)), holds, starts, self.resets,
+                                              strict=True):
+            if hold is None:  # it depends on where the lone king stands
+                hold = self._strong(self.tracked_endings[index], men, kings,
+                                    k0, k1, m0, m1) is not None
+            if not hold:
                 new.append(None)
             elif start is None or resets & events:
                 new.append(ply)
             else:
                 new.append(start)
         return tuple(new)
+
+    def _material_holds(self, men: list[int], kings: list[int], k0: int, k1: int, m0: int,
+                        m1: int) -> tuple[bool | None, ...]:
+        """Per tracked rule: whether these counts of pieces match one of its
+        endings, None where that also depends on where a king stands; an
+        empty tuple when none can hold."""
+        total = k0 + k1 + m0 + m1
+        weaker = min(k0 + m0, k1 + m1)
+        holds: list[bool | None] = []
+        for endings, most, weak_most, positional in zip(
+                self.tracked_endings, self.rule_max, self.weak_max, self.positional,
+                strict=True):
+            if total > most or weaker > weak_most:
+                holds.append(False)
+            elif positional:
+                holds.append(None)
+            else:
+                holds.append(not endings
+                             or self._strong(endings, men, kings, k0, k1, m0, m1) is not None)
+        return tuple(holds) if any(h is not False for h in holds) else ()
 
     def count(self, index: int, start: int | None, ply: int, turn: int, men: list[int],
               kings: list[int]) -> int | None:
