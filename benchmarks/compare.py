@@ -129,6 +129,8 @@ class Row:
     samples: dict[str, list[float]] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    references: dict[str, Any] = field(default_factory=dict)
+    """Our result on a peer's smaller work, to check the peer's against."""
     note: str = ""
     target: float | None = None
     """The least ``x`` against py-draughts that issue 6 asks for."""
@@ -308,6 +310,15 @@ def run_rows(rows: list[Row], workers: dict[str, Worker], rounds: int) -> None:
                 if lib == "pydraughts" and round_ >= max(1, rounds // 2):
                     continue  # its samples are long; half the rounds suffice
                 row.add(lib, worker.ask(row.requests[lib]))
+        # A peer given smaller work is checked against ours on that same work
+        # (untimed), so its figures are not from a different computation.
+        ours = workers.get("ours")
+        for lib, request in row.requests.items():
+            if (lib != "ours" and ours is not None and lib in row.checks
+                    and _work(request) != _work(row.requests["ours"])):
+                answer = ours.ask(request)
+                if "error" not in answer:
+                    row.references[lib] = answer.get("check")
 
 
 def _work(request: dict[str, Any]) -> str:
@@ -326,7 +337,10 @@ def check_agreement(row: Row) -> str:
         checks.pop("py-draughts", None)  # optional captures: a different tree
     if len({json.dumps(c) for c in checks.values()}) > 1:
         return "DIFFERENT RESULTS: " + ", ".join(f"{lib}={c}" for lib, c in checks.items())
-    return ""
+    wrong = [f"{lib}={row.checks[lib]}, ours={ref} on the same work"
+             for lib, ref in row.references.items()
+             if row.checks.get(lib) != ref]
+    return "DIFFERENT RESULTS: " + "; ".join(wrong) if wrong else ""
 
 
 def _verdict(row: Row, ratio: float | None) -> str:
