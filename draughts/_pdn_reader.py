@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Iterator
 from typing import IO, Any
 
+from draughts._tables import tables
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
@@ -179,24 +180,37 @@ class _Resolver:
     def __init__(self, variant: Variant) -> None:
         self.number = {variant.square_name(n): n for n in variant.squares}
         self.algebraic = variant.notation == "algebraic"
+        # Square name -> internal index, and back to numbers, for matching the
+        # generator's raw moves without building a Move for every legal move.
+        geometry = tables(variant)
+        self.index = {name: geometry.index_of_square[n] for name, n in self.number.items()}
+        self.square = geometry.square_of_index
 
     def resolve(self, board: Board, text: str) -> Move:
         if self.algebraic and len(text) == 3 and text[1].isalpha():
             return self._file_and_square(board, text)
         tokens = _SQUARE.findall(text)
         if len(tokens) == 2:
-            origin = self.number.get(tokens[0])
-            destination = self.number.get(tokens[1])
-            if origin and destination:
+            origin = self.index.get(tokens[0])
+            destination = self.index.get(tokens[1])
+            if origin is not None and destination is not None:
+                # The common case, "32-28" or "19x28": the one legal move with
+                # these ends. Only it becomes a Move; the board's own legal move
+                # list (a Move for each) is built only when this does not decide.
                 found = None
-                for move in board.legal_moves:
-                    if move.from_square == origin and move.to_square == destination:
+                for raw in board._raw_legal():
+                    if raw[0] == origin and raw[1] == destination:
                         if found is not None:
                             found = None
                             break
-                        found = move
+                        found = raw
                 if found is not None:
-                    return found
+                    square = self.square
+                    a, b = square[origin], square[destination]
+                    if not found[3]:
+                        return Move(a, b, (), (a, b))
+                    return Move(a, b, tuple([square[i] for i in found[3]]),
+                                tuple([square[i] for i in found[4]]))
         return board.parse_pdn(text)
 
     def begins_capture(self, board: Board, text: str) -> bool:
