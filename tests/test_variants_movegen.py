@@ -5,12 +5,13 @@ from __future__ import annotations
 from draughts import _movegen
 from draughts._fen import parse_fen
 from draughts._tables import tables
-from draughts.variant import INTERNATIONAL
+from draughts.variant import FRISIAN, INTERNATIONAL, Variant
 
 
-def _raw(fen: str, frozen_squares: tuple[int, ...] = ()) -> set[tuple[int, int]]:
-    """(from, to) of the legal moves of an international position."""
-    t = tables(INTERNATIONAL)
+def _raw(fen: str, frozen_squares: tuple[int, ...] = (),
+         variant: Variant = INTERNATIONAL) -> set[tuple[int, int]]:
+    """(from, to) of the legal moves of a position."""
+    t = tables(variant)
     pos = parse_fen(t, fen)
     c = pos.turn
     frozen = 0
@@ -38,3 +39,11 @@ def test_frozen_king_still_captures() -> None:
     # capture is compulsory and a frozen king keeps it.
     fen = "W:WK46,50:B37"
     assert _raw(fen, (46,)) == {(46, s) for s in (32, 28, 23, 19, 14, 10, 5)}
+
+
+def test_frozen_frisian_king_keeps_its_orthogonal_capture() -> None:
+    # Frisian: the king on 46 reaches 16 up the left column (46, 36, 26, 16)
+    # and takes it, landing on 6; frozen or not, the capture stands, and with
+    # nothing to capture a frozen king leaves only the man's steps.
+    assert _raw("W:WK46,50:B16", (46,), FRISIAN) == {(46, 6)}
+    assert _raw("W:WK46,50:B1", (46,), FRISIAN) == {(50, 44), (50, 45)}
