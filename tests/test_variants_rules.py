@@ -269,3 +269,25 @@ def test_killer_king_halts_behind_a_captured_king() -> None:
     assert _moves(KILLER, fen) == {_key(KILLER, "46", "23", "28")}
     # A captured man does not halt it.
     assert len(_moves(KILLER, "W:WK46:B28")) == 5
+
+
+@pytest.mark.parametrize(("key", "name"), [
+    # PDN 3.0 GameType values (research §1.6) and lidraughts' own numbers.
+    ("22,W,8,8,N2,1", "italian"), ("24,W,8,8,N1,1", "spanish"),
+    ("28,W,8,8,N1,1", "portuguese"), ("29,W,8,8,A0,0", "czech"),
+    ("30,W,8,8,A0,0", "turkish"), ("31,B,8,8,N2,0", "thai"),
+    ("40,W,10,10,N2,0", "frisian"), (97, "frysk"), (98, "antidraughts"),
+    (96, "breakthrough"), ("Frysk!", "frysk"),
+])
+def test_game_types_find_the_presets(key: str | int, name: str) -> None:
+    variant = draughts.find_variant(key)
+    assert variant.name == name
+    if isinstance(key, str) and "," in key:
+        assert variant.gametype_string == key
+
+
+def test_killer_is_international_with_a_variant_tag() -> None:
+    # Killer has no GameType number of its own: GameType 20 stays International.
+    assert draughts.find_variant(20) is INTERNATIONAL
+    assert KILLER.gametype_string == INTERNATIONAL.gametype_string
+    assert KILLER.variant_tag == "killer"
