@@ -247,7 +247,7 @@ def pdn_row(workers: dict[str, Worker], quick: bool) -> Row | None:
         print(f"skipping PDN: {PDN_DIR} not found", file=sys.stderr)
         return None
     games: list[str] = []
-    for path in sorted(PDN_DIR.glob("*.pdn")):
+    for path in sorted(PDN_DIR.rglob("*.pdn")):
         raw = path.read_bytes()
         try:
             text = raw.decode("utf-8-sig")
@@ -275,7 +275,8 @@ def pdn_row(workers: dict[str, Worker], quick: bool) -> Row | None:
     request = {"workload": "pdn", "variant": "international", "text": text}
     slow_common = [i for i in common if i in replayed.get("pydraughts", {})][:SLOW_PDN_GAMES]
     slow_request = {**request, "text": "\n\n".join(games[i] for i in slow_common)}
-    row = Row(f"PDN read+replay, {len(common)} International games", "games/s", True,
+    row = Row(f"PDN read+replay, {len(common)} of {len(games)} International games",
+              "games/s", True,
               {lib: slow_request if lib == "pydraughts" else request for lib in workers},
               note=f"pydraughts: {len(slow_common)} games", target=2.0)
     for lib, message in errors.items():
