@@ -105,7 +105,10 @@ def test_fen_and_stack_properties(variant: draughts.Variant, data: st.DataObject
         again = draughts.Board(board.fen(), variant=variant)
         assert again == board
         assert again.fen() == board.fen()
-        assert sorted(again.legal_moves, key=str) == sorted(board.legal_moves, key=str)
+        if variant.king_move_limit is None:
+            # A FEN does not record how many moves in a row a Frisian king has
+            # made, so under that limit the moves may differ.
+            assert sorted(again.legal_moves, key=str) == sorted(board.legal_moves, key=str)
     # Popping everything walks back through the same positions.
     while board.move_stack:
         assert board.fen() == fens.pop()
