@@ -105,10 +105,10 @@ class Worker:
         self.proc.wait(timeout=30)
 
 
-def import_time(lib: str, python: Path) -> float:
+def import_time(lib: str, python: Path, clock: str) -> float:
     """Seconds to ``import draughts`` in a fresh interpreter."""
-    code = ("import time; t = time.perf_counter(); import draughts; "
-            "print(time.perf_counter() - t)")
+    now = "time.process_time()" if clock == "cpu" else "time.perf_counter()"
+    code = f"import time; t = {now}; import draughts; print({now} - t)"
     cwd = REPO if lib == "ours" else VENVS
     out = subprocess.run([str(python), "-c", code], cwd=cwd, check=True,
                          capture_output=True, text=True).stdout
@@ -301,7 +301,7 @@ def machine_line() -> str:
             f"({platform.python_implementation()}); {now}")
 
 
-def run_rows(rows: list[Row], workers: dict[str, Worker], rounds: int) -> None:
+def run_rows(rows: list[Row], workers: dict[str, Worker], rounds: int, clock: str) -> None:
     for row in rows:
         print(f"  {row.name}", file=sys.stderr, flush=True)
         for round_ in range(rounds):
@@ -310,7 +310,7 @@ def run_rows(rows: list[Row], workers: dict[str, Worker], rounds: int) -> None:
                     continue
                 if lib == "pydraughts" and round_ >= max(1, rounds // 2):
                     continue  # its samples are long; half the rounds suffice
-                row.add(lib, worker.ask(row.requests[lib]))
+                row.add(lib, worker.ask({**row.requests[lib], "clock": clock}))
         # A peer given smaller work is checked against ours on that same work
         # (untimed), so its figures are not from a different computation.
         ours = workers.get("ours")
@@ -399,10 +399,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller samples, 3 rounds")
     parser.add_argument("--peers", default=",".join(PEERS),
                         help="comma-separated peers to compare with (default: both)")
+    parser.add_argument("--wall", action="store_true",
+                        help="time with the wall clock instead of each process's CPU time")
     parser.add_argument("--only", default="",
                         help="run only the rows whose name contains this text")
     args = parser.parse_args()
     rounds = 3 if args.quick and args.rounds == 5 else args.rounds
+    clock = "wall" if args.wall else "cpu"
     peers = [p for p in args.peers.split(",") if p]
     for peer in peers:
         if peer not in PEERS:
@@ -422,7 +425,7 @@ def main() -> None:
         if pdn is not None:
             rows.append(pdn)
         rows = [row for row in rows if args.only in row.name]
-        run_rows(rows, workers, rounds)
+        run_rows(rows, workers, rounds, clock)
     finally:
         for worker in workers.values():
             worker.close()
@@ -436,15 +439,16 @@ def main() -> None:
                       note="target also: ours <= 50 ms")
         for _ in range(max(rounds, 5)):
             for lib, python in pythons.items():
-                imports.add(lib, {"seconds": import_time(lib, python), "ops": 1})
+                imports.add(lib, {"seconds": import_time(lib, python, clock), "ops": 1})
         rows.append(imports)
 
     header = [
         machine_line(),
         "versions: " + ", ".join(f"{lib} {v}" for lib, v in versions.items()),
         f"command: python benchmarks/compare.py {' '.join(sys.argv[1:])}".rstrip(),
-        f"medians of {rounds} alternating samples per library; x = how many times "
-        "faster ours is (peer time / our time)",
+        f"medians of {rounds} alternating samples per library, "
+        + ("wall-clock time" if args.wall else "CPU time of each library's process")
+        + "; x = how many times faster ours is (peer time / our time)",
     ]
     print_table(rows, list(pythons), header)
 
