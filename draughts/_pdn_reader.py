@@ -173,6 +173,13 @@ def _cursor(handle: IO[str]) -> _Cursor:
         return entry[1]
 
 
+def _forget(handle: IO[str]) -> None:
+    try:
+        _CURSORS.pop(handle, None)
+    except TypeError:
+        _STRONG_CURSORS.pop(id(handle), None)
+
+
 class _Resolver:
     """Finds the legal move a move text names, fast for the common short
     form and through :meth:`Board.parse_pdn` for everything else."""
@@ -634,6 +641,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             report(line, column, f"unexpected {match.group(0)!r}", "syntax")
 
     if not found:
+        _forget(handle)  # at the end: a handle read again (after seek(0)) starts afresh
         return None
     unsettled()
     if in_headers:

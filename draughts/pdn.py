@@ -395,6 +395,7 @@ class GameNode:
         and return the visitor's result."""
         board = self.board()
         visitor.begin_game()
+        visitor.visit_board(board)
         if self.comment:
             visitor.visit_comment(self.comment)
         _walk(self, board, visitor)
@@ -1024,7 +1025,8 @@ def read_game(handle: IO[str], *, variant: Variant | str | int | None = None,
     tag (international if not given). Bad content never raises: every
     problem is reported to the visitor (:attr:`Game.errors` for games), and
     the next call reads the next game. The file is read line by line, so
-    memory does not grow with its size.
+    memory does not grow with its size. Line numbers count from where reading
+    of the handle started (they start again after the end of the file).
 
     >>> import io
     >>> pdn = io.StringIO("1. 32-28 19-23 2. 28x19 14x23 2-0\\n\\n1. 31-27 *")
