@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterable, Iterator
 
@@ -36,6 +37,12 @@ _NO_KING_MOVES = (0, 0, 0, 0)
 
 # Reset flags as plain ints: enum arithmetic is too slow for push().
 _CAPTURE, _MAN_MOVE, _PROMOTION = int(Reset.CAPTURE), int(Reset.MAN_MOVE), int(Reset.PROMOTION)
+
+
+@functools.lru_cache(maxsize=None)
+def _step_moves(t: Tables) -> dict[int, Move]:
+    """The non-capturing Move objects of one variant, built on first use."""
+    return {}
 
 
 class Board:
@@ -267,6 +274,7 @@ class Board:
     def _legal_list(self) -> list[Move]:
         if self._legal is None:
             number = self._t.square_of_index
+            steps = _step_moves(self._t)
             moves = []
             for origin, to, _mask, caps, path, _crowned in self._raw_legal():
                 if caps:
@@ -274,8 +282,14 @@ class Board:
                                       tuple([number[c] for c in caps]),
                                       tuple([number[p] for p in path])))
                 else:
-                    a, b = number[origin], number[to]
-                    moves.append(Move(a, b, (), (a, b)))
+                    # Steps recur in every position: reuse one immutable Move
+                    # per (origin, destination) instead of building it again.
+                    key = origin << 16 | to
+                    step = steps.get(key)
+                    if step is None:
+                        a, b = number[origin], number[to]
+                        step = steps[key] = Move(a, b, (), (a, b))
+                    moves.append(step)
             # Square order reads well in lists and makes the order independent
             # of how the generator walks the board.
             moves.sort(key=_MOVE_ORDER)
