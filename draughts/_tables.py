@@ -168,11 +168,15 @@ class Tables:
         return None
 
     def _alpha_number(self, text: str) -> int | None:
-        """Algebraic names on a numeric board: a1 at White's bottom left."""
+        """Algebraic names on a numeric board: a1 at the first player's bottom
+        left, as the GameType notation digit counts (PDN 3.0; lidraughts and
+        playstrategy write American checkers this way, Black's c3-d4 = 11-15)."""
         col = _LETTERS.index(text[0])
         row = int(text[1:]) - 1
         if not (0 <= col < self.width and 0 <= row < self.height):
             return None
+        if self.variant.first_color != 0:
+            row, col = self.height - 1 - row, self.width - 1 - col
         return self.square_of_index[row * self.stride + col] or None
 
     def squares_of(self, mask: int) -> list[int]:

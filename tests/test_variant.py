@@ -105,3 +105,12 @@ def test_custom_variant_just_works() -> None:
     six_checkers = attrs.evolve(ENGLISH, name="checkers-6x6", width=6, height=6, men_rows=2)
     board = draughts.Board(variant=six_checkers)
     assert [draughts.perft(board, d) for d in range(1, 6)] == [5, 25, 106, 369, 1271]
+
+
+def test_algebraic_names_on_numeric_boards_are_seen_from_the_first_player() -> None:
+    # PDN counts notation corners from the first player's side; lidraughts and
+    # playstrategy write American checkers so: Black's first move c3-d4 is 11-15.
+    board = draughts.Board(variant="english")
+    assert board.parse_pdn("c3-d4") == draughts.Move(11, 15)
+    # White moves first in international: a1 is White's corner, square 46.
+    assert draughts.variant.INTERNATIONAL.parse_square("a1") == 46
