@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections import Counter
 from typing import IO, Any
 
@@ -14,6 +15,7 @@ from draughts.board import Board
 from draughts.move import Move
 
 _PROGRESS_BYTES = 1 << 20  # files at least this large get a progress bar on a terminal
+_PROGRESS_SECONDS = 0.25  # between updates of the bar
 
 
 def add_parsers(commands: Any) -> None:
@@ -78,6 +80,7 @@ def _check_file(path: str, variant: str | None, strict: bool) -> dict[str, Any]:
     notation: list[pdn.PdnError] = []
     size = os.path.getsize(path)
     show = sys.stderr.isatty() and size >= _PROGRESS_BYTES
+    shown = time.monotonic()
     with pdn.open_pdn(path) as handle:
         while True:
             result = pdn.read_game(handle, variant=variant, Visitor=_Checker)
@@ -92,8 +95,9 @@ def _check_file(path: str, variant: str | None, strict: bool) -> dict[str, Any]:
                 report["errors_by_kind"].update({e.kind for e in errors})
                 for error in errors:
                     report["errors"].append(_error_entry(report["games"], error))
-            if show and report["games"] % 200 == 0:
+            if show and time.monotonic() - shown >= _PROGRESS_SECONDS:
                 _progress(handle, path, size)
+                shown = time.monotonic()
     if show:
         print("\r" + " " * (len(path) + 6) + "\r", end="", file=sys.stderr)
     if strict:

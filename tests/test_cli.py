@@ -104,3 +104,18 @@ def test_module_entry_point() -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert done.stdout.startswith("1 file, 8 games")
+
+
+def test_progress_bar_only_on_a_terminal(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from draughts import _pdn_cli
+
+    path = str(DATA / "babasy4.pdn")
+    assert main(["validate", path]) == 0
+    assert capsys.readouterr().err == ""  # not a terminal: no progress bar
+    monkeypatch.setattr(_pdn_cli, "_PROGRESS_BYTES", 1)
+    monkeypatch.setattr(_pdn_cli, "_PROGRESS_SECONDS", 0)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["validate", path]) == 0
+    err = capsys.readouterr().err
+    assert f"\r{path}:" in err and "%" in err
