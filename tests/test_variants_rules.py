@@ -2,8 +2,10 @@
 
 Every expected move list below was worked out by hand from the rule book;
 the comment above each case gives the reasoning. Squares are written in the
-variant's own notation; on numeric boards ``a1`` is White's bottom-left corner
-(the FEN reader accepts it), which keeps the diagrams readable.
+variant's own notation; on numeric boards the FEN reader also accepts ``a1``
+style names, counted from the first player's bottom-left corner (so in Thai,
+where Black starts, the diagrams are seen from Black's side; the king moves
+tested there do not depend on which way is forward).
 """
 
 from __future__ import annotations
