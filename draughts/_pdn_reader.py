@@ -15,11 +15,11 @@ import weakref
 from collections.abc import Iterator
 from typing import IO, Any
 
+from draughts._pdn_base import SKIP, BaseVisitor, PdnError, variant_of_tags
 from draughts._tables import tables
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
-from draughts.pdn import SKIP, BaseVisitor, PdnError, variant_of_tags
 from draughts.variant import Variant
 
 # Alternatives are tried in order at each position, so results come before

@@ -1,0 +1,240 @@
+"""Shared pieces of :mod:`draughts.pdn`: errors, headers, the visitor base."""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Iterator, MutableMapping
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+import attrs
+
+from draughts.variant import INTERNATIONAL, VARIANTS, Variant, find_variant
+
+if TYPE_CHECKING:
+    from draughts.board import Board
+    from draughts.move import Move
+
+ResultT = TypeVar("ResultT")
+
+
+class SkipType(enum.Enum):
+    """The type of :data:`SKIP`.
+
+    >>> SKIP is SkipType.SKIP
+    True
+    """
+
+    SKIP = "skip"
+
+
+SKIP = SkipType.SKIP
+"""Returned by :meth:`BaseVisitor.end_headers` or
+:meth:`BaseVisitor.begin_variation` to skip the moves or the variation."""
+
+
+@attrs.frozen
+class PdnError:
+    """A problem found while reading a game: where, what and in which position.
+
+    ``kind`` is one of ``"syntax"`` (text that is not PDN), ``"illegal"`` (a
+    move no legal move matches), ``"ambiguous"`` (a move several legal moves
+    match), ``"variant"`` (a ``GameType`` or ``Variant`` the library does not
+    know), ``"fen"`` (a start position that cannot be set up) and ``"pdn3"``
+    (a violation of the PDN 3.0 grammar found by :func:`check_strict`); the
+    warnings in :attr:`Game.warnings` have kind ``"notation"``.
+
+    >>> error = PdnError(3, 14, "illegal move '32-27' in W:W31-50:B1-20", "illegal")
+    >>> str(error)
+    "3:14: illegal move '32-27' in W:W31-50:B1-20"
+    """
+
+    line: int
+    """The line, from 1."""
+    column: int
+    """The column, from 1."""
+    message: str
+    kind: str
+    fen: str | None = None
+    """The position the error was found in, for move errors."""
+    unparsed: str = ""
+    """The moves after a rejected move, kept as read (rest of the game or of
+    the variation)."""
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
+
+
+class Headers(MutableMapping[str, str]):
+    """The tag pairs of a game, in the order they were added.
+
+    >>> headers = Headers(Event="Final", GameType="25")
+    >>> headers["Site"] = "Moscow"
+    >>> list(headers), headers.variant().name
+    (['Event', 'GameType', 'Site'], 'russian')
+
+    :raises ValueError: when a tag name is not letters, digits and ``_``.
+    """
+
+    def __init__(self, data: Iterable[tuple[str, str]] | None = None, **tags: str) -> None:
+        self._tags: dict[str, str] = {}
+        for name, value in (*(data or ()), *tags.items()):
+            self[name] = value
+
+    def __getitem__(self, name: str) -> str:
+        return self._tags[name]
+
+    def __setitem__(self, name: str, value: str) -> None:
+        if not _TAG_NAME.match(name):
+            raise ValueError(f"invalid PDN tag name: {name!r}")
+        self._tags[name] = str(value)
+
+    def __delitem__(self, name: str) -> None:
+        del self._tags[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tags)
+
+    def __len__(self) -> int:
+        return len(self._tags)
+
+    def copy(self) -> Headers:
+        """A copy of the headers."""
+        return Headers(self._tags.items())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={value!r}" for name, value in self._tags.items())
+        return f"Headers({inner})"
+
+    def variant(self, default: Variant | str | int | None = None) -> Variant:
+        """The variant these headers describe.
+
+        The ``GameType`` tag decides (a number or the full form with board
+        geometry); a ``Variant`` tag then picks among variants that share a
+        ``GameType`` (``dama`` is GameType 21 with ``[Variant "dama"]``), or
+        names the variant when there is no ``GameType``. Without either tag
+        the result is ``default``, and international draughts without one.
+
+        >>> Headers(GameType="21", Variant="dama").variant().name
+        'dama'
+        >>> Headers(Variant="American/English").variant().name
+        'english'
+        >>> Headers().variant("russian").name
+        'russian'
+
+        :raises ValueError: for a ``GameType`` or ``Variant`` the library does
+            not know.
+        """
+        return variant_of_tags(self.get("GameType"), self.get("Variant"), default)
+
+
+def variant_of_tags(gametype: str | None, variant_tag: str | None,
+                    default: Variant | str | int | None) -> Variant:
+    """The variant of a ``GameType`` and a ``Variant`` tag value (see
+    :meth:`Headers.variant`).
+
+    >>> variant_of_tags("21", "dama", None).name, variant_of_tags(None, None, "pool").name
+    ('dama', 'pool')
+    """
+    if gametype is not None and gametype.strip():
+        text = gametype.strip()
+        try:
+            base = find_variant(int(text)) if text.isdigit() else find_variant(text)
+        except ValueError:
+            raise ValueError(f"unknown GameType {gametype!r}") from None
+        if variant_tag:
+            tag = _fold(variant_tag)
+            for candidate in VARIANTS:
+                if candidate.gametype == base.gametype and candidate.variant_tag == tag:
+                    return candidate
+        return base
+    if variant_tag is not None and variant_tag.strip():
+        for name in (variant_tag, *re.split(r"[/,]", variant_tag)):
+            try:
+                return find_variant(name)
+            except ValueError:
+                continue
+        raise ValueError(f"unknown Variant {variant_tag!r}")
+    return INTERNATIONAL if default is None else find_variant(default)
+
+
+def _fold(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+# -- Visitors ------------------------------------------------------------------
+
+class BaseVisitor(Generic[ResultT]):
+    """Receives the parts of a game in reading order; subclass it and
+    override what you need. :func:`read_game` and :meth:`Game.accept` drive it.
+
+    ``visit_move`` gets the board *before* the move; the reader has already
+    checked that the move is legal there.
+
+    >>> import io
+    >>> from draughts.pdn import read_game
+    >>> class CountMoves(BaseVisitor[int]):
+    ...     def __init__(self) -> None:
+    ...         self.count = 0
+    ...     def visit_move(self, board, move) -> None:
+    ...         self.count += 1
+    ...     def result(self) -> int:
+    ...         return self.count
+    >>> read_game(io.StringIO("1. 32-28 19-23 (18-23) 2. 28x19 *"), Visitor=CountMoves)
+    4
+    """
+
+    def begin_game(self) -> None:
+        """A game starts."""
+
+    def begin_headers(self) -> Headers | None:
+        """The tags start."""
+        return None
+
+    def visit_header(self, name: str, value: str) -> None:
+        """One tag pair."""
+
+    def end_headers(self) -> SkipType | None:
+        """The tags are over; return :data:`SKIP` to skip the moves."""
+        return None
+
+    def visit_board(self, board: Board) -> None:
+        """The start position, after the headers (not called when the moves
+        are skipped or the position cannot be set up)."""
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """A legal move, played from ``board`` (do not change the board)."""
+
+    def visit_comment(self, comment: str) -> None:
+        """A comment (whitespace inside it folded to single spaces)."""
+
+    def visit_nag(self, nag: int) -> None:
+        """A numeric annotation glyph, or a move strength as its NAG."""
+
+    def begin_variation(self) -> SkipType | None:
+        """A side line of the last move starts; return :data:`SKIP` to skip it
+        (and then :meth:`end_variation` is not called for it)."""
+        return None
+
+    def end_variation(self) -> None:
+        """The side line ends."""
+
+    def visit_result(self, result: str) -> None:
+        """The game terminator (a result or ``*``)."""
+
+    def handle_error(self, error: PdnError) -> None:
+        """A problem in the game; the default ignores it."""
+
+    def handle_warning(self, warning: PdnError) -> None:
+        """Something the liberal reader accepted that PDN 3.0 forbids (a
+        capture written with ``-``: kind ``"notation"``); ignored by default."""
+
+    def end_game(self) -> None:
+        """The game is over."""
+
+    def result(self) -> ResultT:
+        """What the visitor made of the game."""
+        raise NotImplementedError

@@ -1,0 +1,524 @@
+"""The game tree of :mod:`draughts.pdn` and the visitors that build it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from draughts._pdn_base import (
+    SKIP,
+    BaseVisitor,
+    Headers,
+    PdnError,
+    ResultT,
+    SkipType,
+)
+from draughts.board import Board
+from draughts.move import Move
+from draughts.variant import INTERNATIONAL, VARIANTS, Variant, find_variant
+
+# -- The game tree -------------------------------------------------------------
+
+_CLOCK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d*)?)\]")
+
+
+class GameNode:
+    """A position in a game tree: the :class:`Game` itself or a
+    :class:`ChildNode` reached by a move.
+
+    ``variations`` lists the moves played from here, the main line first.
+
+    >>> game = Game(variant="english")
+    >>> node = game.add_variation(game.board().parse_pdn("11-15"))
+    >>> node.add_variation(node.board().parse_pdn("23-19")).ply()
+    2
+    >>> game.variations[0] is node, node.is_mainline()
+    (True, True)
+    """
+
+    __slots__ = ("comment", "move", "nags", "parent", "starting_comment", "variations")
+
+    parent: GameNode | None
+    move: Move | None
+
+    def __init__(self) -> None:
+        self.variations: list[ChildNode] = []
+        self.comment = ""
+        """The comment after the move (for the game: before the first move)."""
+        self.starting_comment = ""
+        """A comment before the move, written where a variation starts."""
+        self.nags: set[int] = set()
+        """Numeric annotation glyphs: 1 ``!``, 2 ``?``, 3 ``!!``, 4 ``??``,
+        5 ``!?``, 6 ``?!``, 7 forced move (PDN's ``*``)."""
+
+    def game(self) -> Game:
+        """The root of the tree."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        assert isinstance(node, Game)
+        return node
+
+    def _path(self) -> list[Move]:
+        moves: list[Move] = []
+        node: GameNode = self
+        while node.parent is not None:
+            assert node.move is not None
+            moves.append(node.move)
+            node = node.parent
+        moves.reverse()
+        return moves
+
+    def board(self) -> Board:
+        """A new board with the position at this node (the moves from the
+        start on its move stack)."""
+        board = self.game().board()
+        for move in self._path():
+            board.push(move)
+        return board
+
+    def ply(self) -> int:
+        """How many moves lead here from the start of the game."""
+        count = 0
+        node: GameNode = self
+        while node.parent is not None:
+            count += 1
+            node = node.parent
+        return count
+
+    def end(self) -> GameNode:
+        """The last node of the main line from here."""
+        node: GameNode = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def is_end(self) -> bool:
+        """Whether no move follows."""
+        return not self.variations
+
+    def is_mainline(self) -> bool:
+        """Whether this node is on the game's main line."""
+        node: GameNode = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def is_main_variation(self) -> bool:
+        """Whether this node is the first choice of its parent."""
+        return self.parent is None or self.parent.variations[0] is self
+
+    def variation(self, key: int | Move) -> ChildNode:
+        """The child by index or by move.
+
+        :raises KeyError: if there is no such child.
+        """
+        if isinstance(key, int):
+            try:
+                return self.variations[key]
+            except IndexError:
+                raise KeyError(key) from None
+        for child in self.variations:
+            if child.move == key:
+                return child
+        raise KeyError(key)
+
+    def has_variation(self, move: Move) -> bool:
+        """Whether a child plays ``move``."""
+        return any(child.move == move for child in self.variations)
+
+    def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "",
+                      nags: Iterable[int] = ()) -> ChildNode:
+        """Add a child that plays ``move`` (not checked for legality) and
+        return it."""
+        node = ChildNode(self, move)
+        node.comment = comment
+        node.starting_comment = starting_comment
+        node.nags.update(nags)
+        self.variations.append(node)
+        return node
+
+    def add_main_variation(self, move: Move, *, comment: str = "",
+                           nags: Iterable[int] = ()) -> ChildNode:
+        """Add a child that plays ``move`` as the first choice."""
+        node = self.add_variation(move, comment=comment, nags=nags)
+        self.variations.insert(0, self.variations.pop())
+        return node
+
+    def promote_to_main(self, move: Move) -> None:
+        """Make the child playing ``move`` the first choice."""
+        node = self.variation(move)
+        self.variations.remove(node)
+        self.variations.insert(0, node)
+
+    def remove_variation(self, move: Move) -> None:
+        """Remove the child playing ``move`` and everything after it."""
+        self.variations.remove(self.variation(move))
+
+    def add_line(self, moves: Iterable[Move], *, comment: str = "",
+                 nags: Iterable[int] = ()) -> GameNode:
+        """Add a line of moves from here; the comment and NAGs go to its last
+        node, which is returned."""
+        node: GameNode = self
+        for move in moves:
+            node = node.add_variation(move)
+        node.comment = comment
+        node.nags.update(nags)
+        return node
+
+    def mainline(self) -> Iterator[ChildNode]:
+        """The nodes of the main line after this one."""
+        node: GameNode = self
+        while node.variations:
+            node = node.variations[0]
+            yield node
+
+    def mainline_moves(self) -> list[Move]:
+        """The moves of the main line after this node."""
+        return [node.move for node in self.mainline()]
+
+    def clock(self) -> float | None:
+        """The remaining clock time in seconds from a ``[%clk h:mm:ss]``
+        command in the comment, or None.
+
+        >>> node = Game()
+        >>> node.comment = "[%clk 1:55:21]"
+        >>> node.clock()
+        6921.0
+        """
+        match = _CLOCK.search(self.comment)
+        if match is None:
+            return None
+        return int(match[1]) * 3600 + int(match[2]) * 60 + float(match[3])
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walk the tree from this node, as :func:`read_game` would read it,
+        and return the visitor's result."""
+        board = self.board()
+        visitor.begin_game()
+        visitor.visit_board(board)
+        if self.comment:
+            visitor.visit_comment(self.comment)
+        _walk(self, board, visitor)
+        visitor.visit_result(self.game().headers.get("Result", "*"))
+        visitor.end_game()
+        return visitor.result()
+
+    def __str__(self) -> str:
+        from draughts._pdn_write import StringExporter  # the writer builds on this module
+
+        return self.accept(StringExporter(headers=False))
+
+
+class ChildNode(GameNode):
+    """A node reached by a move.
+
+    >>> game = Game(variant="english")
+    >>> node = game.add_variation(game.board().parse_pdn("11-15"))
+    >>> node.move, node.pdn()
+    (Move(11, 15), '11-15')
+    """
+
+    __slots__ = ()
+
+    parent: GameNode
+    move: Move
+
+    def __init__(self, parent: GameNode, move: Move) -> None:
+        super().__init__()
+        self.parent = parent
+        self.move = move
+
+    def pdn(self) -> str:
+        """The move in PDN notation, in the position where it is played."""
+        return self.parent.board().pdn(self.move)
+
+    def __repr__(self) -> str:
+        return f"<ChildNode {self.move!s} at ply {self.ply()}>"
+
+
+class Game(GameNode):
+    """A game: headers, the start position and the tree of moves.
+
+    A new game gets the seven tags PDN 3.0 asks for, plus ``GameType`` (and
+    ``Variant`` for variants that share a ``GameType``) when the variant is
+    not international:
+
+    >>> game = Game(variant="dama")
+    >>> dict(game.headers)["GameType"], game.headers["Variant"]
+    ('21', 'dama')
+    >>> game.board().fen()
+    'B:W21-32:B1-12'
+
+    :attr:`errors` lists the problems found when the game was read.
+    """
+
+    __slots__ = ("_default_variant", "_variant", "errors", "headers", "warnings")
+
+    def __init__(self, headers: Headers | Iterable[tuple[str, str]] | None = None, *,
+                 variant: Variant | str | int | None = None) -> None:
+        super().__init__()
+        self.parent = None
+        self.move = None
+        self._default_variant = None if variant is None else find_variant(variant)
+        self._variant: Variant | None = None
+        if headers is None:
+            self.headers = Headers([
+                ("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
+                ("White", "?"), ("Black", "?"), ("Result", "*"),
+            ])
+            if self._default_variant is not None:
+                set_variant_tags(self.headers, self._default_variant)
+        else:
+            self.headers = headers if isinstance(headers, Headers) else Headers(headers)
+        self.errors: list[PdnError] = []
+        """Problems found while reading the game."""
+        self.warnings: list[PdnError] = []
+        """Departures from PDN 3.0 the reader accepted (see
+        :meth:`BaseVisitor.handle_warning`)."""
+
+    @property
+    def variant(self) -> Variant:
+        """The variant of the game: the one it was read with, else the one
+        the headers name (see :meth:`Headers.variant`), with the variant
+        given to the constructor as the default."""
+        if self._variant is not None:
+            return self._variant
+        return self.headers.variant(self._default_variant)
+
+    @variant.setter
+    def variant(self, variant: Variant) -> None:
+        self._variant = variant
+
+    def board(self) -> Board:
+        """A new board with the start position (the ``FEN`` tag, else the
+        variant's start).
+
+        :raises ValueError: if the variant or the FEN is invalid.
+        """
+        fen = self.headers.get("FEN")
+        return Board(fen if fen and fen.strip() else None, variant=self.variant)
+
+    @classmethod
+    def from_board(cls, board: Board) -> Game:
+        """A game with the moves played on ``board``.
+
+        >>> board = Board(variant="russian")
+        >>> for text in ["c3-d4", "d6-c5", "b2-c3"]:
+        ...     _ = board.push_pdn(text)
+        >>> from draughts.pdn import StringExporter
+        >>> print(Game.from_board(board).accept(StringExporter(headers=False)))
+        1. c3-d4 d6-c5 2. b2-c3 *
+        """
+        start = board.copy()
+        while start.move_stack:
+            start.pop()
+        game = cls(variant=board.variant)
+        if start.fen() != board.variant.starting_fen:
+            game.headers["FEN"] = start.fen()
+        game.add_line(board.move_stack)
+        return game
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walk the whole game, headers first, and return the visitor's result.
+
+        The result token written is the ``Result`` tag (``*`` without one).
+        """
+        visitor.begin_game()
+        visitor.begin_headers()
+        for name, value in self.headers.items():
+            visitor.visit_header(name, value)
+        if visitor.end_headers() is not SKIP:
+            board = self.board()
+            visitor.visit_board(board)
+            if self.comment:
+                visitor.visit_comment(self.comment)
+            _walk(self, board, visitor)
+        visitor.visit_result(self.headers.get("Result", "*"))
+        visitor.end_game()
+        return visitor.result()
+
+    def __str__(self) -> str:
+        from draughts._pdn_write import StringExporter  # the writer builds on this module
+
+        return self.accept(StringExporter())
+
+    def __repr__(self) -> str:
+        white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
+        return (f"<Game {white!r} vs. {black!r} ({self.variant.name}, "
+                f"{len(self.mainline_moves())} moves, {len(self.errors)} errors)>")
+
+
+def set_variant_tags(headers: Headers, variant: Variant) -> None:
+    """Write the ``GameType`` (and ``Variant``) tags that name ``variant``:
+    the number for a preset, the full form for another numbering.
+
+    >>> headers = Headers()
+    >>> set_variant_tags(headers, find_variant("dama"))
+    >>> headers
+    Headers(GameType='21', Variant='dama')
+    """
+    preset = next((v for v in VARIANTS if v.gametype == variant.gametype
+                   and v.variant_tag is None), None)
+    if preset is None or preset.gametype_string != variant.gametype_string:
+        headers["GameType"] = variant.gametype_string
+    elif variant != INTERNATIONAL:
+        headers["GameType"] = str(variant.gametype)
+    if variant.variant_tag is not None:
+        headers["Variant"] = variant.variant_tag
+
+
+def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
+    """Visit the moves after ``start`` (``board`` at its position), main
+    line first and each side line as a variation, without recursion: a tree
+    of any depth is walked on an explicit task stack."""
+    # A task is (kind, node): "line" visits what follows node; "alt" opens a
+    # variation at node; "push"/"pop" keep the board in step; "end" closes.
+    tasks: list[tuple[str, GameNode]] = [("line", start)]
+    while tasks:
+        kind, node = tasks.pop()
+        if kind == "line":
+            if not node.variations:
+                continue
+            main = node.variations[0]
+            _visit_node(main, board, visitor)
+            tasks += [("pop", main), ("line", main), ("push", main)]
+            for alt in reversed(node.variations[1:]):
+                tasks += [("end", alt), ("pop", alt), ("line", alt), ("push", alt),
+                          ("alt", alt)]
+        elif kind == "push":
+            assert node.move is not None
+            board.push(node.move)
+        elif kind == "pop":
+            board.pop()
+        elif kind == "alt":
+            if visitor.begin_variation() is SKIP:
+                del tasks[-4:]  # its push, line, pop and end
+            else:
+                assert isinstance(node, ChildNode)
+                _visit_node(node, board, visitor)
+        else:
+            visitor.end_variation()
+
+
+def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
+    if node.starting_comment:
+        visitor.visit_comment(node.starting_comment)
+    visitor.visit_move(board, node.move)
+    for nag in sorted(node.nags):
+        visitor.visit_nag(nag)
+    if node.comment:
+        visitor.visit_comment(node.comment)
+
+
+class GameBuilder(BaseVisitor[Game]):
+    """Builds a :class:`Game` tree; the default visitor of :func:`read_game`.
+
+    >>> import io
+    >>> from draughts.pdn import read_game
+    >>> game = read_game(io.StringIO("32-28 {good} 19-23 *"), Visitor=GameBuilder)
+    >>> game.variations[0].comment
+    'good'
+    """
+
+    def begin_game(self) -> None:
+        self.game = Game(Headers())
+        self._node: GameNode = self.game
+        self._stack: list[GameNode] = []
+        self._starting = False
+        self._starting_comment = ""
+
+    def visit_header(self, name: str, value: str) -> None:
+        self.game.headers[name] = value
+
+    def visit_board(self, board: Board) -> None:
+        self.game.variant = board.variant
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        self._node = self._node.add_variation(move)
+        if self._starting:
+            self._node.starting_comment = self._starting_comment
+            self._starting = False
+            self._starting_comment = ""
+
+    def visit_comment(self, comment: str) -> None:
+        if self._starting:
+            self._starting_comment = _join(self._starting_comment, comment)
+        else:
+            self._node.comment = _join(self._node.comment, comment)
+
+    def visit_nag(self, nag: int) -> None:
+        self._node.nags.add(nag)
+
+    def begin_variation(self) -> None:
+        parent = self._node.parent
+        assert parent is not None, "the reader opens variations only after a move"
+        self._stack.append(self._node)
+        self._node = parent
+        self._starting = True
+
+    def end_variation(self) -> None:
+        self._node = self._stack.pop()
+        self._starting = False
+        self._starting_comment = ""
+
+    def visit_result(self, result: str) -> None:
+        if self.game.headers.get("Result", "*") == "*":
+            self.game.headers["Result"] = result
+
+    def handle_error(self, error: PdnError) -> None:
+        self.game.errors.append(error)
+
+    def handle_warning(self, warning: PdnError) -> None:
+        self.game.warnings.append(warning)
+
+    def result(self) -> Game:
+        return self.game
+
+
+def _join(first: str, second: str) -> str:
+    return f"{first} {second}" if first else second
+
+
+class HeadersBuilder(BaseVisitor[Headers]):
+    """Collects the headers and skips the moves (see :func:`read_headers`).
+
+    >>> import io
+    >>> from draughts.pdn import read_game
+    >>> read_game(io.StringIO('[Event "A"] 32-28 *'), Visitor=HeadersBuilder)
+    Headers(Event='A')
+    """
+
+    def begin_headers(self) -> Headers:
+        self.headers = Headers()
+        return self.headers
+
+    def visit_header(self, name: str, value: str) -> None:
+        self.headers[name] = value
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> Headers:
+        return self.headers
+
+
+class SkipVisitor(BaseVisitor[bool]):
+    """Skips a whole game (see :func:`skip_game`).
+
+    >>> import io
+    >>> from draughts.pdn import read_game
+    >>> read_game(io.StringIO("32-28 *"), Visitor=SkipVisitor)
+    True
+    """
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> bool:
+        return True
