@@ -38,8 +38,9 @@ _TOKEN = re.compile(
   | (?P<result>(?:1/2[-:]1/2|[12][-:]0|0[-:][012]|1[-:]1)(?![0-9]))
   | (?P<number>[0-9]+\.(?:\.\.)?)
   | (?P<ellipsis>\.\.\.?|…)
-  | (?P<move>(?P<squares>SQ(?:[ \t]*[-xX:][ \t]*SQ)+|(?:[a-z][0-9]){2,}|[a-h][a-h][1-8]
-                         |[0-9]{4})
+  | (?P<move>(?P<squares>(?P<a>SQ)[ \t]*(?P<sep>[-xX:])[ \t]*(?P<b>SQ)
+                          (?P<more>(?:[ \t]*[-xX:][ \t]*SQ)+)?
+                         |(?:[a-z][0-9]){2,}|[a-h][a-h][1-8]|[0-9]{4})
              (?P<strength>[!?]+|\([!?]+\)|\*)?)
   | \$(?P<nag>[0-9]+)
   | (?P<strength2>[!?]+|\([!?]+\))
@@ -192,32 +193,50 @@ class _Resolver:
         geometry = tables(variant)
         self.index = {name: geometry.index_of_square[n] for name, n in self.number.items()}
         self.square = geometry.square_of_index
+        self.steps: dict[int, Move] = {}  # non-capturing moves are the same objects each time
+
+    def quick(self, board: Board, match: re.Match[str]) -> Move | None:
+        """The move a two-square token like ``32-28`` or ``19x28`` names, if
+        exactly one legal move joins the squares; else None (see :meth:`resolve`).
+
+        Only that move becomes a :class:`Move`: the board's own legal move list
+        (a Move for each) would cost more than the rest of the reading."""
+        first, second, more = match.group("a", "b", "more")
+        if more is not None:
+            return None
+        origin = self.index.get(first)
+        destination = self.index.get(second)
+        if origin is None or destination is None:
+            return None
+        found = [raw for raw in board._raw_legal()
+                 if raw[1] == destination and raw[0] == origin]
+        if len(found) != 1:
+            return None
+        captured = found[0][3]
+        if not captured:
+            key = origin << 16 | destination
+            move = self.steps.get(key)
+            if move is None:
+                a, b = self.square[origin], self.square[destination]
+                move = self.steps[key] = Move(a, b, (), (a, b))
+            return move
+        square = self.square
+        return Move(square[origin], square[destination], tuple([square[i] for i in captured]),
+                    tuple([square[i] for i in found[0][4]]))
 
     def resolve(self, board: Board, text: str) -> Move:
+        """The legal move ``text`` names, in any form the reader knows.
+
+        :raises ValueError: (an :class:`InvalidMoveError`,
+            :class:`IllegalMoveError` or :class:`AmbiguousMoveError`).
+        """
         if self.algebraic and len(text) == 3 and text[1].isalpha():
             return self._file_and_square(board, text)
-        tokens = _SQUARE.findall(text)
-        if len(tokens) == 2:
-            origin = self.index.get(tokens[0])
-            destination = self.index.get(tokens[1])
-            if origin is not None and destination is not None:
-                # The common case, "32-28" or "19x28": the one legal move with
-                # these ends. Only it becomes a Move; the board's own legal move
-                # list (a Move for each) is built only when this does not decide.
-                found = None
-                for raw in board._raw_legal():
-                    if raw[0] == origin and raw[1] == destination:
-                        if found is not None:
-                            found = None
-                            break
-                        found = raw
-                if found is not None:
-                    square = self.square
-                    a, b = square[origin], square[destination]
-                    if not found[3]:
-                        return Move(a, b, (), (a, b))
-                    return Move(a, b, tuple([square[i] for i in found[3]]),
-                                tuple([square[i] for i in found[4]]))
+        match = _TOKEN.fullmatch(text)
+        if match is not None and match.group("a") is not None:
+            move = self.quick(board, match)
+            if move is not None:
+                return move
         return board.parse_pdn(text)
 
     def begins_capture(self, board: Board, text: str) -> bool:
@@ -395,15 +414,18 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             bad.parts += [m.group(0) for m, _, _ in later]
         split = guess = None
 
+    def notation_warning(move: Move, text: str, line: int, column: int) -> None:
+        # Liberal reading matched it anyway; the strict check tells.
+        written = "'-'" if move.captures else "a capture separator"
+        visitor.handle_warning(PdnError(
+            line, column, f"{text!r} is written with {written} but is "
+            f"{board.pdn(move, long=False)}", "notation", board.fen()))
+
     def commit(move: Move, text: str, match: re.Match[str], line: int, column: int) -> None:
         nonlocal preset
         preset = None
         if ("-" in text) if move.captures else ("x" in text or ":" in text or "X" in text):
-            # Liberal reading matched it anyway; the strict check tells.
-            written = "'-'" if move.captures else "a capture separator"
-            visitor.handle_warning(PdnError(
-                line, column, f"{text!r} is written with {written} but is "
-                f"{board.pdn(move, long=False)}", "notation", board.fen()))
+            notation_warning(move, text, line, column)
         visitor.visit_move(board, move)
         board.push(move)
         moves_here[-1] += 1
@@ -493,8 +515,20 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
     for kind, match, line, column in cursor.tokens():
         if (split is not None or guess is not None) and kind != "move":
             unsettled()
-        if plain and kind == "move":
-            play(match, line, column)  # the common case first
+        if kind == "move" and plain and split is None and guess is None:
+            # The common case first: a short move in a line being replayed.
+            move = resolver.quick(board, match)
+            if move is None:
+                play(match, line, column)
+                continue
+            if (match.group("sep") == "-") == bool(move.captures):
+                notation_warning(move, match.group("squares"), line, column)
+            visitor.visit_move(board, move)
+            board.push(move)
+            moves_here[-1] += 1
+            strength = match.group("strength")
+            if strength:
+                _strength(visitor, strength)
             continue
         if kind == "percent":
             continue
