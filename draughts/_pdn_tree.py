@@ -227,9 +227,14 @@ class ChildNode(GameNode):
     move: Move
 
     def __init__(self, parent: GameNode, move: Move) -> None:
-        super().__init__()
+        # Every slot set here rather than through GameNode.__init__: a node is
+        # made for each move read, so the saved call counts.
         self.parent = parent
         self.move = move
+        self.variations = []
+        self.comment = ""
+        self.starting_comment = ""
+        self.nags = set()
 
     def pdn(self) -> str:
         """The move in PDN notation, in the position where it is played."""
@@ -437,7 +442,9 @@ class GameBuilder(BaseVisitor[Game]):
         self.game.variant = board.variant
 
     def visit_move(self, board: Board, move: Move) -> None:
-        self._node = self._node.add_variation(move)
+        node = ChildNode(self._node, move)
+        self._node.variations.append(node)
+        self._node = node
         if self._starting:
             self._node.starting_comment = self._starting_comment
             self._starting = False
