@@ -238,16 +238,16 @@ def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list
     return rows
 
 
-def pdn_row(workers: dict[str, Worker], quick: bool) -> Row | None:
+def pdn_row(workers: dict[str, Worker], quick: bool, corpus: Path) -> Row | None:
     """Read + replay of the International games every library replays fully."""
     sys.path.insert(0, str(HERE))
     from _worker import _split_games
 
-    if not PDN_DIR.is_dir():
-        print(f"skipping PDN: {PDN_DIR} not found", file=sys.stderr)
+    if not corpus.is_dir():
+        print(f"skipping PDN: {corpus} not found", file=sys.stderr)
         return None
     games: list[str] = []
-    for path in sorted(PDN_DIR.rglob("*.pdn")):
+    for path in sorted(corpus.rglob("*.pdn")):
         raw = path.read_bytes()
         try:
             text = raw.decode("utf-8-sig")
@@ -399,6 +399,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller samples, 3 rounds")
     parser.add_argument("--peers", default=",".join(PEERS),
                         help="comma-separated peers to compare with (default: both)")
+    parser.add_argument("--corpus", type=Path, default=PDN_DIR,
+                        help="folder of International PDN files (default: %(default)s)")
     parser.add_argument("--wall", action="store_true",
                         help="time with the wall clock instead of each process's CPU time")
     parser.add_argument("--only", default="",
@@ -421,7 +423,7 @@ def main() -> None:
     ).stdout.strip() or "?" for lib, python in pythons.items()}
     try:
         rows = build_rows(positions, peers, args.quick)
-        pdn = pdn_row(workers, args.quick)
+        pdn = pdn_row(workers, args.quick, args.corpus)
         if pdn is not None:
             rows.append(pdn)
         rows = [row for row in rows if args.only in row.name]
