@@ -20,6 +20,7 @@ from draughts.errors import InvalidFenError
 
 _RANGE = re.compile(r"^(K?)([0-9]+)-(K?)([0-9]+)$")
 _COUNTER = re.compile(r"^([HF])([0-9]+)$")
+_CANONICAL_COUNTER = re.compile(r"[HF][0-9]+")
 
 
 class FenPosition(NamedTuple):
@@ -222,12 +223,22 @@ class _Codec:
 
     def parse(self, fen: str, limit_pieces: bool) -> FenPosition | None:
         """The position of a FEN in canonical form (``W:W..:B..``, upper
-        case, no spaces or counters), or None to leave it to the general
-        parser, also when it is wrong, so that errors are reported in one place."""
+        case, no spaces; lidraughts' ``:H<n>:F<n>`` allowed), or None to leave
+        it to the general parser, also when it is wrong, so that errors are
+        reported in one place."""
         fields = fen.split(":")
-        if len(fields) != 3:
+        if len(fields) < 3:
             return None
-        side, white, black = fields
+        side, white, black = fields[:3]
+        halfmove = fullmove = None
+        for field in fields[3:]:
+            # lidraughts' counters, as it writes them (``:H0:F1``).
+            if _CANONICAL_COUNTER.fullmatch(field) is None:
+                return None
+            if field[0] == "H":
+                halfmove = int(field[1:])
+            else:
+                fullmove = int(field[1:])
         if side == "W":
             turn = 0
         elif side == "B":
@@ -268,7 +279,7 @@ class _Codec:
             if ((men[0] | kings[0]).bit_count() > limit
                     or (men[1] | kings[1]).bit_count() > limit):
                 return None
-        return FenPosition(turn, (men[0], men[1]), (kings[0], kings[1]))
+        return FenPosition(turn, (men[0], men[1]), (kings[0], kings[1]), halfmove, fullmove)
 
     def _range(self, item: str) -> tuple[int, bool] | None:
         first_text, dash, last_text = item.partition("-")

@@ -120,6 +120,29 @@ def test_king_range_crowns_every_square_even_when_remembered() -> None:
         assert draughts.Board("W:W31-33:B1").fen() == "W:W31-33:B1"
 
 
+@pytest.mark.parametrize(
+    ("text", "counters"),
+    [
+        # lidraughts writes the halfmove clock and the move number (rules-research.md §2.2).
+        ("W:W31-50:B1-20:H0:F1", (0, 1)),
+        ("B:W31-50:B1-20:H7:F12", (7, 12)),
+        ("W:W31-50:B1-20:F3", (None, 3)),
+        ("W:W31-50:B1-20:H2:H5", (5, None)),  # the last one counts, as in the general parser
+    ],
+)
+def test_lidraughts_counters(text: str, counters: tuple[int | None, int | None]) -> None:
+    t = _tables("international")
+    position = parse_fen(t, text)
+    assert (position.halfmove_clock, position.fullmove_number) == counters
+    assert position == _parse_general(t, text, True)
+
+
+@pytest.mark.parametrize("text", ["W:W31-50:B1-20:H", "W:W31-50:B1-20:Hx", "W:W31-50:B1-20:X1"])
+def test_malformed_counters_are_still_errors(text: str) -> None:
+    with pytest.raises(InvalidFenError, match="unknown fen field"):
+        draughts.Board(text)
+
+
 def test_numeric_squares_on_an_algebraic_board() -> None:
     # Russian also has a numeric numbering (GameType 25): 1-12 are Black's men.
     board = draughts.Board("W:W21-32:B1-12", variant="russian")
@@ -204,13 +227,16 @@ def _outcome(read: Callable[[], object]) -> object:
 def test_fast_and_general_readers_agree_on_edited_fens(
     case: tuple[str, int, tuple[int, int], tuple[int, int]], data: st.DataObject,
 ) -> None:
-    """Canonical FENs with one edit (a character dropped, doubled or replaced
-    by FEN punctuation): both readers give the same position or the same error."""
+    """Canonical FENs, some with lidraughts' counters, with one edit (a
+    character dropped, or another inserted or put in its place): both readers
+    give the same position or the same error."""
     name, turn, men, kings = case
     t = _tables(name)
     fen = format_fen(t, (turn, men, kings))
+    fen += data.draw(st.sampled_from(["", ":H0:F1", ":H12", ":F7:H3"]))
     at = data.draw(st.integers(0, len(fen)))
-    piece = data.draw(st.sampled_from(["", ",", "-", ":", "K", "0", "9", "W", "B", "x", " "]))
+    piece = data.draw(st.sampled_from(["", ",", "-", ":", "K", "0", "9", "W", "B", "H", "F",
+                                       "x", " ", "\n"]))
     cut = data.draw(st.integers(0, 1))
     edited = fen[:at] + piece + fen[at + cut:]
     for limit in (False, True):
