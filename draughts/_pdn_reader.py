@@ -188,6 +188,7 @@ class _Resolver:
     def __init__(self, variant: Variant) -> None:
         self.number = {variant.square_name(n): n for n in variant.squares}
         self.algebraic = variant.notation == "algebraic"
+        self.variant = variant
         # Square name -> internal index, and back to numbers, for matching the
         # generator's raw moves without building a Move for every legal move.
         geometry = tables(variant)
@@ -242,11 +243,21 @@ class _Resolver:
     def begins_capture(self, board: Board, text: str) -> bool:
         """Whether ``text`` names the start of a legal capture that goes on
         (the first part of ``4x31 31x42``)."""
-        squares = [self.number.get(token) for token in _SQUARE.findall(text)]
+        squares = [self._square(token) for token in _SQUARE.findall(text)]
         if len(squares) < 2 or None in squares:
             return False
         return any(move.from_square == squares[0] and squares[-1] in move.path[1:-1]
                    for move in board.legal_moves if move.captures)
+
+    def _square(self, token: str) -> int | None:
+        """The square a token names, in any notation the board accepts."""
+        square = self.number.get(token)
+        if square is None:
+            try:
+                square = self.variant.parse_square(token)
+            except ValueError:
+                return None
+        return square
 
     def join(self, first: str, second: str) -> str | None:
         """``first`` and ``second`` as one capture, if ``second`` starts where
@@ -513,7 +524,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
         commit(move, text, match, line, column)
 
     for kind, match, line, column in cursor.tokens():
-        if (split is not None or guess is not None) and kind != "move":
+        if (split is not None or guess is not None) and kind not in _BETWEEN_MOVES:
             unsettled()
         if kind == "move" and plain and split is None and guess is None:
             # The common case first: a short move in a line being replayed.
@@ -694,6 +705,9 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
 
 
 _LOOKAHEAD = 8  # moves to follow an ambiguous move before giving up
+# Tokens that may stand between the parts of a split capture or between an
+# ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
+_BETWEEN_MOVES = frozenset(("move", "number", "ellipsis", "percent"))
 _UNESCAPE = re.compile(r"\\(.)")
 _NO_BOARD = Board()
 _NO_RESOLVER = _Resolver(_NO_BOARD.variant)

@@ -193,6 +193,23 @@ def test_split_capture_form() -> None:
     assert game.mainline_moves() == [Move(28, 8, captures=(23, 13), path=(28, 19, 8))]
 
 
+def test_split_capture_across_a_move_number() -> None:
+    # Playstrategy writes the two jumps of 2x11x18 as "e1xc3 58. c3xe5"; square
+    # names count from the first player's (Black's) corner on the English board.
+    game = read('[FEN "W:WK2:BK1,K7,K15"] 57... e1xc3 58. c3xe5 *', variant="english")
+    assert game.errors == []
+    assert game.mainline_moves()[0].captures == (7, 15)
+
+
+def test_ambiguous_capture_settled_by_the_next_moves() -> None:
+    # English, 23x7 is 23x14x7 (takes 18, 10) or 23x16x7 (takes 19, 11); after
+    # 23x14x7 Black's 11 is still there to play 11-15, after 23x16x7 it is not.
+    game = read('[FEN "W:W23:B8,10,11,18,19"] 1... 23x7 2. 11-15 *', variant="english")
+    assert game.errors == []
+    assert game.mainline_moves()[0].captures == (18, 10)
+    assert [w.kind for w in game.warnings] == ["notation"]
+
+
 def test_full_route_chooses_between_captures() -> None:
     # English, White man on 23: over 18 to 14 then over 10 to 7, or over 19 to 16
     # then over 11 to 7 (rows of four: 23 and 18, 14 and 10, 16 and 11 line up).

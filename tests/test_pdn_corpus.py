@@ -28,23 +28,10 @@ EXPECTED_ERRORS = {
     # Annotations outside braces: "8-11Redoversteppedthetimecontrolonthismove."
     ("english/tinsley.pdn", 623): (6434, "syntax"),
     ("english/tinsley.pdn", 693): (7170, "syntax"),
-    # The short notation names only the file: "ab2" is a3-b2 or a1-b2 (king), "cb2"
-    # is c3-b2 or c1-b2 (king), and both readings go on to play the next eight moves.
-    # ("hg7" in game 2 is settled by the move after it: see the warnings.)
-    ("russian/World_Championship_1998.pdn", 47): (662, "ambiguous"),
-    ("russian/World_Championship_1998.pdn", 242): (3319, "ambiguous"),
     # "1. - - 2. - - ...": the record has no moves.
     ("russian/abatsiev.pdn", 36): (599, "syntax"),
     ("russian/abatsiev.pdn", 142): (2351, "syntax"),
 }
-
-# Playstrategy writes English squares in algebraic notation with a1 in the
-# first player's (Black's) left corner; the core puts a1 in White's corner.
-CORE_ALGEBRAIC_ENGLISH = (
-    "core: on numeric boards algebraic squares are counted from White's corner, but "
-    "playstrategy counts them from the first player's: B:W21-32:B1-12 'c3-d4' should be 11-15"
-)
-
 
 def corpus_files() -> list[Path]:
     if not CORPUS.is_dir():
@@ -80,8 +67,6 @@ def corpus_params() -> list[object]:
         marks: list[pytest.MarkDecorator] = []
         if relative == "english/OCA_2.0.pdn":
             marks.append(pytest.mark.slow)  # 22,621 games: about 40 s
-        if relative == "english/playstrategy_american.pdn":
-            marks.append(pytest.mark.xfail(strict=True, reason=CORE_ALGEBRAIC_ENGLISH))
         params.append(pytest.param(relative, marks=marks, id=relative))
     return params or [pytest.param("", marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
 
@@ -216,11 +201,10 @@ def conformance(kind: str) -> list[object]:
 # Games of the "succeed" files that the grammar accepts but the rules do not.
 SUCCEED_RECORD_ERRORS = {
     # A capture written short although two captures share its squares (PDN 3.0
-    # writing rule 8 asks for the full route), and both readings can play every
-    # move that follows (3x26 is the last move; the others are followed by
-    # eight moves that both readings allow).
+    # writing rule 8 asks for the full route), and both readings can play what
+    # follows: 3x26 is the last move; after 36x16 both readings allow the next
+    # eight moves.
     ("Campionato Assoluto 2005.pdn", 46): (753, "ambiguous"),
-    ("Tricks traps and shots.pdn", 90): (1023, "ambiguous"),
     ("schildpad.pdn", 3): (52, "ambiguous"),
     # Problem positions with a man on the row where it would have been crowned
     # (a man of that colour cannot stand there: probably a lost "K").
