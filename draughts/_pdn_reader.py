@@ -104,6 +104,8 @@ class _Cursor:
                     return
                 self.line_number += 1
                 position = 0
+                if self.line_number == 1 and line.startswith("\ufeff"):
+                    position = 1  # a byte order mark the handle's codec left in
             while True:
                 match = search(line, position)
                 if match is None:
@@ -628,7 +630,10 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             play(match, line, column)
             continue
         if kind == "nag":
-            visitor.visit_nag(int(match.group("nag")))
+            if moves_here[-1]:
+                visitor.visit_nag(int(match.group("nag")))
+            else:
+                report(line, column, f"{match.group(0)} before any move of its line", "syntax")
         elif kind == "strength2":
             if moves_here[-1]:
                 _strength(visitor, match.group(0))

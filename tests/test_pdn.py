@@ -245,6 +245,17 @@ def test_clock_in_comment() -> None:
     assert game.clock() is None
 
 
+def test_byte_order_mark_left_in_the_text() -> None:
+    game = read('\ufeff[Event "x"]\n1. 32-28 *')
+    assert game.errors == [] and game.headers["Event"] == "x"
+
+
+def test_nag_without_a_move_is_reported() -> None:
+    game = read("$1 1. 32-28 19-23 ($3 18-23) *")
+    assert [(e.column, e.kind) for e in game.errors] == [(1, "syntax"), (20, "syntax")]
+    assert game.nags == set() and all(not n.nags for n in game.variations[0].variations)
+
+
 def test_crlf_and_line_numbers() -> None:
     game = read('[Event "x"]\r\n\r\n1. 32-28 19-23\r\n2. 32-27 *\r\n')
     assert [(e.line, e.column, e.kind) for e in game.errors] == [(4, 4, "illegal")]
