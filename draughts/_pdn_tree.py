@@ -308,7 +308,9 @@ class Game(GameNode):
 
     @classmethod
     def from_board(cls, board: Board) -> Game:
-        """A game with the moves played on ``board``.
+        """A game with the moves played on ``board``, its start position
+        (a ``FEN`` tag unless it is the variant's start) and, when the game is
+        over, its result.
 
         >>> board = Board(variant="russian")
         >>> for text in ["c3-d4", "d6-c5", "b2-c3"]:
@@ -316,6 +318,10 @@ class Game(GameNode):
         >>> from draughts.pdn import StringExporter
         >>> print(Game.from_board(board).accept(StringExporter(headers=False)))
         1. c3-d4 d6-c5 2. b2-c3 *
+        >>> board = Board("W:W28:B23", variant="international")
+        >>> _ = board.push_pdn("28x19")
+        >>> Game.from_board(board).headers["Result"]
+        '2-0'
         """
         start = board.copy()
         while start.move_stack:
@@ -324,6 +330,9 @@ class Game(GameNode):
         if start.fen() != board.variant.starting_fen:
             game.headers["FEN"] = start.fen()
         game.add_line(board.move_stack)
+        outcome = board.outcome()
+        if outcome is not None:
+            game.headers["Result"] = outcome.result()
         return game
 
     def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
