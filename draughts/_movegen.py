@@ -48,11 +48,18 @@ def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
         # targets that are empty playing squares.
         for shift in t.man_shifts[color]:
             targets = ((men << shift) if shift > 0 else (men >> -shift)) & empty
+            crowning = targets & promotion
+            targets ^= crowning
             while targets:
                 low = targets & -targets
                 to = low.bit_length() - 1
-                append((to - shift, to, 0, (), (), bool(low & promotion)))
+                append((to - shift, to, 0, (), (), False))
                 targets ^= low
+            while crowning:
+                low = crowning & -crowning
+                to = low.bit_length() - 1
+                append((to - shift, to, 0, (), (), True))
+                crowning ^= low
     if kings:
         rays = t.rays
         dirs = t.king_move_dirs
@@ -96,7 +103,8 @@ def captures(
                 jumpers |= own_men & ((prey & (empty >> s)) >> s)
             else:
                 jumpers |= own_men & ((prey & (empty << -s)) << -s)
-    if not jumpers and not own_kings:
+    kings_to_search = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied_all)
+    if not jumpers and not kings_to_search:
         return []
     rays = t.rays
     reverse_ok = t.reverse_in_capture
@@ -238,18 +246,44 @@ def captures(
         origin = low.bit_length() - 1
         men ^= low
         short_jumps(origin, man_dirs, True, -1, 0, occupied_all ^ low, (), (origin,), False)
-    kings = own_kings
+    kings = kings_to_search
     while kings:
         low = kings & -kings
         origin = low.bit_length() - 1
         kings ^= low
         king_jumps(origin, -1, 0, occupied_all ^ low, (), (origin,), False)
 
-    if not routes:
+    if len(routes) < 2:
         return routes
     if t.precedence:
         routes = _apply_precedence(t, routes, own_kings, opp_kings)
     return routes if keep_duplicates else _drop_duplicates(routes)
+
+
+def _kings_that_can_capture(t: Tables, kings: int, opp: int, occupied: int) -> int:
+    """The kings with an enemy piece to jump right away: the first piece met
+    along some capture direction is an enemy and the square behind it is
+    empty (checking this is much cheaper than setting up the search)."""
+    found = 0
+    rays = t.rays
+    dirs = t.king_capture_dirs
+    flying = t.flying_kings
+    while kings:
+        low = kings & -kings
+        origin = low.bit_length() - 1
+        kings ^= low
+        ray_set = rays[origin]
+        for d in dirs:
+            ray = ray_set[d]
+            n = len(ray)
+            i = 0
+            if flying:
+                while i < n and not (occupied >> ray[i]) & 1:
+                    i += 1
+            if i < n - 1 and (opp >> ray[i]) & 1 and not (occupied >> ray[i + 1]) & 1:
+                found |= low
+                break
+    return found
 
 
 def _apply_precedence(t: Tables, routes: list[RawMove], own_kings: int,

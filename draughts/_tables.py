@@ -108,6 +108,8 @@ class Tables:
         bottom = sum(1 << i for i in playable if i // stride == 0)
         self.promotion_mask = (top, bottom)
         """Indexed by colour: the row where that colour's men are crowned."""
+        self.crowning_squares = tuple(frozenset(self.squares_of(m)) for m in (top, bottom))
+        """The same rows as sets of square numbers."""
 
         # -- Directions and rays ---------------------------------------------
         halve = 2 if variant.all_squares else 1

@@ -39,7 +39,7 @@ _NO_KING_MOVES = (0, 0, 0, 0)
 _CAPTURE, _MAN_MOVE, _PROMOTION = int(Reset.CAPTURE), int(Reset.MAN_MOVE), int(Reset.PROMOTION)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _step_moves(t: Tables) -> dict[int, Move]:
     """The non-capturing Move objects of one variant, built on first use."""
     return {}
@@ -399,7 +399,7 @@ class Board:
                 if len(move.path) != len(move.captures) + 1:
                     # A hand-made move without its route: take the legal one's.
                     move = next((m for m in self._legal_list() if m == move), move)
-                crowned = any((1 << index[s]) & promotion for s in move.path)
+                crowned = not t.crowning_squares[c].isdisjoint(move.path)
         stack = self._stack
         stack.append((men[0], men[1], kings[0], kings[1], c, self._key, self._quiet_from,
                       self._starts, self._kmoves))
