@@ -79,6 +79,36 @@ def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
     return out
 
 
+def find_step(t: Tables, color: int, men: int, kings: int, occupied: int, origin: int,
+              destination: int, frozen_kings: int = 0) -> RawMove | None:
+    """The non-capturing move from ``origin`` to ``destination`` if it is a
+    legal step (the caller knows there is no capture), else None.
+
+    Checking one step is much cheaper than listing them all, which is what a
+    game reader needs for every quiet move it replays."""
+    bit = 1 << origin
+    if not (t.board_mask >> destination) & 1 or (occupied >> destination) & 1:
+        return None
+    if men & bit:
+        if destination - origin in t.man_shifts[color]:
+            crowned = bool((t.promotion_mask[color] >> destination) & 1)
+            return (origin, destination, 0, (), (), crowned)
+        return None
+    if not kings & bit or frozen_kings & bit:
+        return None
+    ray_set = t.rays[origin]
+    for d in t.king_move_dirs:
+        ray = ray_set[d]
+        if not t.flying_kings:
+            ray = ray[:1]
+        for square in ray:
+            if (occupied >> square) & 1:
+                break
+            if square == destination:
+                return (origin, destination, 0, (), (), False)
+    return None
+
+
 def captures(
     t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int,
     keep_duplicates: bool = False,

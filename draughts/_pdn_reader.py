@@ -211,8 +211,7 @@ class _Resolver:
         destination = self.index.get(second)
         if origin is None or destination is None:
             return None
-        found = [raw for raw in board._raw_legal()
-                 if raw[1] == destination and raw[0] == origin]
+        found = board._raw_matching(origin, destination)
         if len(found) != 1:
             return None
         captured = found[0][3]

@@ -266,6 +266,19 @@ class Board:
         return _movegen.legal_moves(self._t, c, self._men[c], self._kings[c],
                                     self._men[1 - c], self._kings[1 - c])
 
+    def _raw_matching(self, origin: int, destination: int) -> list[_movegen.RawMove]:
+        """The raw legal moves from ``origin`` to ``destination`` (internal
+        indices), found without listing every step when nothing captures."""
+        c = self._turn
+        men, kings = self._men, self._kings
+        found = _movegen.captures(self._t, c, men[c], kings[c], men[1 - c], kings[1 - c])
+        if found:
+            return [raw for raw in found if raw[1] == destination and raw[0] == origin]
+        step = _movegen.find_step(self._t, c, men[c], kings[c],
+                                  men[0] | men[1] | kings[0] | kings[1], origin, destination,
+                                  self._frozen_kings() if self._king_limit else 0)
+        return [] if step is None else [step]
+
     def _frozen_kings(self) -> int:
         c = self._turn
         bit, moves = self._kmoves[2 * c], self._kmoves[2 * c + 1]

@@ -1,0 +1,37 @@
+"""The move generator's shortcuts agree with the full generator."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import draughts
+from draughts import _movegen
+
+
+@pytest.mark.parametrize("variant", draughts.VARIANTS, ids=lambda v: v.name)
+def test_find_step_agrees_with_steps(variant: draughts.Variant) -> None:
+    """find_step (one quiet move checked on its own, used by the PDN reader)
+    accepts exactly the steps that steps() lists, in positions of random games."""
+    rng = random.Random(variant.name)
+    for _game in range(6):
+        board = draughts.Board(variant=variant)
+        for _ply in range(rng.randrange(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            t = board._t
+            c = board._turn
+            men, kings = board._men, board._kings
+            occupied = men[0] | men[1] | kings[0] | kings[1]
+            listed = {(raw[0], raw[1]): raw for raw in
+                      _movegen.steps(t, c, men[c], kings[c], occupied)}
+            for origin in (i for i, n in enumerate(t.square_of_index) if n):
+                if not ((men[c] | kings[c]) >> origin) & 1:
+                    continue
+                for destination in (i for i, n in enumerate(t.square_of_index) if n):
+                    found = _movegen.find_step(t, c, men[c], kings[c], occupied, origin,
+                                               destination)
+                    assert found == listed.get((origin, destination)), board.fen()
+            board.push(rng.choice(moves))
