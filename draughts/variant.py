@@ -23,7 +23,17 @@ from typing import TYPE_CHECKING, Literal
 
 import attrs
 
-from draughts.outcome import DrawRule, Ending, Goal, Material, Reset, Termination
+from draughts._preset_draw_rules import (
+    APCA_DRAW_RULES,
+    DAMA_DRAW_RULES,
+    FMJD64_DRAW_RULES,
+    FMJD_DRAW_RULES,
+    FRISIAN_DRAW_RULES,
+    ONE_PIECE_EACH,
+    SPANISH_DRAW_RULES,
+    WCDF_DRAW_RULES,
+)
+from draughts.outcome import DrawRule, Goal, Termination
 from draughts.piece import BLACK, WHITE, Color
 
 if TYPE_CHECKING:
@@ -347,96 +357,6 @@ class Variant:
         return tables(self)
 
 
-# -- Draw rules ----------------------------------------------------------------
-# Sources: ../shared/RULES.md and rules-research.md §3.3; docs/termination.rst
-# shows them as a table, with the choices made where a text is unclear.
-
-_ONE_KING = Material(kings=1)
-_THREE_PIECES = (Material(kings=3), Material(kings=2, men=1), Material(kings=1, men=2))
-_AT_MOST_TWO = (Material(kings=2), Material(kings=1, men=1), Material(kings=1))
-_WITH_KINGS = Material(kings=(1, 99), men=(0, 99))
-
-_FMJD_DRAW_RULES = (
-    DrawRule(Termination.REPETITION, 3,
-             source="FMJD rules art. 6.1 (via Wikipedia and lidraughts): third occurrence "
-                    "of the same position with the same player to move"),
-    DrawRule(Termination.TWENTY_FIVE_MOVE_RULE, 50,
-             source="FMJD rules art. 6.2 (via Wikipedia, lidraughts; DCTL: 50 reversible "
-                    "plies): 25 moves each with only king moves, no man move, no capture"),
-    DrawRule(Termination.SIXTEEN_MOVE_RULE, 32, resets=Reset.CAPTURE,
-             endings=tuple(Ending(m, _ONE_KING) for m in _THREE_PIECES),
-             source="FMJD rules (via Wikipedia, lidraughts): three kings, two kings and a man "
-                    "or a king and two men against a lone king, 16 moves each; lidraughts "
-                    "counts on through a promotion and starts again after a capture"),
-    DrawRule(Termination.FIVE_MOVE_RULE, 10, resets=Reset.NONE,
-             endings=tuple(Ending(m, _ONE_KING) for m in _AT_MOST_TWO),
-             source="FMJD rules (via Wikipedia, lidraughts): two kings, a king and a man, or "
-                    "a king against a lone king, 5 moves each"),
-)
-
-_WCDF_DRAW_RULES = (
-    DrawRule(Termination.REPETITION, 3, automatic=False, claim_on_next_move=True,
-             source="WCDF rules of draughts (quoted on littlegolem): a player who shows that "
-                    "his next move creates the same position for the third time"),
-    DrawRule(Termination.FORTY_MOVE_RULE, 80, automatic=False,
-             source="WCDF rules of draughts (quoted on littlegolem; DCTL: 80 reversible "
-                    "plies): neither player advanced a man nor captured in his last 40 moves"),
-)
-
-_DAMA_DRAW_RULES = (
-    DrawRule(Termination.KING_MOVES_RULE, 80,
-             source="RULES.md §2 (seeds 000, 002): 40 consecutive move pairs in which only "
-                    "kings moved and nothing was captured"),
-    DrawRule(Termination.PLY_LIMIT, 300, resets=Reset.NONE,
-             source="RULES.md §2 (seeds 000, 002): no winner after 300 plies"),
-    DrawRule(Termination.REPETITION, 3, automatic=False, on_timeout=True,
-             source="RULES.md §2 (seeds 000, 002): the same position, same side to move, "
-                    "3 times; either player may claim; a time-out then draws"),
-    DrawRule(Termination.INSUFFICIENT_MATERIAL, 0, automatic=False, on_timeout=True,
-             endings=(Ending(_ONE_KING, _ONE_KING), Ending(Material(men=1), _ONE_KING)),
-             source="RULES.md §2 (seeds 000, 002): a single man or king against a single "
-                    "king; claimable on one's own turn; a time-out then draws"),
-)
-
-_FMJD64_DRAW_RULES = (
-    DrawRule(Termination.REPETITION, 3,
-             source="FMJD-64 7.2.3 (via lidraughts): the same position, same side to move, "
-                    "3 times"),
-    DrawRule(Termination.LONG_DIAGONAL_RULE, 5, resets=Reset.CAPTURE, strong_side_moves=True,
-             endings=tuple(Ending(m, _ONE_KING, weak_king_on_long_diagonal=True)
-                           for m in _THREE_PIECES),
-             source="FMJD-64 7.2.7 (via lidraughts): three pieces against a lone king on the "
-                    "long diagonal, not won by the strong side's 5th move"),
-    DrawRule(Termination.FIVE_MOVE_RULE, 10, resets=Reset.NONE,
-             endings=tuple(Ending(m, _ONE_KING) for m in _AT_MOST_TWO),
-             source="FMJD-64 7.2.8 (via lidraughts): two kings, king and man, or king "
-                    "against a king, 5 moves each"),
-    DrawRule(Termination.THREE_KINGS_RULE, 15, resets=Reset.CAPTURE, strong_side_moves=True,
-             endings=(Ending(Material(kings=(3, 99)), _ONE_KING),),
-             source="FMJD-64 7.2.4 (via lidraughts): three kings or more against a lone king, "
-                    "not captured by the strong side's 15th move"),
-    DrawRule(Termination.FIFTEEN_MOVE_RULE, 30,
-             source="FMJD-64 7.2.5 (via lidraughts): 15 moves each with only kings moved, "
-                    "no man moved and nothing captured"),
-    DrawRule(Termination.KINGS_ENDGAME_RULE, 60, resets=Reset.CAPTURE | Reset.PROMOTION,
-             endings=(Ending(_WITH_KINGS, _WITH_KINGS, pieces=(4, 5)),),
-             source="FMJD-64 7.2.6 (via lidraughts): both sides have kings and the material "
-                    "is unchanged (no capture, no promotion): 30 moves each with 4-5 pieces"),
-    DrawRule(Termination.KINGS_ENDGAME_RULE, 120, resets=Reset.CAPTURE | Reset.PROMOTION,
-             endings=(Ending(_WITH_KINGS, _WITH_KINGS, pieces=(6, 7)),),
-             source="FMJD-64 7.2.6 (via lidraughts): as above, 60 moves each with 6-7 pieces"),
-)
-
-_APCA_DRAW_RULES = (
-    DrawRule(Termination.REPETITION, 3,
-             source="APCA tournament rule 26 as DCTL encodes it (max_repetitions=3); "
-                    "automatic as on lidraughts, the text read not saying"),
-    DrawRule(Termination.FIFTEEN_MOVE_RULE, 30,
-             source="APCA tournament rule 26 as DCTL encodes it (30 reversible plies, DCTL "
-                    "counting plies as its 80 for English shows) [uncertain]"),
-)
-
-
 # -- Presets -----------------------------------------------------------------
 # Sources: ../shared/RULES.md (seed rule sets) and the research notes
 # (rules-research.md §1.6 GameType table, §2.3 start positions, §3.1 rules).
@@ -450,7 +370,7 @@ INTERNATIONAL = Variant(
     men_rows=4,
     result_style="international",
     aliases=("standard", "fmjd", "10x10", "polish"),
-    draw_rules=_FMJD_DRAW_RULES,
+    draw_rules=FMJD_DRAW_RULES,
 )
 """FMJD international draughts, 10x10 (GameType 20): flying kings, men
 capture backward, the most pieces must be taken, no promotion in passing."""
@@ -466,7 +386,7 @@ ENGLISH = Variant(
     capture_precedence=(),
     promotion=Promotion.ENDS_MOVE,
     aliases=("american", "checkers", "draughts"),
-    draw_rules=_WCDF_DRAW_RULES,
+    draw_rules=WCDF_DRAW_RULES,
 )
 """English draughts / American checkers (WCDF; seed 001; GameType 21): short
 kings, men capture forward only, free choice of capture, Black (red) first."""
@@ -477,7 +397,7 @@ DAMA = attrs.evolve(
     title="Dama (English rules, online-play endings)",
     aliases=(),
     variant_tag="dama",
-    draw_rules=_DAMA_DRAW_RULES,
+    draw_rules=DAMA_DRAW_RULES,
 )
 """The seed ``dama`` rules (seeds 000 and 002): English movement and captures;
 it differs from :data:`ENGLISH` only in how a game ends. Written to PDN as
@@ -491,7 +411,7 @@ DAMA_FLYING = attrs.evolve(
     flying_kings=True,
     aliases=(),
     variant_tag="dama-flying",
-    draw_rules=_DAMA_DRAW_RULES,
+    draw_rules=DAMA_DRAW_RULES,
 )
 """The seed ``dama-flying`` rules (seed 003): flying kings, men capture forward
 and backward, free choice of capture, a man crowned mid-capture stops there."""
@@ -502,7 +422,7 @@ BRAZILIAN = Variant(
     gametype=26,
     notation="algebraic",
     first_square_corner=0,
-    draw_rules=_FMJD64_DRAW_RULES,
+    draw_rules=FMJD64_DRAW_RULES,
 )
 """Brazilian draughts (seed 004; GameType 26): international rules on 8x8."""
 
@@ -516,7 +436,7 @@ RUSSIAN = Variant(
     promotion=Promotion.CONTINUES_AS_KING,
     capture_separator=":",
     aliases=("shashki",),
-    draw_rules=_FMJD64_DRAW_RULES,
+    draw_rules=FMJD64_DRAW_RULES,
 )
 """Russian draughts (GameType 25): free choice of capture; a man reaching the
 far row mid-capture is crowned and goes on capturing as a king."""
@@ -529,7 +449,7 @@ POOL = Variant(
     first_square_corner=1,
     capture_precedence=(),
     aliases=("american-pool", "pool-checkers"),
-    draw_rules=_APCA_DRAW_RULES,
+    draw_rules=APCA_DRAW_RULES,
 )
 """American pool checkers (APCA; GameType 23): flying kings, men capture
 backward, free choice of capture, no promotion in passing; dark moves first."""
@@ -542,71 +462,9 @@ CANADIAN = Variant(
     height=12,
     men_rows=5,
     result_style="international",
-    draw_rules=_FMJD_DRAW_RULES,
+    draw_rules=FMJD_DRAW_RULES,
 )
 """Canadian draughts (GameType 27): international rules on 12x12."""
-
-
-
-def _fold(name: str) -> str:
-    return name.strip().lower().replace("_", "-").replace(" ", "-")
-
-
-def _by_name(variants: Iterable[Variant]) -> dict[str, Variant]:
-    table: dict[str, Variant] = {}
-    for variant in variants:
-        for key in (variant.name, *variant.aliases):
-            table.setdefault(_fold(key), variant)
-    return table
-
-
-
-def find_variant(key: str | int | Variant) -> Variant:
-    """The variant for a name or alias, a ``GameType`` number, or a full
-    ``GameType`` value.
-
-    A full ``GameType`` whose geometry differs from the preset of that number
-    gives the preset with that geometry (board size, first player, numbering),
-    so a file's own numbering is honoured.
-
-    >>> find_variant("russian") is find_variant(25) is find_variant("25,W,8,8,A0,0")
-    True
-    >>> find_variant("Checkers").name
-    'english'
-    >>> find_variant("23,W,8,8,A0,0").notation
-    'algebraic'
-
-    :raises ValueError: for an unknown name or number.
-    """
-    if isinstance(key, Variant):
-        return key
-    if isinstance(key, int):
-        for variant in VARIANTS:
-            if variant.gametype == key and variant.variant_tag is None:
-                return variant
-        raise ValueError(f"unknown GameType: {key!r}")
-    found = _BY_NAME.get(_fold(key))
-    if found is not None:
-        return found
-    match = _GAMETYPE_RE.match(key)
-    if match is None:
-        raise ValueError(f"unknown variant: {key!r}")
-    base = find_variant(int(match["number"]))
-    if match["color"] is None:
-        return base
-    notation_letter = match["notation"].upper()
-    if notation_letter == "S":
-        raise ValueError(f"SAN notation is not used by draughts: {key!r}")
-    custom = attrs.evolve(
-        base,
-        first_color=Color.from_letter(match["color"]),
-        width=int(match["width"]),
-        height=int(match["height"]),
-        notation="algebraic" if notation_letter == "A" else "numeric",
-        first_square_corner=int(match["corner"]),
-        inverted=match["invert"] == "1",
-    )
-    return base if custom == base else custom
 
 
 # -- More national and online variants -----------------------------------------
@@ -614,30 +472,6 @@ def find_variant(key: str | int | Variant) -> Variant:
 # numbering), §3.1/§3.2 (rules; DCTL's parameters cite the articles of each
 # federation's rule book), §3.3 (draw rules) and §5 (where sources disagree;
 # the choice made is stated in each preset's docstring).
-
-_ONE_PIECE_EACH = (
-    Ending(Material(kings=1), Material(kings=1)),
-    Ending(Material(men=1), Material(kings=1)),
-    Ending(Material(men=1), Material(men=1)),
-)
-
-_FRISIAN_DRAW_RULES = (
-    DrawRule(Termination.REPETITION, 3,
-             source="lidraughts Frisian: the same position, same side to move, 3 times"),
-    DrawRule(Termination.INSUFFICIENT_MATERIAL, 0,
-             endings=(Ending(Material(kings=1), Material(kings=1)),),
-             source="Frisian rules (mindsports, lidraughts): a king against a king is "
-                    "drawn at once (lidraughts lets 2 more moves be played)"),
-)
-
-_SPANISH_DRAW_RULES = (
-    DrawRule(Termination.REPETITION, 3,
-             source="Spanish rules (section64port): the same position, same side to "
-                    "move, for the third time"),
-    DrawRule(Termination.KING_MOVES_RULE, 40,
-             source="Spanish rules (section64port): 40 successive king moves, 20 each, "
-                    "without a capture"),
-)
 
 FRISIAN = Variant(
     name="frisian",
@@ -652,7 +486,7 @@ FRISIAN = Variant(
     capture_precedence=(CaptureRule.MOST_VALUE, CaptureRule.WITH_KING),
     man_value=100,
     king_value=199,
-    draw_rules=_FRISIAN_DRAW_RULES,
+    draw_rules=FRISIAN_DRAW_RULES,
     aliases=("frisian-draughts", "fries", "friesdammen"),
 )
 """Frisian draughts (GameType 40; rules of the Fryske Dambûn as encoded by
@@ -712,7 +546,7 @@ SPANISH = Variant(
     man_captures=Directions.DIAGONAL_FORWARD,
     capture_precedence=(CaptureRule.MOST_PIECES, CaptureRule.MOST_KINGS),
     promotion=Promotion.ENDS_MOVE,
-    draw_rules=_SPANISH_DRAW_RULES,
+    draw_rules=SPANISH_DRAW_RULES,
     aliases=("damas",),
 )
 """Spanish draughts (GameType ``24,W,8,8,N1,1``): inverted board with White
@@ -781,7 +615,7 @@ TURKISH = Variant(
     king_captures=Directions.ORTHOGONAL,
     removal=Removal.IMMEDIATE,
     draw_rules=(
-        DrawRule(Termination.INSUFFICIENT_MATERIAL, 0, endings=_ONE_PIECE_EACH,
+        DrawRule(Termination.INSUFFICIENT_MATERIAL, 0, endings=ONE_PIECE_EACH,
                  source="draughts.github.io Turkish rules: a game where both players "
                         "have one piece left is drawn"),
     ),
@@ -859,5 +693,67 @@ VARIANTS: tuple[Variant, ...] = (
     BREAKTHROUGH,
 )
 """Every preset, in the order the docs list them."""
+
+
+def _fold(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def _by_name(variants: Iterable[Variant]) -> dict[str, Variant]:
+    table: dict[str, Variant] = {}
+    for variant in variants:
+        for key in (variant.name, *variant.aliases):
+            table.setdefault(_fold(key), variant)
+    return table
+
+
+
+def find_variant(key: str | int | Variant) -> Variant:
+    """The variant for a name or alias, a ``GameType`` number, or a full
+    ``GameType`` value.
+
+    A full ``GameType`` whose geometry differs from the preset of that number
+    gives the preset with that geometry (board size, first player, numbering),
+    so a file's own numbering is honoured.
+
+    >>> find_variant("russian") is find_variant(25) is find_variant("25,W,8,8,A0,0")
+    True
+    >>> find_variant("Checkers").name
+    'english'
+    >>> find_variant("23,W,8,8,A0,0").notation
+    'algebraic'
+
+    :raises ValueError: for an unknown name or number.
+    """
+    if isinstance(key, Variant):
+        return key
+    if isinstance(key, int):
+        for variant in VARIANTS:
+            if variant.gametype == key and variant.variant_tag is None:
+                return variant
+        raise ValueError(f"unknown GameType: {key!r}")
+    found = _BY_NAME.get(_fold(key))
+    if found is not None:
+        return found
+    match = _GAMETYPE_RE.match(key)
+    if match is None:
+        raise ValueError(f"unknown variant: {key!r}")
+    base = find_variant(int(match["number"]))
+    if match["color"] is None:
+        return base
+    notation_letter = match["notation"].upper()
+    if notation_letter == "S":
+        raise ValueError(f"SAN notation is not used by draughts: {key!r}")
+    custom = attrs.evolve(
+        base,
+        first_color=Color.from_letter(match["color"]),
+        width=int(match["width"]),
+        height=int(match["height"]),
+        notation="algebraic" if notation_letter == "A" else "numeric",
+        first_square_corner=int(match["corner"]),
+        inverted=match["invert"] == "1",
+    )
+    return base if custom == base else custom
+
 
 _BY_NAME = _by_name(VARIANTS)
