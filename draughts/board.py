@@ -7,6 +7,7 @@ import operator
 from collections.abc import Iterable, Iterator
 
 from draughts import _draw_rules, _movegen, _zobrist
+from draughts._diagram import text_diagram
 from draughts._fen import format_fen, parse_fen
 from draughts._notation import match_move, write_move
 from draughts._perft import perft
@@ -20,6 +21,8 @@ from draughts.variant import INTERNATIONAL, Variant, find_variant
 __all__ = ["Board", "LegalMoveGenerator", "perft"]
 
 _COLORS = (WHITE, BLACK)
+_ASCII = (("w", "W"), ("b", "B"))
+_UNICODE = (("⛀", "⛁"), ("⛂", "⛃"))
 _MOVE_ORDER = operator.attrgetter("from_square", "to_square", "path")
 _PIECES = ((Piece.of(MAN, WHITE), Piece.of(KING, WHITE)),
            (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)))
@@ -806,32 +809,10 @@ class Board:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.fen()!r}, variant={self._variant.name!r})"
 
-    def _diagram(self, symbols: tuple[tuple[str, str], tuple[str, str]], empty: str,
-                 light: str) -> str:
-        t = self._t
-        rows = []
-        for row in reversed(range(t.height)):
-            cells = []
-            for col in range(t.width):
-                index = row * t.stride + col
-                if not t.square_of_index[index]:
-                    cells.append(light)
-                    continue
-                bit = 1 << index
-                cell = empty
-                for c in (0, 1):
-                    if self._men[c] & bit:
-                        cell = symbols[c][0]
-                    elif self._kings[c] & bit:
-                        cell = symbols[c][1]
-                cells.append(cell)
-            rows.append(" ".join(cells).rstrip())
-        return "\n".join(rows)
-
     def __str__(self) -> str:
         """An ASCII diagram, White at the bottom: ``w``/``b`` men,
         ``W``/``B`` kings, ``.`` empty playing squares."""
-        return self._diagram((("w", "W"), ("b", "B")), ".", " ")
+        return text_diagram(self._t, self._men, self._kings, _ASCII, ".")
 
     def unicode(self, *, empty: str = "·") -> str:
         """A Unicode diagram, White at the bottom.
@@ -846,8 +827,7 @@ class Board:
           ·   ·   ·   ·
         ⛁   ·   ·   ·
         """
-        return self._diagram(
-            (("⛀", "⛁"), ("⛂", "⛃")), empty, " ")
+        return text_diagram(self._t, self._men, self._kings, _UNICODE, empty)
 
     def _repr_svg_(self) -> str:
         """The board as an SVG picture for notebooks, with the last move
