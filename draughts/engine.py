@@ -61,12 +61,20 @@ class EngineError(RuntimeError):
 
 
 class EngineTerminatedError(EngineError):
-    """The engine process ended (crashed, or was quit) while in use."""
+    """The engine process ended (crashed, or was quit) while in use.
+
+    >>> issubclass(EngineTerminatedError, RuntimeError)
+    True
+    """
 
 
 class EngineProtocolError(EngineError):
     """The engine said something that cannot be understood, or proposed a
-    move that is not legal in the position it was given."""
+    move that is not legal in the position it was given.
+
+    >>> str(EngineProtocolError("engine sent 'move from=99'"))
+    "engine sent 'move from=99'"
+    """
 
 
 @attrs.frozen
