@@ -211,6 +211,19 @@ class GameNode:
 
         return self.accept(StringExporter(headers=False))
 
+    def _repr_svg_(self) -> str:
+        """The position at this node as an SVG picture for notebooks, with
+        the move that led here marked (see :func:`draughts.svg.board`).
+
+        >>> game = Game(variant="english")
+        >>> node = game.add_variation(game.board().parse_pdn("11-15"))
+        >>> "lastmove s15" in node._repr_svg_(), "lastmove" in game._repr_svg_()
+        (True, False)
+        """
+        import draughts.svg  # only notebooks draw; reading games should not import it
+
+        return draughts.svg.board(self.board(), lastmove=self.move)
+
 
 class ChildNode(GameNode):
     """A node reached by a move.

@@ -454,3 +454,26 @@ def test_check_strict() -> None:
     messages = [e.message for e in pdn.check_strict('[event "x"] *')]
     assert messages[0] == "unexpected 'e'"
     assert any(m.startswith("a tag needs a tag name") for m in messages)
+
+
+# -- Notebooks ---------------------------------------------------------------------
+
+def test_game_nodes_render_as_svg() -> None:
+    import xml.etree.ElementTree as ET
+
+    def classes(svg: str) -> list[str]:
+        return [e.get("class", "") for e in ET.fromstring(svg).iter()]
+
+    game = read("1. 32-28 19-23 2. 28x19 14x23 *")
+    root = classes(game._repr_svg_())
+    # The start position (20 men each), and no move to mark at the root.
+    assert sum(c.startswith("piece white man") for c in root) == 20
+    assert sum(c.startswith("piece black man") for c in root) == 20
+    assert not any(c.startswith(("lastmove", "route", "captured")) for c in root)
+    # After 28x19 (third ply) the white man stands on 19, Black's man from 23
+    # is gone and the capture is marked: 28 and 19 tinted, 23 crossed out.
+    node = game.variations[0].variations[0].variations[0]
+    after = classes(node._repr_svg_())
+    assert "piece white man s19" in after and "piece white man s28" not in after
+    assert not any(c.startswith("piece") and c.endswith(" s23") for c in after)
+    assert {"lastmove s28", "lastmove s19", "captured s23", "route"} <= set(after)
