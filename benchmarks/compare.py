@@ -1,6 +1,6 @@
 """Time this library against py-draughts and pydraughts on the same work.
 
-    python benchmarks/compare.py              # full run, a few minutes
+    python benchmarks/compare.py              # full run, about 6 minutes
     python benchmarks/compare.py --quick      # fewer rounds, smaller samples
 
 The first run makes one virtual environment per peer under
@@ -11,10 +11,11 @@ interpreter (see ``_worker.py``); this library runs from the repository.
 Every workload runs on the same positions (``positions.json``) or the same game
 records in each library, one sample at a time in turn (ours, py-draughts,
 pydraughts, ours, ...), and the table shows each library's median over the
-rounds and the ratio to ours (above 1: we are faster). Before timing, the
-libraries must agree on the work: the same perft leaf count, the same number of
-legal moves over the position set, the same plies replayed; a row where they
-do not says so instead of showing a ratio.
+rounds and the ratio to ours (above 1: we are faster). Samples are the CPU time
+of each library's process (``--wall`` for the wall clock). The libraries must
+agree on the work: the same perft leaf count, the same number of legal moves
+over the position set, the same plies replayed; a row where they do not says
+so in its note.
 
 pydraughts is two to three orders of magnitude slower, so it gets smaller
 samples (a lower perft depth, fewer repetitions and games); its figures are
