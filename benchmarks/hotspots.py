@@ -2,6 +2,7 @@
 
     python benchmarks/hotspots.py                   # every workload, top 15 functions
     python benchmarks/hotspots.py legal push_pop --top 25 --variant russian
+    python benchmarks/hotspots.py --breakdown       # legal_moves cost by layer, no profiler
 
 Workloads (on the positions of ``positions.json``):
 
@@ -13,7 +14,10 @@ Workloads (on the positions of ``positions.json``):
 * ``fen``: ``Board(fen).fen()``.
 
 cProfile's own cost per call inflates small functions; use the ``tottime``
-column to rank, and ``compare.py`` for real figures.
+column to rank, and ``compare.py`` for real figures. ``--breakdown`` times,
+without the profiler and in CPU time, what one ``legal_moves`` call costs at
+each layer (the capture search, the steps, the board's raw list, the list of
+``Move`` objects) on each kind of position, as a Markdown table.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ import argparse
 import cProfile
 import json
 import pstats
+import statistics
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,14 +87,60 @@ def workload(name: str, variant: str, fens: list[str]) -> Callable[[], object]:
     return run
 
 
+def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) -> None:
+    """Print microseconds per position for each layer of ``legal_moves``."""
+    from draughts import _movegen
+
+    print("| position set | `captures()` | `steps()` | `Board._raw_legal()` "
+          "| `list(board.legal_moves)` |")
+    print("|---|---|---|---|---|")
+    for variant in ("international", "russian", "brazilian"):
+        spots = positions[variant]["positions"]  # type: ignore[index]
+        for kind in ("quiet", "capture", "king"):
+            boards = [draughts.Board(p["fen"], variant=variant)
+                      for p in spots if p["kind"] == kind]
+            cases = []
+            for b in boards:
+                c = b._turn
+                occupied = b._men[0] | b._men[1] | b._kings[0] | b._kings[1]
+                cases.append((b, (b._t, c, b._men[c], b._kings[c], b._men[1 - c],
+                                  b._kings[1 - c]), (b._t, c, b._men[c], b._kings[c], occupied)))
+
+            def fresh_list(b: draughts.Board) -> object:
+                b._legal = None
+                return list(b.legal_moves)
+
+            layers: list[Callable[[tuple[draughts.Board, tuple, tuple]], object]] = [
+                lambda case: _movegen.captures(*case[1]),
+                lambda case: _movegen.steps(*case[2]),
+                lambda case: case[0]._raw_legal(),
+                lambda case: fresh_list(case[0]),
+            ]
+            samples: list[list[float]] = [[] for _ in layers]
+            for _ in range(rounds):
+                for layer, out in zip(layers, samples, strict=True):
+                    start = time.process_time()
+                    for _ in range(repeat):
+                        for case in cases:
+                            layer(case)
+                    out.append((time.process_time() - start) / (repeat * len(cases)) * 1e6)
+            cells = " | ".join(f"{statistics.median(s):.2f}" for s in samples)
+            print(f"| {variant} {kind} | {cells} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workloads", nargs="*", default=list(WORKLOADS),
                         help=f"any of {', '.join(WORKLOADS)}")
     parser.add_argument("--variant", default="international")
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--breakdown", action="store_true",
+                        help="time legal_moves layer by layer instead of profiling")
     args = parser.parse_args()
     positions = json.loads((HERE / "positions.json").read_text())["variants"]
+    if args.breakdown:
+        breakdown(positions)
+        return
     fens = [p["fen"] for p in positions[args.variant]["positions"]]
     for name in args.workloads:
         run = workload(name, args.variant, fens)
