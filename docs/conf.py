@@ -20,6 +20,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "variant_table",
+    "variant_pages",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
