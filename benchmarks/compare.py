@@ -404,6 +404,8 @@ def main() -> None:
                         help="folder of International PDN files (default: %(default)s)")
     parser.add_argument("--wall", action="store_true",
                         help="time with the wall clock instead of each process's CPU time")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="also write every row, samples included, to this JSON file")
     parser.add_argument("--only", default="",
                         help="run only the rows whose name contains this text")
     args = parser.parse_args()
@@ -454,6 +456,18 @@ def main() -> None:
         + "; x = how many times faster ours is (peer time / our time)",
     ]
     print_table(rows, list(pythons), header)
+    if args.json is not None:
+        args.json.write_text(json.dumps({
+            "header": header,
+            "rows": [{
+                "workload": row.name, "unit": row.unit,
+                "median": {lib: row.median(lib) for lib in row.samples},
+                "samples": row.samples,
+                "x": {lib: row.ratio(lib) for lib in row.samples if lib != "ours"},
+                "target": row.target, "verdict": _verdict(row, row.ratio("py-draughts")),
+                "note": row.note, "errors": row.errors, "disagreement": check_agreement(row),
+            } for row in rows],
+        }, indent=1) + "\n")
 
 
 if __name__ == "__main__":
