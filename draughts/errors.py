@@ -30,10 +30,11 @@ class IllegalMoveError(ValueError):
     """A well-formed move that is not legal in the position.
 
     >>> import draughts
-    >>> draughts.Board("W:W22,30:B18", variant="english").parse_pdn("30-26")
-    Traceback (most recent call last):
-    ...
-    draughts.errors.IllegalMoveError: illegal move '30-26' in W:W22,30:B18: capture is mandatory: 22x15
+    >>> try:
+    ...     draughts.Board("W:W22,30:B18", variant="english").parse_pdn("30-26")
+    ... except draughts.IllegalMoveError as error:
+    ...     print(error)
+    illegal move '30-26' in W:W22,30:B18: capture is mandatory: 22x15
     """
 
 
