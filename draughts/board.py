@@ -23,7 +23,7 @@ __all__ = ["Board", "LegalMoveGenerator", "perft"]
 _COLORS = (WHITE, BLACK)
 _ASCII = (("w", "W"), ("b", "B"))
 _UNICODE = (("⛀", "⛁"), ("⛂", "⛃"))
-_MOVE_ORDER = operator.attrgetter("from_square", "to_square", "path")
+_MOVE_ORDER = operator.attrgetter("from_square", "to_square")
 _PIECES = ((Piece.of(MAN, WHITE), Piece.of(KING, WHITE)),
            (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)))
 
@@ -307,7 +307,8 @@ class Board:
                         step = steps[key] = Move(a, b, (), (a, b))
                     moves.append(step)
             # Square order reads well in lists and makes the order independent
-            # of how the generator walks the board.
+            # of how the generator walks the board (the sort is stable, so
+            # routes between the same two squares keep the generator's order).
             moves.sort(key=_MOVE_ORDER)
             self._legal = moves
         return self._legal
