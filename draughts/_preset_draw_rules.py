@@ -106,6 +106,12 @@ FRISIAN_DRAW_RULES = (
              endings=(Ending(Material(kings=1), Material(kings=1)),),
              source="Frisian rules (mindsports, lidraughts): a king against a king is "
                     "drawn at once (lidraughts lets 2 more moves be played)"),
+    DrawRule(Termination.SEVEN_MOVE_RULE, 14, resets=Reset.NONE,
+             endings=(Ending(Material(kings=2), Material(kings=1)),),
+             source="Frisian rules (mindsports, lidraughts): two kings against a lone king "
+                    "are drawn after 7 moves each; read as 14 plies from when the material "
+                    "appears, as lidraughts does (Halbersma on damforum counts 13 plies for "
+                    "the strong side to win) [uncertain]"),
 )
 
 SPANISH_DRAW_RULES = (

@@ -76,6 +76,8 @@ class Termination(enum.Enum):
     LONG_DIAGONAL_RULE = "long-diagonal-rule"
     """FMJD-64 7.2.7: three pieces against a lone king on the long diagonal,
     not won by the strong side's 5th move."""
+    SEVEN_MOVE_RULE = "seven-move-rule"
+    """Frisian: two kings against a lone king, 7 moves each."""
     INSUFFICIENT_MATERIAL = "insufficient-material"
     """Neither side can win with the material left."""
     TIMEOUT = "timeout"

@@ -365,3 +365,20 @@ if __name__ == "__main__":
     _, tail = rest.split(END)
     DOCS_PAGE.write_text(head + BEGIN + "\n" + render_termination_table() + "\n" + END + tail,
                          encoding="utf-8")
+
+
+def test_frisian_two_kings_against_one_draw_after_seven_moves_each() -> None:
+    # Frisian (mindsports, lidraughts): two kings against a lone king are
+    # drawn after 7 moves each, read as 14 plies. The moves avoid captures and
+    # repetitions (chosen by a walk over the legal moves and checked here).
+    board = Board("W:WK31,K36:BK15", variant="frisian")
+    moves = ["31-4", "15-20", "4-10", "20-3", "10-5", "3-8", "5-10", "8-2", "10-5", "2-7",
+             "5-10", "7-1", "10-5", "1-6"]
+    for ply, text in enumerate(moves, start=1):
+        assert board.outcome() is None, ply
+        board.push_pdn(text)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is None
+    assert outcome.termination is Termination.SEVEN_MOVE_RULE
+    board.pop()
+    assert board.outcome() is None
