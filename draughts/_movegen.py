@@ -120,22 +120,28 @@ def captures(
     opp = opp_men | opp_kings
     occupied_all = own_men | own_kings | opp
     jumpers = 0
+    starts: list[tuple[int, int]] = []
     if own_men:
         # Only men with an enemy piece next to them and an empty square behind
         # can start a capture: find them all at once with whole-board shifts
         # (a step never wraps across the two padding columns, see _tables).
         empty = t.board_mask & ~occupied_all
         prey = opp if t.men_capture_kings else opp_men
-        shift = t.shift
-        for d in t.man_capture_dirs[color]:
-            s = shift[d]
+        for s in t.man_capture_shifts[color]:
             if s > 0:
-                jumpers |= own_men & ((prey & (empty >> s)) >> s)
+                found = own_men & ((prey & (empty >> s)) >> s)
             else:
-                jumpers |= own_men & ((prey & (empty << -s)) << -s)
+                found = own_men & ((prey & (empty << -s)) << -s)
+            if found:
+                jumpers |= found
+                starts.append((s, found))
     kings_to_search = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied_all)
     if not jumpers and not kings_to_search:
         return []
+    if not kings_to_search and t.single_jumps_need_no_search and not keep_duplicates:
+        single = _single_jumps(t, color, starts, prey, empty)
+        if single is not None:
+            return single
     rays = t.rays
     reverse_ok = t.reverse_in_capture
     at_end = t.removal_at_end
@@ -288,6 +294,41 @@ def captures(
     if t.precedence:
         routes = _apply_precedence(t, routes, own_kings, opp_kings)
     return routes if keep_duplicates else _drop_duplicates(routes)
+
+
+def _single_jumps(t: Tables, color: int, starts: list[tuple[int, int]], prey: int,
+                  empty: int) -> list[RawMove] | None:
+    """The captures when every one is a man jumping a single piece, found
+    with bit tests alone; None as soon as some man could jump again (or
+    would be crowned and go on as a king), which needs the full search.
+
+    The usual capture is one jump, and the recursive search costs several
+    times as much as these tests."""
+    promotion = t.promotion_mask[color]
+    shifts = t.man_capture_shifts[color]
+    crown_and_continue = t.crown_and_continue
+    out: list[RawMove] = []
+    for s, found in starts:
+        while found:
+            low = found & -found
+            found ^= low
+            origin = low.bit_length() - 1
+            over = origin + s
+            land = over + s
+            crowned = bool((promotion >> land) & 1)
+            if crowned and crown_and_continue:
+                return None
+            # Could it jump again? The jumped piece stays on the board until
+            # the end and cannot be jumped twice; the origin is empty now.
+            prey_now = prey & ~(1 << over)
+            empty_now = empty | low
+            for s2 in shifts:
+                over2 = land + s2
+                land2 = over2 + s2
+                if land2 >= 0 and (prey_now >> over2) & 1 and (empty_now >> land2) & 1:
+                    return None
+            out.append((origin, land, 1 << over, (over,), (origin, land), crowned))
+    return out
 
 
 def _kings_that_can_capture(t: Tables, kings: int, opp: int, occupied: int) -> int:

@@ -141,6 +141,9 @@ class Tables:
         self.man_shifts = tuple(
             tuple(self.shift[d] for d in self.man_move_dirs[c]) for c in (0, 1)
         )
+        self.man_capture_shifts = tuple(
+            tuple(self.shift[d] for d in self.man_capture_dirs[c]) for c in (0, 1)
+        )
 
         # -- Rule switches, unpacked once for the move generator -------------
         self.flying_kings = variant.flying_kings
@@ -155,6 +158,10 @@ class Tables:
         self.must_land_to_continue = variant.must_land_to_continue
         self.precedence = variant.capture_precedence
         self.majority_only = self.precedence == (CaptureRule.MOST_PIECES,)
+        # When every capture is a man's single jump, the precedence of these
+        # rules keeps them all and no two are duplicates (see _movegen).
+        self.single_jumps_need_no_search = self.removal_at_end and (
+            self.majority_only or not self.precedence)
 
     # -- Squares --------------------------------------------------------------
 

@@ -35,3 +35,23 @@ def test_find_step_agrees_with_steps(variant: draughts.Variant) -> None:
                                                destination)
                     assert found == listed.get((origin, destination)), board.fen()
             board.push(rng.choice(moves))
+
+
+@pytest.mark.parametrize("variant", draughts.VARIANTS, ids=lambda v: v.name)
+def test_single_jump_shortcut_agrees_with_the_search(variant: draughts.Variant) -> None:
+    """captures() answers positions where every capture is one man's single
+    jump with bit tests alone; the full search (reached here through
+    keep_duplicates, which never takes the shortcut) must find the same moves."""
+    rng = random.Random("single-" + variant.name)
+    for _game in range(8):
+        board = draughts.Board(variant=variant)
+        for _ply in range(rng.randrange(10, 150)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            t, c, men, kings = board._t, board._turn, board._men, board._kings
+            fast = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
+            full = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c],
+                                     keep_duplicates=True)
+            assert {r[:3] + r[5:] for r in fast} == {r[:3] + r[5:] for r in full}, board.fen()
+            board.push(rng.choice(moves))
