@@ -14,10 +14,14 @@ so perft and the PDN reader can work without allocating them.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from draughts._tables import REVERSE, Tables
+from draughts._tables import RawMove as RawMove
+from draughts.move import Move
 from draughts.variant import CaptureRule
 
-RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
+_T = TypeVar("_T")
 
 
 def legal_moves(
@@ -37,29 +41,34 @@ def legal_moves(
 def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
           frozen_kings: int = 0) -> list[RawMove]:
     """Non-capturing moves; the kings in ``frozen_kings`` make none."""
-    if frozen_kings:
-        kings &= ~frozen_kings
+    men_rows, king_rows = t.step_objects.raw
+    return _steps(t, color, men, kings & ~frozen_kings, occupied, men_rows[color], king_rows)
+
+
+def step_moves(t: Tables, color: int, men: int, kings: int, occupied: int,
+               frozen_kings: int = 0) -> list[Move]:
+    """The same moves as :func:`steps`, as :class:`Move` objects."""
+    men_rows, king_rows = t.step_objects.moves
+    return _steps(t, color, men, kings & ~frozen_kings, occupied, men_rows[color], king_rows)
+
+
+def _steps(t: Tables, color: int, men: int, kings: int, occupied: int,
+           men_rows: tuple[list[_T], ...], king_rows: list[tuple[tuple[_T, ...], ...]]
+           ) -> list[_T]:
+    """Every step, taken from tables of prebuilt move values: a step is
+    always the same immutable value, so none is built here."""
     empty = t.board_mask & ~occupied
-    promotion = t.promotion_mask[color]
-    out: list[RawMove] = []
+    out: list[_T] = []
     append = out.append
     if men:
         # Every man at once: shift the whole set one step and keep the
         # targets that are empty playing squares.
-        for shift in t.man_shifts[color]:
+        for shift, row in zip(t.man_shifts[color], men_rows, strict=True):
             targets = ((men << shift) if shift > 0 else (men >> -shift)) & empty
-            crowning = targets & promotion
-            targets ^= crowning
             while targets:
                 low = targets & -targets
-                to = low.bit_length() - 1
-                append((to - shift, to, 0, (), (), False))
+                append(row[low.bit_length() - 1])
                 targets ^= low
-            while crowning:
-                low = crowning & -crowning
-                to = low.bit_length() - 1
-                append((to - shift, to, 0, (), (), True))
-                crowning ^= low
     if kings:
         rays = t.rays
         dirs = t.king_move_dirs
@@ -69,11 +78,12 @@ def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
             origin = low.bit_length() - 1
             kings ^= low
             ray_set = rays[origin]
+            made = king_rows[origin]
             for d in dirs:
-                for to in ray_set[d]:
+                for i, to in enumerate(ray_set[d]):
                     if (occupied >> to) & 1:
                         break
-                    append((origin, to, 0, (), (), False))
+                    append(made[d][i])
                     if not flying:
                         break
     return out

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from draughts.move import Move
 from draughts.variant import CaptureRule, Directions, Promotion, Removal
 
 if TYPE_CHECKING:
     from draughts.variant import Variant
+
+RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
+"""A move as the generator makes it, see :mod:`draughts._movegen`."""
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _NUMERIC_SQUARE = re.compile(r"0*([1-9][0-9]*)")
@@ -222,12 +226,59 @@ class Tables:
 
 
     @functools.cached_property
+    def step_objects(self) -> StepObjects:
+        """Every step a man or king can make on this board, prebuilt."""
+        return StepObjects(self)
+
+    @functools.cached_property
     def start_piece_count(self) -> int:
         """The most pieces a side starts with: no position can have more."""
         from draughts._fen import parse_fen
 
         start = parse_fen(self, self.starting_fen, limit_pieces=False)
         return max((start.men[c] | start.kings[c]).bit_count() for c in (0, 1))
+
+
+class StepObjects:
+    """Prebuilt step values, raw and as :class:`Move`: ``men[colour][k][to]``
+    is the man's step to index ``to`` along the colour's k-th step shift,
+    ``kings[origin][d][i]`` the king's step to the i-th square of its ray."""
+
+    def __init__(self, t: Tables) -> None:
+        number = t.square_of_index
+        size = len(number)
+
+        def move(a: int, b: int) -> Move:
+            return Move(number[a], number[b], (), (number[a], number[b]))
+
+        raw_men: list[tuple[list[RawMove], ...]] = []
+        move_men: list[tuple[list[Move], ...]] = []
+        for color in (0, 1):
+            crowning = t.promotion_mask[color]
+            raw_rows: list[list[RawMove]] = []
+            move_rows: list[list[Move]] = []
+            for shift in t.man_shifts[color]:
+                raw_row: list[RawMove | None] = [None] * size
+                move_row: list[Move | None] = [None] * size
+                for to in range(size):
+                    origin = to - shift
+                    # A step that would wrap across the board's edge passes
+                    # through a padding square, which has no number.
+                    if 0 <= origin < size and number[origin] and number[to]:
+                        raw_row[to] = (origin, to, 0, (), (), bool((crowning >> to) & 1))
+                        move_row[to] = move(origin, to)
+                # Only squares a step reaches are ever read: no None is.
+                raw_rows.append(cast(list[RawMove], raw_row))
+                move_rows.append(cast(list[Move], move_row))
+            raw_men.append(tuple(raw_rows))
+            move_men.append(tuple(move_rows))
+        raw_kings: list[tuple[tuple[RawMove, ...], ...]] = [
+            tuple(tuple((o, to, 0, (), (), False) for to in ray) for ray in rays)
+            for o, rays in enumerate(t.rays)]
+        move_kings = [tuple(tuple(move(o, to) for to in ray) for ray in rays)
+                      for o, rays in enumerate(t.rays)]
+        self.raw = (tuple(raw_men), raw_kings)
+        self.moves = (tuple(move_men), move_kings)
 
 
 def _from_corner(prow: int, pcol: int, corner: int, width: int, height: int) -> tuple[int, int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Iterable, Iterator
 
@@ -40,12 +39,6 @@ _NO_KING_MOVES = (0, 0, 0, 0)
 
 # Reset flags as plain ints: enum arithmetic is too slow for push().
 _CAPTURE, _MAN_MOVE, _PROMOTION = int(Reset.CAPTURE), int(Reset.MAN_MOVE), int(Reset.PROMOTION)
-
-
-@functools.cache
-def _step_moves(t: Tables) -> dict[int, Move]:
-    """The non-capturing Move objects of one variant, built on first use."""
-    return {}
 
 
 class Board:
@@ -289,23 +282,20 @@ class Board:
 
     def _legal_list(self) -> list[Move]:
         if self._legal is None:
-            number = self._t.square_of_index
-            steps = _step_moves(self._t)
-            moves = []
-            for origin, to, _mask, caps, path, _crowned in self._raw_legal():
-                if caps:
-                    moves.append(Move(number[origin], number[to],
-                                      tuple([number[c] for c in caps]),
-                                      tuple([number[p] for p in path])))
-                else:
-                    # Steps recur in every position: reuse one immutable Move
-                    # per (origin, destination) instead of building it again.
-                    key = origin << 16 | to
-                    step = steps.get(key)
-                    if step is None:
-                        a, b = number[origin], number[to]
-                        step = steps[key] = Move(a, b, (), (a, b))
-                    moves.append(step)
+            t = self._t
+            c = self._turn
+            men, kings = self._men, self._kings
+            raws = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
+            if raws:
+                number = t.square_of_index
+                moves = [Move(number[origin], number[to], tuple([number[i] for i in caps]),
+                              tuple([number[i] for i in path]))
+                         for origin, to, _mask, caps, path, _crowned in raws]
+            else:
+                # Steps come prebuilt: the same immutable Move every time.
+                moves = _movegen.step_moves(
+                    t, c, men[c], kings[c], men[0] | men[1] | kings[0] | kings[1],
+                    self._frozen_kings() if self._king_limit else 0)
             # Square order reads well in lists and makes the order independent
             # of how the generator walks the board (the sort is stable, so
             # routes between the same two squares keep the generator's order).
