@@ -47,9 +47,14 @@ def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
 
 def step_moves(t: Tables, color: int, men: int, kings: int, occupied: int,
                frozen_kings: int = 0) -> list[Move]:
-    """The same moves as :func:`steps`, as :class:`Move` objects."""
-    men_rows, king_rows = t.step_objects.moves
-    return _steps(t, color, men, kings & ~frozen_kings, occupied, men_rows[color], king_rows)
+    """The same moves as :func:`steps`, as :class:`Move` objects in square
+    order (origin, then destination)."""
+    objects = t.step_objects
+    men_rows, king_rows = objects.ranks
+    ranks = _steps(t, color, men, kings & ~frozen_kings, occupied, men_rows[color], king_rows)
+    ranks.sort()
+    by_rank = objects.by_rank
+    return [by_rank[rank] for rank in ranks]
 
 
 def _steps(t: Tables, color: int, men: int, kings: int, occupied: int,

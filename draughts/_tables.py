@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from draughts.move import Move
 from draughts.variant import CaptureRule, Directions, Promotion, Removal
@@ -240,45 +240,51 @@ class Tables:
 
 
 class StepObjects:
-    """Prebuilt step values, raw and as :class:`Move`: ``men[colour][k][to]``
-    is the man's step to index ``to`` along the colour's k-th step shift,
-    ``kings[origin][d][i]`` the king's step to the i-th square of its ray."""
+    """Prebuilt step values: ``men[colour][k][to]`` is the man's step to
+    index ``to`` along the colour's k-th step shift, ``kings[origin][d][i]``
+    the king's step to the i-th square of its ray. :attr:`raw` holds raw
+    move tuples; :attr:`ranks` holds each step's place in square order, and
+    ``by_rank[rank]`` its :class:`Move`, so that a list of steps is put in
+    square order by sorting small ints."""
 
     def __init__(self, t: Tables) -> None:
         number = t.square_of_index
         size = len(number)
+        man_steps = [
+            [[(to - shift, to) if 0 <= to - shift < size and number[to - shift] and number[to]
+              else None for to in range(size)]
+             for shift in t.man_shifts[color]]
+            for color in (0, 1)]
+        # A step that would wrap across the board's edge passes through a
+        # padding square, which has no number: those stay None and are never
+        # read, since the generator only looks up squares a step reaches.
+        pairs = {pair for rows in man_steps for row in rows for pair in row if pair}
+        pairs |= {(o, to) for o, rays in enumerate(t.rays) for ray in rays for to in ray}
+        order = sorted({(number[a], number[b]) for a, b in pairs})
+        rank_of = {pair: rank for rank, pair in enumerate(order)}
+        self.by_rank = [Move(a, b, (), (a, b)) for a, b in order]
 
-        def move(a: int, b: int) -> Move:
-            return Move(number[a], number[b], (), (number[a], number[b]))
+        def rank(pair: tuple[int, int] | None) -> int:
+            return -1 if pair is None else rank_of[number[pair[0]], number[pair[1]]]
 
-        raw_men: list[tuple[list[RawMove], ...]] = []
-        move_men: list[tuple[list[Move], ...]] = []
-        for color in (0, 1):
-            crowning = t.promotion_mask[color]
-            raw_rows: list[list[RawMove]] = []
-            move_rows: list[list[Move]] = []
-            for shift in t.man_shifts[color]:
-                raw_row: list[RawMove | None] = [None] * size
-                move_row: list[Move | None] = [None] * size
-                for to in range(size):
-                    origin = to - shift
-                    # A step that would wrap across the board's edge passes
-                    # through a padding square, which has no number.
-                    if 0 <= origin < size and number[origin] and number[to]:
-                        raw_row[to] = (origin, to, 0, (), (), bool((crowning >> to) & 1))
-                        move_row[to] = move(origin, to)
-                # Only squares a step reaches are ever read: no None is.
-                raw_rows.append(cast(list[RawMove], raw_row))
-                move_rows.append(cast(list[Move], move_row))
-            raw_men.append(tuple(raw_rows))
-            move_men.append(tuple(move_rows))
+        def raw(pair: tuple[int, int] | None, crowning: int) -> RawMove:
+            if pair is None:
+                return (-1, -1, 0, (), (), False)
+            return (pair[0], pair[1], 0, (), (), bool((crowning >> pair[1]) & 1))
+
         raw_kings: list[tuple[tuple[RawMove, ...], ...]] = [
             tuple(tuple((o, to, 0, (), (), False) for to in ray) for ray in rays)
             for o, rays in enumerate(t.rays)]
-        move_kings = [tuple(tuple(move(o, to) for to in ray) for ray in rays)
-                      for o, rays in enumerate(t.rays)]
-        self.raw = (tuple(raw_men), raw_kings)
-        self.moves = (tuple(move_men), move_kings)
+        self.raw = (
+            tuple(tuple([raw(p, t.promotion_mask[c]) for p in row] for row in man_steps[c])
+                  for c in (0, 1)),
+            raw_kings,
+        )
+        self.ranks = (
+            tuple(tuple([rank(p) for p in row] for row in man_steps[c]) for c in (0, 1)),
+            [tuple(tuple(rank_of[number[o], number[to]] for to in ray) for ray in rays)
+             for o, rays in enumerate(t.rays)],
+        )
 
 
 def _from_corner(prow: int, pcol: int, corner: int, width: int, height: int) -> tuple[int, int]:

@@ -286,20 +286,21 @@ class Board:
             c = self._turn
             men, kings = self._men, self._kings
             raws = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
+            # Moves come in square order (origin, then destination): it reads
+            # well in lists and does not depend on how the generator walks
+            # the board. The sort is stable, so routes between the same two
+            # squares keep the generator's order.
             if raws:
                 number = t.square_of_index
                 moves = [Move(number[origin], number[to], tuple([number[i] for i in caps]),
                               tuple([number[i] for i in path]))
                          for origin, to, _mask, caps, path, _crowned in raws]
+                moves.sort(key=_MOVE_ORDER)
             else:
-                # Steps come prebuilt: the same immutable Move every time.
+                # Steps come prebuilt and already in order.
                 moves = _movegen.step_moves(
                     t, c, men[c], kings[c], men[0] | men[1] | kings[0] | kings[1],
                     self._frozen_kings() if self._king_limit else 0)
-            # Square order reads well in lists and makes the order independent
-            # of how the generator walks the board (the sort is stable, so
-            # routes between the same two squares keep the generator's order).
-            moves.sort(key=_MOVE_ORDER)
             self._legal = moves
         return self._legal
 

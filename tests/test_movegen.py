@@ -55,3 +55,27 @@ def test_single_jump_shortcut_agrees_with_the_search(variant: draughts.Variant) 
                                      keep_duplicates=True)
             assert {r[:3] + r[5:] for r in fast} == {r[:3] + r[5:] for r in full}, board.fen()
             board.push(rng.choice(moves))
+
+
+@pytest.mark.parametrize("variant", draughts.VARIANTS, ids=lambda v: v.name)
+def test_step_moves_are_the_steps_in_square_order(variant: draughts.Variant) -> None:
+    """step_moves (prebuilt Move objects, ordered by rank) gives the moves of
+    steps() in (origin, destination) order; legal_moves keeps that order."""
+    rng = random.Random("steps-" + variant.name)
+    for _game in range(6):
+        board = draughts.Board(variant=variant)
+        for _ply in range(rng.randrange(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            keys = [(m.from_square, m.to_square) for m in moves]
+            assert keys == sorted(keys), board.fen()
+            t, c, men, kings = board._t, board._turn, board._men, board._kings
+            occupied = men[0] | men[1] | kings[0] | kings[1]
+            number = t.square_of_index
+            made = _movegen.step_moves(t, c, men[c], kings[c], occupied)
+            raw = _movegen.steps(t, c, men[c], kings[c], occupied)
+            assert [(m.from_square, m.to_square) for m in made] == sorted(
+                (number[r[0]], number[r[1]]) for r in raw), board.fen()
+            assert all(m.path == (m.from_square, m.to_square) and not m.captures for m in made)
+            board.push(rng.choice(moves))
