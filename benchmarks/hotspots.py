@@ -91,7 +91,7 @@ def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) 
     """Print microseconds per position for each layer of ``legal_moves``."""
     from draughts import _movegen
 
-    print("| position set | `captures()` | `steps()` | `Board._raw_legal()` "
+    print("| position set | `captures()` | `steps()` | `_movegen.legal_moves()` "
           "| `list(board.legal_moves)` |")
     print("|---|---|---|---|---|")
     for variant in ("international", "russian", "brazilian"):
@@ -113,7 +113,7 @@ def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) 
             layers: list[Callable[[tuple[draughts.Board, tuple, tuple]], object]] = [
                 lambda case: _movegen.captures(*case[1]),
                 lambda case: _movegen.steps(*case[2]),
-                lambda case: case[0]._raw_legal(),
+                lambda case: _movegen.legal_moves(*case[1]),
                 lambda case: fresh_list(case[0]),
             ]
             samples: list[list[float]] = [[] for _ in layers]

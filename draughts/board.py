@@ -253,15 +253,6 @@ class Board:
 
     # -- Moves ----------------------------------------------------------------
 
-    def _raw_legal(self) -> list[_movegen.RawMove]:
-        c = self._turn
-        if self._king_limit:
-            return _movegen.legal_moves(self._t, c, self._men[c], self._kings[c],
-                                        self._men[1 - c], self._kings[1 - c],
-                                        self._frozen_kings())
-        return _movegen.legal_moves(self._t, c, self._men[c], self._kings[c],
-                                    self._men[1 - c], self._kings[1 - c])
-
     def _raw_matching(self, origin: int, destination: int) -> list[_movegen.RawMove]:
         """The raw legal moves from ``origin`` to ``destination`` (internal
         indices), found without listing every step when nothing captures."""
