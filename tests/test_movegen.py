@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -10,31 +11,37 @@ import draughts
 from draughts import _movegen
 
 
+def _positions(variant: draughts.Variant, seed: str, games: int,
+               plies: tuple[int, int]) -> Iterator[draughts.Board]:
+    """The board at every ply of ``games`` random games (each with a random
+    length in ``plies``), positions with no legal move left out."""
+    rng = random.Random(seed)
+    for _game in range(games):
+        board = draughts.Board(variant=variant)
+        for _ply in range(rng.randrange(*plies)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            yield board
+            board.push(rng.choice(moves))
+
+
 @pytest.mark.parametrize("variant", draughts.VARIANTS, ids=lambda v: v.name)
 def test_find_step_agrees_with_steps(variant: draughts.Variant) -> None:
     """find_step (one quiet move checked on its own, used by the PDN reader)
     accepts exactly the steps that steps() lists, in positions of random games."""
-    rng = random.Random(variant.name)
-    for _game in range(6):
-        board = draughts.Board(variant=variant)
-        for _ply in range(rng.randrange(10, 120)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            t = board._t
-            c = board._turn
-            men, kings = board._men, board._kings
-            occupied = men[0] | men[1] | kings[0] | kings[1]
-            listed = {(raw[0], raw[1]): raw for raw in
-                      _movegen.steps(t, c, men[c], kings[c], occupied)}
-            for origin in (i for i, n in enumerate(t.square_of_index) if n):
-                if not ((men[c] | kings[c]) >> origin) & 1:
-                    continue
-                for destination in (i for i, n in enumerate(t.square_of_index) if n):
-                    found = _movegen.find_step(t, c, men[c], kings[c], occupied, origin,
-                                               destination)
-                    assert found == listed.get((origin, destination)), board.fen()
-            board.push(rng.choice(moves))
+    for board in _positions(variant, variant.name, 6, (10, 120)):
+        t, c, men, kings = board._t, board._turn, board._men, board._kings
+        occupied = men[0] | men[1] | kings[0] | kings[1]
+        listed = {(raw[0], raw[1]): raw for raw in
+                  _movegen.steps(t, c, men[c], kings[c], occupied)}
+        for origin in (i for i, n in enumerate(t.square_of_index) if n):
+            if not ((men[c] | kings[c]) >> origin) & 1:
+                continue
+            for destination in (i for i, n in enumerate(t.square_of_index) if n):
+                found = _movegen.find_step(t, c, men[c], kings[c], occupied, origin,
+                                           destination)
+                assert found == listed.get((origin, destination)), board.fen()
 
 
 @pytest.mark.parametrize("variant", draughts.VARIANTS, ids=lambda v: v.name)
@@ -42,40 +49,27 @@ def test_single_jump_shortcut_agrees_with_the_search(variant: draughts.Variant) 
     """captures() answers positions where every capture is one man's single
     jump with bit tests alone; the full search (reached here through
     keep_duplicates, which never takes the shortcut) must find the same moves."""
-    rng = random.Random("single-" + variant.name)
-    for _game in range(8):
-        board = draughts.Board(variant=variant)
-        for _ply in range(rng.randrange(10, 150)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            t, c, men, kings = board._t, board._turn, board._men, board._kings
-            fast = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
-            full = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c],
-                                     keep_duplicates=True)
-            assert {r[:3] + r[5:] for r in fast} == {r[:3] + r[5:] for r in full}, board.fen()
-            board.push(rng.choice(moves))
+    for board in _positions(variant, "single-" + variant.name, 8, (10, 150)):
+        t, c, men, kings = board._t, board._turn, board._men, board._kings
+        fast = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
+        full = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c],
+                                 keep_duplicates=True)
+        assert {r[:3] + r[5:] for r in fast} == {r[:3] + r[5:] for r in full}, board.fen()
 
 
 @pytest.mark.parametrize("variant", draughts.VARIANTS, ids=lambda v: v.name)
 def test_step_moves_are_the_steps_in_square_order(variant: draughts.Variant) -> None:
     """step_moves (prebuilt Move objects, ordered by rank) gives the moves of
     steps() in (origin, destination) order; legal_moves keeps that order."""
-    rng = random.Random("steps-" + variant.name)
-    for _game in range(6):
-        board = draughts.Board(variant=variant)
-        for _ply in range(rng.randrange(10, 120)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            keys = [(m.from_square, m.to_square) for m in moves]
-            assert keys == sorted(keys), board.fen()
-            t, c, men, kings = board._t, board._turn, board._men, board._kings
-            occupied = men[0] | men[1] | kings[0] | kings[1]
-            number = t.square_of_index
-            made = _movegen.step_moves(t, c, men[c], kings[c], occupied)
-            raw = _movegen.steps(t, c, men[c], kings[c], occupied)
-            assert [(m.from_square, m.to_square) for m in made] == sorted(
-                (number[r[0]], number[r[1]]) for r in raw), board.fen()
-            assert all(m.path == (m.from_square, m.to_square) and not m.captures for m in made)
-            board.push(rng.choice(moves))
+    for board in _positions(variant, "steps-" + variant.name, 6, (10, 120)):
+        moves = list(board.legal_moves)
+        keys = [(m.from_square, m.to_square) for m in moves]
+        assert keys == sorted(keys), board.fen()
+        t, c, men, kings = board._t, board._turn, board._men, board._kings
+        occupied = men[0] | men[1] | kings[0] | kings[1]
+        number = t.square_of_index
+        made = _movegen.step_moves(t, c, men[c], kings[c], occupied)
+        raw = _movegen.steps(t, c, men[c], kings[c], occupied)
+        assert [(m.from_square, m.to_square) for m in made] == sorted(
+            (number[r[0]], number[r[1]]) for r in raw), board.fen()
+        assert all(m.path == (m.from_square, m.to_square) and not m.captures for m in made)
