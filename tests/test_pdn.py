@@ -15,6 +15,7 @@ import pytest
 import draughts
 from draughts import pdn
 from draughts.move import Move
+from tests.conftest import game_tree as tree
 
 DATA = Path(__file__).resolve().parent / "data" / "pdn"
 
@@ -417,20 +418,6 @@ def test_round_trip_keeps_the_tree() -> None:
     again = read(str(game))
     assert tree(again) == tree(game)
     assert str(again) == str(game)
-
-
-def tree(node: pdn.GameNode) -> list[object]:
-    """The whole tree below node as nested lists (iteratively built)."""
-    out: list[object] = []
-    stack: list[tuple[pdn.GameNode, list[object]]] = [(node, out)]
-    while stack:
-        current, sink = stack.pop()
-        for child in current.variations:
-            entry: list[object] = [str(child.move), child.comment, child.starting_comment,
-                                   sorted(child.nags)]
-            sink.append(entry)
-            stack.append((child, entry))
-    return out
 
 
 # -- Files and encodings -----------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 
 import draughts
 from draughts import pdn
+from tests.conftest import game_tree as tree
 
 DATA = Path(__file__).resolve().parent / "data" / "pdn"
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "pdn"
@@ -160,19 +161,6 @@ def test_prof2_separator_quirks_are_warnings() -> None:
         (232, "'30-39' is written with '-' but is 30x39"),
         (290, "'38x33' is written with a capture separator but is 38-33"),
     ]
-
-
-def tree(node: pdn.GameNode) -> list[object]:
-    out: list[object] = []
-    stack: list[tuple[pdn.GameNode, list[object]]] = [(node, out)]
-    while stack:
-        current, sink = stack.pop()
-        for child in current.variations:
-            entry: list[object] = [str(child.move), child.comment, child.starting_comment,
-                                   sorted(child.nags)]
-            sink.append(entry)
-            stack.append((child, entry))
-    return out
 
 
 # -- The PDN 3.0 conformance suite -------------------------------------------------

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from draughts import pdn
+from tests.conftest import game_tree
 
 VARIANTS = ["international", "english", "russian", "brazilian", "pool", "dama-flying",
             "canadian"]
@@ -64,16 +65,8 @@ def annotated_games(draw: st.DrawFn) -> pdn.Game:
 
 
 def tree(node: pdn.GameNode) -> list[object]:
-    out: list[object] = []
-    stack: list[tuple[pdn.GameNode, list[object]]] = [(node, out)]
-    while stack:
-        current, sink = stack.pop()
-        for child in current.variations:
-            entry: list[object] = [child.move, child.comment, child.starting_comment,
-                                   sorted(child.nags)]
-            sink.append(entry)
-            stack.append((child, entry))
-    return out
+    # Moves compared as values (same captured set), not by route.
+    return game_tree(node, move_key=lambda move: move)
 
 
 @settings(max_examples=60, deadline=None)
