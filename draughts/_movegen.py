@@ -14,14 +14,19 @@ so perft and the PDN reader can work without allocating them.
 
 from __future__ import annotations
 
+import operator
 from typing import TypeVar
 
-from draughts._tables import REVERSE, Tables
+from draughts._capture_search import searcher
+from draughts._tables import Tables
 from draughts._tables import RawMove as RawMove
 from draughts.move import Move
 from draughts.variant import CaptureRule
 
 _T = TypeVar("_T")
+
+_SQUARE_ORDER = operator.attrgetter("from_square", "to_square")
+_CAPTURE_CACHE_SIZE = 50_000
 
 
 def legal_moves(
@@ -133,177 +138,34 @@ def captures(
     With ``keep_duplicates`` routes that take the same pieces in another order
     all stay, as some published perft tables count them."""
     opp = opp_men | opp_kings
-    occupied_all = own_men | own_kings | opp
-    jumpers = 0
-    starts: list[tuple[int, int]] = []
+    occupied = own_men | own_kings | opp
+    routes: list[RawMove] = []
+    # Men whose capture may take more than one jump: searched below.
+    deep = 0
     if own_men:
         # Only men with an enemy piece next to them and an empty square behind
         # can start a capture: find them all at once with whole-board shifts
         # (a step never wraps across the two padding columns, see _tables).
-        empty = t.board_mask & ~occupied_all
+        empty = t.board_mask & ~occupied
         prey = opp if t.men_capture_kings else opp_men
-        for s in t.man_capture_shifts[color]:
-            if s > 0:
-                found = own_men & ((prey & (empty >> s)) >> s)
+        for shift, jumps in t.man_jumps[color]:
+            if shift > 0:
+                found = own_men & ((prey & (empty >> shift)) >> shift)
             else:
-                found = own_men & ((prey & (empty << -s)) << -s)
+                found = own_men & ((prey & (empty << -shift)) << -shift)
             if found:
-                jumpers |= found
-                starts.append((s, found))
-    kings_to_search = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied_all)
-    if not jumpers and not kings_to_search:
-        return []
-    if not kings_to_search and t.single_jumps_need_no_search and not keep_duplicates:
-        single = _single_jumps(t, color, starts, prey, empty)
-        if single is not None:
-            return single
-    rays = t.rays
-    reverse_ok = t.reverse_in_capture
-    at_end = t.removal_at_end
-    promotion = t.promotion_mask[color]
-    men_capture_kings = t.men_capture_kings
-    man_dirs = t.man_capture_dirs[color]
-    king_dirs = t.king_capture_dirs
-    flying = t.flying_kings
-    lands_behind = t.lands_directly_behind
-    stops_behind_king = t.stops_behind_king
-    must_land = t.must_land_to_continue
-    crown_and_stop = t.crown_and_stop
-    crown_and_continue = t.crown_and_continue
-
-    routes: list[RawMove] = []
-    origin = 0
-
-    def emit(to: int, captured: int, caps: tuple[int, ...], path: tuple[int, ...],
-             crowned: bool) -> None:
-        routes.append((origin, to, captured, caps, path, crowned))
-
-    def short_jumps(square: int, dirs: tuple[int, ...], is_man: bool, last: int,
-                    captured: int, occupied: int, caps: tuple[int, ...],
-                    path: tuple[int, ...], crowned: bool) -> bool:
-        """Jumps over an adjacent piece (men, and kings that do not fly).
-        Returns whether any jump was possible from ``square``."""
-        found = False
-        ray_set = rays[square]
-        for d in dirs:
-            if last >= 0 and d == REVERSE[last] and not reverse_ok:
-                continue
-            ray = ray_set[d]
-            if len(ray) < 2:
-                continue
-            over = ray[0]
-            over_bit = 1 << over
-            if not over_bit & opp or over_bit & captured:
-                continue
-            if is_man and not men_capture_kings and over_bit & opp_kings:
-                continue
-            land = ray[1]
-            land_bit = 1 << land
-            if land_bit & occupied:
-                continue
-            found = True
-            now_captured = captured | over_bit
-            now_occupied = occupied if at_end else occupied & ~over_bit
-            now_caps = (*caps, over)
-            now_path = (*path, land)
-            if is_man and land_bit & promotion:
-                if crown_and_stop:
-                    emit(land, now_captured, now_caps, now_path, True)
-                    continue
-                if crown_and_continue:
-                    if not king_jumps(land, d, now_captured, now_occupied, now_caps,
-                                      now_path, True):
-                        emit(land, now_captured, now_caps, now_path, True)
-                    continue
-                # Passing the far row: still a man, crowned only if it stops here.
-                if not short_jumps(land, dirs, True, d, now_captured, now_occupied,
-                                   now_caps, now_path, False):
-                    emit(land, now_captured, now_caps, now_path, True)
-                continue
-            if not short_jumps(land, dirs, is_man, d, now_captured, now_occupied,
-                               now_caps, now_path, crowned):
-                emit(land, now_captured, now_caps, now_path, crowned)
-        return found
-
-    def flying_jumps(square: int, last: int, skip: int, captured: int, occupied: int,
-                     caps: tuple[int, ...], path: tuple[int, ...], crowned: bool) -> bool:
-        """Captures at a distance. ``skip`` is a direction not to look in:
-        from the second and later landing squares behind a piece, going on
-        straight ahead finds what the first landing square already found."""
-        found = False
-        ray_set = rays[square]
-        for d in king_dirs:
-            if d == skip or (last >= 0 and d == REVERSE[last] and not reverse_ok):
-                continue
-            ray = ray_set[d]
-            n = len(ray)
-            i = 0
-            while i < n and not (occupied >> ray[i]) & 1:
-                i += 1
-            if i >= n - 1:
-                continue
-            over = ray[i]
-            over_bit = 1 << over
-            if not over_bit & opp or over_bit & captured:
-                continue
-            j = i + 1
-            if (occupied >> ray[j]) & 1:
-                continue
-            found = True
-            now_captured = captured | over_bit
-            now_occupied = occupied if at_end else occupied & ~over_bit
-            now_caps = (*caps, over)
-            if lands_behind:
-                landings = [ray[j]]
-                j += 1
-            else:
-                landings = []
-                while j < n and not (now_occupied >> ray[j]) & 1:
-                    landings.append(ray[j])
-                    j += 1
-            # Can the capture go on straight ahead beyond the landing squares?
-            straight = False
-            if len(landings) > 1 and j < n - 1:
-                ahead = 1 << ray[j]
-                straight = bool(
-                    ahead & opp and not ahead & now_captured
-                    and not (now_occupied >> ray[j + 1]) & 1
-                )
-            goes_on = []
-            for k, land in enumerate(landings):
-                more = flying_jumps(land, d, d if k else -1, now_captured, now_occupied,
-                                    now_caps, (*path, land), crowned)
-                goes_on.append(more or (k > 0 and straight))
-            if must_land and any(goes_on):
-                continue
-            # Killer: a sequence whose last captured piece is a king ends
-            # directly behind it.
-            halt = stops_behind_king and bool(over_bit & opp_kings)
-            for k, land in enumerate(landings):
-                if not goes_on[k] and not (halt and k):
-                    emit(land, now_captured, now_caps, (*path, land), crowned)
-        return found
-
-    def king_jumps(square: int, last: int, captured: int, occupied: int,
-                   caps: tuple[int, ...], path: tuple[int, ...], crowned: bool) -> bool:
-        if flying:
-            return flying_jumps(square, last, -1, captured, occupied, caps, path, crowned)
-        return short_jumps(square, king_dirs, False, last, captured, occupied, caps, path,
-                           crowned)
-
-    men = jumpers
-    while men:
-        low = men & -men
-        origin = low.bit_length() - 1
-        men ^= low
-        short_jumps(origin, man_dirs, True, -1, 0, occupied_all ^ low, (), (origin,), False)
-    kings = kings_to_search
-    while kings:
-        low = kings & -kings
-        origin = low.bit_length() - 1
-        kings ^= low
-        king_jumps(origin, -1, 0, occupied_all ^ low, (), (origin,), False)
-
+                deep = _single_jumps(t, color, found, jumps, prey, empty, routes, deep)
+    kings = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied)
+    if deep or kings:
+        search = searcher(t, color)
+        while deep:
+            low = deep & -deep
+            deep ^= low
+            search(low.bit_length() - 1, True, occupied ^ low, opp, opp_kings, routes)
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            search(low.bit_length() - 1, False, occupied ^ low, opp, opp_kings, routes)
     if len(routes) < 2:
         return routes
     if t.precedence:
@@ -311,39 +173,73 @@ def captures(
     return routes if keep_duplicates else _drop_duplicates(routes)
 
 
-def _single_jumps(t: Tables, color: int, starts: list[tuple[int, int]], prey: int,
-                  empty: int) -> list[RawMove] | None:
-    """The captures when every one is a man jumping a single piece, found
-    with bit tests alone; None as soon as some man could jump again (or
-    would be crowned and go on as a king), which needs the full search.
+def capture_moves(t: Tables, routes: list[RawMove]) -> list[Move]:
+    """The :class:`Move` objects of raw capture routes, in square order
+    (origin, then destination; routes between the same two squares keep
+    their order).
 
-    The usual capture is one jump, and the recursive search costs several
-    times as much as these tests."""
+    A capture is always the same immutable value, so each is built once and
+    then taken from ``t``'s cache: building one costs about ten times as much
+    as finding it there. The cache is emptied when it grows large, which
+    only long runs over many king positions reach."""
+    cache = t.capture_move_cache
+    moves = []
+    for route in routes:
+        key = (route[3], route[4])
+        move = cache.get(key)
+        if move is None:
+            number = t.square_of_index
+            move = Move(number[route[0]], number[route[1]],
+                        tuple([number[i] for i in route[3]]),
+                        tuple([number[i] for i in route[4]]))
+            if len(cache) >= _CAPTURE_CACHE_SIZE:
+                cache.clear()
+            cache[key] = move
+        moves.append(move)
+    if len(moves) > 1:
+        moves.sort(key=_SQUARE_ORDER)
+    return moves
+
+
+def _single_jumps(t: Tables, color: int, found: int, jumps: list[RawMove | None], prey: int,
+                  empty: int, routes: list[RawMove], deep: int) -> int:
+    """Sort the men of ``found``, which can jump along one direction, into
+    those whose capture ends after that jump (their prebuilt move goes to
+    ``routes``) and those that might go on (added to the ``deep`` mask).
+
+    Most captures are one man jumping one piece, and a few bit tests settle
+    that for much less than the recursive search costs. The tests hold under
+    every removal rule: a man cannot jump the piece it has just jumped
+    again, and no other jump lands on that square."""
     promotion = t.promotion_mask[color]
     shifts = t.man_capture_shifts[color]
-    crown_and_continue = t.crown_and_continue
-    out: list[RawMove] = []
-    for s, found in starts:
-        while found:
-            low = found & -found
-            found ^= low
-            origin = low.bit_length() - 1
-            over = origin + s
-            land = over + s
-            crowned = bool((promotion >> land) & 1)
-            if crowned and crown_and_continue:
-                return None
-            # Could it jump again? The jumped piece stays on the board until
-            # the end and cannot be jumped twice; the origin is empty now.
-            prey_now = prey & ~(1 << over)
-            empty_now = empty | low
-            for s2 in shifts:
-                over2 = land + s2
-                land2 = over2 + s2
-                if land2 >= 0 and (prey_now >> over2) & 1 and (empty_now >> land2) & 1:
-                    return None
-            out.append((origin, land, 1 << over, (over,), (origin, land), crowned))
-    return out
+    continues_as_king = t.crown_and_continue
+    stops_crowned = t.crown_and_stop
+    while found:
+        low = found & -found
+        found ^= low
+        move = jumps[low.bit_length() - 1]
+        assert move is not None  # found only holds men with a square to land on
+        land = move[1]
+        if (promotion >> land) & 1:
+            if continues_as_king:
+                deep |= low
+                continue
+            if stops_crowned:
+                routes.append(move)
+                continue
+        # Could it jump again? The origin is empty now, and the piece just
+        # jumped cannot be jumped twice.
+        prey_now = prey & ~move[2]
+        empty_now = empty | low
+        for s in shifts:
+            beyond = land + s + s
+            if beyond >= 0 and (prey_now >> (land + s)) & 1 and (empty_now >> beyond) & 1:
+                deep |= low
+                break
+        else:
+            routes.append(move)
+    return deep
 
 
 def _kings_that_can_capture(t: Tables, kings: int, opp: int, occupied: int) -> int:

@@ -19,6 +19,7 @@ from draughts.move import Move
 from draughts.variant import CaptureRule, Directions, Promotion, Removal
 
 if TYPE_CHECKING:
+    from draughts._capture_search import Searcher
     from draughts.variant import Variant
 
 RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
@@ -164,8 +165,12 @@ class Tables:
         self.majority_only = self.precedence == (CaptureRule.MOST_PIECES,)
         # When every capture is a man's single jump, the precedence of these
         # rules keeps them all and no two are duplicates (see _movegen).
-        self.single_jumps_need_no_search = self.removal_at_end and (
-            self.majority_only or not self.precedence)
+        self.capture_searchers: list[Searcher | None] = [None, None]
+        """Per colour, the capture search built for these rules (see
+        :mod:`draughts._capture_search`), made on first use."""
+        self.capture_move_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], Move] = {}
+        """Capture :class:`Move` objects already built, by (captured, path)
+        indices (see :func:`draughts._movegen.capture_moves`)."""
 
     # -- Squares --------------------------------------------------------------
 
@@ -229,6 +234,27 @@ class Tables:
     def step_objects(self) -> StepObjects:
         """Every step a man or king can make on this board, prebuilt."""
         return StepObjects(self)
+
+    @functools.cached_property
+    def man_jumps(self) -> tuple[tuple[tuple[int, list[RawMove | None]], ...], ...]:
+        """Per colour, ``(shift, row)`` for each direction a man captures
+        in: ``row[origin]`` is the raw move of a man's single jump from index
+        ``origin`` along ``shift``, built once (None off the board)."""
+        size = len(self.square_of_index)
+        number = self.square_of_index
+
+        def jump(origin: int, shift: int, crowning: int) -> RawMove | None:
+            over, land = origin + shift, origin + 2 * shift
+            if not (0 <= land < size and number[origin] and number[over] and number[land]):
+                return None
+            return (origin, land, 1 << over, (over,), (origin, land),
+                    bool((crowning >> land) & 1))
+
+        return tuple(
+            tuple((shift, [jump(origin, shift, self.promotion_mask[color])
+                           for origin in range(size)])
+                  for shift in self.man_capture_shifts[color])
+            for color in (0, 1))
 
     @functools.cached_property
     def start_piece_count(self) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Iterator
 
 from draughts import _draw_rules, _movegen, _zobrist
@@ -22,7 +21,6 @@ __all__ = ["Board", "LegalMoveGenerator", "perft"]
 _COLORS = (WHITE, BLACK)
 _ASCII = (("w", "W"), ("b", "B"))
 _UNICODE = (("⛀", "⛁"), ("⛂", "⛃"))
-_MOVE_ORDER = operator.attrgetter("from_square", "to_square")
 _PIECES = ((Piece.of(MAN, WHITE), Piece.of(KING, WHITE)),
            (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)))
 
@@ -276,19 +274,13 @@ class Board:
             t = self._t
             c = self._turn
             men, kings = self._men, self._kings
-            raws = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
             # Moves come in square order (origin, then destination): it reads
             # well in lists and does not depend on how the generator walks
-            # the board. The sort is stable, so routes between the same two
-            # squares keep the generator's order.
+            # the board.
+            raws = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
             if raws:
-                number = t.square_of_index
-                moves = [Move(number[origin], number[to], tuple([number[i] for i in caps]),
-                              tuple([number[i] for i in path]))
-                         for origin, to, _mask, caps, path, _crowned in raws]
-                moves.sort(key=_MOVE_ORDER)
+                moves = _movegen.capture_moves(t, raws)
             else:
-                # Steps come prebuilt and already in order.
                 moves = _movegen.step_moves(
                     t, c, men[c], kings[c], men[0] | men[1] | kings[0] | kings[1],
                     self._frozen_kings() if self._king_limit else 0)
