@@ -18,8 +18,8 @@ import operator
 from typing import TypeVar
 
 from draughts._capture_search import searcher
-from draughts._tables import Tables
 from draughts._tables import RawMove as RawMove
+from draughts._tables import Tables
 from draughts.move import Move
 from draughts.variant import CaptureRule
 
