@@ -46,8 +46,8 @@ def legal_moves(
 def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
           frozen_kings: int = 0) -> list[RawMove]:
     """Non-capturing moves; the kings in ``frozen_kings`` make none."""
-    men_rows, king_rows = t.step_objects.raw
-    return _steps(t, color, men, kings & ~frozen_kings, occupied, men_rows[color], king_rows)
+    return _steps(t, men, kings & ~frozen_kings, occupied, t.step_objects.men_raw[color],
+                  _RAW_STEPS)
 
 
 def step_moves(t: Tables, color: int, men: int, kings: int, occupied: int,
@@ -55,48 +55,94 @@ def step_moves(t: Tables, color: int, men: int, kings: int, occupied: int,
     """The same moves as :func:`steps`, as :class:`Move` objects in square
     order (origin, then destination)."""
     objects = t.step_objects
-    men_rows, king_rows = objects.ranks
-    ranks = _steps(t, color, men, kings & ~frozen_kings, occupied, men_rows[color], king_rows)
+    ranks = _steps(t, men, kings & ~frozen_kings, occupied, objects.men_ranks[color],
+                   _STEP_RANKS)
     ranks.sort()
-    by_rank = objects.by_rank
-    return [by_rank[rank] for rank in ranks]
+    return list(map(objects.by_rank.__getitem__, ranks))
 
 
-def _steps(t: Tables, color: int, men: int, kings: int, occupied: int,
-           men_rows: tuple[list[_T], ...], king_rows: list[tuple[tuple[_T, ...], ...]]
-           ) -> list[_T]:
-    """Every step, taken from tables of prebuilt move values: a step is
-    always the same immutable value, so none is built here."""
+def _steps(t: Tables, men: int, kings: int, occupied: int,
+           men_rows: tuple[tuple[int, list[_T]], ...], king_part: int) -> list[_T]:
+    """Every step, taken from tables of prebuilt move values (a step is
+    always the same immutable value, so none is built here): the
+    ``(shift, row)`` pairs of ``men_rows`` for the men, part ``king_part``
+    of the king views for the kings."""
     empty = t.board_mask & ~occupied
     out: list[_T] = []
     append = out.append
     if men:
         # Every man at once: shift the whole set one step and keep the
-        # targets that are empty playing squares.
-        for shift, row in zip(t.man_shifts[color], men_rows, strict=True):
+        # targets that are empty playing squares. Taking the highest bit
+        # each time is one operation fewer than the lowest.
+        for shift, row in men_rows:
             targets = ((men << shift) if shift > 0 else (men >> -shift)) & empty
             while targets:
-                low = targets & -targets
-                append(row[low.bit_length() - 1])
-                targets ^= low
+                top = targets.bit_length() - 1
+                append(row[top])
+                targets ^= 1 << top
     if kings:
-        rays = t.rays
-        dirs = t.king_move_dirs
-        flying = t.flying_kings
+        views = t.king_views
+        masks = t.king_ray_masks
         while kings:
-            low = kings & -kings
-            origin = low.bit_length() - 1
-            kings ^= low
-            ray_set = rays[origin]
-            made = king_rows[origin]
-            for d in dirs:
-                for i, to in enumerate(ray_set[d]):
-                    if (occupied >> to) & 1:
-                        break
-                    append(made[d][i])
-                    if not flying:
-                        break
+            top = kings.bit_length() - 1
+            kings ^= 1 << top
+            seen = occupied & masks[top]
+            view = views[top].get(seen) or _new_king_view(t, top, seen)
+            out += view[king_part]  # type: ignore[arg-type]
     return out
+
+
+KingView = tuple[int, tuple[RawMove, ...], tuple[int, ...]]
+"""What a king on one square can do, given the pieces on its lines:
+``(jumpable, steps, step_ranks)``. ``jumpable`` holds the squares it would
+capture on if they held enemy pieces (in each capture direction the first
+piece, when the square behind it is empty), ``steps`` its non-capturing
+moves as raw moves and ``step_ranks`` their places in square order (see
+:class:`draughts._tables.StepObjects`)."""
+_RAW_STEPS, _STEP_RANKS = 1, 2
+
+_KING_VIEWS_PER_SQUARE = 2048
+"""How many views each square keeps before forgetting them all: a flying
+king sees up to 2^17 arrangements of its lines on a 10x10 board, of which a
+game or a search meets few."""
+
+
+def _new_king_view(t: Tables, origin: int, seen: int) -> KingView:
+    """Work out, and remember, the view of a king on ``origin`` where
+    ``seen`` are the occupied squares of its lines.
+
+    Walking a flying king's four rays square by square costs about a
+    microsecond per king; the same king on the same lines (the usual case
+    from one move to the next, and in a search) costs a dictionary look-up."""
+    ray_set = t.rays[origin]
+    flying = t.flying_kings
+    objects = t.step_objects
+    made_raw, made_rank = objects.kings_raw[origin], objects.kings_ranks[origin]
+    raws: list[RawMove] = []
+    ranks: list[int] = []
+    for d in t.king_move_dirs:
+        for i, to in enumerate(ray_set[d]):
+            if (seen >> to) & 1:
+                break
+            raws.append(made_raw[d][i])
+            ranks.append(made_rank[d][i])
+            if not flying:
+                break
+    jumpable = 0
+    for d in t.king_capture_dirs:
+        ray = ray_set[d]
+        n = len(ray)
+        i = 0
+        if flying:
+            while i < n and not (seen >> ray[i]) & 1:
+                i += 1
+        if i < n - 1 and (seen >> ray[i]) & 1 and not (seen >> ray[i + 1]) & 1:
+            jumpable |= 1 << ray[i]
+    views = t.king_views[origin]
+    if len(views) >= _KING_VIEWS_PER_SQUARE:
+        views.clear()
+    view = views[seen] = (jumpable, tuple(raws), tuple(ranks))
+    return view
 
 
 def find_step(t: Tables, color: int, men: int, kings: int, occupied: int, origin: int,
@@ -247,24 +293,16 @@ def _kings_that_can_capture(t: Tables, kings: int, opp: int, occupied: int) -> i
     along some capture direction is an enemy and the square behind it is
     empty (checking this is much cheaper than setting up the search)."""
     found = 0
-    rays = t.rays
-    dirs = t.king_capture_dirs
-    flying = t.flying_kings
+    views = t.king_views
+    masks = t.king_ray_masks
     while kings:
         low = kings & -kings
         origin = low.bit_length() - 1
         kings ^= low
-        ray_set = rays[origin]
-        for d in dirs:
-            ray = ray_set[d]
-            n = len(ray)
-            i = 0
-            if flying:
-                while i < n and not (occupied >> ray[i]) & 1:
-                    i += 1
-            if i < n - 1 and (opp >> ray[i]) & 1 and not (occupied >> ray[i + 1]) & 1:
-                found |= low
-                break
+        seen = occupied & masks[origin]
+        view = views[origin].get(seen) or _new_king_view(t, origin, seen)
+        if view[0] & opp:
+            found |= low
     return found
 
 

@@ -20,6 +20,7 @@ from draughts.variant import CaptureRule, Directions, Promotion, Removal
 
 if TYPE_CHECKING:
     from draughts._capture_search import Searcher
+    from draughts._movegen import KingView
     from draughts.variant import Variant
 
 RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
@@ -165,6 +166,13 @@ class Tables:
         self.majority_only = self.precedence == (CaptureRule.MOST_PIECES,)
         # When every capture is a man's single jump, the precedence of these
         # rules keeps them all and no two are duplicates (see _movegen).
+        king_dirs = set(self.king_move_dirs) | set(self.king_capture_dirs)
+        self.king_ray_masks = [sum(1 << i for d in king_dirs for i in rays[d])
+                               for rays in self.rays]
+        """Per index, the squares on a king's lines from there."""
+        self.king_views: list[dict[int, KingView]] = [{} for _ in self.rays]
+        """Per index, what a king there can do, by the occupied squares of
+        its lines (see :func:`draughts._movegen._new_king_view`)."""
         self.capture_searchers: list[Searcher | None] = [None, None]
         """Per colour, the capture search built for these rules (see
         :mod:`draughts._capture_search`), made on first use."""
@@ -266,12 +274,13 @@ class Tables:
 
 
 class StepObjects:
-    """Prebuilt step values: ``men[colour][k][to]`` is the man's step to
-    index ``to`` along the colour's k-th step shift, ``kings[origin][d][i]``
-    the king's step to the i-th square of its ray. :attr:`raw` holds raw
-    move tuples; :attr:`ranks` holds each step's place in square order, and
-    ``by_rank[rank]`` its :class:`Move`, so that a list of steps is put in
-    square order by sorting small ints."""
+    """Prebuilt step values. For the men, ``men_raw[colour]`` pairs each of
+    the colour's step shifts with a row where ``row[to]`` is the step that
+    ends on index ``to``; for the kings, ``kings_raw[origin][d][i]`` is the
+    step to the i-th square of the ray. ``men_ranks`` and ``kings_ranks``
+    hold each step's place in square order instead, and ``by_rank[rank]``
+    its :class:`Move`, so that a list of steps is put in square order by
+    sorting small ints."""
 
     def __init__(self, t: Tables) -> None:
         number = t.square_of_index
@@ -298,19 +307,20 @@ class StepObjects:
                 return (-1, -1, 0, (), (), False)
             return (pair[0], pair[1], 0, (), (), bool((crowning >> pair[1]) & 1))
 
-        raw_kings: list[tuple[tuple[RawMove, ...], ...]] = [
+        self.men_raw = tuple(
+            tuple((shift, [raw(p, t.promotion_mask[c]) for p in row])
+                  for shift, row in zip(t.man_shifts[c], man_steps[c], strict=True))
+            for c in (0, 1))
+        self.men_ranks = tuple(
+            tuple((shift, [rank(p) for p in row])
+                  for shift, row in zip(t.man_shifts[c], man_steps[c], strict=True))
+            for c in (0, 1))
+        self.kings_raw: list[tuple[tuple[RawMove, ...], ...]] = [
             tuple(tuple((o, to, 0, (), (), False) for to in ray) for ray in rays)
             for o, rays in enumerate(t.rays)]
-        self.raw = (
-            tuple(tuple([raw(p, t.promotion_mask[c]) for p in row] for row in man_steps[c])
-                  for c in (0, 1)),
-            raw_kings,
-        )
-        self.ranks = (
-            tuple(tuple([rank(p) for p in row] for row in man_steps[c]) for c in (0, 1)),
-            [tuple(tuple(rank_of[number[o], number[to]] for to in ray) for ray in rays)
-             for o, rays in enumerate(t.rays)],
-        )
+        self.kings_ranks = [
+            tuple(tuple(rank_of[number[o], number[to]] for to in ray) for ray in rays)
+            for o, rays in enumerate(t.rays)]
 
 
 def _from_corner(prow: int, pcol: int, corner: int, width: int, height: int) -> tuple[int, int]:

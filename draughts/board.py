@@ -821,6 +821,8 @@ class LegalMoveGenerator:
     (True, 7)
     """
 
+    __slots__ = ("board",)
+
     def __init__(self, board: Board) -> None:
         self.board = board
 
