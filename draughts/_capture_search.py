@@ -50,29 +50,30 @@ def _build(t: Tables, color: int) -> Searcher:
     crown_and_stop = t.crown_and_stop
     crown_and_continue = t.crown_and_continue
 
-    def short_jumps(square: int, dirs: tuple[int, ...], is_man: bool, last: int,
-                    captured: int, occupied: int, caps: tuple[int, ...],
-                    path: tuple[int, ...], crowned: bool, opp: int, opp_kings: int,
-                    routes: list[RawMove]) -> bool:
-        """Jumps over an adjacent piece (men, and kings that do not fly).
-        Returns whether any jump was possible from ``square``."""
+    def jumps_from(dirs: tuple[int, ...]) -> list[tuple[tuple[int, int, int, int, int], ...]]:
+        # Per square, (direction, jumped square and bit, landing square and
+        # bit) of every short jump that fits on the board.
+        return [tuple((d, ray[0], 1 << ray[0], ray[1], 1 << ray[1])
+                      for d in dirs if len(ray := ray_set[d]) >= 2)
+                for ray_set in rays]
+
+    man_jumps = jumps_from(man_dirs)
+    short_king_jumps = jumps_from(king_dirs)
+
+    def short_jumps(square: int, jumps: list[tuple[tuple[int, int, int, int, int], ...]],
+                    is_man: bool, last: int, captured: int, occupied: int,
+                    caps: tuple[int, ...], path: tuple[int, ...], crowned: bool, opp: int,
+                    opp_kings: int, routes: list[RawMove]) -> bool:
+        """Jumps over an adjacent piece (men, and kings that do not fly),
+        from the table ``jumps``. Returns whether any jump was possible from
+        ``square``."""
         found = False
-        ray_set = rays[square]
-        for d in dirs:
-            if last >= 0 and d == REVERSE[last] and not reverse_ok:
-                continue
-            ray = ray_set[d]
-            if len(ray) < 2:
-                continue
-            over = ray[0]
-            over_bit = 1 << over
-            if not over_bit & opp or over_bit & captured:
+        back = REVERSE[last] if last >= 0 and not reverse_ok else -1
+        for d, over, over_bit, land, land_bit in jumps[square]:
+            if (d == back or not over_bit & opp or over_bit & captured
+                    or land_bit & occupied):
                 continue
             if is_man and not men_capture_kings and over_bit & opp_kings:
-                continue
-            land = ray[1]
-            land_bit = 1 << land
-            if land_bit & occupied:
                 continue
             found = True
             now_captured = captured | over_bit
@@ -89,11 +90,11 @@ def _build(t: Tables, color: int) -> Searcher:
                         routes.append((path[0], land, now_captured, now_caps, now_path, True))
                     continue
                 # Passing the far row: still a man, crowned only if it stops here.
-                if not short_jumps(land, dirs, True, d, now_captured, now_occupied,
+                if not short_jumps(land, jumps, True, d, now_captured, now_occupied,
                                    now_caps, now_path, False, opp, opp_kings, routes):
                     routes.append((path[0], land, now_captured, now_caps, now_path, True))
                 continue
-            if not short_jumps(land, dirs, is_man, d, now_captured, now_occupied,
+            if not short_jumps(land, jumps, is_man, d, now_captured, now_occupied,
                                now_caps, now_path, crowned, opp, opp_kings, routes):
                 routes.append((path[0], land, now_captured, now_caps, now_path, crowned))
         return found
@@ -165,13 +166,13 @@ def _build(t: Tables, color: int) -> Searcher:
         if flying:
             return flying_jumps(square, last, -1, captured, occupied, caps, path, crowned,
                                 opp, opp_kings, routes)
-        return short_jumps(square, king_dirs, False, last, captured, occupied, caps, path,
-                           crowned, opp, opp_kings, routes)
+        return short_jumps(square, short_king_jumps, False, last, captured, occupied, caps,
+                           path, crowned, opp, opp_kings, routes)
 
     def search(origin: int, is_man: bool, occupied: int, opp: int, opp_kings: int,
                routes: list[RawMove]) -> None:
         if is_man:
-            short_jumps(origin, man_dirs, True, -1, 0, occupied, (), (origin,), False,
+            short_jumps(origin, man_jumps, True, -1, 0, occupied, (), (origin,), False,
                         opp, opp_kings, routes)
         else:
             king_jumps(origin, -1, 0, occupied, (), (origin,), False, opp, opp_kings, routes)
