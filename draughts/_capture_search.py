@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from draughts._king_views import new_king_view
 from draughts._tables import REVERSE
 
 if TYPE_CHECKING:
@@ -99,31 +100,41 @@ def _build(t: Tables, color: int) -> Searcher:
                 routes.append((path[0], land, now_captured, now_caps, now_path, crowned))
         return found
 
+    views = t.king_views
+    view_masks = t.king_ray_masks
+    # Per square, where each square of its capture lines lies: (direction,
+    # place along the ray).
+    places = [{to: (d, i) for d in king_dirs for i, to in enumerate(ray_set[d])}
+              for ray_set in rays]
+
     def flying_jumps(square: int, last: int, skip: int, captured: int, occupied: int,
                      caps: tuple[int, ...], path: tuple[int, ...], crowned: bool,
                      opp: int, opp_kings: int, routes: list[RawMove]) -> bool:
         """Captures at a distance. ``skip`` is a direction not to look in:
         from the second and later landing squares behind a piece, going on
         straight ahead finds what the first landing square already found."""
+        # The king's view names, per direction, the first piece on the way
+        # when the square behind it is empty: those of the enemy not yet
+        # taken are the pieces to jump.
+        seen = occupied & view_masks[square]
+        view = views[square].get(seen) or new_king_view(t, square, seen)
+        targets = view[0] & opp & ~captured
+        if not targets:
+            return False
         found = False
+        back = REVERSE[last] if last >= 0 and not reverse_ok else -1
         ray_set = rays[square]
-        for d in king_dirs:
-            if d == skip or (last >= 0 and d == REVERSE[last] and not reverse_ok):
+        place = places[square]
+        while targets:
+            over = targets.bit_length() - 1
+            over_bit = 1 << over
+            targets ^= over_bit
+            d, i = place[over]
+            if d in (skip, back):
                 continue
             ray = ray_set[d]
             n = len(ray)
-            i = 0
-            while i < n and not (occupied >> ray[i]) & 1:
-                i += 1
-            if i >= n - 1:
-                continue
-            over = ray[i]
-            over_bit = 1 << over
-            if not over_bit & opp or over_bit & captured:
-                continue
             j = i + 1
-            if (occupied >> ray[j]) & 1:
-                continue
             found = True
             now_captured = captured | over_bit
             now_occupied = occupied if at_end else occupied & ~over_bit

@@ -18,6 +18,7 @@ import operator
 from typing import TypeVar
 
 from draughts._capture_search import searcher
+from draughts._king_views import RAW_STEPS, STEP_RANKS, new_king_view
 from draughts._tables import RawMove as RawMove
 from draughts._tables import Tables
 from draughts.move import Move
@@ -47,7 +48,7 @@ def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
           frozen_kings: int = 0) -> list[RawMove]:
     """Non-capturing moves; the kings in ``frozen_kings`` make none."""
     return _steps(t, men, kings & ~frozen_kings, occupied, t.step_objects.men_raw[color],
-                  _RAW_STEPS)
+                  RAW_STEPS)
 
 
 def step_moves(t: Tables, color: int, men: int, kings: int, occupied: int,
@@ -56,7 +57,7 @@ def step_moves(t: Tables, color: int, men: int, kings: int, occupied: int,
     order (origin, then destination)."""
     objects = t.step_objects
     ranks = _steps(t, men, kings & ~frozen_kings, occupied, objects.men_ranks[color],
-                   _STEP_RANKS)
+                   STEP_RANKS)
     ranks.sort()
     return list(map(objects.by_rank.__getitem__, ranks))
 
@@ -87,62 +88,9 @@ def _steps(t: Tables, men: int, kings: int, occupied: int,
             top = kings.bit_length() - 1
             kings ^= 1 << top
             seen = occupied & masks[top]
-            view = views[top].get(seen) or _new_king_view(t, top, seen)
+            view = views[top].get(seen) or new_king_view(t, top, seen)
             out += view[king_part]  # type: ignore[arg-type]
     return out
-
-
-KingView = tuple[int, tuple[RawMove, ...], tuple[int, ...]]
-"""What a king on one square can do, given the pieces on its lines:
-``(jumpable, steps, step_ranks)``. ``jumpable`` holds the squares it would
-capture on if they held enemy pieces (in each capture direction the first
-piece, when the square behind it is empty), ``steps`` its non-capturing
-moves as raw moves and ``step_ranks`` their places in square order (see
-:class:`draughts._tables.StepObjects`)."""
-_RAW_STEPS, _STEP_RANKS = 1, 2
-
-_KING_VIEWS_PER_SQUARE = 2048
-"""How many views each square keeps before forgetting them all: a flying
-king sees up to 2^17 arrangements of its lines on a 10x10 board, of which a
-game or a search meets few."""
-
-
-def _new_king_view(t: Tables, origin: int, seen: int) -> KingView:
-    """Work out, and remember, the view of a king on ``origin`` where
-    ``seen`` are the occupied squares of its lines.
-
-    Walking a flying king's four rays square by square costs about a
-    microsecond per king; the same king on the same lines (the usual case
-    from one move to the next, and in a search) costs a dictionary look-up."""
-    ray_set = t.rays[origin]
-    flying = t.flying_kings
-    objects = t.step_objects
-    made_raw, made_rank = objects.kings_raw[origin], objects.kings_ranks[origin]
-    raws: list[RawMove] = []
-    ranks: list[int] = []
-    for d in t.king_move_dirs:
-        for i, to in enumerate(ray_set[d]):
-            if (seen >> to) & 1:
-                break
-            raws.append(made_raw[d][i])
-            ranks.append(made_rank[d][i])
-            if not flying:
-                break
-    jumpable = 0
-    for d in t.king_capture_dirs:
-        ray = ray_set[d]
-        n = len(ray)
-        i = 0
-        if flying:
-            while i < n and not (seen >> ray[i]) & 1:
-                i += 1
-        if i < n - 1 and (seen >> ray[i]) & 1 and not (seen >> ray[i + 1]) & 1:
-            jumpable |= 1 << ray[i]
-    views = t.king_views[origin]
-    if len(views) >= _KING_VIEWS_PER_SQUARE:
-        views.clear()
-    view = views[seen] = (jumpable, tuple(raws), tuple(ranks))
-    return view
 
 
 def find_step(t: Tables, color: int, men: int, kings: int, occupied: int, origin: int,
@@ -300,7 +248,7 @@ def _kings_that_can_capture(t: Tables, kings: int, opp: int, occupied: int) -> i
         origin = low.bit_length() - 1
         kings ^= low
         seen = occupied & masks[origin]
-        view = views[origin].get(seen) or _new_king_view(t, origin, seen)
+        view = views[origin].get(seen) or new_king_view(t, origin, seen)
         if view[0] & opp:
             found |= low
     return found

@@ -20,7 +20,7 @@ from draughts.variant import CaptureRule, Directions, Promotion, Removal
 
 if TYPE_CHECKING:
     from draughts._capture_search import Searcher
-    from draughts._movegen import KingView
+    from draughts._king_views import KingView
     from draughts.variant import Variant
 
 RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
@@ -172,7 +172,7 @@ class Tables:
         """Per index, the squares on a king's lines from there."""
         self.king_views: list[dict[int, KingView]] = [{} for _ in self.rays]
         """Per index, what a king there can do, by the occupied squares of
-        its lines (see :func:`draughts._movegen._new_king_view`)."""
+        its lines (see :mod:`draughts._king_views`)."""
         self.capture_searchers: list[Searcher | None] = [None, None]
         """Per colour, the capture search built for these rules (see
         :mod:`draughts._capture_search`), made on first use."""
