@@ -27,7 +27,7 @@ moves as raw moves and ``step_ranks`` their places in square order (see
 RAW_STEPS, STEP_RANKS = 1, 2
 """Where a :data:`KingView` keeps its steps as raw moves and as ranks."""
 
-_KING_VIEWS_PER_SQUARE = 2048
+_KING_VIEWS_PER_SQUARE = 1024
 """How many views each square keeps before forgetting them all: a flying
 king sees up to 2^17 arrangements of its lines on a 10x10 board, of which a
 game or a search meets few."""

@@ -27,7 +27,7 @@ from draughts.variant import CaptureRule
 _T = TypeVar("_T")
 
 _SQUARE_ORDER = operator.attrgetter("from_square", "to_square")
-_CAPTURE_CACHE_SIZE = 50_000
+_CAPTURE_CACHE_SIZE = 20_000
 
 
 def legal_moves(
