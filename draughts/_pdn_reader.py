@@ -223,6 +223,7 @@ class _Resolver:
         self.index = {name: geometry.index_of_square[n] for name, n in self.number.items()}
         self.square = geometry.square_of_index
         self.steps: dict[int, Move] = {}  # non-capturing moves are the same objects each time
+        self.jumps: dict[RawMove, Move] = {}  # and so are captures of one piece
         # A move of a plain line ("32-28", "1- 7") -> what word() says of it.
         self.words: dict[str, tuple[int, int, Move | None]] = {}
 
@@ -249,9 +250,20 @@ class _Resolver:
         origin, destination, _, captured, path, _ = raw
         if not captured:
             return self.step(origin, destination)
+        if len(captured) == 1:
+            # Most captures take one piece, and there are only so many
+            # single jumps: keep their moves, as for steps.
+            move = self.jumps.get(raw)
+            if move is None:
+                move = self.jumps[raw] = self.capture(raw)
+            return move
+        return self.capture(raw)
+
+    def capture(self, raw: RawMove) -> Move:
+        """The :class:`Move` of a raw capture, made afresh."""
         square = self.square
-        return Move(square[origin], square[destination], tuple([square[i] for i in captured]),
-                    tuple([square[i] for i in path]))
+        return Move(square[raw[0]], square[raw[1]], tuple([square[i] for i in raw[3]]),
+                    tuple([square[i] for i in raw[4]]))
 
     def step(self, origin: int, destination: int) -> Move:
         """The non-capturing :class:`Move` between two internal indices."""
