@@ -247,7 +247,7 @@ class _Resolver:
 
     def move(self, raw: RawMove) -> Move:
         """The :class:`Move` of a raw legal move."""
-        origin, destination, _, captured, path, _ = raw
+        origin, destination, _, captured, _, _ = raw
         if not captured:
             return self.step(origin, destination)
         if len(captured) == 1:
