@@ -139,6 +139,17 @@ def test_nags_and_move_strengths() -> None:
     assert read("1. 32-28 19-23* *").end().nags == {7}  # PDN's "*" strength is NAG 7
 
 
+def test_nags_of_a_read_node_can_be_added_and_assigned() -> None:
+    # A node's set of NAGs is made when first asked for: it must then stay.
+    game = read("1. 32-28 19-23 *")
+    first, second = game.mainline()
+    first.nags.add(3)
+    assert first.nags == {3} and first.nags is first.nags
+    second.nags = {2}
+    assert str(game).endswith("1. 32-28!! 19-23? *")
+    assert game.nags == set()
+
+
 def test_nested_variations_from_the_standard() -> None:
     # PDN 3.0 grammar example: 18-23 replaces 19-23, 37-32 replaces 38-32.
     game = read((DATA / "succeed_variation.pdn").read_text())
