@@ -216,10 +216,23 @@ class PyDraughtsOld:
 
 
 _GAME_START = re.compile(r"\n\s*\n(?=\s*\[)")
+_COMMENTS = re.compile(r"\{[^}]*\}|;[^\n]*|^%[^\n]*", re.MULTILINE)
 
 
 def _split_games(text: str) -> list[str]:
-    return [chunk for chunk in _GAME_START.split(text) if chunk.strip()]
+    """The games of a PDN file, split before each tag block that follows a
+    blank line. Text with no game in it (a file's opening comment, such as
+    "{ Candidate matches 1995 }") stays with the game after it: on its own
+    it would count as a game that no library can replay."""
+    games: list[str] = []
+    pending = ""
+    for chunk in _GAME_START.split(text):
+        if not _COMMENTS.sub("", chunk).strip():
+            pending += chunk + "\n\n"
+        else:
+            games.append(pending + chunk)
+            pending = ""
+    return games
 
 
 

@@ -25,6 +25,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+# This checkout's package, not another one installed in the environment.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from draughts import pdn
 from draughts.board import Board
 from draughts.move import Move

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from draughts._pdn_base import SKIP, BaseVisitor, PdnError, variant_of_tags
-from draughts._tables import tables
+from draughts._tables import RawMove, tables
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
@@ -91,7 +91,11 @@ class _Cursor:
     def tokens(self) -> Iterator[tuple[str, Any, int, int]]:
         """``(kind, match, line, column)``; a comment spanning lines comes as
         ``("comment", text, line, column)``, and one never closed as
-        ``("open_comment", text, line, column)``."""
+        ``("open_comment", text, line, column)``. A line of nothing but move
+        numbers and plain moves (see :data:`_PLAIN_LINE`) comes whole, as
+        ``("line", match, line, 1)``: the reader takes its moves itself, or
+        pushes it back to have it tokenized here, as a pushed-back line
+        always is."""
         readline = self.handle.readline
         search = _TOKEN.search
         while True:
@@ -106,6 +110,11 @@ class _Cursor:
                 position = 0
                 if self.line_number == 1 and line.startswith("\ufeff"):
                     position = 1  # a byte order mark the handle's codec left in
+                else:
+                    plain = _PLAIN_LINE.fullmatch(line)
+                    if plain is not None:
+                        yield "line", plain, self.line_number, 1
+                        continue
             while True:
                 match = search(line, position)
                 if match is None:
@@ -139,6 +148,23 @@ class _Cursor:
                         position = end
                         continue
                 yield kind, match, self.line_number, match.start() + 1
+
+
+# A line of nothing but move numbers and moves like "32-28", "19x28" or
+# "1- 7", maybe ending with the result: most of a game's movetext. The token
+# regex tries a dozen alternatives for each token (1.8 searches per ply) and
+# each token is a trip through the generator, so the reader takes such a line
+# whole and picks its moves out with one findall. The grammar is the token
+# regex's on these tokens, made unambiguous so that a failed match does not
+# backtrack: squares start with 1-9 so that no move is a result ("2-0",
+# "0-1"; "1-1" is excluded by name), and a move ends at whitespace, as the
+# token regex would end it there.
+_PLAIN_MOVE = re.compile(r"[1-9][0-9]?[ \t]*[-x][ \t]*[1-9][0-9]?")
+_PLAIN_LINE = re.compile(
+    r"""\s*(?:[0-9]+\.\s*|(?!1-1(?:\s|\Z))MOVE(?:\s+|\Z))+
+        (?P<end>(?:[12]-0|0-[012]|1-1|1/2-1/2|\*)\s*)?""".replace("MOVE", _PLAIN_MOVE.pattern),
+    re.VERBOSE,
+)
 
 
 # The text of a parenthesis with at most one level of parentheses inside; the
@@ -197,6 +223,9 @@ class _Resolver:
         self.index = {name: geometry.index_of_square[n] for name, n in self.number.items()}
         self.square = geometry.square_of_index
         self.steps: dict[int, Move] = {}  # non-capturing moves are the same objects each time
+        self.jumps: dict[RawMove, Move] = {}  # and so are captures of one piece
+        # A move of a plain line ("32-28", "1- 7") -> what word() says of it.
+        self.words: dict[str, tuple[int, int, Move | None]] = {}
 
     def quick(self, board: Board, match: re.Match[str]) -> Move | None:
         """The move a two-square token like ``32-28`` or ``19x28`` names, if
@@ -214,17 +243,49 @@ class _Resolver:
         found = board._raw_matching(origin, destination)
         if len(found) != 1:
             return None
-        captured = found[0][3]
+        return self.move(found[0])
+
+    def move(self, raw: RawMove) -> Move:
+        """The :class:`Move` of a raw legal move."""
+        origin, destination, _, captured, _, _ = raw
         if not captured:
-            key = origin << 16 | destination
-            move = self.steps.get(key)
+            return self.step(origin, destination)
+        if len(captured) == 1:
+            # Most captures take one piece, and there are only so many
+            # single jumps: keep their moves, as for steps.
+            move = self.jumps.get(raw)
             if move is None:
-                a, b = self.square[origin], self.square[destination]
-                move = self.steps[key] = Move(a, b, (), (a, b))
+                move = self.jumps[raw] = self.capture(raw)
             return move
+        return self.capture(raw)
+
+    def capture(self, raw: RawMove) -> Move:
+        """The :class:`Move` of a raw capture, made afresh."""
         square = self.square
-        return Move(square[origin], square[destination], tuple([square[i] for i in captured]),
-                    tuple([square[i] for i in found[0][4]]))
+        return Move(square[raw[0]], square[raw[1]], tuple([square[i] for i in raw[3]]),
+                    tuple([square[i] for i in raw[4]]))
+
+    def step(self, origin: int, destination: int) -> Move:
+        """The non-capturing :class:`Move` between two internal indices."""
+        key = origin << 16 | destination
+        move = self.steps.get(key)
+        if move is None:
+            a, b = self.square[origin], self.square[destination]
+            move = self.steps[key] = Move(a, b, (), (a, b))
+        return move
+
+    def word(self, text: str) -> tuple[int, int, Move | None] | None:
+        """A move of a plain line (see :data:`_PLAIN_LINE`): its squares as
+        internal indices, and the step it names if it is written as one (None
+        for a capture); None if the board has no such square."""
+        capture = "x" in text
+        first, second = text.split("x" if capture else "-")
+        origin, destination = self.index.get(first.strip()), self.index.get(second.strip())
+        if origin is None or destination is None:
+            return None
+        found = self.words[text] = (
+            origin, destination, None if capture else self.step(origin, destination))
+        return found
 
     def resolve(self, board: Board, text: str) -> Move:
         """The legal move ``text`` names, in any form the reader knows.
@@ -395,7 +456,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
         fen = special.get("FEN")
         fen_text = fen[0] if fen and fen[0].strip() else None
         try:
-            board = Board(fen_text, variant=variant)
+            board = _start(variant) if fen_text is None else Board(fen_text, variant=variant)
         except ValueError as error:
             assert fen is not None
             bad = _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0)
@@ -525,6 +586,49 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
         commit(move, text, match, line, column)
 
     for kind, match, line, column in cursor.tokens():
+        if kind == "line":
+            # A plain line (see _PLAIN_LINE): its move numbers change nothing
+            # while moves are being replayed, so only the moves are looked at.
+            # Anything out of the ordinary (another state, a move that is not
+            # the only legal one between its squares or is written with the
+            # wrong separator) sends the line, from that move on, back to the
+            # tokenizer and the code below, which reports it. So does the
+            # result, which ends the game.
+            text = match.string
+            if in_headers:  # as the first number or move below would
+                found = True
+                start_moves(line, len(text) - len(text.lstrip()) + 1)
+                plain = not (skip_all or bad)
+            if not plain or split is not None or guess is not None:
+                cursor.push_back(text, 0)
+                continue
+            end = match.start("end")
+            if end < 0:
+                end = len(text)
+            push = board.push
+            matching = board._raw_matching
+            visit_move = visitor.visit_move
+            words = resolver.words
+            played = 0
+            for number, word in enumerate(_PLAIN_MOVE.findall(text, 0, end)):
+                squares = words.get(word) or resolver.word(word)
+                if squares is not None:
+                    origin, destination, step = squares
+                    raws = matching(origin, destination)
+                    # The only legal move between the squares, written with
+                    # the right separator: play it.
+                    if len(raws) == 1 and bool(raws[0][3]) == (step is None):
+                        chosen = resolver.move(raws[0]) if step is None else step
+                        visit_move(board, chosen)
+                        push(chosen)
+                        played += 1
+                        continue
+                end = [m.start() for m in _PLAIN_MOVE.finditer(text, 0, end)][number]
+                break
+            moves_here[-1] += played
+            if end < len(text):
+                cursor.push_back(text, end)
+            continue
         if (split is not None or guess is not None) and kind not in _BETWEEN_MOVES:
             unsettled()
         if kind == "move" and plain and split is None and guess is None:
@@ -559,7 +663,9 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             found = True
             if kind == "tag":
                 name = match.group("name")
-                value = _UNESCAPE.sub(r"\1", match.group("value"))
+                value = match.group("value")
+                if "\\" in value:
+                    value = _UNESCAPE.sub(r"\1", value)
             else:
                 name = match.group("name2")
                 value = match.group("value2").strip().strip('"')
@@ -714,6 +820,18 @@ _LOOKAHEAD = 8  # moves to follow an ambiguous move before giving up
 _BETWEEN_MOVES = frozenset(("move", "number", "ellipsis", "percent"))
 _UNESCAPE = re.compile(r"\\(.)")
 _NO_BOARD = Board()
+_STARTS: dict[Variant, Board] = {}
+
+
+def _start(variant: Variant) -> Board:
+    """A new board at the variant's start. Copying one kept for the purpose
+    costs a twentieth of ``Board(variant=...)``, which parses the FEN and
+    computes the position key."""
+    start = _STARTS.get(variant)
+    if start is None:
+        start = _STARTS[variant] = Board(variant=variant)
+    return start.copy()
+
 _NO_RESOLVER = _Resolver(_NO_BOARD.variant)
 
 

@@ -8,12 +8,13 @@ holds squares 5r-4..5r; odd rows start in column 2, even rows in column 1).
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 
 import draughts
-from draughts import pdn
+from draughts import _pdn_reader, pdn
 from draughts.move import Move
 from tests.conftest import game_tree as tree
 
@@ -138,6 +139,17 @@ def test_nags_and_move_strengths() -> None:
     assert read("1. 32-28 19-23* *").end().nags == {7}  # PDN's "*" strength is NAG 7
 
 
+def test_nags_of_a_read_node_can_be_added_and_assigned() -> None:
+    # A node's set of NAGs is made when first asked for: it must then stay.
+    game = read("1. 32-28 19-23 *")
+    first, second = game.mainline()
+    first.nags.add(3)
+    assert first.nags == {3} and first.nags is first.nags
+    second.nags = {2}
+    assert str(game).endswith("1. 32-28!! 19-23? *")
+    assert game.nags == set()
+
+
 def test_nested_variations_from_the_standard() -> None:
     # PDN 3.0 grammar example: 18-23 replaces 19-23, 37-32 replaces 38-32.
     game = read((DATA / "succeed_variation.pdn").read_text())
@@ -260,6 +272,85 @@ def test_nag_without_a_move_is_reported() -> None:
 def test_crlf_and_line_numbers() -> None:
     game = read('[Event "x"]\r\n\r\n1. 32-28 19-23\r\n2. 32-27 *\r\n')
     assert [(e.line, e.column, e.kind) for e in game.errors] == [(4, 4, "illegal")]
+
+
+# -- Plain lines: the reader's fast path --------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "1. 32-28 19-23 2. 28x19 14x23\n", "  6.32-27 23-28  7.34-30 20-24\n",
+    "44. 18x 9 14x 3\n", "4. 41-37  1- 7", "1. 32-28 17-22 2-0\n", "51. 32x3 1/2-1/2\n",
+    "12. 1-10 *\n", "33-28 1-1\n", "1. 32-28 2-2\n",  # "2-2" is no result: a move
+])
+def test_plain_lines(line: str) -> None:
+    assert _pdn_reader._PLAIN_LINE.fullmatch(line)
+
+
+@pytest.mark.parametrize("line", [
+    "1-0\n", "\n", "1. 32-28 1-1 19-23\n", "32-28-23\n", "32-28!\n", "1. 32-28 {c}\n",
+    '[Event "x"]\n', "05-10\n", "1...19-23\n", "32-2819-23\n", "2-0 32-28\n", "c3-d4\n",
+    "32:28\n", "32X28\n", "\ufeff1. 32-28\n", "32-28 1-0 [Event",
+])
+def test_lines_that_are_not_plain(line: str) -> None:
+    assert not _pdn_reader._PLAIN_LINE.fullmatch(line)
+
+
+# Texts whose plain lines hold something the fast path leaves to the
+# token-by-token reading: each is read both ways and must come out the same.
+FAST_PATH_CASES = [
+    "1. 32-28 19-23 2. 28x19 14x23 2-0",
+    '[Event "a"]\n\n1. 32-28 19-23\n2. 28-19 14x23 *',       # capture written with "-"
+    "1. 32x28 19-23\n2. 28x22 *",                              # step written with "x"
+    "1. 32-28 19-23 2. 28-22 23x32 3. 31-27 *\n\n1. 31-27 *",  # illegal, then a game
+    "1. 32-28 51-46 2. 31-27 *",                                # no such square
+    "1. 32-28 19-23\n2. 28x 19 14x23 1-1\n",
+    "32-28 19-23\n28x19 14x23\n*",
+    "\t1. 32-28\t19-23 (18-23 2. 28x19)\n2. 28x19 14x23 *",
+    '[FEN "W:W28:B13,23"]\n28x19\n19x8 *',                    # split capture
+    '[FEN "W:W23:B8,10,11,18,19"]\n1... 23x7\n2. 11-15\n*',   # ambiguous, then settled
+    '[GameType "20,W,10,10,N1,0"]\n1. 32-28 18-23 *',
+    '[FEN "B:W31-50:B1-20"]\n20-25 31-27 *',
+    "1. 32-28 *\n1. 31-27 *\n",
+    "1. 32-28 50-45\n2. 31-27 17-22 *",                        # plain line after an error
+    "1. 32-28 19-23 1/2-1/2",
+    "1. 32-28 19-23",
+    '[GameType "99"]\n1. 32-28 19-23 *',
+    "(1. 32-28)\n1. 32-28 *",
+    "1. 32-28 19-23\n(18-23) $1 2. 28x19 *",                   # the line's moves count
+]
+
+
+def _read_all(text: str, variant: str | None = None) -> list[object]:
+    handle = io.StringIO(text)
+    out: list[object] = []
+    while (game := pdn.read_game(handle, variant=variant)) is not None:
+        try:
+            written = str(game)
+        except ValueError as error:  # an unknown GameType
+            written = str(error)
+        out.append((dict(game.headers), written, tree(game), game.errors, game.warnings))
+    handle.seek(0)
+    out.append(pdn.read_headers(handle))
+    out.append(pdn.skip_game(handle))
+    return out
+
+
+@pytest.mark.parametrize("text", [
+    *FAST_PATH_CASES,
+    *(DATA / name for name in ("babasy4.pdn", "candidate95.pdn", "prof2.pdn")),
+])
+def test_plain_lines_read_as_token_by_token(text: str | Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    if isinstance(text, Path):
+        text = text.read_text(encoding="utf-8", errors="replace")
+    variant = "english" if "W23:B8" in text else None
+    fast = _read_all(text, variant)
+    monkeypatch.setattr(_pdn_reader, "_PLAIN_LINE", re.compile(r"(?!)"))
+    assert _read_all(text, variant) == fast
+
+
+def test_unknown_default_variant_reported_at_the_first_plain_move() -> None:
+    game = read("\n  1. 32-28 *", variant="no such variant")
+    assert [(e.line, e.column, e.kind) for e in game.errors] == [(2, 3, "variant")]
 
 
 # -- Errors ----------------------------------------------------------------------
