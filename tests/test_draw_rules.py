@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from draughts import BLACK, KING, MAN, VARIANTS, WHITE, Board, Move, Termination
-from draughts.outcome import DrawRule, Goal
+from draughts.outcome import DrawRule, Ending, Goal, Material, Reset
 
 
 def walk(board: Board, plies: int, *, man_at: Container[int] = (),
@@ -259,6 +259,21 @@ def test_kings_endgame_rule_reset_by_a_promotion() -> None:
     assert counts(board)[(Termination.KINGS_ENDGAME_RULE, 60)] == 0
 
 
+def test_long_diagonal_count_follows_the_lone_king_onto_and_off_the_diagonal() -> None:
+    # The count starts when the lone king reaches a1-h8, goes on through a
+    # strong king move that does not touch the diagonal, and stops when the
+    # lone king leaves it.
+    board = Board("B:WKc1,Ke1,Kg1:BKb8", variant="russian")
+    rule = (Termination.LONG_DIAGONAL_RULE, 5)
+    assert counts(board)[rule] is None
+    board.push_pdn("b8-e5")
+    assert counts(board)[rule] == 0
+    board.push_pdn("c1-d2")
+    assert counts(board)[rule] == 1
+    board.push_pdn("e5-h2")
+    assert counts(board)[rule] is None
+
+
 # -- Pool ------------------------------------------------------------------------
 
 def test_pool_fifteen_move_rule_after_30_plies() -> None:
@@ -303,6 +318,34 @@ def test_a_custom_variant_chooses_its_rules() -> None:
     none = attrs.evolve(INTERNATIONAL, name="no-draws", draw_rules=())
     board = Board("W:WK47:BK5", variant=none)
     walk(board, 60, check=no_outcome)
+
+
+def test_a_capture_of_the_last_king_stops_the_count() -> None:
+    # dama: a man against a lone king is insufficient material; once the man
+    # takes the king no king is left, and no material rule holds.
+    board = Board("W:W21:BK17", variant="dama")
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] == 0
+    board.push_pdn("21x14")
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] is None
+    board.pop()
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] == 0
+
+
+@pytest.mark.parametrize(("resets", "after_man_move"), [(Reset.CAPTURE, 3),
+                                                         (Reset.ANY_PROGRESS, 0)])
+def test_a_material_rule_restarts_on_man_moves_only_if_it_says_so(
+        resets: Reset, after_man_move: int) -> None:
+    import attrs
+
+    from draughts.variant import INTERNATIONAL
+
+    rule = DrawRule(Termination.SIXTEEN_MOVE_RULE, 32, resets=resets,
+                    endings=(Ending(Material(kings=1, men=(0, 2)), Material(kings=1)),))
+    custom = attrs.evolve(INTERNATIONAL, name="custom", draw_rules=(rule,))
+    board = Board("W:WK46,38:BK1", variant=custom)
+    for text in ["46-41", "1-7", "38-32"]:
+        board.push_pdn(text)
+    assert board.draw_rule_counts() == [(rule, after_man_move)]
 
 
 @pytest.mark.parametrize("variant", ["international", "english", "dama", "russian", "pool"])
