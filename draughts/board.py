@@ -393,21 +393,25 @@ class Board:
         if captures:
             opp_men, opp_kings = men[o], kings[o]
             zm, zk = zobrist.men[o], zobrist.kings[o]
-            for square in captures:
-                bit = bits.get(square)
-                if bit is None:
-                    raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board")
-                captured |= bit
-                if opp_kings & bit:
-                    key ^= zk[square]
-                elif opp_men & bit:
-                    key ^= zm[square]
+            try:
+                for square in captures:
+                    bit = bits[square]
+                    captured |= bit
+                    if opp_kings & bit:
+                        key ^= zk[square]
+                    elif opp_men & bit:
+                        key ^= zm[square]
+            except KeyError:
+                raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board") from None
         own_men, own_kings = men[c], kings[c]
         crowned = 0
         if own_men & origin:
             is_man = True
             crowned = target & self._promotion[c]
-            if not crowned and captures and self._crown_and_continue:
+            # Where a man crowned on the way continues as a king, it may have
+            # crossed the crowning row at one of its landing squares before
+            # the last, which only a capture of several pieces has.
+            if not crowned and len(captures) > 1 and self._crown_and_continue:
                 if len(move.path) != len(captures) + 1:
                     # A hand-made move without its route: take the legal one's.
                     move = next((m for m in self._legal_list() if m == move), move)
@@ -435,9 +439,9 @@ class Board:
         self.move_stack.append(move)
         men[c] = own_men
         kings[c] = own_kings
-        if captured:
-            men[o] &= ~captured
-            kings[o] &= ~captured
+        if captured:  # opp_men and opp_kings were read with the captures
+            men[o] = opp_men & ~captured
+            kings[o] = opp_kings & ~captured
         self._turn = o
         self._legal = None
         self._key = key
@@ -489,8 +493,13 @@ class Board:
         move = self.move_stack.pop()
         (m0, m1, k0, k1, self._turn, self._key, self._quiet_from, self._starts,
          self._kmoves) = self._stack.pop()
-        self._men = [m0, m1]
-        self._kings = [k0, k1]
+        # Into the board's own lists (no other board shares them): cheaper
+        # than building two new ones.
+        men, kings = self._men, self._kings
+        men[0] = m0
+        men[1] = m1
+        kings[0] = k0
+        kings[1] = k1
         self._legal = None
         return move
 
