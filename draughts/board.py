@@ -477,13 +477,15 @@ class Board:
     def _count_king_move(self, c: int, origin: int, target: int, quiet_king_move: bool) -> None:
         # Variant.king_move_limit: follow the king that made the side's last
         # moves, while the side still has men.
-        state = list(self._kmoves)
+        kmoves = self._kmoves
         if quiet_king_move and self._men[c]:
-            moves = state[2 * c + 1] + 1 if state[2 * c] == origin else 1
-            state[2 * c:2 * c + 2] = (target, moves)
+            moves = kmoves[2 * c + 1] + 1 if kmoves[2 * c] == origin else 1
+        elif kmoves[2 * c]:
+            target = moves = 0
         else:
-            state[2 * c:2 * c + 2] = (0, 0)
-        self._kmoves = (state[0], state[1], state[2], state[3])
+            return  # no king followed for this side: nothing changes
+        self._kmoves = ((target, moves, kmoves[2], kmoves[3]) if c == 0
+                        else (kmoves[0], kmoves[1], target, moves))
 
     def pop(self) -> Move:
         """Take back the last move and return it.
