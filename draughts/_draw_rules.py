@@ -76,6 +76,11 @@ class Tracker:
         # board, none can hold, which rules the tracker out in the middle game.
         self.needs_king = all(r.endings and all(e.strong.kings[0] + e.weak.kings[0] >= 1
                                                 for e in r.endings) for r in tracked)
+        # Whether in every ending the side with fewer pieces (each side, on a
+        # tie) has a king, as the lone king has: then a position whose weaker
+        # side has none matches no tracked rule.
+        self.weaker_king = all(r.endings and all(_weaker_has_king(e) for e in r.endings)
+                               for r in tracked)
         positional = [e for r in tracked for e in r.endings if e.weak_king_on_long_diagonal]
         self.positional_pieces = max((_most_pieces(e, side) for e in positional), default=-1)
         self.long_diagonal = _long_diagonal(t) if positional else 0
@@ -180,6 +185,18 @@ def _most_pieces(ending: Ending, side: int) -> int:
     strong, weak = ending.strong, ending.weak
     return (min(strong.kings[1] + strong.men[1], side)
             + min(weak.kings[1] + weak.men[1], side))
+
+
+def _weaker_has_king(ending: Ending) -> bool:
+    """Whether every position of the ending has a king on its weaker side (on
+    both sides when they have as many pieces)."""
+    strong, weak = ending.strong, ending.weak
+    s_low, s_high = strong.kings[0] + strong.men[0], strong.kings[1] + strong.men[1]
+    w_low, w_high = weak.kings[0] + weak.men[0], weak.kings[1] + weak.men[1]
+    s_king, w_king = strong.kings[0] >= 1, weak.kings[0] >= 1
+    return ((w_king or w_low >= s_high)  # the weak side may have fewer pieces
+            and (s_king or s_low >= w_high)  # the strong side may have fewer
+            and ((s_king and w_king) or s_high < w_low or w_high < s_low))  # or as many
 
 
 _Compiled = tuple[int, int, int, int, int, int, int, int, int, int, bool]

@@ -89,6 +89,7 @@ class Board:
         self._positional_pieces = self._tracker.positional_pieces
         self._long_diagonal = self._tracker.long_diagonal
         self._needs_king = self._tracker.needs_king
+        self._weaker_king = self._tracker.weaker_king
         self._man_move_resets = self._tracker.man_move_resets
         self._king_limit = self._variant.king_move_limit or 0
         self.move_stack: list[Move] = []
@@ -452,18 +453,21 @@ class Board:
             # and the kings where they are: the same rules hold and, unless
             # one restarts on man moves, their counts go on.
             if captured or crowned or self._man_move_resets:
+                # Cheap tests first, each a proof that no tracked ending holds:
+                # no king on the board where every ending has one, too many
+                # pieces, a weaker side too big or, where every ending gives
+                # it one, without a king.
+                starts = self._tracker.inactive
                 if kings[0] | kings[1] or not self._needs_king:
-                    # Only few pieces, and a small enough weaker side, can
-                    # make an ending that a tracked rule counts: a cheap test first.
                     n0 = (men[0] | kings[0]).bit_count()
                     n1 = (men[1] | kings[1]).bit_count()
-                    if n0 + n1 <= self._max_pieces and (n0 if n0 < n1 else n1) <= self._max_weaker:
+                    if (n0 + n1 <= self._max_pieces
+                            and (n0 if n0 < n1 else n1) <= self._max_weaker
+                            and ((kings[0] if n0 <= n1 else kings[1]) or not self._weaker_king)):
                         events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
                                   | (_PROMOTION if crowned else 0))
-                        self._starts = self._tracker.update(self._starts, ply, men, kings, events)
-                else:
-                    # No king (a capture may have taken the last): no tracked ending holds.
-                    self._starts = self._tracker.inactive
+                        starts = self._tracker.update(self._starts, ply, men, kings, events)
+                self._starts = starts
         elif ((origin | target) & self._long_diagonal
               and (men[0] | men[1] | kings[0] | kings[1]).bit_count()
               <= self._positional_pieces):
@@ -814,6 +818,7 @@ class Board:
         board._positional_pieces = self._positional_pieces
         board._long_diagonal = self._long_diagonal
         board._needs_king = self._needs_king
+        board._weaker_king = self._weaker_king
         board._man_move_resets = self._man_move_resets
         board._king_limit = self._king_limit
         board._ply_origin = self._ply_origin if stack else 0

@@ -250,6 +250,16 @@ def test_kings_endgame_rule_6_or_7_pieces_after_120_plies() -> None:
     fires_at(board, 120, Termination.KINGS_ENDGAME_RULE, man_at=man_at)
 
 
+def test_kings_endgame_count_stops_when_the_weaker_side_loses_its_king() -> None:
+    # King and two men against king and man: 7.2.6 counts. White takes the
+    # black king; a lone man is left, and no ending of FMJD-64 has a weaker
+    # side without a king.
+    board = Board("W:WKc1,a3,b2:BKd2,h6", variant="russian")
+    assert counts(board)[(Termination.KINGS_ENDGAME_RULE, 60)] == 0
+    board.push_pdn("c1:e3")
+    assert counts(board)[(Termination.KINGS_ENDGAME_RULE, 60)] is None
+
+
 def test_kings_endgame_rule_reset_by_a_promotion() -> None:
     # A white man one step from the crowning row is crowned at ply 10: the
     # material changes, so 7.2.6 counts again from there (and 7.2.5 too).
@@ -328,6 +338,16 @@ def test_a_capture_of_the_last_king_stops_the_count() -> None:
     board.push_pdn("21x14")
     assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] is None
     board.pop()
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] == 0
+
+
+def test_a_capture_that_leaves_a_man_against_a_king_starts_the_count() -> None:
+    # dama: the black king takes one of two white men. A man against a king
+    # is insufficient material, though the weaker side (either one, with a
+    # piece each) need not have a king.
+    board = Board("B:W5,6:BK1", variant="dama")
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] is None
+    board.push_pdn("1x10")
     assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] == 0
 
 
