@@ -76,7 +76,8 @@ class Board:
         self._variant = find_variant(variant)
         self._t: Tables = tables(self._variant)
         self._keys = _zobrist.keys(len(self._t.square_of_index))
-        # What push() looks up on every move, by square number.
+        # Read by push() on every move: bits and Zobrist values by square
+        # number, and the crowning rules.
         self._bits = _square_bits(self._t)
         self._zobrist = _zobrist.square_keys(self._t)
         self._promotion = self._t.promotion_mask
