@@ -7,10 +7,13 @@ board's plies since the last capture or man move; one that nothing resets
 others, the material rules (16-move, 5-move, ...), are "tracked": the board
 keeps, per tracked rule, the ply at which its count started (None while its
 material is not on the board), as a tuple in its snapshot stack so that
-``pop`` restores it for free. The tuple is recomputed only after a capture or
-a man move, and only once few enough pieces are left for some ending to match
-(or, for a rule that looks at where the lone king stands, after any move in
-such an ending); in the middle game the check is one comparison.
+``pop`` restores it for free. The tuple is recomputed only when the rules
+that hold may change: after a capture or a promotion (a plain man move keeps
+the material; after any man move if a tracked rule restarts on those), once
+few enough pieces are left for some ending to match and, where every ending
+has a king, while a king is on the board; for a rule that looks at where the
+lone king stands, also after a king move onto or off the long diagonal in such
+an ending. In the middle game the check is a test or two.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class Tracker:
         self.modes = tuple(modes)
         self.tracked = tuple(tracked)
         self.resets = tuple(int(r.resets) for r in tracked)
+        self.man_move_resets = any(r & Reset.MAN_MOVE for r in self.resets)
         self.inactive: tuple[int | None, ...] = (None,) * len(tracked)
         # Above rule_max[i] pieces no ending of tracked rule i can match, and
         # above max_pieces none at all: pieces only go, so the tuple stays inactive.
@@ -67,17 +71,27 @@ class Tracker:
                      e.pieces[1] // 2) for e in r.endings), default=-1)
             if r.endings else 10**9 for r in tracked)
         self.max_weaker = max(self.weak_max, default=-1)
+        # Whether every ending of every tracked rule has a king on the board
+        # (the weak side's lone king, in most): then, while no king is on the
+        # board, none can hold, which rules the tracker out in the middle game.
+        self.needs_king = all(r.endings and all(e.strong.kings[0] + e.weak.kings[0] >= 1
+                                                for e in r.endings) for r in tracked)
+        # Whether in every ending the side with fewer pieces (each side, on a
+        # tie) has a king, as the lone king has: then a position whose weaker
+        # side has none matches no tracked rule.
+        self.weaker_king = all(r.endings and all(_weaker_has_king(e) for e in r.endings)
+                               for r in tracked)
         positional = [e for r in tracked for e in r.endings if e.weak_king_on_long_diagonal]
         self.positional_pieces = max((_most_pieces(e, side) for e in positional), default=-1)
         self.long_diagonal = _long_diagonal(t) if positional else 0
         # The endings as flat int tuples, matched without attribute look-ups.
         self.endings = tuple(tuple(_compile(e) for e in r.endings) for r in self.counting)
         self.tracked_endings = tuple(tuple(_compile(e) for e in r.endings) for r in tracked)
-        self.positional = tuple(any(e.weak_king_on_long_diagonal for e in r.endings)
-                                for r in tracked)
-        # Whether each tracked rule's material holds, per (k0, m0, k1, m1):
-        # few distinct counts occur, so the endings are matched once each.
-        self._holds: dict[tuple[int, int, int, int], tuple[bool | None, ...]] = {}
+        # The tracked rules that hold, as (index, resets) pairs, per material
+        # (k0, m0, k1, m1), followed where a rule looks at the long diagonal by
+        # whether each side has a king on it: few distinct keys occur, so the
+        # endings are matched once per key.
+        self._held: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 
     def strong_side(self, index: int, men: list[int], kings: list[int]) -> int | None:
         """The colour that is the strong side of one of the endings of
@@ -111,47 +125,39 @@ class Tracker:
         plies on the board; ``starts`` all None and no events for a set-up."""
         k0, k1 = kings[0].bit_count(), kings[1].bit_count()
         m0, m1 = men[0].bit_count(), men[1].bit_count()
-        if k0 + k1 + m0 + m1 > self.max_pieces:
+        total = k0 + k1 + m0 + m1
+        if total > self.max_pieces:
             return self.inactive
-        counts = (k0, m0, k1, m1)
-        holds = self._holds.get(counts)
-        if holds is None:
-            holds = self._holds[counts] = self._material_holds(men, kings, k0, k1, m0, m1)
-        if not holds:
+        key: tuple[int, ...]
+        if total <= self.positional_pieces:
+            diagonal = self.long_diagonal
+            key = (k0, m0, k1, m1, kings[0] & diagonal != 0, kings[1] & diagonal != 0)
+        else:
+            key = (k0, m0, k1, m1)
+        held = self._held.get(key)
+        if held is None:
+            held = self._held[key] = self._holding(men, kings, k0, k1, m0, m1)
+        if not held:
             return self.inactive
-        new: list[int | None] = []
-        for index, hold, start, resets in zip(range(len(starts)), holds, starts, self.resets,
-                                              strict=True):
-            if hold is None:  # it depends on where the lone king stands
-                hold = self._strong(self.tracked_endings[index], men, kings,
-                                    k0, k1, m0, m1) is not None
-            if not hold:
-                new.append(None)
-            elif start is None or resets & events:
-                new.append(ply)
-            else:
-                new.append(start)
+        new = list(self.inactive)
+        for index, resets in held:
+            start = starts[index]
+            new[index] = ply if start is None or resets & events else start
         return tuple(new)
 
-    def _material_holds(self, men: list[int], kings: list[int], k0: int, k1: int, m0: int,
-                        m1: int) -> tuple[bool | None, ...]:
-        """Per tracked rule: whether these counts of pieces match one of its
-        endings, None where that also depends on where a king stands; an
-        empty tuple when none can hold."""
+    def _holding(self, men: list[int], kings: list[int], k0: int, k1: int, m0: int,
+                 m1: int) -> tuple[tuple[int, int], ...]:
+        """The tracked rules that one of their endings matches, as (index,
+        resets) pairs; a position with the same key (see :meth:`update`)
+        gives the same answer."""
         total = k0 + k1 + m0 + m1
         weaker = min(k0 + m0, k1 + m1)
-        holds: list[bool | None] = []
-        for endings, most, weak_most, positional in zip(
-                self.tracked_endings, self.rule_max, self.weak_max, self.positional,
-                strict=True):
-            if total > most or weaker > weak_most:
-                holds.append(False)
-            elif positional:
-                holds.append(None)
-            else:
-                holds.append(not endings
-                             or self._strong(endings, men, kings, k0, k1, m0, m1) is not None)
-        return tuple(holds) if any(h is not False for h in holds) else ()
+        return tuple(
+            (index, resets)
+            for index, (endings, most, weak_most, resets) in enumerate(zip(
+                self.tracked_endings, self.rule_max, self.weak_max, self.resets, strict=True))
+            if total <= most and weaker <= weak_most
+            and (not endings or self._strong(endings, men, kings, k0, k1, m0, m1) is not None))
 
     def count(self, index: int, start: int | None, ply: int, turn: int, men: list[int],
               kings: list[int]) -> int | None:
@@ -179,6 +185,18 @@ def _most_pieces(ending: Ending, side: int) -> int:
     strong, weak = ending.strong, ending.weak
     return (min(strong.kings[1] + strong.men[1], side)
             + min(weak.kings[1] + weak.men[1], side))
+
+
+def _weaker_has_king(ending: Ending) -> bool:
+    """Whether every position of the ending has a king on its weaker side (on
+    both sides when they have as many pieces)."""
+    strong, weak = ending.strong, ending.weak
+    s_low, s_high = strong.kings[0] + strong.men[0], strong.kings[1] + strong.men[1]
+    w_low, w_high = weak.kings[0] + weak.men[0], weak.kings[1] + weak.men[1]
+    s_king, w_king = strong.kings[0] >= 1, weak.kings[0] >= 1
+    return ((w_king or w_low >= s_high)  # the weak side may have fewer pieces
+            and (s_king or s_low >= w_high)  # the strong side may have fewer
+            and ((s_king and w_king) or s_high < w_low or w_high < s_low))  # or as many
 
 
 _Compiled = tuple[int, int, int, int, int, int, int, int, int, int, bool]

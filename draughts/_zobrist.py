@@ -12,6 +12,11 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from draughts._tables import Tables
 
 _SEED = 0x64726175676874  # "draught" in ASCII: any fixed value would do.
 
@@ -47,7 +52,27 @@ class Keys:
         return key
 
 
+class SquareKeys:
+    """The values of :class:`Keys` for one board numbering, looked up by square
+    number instead of internal index (``push`` has the numbers of a move's
+    squares in hand): ``men[color][square]``, ``kings[color][square]``; entry
+    0 is unused."""
+
+    def __init__(self, keys: Keys, index_of_square: Sequence[int]) -> None:
+        self.black_to_move = keys.black_to_move
+        self.men = tuple([values[i] if i >= 0 else 0 for i in index_of_square]
+                         for values in keys.men)
+        self.kings = tuple([values[i] if i >= 0 else 0 for i in index_of_square]
+                           for values in keys.kings)
+
+
 @functools.cache
 def keys(size: int) -> Keys:
     """The shared keys for ``size`` internal indices."""
     return Keys(size)
+
+
+@functools.cache
+def square_keys(t: Tables) -> SquareKeys:
+    """The shared keys of a variant's tables, by square number."""
+    return SquareKeys(keys(len(t.square_of_index)), t.index_of_square)

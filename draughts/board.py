@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 
 from draughts import _draw_rules, _movegen, _zobrist
@@ -35,6 +36,14 @@ _State = tuple[int, int, int, int, int, int, int, tuple[int | None, ...],
 # Variant.king_move_limit: (white king bit, its moves, black king bit, its moves).
 _NO_KING_MOVES = (0, 0, 0, 0)
 
+
+@functools.cache
+def _square_bits(t: Tables) -> dict[int, int]:
+    # push() looks a move's squares up here: a square off the board is a
+    # KeyError, cheaper than testing the range of every square first.
+    return {square: t.bit_of_square[square] for square in range(1, t.square_count + 1)}
+
+
 # Reset flags as plain ints: enum arithmetic is too slow for push().
 _CAPTURE, _MAN_MOVE, _PROMOTION = int(Reset.CAPTURE), int(Reset.MAN_MOVE), int(Reset.PROMOTION)
 
@@ -65,11 +74,22 @@ class Board:
         self._variant = find_variant(variant)
         self._t: Tables = tables(self._variant)
         self._keys = _zobrist.keys(len(self._t.square_of_index))
+        # Read by push() on every move: bits and Zobrist values by square
+        # number, and the crowning rules.
+        self._bits = _square_bits(self._t)
+        self._zobrist = _zobrist.square_keys(self._t)
+        self._promotion = self._t.promotion_mask
+        self._crown_and_continue = self._t.crown_and_continue
+        self._crowning_squares = self._t.crowning_squares
         self._tracker = _draw_rules.tracker(self._t)
         # Copied out of the tracker: push() reads them on every move.
         self._max_pieces = self._tracker.max_pieces
         self._max_weaker = self._tracker.max_weaker
         self._positional_pieces = self._tracker.positional_pieces
+        self._long_diagonal = self._tracker.long_diagonal
+        self._needs_king = self._tracker.needs_king
+        self._weaker_king = self._tracker.weaker_king
+        self._man_move_resets = self._tracker.man_move_resets
         self._king_limit = self._variant.king_move_limit or 0
         self.move_stack: list[Move] = []
         """The moves played on this board, oldest first."""
@@ -349,83 +369,104 @@ class Board:
 
         :raises IllegalMoveError: if the origin holds no piece of the side to move.
         """
-        t = self._t
+        # Everything is worked out before the board changes, so an error
+        # leaves it as it was.
         c = self._turn
         o = 1 - c
-        index = t.index_of_square
-        count = t.square_count
-        if not (1 <= move.from_square <= count and 1 <= move.to_square <= count):
-            raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board")
-        a = index[move.from_square]
-        b = index[move.to_square]
-        origin = 1 << a
-        target = 1 << b
+        bits = self._bits
+        try:
+            origin = bits[move.from_square]
+            target = bits[move.to_square]
+        except KeyError:
+            raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board") from None
         men, kings = self._men, self._kings
-        zobrist = self._keys
+        zobrist = self._zobrist
         key = self._key ^ zobrist.black_to_move
+        captures = move.captures
         captured = 0
-        if move.captures:
+        if captures:
             opp_men, opp_kings = men[o], kings[o]
             zm, zk = zobrist.men[o], zobrist.kings[o]
-            for square in move.captures:
-                if not 1 <= square <= count:
-                    raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board")
-                i = index[square]
-                bit = 1 << i
-                captured |= bit
-                if opp_kings & bit:
-                    key ^= zk[i]
-                elif opp_men & bit:
-                    key ^= zm[i]
-        is_man = bool(men[c] & origin)
-        if not is_man and not kings[c] & origin:
+            try:
+                for square in captures:
+                    bit = bits[square]
+                    captured |= bit
+                    if opp_kings & bit:
+                        key ^= zk[square]
+                    elif opp_men & bit:
+                        key ^= zm[square]
+            except KeyError:
+                raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board") from None
+        own_men, own_kings = men[c], kings[c]
+        crowned = 0
+        if own_men & origin:
+            is_man = True
+            crowned = target & self._promotion[c]
+            # Where a man crowned on the way continues as a king, it may have
+            # crossed the crowning row at one of its landing squares before
+            # the last, which only a capture of several pieces has.
+            if not crowned and len(captures) > 1 and self._crown_and_continue:
+                if len(move.path) != len(captures) + 1:
+                    # A hand-made move without its route: take the legal one's.
+                    move = next((m for m in self._legal_list() if m == move), move)
+                if not self._crowning_squares[c].isdisjoint(move.path):
+                    crowned = target
+            # A capture may bring the man back to its own square: clear it first.
+            own_men &= ~origin
+            if crowned:
+                own_kings |= target
+                key ^= zobrist.men[c][move.from_square] ^ zobrist.kings[c][move.to_square]
+            else:
+                own_men |= target
+                key ^= zobrist.men[c][move.from_square] ^ zobrist.men[c][move.to_square]
+        elif own_kings & origin:
+            is_man = False
+            own_kings = (own_kings & ~origin) | target
+            key ^= zobrist.kings[c][move.from_square] ^ zobrist.kings[c][move.to_square]
+        else:
             raise IllegalMoveError(
                 f"no {self.turn.name.lower()} piece on {move.from_square}: {move!r} "
                 f"in {self.fen()}")
-        crowned = False
-        if is_man:
-            promotion = t.promotion_mask[c]
-            crowned = bool(target & promotion)
-            if not crowned and t.crown_and_continue and move.captures:
-                if len(move.path) != len(move.captures) + 1:
-                    # A hand-made move without its route: take the legal one's.
-                    move = next((m for m in self._legal_list() if m == move), move)
-                crowned = not t.crowning_squares[c].isdisjoint(move.path)
         stack = self._stack
         stack.append((men[0], men[1], kings[0], kings[1], c, self._key, self._quiet_from,
                       self._starts, self._kmoves))
         self.move_stack.append(move)
-        if is_man:
-            men[c] &= ~origin
-            if crowned:
-                kings[c] |= target
-                key ^= zobrist.men[c][a] ^ zobrist.kings[c][b]
-            else:
-                men[c] |= target
-                key ^= zobrist.men[c][a] ^ zobrist.men[c][b]
-        else:
-            kings[c] = (kings[c] & ~origin) | target
-            key ^= zobrist.kings[c][a] ^ zobrist.kings[c][b]
-        if captured:
-            men[o] &= ~captured
-            kings[o] &= ~captured
+        men[c] = own_men
+        kings[c] = own_kings
+        if captured:  # opp_men and opp_kings were read with the captures
+            men[o] = opp_men & ~captured
+            kings[o] = opp_kings & ~captured
         self._turn = o
         self._legal = None
         self._key = key
         if is_man or captured:
             ply = len(stack)
             self._quiet_from = ply
-            # Only few pieces, and a small enough weaker side, can make an
-            # ending that a tracked rule counts: a cheap test first.
-            n0 = (men[0] | kings[0]).bit_count()
-            n1 = (men[1] | kings[1]).bit_count()
-            if n0 + n1 <= self._max_pieces and (n0 if n0 < n1 else n1) <= self._max_weaker:
-                events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
-                          | (_PROMOTION if crowned else 0))
-                self._starts = self._tracker.update(self._starts, ply, men, kings, events)
-        elif (self._positional_pieces >= 0
+            # The tracked rules' counts. A plain man move keeps the material
+            # and the kings where they are: the same rules hold and, unless
+            # one restarts on man moves, their counts go on.
+            if captured or crowned or self._man_move_resets:
+                # Cheap tests first, each a proof that no tracked ending holds:
+                # no king on the board where every ending has one, too many
+                # pieces, a weaker side too big or, where every ending gives
+                # it one, without a king.
+                starts = self._tracker.inactive
+                if kings[0] | kings[1] or not self._needs_king:
+                    n0 = (men[0] | kings[0]).bit_count()
+                    n1 = (men[1] | kings[1]).bit_count()
+                    if (n0 + n1 <= self._max_pieces
+                            and (n0 if n0 < n1 else n1) <= self._max_weaker
+                            and ((kings[0] if n0 <= n1 else kings[1]) or not self._weaker_king)):
+                        events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
+                                  | (_PROMOTION if crowned else 0))
+                        starts = self._tracker.update(self._starts, ply, men, kings, events)
+                self._starts = starts
+        elif ((origin | target) & self._long_diagonal
               and (men[0] | men[1] | kings[0] | kings[1]).bit_count()
               <= self._positional_pieces):
+            # A quiet king move changes no material, so only a rule that asks
+            # for the lone king on the long diagonal can start or stop, and
+            # only if this king left or reached that diagonal.
             self._starts = self._tracker.update(self._starts, len(stack), men, kings, 0)
         if self._king_limit:
             self._count_king_move(c, origin, target, not is_man and not captured)
@@ -433,13 +474,15 @@ class Board:
     def _count_king_move(self, c: int, origin: int, target: int, quiet_king_move: bool) -> None:
         # Variant.king_move_limit: follow the king that made the side's last
         # moves, while the side still has men.
-        state = list(self._kmoves)
+        kmoves = self._kmoves
         if quiet_king_move and self._men[c]:
-            moves = state[2 * c + 1] + 1 if state[2 * c] == origin else 1
-            state[2 * c:2 * c + 2] = (target, moves)
+            moves = kmoves[2 * c + 1] + 1 if kmoves[2 * c] == origin else 1
+        elif kmoves[2 * c]:
+            target = moves = 0
         else:
-            state[2 * c:2 * c + 2] = (0, 0)
-        self._kmoves = (state[0], state[1], state[2], state[3])
+            return  # no king followed for this side: nothing changes
+        self._kmoves = ((target, moves, kmoves[2], kmoves[3]) if c == 0
+                        else (kmoves[0], kmoves[1], target, moves))
 
     def pop(self) -> Move:
         """Take back the last move and return it.
@@ -449,8 +492,13 @@ class Board:
         move = self.move_stack.pop()
         (m0, m1, k0, k1, self._turn, self._key, self._quiet_from, self._starts,
          self._kmoves) = self._stack.pop()
-        self._men = [m0, m1]
-        self._kings = [k0, k1]
+        # Into the board's own lists (no other board shares them): cheaper
+        # than building two new ones.
+        men, kings = self._men, self._kings
+        men[0] = m0
+        men[1] = m1
+        kings[0] = k0
+        kings[1] = k1
         self._legal = None
         return move
 
@@ -752,10 +800,19 @@ class Board:
         board._kings = list(self._kings)
         board._turn = self._turn
         board._keys = self._keys
+        board._bits = self._bits
+        board._zobrist = self._zobrist
+        board._promotion = self._promotion
+        board._crown_and_continue = self._crown_and_continue
+        board._crowning_squares = self._crowning_squares
         board._tracker = self._tracker
         board._max_pieces = self._max_pieces
         board._max_weaker = self._max_weaker
         board._positional_pieces = self._positional_pieces
+        board._long_diagonal = self._long_diagonal
+        board._needs_king = self._needs_king
+        board._weaker_king = self._weaker_king
+        board._man_move_resets = self._man_move_resets
         board._king_limit = self._king_limit
         board._ply_origin = self._ply_origin if stack else 0
         board.move_stack = list(self.move_stack) if stack else []

@@ -110,6 +110,23 @@ def test_king_returning_to_its_own_square() -> None:
     assert board.fen() == "W:WK7:B11,18,27,39"
 
 
+def test_frisian_king_moves_follow_one_king_per_side() -> None:
+    # Each side's count follows the king that made its last quiet moves: it
+    # starts again at 1 when another king moves, at 0 after a man move, and
+    # the other side's count is left alone. pop() takes every step back.
+    board = draughts.Board("W:WK36,K10,42,21:BK34,K30,44,20", variant="frisian")
+    counts = []
+    for text in ["10-4", "34-1", "4-31", "1-6", "36-41", "6-1", "21-16"]:
+        board.push_pdn(text)
+        counts.append((board.king_moves(WHITE), board.king_moves(BLACK)))
+    assert counts == [(1, 0), (1, 1), (2, 1), (2, 2), (1, 2), (1, 3), (0, 3)]
+    while board.move_stack:
+        counts.pop()
+        board.pop()
+        assert (board.king_moves(WHITE), board.king_moves(BLACK)) == (
+            counts[-1] if counts else (0, 0))
+
+
 def test_copy_and_equality() -> None:
     board = draughts.Board()
     board.push_pdn("32-28")

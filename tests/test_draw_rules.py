@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from draughts import BLACK, KING, MAN, VARIANTS, WHITE, Board, Move, Termination
-from draughts.outcome import DrawRule, Goal
+from draughts.outcome import DrawRule, Ending, Goal, Material, Reset
 
 
 def walk(board: Board, plies: int, *, man_at: Container[int] = (),
@@ -250,6 +250,16 @@ def test_kings_endgame_rule_6_or_7_pieces_after_120_plies() -> None:
     fires_at(board, 120, Termination.KINGS_ENDGAME_RULE, man_at=man_at)
 
 
+def test_kings_endgame_count_stops_when_the_weaker_side_loses_its_king() -> None:
+    # King and two men against king and man: 7.2.6 counts. White takes the
+    # black king; a lone man is left, and no ending of FMJD-64 has a weaker
+    # side without a king.
+    board = Board("W:WKc1,a3,b2:BKd2,h6", variant="russian")
+    assert counts(board)[(Termination.KINGS_ENDGAME_RULE, 60)] == 0
+    board.push_pdn("c1:e3")
+    assert counts(board)[(Termination.KINGS_ENDGAME_RULE, 60)] is None
+
+
 def test_kings_endgame_rule_reset_by_a_promotion() -> None:
     # A white man one step from the crowning row is crowned at ply 10: the
     # material changes, so 7.2.6 counts again from there (and 7.2.5 too).
@@ -257,6 +267,21 @@ def test_kings_endgame_rule_reset_by_a_promotion() -> None:
     walk(board, 10)
     walk(board, 1, man_at={10})
     assert counts(board)[(Termination.KINGS_ENDGAME_RULE, 60)] == 0
+
+
+def test_long_diagonal_count_follows_the_lone_king_onto_and_off_the_diagonal() -> None:
+    # The count starts when the lone king reaches a1-h8, goes on through a
+    # strong king move that does not touch the diagonal, and stops when the
+    # lone king leaves it.
+    board = Board("B:WKc1,Ke1,Kg1:BKb8", variant="russian")
+    rule = (Termination.LONG_DIAGONAL_RULE, 5)
+    assert counts(board)[rule] is None
+    board.push_pdn("b8-e5")
+    assert counts(board)[rule] == 0
+    board.push_pdn("c1-d2")
+    assert counts(board)[rule] == 1
+    board.push_pdn("e5-h2")
+    assert counts(board)[rule] is None
 
 
 # -- Pool ------------------------------------------------------------------------
@@ -303,6 +328,44 @@ def test_a_custom_variant_chooses_its_rules() -> None:
     none = attrs.evolve(INTERNATIONAL, name="no-draws", draw_rules=())
     board = Board("W:WK47:BK5", variant=none)
     walk(board, 60, check=no_outcome)
+
+
+def test_a_capture_of_the_last_king_stops_the_count() -> None:
+    # dama: a man against a lone king is insufficient material; once the man
+    # takes the king no king is left, and no material rule holds.
+    board = Board("W:W21:BK17", variant="dama")
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] == 0
+    board.push_pdn("21x14")
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] is None
+    board.pop()
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] == 0
+
+
+def test_a_capture_that_leaves_a_man_against_a_king_starts_the_count() -> None:
+    # dama: the black king takes one of two white men. A man against a king
+    # is insufficient material, though the weaker side (either one, with a
+    # piece each) need not have a king.
+    board = Board("B:W5,6:BK1", variant="dama")
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] is None
+    board.push_pdn("1x10")
+    assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] == 0
+
+
+@pytest.mark.parametrize(("resets", "after_man_move"), [(Reset.CAPTURE, 3),
+                                                         (Reset.ANY_PROGRESS, 0)])
+def test_a_material_rule_restarts_on_man_moves_only_if_it_says_so(
+        resets: Reset, after_man_move: int) -> None:
+    import attrs
+
+    from draughts.variant import INTERNATIONAL
+
+    rule = DrawRule(Termination.SIXTEEN_MOVE_RULE, 32, resets=resets,
+                    endings=(Ending(Material(kings=1, men=(0, 2)), Material(kings=1)),))
+    custom = attrs.evolve(INTERNATIONAL, name="custom", draw_rules=(rule,))
+    board = Board("W:WK46,38:BK1", variant=custom)
+    for text in ["46-41", "1-7", "38-32"]:
+        board.push_pdn(text)
+    assert board.draw_rule_counts() == [(rule, after_man_move)]
 
 
 @pytest.mark.parametrize("variant", ["international", "english", "dama", "russian", "pool"])
