@@ -13,21 +13,29 @@ several boards, and threads, at once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from draughts._king_views import new_king_view
-from draughts._tables import REVERSE
+from draughts._tables import REVERSE, RawMove
 
 if TYPE_CHECKING:
-    from draughts._tables import RawMove, Tables
+    from draughts._tables import Tables
 
-Searcher = Callable[[int, bool, int, int, int, "list[RawMove]"], None]
-"""``search(origin, is_man, occupied, opp, opp_kings, routes)`` appends to
-``routes`` every complete capture sequence of the piece on ``origin``;
-``occupied`` is the board's occupancy without that piece."""
+class CaptureSearch(NamedTuple):
+    """The capture search of one colour under one variant's rules."""
+
+    search: Callable[[int, bool, int, int, int, list[RawMove]], None]
+    """``search(origin, is_man, occupied, opp, opp_kings, routes)`` appends
+    to ``routes`` every complete capture sequence of the piece on
+    ``origin``; ``occupied`` is the board's occupancy without that piece."""
+    onward: Callable[[RawMove, int, int, int, int, list[RawMove]], None]
+    """``onward(jump, direction, occupied, opp, opp_kings, routes)`` appends
+    every complete capture sequence of a man that starts with ``jump``, a
+    single jump along ``direction`` (the jump itself if it cannot go on);
+    ``occupied`` as for ``search``."""
 
 
-def searcher(t: Tables, color: int) -> Searcher:
+def searcher(t: Tables, color: int) -> CaptureSearch:
     """The capture search of ``color``'s pieces under ``t``'s rules, built
     once and kept on ``t``."""
     found = t.capture_searchers[color]
@@ -36,7 +44,7 @@ def searcher(t: Tables, color: int) -> Searcher:
     return found
 
 
-def _build(t: Tables, color: int) -> Searcher:
+def _build(t: Tables, color: int) -> CaptureSearch:
     rays = t.rays
     reverse_ok = t.reverse_in_capture
     at_end = t.removal_at_end
@@ -188,4 +196,23 @@ def _build(t: Tables, color: int) -> Searcher:
         else:
             king_jumps(origin, -1, 0, occupied, (), (origin,), False, opp, opp_kings, routes)
 
-    return search
+    def onward(jump: RawMove, d: int, occupied: int, opp: int, opp_kings: int,
+               routes: list[RawMove]) -> None:
+        _origin, land, over_bit, caps, path, crowned = jump
+        if not at_end:
+            occupied &= ~over_bit
+        if crowned:
+            if crown_and_stop:
+                routes.append(jump)
+            elif crown_and_continue:
+                if not king_jumps(land, d, over_bit, occupied, caps, path, True, opp,
+                                  opp_kings, routes):
+                    routes.append(jump)
+            elif not short_jumps(land, man_jumps, True, d, over_bit, occupied, caps, path,
+                                 False, opp, opp_kings, routes):
+                routes.append(jump)
+        elif not short_jumps(land, man_jumps, True, d, over_bit, occupied, caps, path, False,
+                             opp, opp_kings, routes):
+            routes.append(jump)
+
+    return CaptureSearch(search, onward)

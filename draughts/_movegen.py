@@ -134,37 +134,59 @@ def captures(
     opp = opp_men | opp_kings
     occupied = own_men | own_kings | opp
     routes: list[RawMove] = []
-    # Men whose capture may take more than one jump: searched below.
-    deep = 0
+    searched = False
     if own_men:
         # Only men with an enemy piece next to them and an empty square behind
         # can start a capture: find them all at once with whole-board shifts
         # (a step never wraps across the two padding columns, see _tables).
         empty = t.board_mask & ~occupied
         prey = opp if t.men_capture_kings else opp_men
-        for shift, jumps in t.man_jumps[color]:
+        onward_at = t.man_onward[color]
+        for shift, d, jumps in t.man_jumps[color]:
             if shift > 0:
                 found = own_men & ((prey & (empty >> shift)) >> shift)
             else:
                 found = own_men & ((prey & (empty << -shift)) << -shift)
-            if found:
-                deep = _single_jumps(t, color, found, jumps, prey, empty, routes, deep)
+            while found:
+                top = found.bit_length() - 1
+                found ^= 1 << top
+                jump = jumps[top]
+                assert jump is not None  # found only holds men with a square to land on
+                # Most captures are one jump: a few bit tests show that no
+                # enemy piece next to the landing square can be jumped (the
+                # one just jumped cannot be jumped twice, the origin is empty
+                # now) for much less than the search costs. A man crowned
+                # on the way may go on as a king: searched.
+                if not jump[5] or not t.crown_and_continue:
+                    near, pairs = onward_at[jump[1]]
+                    prey_near = prey & near & ~jump[2]
+                    if not prey_near:
+                        routes.append(jump)
+                        continue
+                    empty_now = empty | (1 << top)
+                    for over, behind in pairs:
+                        if prey_near & over and empty_now & behind:
+                            break
+                    else:
+                        routes.append(jump)
+                        continue
+                searched = True
+                searcher(t, color).onward(jump, d, occupied ^ (1 << top), opp, opp_kings,
+                                          routes)
     kings = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied)
-    if deep or kings:
-        search = searcher(t, color)
-        while deep:
-            low = deep & -deep
-            deep ^= low
-            search(low.bit_length() - 1, True, occupied ^ low, opp, opp_kings, routes)
+    if kings:
+        searched = True
+        search = searcher(t, color).search
         while kings:
-            low = kings & -kings
-            kings ^= low
-            search(low.bit_length() - 1, False, occupied ^ low, opp, opp_kings, routes)
+            top = kings.bit_length() - 1
+            kings ^= 1 << top
+            search(top, False, occupied ^ (1 << top), opp, opp_kings, routes)
     if len(routes) < 2:
         return routes
-    if t.precedence:
+    # Single jumps are never duplicates, and all take one piece.
+    if t.precedence and (searched or not t.majority_only):
         routes = _apply_precedence(t, routes, own_kings, opp_kings)
-    return routes if keep_duplicates else _drop_duplicates(routes)
+    return routes if keep_duplicates or not searched else _drop_duplicates(routes)
 
 
 def capture_moves(t: Tables, routes: list[RawMove]) -> list[Move]:
@@ -193,47 +215,6 @@ def capture_moves(t: Tables, routes: list[RawMove]) -> list[Move]:
     if len(moves) > 1:
         moves.sort(key=_SQUARE_ORDER)
     return moves
-
-
-def _single_jumps(t: Tables, color: int, found: int, jumps: list[RawMove | None], prey: int,
-                  empty: int, routes: list[RawMove], deep: int) -> int:
-    """Sort the men of ``found``, which can jump along one direction, into
-    those whose capture ends after that jump (their prebuilt move goes to
-    ``routes``) and those that might go on (added to the ``deep`` mask).
-
-    Most captures are one man jumping one piece, and a few bit tests settle
-    that for much less than the recursive search costs. The tests hold under
-    every removal rule: a man cannot jump the piece it has just jumped
-    again, and no other jump lands on that square."""
-    promotion = t.promotion_mask[color]
-    shifts = t.man_capture_shifts[color]
-    continues_as_king = t.crown_and_continue
-    stops_crowned = t.crown_and_stop
-    while found:
-        low = found & -found
-        found ^= low
-        move = jumps[low.bit_length() - 1]
-        assert move is not None  # found only holds men with a square to land on
-        land = move[1]
-        if (promotion >> land) & 1:
-            if continues_as_king:
-                deep |= low
-                continue
-            if stops_crowned:
-                routes.append(move)
-                continue
-        # Could it jump again? The origin is empty now, and the piece just
-        # jumped cannot be jumped twice.
-        prey_now = prey & ~move[2]
-        empty_now = empty | low
-        for s in shifts:
-            beyond = land + s + s
-            if beyond >= 0 and (prey_now >> (land + s)) & 1 and (empty_now >> beyond) & 1:
-                deep |= low
-                break
-        else:
-            routes.append(move)
-    return deep
 
 
 def _kings_that_can_capture(t: Tables, kings: int, opp: int, occupied: int) -> int:

@@ -19,7 +19,7 @@ from draughts.move import Move
 from draughts.variant import CaptureRule, Directions, Promotion, Removal
 
 if TYPE_CHECKING:
-    from draughts._capture_search import Searcher
+    from draughts._capture_search import CaptureSearch
     from draughts._king_views import KingView
     from draughts.variant import Variant
 
@@ -173,7 +173,7 @@ class Tables:
         self.king_views: list[dict[int, KingView]] = [{} for _ in self.rays]
         """Per index, what a king there can do, by the occupied squares of
         its lines (see :mod:`draughts._king_views`)."""
-        self.capture_searchers: list[Searcher | None] = [None, None]
+        self.capture_searchers: list[CaptureSearch | None] = [None, None]
         """Per colour, the capture search built for these rules (see
         :mod:`draughts._capture_search`), made on first use."""
         self.capture_move_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], Move] = {}
@@ -244,10 +244,10 @@ class Tables:
         return StepObjects(self)
 
     @functools.cached_property
-    def man_jumps(self) -> tuple[tuple[tuple[int, list[RawMove | None]], ...], ...]:
-        """Per colour, ``(shift, row)`` for each direction a man captures
-        in: ``row[origin]`` is the raw move of a man's single jump from index
-        ``origin`` along ``shift``, built once (None off the board)."""
+    def man_jumps(self) -> tuple[tuple[tuple[int, int, list[RawMove | None]], ...], ...]:
+        """Per colour, ``(shift, direction, row)`` for each direction a man
+        captures in: ``row[origin]`` is the raw move of a man's single jump
+        from index ``origin`` along ``shift``, built once (None off the board)."""
         size = len(self.square_of_index)
         number = self.square_of_index
 
@@ -259,10 +259,24 @@ class Tables:
                     bool((crowning >> land) & 1))
 
         return tuple(
-            tuple((shift, [jump(origin, shift, self.promotion_mask[color])
-                           for origin in range(size)])
-                  for shift in self.man_capture_shifts[color])
+            tuple((self.shift[d], d, [jump(origin, self.shift[d], self.promotion_mask[color])
+                                      for origin in range(size)])
+                  for d in self.man_capture_dirs[color])
             for color in (0, 1))
+
+    @functools.cached_property
+    def man_onward(self) -> tuple[list[tuple[int, tuple[tuple[int, int], ...]]], ...]:
+        """Per colour and square, what a man there needs to jump again:
+        ``(near, pairs)``, where ``near`` holds the squares next to it in its
+        capture directions and ``pairs`` each such square's bit with the bit
+        of the square behind it."""
+        def onward(color: int, square: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+            pairs = tuple((1 << ray[0], 1 << ray[1]) for d in self.man_capture_dirs[color]
+                          if len(ray := self.rays[square][d]) >= 2)
+            return sum(over for over, _ in pairs), pairs
+
+        return tuple([onward(color, square) for square in range(len(self.rays))]
+                     for color in (0, 1))
 
     @functools.cached_property
     def start_piece_count(self) -> int:

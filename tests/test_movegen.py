@@ -51,7 +51,7 @@ def _searched_from_every_piece(board: draughts.Board) -> set[tuple[object, ...]]
     tests), as (origin, destination, captured mask, crowned)."""
     t, c, men, kings = board._t, board._turn, board._men, board._kings
     own, opp = men[c] | kings[c], men[1 - c] | kings[1 - c]
-    search = _capture_search.searcher(t, c)
+    search = _capture_search.searcher(t, c).search
     routes: list[_movegen.RawMove] = []
     for index in range(len(t.square_of_index)):
         if (own >> index) & 1:
