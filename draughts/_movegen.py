@@ -47,28 +47,16 @@ def legal_moves(
 def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
           frozen_kings: int = 0) -> list[RawMove]:
     """Non-capturing moves; the kings in ``frozen_kings`` make none."""
-    return _steps(t, men, kings & ~frozen_kings, occupied, t.step_objects.men_raw[color],
-                  RAW_STEPS)
+    return _steps(t, men, kings & ~frozen_kings, occupied, t.board_mask & ~occupied,
+                  t.step_objects.men_raw[color], RAW_STEPS)
 
 
-def step_moves(t: Tables, color: int, men: int, kings: int, occupied: int,
-               frozen_kings: int = 0) -> list[Move]:
-    """The same moves as :func:`steps`, as :class:`Move` objects in square
-    order (origin, then destination)."""
-    objects = t.step_objects
-    ranks = _steps(t, men, kings & ~frozen_kings, occupied, objects.men_ranks[color],
-                   STEP_RANKS)
-    ranks.sort()
-    return list(map(objects.by_rank.__getitem__, ranks))
-
-
-def _steps(t: Tables, men: int, kings: int, occupied: int,
+def _steps(t: Tables, men: int, kings: int, occupied: int, empty: int,
            men_rows: tuple[tuple[int, list[_T]], ...], king_part: int) -> list[_T]:
     """Every step, taken from tables of prebuilt move values (a step is
     always the same immutable value, so none is built here): the
     ``(shift, row)`` pairs of ``men_rows`` for the men, part ``king_part``
     of the king views for the kings."""
-    empty = t.board_mask & ~occupied
     out: list[_T] = []
     append = out.append
     if men:
@@ -133,47 +121,95 @@ def captures(
     all stay, as some published perft tables count them."""
     opp = opp_men | opp_kings
     occupied = own_men | own_kings | opp
+    empty = t.board_mask & ~occupied
+    prey = opp if t.men_capture_kings else opp_men
+    starts = _jump_starts(t, color, own_men, prey, empty) if own_men else []
+    kings = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied)
+    if not starts and not kings:
+        return []
+    return _routes(t, color, starts, kings, own_kings, opp, opp_kings, prey, empty, occupied,
+                   keep_duplicates)
+
+
+def board_moves(t: Tables, color: int, own_men: int, own_kings: int, opp_men: int,
+                opp_kings: int, frozen_kings: int = 0) -> list[Move]:
+    """The legal moves as :class:`Move` objects in square order (origin,
+    then destination): the list :attr:`draughts.Board.legal_moves` gives.
+
+    The same moves as :func:`legal_moves`, found in one pass: when nothing
+    captures, the steps are taken with the empty squares the capture tests
+    already worked out."""
+    opp = opp_men | opp_kings
+    occupied = own_men | own_kings | opp
+    empty = t.board_mask & ~occupied
+    prey = opp if t.men_capture_kings else opp_men
+    starts = _jump_starts(t, color, own_men, prey, empty) if own_men else []
+    kings = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied)
+    if starts or kings:
+        return capture_moves(t, _routes(t, color, starts, kings, own_kings, opp, opp_kings,
+                                        prey, empty, occupied, False))
+    objects = t.step_objects
+    ranks = _steps(t, own_men, own_kings & ~frozen_kings, occupied, empty,
+                   objects.men_ranks[color], STEP_RANKS)
+    ranks.sort()
+    return list(map(objects.by_rank.__getitem__, ranks))
+
+
+def _jump_starts(t: Tables, color: int, own_men: int, prey: int, empty: int
+                 ) -> list[tuple[int, list[RawMove | None], int]]:
+    """``(direction, single jumps, men)`` for each capture direction in which
+    some men can jump a piece of ``prey``: the direction's prebuilt single
+    jumps by origin (see :attr:`Tables.man_jumps
+    <draughts._tables.Tables.man_jumps>`) and the mask of those men.
+
+    Only a man with an enemy piece next to it and an empty square behind can
+    start a capture: they are found all at once with whole-board shifts (a
+    step never wraps across the two padding columns, see _tables)."""
+    starts = []
+    for shift, d, jumps in t.man_jumps[color]:
+        if shift > 0:
+            found = own_men & ((prey & (empty >> shift)) >> shift)
+        else:
+            found = own_men & ((prey & (empty << -shift)) << -shift)
+        if found:
+            starts.append((d, jumps, found))
+    return starts
+
+
+def _routes(t: Tables, color: int, starts: list[tuple[int, list[RawMove | None], int]],
+            kings: int, own_kings: int, opp: int, opp_kings: int, prey: int, empty: int,
+            occupied: int, keep_duplicates: bool) -> list[RawMove]:
+    """The capture routes the rules allow, from the men of ``starts`` (see
+    :func:`_jump_starts`) and the ``kings`` that can capture."""
     routes: list[RawMove] = []
     searched = False
-    if own_men:
-        # Only men with an enemy piece next to them and an empty square behind
-        # can start a capture: find them all at once with whole-board shifts
-        # (a step never wraps across the two padding columns, see _tables).
-        empty = t.board_mask & ~occupied
-        prey = opp if t.men_capture_kings else opp_men
-        onward_at = t.man_onward[color]
-        for shift, d, jumps in t.man_jumps[color]:
-            if shift > 0:
-                found = own_men & ((prey & (empty >> shift)) >> shift)
-            else:
-                found = own_men & ((prey & (empty << -shift)) << -shift)
-            while found:
-                top = found.bit_length() - 1
-                found ^= 1 << top
-                jump = jumps[top]
-                assert jump is not None  # found only holds men with a square to land on
-                # Most captures are one jump: a few bit tests show that no
-                # enemy piece next to the landing square can be jumped (the
-                # one just jumped cannot be jumped twice, the origin is empty
-                # now) for much less than the search costs. A man crowned
-                # on the way may go on as a king: searched.
-                if not jump[5] or not t.crown_and_continue:
-                    near, pairs = onward_at[jump[1]]
-                    prey_near = prey & near & ~jump[2]
-                    if not prey_near:
-                        routes.append(jump)
-                        continue
-                    empty_now = empty | (1 << top)
-                    for over, behind in pairs:
-                        if prey_near & over and empty_now & behind:
-                            break
-                    else:
-                        routes.append(jump)
-                        continue
-                searched = True
-                searcher(t, color).onward(jump, d, occupied ^ (1 << top), opp, opp_kings,
-                                          routes)
-    kings = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied)
+    onward_at = t.man_onward[color]
+    for d, jumps, found in starts:
+        while found:
+            top = found.bit_length() - 1
+            found ^= 1 << top
+            jump = jumps[top]
+            assert jump is not None  # found only holds men with a square to land on
+            # Most captures are one jump: a few bit tests show that no enemy
+            # piece next to the landing square can be jumped (the one just
+            # jumped cannot be jumped twice, the origin is empty now) for much
+            # less than the search costs. A man crowned on the way may go on
+            # as a king: searched.
+            if not jump[5] or not t.crown_and_continue:
+                near, pairs = onward_at[jump[1]]
+                prey_near = prey & near & ~jump[2]
+                if not prey_near:
+                    routes.append(jump)
+                    continue
+                empty_now = empty | (1 << top)
+                for over, behind in pairs:
+                    if prey_near & over and empty_now & behind:
+                        break
+                else:
+                    routes.append(jump)
+                    continue
+            searched = True
+            searcher(t, color).onward(jump, d, occupied ^ (1 << top), opp, opp_kings, routes)
     if kings:
         searched = True
         search = searcher(t, color).search

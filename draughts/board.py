@@ -297,13 +297,8 @@ class Board:
             # Moves come in square order (origin, then destination): it reads
             # well in lists and does not depend on how the generator walks
             # the board.
-            raws = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
-            if raws:
-                moves = _movegen.capture_moves(t, raws)
-            else:
-                moves = _movegen.step_moves(
-                    t, c, men[c], kings[c], men[0] | men[1] | kings[0] | kings[1],
-                    self._frozen_kings() if self._king_limit else 0)
+            moves = _movegen.board_moves(t, c, men[c], kings[c], men[1 - c], kings[1 - c],
+                                         self._frozen_kings() if self._king_limit else 0)
             self._legal = moves
         return self._legal
 

@@ -77,18 +77,22 @@ def test_capture_shortcuts_agree_with_the_search(variant: draughts.Variant) -> N
 
 
 @pytest.mark.parametrize("variant", draughts.VARIANTS, ids=lambda v: v.name)
-def test_step_moves_are_the_steps_in_square_order(variant: draughts.Variant) -> None:
-    """step_moves (prebuilt Move objects, ordered by rank) gives the moves of
-    steps() in (origin, destination) order; legal_moves keeps that order."""
+def test_board_moves_are_the_raw_moves_in_square_order(variant: draughts.Variant) -> None:
+    """board_moves (the board's list: prebuilt steps ordered by rank, cached
+    captures) gives the moves of legal_moves() in (origin, destination)
+    order, with their captures and paths."""
     for board in _positions(variant, "steps-" + variant.name, 6, (10, 120)):
         moves = list(board.legal_moves)
         keys = [(m.from_square, m.to_square) for m in moves]
         assert keys == sorted(keys), board.fen()
         t, c, men, kings = board._t, board._turn, board._men, board._kings
-        occupied = men[0] | men[1] | kings[0] | kings[1]
         number = t.square_of_index
-        made = _movegen.step_moves(t, c, men[c], kings[c], occupied)
-        raw = _movegen.steps(t, c, men[c], kings[c], occupied)
-        assert [(m.from_square, m.to_square) for m in made] == sorted(
-            (number[r[0]], number[r[1]]) for r in raw), board.fen()
-        assert all(m.path == (m.from_square, m.to_square) and not m.captures for m in made)
+        raw = _movegen.legal_moves(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
+        expected = sorted((number[r[0]], number[r[1]], tuple(number[i] for i in r[3]),
+                           tuple(number[i] for i in r[4]) if r[3] else (number[r[0]],
+                                                                        number[r[1]]))
+                          for r in raw)
+        made = _movegen.board_moves(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
+        assert made == moves
+        assert sorted((m.from_square, m.to_square, m.captures, m.path) for m in made) \
+            == expected, board.fen()
