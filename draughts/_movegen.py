@@ -144,13 +144,29 @@ def board_moves(t: Tables, color: int, own_men: int, own_kings: int, opp_men: in
     empty = t.board_mask & ~occupied
     prey = opp if t.men_capture_kings else opp_men
     starts = _jump_starts(t, color, own_men, prey, empty) if own_men else []
-    kings = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied)
-    if starts or kings:
-        return capture_moves(t, _routes(t, color, starts, kings, own_kings, opp, opp_kings,
+    # One look at each king's view gives both whether it can capture and,
+    # in case nothing can, its steps.
+    jumpers = 0
+    ranks: list[int] = []
+    kings = own_kings
+    if kings:
+        views = t.king_views
+        masks = t.king_ray_masks
+        while kings:
+            top = kings.bit_length() - 1
+            kings ^= 1 << top
+            seen = occupied & masks[top]
+            view = views[top].get(seen) or new_king_view(t, top, seen)
+            if view[0] & opp:
+                jumpers |= 1 << top
+            elif not (frozen_kings >> top) & 1:
+                ranks += view[2]  # its steps, as ranks (STEP_RANKS)
+    if starts or jumpers:
+        return capture_moves(t, _routes(t, color, starts, jumpers, own_kings, opp, opp_kings,
                                         prey, empty, occupied, False))
     objects = t.step_objects
-    ranks = _steps(t, own_men, own_kings & ~frozen_kings, occupied, empty,
-                   objects.men_ranks[color], STEP_RANKS)
+    if own_men:
+        ranks += _steps(t, own_men, 0, occupied, empty, objects.men_ranks[color], STEP_RANKS)
     ranks.sort()
     return list(map(objects.by_rank.__getitem__, ranks))
 
