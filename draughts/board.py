@@ -141,10 +141,11 @@ class Board:
 
     def _restart_counts(self) -> None:
         # The position was set up or edited: a fresh key, and every draw count
-        # starts at the current ply.
+        # starts at the current ply. The key is worked out when first needed
+        # (see position_key): a board made to read or write a FEN never is.
         ply = len(self._stack)
         tracker = self._tracker
-        self._key = self._keys.of(self._turn, self._men, self._kings)
+        self._key: int | None = None
         self._quiet_from = ply
         self._starts = tracker.update(tracker.inactive, ply, self._men, self._kings, 0)
         self._kmoves = _NO_KING_MOVES
@@ -376,7 +377,10 @@ class Board:
             raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board") from None
         men, kings = self._men, self._kings
         zobrist = self._zobrist
-        key = self._key ^ zobrist.black_to_move
+        old_key = self._key
+        if old_key is None:
+            old_key = self._key = self._keys.of(c, men, kings)
+        key = old_key ^ zobrist.black_to_move
         captures = move.captures
         captured = 0
         if captures:
@@ -423,7 +427,7 @@ class Board:
                 f"no {self.turn.name.lower()} piece on {move.from_square}: {move!r} "
                 f"in {self.fen()}")
         stack = self._stack
-        stack.append((men[0], men[1], kings[0], kings[1], c, self._key, self._quiet_from,
+        stack.append((men[0], men[1], kings[0], kings[1], c, old_key, self._quiet_from,
                       self._starts, self._kmoves))
         self.move_stack.append(move)
         men[c] = own_men
@@ -527,7 +531,10 @@ class Board:
         >>> Board().position_key == Board().copy().position_key
         True
         """
-        return self._key
+        key = self._key
+        if key is None:
+            key = self._key = self._keys.of(self._turn, self._men, self._kings)
+        return key
 
     def draw_rule_counts(self) -> list[tuple[DrawRule, int | None]]:
         """Each counting draw rule of the variant with how far its count has
@@ -576,7 +583,7 @@ class Board:
         >>> board.is_repetition(3), board.is_repetition(4)
         (True, False)
         """
-        key = self._key
+        key = self.position_key
         seen = 1
         stack = self._stack
         for ply in range(len(stack) - 2, max(self._quiet_from, 0) - 1, -2):
