@@ -16,8 +16,9 @@ Workloads (on the positions of ``positions.json``):
 cProfile's own cost per call inflates small functions; use the ``tottime``
 column to rank, and ``compare.py`` for real figures. ``--breakdown`` times,
 without the profiler and in CPU time, what one ``legal_moves`` call costs at
-each layer (the capture search, the steps, the board's raw list, the list of
-``Move`` objects) on each kind of position, as a Markdown table.
+each layer (the capture search, the steps, the raw list of legal moves, the
+list of ``Move`` objects, the board's public list) on each kind of position,
+as a Markdown table.
 """
 
 from __future__ import annotations
@@ -92,8 +93,8 @@ def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) 
     from draughts import _movegen
 
     print("| position set | `captures()` | `steps()` | `_movegen.legal_moves()` "
-          "| `list(board.legal_moves)` |")
-    print("|---|---|---|---|---|")
+          "| `_movegen.board_moves()` | `list(board.legal_moves)` |")
+    print("|---|---|---|---|---|---|")
     for variant in ("international", "russian", "brazilian"):
         spots = positions[variant]["positions"]  # type: ignore[index]
         for kind in ("quiet", "capture", "king"):
@@ -114,6 +115,7 @@ def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) 
                 lambda case: _movegen.captures(*case[1]),
                 lambda case: _movegen.steps(*case[2]),
                 lambda case: _movegen.legal_moves(*case[1]),
+                lambda case: _movegen.board_moves(*case[1]),
                 lambda case: fresh_list(case[0]),
             ]
             samples: list[list[float]] = [[] for _ in layers]
