@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -72,7 +73,7 @@ def ensure_peer(peer: str) -> Path:
 class Worker:
     """A library's worker process, answering one request per line."""
 
-    def __init__(self, lib: str, python: Path) -> None:
+    def __init__(self, lib: str, python: Path, cpu: int | None) -> None:
         self.lib = lib
         # The peers run with the venv as working directory so that this
         # repository's draughts package is not on their path.
@@ -81,6 +82,11 @@ class Worker:
             [str(python), str(HERE / "_worker.py"), "--lib", lib],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=cwd,
         )
+        if cpu is not None:
+            # Every worker on the same CPU: the samples alternate, so each
+            # library then runs on the same core, not one on a core that
+            # another tenant of the machine keeps busy.
+            os.sched_setaffinity(self.proc.pid, {cpu})
         hello = self._read()
         self.error: str | None = hello.get("error")
 
@@ -408,6 +414,9 @@ def main() -> None:
                         help="also write every row, samples included, to this JSON file")
     parser.add_argument("--only", default="",
                         help="run only the rows whose name contains this text")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="let the system place the workers instead of pinning them "
+                             "all to one CPU")
     args = parser.parse_args()
     rounds = 3 if args.quick and args.rounds == 5 else args.rounds
     clock = "wall" if args.wall else "cpu"
@@ -418,7 +427,10 @@ def main() -> None:
 
     pythons = {"ours": Path(sys.executable)} | {p: ensure_peer(p) for p in peers}
     positions = json.loads((HERE / "positions.json").read_text())["variants"]
-    workers = {lib: Worker(lib, python) for lib, python in pythons.items()}
+    cpu = None
+    if not args.no_pin and hasattr(os, "sched_setaffinity"):
+        cpu = max(os.sched_getaffinity(0))
+    workers = {lib: Worker(lib, python, cpu) for lib, python in pythons.items()}
     versions = {lib: subprocess.run(
         [str(python), "-c", "import importlib.metadata as m; import sys; "
          f"print(m.version({'draughtslib' if lib == 'ours' else lib!r}))"],
@@ -453,6 +465,7 @@ def main() -> None:
         f"command: python benchmarks/compare.py {' '.join(sys.argv[1:])}".rstrip(),
         f"medians of {rounds} alternating samples per library, "
         + ("wall-clock time" if args.wall else "CPU time of each library's process")
+        + ("" if cpu is None else f", every worker on CPU {cpu}")
         + "; x = how many times faster ours is (peer time / our time)",
     ]
     print_table(rows, list(pythons), header)
