@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import attrs
 import pytest
 
 import draughts
@@ -96,3 +97,38 @@ def test_board_moves_are_the_raw_moves_in_square_order(variant: draughts.Variant
         assert made == moves
         assert sorted((m.from_square, m.to_square, m.captures, m.path) for m in made) \
             == expected, board.fen()
+
+
+def test_small_caches_give_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The king views and the capture Move cache forget everything when they
+    fill up; with room for two entries (so they are emptied all the time,
+    where this tree would otherwise keep 82 capture moves and 492 views) the
+    perft from the AllKings position (every piece a king) still gives the
+    published counts."""
+    from draughts import _king_views
+
+    monkeypatch.setattr(_king_views, "_KING_VIEWS_PER_SQUARE", 2)
+    monkeypatch.setattr(_movegen, "_CAPTURE_CACHE_SIZE", 2)
+
+    def perft(board: draughts.Board, depth: int) -> int:
+        moves = list(board.legal_moves)
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            board.push(move)
+            total += perft(board, depth - 1)
+            board.pop()
+        return total
+
+    # A fresh variant object gets fresh tables, whose caches start empty.
+    international = attrs.evolve(draughts.find_variant("international"), name="small-caches")
+    all_kings = ("W:W" + ",".join(f"K{n}" for n in range(31, 51))
+                 + ":B" + ",".join(f"K{n}" for n in range(1, 21)))
+    # AllKings, DCTL's perft table (research notes §4.3).
+    assert perft(draughts.Board(all_kings, variant=international), 3) == 352
+    t = draughts.Board(variant=international)._t
+    assert max(len(views) for views in t.king_views) <= 2
+    assert len(t.capture_move_cache) <= 2
+    # The same tree through the raw generator, which keeps no Move objects.
+    assert draughts.perft(draughts.Board(all_kings, variant=international), 4) == 1_399
