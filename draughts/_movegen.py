@@ -8,8 +8,13 @@ Positions are four ints (men and kings of each colour) over the padded grid of
 with internal indices: ``captured`` lists the captured squares in capture
 order, ``path`` the origin, every stop and the destination (empty for a
 non-capturing step), and ``crowned`` says whether the piece ends as a new king.
-:class:`draughts.Move` objects are only built from these at the API boundary,
-so perft and the PDN reader can work without allocating them.
+Perft, the engine's search and the PDN reader work with these. The board's
+list of :class:`draughts.Move` objects (:func:`board_moves`) takes every step
+from prebuilt tables and every capture from a cache, so no ``Move`` is built
+twice.
+
+The recursive capture search lives in :mod:`draughts._capture_search`, what a
+king sees from its square in :mod:`draughts._king_views`.
 """
 
 from __future__ import annotations
