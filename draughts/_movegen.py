@@ -75,14 +75,8 @@ def _steps(t: Tables, men: int, kings: int, occupied: int, empty: int,
                 append(row[top])
                 targets ^= 1 << top
     if kings:
-        views = t.king_views
-        masks = t.king_ray_masks
-        while kings:
-            top = kings.bit_length() - 1
-            kings ^= 1 << top
-            seen = occupied & masks[top]
-            view = views[top].get(seen) or new_king_view(t, top, seen)
-            out += view[king_part]  # type: ignore[arg-type]
+        # With no enemy piece to jump, every king makes its steps.
+        out += _scan_kings(t, kings, occupied, 0, 0, king_part)[1]
     return out
 
 
@@ -129,7 +123,7 @@ def captures(
     empty = t.board_mask & ~occupied
     prey = opp if t.men_capture_kings else opp_men
     starts = _jump_starts(t, color, own_men, prey, empty) if own_men else []
-    kings = own_kings and _kings_that_can_capture(t, own_kings, opp, occupied)
+    kings = _scan_kings(t, own_kings, occupied, opp, 0, 0)[0] if own_kings else 0
     if not starts and not kings:
         return []
     return _routes(t, color, starts, kings, own_kings, opp, opp_kings, prey, empty, occupied,
@@ -149,23 +143,9 @@ def board_moves(t: Tables, color: int, own_men: int, own_kings: int, opp_men: in
     empty = t.board_mask & ~occupied
     prey = opp if t.men_capture_kings else opp_men
     starts = _jump_starts(t, color, own_men, prey, empty) if own_men else []
-    # One look at each king's view gives both whether it can capture and,
-    # in case nothing can, its steps.
-    jumpers = 0
-    ranks: list[int] = []
-    kings = own_kings
-    if kings:
-        views = t.king_views
-        masks = t.king_ray_masks
-        while kings:
-            top = kings.bit_length() - 1
-            kings ^= 1 << top
-            seen = occupied & masks[top]
-            view = views[top].get(seen) or new_king_view(t, top, seen)
-            if view[0] & opp:
-                jumpers |= 1 << top
-            elif not (frozen_kings >> top) & 1:
-                ranks += view[2]  # its steps, as ranks (STEP_RANKS)
+    # The kings that can capture and, in case nothing can, the others' steps.
+    jumpers, ranks = (_scan_kings(t, own_kings, occupied, opp, frozen_kings, STEP_RANKS)
+                      if own_kings else (0, []))
     if starts or jumpers:
         return capture_moves(t, _routes(t, color, starts, jumpers, own_kings, opp, opp_kings,
                                         prey, empty, occupied, False))
@@ -274,22 +254,27 @@ def capture_moves(t: Tables, routes: list[RawMove]) -> list[Move]:
     return moves
 
 
-def _kings_that_can_capture(t: Tables, kings: int, opp: int, occupied: int) -> int:
-    """The kings with an enemy piece to jump right away: the first piece met
-    along some capture direction is an enemy and the square behind it is
-    empty (checking this is much cheaper than setting up the search)."""
-    found = 0
+def _scan_kings(t: Tables, kings: int, occupied: int, opp: int, frozen_kings: int,
+                part: int) -> tuple[int, list[_T]]:
+    """One look at each king's view (see :mod:`draughts._king_views`): the
+    kings with a piece of ``opp`` to jump right away, and the steps of the
+    others as part ``part`` of their views (none if ``part`` is 0), the kings
+    in ``frozen_kings`` left out. Testing the first jump is much cheaper than
+    setting up the search."""
+    jumpers = 0
+    steps: list[_T] = []
     views = t.king_views
     masks = t.king_ray_masks
     while kings:
-        low = kings & -kings
-        origin = low.bit_length() - 1
-        kings ^= low
-        seen = occupied & masks[origin]
-        view = views[origin].get(seen) or new_king_view(t, origin, seen)
+        top = kings.bit_length() - 1
+        kings ^= 1 << top
+        seen = occupied & masks[top]
+        view = views[top].get(seen) or new_king_view(t, top, seen)
         if view[0] & opp:
-            found |= low
-    return found
+            jumpers |= 1 << top
+        elif part and not (frozen_kings >> top) & 1:
+            steps += view[part]  # type: ignore[arg-type]
+    return jumpers, steps
 
 
 def _apply_precedence(t: Tables, routes: list[RawMove], own_kings: int,
