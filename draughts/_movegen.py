@@ -37,12 +37,13 @@ _CAPTURE_CACHE_SIZE = 20_000
 
 def legal_moves(
     t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int,
-    frozen_kings: int = 0,
+    frozen_kings: int = 0, keep_duplicates: bool = False,
 ) -> list[RawMove]:
     """Every legal move: the captures the rules allow if there is any, else
     every step. ``frozen_kings`` is a mask of own kings that may capture but
-    not make a non-capturing move (Frisian :attr:`Variant.king_move_limit`)."""
-    moves = captures(t, color, own_men, own_kings, opp_men, opp_kings)
+    not make a non-capturing move (Frisian :attr:`Variant.king_move_limit`);
+    ``keep_duplicates`` as for :func:`captures`."""
+    moves = captures(t, color, own_men, own_kings, opp_men, opp_kings, keep_duplicates)
     if moves:
         return moves
     return steps(t, color, own_men, own_kings, own_men | own_kings | opp_men | opp_kings,
@@ -320,37 +321,3 @@ def _drop_duplicates(routes: list[RawMove]) -> list[RawMove]:
             seen.add(identity)
             out.append(route)
     return out
-
-
-def _perft(t: Tables, depth: int, color: int, men: tuple[int, int], kings: tuple[int, int],
-           keep_duplicates: bool = False) -> int:
-    """Leaf count at ``depth`` for tests against published tables, in either
-    duplicate convention (:func:`draughts.perft` drops duplicates). It does not
-    track the Frisian king-move limit: published Frisian tables stop before it
-    can matter (research notes §4.2)."""
-    c, o = color, 1 - color
-    moves = captures(t, c, men[c], kings[c], men[o], kings[o], keep_duplicates)
-    if not moves:
-        moves = steps(t, c, men[c], kings[c], men[0] | men[1] | kings[0] | kings[1])
-    if depth <= 1:
-        return len(moves) if depth == 1 else 1
-    total = 0
-    for origin, to, captured, _caps, _path, crowned in moves:
-        a, b = 1 << origin, 1 << to
-        own_men, own_kings = men[c], kings[c]
-        if own_men & a:
-            own_men ^= a
-            if crowned:
-                own_kings |= b
-            else:
-                own_men |= b
-        else:
-            own_kings = (own_kings & ~a) | b
-        if c == 0:
-            next_men = (own_men, men[1] & ~captured)
-            next_kings = (own_kings, kings[1] & ~captured)
-        else:
-            next_men = (men[0] & ~captured, own_men)
-            next_kings = (kings[0] & ~captured, own_kings)
-        total += _perft(t, depth - 1, o, next_men, next_kings, keep_duplicates)
-    return total

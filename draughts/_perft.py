@@ -34,11 +34,17 @@ def perft(board: Board, depth: int) -> int:
                   board._kings[0], board._kings[1])
 
 
-def _perft(t: Tables, depth: int, c: int, m0: int, m1: int, k0: int, k1: int) -> int:
+def _perft(t: Tables, depth: int, c: int, m0: int, m1: int, k0: int, k1: int,
+           keep_duplicates: bool = False) -> int:
+    """Leaf count at ``depth`` (at least 1). With ``keep_duplicates`` routes
+    that capture the same pieces in another order count apart, as some
+    published tables count them (the tests check both conventions). It does
+    not track the Frisian king-move limit: published Frisian tables stop
+    before it can matter (research notes §4.2)."""
     if c == 0:
-        moves = _movegen.legal_moves(t, 0, m0, k0, m1, k1)
+        moves = _movegen.legal_moves(t, 0, m0, k0, m1, k1, keep_duplicates=keep_duplicates)
     else:
-        moves = _movegen.legal_moves(t, 1, m1, k1, m0, k0)
+        moves = _movegen.legal_moves(t, 1, m1, k1, m0, k0, keep_duplicates=keep_duplicates)
     if depth == 1:
         return len(moves)
     total = 0
@@ -50,11 +56,13 @@ def _perft(t: Tables, depth: int, c: int, m0: int, m1: int, k0: int, k1: int) ->
                 nm0, nk0 = (m0 ^ a, k0 | b) if crowned else ((m0 ^ a) | b, k0)
             else:
                 nm0, nk0 = m0, (k0 & ~a) | b
-            total += _perft(t, depth, 1, nm0, m1 & ~captured, nk0, k1 & ~captured)
+            total += _perft(t, depth, 1, nm0, m1 & ~captured, nk0, k1 & ~captured,
+                            keep_duplicates)
         else:
             if m1 & a:
                 nm1, nk1 = (m1 ^ a, k1 | b) if crowned else ((m1 ^ a) | b, k1)
             else:
                 nm1, nk1 = m1, (k1 & ~a) | b
-            total += _perft(t, depth, 0, m0 & ~captured, nm1, k0 & ~captured, nk1)
+            total += _perft(t, depth, 0, m0 & ~captured, nm1, k0 & ~captured, nk1,
+                            keep_duplicates)
     return total

@@ -16,8 +16,8 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from draughts import _movegen
 from draughts._fen import parse_fen
+from draughts._perft import _perft as _raw_perft
 from draughts._tables import tables
 from draughts.variant import (
     ANTIDRAUGHTS,
@@ -80,7 +80,8 @@ TURKISH_START = [8, 64, 708, 7538, 85090, 931312]
 def _perft(variant: Variant, depth: int, fen: str | None = None, *, keep: bool = False) -> int:
     t = tables(variant)
     position = parse_fen(t, fen or t.starting_fen, limit_pieces=False)
-    return _movegen._perft(t, depth, position.turn, position.men, position.kings, keep)
+    (m0, m1), (k0, k1) = position.men, position.kings
+    return _raw_perft(t, depth, position.turn, m0, m1, k0, k1, keep)
 
 
 CASES = [
