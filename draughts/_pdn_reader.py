@@ -637,14 +637,7 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             if move is None:
                 play(match, line, column)
                 continue
-            if (match.group("sep") == "-") == bool(move.captures):
-                notation_warning(move, match.group("squares"), line, column)
-            visitor.visit_move(board, move)
-            board.push(move)
-            moves_here[-1] += 1
-            strength = match.group("strength")
-            if strength:
-                _strength(visitor, strength)
+            commit(move, match.group("squares"), match, line, column)
             continue
         if kind == "percent":
             continue
