@@ -90,7 +90,7 @@ def workload(name: str, variant: str, fens: list[str]) -> Callable[[], object]:
 
 def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) -> None:
     """Print microseconds per position for each layer of ``legal_moves``."""
-    from draughts import _movegen
+    from draughts._core.pure import movegen as _movegen
 
     print("| position set | `captures()` | `steps()` | `_movegen.legal_moves()` "
           "| `_movegen.board_moves()` | `list(board.legal_moves)` |")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from draughts._tables import Tables
+from draughts._core.geometry import Tables
 
 
 def text_diagram(t: Tables, men: Sequence[int], kings: Sequence[int],

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from draughts.outcome import DrawRule, Ending, Reset
 
 if TYPE_CHECKING:
-    from draughts._tables import Tables
+    from draughts._core.geometry import Tables
 
 QUIET, PLIES, TRACKED = 0, 1, 2
 """How a counting rule is counted: since the last capture or man move, since

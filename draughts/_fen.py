@@ -15,7 +15,7 @@ import re
 from operator import getitem
 from typing import NamedTuple
 
-from draughts._tables import Tables
+from draughts._core.geometry import Tables
 from draughts.errors import InvalidFenError
 
 _RANGE = re.compile(r"^(K?)([0-9]+)-(K?)([0-9]+)$")

@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator
 
-from draughts import _draw_rules, _movegen, _zobrist
+from draughts import _draw_rules
+from draughts._core import zobrist as _zobrist
+from draughts._core.pure import movegen as _movegen
 from draughts._diagram import text_diagram
 from draughts._fen import format_fen, parse_fen
 from draughts._notation import match_move, write_move
-from draughts._perft import perft
-from draughts._tables import Tables, tables
+from draughts._core.pure.perft import perft
+from draughts._core.geometry import Tables, tables
 from draughts.errors import IllegalMoveError
 from draughts.move import Move
 from draughts.outcome import DrawRule, Goal, Outcome, Reset, Termination

@@ -37,7 +37,7 @@ from draughts.outcome import DrawRule, Goal, Termination
 from draughts.piece import BLACK, WHITE, Color
 
 if TYPE_CHECKING:
-    from draughts._tables import Tables
+    from draughts._core.geometry import Tables
 
 __all__ = [
     "ANTIDRAUGHTS",
@@ -352,7 +352,7 @@ class Variant:
 
     @property
     def _tables(self) -> Tables:
-        from draughts._tables import tables
+        from draughts._core.geometry import tables
 
         return tables(self)
 

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import draughts
-from draughts import _hub
+from draughts.engine import hub as _hub
 
 
 def board_from_hub(text: str, variant: str) -> draughts.Board:

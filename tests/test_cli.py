@@ -108,7 +108,7 @@ def test_module_entry_point() -> None:
 
 def test_progress_bar_only_on_a_terminal(capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from draughts import _pdn_cli
+    from draughts._cli import pdn as _pdn_cli
 
     path = str(DATA / "babasy4.pdn")
     assert main(["validate", path]) == 0

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import draughts
 from draughts import InvalidFenError
 from draughts._fen import _codec, _parse_general, format_fen, parse_fen
-from draughts._tables import Tables, tables
+from draughts._core.geometry import Tables, tables
 from draughts.variant import INTERNATIONAL
 
 VARIANTS = ["international", "english", "russian", "brazilian", "canadian", "turkish",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import draughts
-from draughts import _hub
+from draughts.engine import hub as _hub
 from draughts.engine import (
     EngineError,
     EngineProtocolError,

@@ -9,7 +9,8 @@ import attrs
 import pytest
 
 import draughts
-from draughts import _capture_search, _movegen
+from draughts._core.pure import capture_search as _capture_search
+from draughts._core.pure import movegen as _movegen
 
 
 def _positions(variant: draughts.Variant, seed: str, games: int,
@@ -105,7 +106,7 @@ def test_small_caches_give_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> No
     where this tree would otherwise keep 82 capture moves and 492 views) the
     perft from the AllKings position (every piece a king) still gives the
     published counts."""
-    from draughts import _king_views
+    from draughts._core.pure import king_views as _king_views
 
     monkeypatch.setattr(_king_views, "_KING_VIEWS_PER_SQUARE", 2)
     monkeypatch.setattr(_movegen, "_CAPTURE_CACHE_SIZE", 2)

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import draughts
-from draughts import _pdn_reader, pdn
+from draughts import pdn
+from draughts.pdn import reader as _pdn_reader
 from draughts.move import Move
 from tests.conftest import game_tree as tree
 

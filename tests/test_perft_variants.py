@@ -17,8 +17,8 @@ import attrs
 import pytest
 
 from draughts._fen import parse_fen
-from draughts._perft import _perft as _raw_perft
-from draughts._tables import tables
+from draughts._core.pure.perft import _perft as _raw_perft
+from draughts._core.geometry import tables
 from draughts.variant import (
     ANTIDRAUGHTS,
     BREAKTHROUGH,

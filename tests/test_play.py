@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import draughts
-from draughts._play import play
+from draughts._cli.play import play
 
 
 def run(lines: list[str], *, variant: str = "english", color: str = "white",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from draughts import _movegen
+from draughts._core.pure import movegen as _movegen
 from draughts._fen import parse_fen
-from draughts._tables import tables
+from draughts._core.geometry import tables
 from draughts.variant import FRISIAN, INTERNATIONAL, Variant
 
 

@@ -1,7 +1,7 @@
 """Legal move generation on bitboards.
 
 Positions are four ints (men and kings of each colour) over the padded grid of
-:mod:`draughts._tables`. Moves are produced as plain tuples ("raw moves")::
+:mod:`draughts._core.geometry`. Moves are produced as plain tuples ("raw moves")::
 
     (origin, destination, captured_mask, captured, path, crowned)
 
@@ -13,8 +13,8 @@ list of :class:`draughts.Move` objects (:func:`board_moves`) takes every step
 from prebuilt tables and every capture from a cache, so no ``Move`` is built
 twice.
 
-The recursive capture search lives in :mod:`draughts._capture_search`, what a
-king sees from its square in :mod:`draughts._king_views`.
+The recursive capture search lives in :mod:`draughts._core.pure.capture_search`, what a
+king sees from its square in :mod:`draughts._core.pure.king_views`.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from __future__ import annotations
 import operator
 from typing import TypeVar
 
-from draughts._capture_search import searcher
-from draughts._king_views import RAW_STEPS, STEP_RANKS, new_king_view
-from draughts._tables import RawMove as RawMove
-from draughts._tables import Tables
+from draughts._core.pure.capture_search import searcher
+from draughts._core.pure.king_views import RAW_STEPS, STEP_RANKS, new_king_view
+from draughts._core.geometry import RawMove as RawMove
+from draughts._core.geometry import Tables
 from draughts.move import Move
 from draughts.variant import CaptureRule
 
@@ -162,7 +162,7 @@ def _jump_starts(t: Tables, color: int, own_men: int, prey: int, empty: int
     """``(direction, single jumps, men)`` for each capture direction in which
     some men can jump a piece of ``prey``: the direction's prebuilt single
     jumps by origin (see :attr:`Tables.man_jumps
-    <draughts._tables.Tables.man_jumps>`) and the mask of those men.
+    <draughts._core.geometry.Tables.man_jumps>`) and the mask of those men.
 
     Only a man with an enemy piece next to it and an empty square behind can
     start a capture: they are found all at once with whole-board shifts (a
@@ -257,7 +257,7 @@ def capture_moves(t: Tables, routes: list[RawMove]) -> list[Move]:
 
 def _scan_kings(t: Tables, kings: int, occupied: int, opp: int, frozen_kings: int,
                 part: int) -> tuple[int, list[_T]]:
-    """One look at each king's view (see :mod:`draughts._king_views`): the
+    """One look at each king's view (see :mod:`draughts._core.pure.king_views`): the
     kings with a piece of ``opp`` to jump right away, and the steps of the
     others as part ``part`` of their views (none if ``part`` is 0), the kings
     in ``frozen_kings`` left out. Testing the first jump is much cheaper than

@@ -31,7 +31,7 @@ import os
 from collections.abc import Callable
 from typing import IO, Any, overload
 
-from draughts._pdn_base import (
+from draughts.pdn.headers import (
     SKIP,
     BaseVisitor,
     Headers,
@@ -40,7 +40,7 @@ from draughts._pdn_base import (
     SkipType,
     variant_of_tags,
 )
-from draughts._pdn_tree import (
+from draughts.pdn.tree import (
     ChildNode,
     Game,
     GameBuilder,
@@ -49,7 +49,7 @@ from draughts._pdn_tree import (
     SkipVisitor,
     set_variant_tags,
 )
-from draughts._pdn_write import FileExporter, StringExporter, normal_result
+from draughts.pdn.writer import FileExporter, StringExporter, normal_result
 from draughts.variant import Variant
 
 __all__ = [
@@ -107,7 +107,7 @@ def read_game(handle: IO[str], *, variant: Variant | str | int | None = None,
     >>> len(read_game(pdn).mainline_moves()), read_game(pdn)
     (1, None)
     """
-    from draughts._pdn_reader import read
+    from draughts.pdn.reader import read
 
     visitor: BaseVisitor[Any] = GameBuilder() if Visitor is None else Visitor()
     return read(handle, visitor, variant)
@@ -122,7 +122,7 @@ def read_headers(handle: IO[str], *, variant: Variant | str | int | None = None
     >>> [read_headers(pdn)["Event"], read_headers(pdn)["Event"], read_headers(pdn)]
     ['A', 'B', None]
     """
-    from draughts._pdn_reader import read
+    from draughts.pdn.reader import read
 
     headers: Headers | None = read(handle, HeadersBuilder(), variant)
     return headers
@@ -136,7 +136,7 @@ def skip_game(handle: IO[str]) -> bool:
     >>> skip_game(pdn), read_game(pdn).mainline_moves(), skip_game(pdn)
     (True, [Move(31, 27)], False)
     """
-    from draughts._pdn_reader import read
+    from draughts.pdn.reader import read
 
     return read(handle, SkipVisitor(), None) is not None
 
@@ -153,7 +153,7 @@ def open_pdn(path: str | os.PathLike[str]) -> IO[str]:
     ...     read_headers(handle)["Site"]
     'Cannes é'
     """
-    from draughts._pdn_reader import guess_encoding
+    from draughts.pdn.reader import guess_encoding
 
     with open(path, "rb") as raw:
         head = raw.read(1 << 16)
@@ -173,7 +173,7 @@ def check_strict(handle: IO[str] | str) -> list[PdnError]:
     >>> check_strict('[Result "1-0"]\\n1. 32-28 1-0')
     []
     """
-    from draughts._pdn_strict import check
+    from draughts.pdn.strict import check
 
     if isinstance(handle, str):
         handle = io.StringIO(handle)

@@ -6,7 +6,7 @@ import contextlib
 import re
 from typing import IO
 
-from draughts._pdn_base import SKIP, BaseVisitor, SkipType, variant_of_tags
+from draughts.pdn.headers import SKIP, BaseVisitor, SkipType, variant_of_tags
 from draughts.board import Board
 from draughts.move import Move
 from draughts.variant import Variant, find_variant

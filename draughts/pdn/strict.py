@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import IO
 
-from draughts._pdn_base import PdnError
+from draughts.pdn.headers import PdnError
 
 # Ordered so that the first alternative that matches is the longest token the
 # grammar's lexer would take: results before squares ("1-0"), move numbers

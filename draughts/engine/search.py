@@ -1,8 +1,8 @@
 """Alpha-beta search for the built-in engine.
 
 The search works on raw positions ``(turn, white men, black men, white kings,
-black kings)`` over the bitboards of :mod:`draughts._tables` and on the raw
-moves of :mod:`draughts._movegen`, the way :func:`draughts.perft` does: no
+black kings)`` over the bitboards of :mod:`draughts._core.geometry` and on the raw
+moves of :mod:`draughts._core.pure.movegen`, the way :func:`draughts.perft` does: no
 :class:`~draughts.Move` or :class:`~draughts.Board` is built inside the tree,
 which keeps a Python search fast enough to look six plies ahead in a blink.
 
@@ -23,9 +23,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from draughts import _movegen
-from draughts._movegen import RawMove
-from draughts._tables import Tables
+from draughts._core.pure import movegen as _movegen
+from draughts._core.pure.movegen import RawMove
+from draughts._core.geometry import Tables
 from draughts.outcome import Goal
 
 Position = tuple[int, int, int, int, int]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from draughts import _movegen
+from draughts._core.pure import movegen as _movegen
 
 if TYPE_CHECKING:
-    from draughts._tables import Tables
+    from draughts._core.geometry import Tables
     from draughts.board import Board
 
 __all__ = ["perft"]

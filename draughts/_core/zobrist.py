@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from draughts._tables import Tables
+    from draughts._core.geometry import Tables
 
 _SEED = 0x64726175676874  # "draught" in ASCII: any fixed value would do.
 

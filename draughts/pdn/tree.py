@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from draughts._pdn_base import (
+from draughts.pdn.headers import (
     SKIP,
     BaseVisitor,
     Headers,
@@ -220,7 +220,7 @@ class GameNode:
         return visitor.result()
 
     def __str__(self) -> str:
-        from draughts._pdn_write import StringExporter  # the writer builds on this module
+        from draughts.pdn.writer import StringExporter  # the writer builds on this module
 
         return self.accept(StringExporter(headers=False))
 
@@ -381,7 +381,7 @@ class Game(GameNode):
         return visitor.result()
 
     def __str__(self) -> str:
-        from draughts._pdn_write import StringExporter  # the writer builds on this module
+        from draughts.pdn.writer import StringExporter  # the writer builds on this module
 
         return self.accept(StringExporter())
 

@@ -19,12 +19,12 @@ from draughts.move import Move
 from draughts.variant import CaptureRule, Directions, Promotion, Removal
 
 if TYPE_CHECKING:
-    from draughts._capture_search import CaptureSearch
-    from draughts._king_views import KingView
+    from draughts._core.pure.capture_search import CaptureSearch
+    from draughts._core.pure.king_views import KingView
     from draughts.variant import Variant
 
 RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
-"""A move as the generator makes it, see :mod:`draughts._movegen`."""
+"""A move as the generator makes it, see :mod:`draughts._core.pure.movegen`."""
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _NUMERIC_SQUARE = re.compile(r"0*([1-9][0-9]*)")
@@ -172,13 +172,13 @@ class Tables:
         """Per index, the squares on a king's lines from there."""
         self.king_views: list[dict[int, KingView]] = [{} for _ in self.rays]
         """Per index, what a king there can do, by the occupied squares of
-        its lines (see :mod:`draughts._king_views`)."""
+        its lines (see :mod:`draughts._core.pure.king_views`)."""
         self.capture_searchers: list[CaptureSearch | None] = [None, None]
         """Per colour, the capture search built for these rules (see
-        :mod:`draughts._capture_search`), made on first use."""
+        :mod:`draughts._core.pure.capture_search`), made on first use."""
         self.capture_move_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], Move] = {}
         """Capture :class:`Move` objects already built, by (captured, path)
-        indices (see :func:`draughts._movegen.capture_moves`)."""
+        indices (see :func:`draughts._core.pure.movegen.capture_moves`)."""
 
     # -- Squares --------------------------------------------------------------
 

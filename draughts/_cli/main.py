@@ -12,7 +12,8 @@ import time
 from collections.abc import Sequence
 
 import draughts
-from draughts import _pdn_cli, _play
+from draughts._cli import pdn as _pdn_cli
+from draughts._cli import play as _play
 
 
 def _perft(args: argparse.Namespace) -> int:

@@ -27,9 +27,10 @@ from typing import Literal
 
 import attrs
 
-from draughts import _hub, _search
-from draughts._movegen import RawMove
-from draughts._tables import Tables, tables
+from draughts.engine import hub as _hub
+from draughts.engine import search as _search
+from draughts._core.pure.movegen import RawMove
+from draughts._core.geometry import Tables, tables
 from draughts.board import Board
 from draughts.move import Move
 from draughts.piece import KING, MAN, Color

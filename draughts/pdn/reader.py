@@ -15,8 +15,8 @@ import weakref
 from collections.abc import Iterator
 from typing import IO, Any
 
-from draughts._pdn_base import SKIP, BaseVisitor, PdnError, variant_of_tags
-from draughts._tables import RawMove, tables
+from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
+from draughts._core.geometry import RawMove, tables
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move

@@ -1,5 +1,5 @@
 """The recursive capture search, for the captures that are not a man's
-single jump (see :func:`draughts._movegen.captures`).
+single jump (see :func:`draughts._core.pure.movegen.captures`).
 
 The search reads a dozen rule switches and tables on every jump. They are
 bound once per variant and colour as closure variables of the functions
@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from draughts._king_views import new_king_view
-from draughts._tables import REVERSE, RawMove
+from draughts._core.pure.king_views import new_king_view
+from draughts._core.geometry import REVERSE, RawMove
 
 if TYPE_CHECKING:
-    from draughts._tables import Tables
+    from draughts._core.geometry import Tables
 
 class CaptureSearch(NamedTuple):
     """The capture search of one colour under one variant's rules."""
