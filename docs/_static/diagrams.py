@@ -1,6 +1,6 @@
 """Write the pictures shown in the docs: ``python docs/_static/diagrams.py``.
 
-``tests/test_svg.py`` checks that the files here are what this script makes,
+``tests/board/test_svg.py`` checks that the files here are what this script makes,
 so the pictures cannot drift from the code.
 """
 

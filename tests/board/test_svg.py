@@ -146,7 +146,7 @@ def test_board_renders_itself_in_notebooks() -> None:
 def test_docs_pictures_are_current() -> None:
     import importlib.util
 
-    static = Path(__file__).resolve().parents[1] / "docs" / "_static"
+    static = Path(__file__).resolve().parents[2] / "docs" / "_static"
     spec = importlib.util.spec_from_file_location("diagrams", static / "diagrams.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

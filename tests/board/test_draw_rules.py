@@ -384,7 +384,7 @@ def test_pop_restores_every_count(variant: str) -> None:
 
 # -- The docs table ------------------------------------------------------------------
 
-DOCS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "termination.rst"
+DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "termination.rst"
 BEGIN, END = ".. begin generated table\n", ".. end generated table\n"
 
 
@@ -419,7 +419,7 @@ def test_docs_table_is_generated_from_the_variants() -> None:
     text = DOCS_PAGE.read_text(encoding="utf-8")
     table = text[text.index(BEGIN) + len(BEGIN):text.index(END)]
     assert table.strip() == render_termination_table().strip(), (
-        "docs/termination.rst is out of date: run python tests/test_draw_rules.py")
+        "docs/termination.rst is out of date: run python tests/board/test_draw_rules.py")
 
 
 if __name__ == "__main__":

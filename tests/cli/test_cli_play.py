@@ -102,10 +102,10 @@ def test_command_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "draughts", "play", "--variant", "russian", "--level", "easy"],
         input="c3-d4\nquit\n", capture_output=True, text=True, timeout=60,
-        cwd=Path(__file__).resolve().parents[1])
+        cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
     assert "Russian draughts" in done.stdout and "Engine plays" in done.stdout
     bad = subprocess.run([sys.executable, "-m", "draughts", "play", "--variant", "chess"],
                          input="", capture_output=True, text=True, timeout=60,
-                         cwd=Path(__file__).resolve().parents[1])
+                         cwd=Path(__file__).resolve().parents[2])
     assert bad.returncode == 2 and "unknown variant: 'chess'" in bad.stdout

@@ -16,8 +16,8 @@ import draughts
 from draughts import pdn
 from tests.conftest import game_tree as tree
 
-DATA = Path(__file__).resolve().parent / "data" / "pdn"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "pdn"
+DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
 CONFORMANCE = CORPUS / "pdn3-conformance"
 
 # (file, game number from 1) -> (line, error kind): why the record is wrong.

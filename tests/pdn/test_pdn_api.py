@@ -19,7 +19,7 @@ from draughts.pdn import reader as _pdn_reader
 from draughts.move import Move
 from tests.conftest import game_tree as tree
 
-DATA = Path(__file__).resolve().parent / "data" / "pdn"
+DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
 
 
 def read(text: str, **kwargs: object) -> pdn.Game:

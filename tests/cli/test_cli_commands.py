@@ -12,8 +12,8 @@ import pytest
 from draughts import pdn
 from draughts._cli import main
 
-DATA = Path(__file__).resolve().parent / "data" / "pdn"
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
