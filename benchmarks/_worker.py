@@ -14,8 +14,17 @@ count that must agree between libraries) or ``{"error": "..."}``. Only the work
 itself is inside the timer; setting up boards from FENs is not, except in the
 ``fen`` workload, where it is the work.
 
+``--lib ours --repo PATH`` imports ``draughts`` from the repository root
+``PATH`` instead of this one (``compare.py --baseline`` points it at a git
+worktree of an older commit); the worker refuses to start if ``draughts``
+came from anywhere else.
+
 Each adapter class below speaks one library's public API. The peers' API was
-learnt from their installed sources; nothing of them is copied here.
+learnt from their installed sources; nothing of them is copied here. Ours
+imports only public names (``draughts.Board``, ``draughts.perft``,
+``draughts.pdn``), so that the same adapter runs an older or a reorganised
+version of the package; the one private thing it touches is the board's move
+cache ``_legal``, and the ``legal_moves`` rows say so when that is gone.
 """
 
 from __future__ import annotations
@@ -41,25 +50,26 @@ class Ours:
 
     name = "ours"
 
-    def __init__(self) -> None:
-        sys.path.insert(0, str(REPO))
+    def __init__(self, repo: Path = REPO) -> None:
+        repo = repo.resolve()
+        sys.path.insert(0, str(repo))
         import draughts
 
         self.d = draughts
-        if Path(draughts.__file__).resolve().parent != REPO / "draughts":
-            raise RuntimeError(f"imported draughts from {draughts.__file__}, not the repo")
+        if Path(draughts.__file__).resolve().parent != repo / "draughts":
+            raise RuntimeError(f"imported draughts from {draughts.__file__}, not from {repo}")
 
     def board(self, variant: str, fen: str | None) -> Any:
-        board = self.d.Board(fen, variant=variant)
-        if getattr(board, "_legal", "absent") is not None:
-            raise RuntimeError("Board no longer caches its moves in _legal: update legal()")
-        return board
+        return self.d.Board(fen, variant=variant)
 
     def legal(self, board: Any) -> list[Any]:
         # The board keeps the moves of its position in ``_legal`` until the
         # position changes; the peers keep none, so forget them to time the
         # generation itself (the public ways to do that also recompute the
-        # position key and draw counts).
+        # position key and draw counts). Checked here, not in board(), so
+        # that only the legal_moves rows stop if the cache is renamed.
+        if not isinstance(getattr(board, "_legal", "absent"), list | None):
+            raise RuntimeError("Board no longer caches its moves in _legal: update legal()")
         board._legal = None
         return list(board.legal_moves)
 
@@ -333,9 +343,14 @@ def run(lib: Any, request: dict[str, Any]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lib", choices=sorted(ADAPTERS), required=True)
+    parser.add_argument("--repo", type=Path, default=None,
+                        help="with --lib ours: the repository root to import draughts from "
+                             "(default: the one this file is in)")
     args = parser.parse_args()
+    if args.repo is not None and args.lib != "ours":
+        parser.error("--repo is only for --lib ours")
     try:
-        lib = ADAPTERS[args.lib]()
+        lib = ADAPTERS[args.lib]() if args.repo is None else Ours(args.repo)
     except Exception as error:
         print(json.dumps({"error": f"cannot load {args.lib}: {error!r}"}), flush=True)
         return

@@ -2,6 +2,7 @@
 
     python benchmarks/compare.py              # full run, about 6 minutes
     python benchmarks/compare.py --quick      # fewer rounds, smaller samples
+    python benchmarks/compare.py --baseline 8dc0dd7 --peers ''   # ours before/after
 
 The first run makes one virtual environment per peer under
 ``benchmarks/.venvs/`` (git-ignored) and installs the pinned peer there: all
@@ -21,6 +22,16 @@ pydraughts is two to three orders of magnitude slower, so it gets smaller
 samples (a lower perft depth, fewer repetitions and games); its figures are
 rates per operation and remain comparable, and the table says where its work
 was smaller.
+
+``--baseline REV`` also times this library as it was at the git revision REV,
+to measure a change before and after in one run: REV's tree is checked out
+once with ``git worktree add --detach`` under ``benchmarks/.baseline/<sha>/``
+(git-ignored, reused by later runs; ``git worktree remove`` it when done) and
+gets a column ``ours@<short sha>`` of its own, whose worker imports
+``draughts`` from that worktree. It does exactly our work, its samples
+alternate with the others', its results must agree with ours, and its ``x`` is
+its time over ours (above 1: the current code is faster). ``--peers ''`` leaves
+the peers out, for ours against the baseline only.
 """
 
 from __future__ import annotations
@@ -30,6 +41,7 @@ import datetime
 import json
 import os
 import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -41,6 +53,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 VENVS = HERE / ".venvs"
+BASELINES = HERE / ".baseline"
 SHARED = REPO.parent / "shared"
 PDN_DIR = SHARED / "data" / "pdn" / "international"
 
@@ -70,17 +83,56 @@ def ensure_peer(peer: str) -> Path:
     return python
 
 
+def _git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(REPO), *args], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def ensure_baseline(rev: str) -> tuple[str, Path]:
+    """The short commit id of ``rev`` and a worktree of it, made on first use."""
+    try:
+        sha = _git("rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}")
+    except subprocess.CalledProcessError as error:
+        raise SystemExit(f"--baseline: {rev!r} is not a commit: {error.stderr.strip()}") from None
+    short = _git("rev-parse", "--short", sha)
+    root = BASELINES / sha
+    if not (root / ".git").exists():
+        print(f"checking out {short} in {root} ...", file=sys.stderr, flush=True)
+        try:
+            _git("worktree", "prune")  # forget a worktree whose folder was deleted
+            _git("worktree", "add", "--detach", str(root), sha)
+        except subprocess.CalledProcessError as error:
+            raise SystemExit(f"--baseline: cannot make {root}: {error.stderr.strip()}") from None
+    return short, root
+
+
+@dataclass
+class Lib:
+    """How to run one column's library."""
+
+    python: Path
+    adapter: str  # the worker's --lib
+    repo: Path | None = None
+    """The repository root ``draughts`` is imported from (ours and the baseline)."""
+
+    @property
+    def cwd(self) -> Path:
+        # The peers run with the venv as working directory so that this
+        # repository's draughts package is not on their path; ours and the
+        # baseline from their repository, so that ``python -c`` finds theirs.
+        return self.repo if self.repo is not None else VENVS
+
+
 class Worker:
     """A library's worker process, answering one request per line."""
 
-    def __init__(self, lib: str, python: Path, cpu: int | None) -> None:
-        self.lib = lib
-        # The peers run with the venv as working directory so that this
-        # repository's draughts package is not on their path.
-        cwd = REPO if lib == "ours" else VENVS
+    def __init__(self, name: str, lib: Lib, cpu: int | None) -> None:
+        self.lib = name
+        command = [str(lib.python), str(HERE / "_worker.py"), "--lib", lib.adapter]
+        if lib.repo is not None:
+            command += ["--repo", str(lib.repo)]
         self.proc = subprocess.Popen(
-            [str(python), str(HERE / "_worker.py"), "--lib", lib],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=cwd,
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=lib.cwd,
         )
         if cpu is not None:
             # Every worker on the same CPU: the samples alternate, so each
@@ -112,14 +164,32 @@ class Worker:
         self.proc.wait(timeout=30)
 
 
-def import_time(lib: str, python: Path, clock: str) -> float:
+def import_time(lib: Lib, clock: str) -> float:
     """Seconds to ``import draughts`` in a fresh interpreter."""
     now = "time.process_time()" if clock == "cpu" else "time.perf_counter()"
     code = f"import time; t = {now}; import draughts; print({now} - t)"
-    cwd = REPO if lib == "ours" else VENVS
-    out = subprocess.run([str(python), "-c", code], cwd=cwd, check=True,
+    out = subprocess.run([str(lib.python), "-c", code], cwd=lib.cwd, check=True,
                          capture_output=True, text=True).stdout
     return float(out.split()[-1])
+
+
+def version(name: str, lib: Lib) -> str:
+    """The library's version; for ours and the baseline also their commit."""
+    if lib.repo is None:
+        code = f"import importlib.metadata as m; print(m.version({name!r}))"
+    else:
+        code = ("import importlib.metadata as m, draughts; "
+                "print(getattr(draughts, '__version__', None) or m.version('draughtslib'))")
+    number = subprocess.run([str(lib.python), "-c", code], capture_output=True, text=True,
+                            cwd=lib.cwd).stdout.strip() or "?"
+    if name != "ours":
+        return number
+    try:
+        head = _git("rev-parse", "--short", "HEAD")
+        changed = _git("status", "--porcelain", "--", "draughts")
+    except (OSError, subprocess.CalledProcessError):
+        return number  # not a git checkout
+    return f"{number} at {head}" + (" + uncommitted changes" if changed else "")
 
 
 # -- Rows ----------------------------------------------------------------------
@@ -379,9 +449,12 @@ def print_table(rows: list[Row], libs: list[str], header: list[str]) -> None:
             if peer == "py-draughts":
                 line.append(_verdict(row, ratio))
         # A note about a peer that did not run says nothing.
+        absent = [lib for lib in PEERS if lib not in row.samples]
+        if len(absent) == len(PEERS):
+            absent.append("peers")
         notes = [part for part in row.note.split("; ")
                  if part and not any(part.startswith(f"{lib} ") or part.startswith(f"{lib}:")
-                                     for lib in PEERS if lib not in row.samples)]
+                                     for lib in absent)]
         disagreement = check_agreement(row)
         if disagreement:
             notes.append(disagreement)
@@ -417,6 +490,9 @@ def main() -> None:
     parser.add_argument("--no-pin", action="store_true",
                         help="let the system place the workers instead of pinning them "
                              "all to one CPU")
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="also time this library at git revision REV (a worktree under "
+                             "benchmarks/.baseline/), as column ours@REV")
     args = parser.parse_args()
     rounds = 3 if args.quick and args.rounds == 5 else args.rounds
     clock = "wall" if args.wall else "cpu"
@@ -425,19 +501,25 @@ def main() -> None:
         if peer not in PEERS:
             parser.error(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
 
-    pythons = {"ours": Path(sys.executable)} | {p: ensure_peer(p) for p in peers}
+    libs = {"ours": Lib(Path(sys.executable), "ours", REPO)}
+    baseline = None
+    if args.baseline is not None:
+        short, root = ensure_baseline(args.baseline)
+        baseline = f"ours@{short}"
+        libs[baseline] = Lib(Path(sys.executable), "ours", root)
+    libs |= {p: Lib(ensure_peer(p), p) for p in peers}
     positions = json.loads((HERE / "positions.json").read_text())["variants"]
     cpu = None
     if not args.no_pin and hasattr(os, "sched_setaffinity"):
         cpu = max(os.sched_getaffinity(0))
-    workers = {lib: Worker(lib, python, cpu) for lib, python in pythons.items()}
-    versions = {lib: subprocess.run(
-        [str(python), "-c", "import importlib.metadata as m; import sys; "
-         f"print(m.version({'draughtslib' if lib == 'ours' else lib!r}))"],
-        capture_output=True, text=True, cwd=VENVS if lib != "ours" else REPO,
-    ).stdout.strip() or "?" for lib, python in pythons.items()}
+    workers = {name: Worker(name, lib, cpu) for name, lib in libs.items()}
+    versions = {name: version(name, lib) for name, lib in libs.items()}
     try:
         rows = build_rows(positions, peers, args.quick)
+        if baseline is not None:
+            # The baseline does exactly our work, through the same calls.
+            for row in rows:
+                row.requests[baseline] = row.requests["ours"]
         pdn = pdn_row(workers, args.quick, args.corpus)
         if pdn is not None:
             rows.append(pdn)
@@ -450,28 +532,37 @@ def main() -> None:
     if not args.only or args.only in "import draughts":
         # pip compiled the peers to bytecode when it installed them; do the same
         # for ours, or the timing would include compiling its source.
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "draughts")],
-                       check=True)
+        for lib in libs.values():
+            if lib.repo is not None:
+                subprocess.run([str(lib.python), "-m", "compileall", "-q",
+                                str(lib.repo / "draughts")], check=True)
         imports = Row("import draughts (fresh interpreter)", "ms", False, {}, target=1.0,
-                      note="target also: ours <= 50 ms")
+                      note="target also: ours <= 50 ms" if "py-draughts" in libs else "")
         for _ in range(max(rounds, 5)):
-            for lib, python in pythons.items():
-                imports.add(lib, {"seconds": import_time(lib, python, clock), "ops": 1})
+            for name, lib in libs.items():
+                imports.add(name, {"seconds": import_time(lib, clock), "ops": 1})
         rows.append(imports)
 
     header = [
         machine_line(),
         "versions: " + ", ".join(f"{lib} {v}" for lib, v in versions.items()),
-        f"command: python benchmarks/compare.py {' '.join(sys.argv[1:])}".rstrip(),
+        f"command: python benchmarks/compare.py {shlex.join(sys.argv[1:])}".rstrip(),
         f"medians of {rounds} alternating samples per library, "
         + ("wall-clock time" if args.wall else "CPU time of each library's process")
         + ("" if cpu is None else f", every worker on CPU {cpu}")
-        + "; x = how many times faster ours is (peer time / our time)",
+        + "; x = how many times faster ours is (their time / our time"
+        + ("" if baseline is None else f"; for {baseline}: above 1, the current code is faster")
+        + ")",
     ]
-    print_table(rows, list(pythons), header)
+    if baseline is not None:
+        header.insert(2, f"baseline: {baseline} is {args.baseline} = {root.name}, "
+                         f"imported from {root}")
+    print_table(rows, list(libs), header)
     if args.json is not None:
         args.json.write_text(json.dumps({
             "header": header,
+            "baseline": None if baseline is None else {
+                "column": baseline, "rev": args.baseline, "commit": root.name},
             "rows": [{
                 "workload": row.name, "unit": row.unit,
                 "median": {lib: row.median(lib) for lib in row.samples},
