@@ -104,8 +104,8 @@ def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) 
             for b in boards:
                 c = b._turn
                 occupied = b._men[0] | b._men[1] | b._kings[0] | b._kings[1]
-                cases.append((b, (b._t, c, b._men[c], b._kings[c], b._men[1 - c],
-                                  b._kings[1 - c]), (b._t, c, b._men[c], b._kings[c], occupied)))
+                cases.append((b, (b._ctx.core, c, b._men[c], b._kings[c], b._men[1 - c],
+                                  b._kings[1 - c]), (b._ctx.core, c, b._men[c], b._kings[c], occupied)))
 
             def fresh_list(b: draughts.Board) -> object:
                 b._legal = None

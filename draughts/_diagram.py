@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from draughts._core.geometry import Tables
+from draughts._core.geometry import Geometry
 
 
-def text_diagram(t: Tables, men: Sequence[int], kings: Sequence[int],
+def text_diagram(t: Geometry, men: Sequence[int], kings: Sequence[int],
                  symbols: tuple[tuple[str, str], tuple[str, str]], empty: str) -> str:
     """Rows from the top (Black's side) down, one cell per square of the
     board: a symbol ``symbols[colour][kind]`` for a piece, ``empty`` for an

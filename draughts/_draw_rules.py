@@ -18,13 +18,12 @@ an ending. In the middle game the check is a test or two.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from draughts.outcome import DrawRule, Ending, Reset
 
 if TYPE_CHECKING:
-    from draughts._core.geometry import Tables
+    from draughts._core.geometry import Geometry
 
 QUIET, PLIES, TRACKED = 0, 1, 2
 """How a counting rule is counted: since the last capture or man move, since
@@ -34,7 +33,7 @@ the set-up, or with its own start ply."""
 class Tracker:
     """The counting rules of one variant, with what is needed to follow them."""
 
-    def __init__(self, t: Tables) -> None:
+    def __init__(self, t: Geometry, start_piece_count: int) -> None:
         rules = t.variant.draw_rules
         self.counting: tuple[DrawRule, ...] = tuple(r for r in rules if not r.is_repetition)
         self.repetition: DrawRule | None = next((r for r in rules if r.is_repetition), None)
@@ -53,13 +52,12 @@ class Tracker:
                 modes.append((TRACKED, len(tracked)))
                 tracked.append(rule)
         self.modes = tuple(modes)
-        self.tracked = tuple(tracked)
         self.resets = tuple(int(r.resets) for r in tracked)
         self.man_move_resets = any(r & Reset.MAN_MOVE for r in self.resets)
         self.inactive: tuple[int | None, ...] = (None,) * len(tracked)
         # Above rule_max[i] pieces no ending of tracked rule i can match, and
         # above max_pieces none at all: pieces only go, so the tuple stays inactive.
-        side = t.start_piece_count  # no side ever has more pieces
+        side = start_piece_count  # no side ever has more pieces
         self.rule_max = tuple(
             max((min(e.pieces[1], _most_pieces(e, side)) for e in r.endings), default=-1)
             if r.endings else 10**9 for r in tracked)
@@ -117,6 +115,22 @@ class Tracker:
                     and (not on_diagonal or kings[0] & diagonal)):
                 return 1
         return None
+
+    def after_progress(self, starts: tuple[int | None, ...], ply: int, men: list[int],
+                       kings: list[int], events: int) -> tuple[int | None, ...]:
+        """The start plies after a capture, a crowning or (where a tracked rule
+        restarts on them) a man move: :meth:`update`, after cheap tests that
+        each prove no tracked ending holds (no king on the board where every
+        ending has one, too many pieces, a weaker side too big or, where every
+        ending gives it one, without a king)."""
+        if kings[0] | kings[1] or not self.needs_king:
+            n0 = (men[0] | kings[0]).bit_count()
+            n1 = (men[1] | kings[1]).bit_count()
+            if (n0 + n1 <= self.max_pieces
+                    and (n0 if n0 < n1 else n1) <= self.max_weaker
+                    and ((kings[0] if n0 <= n1 else kings[1]) or not self.weaker_king)):
+                return self.update(starts, ply, men, kings, events)
+        return self.inactive
 
     def update(self, starts: tuple[int | None, ...], ply: int, men: list[int],
                kings: list[int], events: int) -> tuple[int | None, ...]:
@@ -207,7 +221,7 @@ def _compile(e: Ending) -> _Compiled:
             e.weak_king_on_long_diagonal)
 
 
-def _long_diagonal(t: Tables) -> int:
+def _long_diagonal(t: Geometry) -> int:
     """The mask of the longest diagonal through a corner of the board (the
     "main road" a1-h8 of the 8x8 board)."""
     best = 0
@@ -222,9 +236,3 @@ def _long_diagonal(t: Tables) -> int:
         if mask.bit_count() > best.bit_count():
             best = mask
     return best
-
-
-@functools.cache
-def tracker(t: Tables) -> Tracker:
-    """The shared tracker of a variant's tables."""
-    return Tracker(t)

@@ -15,8 +15,13 @@ import re
 from operator import getitem
 from typing import NamedTuple
 
-from draughts._core.geometry import Tables
+import functools
+from typing import TYPE_CHECKING
+
 from draughts.errors import InvalidFenError
+
+if TYPE_CHECKING:
+    from draughts._core.geometry import Geometry
 
 _RANGE = re.compile(r"^(K?)([0-9]+)-(K?)([0-9]+)$")
 _COUNTER = re.compile(r"^([HF])([0-9]+)$")
@@ -31,22 +36,23 @@ class FenPosition(NamedTuple):
     fullmove_number: int | None = None
 
 
-def parse_fen(tables: Tables, fen: str, *, limit_pieces: bool = True) -> FenPosition:
-    """Parse ``fen`` for the board described by ``tables``.
+def parse_fen(codec: FenCodec, fen: str, *, limit_pieces: bool = True) -> FenPosition:
+    """Parse ``fen`` for the board of ``codec``.
 
     With ``limit_pieces`` a side may not have more pieces than it starts with.
 
     :raises InvalidFenError: naming the problem and the FEN.
     """
-    position = _codec(tables).parse(fen, limit_pieces)
+    position = codec.parse(fen, limit_pieces)
     if position is not None:
         return position
-    return _parse_general(tables, fen, limit_pieces)
+    return _parse_general(codec, fen, limit_pieces)
 
 
-def _parse_general(tables: Tables, fen: str, limit_pieces: bool) -> FenPosition:
-    """Every accepted form of FEN, and the errors. :class:`_Codec` reads the
+def _parse_general(codec: FenCodec, fen: str, limit_pieces: bool) -> FenPosition:
+    """Every accepted form of FEN, and the errors. :class:`FenCodec` reads the
     common canonical form faster and leaves everything else to this."""
+    tables = codec.geometry
     variant = tables.variant
     text = fen.strip()
     if text.endswith("."):
@@ -112,7 +118,7 @@ def _parse_general(tables: Tables, fen: str, limit_pieces: bool) -> FenPosition:
                             f"been crowned, in {fen!r}"
                         )
                     men[color] |= bit
-    limit = tables.start_piece_count if limit_pieces else None
+    limit = codec.start_piece_count if limit_pieces else None
     for color in (0, 1):
         count = (men[color] | kings[color]).bit_count()
         if limit is not None and count > limit:
@@ -123,7 +129,7 @@ def _parse_general(tables: Tables, fen: str, limit_pieces: bool) -> FenPosition:
     return FenPosition(turn, (men[0], men[1]), (kings[0], kings[1]), halfmove, fullmove)
 
 
-def _expand(tables: Tables, item: str, fen: str) -> list[tuple[int, bool]]:
+def _expand(tables: Geometry, item: str, fen: str) -> list[tuple[int, bool]]:
     """The squares of one comma-separated item, each with its king flag."""
     if not item:
         raise InvalidFenError(f"empty square in {fen!r}")
@@ -157,16 +163,16 @@ def _expand(tables: Tables, item: str, fen: str) -> list[tuple[int, bool]]:
 
 
 
-def format_fen(tables: Tables, position: tuple[int, tuple[int, int], tuple[int, int]]) -> str:
+def format_fen(codec: FenCodec, position: tuple[int, tuple[int, int], tuple[int, int]]) -> str:
     """The canonical FEN of ``(turn, men, kings)``."""
     turn, (white_men, black_men), (white_kings, black_kings) = position
-    write = _codec(tables).write_squares
+    write = codec.write_squares
     return f"{'WB'[turn]}:W{write(white_men, white_kings)}:B{write(black_men, black_kings)}"
 
 
-class _Codec:
-    """Lookups that make the canonical FEN fast to read and write, built once
-    per variant on first use.
+class FenCodec:
+    """One variant's FEN: its start position, and lookups that make the
+    canonical FEN fast to read and write, built once per variant.
 
     Reading: every item the writer produces (``31``, ``K31``, ``a1``, ``Ka1``)
     maps straight to its bit. Writing: a padded-grid bitboard is turned, a
@@ -175,8 +181,8 @@ class _Codec:
     and the loop is per run or per piece, never per square of the board.
     """
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
+    def __init__(self, tables: Geometry) -> None:
+        self.geometry = tables
         count = tables.square_count
         names = tables.name_of_square
         bits = tables.bit_of_square
@@ -275,7 +281,7 @@ class _Codec:
             men[color] = own_men
             kings[color] = own_kings
         if limit_pieces:
-            limit = self.tables.start_piece_count
+            limit = self.start_piece_count
             if ((men[0] | kings[0]).bit_count() > limit
                     or (men[1] | kings[1]).bit_count() > limit):
                 return None
@@ -347,12 +353,28 @@ class _Codec:
                 kings &= ~low
         return ",".join(out)
 
+    @functools.cached_property
+    def starting_fen(self) -> str:
+        """The canonical FEN of the variant's start position."""
+        geometry = self.geometry
+        variant = geometry.variant
+        if variant.start_fen is not None:
+            # Normalise an explicit setup so that it reads back identically.
+            start = parse_fen(self, variant.start_fen, limit_pieces=False)
+            return format_fen(self, (start.turn, start.men, start.kings))
+        rows = variant.men_rows
+        white = black = 0
+        for index, number in enumerate(geometry.square_of_index):
+            if number:
+                row = index // geometry.stride
+                if row < rows:
+                    white |= 1 << index
+                elif row >= geometry.height - rows:
+                    black |= 1 << index
+        return format_fen(self, (int(variant.first_color), (white, black), (0, 0)))
 
-_CODECS: dict[Tables, _Codec] = {}
-
-
-def _codec(tables: Tables) -> _Codec:
-    codec = _CODECS.get(tables)
-    if codec is None:
-        codec = _CODECS[tables] = _Codec(tables)
-    return codec
+    @functools.cached_property
+    def start_piece_count(self) -> int:
+        """The most pieces a side starts with: no position can have more."""
+        start = parse_fen(self, self.starting_fen, limit_pieces=False)
+        return max((start.men[c] | start.kings[c]).bit_count() for c in (0, 1))

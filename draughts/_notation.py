@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from draughts._core.geometry import Tables
+from draughts._core.geometry import Geometry
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
 
@@ -25,7 +25,7 @@ _JOINED_NUMERIC = re.compile(r"[0-9]{4}")
 _STRENGTH = re.compile(r"[!?*]+$|\([!?]+\)$")
 
 
-def write_move(t: Tables, move: Move, long: bool) -> str:
+def write_move(t: Geometry, move: Move, long: bool) -> str:
     """The move in the variant's notation; ``long`` gives the full route."""
     names = t.name_of_square
     if not move.captures:
@@ -34,7 +34,7 @@ def write_move(t: Tables, move: Move, long: bool) -> str:
     return t.variant.capture_separator.join(names[s] for s in squares)
 
 
-def squares_of_text(t: Tables, text: str, fen: str) -> list[int]:
+def squares_of_text(t: Geometry, text: str, fen: str) -> list[int]:
     """The squares a move text names, in order.
 
     :raises InvalidMoveError: if the text is not shaped like a move or names
@@ -60,7 +60,7 @@ def squares_of_text(t: Tables, text: str, fen: str) -> list[int]:
     return squares
 
 
-def _passed_squares(t: Tables, move: Move) -> list[int]:
+def _passed_squares(t: Geometry, move: Move) -> list[int]:
     """Every square the piece stood on or flew over, captured ones excluded."""
     index = t.index_of_square
     number = t.square_of_index
@@ -84,7 +84,7 @@ def _is_subsequence(wanted: Sequence[int], route: Sequence[int]) -> bool:
     return all(any(square == step for step in it) for square in wanted)
 
 
-def match_move(t: Tables, text: str, legal: Sequence[Move], fen: str) -> Move:
+def match_move(t: Geometry, text: str, legal: Sequence[Move], fen: str) -> Move:
     """The legal move that ``text`` names.
 
     :raises InvalidMoveError: for text that is not a move.
@@ -117,7 +117,7 @@ def match_move(t: Tables, text: str, legal: Sequence[Move], fen: str) -> Move:
     )
 
 
-def _illegal_message(t: Tables, text: str, legal: Sequence[Move], fen: str) -> str:
+def _illegal_message(t: Geometry, text: str, legal: Sequence[Move], fen: str) -> str:
     if not legal:
         return f"illegal move {text!r} in {fen}: the side to move has no legal move"
     shown = ", ".join(write_move(t, m, False) for m in legal[:8])

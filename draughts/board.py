@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Iterator
 
-from draughts import _draw_rules
-from draughts._core import zobrist as _zobrist
-from draughts._core.pure import movegen as _movegen
+from draughts import _core, _draw_rules
+from draughts._context import VariantContext, context
 from draughts._diagram import text_diagram
 from draughts._fen import format_fen, parse_fen
 from draughts._notation import match_move, write_move
-from draughts._core.pure.perft import perft
-from draughts._core.geometry import Tables, tables
-from draughts.errors import IllegalMoveError
+from draughts.errors import AmbiguousMoveError, IllegalMoveError
 from draughts.move import Move
 from draughts.outcome import DrawRule, Goal, Outcome, Reset, Termination
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, Piece, PieceKind
@@ -37,13 +33,6 @@ _State = tuple[int, int, int, int, int, int, int, tuple[int | None, ...],
 # Consecutive non-capturing moves of one king per side, for
 # Variant.king_move_limit: (white king bit, its moves, black king bit, its moves).
 _NO_KING_MOVES = (0, 0, 0, 0)
-
-
-@functools.cache
-def _square_bits(t: Tables) -> dict[int, int]:
-    # push() looks a move's squares up here: a square off the board is a
-    # KeyError, cheaper than testing the range of every square first.
-    return {square: t.bit_of_square[square] for square in range(1, t.square_count + 1)}
 
 
 # Reset flags as plain ints: enum arithmetic is too slow for push().
@@ -74,30 +63,12 @@ class Board:
     def __init__(self, fen: str | None = None, *, variant: Variant | str | int = INTERNATIONAL
                  ) -> None:
         self._variant = find_variant(variant)
-        self._t: Tables = tables(self._variant)
-        self._keys = _zobrist.keys(len(self._t.square_of_index))
-        # Read by push() on every move: bits and Zobrist values by square
-        # number, and the crowning rules.
-        self._bits = _square_bits(self._t)
-        self._zobrist = _zobrist.square_keys(self._t)
-        self._promotion = self._t.promotion_mask
-        self._crown_and_continue = self._t.crown_and_continue
-        self._crowning_squares = self._t.crowning_squares
-        self._tracker = _draw_rules.tracker(self._t)
-        # Copied out of the tracker: push() reads them on every move.
-        self._max_pieces = self._tracker.max_pieces
-        self._max_weaker = self._tracker.max_weaker
-        self._positional_pieces = self._tracker.positional_pieces
-        self._long_diagonal = self._tracker.long_diagonal
-        self._needs_king = self._tracker.needs_king
-        self._weaker_king = self._tracker.weaker_king
-        self._man_move_resets = self._tracker.man_move_resets
-        self._king_limit = self._variant.king_move_limit or 0
+        self._ctx: VariantContext = context(self._variant)
         self.move_stack: list[Move] = []
         """The moves played on this board, oldest first."""
         self._stack: list[_State] = []
         self._legal: list[Move] | None = None
-        self.set_fen(self._t.starting_fen if fen is None else fen)
+        self.set_fen(self._ctx.fen.starting_fen if fen is None else fen)
 
     @classmethod
     def empty(cls, *, variant: Variant | str | int = INTERNATIONAL) -> Board:
@@ -146,7 +117,7 @@ class Board:
         # starts at the current ply. The key is worked out when first needed
         # (see position_key): a board made to read or write a FEN never is.
         ply = len(self._stack)
-        tracker = self._tracker
+        tracker = self._ctx.tracker
         self._key: int | None = None
         self._quiet_from = ply
         self._starts = tracker.update(tracker.inactive, ply, self._men, self._kings, 0)
@@ -159,10 +130,13 @@ class Board:
 
     # -- Pieces ---------------------------------------------------------------
 
-    def _square_bit(self, square: int) -> int:
-        if not isinstance(square, int) or not 1 <= square <= self._t.square_count:
+    def _square_number(self, square: int) -> int:
+        if not isinstance(square, int) or not 1 <= square <= self._ctx.core.square_count:
             raise ValueError(f"no square {square!r} on the {self._variant.name} board")
-        return self._t.bit_of_square[square]
+        return square
+
+    def _square_bit(self, square: int) -> int:
+        return self._ctx.core.bit_of_square[self._square_number(square)]
 
     def piece_at(self, square: int) -> Piece | None:
         """The piece on ``square``, or None.
@@ -191,10 +165,10 @@ class Board:
         :raises ValueError: for a square off the board or a man on its crowning row.
         """
         bit = self._square_bit(square)
-        if piece is not None and piece.kind == MAN and bit & self._t.promotion_mask[piece.color]:
+        if piece is not None and piece.kind == MAN and bit & self._ctx.core.promotion_mask[piece.color]:
             raise ValueError(
                 f"a {piece.color.name.lower()} man cannot stand on square "
-                f"{self._t.name_of_square[square]}, where it would be crowned"
+                f"{self._ctx.core.name_of_square[square]}, where it would be crowned"
             )
         for color in (0, 1):
             self._men[color] &= ~bit
@@ -223,14 +197,14 @@ class Board:
             mask = self._men[color] | self._kings[color]
         else:
             mask = self._kings[color] if kind == KING else self._men[color]
-        return tuple(self._t.squares_of(mask))
+        return tuple(self._ctx.core.squares_of(mask))
 
     def piece_map(self) -> dict[int, Piece]:
         """Every occupied square with its piece."""
         out: dict[int, Piece] = {}
         for color in (0, 1):
             for kind, mask in ((0, self._men[color]), (1, self._kings[color])):
-                for square in self._t.squares_of(mask):
+                for square in self._ctx.core.squares_of(mask):
                     out[square] = _PIECES[color][kind]
         return dict(sorted(out.items()))
 
@@ -242,7 +216,7 @@ class Board:
         >>> Board().fen()
         'W:W31-50:B1-20'
         """
-        return format_fen(self._t, (self._turn, (self._men[0], self._men[1]),
+        return format_fen(self._ctx.fen, (self._turn, (self._men[0], self._men[1]),
                                     (self._kings[0], self._kings[1])))
 
     def set_fen(self, fen: str) -> None:
@@ -259,7 +233,7 @@ class Board:
         :raises InvalidFenError: if the FEN is malformed or describes a
             position the variant cannot have.
         """
-        position = parse_fen(self._t, fen)
+        position = parse_fen(self._ctx.fen, fen)
         self._men = list(position.men)
         self._kings = list(position.kings)
         self._turn = position.turn
@@ -274,34 +248,21 @@ class Board:
 
     # -- Moves ----------------------------------------------------------------
 
-    def _raw_matching(self, origin: int, destination: int) -> list[_movegen.RawMove]:
-        """The raw legal moves from ``origin`` to ``destination`` (internal
-        indices), found without listing every step when nothing captures."""
-        c = self._turn
-        men, kings = self._men, self._kings
-        found = _movegen.captures(self._t, c, men[c], kings[c], men[1 - c], kings[1 - c])
-        if found:
-            return [raw for raw in found if raw[1] == destination and raw[0] == origin]
-        step = _movegen.find_step(self._t, c, men[c], kings[c],
-                                  men[0] | men[1] | kings[0] | kings[1], origin, destination,
-                                  self._frozen_kings() if self._king_limit else 0)
-        return [] if step is None else [step]
-
     def _frozen_kings(self) -> int:
         c = self._turn
         bit, moves = self._kmoves[2 * c], self._kmoves[2 * c + 1]
-        return bit if moves >= self._king_limit and self._men[c] else 0
+        return bit if moves >= self._ctx.king_limit and self._men[c] else 0
 
     def _legal_list(self) -> list[Move]:
         if self._legal is None:
-            t = self._t
             c = self._turn
             men, kings = self._men, self._kings
             # Moves come in square order (origin, then destination): it reads
             # well in lists and does not depend on how the generator walks
             # the board.
-            moves = _movegen.board_moves(t, c, men[c], kings[c], men[1 - c], kings[1 - c],
-                                         self._frozen_kings() if self._king_limit else 0)
+            moves = _core.board_moves(self._ctx.core, c, men[c], kings[c], men[1 - c],
+                                      kings[1 - c],
+                                      self._frozen_kings() if self._ctx.king_limit else 0)
             self._legal = moves
         return self._legal
 
@@ -323,12 +284,36 @@ class Board:
     def has_captures(self) -> bool:
         """Whether the side to move must capture."""
         c = self._turn
-        return bool(_movegen.captures(self._t, c, self._men[c], self._kings[c],
+        return bool(_core.captures(self._ctx.core, c, self._men[c], self._kings[c],
                                       self._men[1 - c], self._kings[1 - c]))
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
         return move in self._legal_list()
+
+    def moves_between(self, from_square: int, to_square: int) -> list[Move]:
+        """The legal moves from ``from_square`` to ``to_square`` (several only
+        for captures that take different pieces), found without listing every
+        legal move: what a game reader or a click on a board needs.
+
+        >>> Board(variant="english").moves_between(9, 14)
+        [Move(9, 14)]
+        >>> Board(variant="english").moves_between(9, 18)
+        []
+
+        :raises ValueError: for a square off the board.
+        """
+        core = self._ctx.core
+        origin = core.index_of_square[self._square_number(from_square)]
+        destination = core.index_of_square[self._square_number(to_square)]
+        if self._legal is not None:
+            return [m for m in self._legal
+                    if m.from_square == from_square and m.to_square == to_square]
+        c = self._turn
+        men, kings = self._men, self._kings
+        return _core.moves_between(core, c, men[c], kings[c], men[1 - c], kings[1 - c],
+                                   origin, destination,
+                                   self._frozen_kings() if self._ctx.king_limit else 0)
 
     def find_move(self, from_square: int, to_square: int, *,
                   captures: Iterable[int] | None = None) -> Move:
@@ -342,12 +327,12 @@ class Board:
         :raises AmbiguousMoveError: if several moves match and ``captures``
             does not tell them apart.
         """
-        from draughts.errors import AmbiguousMoveError
-
         wanted = None if captures is None else frozenset(captures)
-        found = [m for m in self._legal_list()
-                 if m.from_square == from_square and m.to_square == to_square
-                 and (wanted is None or frozenset(m.captures) == wanted)]
+        try:
+            between = self.moves_between(from_square, to_square)
+        except ValueError:
+            between = []
+        found = [m for m in between if wanted is None or frozenset(m.captures) == wanted]
         if len(found) == 1:
             return found[0]
         if not found:
@@ -371,17 +356,19 @@ class Board:
         # leaves it as it was.
         c = self._turn
         o = 1 - c
-        bits = self._bits
+        ctx = self._ctx
+        tracker = ctx.tracker
+        bits = ctx.bits
         try:
             origin = bits[move.from_square]
             target = bits[move.to_square]
         except KeyError:
             raise IllegalMoveError(f"{move!r} leaves the {self._variant.name} board") from None
         men, kings = self._men, self._kings
-        zobrist = self._zobrist
+        zobrist = ctx.square_keys
         old_key = self._key
         if old_key is None:
-            old_key = self._key = self._keys.of(c, men, kings)
+            old_key = self._key = ctx.keys.of(c, men, kings)
         key = old_key ^ zobrist.black_to_move
         captures = move.captures
         captured = 0
@@ -402,15 +389,15 @@ class Board:
         crowned = 0
         if own_men & origin:
             is_man = True
-            crowned = target & self._promotion[c]
+            crowned = target & ctx.promotion[c]
             # Where a man crowned on the way continues as a king, it may have
             # crossed the crowning row at one of its landing squares before
             # the last, which only a capture of several pieces has.
-            if not crowned and len(captures) > 1 and self._crown_and_continue:
+            if not crowned and len(captures) > 1 and ctx.crown_and_continue:
                 if len(move.path) != len(captures) + 1:
                     # A hand-made move without its route: take the legal one's.
                     move = next((m for m in self._legal_list() if m == move), move)
-                if not self._crowning_squares[c].isdisjoint(move.path):
+                if not ctx.crowning_squares[c].isdisjoint(move.path):
                     crowned = target
             # A capture may bring the man back to its own square: clear it first.
             own_men &= ~origin
@@ -446,30 +433,18 @@ class Board:
             # The tracked rules' counts. A plain man move keeps the material
             # and the kings where they are: the same rules hold and, unless
             # one restarts on man moves, their counts go on.
-            if captured or crowned or self._man_move_resets:
-                # Cheap tests first, each a proof that no tracked ending holds:
-                # no king on the board where every ending has one, too many
-                # pieces, a weaker side too big or, where every ending gives
-                # it one, without a king.
-                starts = self._tracker.inactive
-                if kings[0] | kings[1] or not self._needs_king:
-                    n0 = (men[0] | kings[0]).bit_count()
-                    n1 = (men[1] | kings[1]).bit_count()
-                    if (n0 + n1 <= self._max_pieces
-                            and (n0 if n0 < n1 else n1) <= self._max_weaker
-                            and ((kings[0] if n0 <= n1 else kings[1]) or not self._weaker_king)):
-                        events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
-                                  | (_PROMOTION if crowned else 0))
-                        starts = self._tracker.update(self._starts, ply, men, kings, events)
-                self._starts = starts
-        elif ((origin | target) & self._long_diagonal
+            if captured or crowned or tracker.man_move_resets:
+                events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
+                          | (_PROMOTION if crowned else 0))
+                self._starts = tracker.after_progress(self._starts, ply, men, kings, events)
+        elif ((origin | target) & tracker.long_diagonal
               and (men[0] | men[1] | kings[0] | kings[1]).bit_count()
-              <= self._positional_pieces):
+              <= tracker.positional_pieces):
             # A quiet king move changes no material, so only a rule that asks
             # for the lone king on the long diagonal can start or stop, and
             # only if this king left or reached that diagonal.
-            self._starts = self._tracker.update(self._starts, len(stack), men, kings, 0)
-        if self._king_limit:
+            self._starts = tracker.update(self._starts, len(stack), men, kings, 0)
+        if ctx.king_limit:
             self._count_king_move(c, origin, target, not is_man and not captured)
 
     def _count_king_move(self, c: int, origin: int, target: int, quiet_king_move: bool) -> None:
@@ -535,7 +510,7 @@ class Board:
         """
         key = self._key
         if key is None:
-            key = self._key = self._keys.of(self._turn, self._men, self._kings)
+            key = self._key = self._ctx.keys.of(self._turn, self._men, self._kings)
         return key
 
     def draw_rule_counts(self) -> list[tuple[DrawRule, int | None]]:
@@ -547,10 +522,10 @@ class Board:
         >>> [(rule.termination.name, n) for rule, n in board.draw_rule_counts()]
         [('TWENTY_FIVE_MOVE_RULE', 0), ('SIXTEEN_MOVE_RULE', None), ('FIVE_MOVE_RULE', 0)]
         """
-        return [(rule, self._count(i)) for i, rule in enumerate(self._tracker.counting)]
+        return [(rule, self._count(i)) for i, rule in enumerate(self._ctx.tracker.counting)]
 
     def _count(self, index: int) -> int | None:
-        tracker = self._tracker
+        tracker = self._ctx.tracker
         mode, slot = tracker.modes[index]
         ply = len(self._stack)
         start: int | None
@@ -610,7 +585,7 @@ class Board:
         >>> board.is_repetition(), board.can_claim_threefold_repetition()
         (False, True)
         """
-        rule = self._tracker.repetition
+        rule = self._ctx.tracker.repetition
         if rule is None:
             return False
         if self.is_repetition(rule.limit):
@@ -637,7 +612,7 @@ class Board:
     def _draws(self, automatic: bool) -> Iterator[DrawRule]:
         """The automatic or the claimable draw rules met now, in the order
         the variant lists them."""
-        for rule, index in self._tracker.order:
+        for rule, index in self._ctx.tracker.order:
             if rule.automatic != automatic:
                 continue
             if (self.can_claim_threefold_repetition() if index < 0 and not automatic
@@ -708,7 +683,7 @@ class Board:
         >>> Board("B:WK29:BK4", variant="dama").outcome_on_timeout(BLACK).winner is None
         True
         """
-        for rule, index in self._tracker.order:
+        for rule, index in self._ctx.tracker.order:
             if rule.on_timeout and self._met(rule, index):
                 return Outcome(Termination.TIMEOUT, None, self._variant.result_style)
         return Outcome(Termination.TIMEOUT, _COLORS[1 - int(color)], self._variant.result_style)
@@ -746,7 +721,7 @@ class Board:
                 1 for m in self._legal_list()
                 if m.from_square == move.from_square and m.to_square == move.to_square
             ) > 1
-        return write_move(self._t, move, long)
+        return write_move(self._ctx.core, move, long)
 
     def parse_pdn(self, text: str) -> Move:
         """The legal move that ``text`` names, in short, full-route or
@@ -759,7 +734,7 @@ class Board:
         :raises IllegalMoveError: if no legal move matches.
         :raises AmbiguousMoveError: if several legal moves match.
         """
-        return match_move(self._t, text, self._legal_list(), self.fen())
+        return match_move(self._ctx.core, text, self._legal_list(), self.fen())
 
     def push_pdn(self, text: str) -> Move:
         """Parse ``text`` with :meth:`parse_pdn`, play it and return it."""
@@ -799,25 +774,10 @@ class Board:
         """A copy of the board, with its move history unless ``stack=False``."""
         board = type(self).__new__(type(self))
         board._variant = self._variant
-        board._t = self._t
+        board._ctx = self._ctx
         board._men = list(self._men)
         board._kings = list(self._kings)
         board._turn = self._turn
-        board._keys = self._keys
-        board._bits = self._bits
-        board._zobrist = self._zobrist
-        board._promotion = self._promotion
-        board._crown_and_continue = self._crown_and_continue
-        board._crowning_squares = self._crowning_squares
-        board._tracker = self._tracker
-        board._max_pieces = self._max_pieces
-        board._max_weaker = self._max_weaker
-        board._positional_pieces = self._positional_pieces
-        board._long_diagonal = self._long_diagonal
-        board._needs_king = self._needs_king
-        board._weaker_king = self._weaker_king
-        board._man_move_resets = self._man_move_resets
-        board._king_limit = self._king_limit
         board._ply_origin = self._ply_origin if stack else 0
         board.move_stack = list(self.move_stack) if stack else []
         board._stack = list(self._stack) if stack else []
@@ -848,7 +808,7 @@ class Board:
     def __str__(self) -> str:
         """An ASCII diagram, White at the bottom: ``w``/``b`` men,
         ``W``/``B`` kings, ``.`` empty playing squares."""
-        return text_diagram(self._t, self._men, self._kings, _ASCII, ".")
+        return text_diagram(self._ctx.core, self._men, self._kings, _ASCII, ".")
 
     def unicode(self, *, empty: str = "·") -> str:
         """A Unicode diagram, White at the bottom.
@@ -863,7 +823,7 @@ class Board:
           ·   ·   ·   ·
         ⛁   ·   ·   ·
         """
-        return text_diagram(self._t, self._men, self._kings, _UNICODE, empty)
+        return text_diagram(self._ctx.core, self._men, self._kings, _UNICODE, empty)
 
     def _repr_svg_(self) -> str:
         """The board as an SVG picture for notebooks, with the last move
@@ -906,3 +866,18 @@ class LegalMoveGenerator:
     def __repr__(self) -> str:
         board = self.board
         return f"<LegalMoveGenerator ({', '.join(board.pdn(m) for m in self)})>"
+
+
+def perft(board: Board, depth: int) -> int:
+    """The number of move sequences of length ``depth`` from the position
+    (routes that capture the same pieces count once).
+
+    >>> perft(Board(variant="english"), 3)
+    302
+    """
+    if depth < 0:
+        raise ValueError(f"perft depth must be at least 0, not {depth}")
+    if depth == 0:
+        return 1
+    men, kings = board._men, board._kings
+    return _core.perft(board._ctx.core, depth, board._turn, men[0], men[1], kings[0], kings[1])

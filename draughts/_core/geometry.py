@@ -1,30 +1,28 @@
-"""Per-variant lookup tables: square numbering, rays and masks.
+"""The geometry of a variant's board: square numbering, rays, masks and the
+rule switches the move generator reads, as plain data computed from a
+:class:`~draughts.Variant`.
 
-A :class:`Tables` object is built once per :class:`~draughts.Variant` and
-shared by every board of that variant. Squares live in a padded grid: internal
-index ``row * stride + column`` with ``stride = width + 2``, row 0 nearest
-White. The two padding columns mean a step of up to two columns sideways never
-wraps onto the next row, so a whole bitboard can be shifted in one operation
-to move every man at once; bits that land on padding or beyond the last row
-are removed by masking with :attr:`Tables.board_mask`.
+A :class:`Geometry` is built once per variant (see :func:`draughts._core.tables`)
+and shared by every board of that variant. Squares live in a padded grid:
+internal index ``row * stride + column`` with ``stride = width + 2``, row 0
+nearest White. The two padding columns mean a step of up to two columns
+sideways never wraps onto the next row, so a whole bitboard can be shifted in
+one operation to move every man at once; bits that land on padding or beyond
+the last row are removed by masking with :attr:`Geometry.board_mask`.
+
+This module reads the :class:`~draughts.Variant` fields listed in
+``docs/architecture.rst``; it imports nothing of the board layer.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import TYPE_CHECKING
 
-from draughts.move import Move
-from draughts.variant import CaptureRule, Directions, Promotion, Removal
+from draughts._options import CaptureRule, Directions, Promotion, Removal
 
 if TYPE_CHECKING:
-    from draughts._core.pure.capture_search import CaptureSearch
-    from draughts._core.pure.king_views import KingView
     from draughts.variant import Variant
-
-RawMove = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
-"""A move as the generator makes it, see :mod:`draughts._core.pure.movegen`."""
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _NUMERIC_SQUARE = re.compile(r"0*([1-9][0-9]*)")
@@ -56,8 +54,62 @@ def _relative_directions(flags: Directions, white: bool) -> tuple[int, ...]:
     return tuple(dirs)
 
 
-class Tables:
-    """Everything move generation, notation and FEN need about one variant."""
+def _number_squares(variant: Variant, stride: int) -> tuple[dict[int, int], dict[int, str]]:
+    """Internal index -> square number and -> square name, for every playing
+    square (PDN 3.0 GameType numbering: the corner square 1 starts from, and
+    algebraic names counted from the first player's corner)."""
+    width, height = variant.width, variant.height
+    algebraic = variant.notation == "algebraic"
+    number_corner = 2 if algebraic else variant.first_square_corner
+    per_row = width if variant.all_squares else width // 2
+    numbers: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for row in range(height):
+        for col in range(width):
+            # Coordinates seen from the first player.
+            if variant.first_color == 0:
+                prow, pcol = row, col
+            else:
+                prow, pcol = height - 1 - row, width - 1 - col
+            dark = (prow + pcol) % 2 == 0
+            if not variant.all_squares and dark == variant.inverted:
+                continue
+            index = row * stride + col
+            r, c = _from_corner(prow, pcol, number_corner, width, height)
+            number = 1 + r * per_row + (c if variant.all_squares else c // 2)
+            numbers[index] = number
+            if algebraic:
+                ar, ac = _from_corner(prow, pcol, variant.first_square_corner, width, height)
+                names[index] = f"{_LETTERS[ac]}{ar + 1}"
+            else:
+                names[index] = str(number)
+    if sorted(numbers.values()) != list(range(1, len(numbers) + 1)):
+        raise ValueError(f"cannot number the squares of {variant.name!r}")
+    return numbers, names
+
+
+def _trace_rays(playable: dict[int, int], vectors: tuple[tuple[int, int], ...], stride: int,
+                width: int, height: int) -> list[tuple[tuple[int, ...], ...]]:
+    """Per internal index and direction, the playing squares a piece there
+    sees in that direction, nearest first (empty off the board)."""
+    rays: list[tuple[tuple[int, ...], ...]] = []
+    for index in range(stride * height):
+        row, col = divmod(index, stride)
+        per_dir: list[tuple[int, ...]] = []
+        for dr, dc in vectors:
+            ray: list[int] = []
+            r, c = row + dr, col + dc
+            while 0 <= r < height and 0 <= c < width and r * stride + c in playable:
+                ray.append(r * stride + c)
+                r, c = r + dr, c + dc
+            per_dir.append(tuple(ray) if index in playable else ())
+        rays.append(tuple(per_dir))
+    return rays
+
+
+class Geometry:
+    """Everything move generation, notation and FEN need about one variant's
+    board and rules, as plain numbers, tuples and masks."""
 
     def __init__(self, variant: Variant) -> None:
         width, height = variant.width, variant.height
@@ -69,36 +121,9 @@ class Tables:
         self.stride = stride = width + 2
         self.algebraic = variant.notation == "algebraic"
 
-        # -- Numbering (PDN 3.0 GameType, see rules-research.md §1.6) --------
-        playable: dict[int, int] = {}  # internal index -> square number
-        names: dict[int, str] = {}
-        for row in range(height):
-            for col in range(width):
-                # Coordinates seen from the first player.
-                if variant.first_color == 0:
-                    prow, pcol = row, col
-                else:
-                    prow, pcol = height - 1 - row, width - 1 - col
-                dark = (prow + pcol) % 2 == 0
-                if not variant.all_squares and dark == variant.inverted:
-                    continue
-                index = row * stride + col
-                number_corner = 2 if self.algebraic else variant.first_square_corner
-                r, c = _from_corner(prow, pcol, number_corner, width, height)
-                per_row = width if variant.all_squares else width // 2
-                number = 1 + r * per_row + (c if variant.all_squares else c // 2)
-                playable[index] = number
-                if self.algebraic:
-                    ar, ac = _from_corner(
-                        prow, pcol, variant.first_square_corner, width, height
-                    )
-                    names[index] = f"{_LETTERS[ac]}{ar + 1}"
-                else:
-                    names[index] = str(number)
+        # -- Numbering -------------------------------------------------------
+        playable, names = _number_squares(variant, stride)
         count = len(playable)
-        if sorted(playable.values()) != list(range(1, count + 1)):
-            raise ValueError(f"cannot number the squares of {variant.name!r}")
-
         self.square_count = count
         self.index_of_square = [-1] * (count + 1)
         self.name_of_square = [""] * (count + 1)
@@ -120,23 +145,10 @@ class Tables:
         # -- Directions and rays ---------------------------------------------
         halve = 2 if variant.all_squares else 1
         vectors = _DIAGONALS + tuple((dr // halve, dc // halve) for dr, dc in _ORTHOGONALS)
-        self.rays: list[tuple[tuple[int, ...], ...]] = []
-        for index in range(stride * height):
-            row, col = divmod(index, stride)
-            per_dir: list[tuple[int, ...]] = []
-            for dr, dc in vectors:
-                ray: list[int] = []
-                r, c = row + dr, col + dc
-                while 0 <= r < height and 0 <= c < width:
-                    if r * stride + c in playable:
-                        ray.append(r * stride + c)
-                    else:
-                        break
-                    r, c = r + dr, c + dc
-                per_dir.append(tuple(ray) if index in playable else ())
-            self.rays.append(tuple(per_dir))
+        self.rays = _trace_rays(playable, vectors, stride, width, height)
+        """``rays[index][direction]``: the squares seen from ``index``."""
         self.shift = tuple(dr * stride + dc for dr, dc in vectors)
-
+        """Per direction, the index difference of one step."""
         sides = (True, False)
         self.man_move_dirs = tuple(_relative_directions(variant.man_moves, w) for w in sides)
         self.man_capture_dirs = tuple(
@@ -147,15 +159,15 @@ class Tables:
         self.man_shifts = tuple(
             tuple(self.shift[d] for d in self.man_move_dirs[c]) for c in (0, 1)
         )
-        self.man_capture_shifts = tuple(
-            tuple(self.shift[d] for d in self.man_capture_dirs[c]) for c in (0, 1)
-        )
+        king_dirs = set(self.king_move_dirs) | set(self.king_capture_dirs)
+        self.king_ray_masks = [sum(1 << i for d in king_dirs for i in rays[d])
+                               for rays in self.rays]
+        """Per index, the squares on a king's lines from there."""
 
         # -- Rule switches, unpacked once for the move generator -------------
         self.flying_kings = variant.flying_kings
         self.removal_at_end = variant.removal is Removal.AT_END
         self.reverse_in_capture = variant.reverse_in_capture
-        self.promotion = variant.promotion
         self.crown_and_stop = variant.promotion is Promotion.ENDS_MOVE
         self.crown_and_continue = variant.promotion is Promotion.CONTINUES_AS_KING
         self.men_capture_kings = variant.men_capture_kings
@@ -164,21 +176,8 @@ class Tables:
         self.must_land_to_continue = variant.must_land_to_continue
         self.precedence = variant.capture_precedence
         self.majority_only = self.precedence == (CaptureRule.MOST_PIECES,)
-        # When every capture is a man's single jump, the precedence of these
-        # rules keeps them all and no two are duplicates (see _movegen).
-        king_dirs = set(self.king_move_dirs) | set(self.king_capture_dirs)
-        self.king_ray_masks = [sum(1 << i for d in king_dirs for i in rays[d])
-                               for rays in self.rays]
-        """Per index, the squares on a king's lines from there."""
-        self.king_views: list[dict[int, KingView]] = [{} for _ in self.rays]
-        """Per index, what a king there can do, by the occupied squares of
-        its lines (see :mod:`draughts._core.pure.king_views`)."""
-        self.capture_searchers: list[CaptureSearch | None] = [None, None]
-        """Per colour, the capture search built for these rules (see
-        :mod:`draughts._core.pure.capture_search`), made on first use."""
-        self.capture_move_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], Move] = {}
-        """Capture :class:`Move` objects already built, by (captured, path)
-        indices (see :func:`draughts._core.pure.movegen.capture_moves`)."""
+        self.man_value, self.king_value = variant.man_value, variant.king_value
+        """The weights of :attr:`CaptureRule.MOST_VALUE`."""
 
     # -- Squares --------------------------------------------------------------
 
@@ -216,126 +215,6 @@ class Tables:
         out.sort()
         return out
 
-    @functools.cached_property
-    def starting_fen(self) -> str:
-        from draughts._fen import format_fen, parse_fen
-
-        variant = self.variant
-        if variant.start_fen is not None:
-            # Normalise an explicit setup so that it reads back identically.
-            start = parse_fen(self, variant.start_fen, limit_pieces=False)
-            return format_fen(self, (start.turn, start.men, start.kings))
-        rows = variant.men_rows
-        white = black = 0
-        for index, number in enumerate(self.square_of_index):
-            if number:
-                row = index // self.stride
-                if row < rows:
-                    white |= 1 << index
-                elif row >= self.height - rows:
-                    black |= 1 << index
-        turn = int(variant.first_color)
-        return format_fen(self, (turn, (white, black), (0, 0)))
-
-
-    @functools.cached_property
-    def step_objects(self) -> StepObjects:
-        """Every step a man or king can make on this board, prebuilt."""
-        return StepObjects(self)
-
-    @functools.cached_property
-    def man_jumps(self) -> tuple[tuple[tuple[int, int, list[RawMove | None]], ...], ...]:
-        """Per colour, ``(shift, direction, row)`` for each direction a man
-        captures in: ``row[origin]`` is the raw move of a man's single jump
-        from index ``origin`` along ``shift``, built once (None off the board)."""
-        size = len(self.square_of_index)
-        number = self.square_of_index
-
-        def jump(origin: int, shift: int, crowning: int) -> RawMove | None:
-            over, land = origin + shift, origin + 2 * shift
-            if not (0 <= land < size and number[origin] and number[over] and number[land]):
-                return None
-            return (origin, land, 1 << over, (over,), (origin, land),
-                    bool((crowning >> land) & 1))
-
-        return tuple(
-            tuple((self.shift[d], d, [jump(origin, self.shift[d], self.promotion_mask[color])
-                                      for origin in range(size)])
-                  for d in self.man_capture_dirs[color])
-            for color in (0, 1))
-
-    @functools.cached_property
-    def man_onward(self) -> tuple[list[tuple[int, tuple[tuple[int, int], ...]]], ...]:
-        """Per colour and square, what a man there needs to jump again:
-        ``(near, pairs)``, where ``near`` holds the squares next to it in its
-        capture directions and ``pairs`` each such square's bit with the bit
-        of the square behind it."""
-        def onward(color: int, square: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-            pairs = tuple((1 << ray[0], 1 << ray[1]) for d in self.man_capture_dirs[color]
-                          if len(ray := self.rays[square][d]) >= 2)
-            return sum(over for over, _ in pairs), pairs
-
-        return tuple([onward(color, square) for square in range(len(self.rays))]
-                     for color in (0, 1))
-
-    @functools.cached_property
-    def start_piece_count(self) -> int:
-        """The most pieces a side starts with: no position can have more."""
-        from draughts._fen import parse_fen
-
-        start = parse_fen(self, self.starting_fen, limit_pieces=False)
-        return max((start.men[c] | start.kings[c]).bit_count() for c in (0, 1))
-
-
-class StepObjects:
-    """Prebuilt step values. For the men, ``men_raw[colour]`` pairs each of
-    the colour's step shifts with a row where ``row[to]`` is the step that
-    ends on index ``to``; for the kings, ``kings_raw[origin][d][i]`` is the
-    step to the i-th square of the ray. ``men_ranks`` and ``kings_ranks``
-    hold each step's place in square order instead, and ``by_rank[rank]``
-    its :class:`Move`, so that a list of steps is put in square order by
-    sorting small ints."""
-
-    def __init__(self, t: Tables) -> None:
-        number = t.square_of_index
-        size = len(number)
-        man_steps = [
-            [[(to - shift, to) if 0 <= to - shift < size and number[to - shift] and number[to]
-              else None for to in range(size)]
-             for shift in t.man_shifts[color]]
-            for color in (0, 1)]
-        # A step that would wrap across the board's edge passes through a
-        # padding square, which has no number: those stay None and are never
-        # read, since the generator only looks up squares a step reaches.
-        pairs = {pair for rows in man_steps for row in rows for pair in row if pair}
-        pairs |= {(o, to) for o, rays in enumerate(t.rays) for ray in rays for to in ray}
-        order = sorted({(number[a], number[b]) for a, b in pairs})
-        rank_of = {pair: rank for rank, pair in enumerate(order)}
-        self.by_rank = [Move(a, b, (), (a, b)) for a, b in order]
-
-        def rank(pair: tuple[int, int] | None) -> int:
-            return -1 if pair is None else rank_of[number[pair[0]], number[pair[1]]]
-
-        def raw(pair: tuple[int, int] | None, crowning: int) -> RawMove:
-            if pair is None:
-                return (-1, -1, 0, (), (), False)
-            return (pair[0], pair[1], 0, (), (), bool((crowning >> pair[1]) & 1))
-
-        self.men_raw = tuple(
-            tuple((shift, [raw(p, t.promotion_mask[c]) for p in row])
-                  for shift, row in zip(t.man_shifts[c], man_steps[c], strict=True))
-            for c in (0, 1))
-        self.men_ranks = tuple(
-            tuple((shift, [rank(p) for p in row])
-                  for shift, row in zip(t.man_shifts[c], man_steps[c], strict=True))
-            for c in (0, 1))
-        self.kings_raw: list[tuple[tuple[RawMove, ...], ...]] = [
-            tuple(tuple((o, to, 0, (), (), False) for to in ray) for ray in rays)
-            for o, rays in enumerate(t.rays)]
-        self.kings_ranks = [
-            tuple(tuple(rank_of[number[o], number[to]] for to in ray) for ray in rays)
-            for o, rays in enumerate(t.rays)]
-
 
 def _from_corner(prow: int, pcol: int, corner: int, width: int, height: int) -> tuple[int, int]:
     """Row and column counted from a corner (0 bottom left, 1 bottom right,
@@ -343,9 +222,3 @@ def _from_corner(prow: int, pcol: int, corner: int, width: int, height: int) -> 
     r = prow if corner in (0, 1) else height - 1 - prow
     c = pcol if corner in (0, 2) else width - 1 - pcol
     return r, c
-
-
-@functools.cache
-def tables(variant: Variant) -> Tables:
-    """The shared tables of a variant."""
-    return Tables(variant)

@@ -13,10 +13,6 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from draughts._core.geometry import Tables
 
 _SEED = 0x64726175676874  # "draught" in ASCII: any fixed value would do.
 
@@ -66,13 +62,8 @@ class SquareKeys:
                            for values in keys.kings)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def keys(size: int) -> Keys:
-    """The shared keys for ``size`` internal indices."""
+    """The shared keys for ``size`` internal indices (boards of the same size
+    share them, so a few entries serve every variant)."""
     return Keys(size)
-
-
-@functools.cache
-def square_keys(t: Tables) -> SquareKeys:
-    """The shared keys of a variant's tables, by square number."""
-    return SquareKeys(keys(len(t.square_of_index)), t.index_of_square)

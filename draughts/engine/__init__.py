@@ -29,8 +29,8 @@ import attrs
 
 from draughts.engine import hub as _hub
 from draughts.engine import search as _search
-from draughts._core.pure.movegen import RawMove
-from draughts._core.geometry import Tables, tables
+from draughts._context import context
+from draughts._core import RawMove, Tables
 from draughts.board import Board
 from draughts.move import Move
 from draughts.piece import KING, MAN, Color
@@ -306,7 +306,7 @@ class BuiltinEngine(Engine):
         settings = self._settings
         if limit is None or limit == Limit():
             limit = Limit(time=settings.time, depth=None if settings.time else settings.depth)
-        t = tables(board.variant)
+        t = context(board.variant).core
         pos = _position(board, t)
         start = time.monotonic()
         searcher = _search.Searcher(
@@ -355,15 +355,7 @@ def _position(board: Board, t: Tables) -> _search.Position:
 
 
 def _moves(t: Tables, raw: list[RawMove]) -> list[Move]:
-    number = t.square_of_index
-    out = []
-    for origin, to, _mask, caps, path, _crowned in raw:
-        a, b = number[origin], number[to]
-        if caps:
-            out.append(Move(a, b, tuple(number[c] for c in caps), tuple(number[p] for p in path)))
-        else:
-            out.append(Move(a, b))
-    return out
+    return [t.moves.move(r) for r in raw]
 
 
 def _score(value: int) -> Score:

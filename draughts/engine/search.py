@@ -23,9 +23,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from draughts._core.pure import movegen as _movegen
-from draughts._core.pure.movegen import RawMove
-from draughts._core.geometry import Tables
+from draughts import _core
+from draughts._core import RawMove, Tables
 from draughts.outcome import Goal
 
 Position = tuple[int, int, int, int, int]
@@ -96,52 +95,30 @@ def evaluate(e: _Eval, turn: int, m0: int, m1: int, k0: int, k1: int) -> int:
 
 def play(pos: Position, move: RawMove) -> Position:
     """The position after ``move``."""
-    c, m0, m1, k0, k1 = pos
-    origin, to, captured, _caps, _path, crowned = move
-    a, b = 1 << origin, 1 << to
-    if c == 0:
-        if m0 & a:
-            m0, k0 = (m0 ^ a, k0 | b) if crowned else ((m0 ^ a) | b, k0)
-        else:
-            k0 = (k0 & ~a) | b
-        return 1, m0, m1 & ~captured, k0, k1 & ~captured
-    if m1 & a:
-        m1, k1 = (m1 ^ a, k1 | b) if crowned else ((m1 ^ a) | b, k1)
-    else:
-        k1 = (k1 & ~a) | b
-    return 0, m0 & ~captured, m1, k0 & ~captured, k1
+    c = pos[0]
+    return (1 - c, *_core.apply(move, c, pos[1], pos[2], pos[3], pos[4]))
 
 
 def legal(t: Tables, pos: Position) -> list[RawMove]:
     """The legal raw moves of ``pos``."""
     c, m0, m1, k0, k1 = pos
     if c == 0:
-        return _movegen.legal_moves(t, 0, m0, k0, m1, k1)
-    return _movegen.legal_moves(t, 1, m1, k1, m0, k0)
+        return _core.legal_moves(t, 0, m0, k0, m1, k1)
+    return _core.legal_moves(t, 1, m1, k1, m0, k0)
 
 
 def _can_step(t: Tables, pos: Position) -> bool:
-    """Whether the side to move has a non-capturing move: a few whole-board
-    shifts, much cheaper than generating the moves."""
+    """Whether the side to move has a non-capturing move."""
     c, m0, m1, k0, k1 = pos
-    men, kings = (m0, k0) if c == 0 else (m1, k1)
-    empty = t.board_mask & ~(m0 | m1 | k0 | k1)
-    for shift in t.man_shifts[c]:
-        if ((men << shift) if shift > 0 else (men >> -shift)) & empty:
-            return True
-    if kings:
-        for d in t.king_move_dirs:
-            shift = t.shift[d]
-            if ((kings << shift) if shift > 0 else (kings >> -shift)) & empty:
-                return True
-    return False
+    occupied = m0 | m1 | k0 | k1
+    return _core.has_step(t, c, *((m0, k0) if c == 0 else (m1, k1)), occupied)
 
 
 def _captures(t: Tables, pos: Position) -> list[RawMove]:
     c, m0, m1, k0, k1 = pos
     if c == 0:
-        return _movegen.captures(t, 0, m0, k0, m1, k1)
-    return _movegen.captures(t, 1, m1, k1, m0, k0)
+        return _core.captures(t, 0, m0, k0, m1, k1)
+    return _core.captures(t, 1, m1, k1, m0, k0)
 
 
 class Searcher:

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
-from draughts._core.geometry import RawMove, tables
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
@@ -217,74 +216,37 @@ class _Resolver:
         self.number = {variant.square_name(n): n for n in variant.squares}
         self.algebraic = variant.notation == "algebraic"
         self.variant = variant
-        # Square name -> internal index, and back to numbers, for matching the
-        # generator's raw moves without building a Move for every legal move.
-        geometry = tables(variant)
-        self.index = {name: geometry.index_of_square[n] for name, n in self.number.items()}
-        self.square = geometry.square_of_index
-        self.steps: dict[int, Move] = {}  # non-capturing moves are the same objects each time
-        self.jumps: dict[RawMove, Move] = {}  # and so are captures of one piece
         # A move of a plain line ("32-28", "1- 7") -> what word() says of it.
-        self.words: dict[str, tuple[int, int, Move | None]] = {}
+        self.words: dict[str, tuple[int, int, bool]] = {}
 
     def quick(self, board: Board, match: re.Match[str]) -> Move | None:
         """The move a two-square token like ``32-28`` or ``19x28`` names, if
         exactly one legal move joins the squares; else None (see :meth:`resolve`).
 
-        Only that move becomes a :class:`Move`: the board's own legal move list
-        (a Move for each) would cost more than the rest of the reading."""
+        Only that move is looked up: the board's own legal move list (a Move
+        for each) would cost more than the rest of the reading."""
         first, second, more = match.group("a", "b", "more")
         if more is not None:
             return None
-        origin = self.index.get(first)
-        destination = self.index.get(second)
+        origin = self.number.get(first)
+        destination = self.number.get(second)
         if origin is None or destination is None:
             return None
-        found = board._raw_matching(origin, destination)
+        found = board.moves_between(origin, destination)
         if len(found) != 1:
             return None
-        return self.move(found[0])
+        return found[0]
 
-    def move(self, raw: RawMove) -> Move:
-        """The :class:`Move` of a raw legal move."""
-        origin, destination, _, captured, _, _ = raw
-        if not captured:
-            return self.step(origin, destination)
-        if len(captured) == 1:
-            # Most captures take one piece, and there are only so many
-            # single jumps: keep their moves, as for steps.
-            move = self.jumps.get(raw)
-            if move is None:
-                move = self.jumps[raw] = self.capture(raw)
-            return move
-        return self.capture(raw)
-
-    def capture(self, raw: RawMove) -> Move:
-        """The :class:`Move` of a raw capture, made afresh."""
-        square = self.square
-        return Move(square[raw[0]], square[raw[1]], tuple([square[i] for i in raw[3]]),
-                    tuple([square[i] for i in raw[4]]))
-
-    def step(self, origin: int, destination: int) -> Move:
-        """The non-capturing :class:`Move` between two internal indices."""
-        key = origin << 16 | destination
-        move = self.steps.get(key)
-        if move is None:
-            a, b = self.square[origin], self.square[destination]
-            move = self.steps[key] = Move(a, b, (), (a, b))
-        return move
-
-    def word(self, text: str) -> tuple[int, int, Move | None] | None:
-        """A move of a plain line (see :data:`_PLAIN_LINE`): its squares as
-        internal indices, and the step it names if it is written as one (None
-        for a capture); None if the board has no such square."""
+    def word(self, text: str) -> tuple[int, int, bool] | None:
+        """A move of a plain line (see :data:`_PLAIN_LINE`): its squares, and
+        whether it is written as a capture; None if the board has no such
+        square."""
         capture = "x" in text
         first, second = text.split("x" if capture else "-")
-        origin, destination = self.index.get(first.strip()), self.index.get(second.strip())
+        origin, destination = self.number.get(first.strip()), self.number.get(second.strip())
         if origin is None or destination is None:
             return None
-        found = self.words[text] = (
-            origin, destination, None if capture else self.step(origin, destination))
+        found = self.words[text] = (origin, destination, capture)
         return found
 
     def resolve(self, board: Board, text: str) -> Move:
@@ -606,19 +568,19 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             if end < 0:
                 end = len(text)
             push = board.push
-            matching = board._raw_matching
+            matching = board.moves_between
             visit_move = visitor.visit_move
             words = resolver.words
             played = 0
             for number, word in enumerate(_PLAIN_MOVE.findall(text, 0, end)):
                 squares = words.get(word) or resolver.word(word)
                 if squares is not None:
-                    origin, destination, step = squares
-                    raws = matching(origin, destination)
+                    origin, destination, capture = squares
+                    found = matching(origin, destination)
                     # The only legal move between the squares, written with
                     # the right separator: play it.
-                    if len(raws) == 1 and bool(raws[0][3]) == (step is None):
-                        chosen = resolver.move(raws[0]) if step is None else step
+                    if len(found) == 1 and bool(found[0].captures) == capture:
+                        chosen = found[0]
                         visit_move(board, chosen)
                         push(chosen)
                         played += 1

@@ -17,16 +17,16 @@ from hypothesis import strategies as st
 
 import draughts
 from draughts import InvalidFenError
-from draughts._fen import _codec, _parse_general, format_fen, parse_fen
-from draughts._core.geometry import Tables, tables
+from draughts._context import context
+from draughts._fen import FenCodec, _parse_general, format_fen, parse_fen
 from draughts.variant import INTERNATIONAL
 
 VARIANTS = ["international", "english", "russian", "brazilian", "canadian", "turkish",
             "italian", "thai"]
 
 
-def _tables(name: str) -> Tables:
-    return tables(draughts.find_variant(name))
+def _tables(name: str) -> FenCodec:
+    return context(draughts.find_variant(name)).fen
 
 
 # -- Writing: expected strings worked out by hand -------------------------------
@@ -159,13 +159,13 @@ def positions(draw: st.DrawFn) -> tuple[str, int, tuple[int, int], tuple[int, in
     name = draw(st.sampled_from(VARIANTS))
     t = _tables(name)
     men, kings = [0, 0], [0, 0]
-    for square in range(1, t.square_count + 1):
-        bit = t.bit_of_square[square]
+    for square in range(1, t.geometry.square_count + 1):
+        bit = t.geometry.bit_of_square[square]
         what = draw(st.integers(0, 6))
         if what < 3:
             continue
         color = what % 2
-        if what >= 5 or bit & t.promotion_mask[color]:
+        if what >= 5 or bit & t.geometry.promotion_mask[color]:
             kings[color] |= bit
         else:
             men[color] |= bit
@@ -173,13 +173,13 @@ def positions(draw: st.DrawFn) -> tuple[str, int, tuple[int, int], tuple[int, in
     return name, turn, (men[0], men[1]), (kings[0], kings[1])
 
 
-def _reference_items(t: Tables, men: int, kings: int) -> list[str]:
+def _reference_items(t: FenCodec, men: int, kings: int) -> list[str]:
     """A plain writer to check the table-driven one: walk every square in
     writing order and group consecutive men on numeric boards."""
-    entries = [(n, bool(kings & t.bit_of_square[n])) for n in range(1, t.square_count + 1)
-               if (men | kings) & t.bit_of_square[n]]
-    names = t.name_of_square
-    if t.algebraic:
+    entries = [(n, bool(kings & t.geometry.bit_of_square[n])) for n in range(1, t.geometry.square_count + 1)
+               if (men | kings) & t.geometry.bit_of_square[n]]
+    names = t.geometry.name_of_square
+    if t.geometry.algebraic:
         entries.sort(key=lambda e: (names[e[0]][0], int(names[e[0]][1:])))
         return [("K" if king else "") + names[n] for n, king in entries]
     items: list[str] = []
@@ -250,7 +250,7 @@ def test_every_remembered_item_reads_as_the_general_parser_reads_it() -> None:
     draughts.Board("W:WK31-33:B1-4")
     for name in VARIANTS:
         t = _tables(name)
-        for item, (mask, is_king) in list(_codec(t).items.items()):
+        for item, (mask, is_king) in list(t.items.items()):
             # A man's item is read for the colour that may stand on its square.
             for letter, color in (("W", 0), ("B", 1)):
                 try:

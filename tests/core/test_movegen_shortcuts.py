@@ -33,7 +33,7 @@ def test_find_step_agrees_with_steps(variant: draughts.Variant) -> None:
     """find_step (one quiet move checked on its own, used by the PDN reader)
     accepts exactly the steps that steps() lists, in positions of random games."""
     for board in _positions(variant, variant.name, 6, (10, 120)):
-        t, c, men, kings = board._t, board._turn, board._men, board._kings
+        t, c, men, kings = board._ctx.core, board._turn, board._men, board._kings
         occupied = men[0] | men[1] | kings[0] | kings[1]
         listed = {(raw[0], raw[1]): raw for raw in
                   _movegen.steps(t, c, men[c], kings[c], occupied)}
@@ -51,7 +51,7 @@ def _searched_from_every_piece(board: draughts.Board) -> set[tuple[object, ...]]
     the side to move, with none of captures()' shortcuts (the shift pre-test
     of the men, the first-jump test of the kings, single jumps settled by bit
     tests), as (origin, destination, captured mask, crowned)."""
-    t, c, men, kings = board._t, board._turn, board._men, board._kings
+    t, c, men, kings = board._ctx.core, board._turn, board._men, board._kings
     own, opp = men[c] | kings[c], men[1 - c] | kings[1 - c]
     search = _capture_search.searcher(t, c).search
     routes: list[_movegen.RawMove] = []
@@ -71,7 +71,7 @@ def test_capture_shortcuts_agree_with_the_search(variant: draughts.Variant) -> N
     games."""
     seen_captures = 0
     for board in _positions(variant, "single-" + variant.name, 8, (10, 150)):
-        t, c, men, kings = board._t, board._turn, board._men, board._kings
+        t, c, men, kings = board._ctx.core, board._turn, board._men, board._kings
         fast = _movegen.captures(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
         assert {r[:3] + r[5:] for r in fast} == _searched_from_every_piece(board), board.fen()
         seen_captures += bool(fast)
@@ -87,7 +87,7 @@ def test_board_moves_are_the_raw_moves_in_square_order(variant: draughts.Variant
         moves = list(board.legal_moves)
         keys = [(m.from_square, m.to_square) for m in moves]
         assert keys == sorted(keys), board.fen()
-        t, c, men, kings = board._t, board._turn, board._men, board._kings
+        t, c, men, kings = board._ctx.core, board._turn, board._men, board._kings
         number = t.square_of_index
         raw = _movegen.legal_moves(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
         expected = sorted((number[r[0]], number[r[1]], tuple(number[i] for i in r[3]),
@@ -109,7 +109,9 @@ def test_small_caches_give_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> No
     from draughts._core.pure import king_views as _king_views
 
     monkeypatch.setattr(_king_views, "_KING_VIEWS_PER_SQUARE", 2)
-    monkeypatch.setattr(_movegen, "_CAPTURE_CACHE_SIZE", 2)
+    from draughts._core import raw as _raw
+
+    monkeypatch.setattr(_raw, "CAPTURES_KEPT", 2)
 
     def perft(board: draughts.Board, depth: int) -> int:
         moves = list(board.legal_moves)
@@ -128,8 +130,8 @@ def test_small_caches_give_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> No
                  + ":B" + ",".join(f"K{n}" for n in range(1, 21)))
     # AllKings, DCTL's perft table (research notes §4.3).
     assert perft(draughts.Board(all_kings, variant=international), 3) == 352
-    t = draughts.Board(variant=international)._t
+    t = draughts.Board(variant=international)._ctx.core
     assert max(len(views) for views in t.king_views) <= 2
-    assert len(t.capture_move_cache) <= 2
+    assert len(t.moves.captures) <= 2
     # The same tree through the raw generator, which keeps no Move objects.
     assert draughts.perft(draughts.Board(all_kings, variant=international), 4) == 1_399

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from draughts._core.pure import movegen as _movegen
 from draughts._fen import parse_fen
-from draughts._core.geometry import tables
+from draughts._context import context
 from draughts.variant import FRISIAN, INTERNATIONAL, Variant
 
 
 def _raw(fen: str, frozen_squares: tuple[int, ...] = (),
          variant: Variant = INTERNATIONAL) -> set[tuple[int, int]]:
     """(from, to) of the legal moves of a position."""
-    t = tables(variant)
-    pos = parse_fen(t, fen)
+    t = context(variant).core
+    pos = parse_fen(context(variant).fen, fen)
     c = pos.turn
     frozen = 0
     for square in frozen_squares:

@@ -17,8 +17,8 @@ import attrs
 import pytest
 
 from draughts._fen import parse_fen
-from draughts._core.pure.perft import _perft as _raw_perft
-from draughts._core.geometry import tables
+from draughts._core import perft as _raw_perft
+from draughts._context import context
 from draughts.variant import (
     ANTIDRAUGHTS,
     BREAKTHROUGH,
@@ -78,8 +78,9 @@ TURKISH_START = [8, 64, 708, 7538, 85090, 931312]
 
 
 def _perft(variant: Variant, depth: int, fen: str | None = None, *, keep: bool = False) -> int:
-    t = tables(variant)
-    position = parse_fen(t, fen or t.starting_fen, limit_pieces=False)
+    ctx = context(variant)
+    t = ctx.core
+    position = parse_fen(ctx.fen, fen or ctx.fen.starting_fen, limit_pieces=False)
     (m0, m1), (k0, k1) = position.men, position.kings
     return _raw_perft(t, depth, position.turn, m0, m1, k0, k1, keep)
 

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from draughts._core.pure.king_views import new_king_view
-from draughts._core.geometry import REVERSE, RawMove
+from draughts._core.geometry import REVERSE
+from draughts._core.raw import RawMove
 
 if TYPE_CHECKING:
-    from draughts._core.geometry import Tables
+    from draughts._core.pure.tables import Tables
 
 class CaptureSearch(NamedTuple):
     """The capture search of one colour under one variant's rules."""
@@ -91,21 +92,21 @@ def _build(t: Tables, color: int) -> CaptureSearch:
             now_path = (*path, land)
             if is_man and land_bit & promotion:
                 if crown_and_stop:
-                    routes.append((path[0], land, now_captured, now_caps, now_path, True))
+                    routes.append(RawMove(path[0], land, now_captured, now_caps, now_path, True))
                     continue
                 if crown_and_continue:
                     if not king_jumps(land, d, now_captured, now_occupied, now_caps,
                                       now_path, True, opp, opp_kings, routes):
-                        routes.append((path[0], land, now_captured, now_caps, now_path, True))
+                        routes.append(RawMove(path[0], land, now_captured, now_caps, now_path, True))
                     continue
                 # Passing the far row: still a man, crowned only if it stops here.
                 if not short_jumps(land, jumps, True, d, now_captured, now_occupied,
                                    now_caps, now_path, False, opp, opp_kings, routes):
-                    routes.append((path[0], land, now_captured, now_caps, now_path, True))
+                    routes.append(RawMove(path[0], land, now_captured, now_caps, now_path, True))
                 continue
             if not short_jumps(land, jumps, is_man, d, now_captured, now_occupied,
                                now_caps, now_path, crowned, opp, opp_kings, routes):
-                routes.append((path[0], land, now_captured, now_caps, now_path, crowned))
+                routes.append(RawMove(path[0], land, now_captured, now_caps, now_path, crowned))
         return found
 
     views = t.king_views
@@ -175,8 +176,8 @@ def _build(t: Tables, color: int) -> CaptureSearch:
             halt = stops_behind_king and bool(over_bit & opp_kings)
             for k, land in enumerate(landings):
                 if not goes_on[k] and not (halt and k):
-                    routes.append((path[0], land, now_captured, now_caps, (*path, land),
-                                   crowned))
+                    routes.append(RawMove(path[0], land, now_captured, now_caps,
+                                          (*path, land), crowned))
         return found
 
     def king_jumps(square: int, last: int, captured: int, occupied: int,

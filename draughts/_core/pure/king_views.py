@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from draughts._core.geometry import RawMove
+from draughts._core.raw import RawMove
 
 if TYPE_CHECKING:
-    from draughts._core.geometry import Tables
+    from draughts._core.pure.tables import Tables
 
 KingView = tuple[int, tuple[RawMove, ...], tuple[int, ...]]
 """What a king on one square can do, given the pieces on its lines:
@@ -23,7 +23,7 @@ KingView = tuple[int, tuple[RawMove, ...], tuple[int, ...]]
 capture on if they held enemy pieces (in each capture direction the first
 piece, when the square behind it is empty), ``steps`` its non-capturing
 moves as raw moves and ``step_ranks`` their places in square order (see
-:class:`draughts._core.geometry.StepObjects`)."""
+:class:`draughts._core.pure.tables.StepObjects`)."""
 RAW_STEPS, STEP_RANKS = 1, 2
 """Where a :data:`KingView` keeps its steps as raw moves and as ranks."""
 

@@ -1,7 +1,8 @@
 """Legal move generation on bitboards.
 
 Positions are four ints (men and kings of each colour) over the padded grid of
-:mod:`draughts._core.geometry`. Moves are produced as plain tuples ("raw moves")::
+:mod:`draughts._core.geometry`. Moves are produced as raw moves
+(:class:`draughts._core.raw.RawMove`)::
 
     (origin, destination, captured_mask, captured, path, crowned)
 
@@ -19,20 +20,18 @@ king sees from its square in :mod:`draughts._core.pure.king_views`.
 
 from __future__ import annotations
 
-import operator
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from draughts._core.pure.capture_search import searcher
 from draughts._core.pure.king_views import RAW_STEPS, STEP_RANKS, new_king_view
-from draughts._core.geometry import RawMove as RawMove
-from draughts._core.geometry import Tables
-from draughts.move import Move
-from draughts.variant import CaptureRule
+from draughts._core.raw import RawMove
+from draughts._options import CaptureRule
+
+if TYPE_CHECKING:
+    from draughts._core.pure.tables import Tables
+    from draughts.move import Move
 
 _T = TypeVar("_T")
-
-_SQUARE_ORDER = operator.attrgetter("from_square", "to_square")
-_CAPTURE_CACHE_SIZE = 20_000
 
 
 def legal_moves(
@@ -94,7 +93,7 @@ def find_step(t: Tables, color: int, men: int, kings: int, occupied: int, origin
     if men & bit:
         if destination - origin in t.man_shifts[color]:
             crowned = bool((t.promotion_mask[color] >> destination) & 1)
-            return (origin, destination, 0, (), (), crowned)
+            return RawMove(origin, destination, 0, (), (), crowned)
         return None
     if not kings & bit or frozen_kings & bit:
         return None
@@ -107,8 +106,39 @@ def find_step(t: Tables, color: int, men: int, kings: int, occupied: int, origin
             if (occupied >> square) & 1:
                 break
             if square == destination:
-                return (origin, destination, 0, (), (), False)
+                return RawMove(origin, destination, 0, (), (), False)
     return None
+
+
+def moves_between(t: Tables, color: int, own_men: int, own_kings: int, opp_men: int,
+                  opp_kings: int, origin: int, destination: int, frozen_kings: int = 0
+                  ) -> list[Move]:
+    """The legal moves from index ``origin`` to index ``destination``, as
+    :class:`Move` objects: what a game reader needs for every move it
+    replays. When nothing captures, one step is checked instead of listing
+    every move."""
+    found = captures(t, color, own_men, own_kings, opp_men, opp_kings)
+    if found:
+        return t.moves.captures_in_order(
+            [raw for raw in found if raw.destination == destination and raw.origin == origin])
+    step = find_step(t, color, own_men, own_kings, own_men | own_kings | opp_men | opp_kings,
+                     origin, destination, frozen_kings)
+    return [] if step is None else [t.moves.steps[origin << 16 | destination]]
+
+
+def has_step(t: Tables, color: int, men: int, kings: int, occupied: int) -> bool:
+    """Whether ``color`` has a non-capturing move: a few whole-board shifts,
+    much cheaper than listing the moves."""
+    empty = t.board_mask & ~occupied
+    for shift in t.man_shifts[color]:
+        if ((men << shift) if shift > 0 else (men >> -shift)) & empty:
+            return True
+    if kings:
+        for d in t.king_move_dirs:
+            shift = t.shift[d]
+            if ((kings << shift) if shift > 0 else (kings >> -shift)) & empty:
+                return True
+    return False
 
 
 def captures(
@@ -148,7 +178,7 @@ def board_moves(t: Tables, color: int, own_men: int, own_kings: int, opp_men: in
     jumpers, ranks = (_scan_kings(t, own_kings, occupied, opp, frozen_kings, STEP_RANKS)
                       if own_kings else (0, []))
     if starts or jumpers:
-        return capture_moves(t, _routes(t, color, starts, jumpers, own_kings, opp, opp_kings,
+        return t.moves.captures_in_order(_routes(t, color, starts, jumpers, own_kings, opp, opp_kings,
                                         prey, empty, occupied, False))
     objects = t.step_objects
     if own_men:
@@ -162,11 +192,11 @@ def _jump_starts(t: Tables, color: int, own_men: int, prey: int, empty: int
     """``(direction, single jumps, men)`` for each capture direction in which
     some men can jump a piece of ``prey``: the direction's prebuilt single
     jumps by origin (see :attr:`Tables.man_jumps
-    <draughts._core.geometry.Tables.man_jumps>`) and the mask of those men.
+    <draughts._core.pure.tables.Tables.man_jumps>`) and the mask of those men.
 
     Only a man with an enemy piece next to it and an empty square behind can
     start a capture: they are found all at once with whole-board shifts (a
-    step never wraps across the two padding columns, see _tables)."""
+    step never wraps across the two padding columns, see :mod:`draughts._core.geometry`)."""
     starts = []
     for shift, d, jumps in t.man_jumps[color]:
         if shift > 0:
@@ -197,9 +227,9 @@ def _routes(t: Tables, color: int, starts: list[tuple[int, list[RawMove | None],
             # jumped cannot be jumped twice, the origin is empty now) for much
             # less than the search costs. A man crowned on the way may go on
             # as a king: searched.
-            if not jump[5] or not t.crown_and_continue:
-                near, pairs = onward_at[jump[1]]
-                prey_near = prey & near & ~jump[2]
+            if not jump.crowned or not t.crown_and_continue:
+                near, pairs = onward_at[jump.destination]
+                prey_near = prey & near & ~jump.captured_mask
                 if not prey_near:
                     routes.append(jump)
                     continue
@@ -225,34 +255,6 @@ def _routes(t: Tables, color: int, starts: list[tuple[int, list[RawMove | None],
     if t.precedence and (searched or not t.majority_only):
         routes = _apply_precedence(t, routes, own_kings, opp_kings)
     return routes if keep_duplicates or not searched else _drop_duplicates(routes)
-
-
-def capture_moves(t: Tables, routes: list[RawMove]) -> list[Move]:
-    """The :class:`Move` objects of raw capture routes, in square order
-    (origin, then destination; routes between the same two squares keep
-    their order).
-
-    A capture is always the same immutable value, so each is built once and
-    then taken from ``t``'s cache: building one costs about ten times as much
-    as finding it there. The cache is emptied when it grows large, which
-    only long runs over many king positions reach."""
-    cache = t.capture_move_cache
-    moves = []
-    for route in routes:
-        key = (route[3], route[4])
-        move = cache.get(key)
-        if move is None:
-            number = t.square_of_index
-            move = Move(number[route[0]], number[route[1]],
-                        tuple([number[i] for i in route[3]]),
-                        tuple([number[i] for i in route[4]]))
-            if len(cache) >= _CAPTURE_CACHE_SIZE:
-                cache.clear()
-            cache[key] = move
-        moves.append(move)
-    if len(moves) > 1:
-        moves.sort(key=_SQUARE_ORDER)
-    return moves
 
 
 def _scan_kings(t: Tables, kings: int, occupied: int, opp: int, frozen_kings: int,
@@ -282,25 +284,23 @@ def _apply_precedence(t: Tables, routes: list[RawMove], own_kings: int,
                       opp_kings: int) -> list[RawMove]:
     """Keep the routes that are best under the variant's capture precedence."""
     if t.majority_only:
-        most = max(len(route[3]) for route in routes)
-        return [route for route in routes if len(route[3]) == most]
-    variant = t.variant
-
+        most = max(len(route.captured) for route in routes)
+        return [route for route in routes if len(route.captured) == most]
     def key(route: RawMove) -> tuple[object, ...]:
         parts: list[object] = []
         for rule in t.precedence:
             if rule is CaptureRule.MOST_PIECES:
-                parts.append(len(route[3]))
+                parts.append(len(route.captured))
             elif rule is CaptureRule.MOST_KINGS:
-                parts.append((route[2] & opp_kings).bit_count())
+                parts.append((route.captured_mask & opp_kings).bit_count())
             elif rule is CaptureRule.MOST_VALUE:
-                kings = (route[2] & opp_kings).bit_count()
-                men = len(route[3]) - kings
-                parts.append(men * variant.man_value + kings * variant.king_value)
+                kings = (route.captured_mask & opp_kings).bit_count()
+                men = len(route.captured) - kings
+                parts.append(men * t.man_value + kings * t.king_value)
             elif rule is CaptureRule.WITH_KING:
-                parts.append(bool((own_kings >> route[0]) & 1))
+                parts.append(bool((own_kings >> route.origin) & 1))
             else:  # KINGS_FIRST: the earlier a king is taken, the better
-                parts.append(tuple(bool((opp_kings >> c) & 1) for c in route[3]))
+                parts.append(tuple(bool((opp_kings >> c) & 1) for c in route.captured))
         return tuple(parts)
 
     keys = [key(route) for route in routes]
@@ -316,7 +316,7 @@ def _drop_duplicates(routes: list[RawMove]) -> list[RawMove]:
     seen: set[tuple[int, int, int]] = set()
     out = []
     for route in routes:
-        identity = (route[0], route[1], route[2])
+        identity = (route.origin, route.destination, route.captured_mask)
         if identity not in seen:
             seen.add(identity)
             out.append(route)
