@@ -3,15 +3,18 @@ variant and shared: the core's tables, the FEN codec, the draw-rule tracker
 and the Zobrist keys.
 
 A board holds one reference to its :class:`VariantContext`, so copying a board
-copies one reference. :func:`context` keeps the contexts of the variants used
-most recently (:data:`CONTEXTS_KEPT`); an older one is made again when needed,
-so a program that builds variants in a loop does not keep them all alive.
-A context pickles as its variant and is rebuilt on the other side.
+copies one reference. :func:`context` keeps the contexts of the presets for
+good, and of other variants only those used most recently
+(:data:`CONTEXTS_KEPT`): an older one is made again when needed, so a program
+that builds variants in a loop does not keep them all alive (a context holds
+up to a few hundred kilobytes of tables). A context pickles as its variant and
+is rebuilt on the other side.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from draughts import _core
@@ -22,8 +25,11 @@ from draughts._fen import FenCodec
 if TYPE_CHECKING:
     from draughts.variant import Variant
 
-CONTEXTS_KEPT = 64
-"""How many variants' contexts :func:`context` keeps."""
+CONTEXTS_KEPT = 16
+"""How many contexts of variants other than the presets :func:`context` keeps."""
+
+_PRESETS: dict[Variant, VariantContext | None] = {}
+"""The presets (see :func:`keep_for_good`), with their contexts once made."""
 
 
 class VariantContext:
@@ -56,7 +62,21 @@ class VariantContext:
         return (context, (self.variant,))
 
 
-@functools.lru_cache(maxsize=CONTEXTS_KEPT)
+def keep_for_good(variants: Iterable[Variant]) -> None:
+    """Keep the contexts of ``variants`` (the presets) once made."""
+    _PRESETS.update(dict.fromkeys(variants))
+
+
 def context(variant: Variant) -> VariantContext:
     """The shared context of ``variant``."""
+    if variant not in _PRESETS:
+        return _recent(variant)
+    found = _PRESETS[variant]
+    if found is None:
+        found = _PRESETS[variant] = VariantContext(variant)
+    return found
+
+
+@functools.lru_cache(maxsize=CONTEXTS_KEPT)
+def _recent(variant: Variant) -> VariantContext:
     return VariantContext(variant)

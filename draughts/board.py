@@ -130,13 +130,13 @@ class Board:
 
     # -- Pieces ---------------------------------------------------------------
 
-    def _square_number(self, square: int) -> int:
-        if not isinstance(square, int) or not 1 <= square <= self._ctx.core.square_count:
-            raise ValueError(f"no square {square!r} on the {self._variant.name} board")
-        return square
+    def _is_square(self, square: object) -> bool:
+        return isinstance(square, int) and 1 <= square <= self._ctx.core.square_count
 
     def _square_bit(self, square: int) -> int:
-        return self._ctx.core.bit_of_square[self._square_number(square)]
+        if not self._is_square(square):
+            raise ValueError(f"no square {square!r} on the {self._variant.name} board")
+        return self._ctx.core.bit_of_square[square]
 
     def piece_at(self, square: int) -> Piece | None:
         """The piece on ``square``, or None.
@@ -303,9 +303,20 @@ class Board:
 
         :raises ValueError: for a square off the board.
         """
-        core = self._ctx.core
-        origin = core.index_of_square[self._square_number(from_square)]
-        destination = core.index_of_square[self._square_number(to_square)]
+        ctx = self._ctx
+        core = ctx.core
+        count = core.square_count
+        # The game reader calls this for nearly every move: two comparisons
+        # check the squares (a non-number fails them with a TypeError).
+        try:
+            valid = 0 < from_square <= count and 0 < to_square <= count
+        except TypeError:
+            valid = False
+        if not valid or not isinstance(from_square, int) or not isinstance(to_square, int):
+            bad = to_square if self._is_square(from_square) else from_square
+            raise ValueError(f"no square {bad!r} on the {self._variant.name} board")
+        origin = core.index_of_square[from_square]
+        destination = core.index_of_square[to_square]
         if self._legal is not None:
             return [m for m in self._legal
                     if m.from_square == from_square and m.to_square == to_square]
@@ -313,7 +324,7 @@ class Board:
         men, kings = self._men, self._kings
         return _core.moves_between(core, c, men[c], kings[c], men[1 - c], kings[1 - c],
                                    origin, destination,
-                                   self._frozen_kings() if self._ctx.king_limit else 0)
+                                   self._frozen_kings() if ctx.king_limit else 0)
 
     def find_move(self, from_square: int, to_square: int, *,
                   captures: Iterable[int] | None = None) -> Move:

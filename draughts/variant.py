@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Literal
 
 import attrs
 
-from draughts._context import context
+from draughts._context import context, keep_for_good
 from draughts._core.geometry import Geometry
 from draughts._options import CaptureRule, Directions, Promotion, Removal
 from draughts._preset_draw_rules import (
@@ -608,6 +608,7 @@ VARIANTS: tuple[Variant, ...] = (
     ANTIDRAUGHTS,
     BREAKTHROUGH,
 )
+keep_for_good(VARIANTS)
 """Every preset, in the order the docs list them."""
 
 

@@ -43,7 +43,7 @@ class Tables(Geometry):
         """Every step a man or king can make on this board, prebuilt."""
         return StepObjects(self)
 
-    @property
+    @functools.cached_property
     def moves(self) -> MoveMaker:
         """The :class:`~draughts.Move` objects of this board's raw moves."""
         return self.step_objects.moves
