@@ -1,7 +1,8 @@
 """The draw rules of the presets, as data (see :mod:`draughts.outcome`).
 
-Sources: ../shared/RULES.md and rules-research.md §3.3; docs/termination.rst
-shows them as a table, with the choices made where a text is unclear.
+Each rule names its source (a federation's rules, a rule page, lidraughts);
+the documentation's page on how games end shows them as a table, with the
+choices made where a text is unclear.
 """
 
 from __future__ import annotations
@@ -42,16 +43,16 @@ WCDF_DRAW_RULES = (
 
 DAMA_DRAW_RULES = (
     DrawRule(Termination.KING_MOVES_RULE, 80,
-             source="RULES.md §2 (seeds 000, 002): 40 consecutive move pairs in which only "
+             source="the dama rule pages (Tagalog and Malay online play): 40 consecutive move pairs in which only "
                     "kings moved and nothing was captured"),
     DrawRule(Termination.PLY_LIMIT, 300, resets=Reset.NONE,
-             source="RULES.md §2 (seeds 000, 002): no winner after 300 plies"),
+             source="the dama rule pages (Tagalog and Malay online play): no winner after 300 plies"),
     DrawRule(Termination.REPETITION, 3, automatic=False, on_timeout=True,
-             source="RULES.md §2 (seeds 000, 002): the same position, same side to move, "
+             source="the dama rule pages (Tagalog and Malay online play): the same position, same side to move, "
                     "3 times; either player may claim; a time-out then draws"),
     DrawRule(Termination.INSUFFICIENT_MATERIAL, 0, automatic=False, on_timeout=True,
              endings=(Ending(_ONE_KING, _ONE_KING), Ending(Material(men=1), _ONE_KING)),
-             source="RULES.md §2 (seeds 000, 002): a single man or king against a single "
+             source="the dama rule pages (Tagalog and Malay online play): a single man or king against a single "
                     "king; claimable on one's own turn; a time-out then draws"),
 )
 

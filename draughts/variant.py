@@ -274,8 +274,9 @@ class Variant:
 
 
 # -- Presets -----------------------------------------------------------------
-# Sources: ../shared/RULES.md (seed rule sets) and the research notes
-# (rules-research.md §1.6 GameType table, §2.3 start positions, §3.1 rules).
+# Sources: the rule pages of english, dama, dama-flying and brazilian; the
+# PDN 3.0 standard (GameType table, numbering, start positions); the FMJD and
+# WCDF rules.
 
 INTERNATIONAL = Variant(
     name="international",
@@ -304,7 +305,7 @@ ENGLISH = Variant(
     aliases=("american", "checkers", "draughts"),
     draw_rules=WCDF_DRAW_RULES,
 )
-"""English draughts / American checkers (WCDF; seed 001; GameType 21): short
+"""English draughts / American checkers (WCDF; GameType 21): short
 kings, men capture forward only, free choice of capture, Black (red) first."""
 
 DAMA = attrs.evolve(
@@ -315,7 +316,7 @@ DAMA = attrs.evolve(
     variant_tag="dama",
     draw_rules=DAMA_DRAW_RULES,
 )
-"""The seed ``dama`` rules (seeds 000 and 002): English movement and captures;
+"""The ``dama`` rules (the Tagalog and Malay rule pages): English movement and captures;
 it differs from :data:`ENGLISH` only in how a game ends. Written to PDN as
 GameType 21 with a ``Variant "dama"`` tag."""
 
@@ -329,7 +330,7 @@ DAMA_FLYING = attrs.evolve(
     variant_tag="dama-flying",
     draw_rules=DAMA_DRAW_RULES,
 )
-"""The seed ``dama-flying`` rules (seed 003): flying kings, men capture forward
+"""The ``dama-flying`` rules (the Turkish rule page): flying kings, men capture forward
 and backward, free choice of capture, a man crowned mid-capture stops there."""
 
 BRAZILIAN = Variant(
@@ -340,7 +341,7 @@ BRAZILIAN = Variant(
     first_square_corner=0,
     draw_rules=FMJD64_DRAW_RULES,
 )
-"""Brazilian draughts (seed 004; GameType 26): international rules on 8x8."""
+"""Brazilian draughts (GameType 26): international rules on 8x8."""
 
 RUSSIAN = Variant(
     name="russian",
@@ -384,10 +385,10 @@ CANADIAN = Variant(
 
 
 # -- More national and online variants -----------------------------------------
-# Sources: rules-research.md §1.6 (GameType), §2.3 (start positions and
-# numbering), §3.1/§3.2 (rules; DCTL's parameters cite the articles of each
-# federation's rule book), §3.3 (draw rules) and §5 (where sources disagree;
-# the choice made is stated in each preset's docstring).
+# Sources: the PDN 3.0 standard (GameType, start positions and numbering);
+# each federation's rule book, through the parameters of Rein Halbersma's
+# DCTL and lidraughts; where sources disagree, the choice made is stated in
+# each preset's docstring.
 
 FRISIAN = Variant(
     name="frisian",
@@ -412,7 +413,7 @@ compulsory, a king being worth more than one man and less than two (exact
 integers: man 100, king 199, as lidraughts: two men minus a hundredth, exact
 while fewer than 100 kings are taken), then a capture with a
 king is preferred; a king may make at most three non-capturing moves in a row
-while its side has men. Where sources disagree (research §5): the king's value
+while its side has men. Where sources disagree: the king's value
 follows the federation's "less than two men" (mindsports, boardspace, DCTL,
 lidraughts) rather than Wikipedia's 1.5, so three kings outweigh five men;
 non-capturing king moves are diagonal only (Wikipedia, lidraughts), not also
@@ -544,7 +545,7 @@ capture of most pieces is compulsory; a capture may not turn back by 180
 degrees and captured pieces leave the board at once. A man reaching the far
 row during a capture goes on capturing (sideways) as a man and is crowned when
 the move ends (Wikipedia, "promoted to a king at the end of the move"; pydraughts
-plays it so too). Sources disagree (research §5.7): some say it goes on as a
+plays it so too). Sources disagree: some say it goes on as a
 king, others that the move ends there; no federation text could be read."""
 
 KILLER = attrs.evolve(

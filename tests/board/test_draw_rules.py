@@ -402,7 +402,7 @@ def render_termination_table() -> str:
         lines.extend(f"     - {cell}" for cell in cells[1:])
 
     for variant in VARIANTS:
-        row(f"``{variant.name}``", "win", goals[variant.goal], "automatic", "RULES.md; lidraughts")
+        row(f"``{variant.name}``", "win", goals[variant.goal], "automatic", "the rule pages; lidraughts")
         if not variant.draw_rules:
             row("", "(no draw rules)", "only agreement, resignation, time-out", "", "")
         for rule in variant.draw_rules:
