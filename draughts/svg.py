@@ -113,6 +113,26 @@ def board(board: Board, *, orientation: Color = WHITE, lastmove: Move | None = N
     variant = board.variant
     geometry = _Geometry(variant.width, variant.height, orientation,
                          MARGIN if coordinates and variant.notation == "algebraic" else 0)
+    svg = _canvas(board, geometry, size)
+    marked, tinted = _marks(board, lastmove, squares)
+    _squares(svg, board, geometry, marked, tinted,
+             numbers=coordinates and variant.notation == "numeric")
+    if coordinates and variant.notation == "algebraic":
+        _edges(svg, board, geometry)
+    _pieces(svg, board, geometry)
+    if lastmove is not None:
+        _route(svg, board, geometry, lastmove)
+    _arrows(svg, board, geometry, arrows)
+    return SvgText(ET.tostring(svg, encoding="unicode"))
+
+
+def _canvas(board: Board, geometry: _Geometry, size: int | None) -> ET.Element:
+    """The ``<svg>`` element with its description and, when the board has a
+    margin for coordinates, the border behind it.
+
+    :raises ValueError: for a size that is not positive.
+    """
+    variant = board.variant
     full = geometry.full_size()
     svg = ET.Element("svg", {
         "xmlns": "http://www.w3.org/2000/svg",
@@ -129,7 +149,16 @@ def board(board: Board, *, orientation: Color = WHITE, lastmove: Move | None = N
     if geometry.margin:
         ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": str(full[0]),
                                     "height": str(full[1]), "fill": _COLORS["border"]})
+    return svg
 
+
+def _marks(board: Board, lastmove: Move | None, squares: Mapping[int, str] | Iterable[int]
+           ) -> tuple[dict[int, str], dict[int, str]]:
+    """The squares the last move tints and the highlighted squares with their
+    colours, each checked to be on the board.
+
+    :raises ValueError: for a square that is not on the board.
+    """
     marked = {} if lastmove is None else {lastmove.from_square: "", lastmove.to_square: ""}
     for square in marked:
         _check(board, square)
@@ -137,8 +166,14 @@ def board(board: Board, *, orientation: Color = WHITE, lastmove: Move | None = N
         tinted = {_check(board, s): color for s, color in squares.items()}
     else:
         tinted = {_check(board, s): _COLORS["highlight"] for s in squares}
+    return marked, tinted
 
-    # Squares, with their numbers.
+
+def _squares(svg: ET.Element, board: Board, geometry: _Geometry, marked: dict[int, str],
+             tinted: dict[int, str], *, numbers: bool) -> None:
+    """Every square of the grid, each with its last-move tint, highlight and
+    (if ``numbers``) its number over it."""
+    variant = board.variant
     for row in range(variant.height):
         for col in range(variant.width):
             x, y = geometry.corner(row, col)
@@ -155,29 +190,36 @@ def board(board: Board, *, orientation: Color = WHITE, lastmove: Move | None = N
                 _overlay(svg, x, y, _COLORS["lastmove"], f"lastmove s{number}")
             if number in tinted:
                 _overlay(svg, x, y, tinted[number], f"highlight s{number}")
-            if number and coordinates and variant.notation == "numeric":
-                text = ET.SubElement(svg, "text", {
-                    "x": str(x + 2), "y": str(y + 9), "font-size": "8",
-                    "font-family": "sans-serif", "fill": _COLORS["coord"],
-                    "class": "coord",
-                })
-                text.text = str(number)
+            if number and numbers:
+                _number(svg, x, y, number)
 
-    if coordinates and variant.notation == "algebraic":
-        _edges(svg, board, geometry)
 
+def _number(svg: ET.Element, x: int, y: int, number: int) -> None:
+    """A square's number in the top-left corner of the square at ``(x, y)``."""
+    text = ET.SubElement(svg, "text", {
+        "x": str(x + 2), "y": str(y + 9), "font-size": "8",
+        "font-family": "sans-serif", "fill": _COLORS["coord"],
+        "class": "coord",
+    })
+    text.text = str(number)
+
+
+def _pieces(svg: ET.Element, board: Board, geometry: _Geometry) -> None:
+    variant = board.variant
     for square, piece in board.piece_map().items():
         _piece(svg, geometry.center(*variant.coordinates(square)), piece.color,
                piece.kind == KING, square)
 
-    if lastmove is not None:
-        _route(svg, board, geometry, lastmove)
+
+def _arrows(svg: ET.Element, board: Board, geometry: _Geometry,
+            arrows: Iterable[Arrow | tuple[int, int]]) -> None:
+    """:raises ValueError: for an arrow end that is not on the board."""
+    variant = board.variant
     for arrow in arrows:
         if not isinstance(arrow, Arrow):
             arrow = Arrow(*arrow)
         _arrow(svg, geometry.center(*variant.coordinates(_check(board, arrow.tail))),
                geometry.center(*variant.coordinates(_check(board, arrow.head))), arrow.color)
-    return SvgText(ET.tostring(svg, encoding="unicode"))
 
 
 @attrs.frozen

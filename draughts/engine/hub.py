@@ -1,5 +1,5 @@
-"""The Hub protocol's text and the engine process behind
-:class:`draughts.engine.HubEngine`.
+"""External engines speaking the Hub protocol: :class:`HubEngine`, the
+protocol's text and the engine process behind it.
 
 Hub (version 2, spoken by Scan 3.x; described in the ``protocol.txt`` that
 comes with Scan) is line based: every line is ``command name=value ...``,
@@ -20,9 +20,22 @@ import re
 import subprocess
 import threading
 
+import attrs
+
 from draughts.board import Board
+from draughts.engine.base import (
+    Analysis,
+    Engine,
+    EngineError,
+    EngineProtocolError,
+    EngineTerminatedError,
+    Limit,
+    PlayResult,
+    Score,
+    require_moves,
+)
 from draughts.move import Move
-from draughts.piece import KING, WHITE
+from draughts.piece import KING
 
 _TOKEN = re.compile(r'\s*([^\s="]+)(?:\s*=\s*(?:"([^"]*)"|([^\s="]+)))?')
 _MOVE = re.compile(r"([0-9]+)([-x])([0-9]+)((?:x[0-9]+)*)")
@@ -68,14 +81,10 @@ def format_line(command: str, **args: str) -> str:
 
 def format_position(board: Board) -> str:
     """The ``pos=`` value of ``board``."""
-    letters = ["W" if board.turn == WHITE else "B"]
+    letters = [board.turn.letter]
     for square in board.variant.squares:
         piece = board.piece_at(square)
-        if piece is None:
-            letters.append("e")
-        else:
-            letter = "w" if piece.color == WHITE else "b"
-            letters.append(letter.upper() if piece.kind == KING else letter)
+        letters.append("e" if piece is None else piece.symbol())
     return "".join(letters)
 
 
@@ -152,8 +161,6 @@ class Process:
 
         :raises EngineError: if it cannot be started.
         """
-        from draughts.engine import EngineError
-
         try:
             popen = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -177,8 +184,6 @@ class Process:
         return " ".join(self._command)
 
     def _terminated(self, what: str) -> Exception:
-        from draughts.engine import EngineTerminatedError
-
         try:
             code = self._popen.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -211,8 +216,6 @@ class Process:
             then killed).
         :raises EngineProtocolError: for a line that cannot be parsed.
         """
-        from draughts.engine import EngineError, EngineProtocolError
-
         while True:
             if self._ended:
                 raise self._terminated(what)
@@ -265,3 +268,169 @@ class Process:
         for pipe in (self._popen.stdout, self._popen.stderr):
             if pipe is not None and not any(r.is_alive() for r in self._readers):
                 pipe.close()
+
+
+class HubEngine(Engine):
+    """An external engine speaking the Hub protocol (version 2, as Scan 3.x
+    does), started with :meth:`popen`.
+
+    Positions are sent in the board's own square numbering, so a Hub engine
+    for another variant than international draughts must use the same
+    numbering as the variant's PDN. ``Limit.time`` is sent as
+    ``move-time``, ``depth`` as ``depth`` and ``nodes`` as ``nodes`` (an
+    extension some engines ignore).
+
+    >>> import draughts
+    >>> with HubEngine.popen(["./scan", "hub"]) as scan:  # doctest: +SKIP
+    ...     print(scan.name, scan.play(draughts.Board(), Limit(time=1)).move)
+    Scan 32-28
+    """
+
+    def __init__(self, process: Process, *, timeout: float | None = 10.0) -> None:
+        self._process = process
+        self._timeout = timeout
+        self.id: dict[str, str] = {}
+        """What the engine said about itself (``name``, ``version``, ...)."""
+        self.params: dict[str, dict[str, str]] = {}
+        """The parameters the engine declared, by name."""
+
+    @classmethod
+    def popen(cls, command: list[str], *, options: dict[str, str] | None = None,
+              timeout: float | None = 10.0) -> HubEngine:
+        """Start ``command`` (for Scan: ``["./scan", "hub"]``), set
+        ``options`` with ``set-param`` and wait until it is ready.
+
+        ``timeout`` is how many seconds the engine may stay silent during the
+        start-up, or past the time limit of a search, before it is given up
+        as hung and stopped (None waits for ever). Searches without a time
+        limit are waited for as long as they take.
+
+        :raises EngineError: if the program cannot be started or does not
+            complete the start-up.
+        """
+        engine = cls(Process.start(command), timeout=timeout)
+        try:
+            engine._handshake(options or {})
+        except BaseException:
+            engine._process.kill()
+            raise
+        return engine
+
+    @property
+    def name(self) -> str:
+        return self.id.get("name", "Hub engine")
+
+    def _handshake(self, options: dict[str, str]) -> None:
+        self._process.send("hub")
+        while True:
+            command, args = self._process.receive(self._timeout, "the reply to 'hub'")
+            if command == "id":
+                self.id.update(args)
+            elif command == "param" and "name" in args:
+                self.params[args["name"]] = args
+            elif command == "wait":
+                break
+        for key, value in options.items():
+            self._process.send(format_line("set-param", name=key, value=value))
+        self._process.send("init")
+        while self._process.receive(self._timeout, "the reply to 'init'")[0] != "ready":
+            pass
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        require_moves(board)
+        done, analysis = self._go(board, limit, "think")
+        move = self._move(board, done.get("move"), "move")
+        ponder = None
+        if done.get("ponder"):
+            # A wrong guess about the reply is harmless: it is only dropped.
+            after = board.copy(stack=False)
+            after.push(move)
+            ponder = parse_move(done["ponder"], list(after.legal_moves))
+        return PlayResult(move, ponder, analysis)
+
+    def analyse(self, board: Board, limit: Limit | None = None) -> Analysis:
+        require_moves(board)
+        done, analysis = self._go(board, limit, "analyze")
+        if not analysis.pv:
+            analysis = attrs.evolve(analysis, pv=(self._move(board, done.get("move"), "move"),))
+        return analysis
+
+    def _go(self, board: Board, limit: Limit | None,
+            mode: str) -> tuple[dict[str, str], Analysis]:
+        process = self._process
+        pos, history = position(board)
+        if history:
+            process.send(format_line("pos", pos=pos, moves=" ".join(history)))
+        else:
+            process.send(format_line("pos", pos=pos))
+        limit = limit or Limit()
+        level: dict[str, str] = {}
+        if limit.time is not None:
+            level["move-time"] = f"{limit.time:g}"
+        if limit.depth is not None:
+            level["depth"] = str(limit.depth)
+        if limit.nodes is not None:
+            level["nodes"] = str(limit.nodes)
+        if level:
+            process.send(format_line("level", **level))
+        process.send(f"go {mode}")
+        # Only a time limit says when the answer is due; a search limited by
+        # depth or nodes may take as long as it takes.
+        wait = None if self._timeout is None or limit.time is None else self._timeout + limit.time
+        last_info: dict[str, str] = {}
+        while True:
+            command, args = process.receive(wait, f"the answer to 'go {mode}'")
+            if command == "info":
+                last_info.update(args)
+            elif command == "done":
+                break
+            elif command == "error":
+                raise EngineProtocolError(
+                    f"{self.name} reported an error: {args.get('message', '')!r}")
+        return args, self._analysis(board, last_info)
+
+    def _analysis(self, board: Board, info: dict[str, str]) -> Analysis:
+        score = depth = nodes = seconds = None
+        try:
+            if "score" in info:
+                score = Score(float(info["score"]))
+            if "depth" in info:
+                depth = int(info["depth"])
+            if "nodes" in info:
+                nodes = int(info["nodes"])
+            if "time" in info:
+                seconds = float(info["time"])
+        except ValueError as error:
+            raise EngineProtocolError(f"{self.name} sent a bad info line {info!r}") from error
+        pv: list[Move] = []
+        line = board.copy(stack=False)
+        for text in info.get("pv", "").split():
+            move = parse_move(text, list(line.legal_moves))
+            if move is None:
+                break  # a PV may run past the end of the game or be cut short
+            pv.append(move)
+            line.push(move)
+        return Analysis(score, depth, tuple(pv), nodes, seconds)
+
+    def _move(self, board: Board, text: str | None, what: str) -> Move:
+        if text is None:
+            raise EngineProtocolError(f"{self.name} answered 'done' without a {what}")
+        move = parse_move(text, list(board.legal_moves))
+        if move is None:
+            raise EngineProtocolError(
+                f"{self.name} played {text!r}, which is not a legal move in {board.fen()}")
+        return move
+
+    def ping(self) -> None:
+        """Check that the engine still answers (``ping``/``pong``).
+
+        :raises EngineError: if it does not.
+        """
+        self._process.send("ping")
+        while self._process.receive(self._timeout, "the reply to 'ping'")[0] != "pong":
+            pass
+
+    def quit(self) -> None:
+        """Send ``quit`` and wait for the process to end (killing it if it
+        does not within a few seconds). Calling it twice is harmless."""
+        self._process.close()

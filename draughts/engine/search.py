@@ -1,8 +1,8 @@
 """Alpha-beta search for the built-in engine.
 
 The search works on raw positions ``(turn, white men, black men, white kings,
-black kings)`` over the bitboards of :mod:`draughts._core.geometry` and on the raw
-moves of :mod:`draughts._core.pure.movegen`, the way :func:`draughts.perft` does: no
+black kings)`` and raw moves, reaching move generation only through the names
+that :mod:`draughts._core` exports, the way :func:`draughts.perft` does: no
 :class:`~draughts.Move` or :class:`~draughts.Board` is built inside the tree,
 which keeps a Python search fast enough to look six plies ahead in a blink.
 

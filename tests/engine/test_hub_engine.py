@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import draughts
-from draughts.engine import hub as _hub
 from draughts.engine import (
     EngineError,
     EngineProtocolError,
@@ -17,6 +16,7 @@ from draughts.engine import (
     HubEngine,
     Limit,
 )
+from draughts.engine import hub as _hub
 
 FAKE = str(Path(__file__).resolve().parent / "fake_hub_engine.py")
 
