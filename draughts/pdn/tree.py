@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from draughts.board import Board
+from draughts.move import Move
 from draughts.pdn.headers import (
     SKIP,
     BaseVisitor,
@@ -13,8 +15,6 @@ from draughts.pdn.headers import (
     ResultT,
     SkipType,
 )
-from draughts.board import Board
-from draughts.move import Move
 from draughts.variant import INTERNATIONAL, VARIANTS, Variant, find_variant
 
 # -- The game tree -------------------------------------------------------------

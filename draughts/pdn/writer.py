@@ -6,9 +6,9 @@ import contextlib
 import re
 from typing import IO
 
-from draughts.pdn.headers import SKIP, BaseVisitor, SkipType, variant_of_tags
 from draughts.board import Board
 from draughts.move import Move
+from draughts.pdn.headers import SKIP, BaseVisitor, SkipType, variant_of_tags
 from draughts.variant import Variant, find_variant
 
 # -- Writing -------------------------------------------------------------------
