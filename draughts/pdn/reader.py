@@ -19,7 +19,7 @@ from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
 from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
-from draughts.variant import Variant
+from draughts.variant import Variant, gametype_preset
 
 # Alternatives are tried in order at each position, so results come before
 # moves ("1-0" is not a move) and move numbers before moves ("12." is not a
@@ -905,11 +905,10 @@ def _preset_numbering(variant: Variant, gametype: str | None) -> Variant | None:
     another numbering, else None."""
     if not gametype or "," not in gametype:
         return None
-    try:
-        preset = variant_of_tags(gametype.split(",")[0], None, None)
-    except ValueError:
+    preset = gametype_preset(gametype)
+    if preset is None or preset == variant:
         return None
-    if preset == variant or (preset.width, preset.height) != (variant.width, variant.height):
+    if (preset.width, preset.height) != (variant.width, variant.height):
         return None
     return preset
 
