@@ -626,6 +626,34 @@ def _by_name(variants: Iterable[Variant]) -> dict[str, Variant]:
 
 
 
+def gametype_preset(gametype: int | str, variant_tag: str | None = None) -> Variant | None:
+    """The preset with a PDN ``GameType`` number, or None if there is none.
+
+    ``gametype`` is the number, alone or at the start of a full ``GameType``
+    value (``"20,W,10,10,N2,0"``, whose geometry is not looked at). Of the
+    presets that share the number, ``variant_tag`` picks the one with that
+    ``Variant`` tag (``"dama"``); without it, the one that has none.
+
+    >>> gametype_preset("20,W,10,10,N2,0") is INTERNATIONAL
+    True
+    >>> gametype_preset(21, "Dama").name, gametype_preset(99)
+    ('dama', None)
+    """
+    if isinstance(gametype, str):
+        number = gametype.split(",", 1)[0].strip()
+        if not _GAMETYPE_NUMBER.fullmatch(number):
+            return None
+        gametype = int(number)
+    tag = None if variant_tag is None else _fold(variant_tag)
+    for variant in VARIANTS:
+        if variant.gametype == gametype and variant.variant_tag == tag:
+            return variant
+    return None
+
+
+_GAMETYPE_NUMBER = re.compile(r"-?[0-9]+")
+
+
 def find_variant(key: str | int | Variant) -> Variant:
     """The variant for a name or alias, a ``GameType`` number, or a full
     ``GameType`` value.
@@ -646,10 +674,10 @@ def find_variant(key: str | int | Variant) -> Variant:
     if isinstance(key, Variant):
         return key
     if isinstance(key, int):
-        for variant in VARIANTS:
-            if variant.gametype == key and variant.variant_tag is None:
-                return variant
-        raise ValueError(f"unknown GameType: {key!r}")
+        preset = gametype_preset(key)
+        if preset is None:
+            raise ValueError(f"unknown GameType: {key!r}")
+        return preset
     found = _BY_NAME.get(_fold(key))
     if found is not None:
         return found

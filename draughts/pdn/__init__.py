@@ -40,6 +40,9 @@ from draughts.pdn.headers import (
     SkipType,
     variant_of_tags,
 )
+from draughts.pdn.reader import guess_encoding as _guess_encoding
+from draughts.pdn.reader import read as _read
+from draughts.pdn.strict import check as _check
 from draughts.pdn.tree import (
     ChildNode,
     Game,
@@ -107,10 +110,8 @@ def read_game(handle: IO[str], *, variant: Variant | str | int | None = None,
     >>> len(read_game(pdn).mainline_moves()), read_game(pdn)
     (1, None)
     """
-    from draughts.pdn.reader import read
-
     visitor: BaseVisitor[Any] = GameBuilder() if Visitor is None else Visitor()
-    return read(handle, visitor, variant)
+    return _read(handle, visitor, variant)
 
 
 def read_headers(handle: IO[str], *, variant: Variant | str | int | None = None
@@ -122,9 +123,7 @@ def read_headers(handle: IO[str], *, variant: Variant | str | int | None = None
     >>> [read_headers(pdn)["Event"], read_headers(pdn)["Event"], read_headers(pdn)]
     ['A', 'B', None]
     """
-    from draughts.pdn.reader import read
-
-    headers: Headers | None = read(handle, HeadersBuilder(), variant)
+    headers: Headers | None = _read(handle, HeadersBuilder(), variant)
     return headers
 
 
@@ -136,9 +135,7 @@ def skip_game(handle: IO[str]) -> bool:
     >>> skip_game(pdn), read_game(pdn).mainline_moves(), skip_game(pdn)
     (True, [Move(31, 27)], False)
     """
-    from draughts.pdn.reader import read
-
-    return read(handle, SkipVisitor(), None) is not None
+    return _read(handle, SkipVisitor(), None) is not None
 
 
 def open_pdn(path: str | os.PathLike[str]) -> IO[str]:
@@ -153,11 +150,9 @@ def open_pdn(path: str | os.PathLike[str]) -> IO[str]:
     ...     read_headers(handle)["Site"]
     'Cannes é'
     """
-    from draughts.pdn.reader import guess_encoding
-
     with open(path, "rb") as raw:
         head = raw.read(1 << 16)
-    return open(path, encoding=guess_encoding(head), errors="replace")
+    return open(path, encoding=_guess_encoding(head), errors="replace")
 
 
 def check_strict(handle: IO[str] | str) -> list[PdnError]:
@@ -173,8 +168,6 @@ def check_strict(handle: IO[str] | str) -> list[PdnError]:
     >>> check_strict('[Result "1-0"]\\n1. 32-28 1-0')
     []
     """
-    from draughts.pdn.strict import check
-
     if isinstance(handle, str):
         handle = io.StringIO(handle)
-    return check(handle)
+    return _check(handle)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 import attrs
 
-from draughts.variant import INTERNATIONAL, VARIANTS, Variant, find_variant
+from draughts.variant import INTERNATIONAL, Variant, find_variant, gametype_preset
 
 if TYPE_CHECKING:
     from draughts.board import Board
@@ -146,10 +146,7 @@ def variant_of_tags(gametype: str | None, variant_tag: str | None,
         except ValueError:
             raise ValueError(f"unknown GameType {gametype!r}") from None
         if variant_tag:
-            tag = _fold(variant_tag)
-            for candidate in VARIANTS:
-                if candidate.gametype == base.gametype and candidate.variant_tag == tag:
-                    return candidate
+            return gametype_preset(base.gametype, variant_tag) or base
         return base
     if variant_tag is not None and variant_tag.strip():
         for name in (variant_tag, *re.split(r"[/,]", variant_tag)):
@@ -159,10 +156,6 @@ def variant_of_tags(gametype: str | None, variant_tag: str | None,
                 continue
         raise ValueError(f"unknown Variant {variant_tag!r}")
     return INTERNATIONAL if default is None else find_variant(default)
-
-
-def _fold(name: str) -> str:
-    return name.strip().lower().replace("_", "-").replace(" ", "-")
 
 
 # -- Visitors ------------------------------------------------------------------

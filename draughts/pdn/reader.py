@@ -15,11 +15,11 @@ import weakref
 from collections.abc import Iterator
 from typing import IO, Any
 
-from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
-from draughts.variant import Variant
+from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
+from draughts.variant import Variant, gametype_preset
 
 # Alternatives are tried in order at each position, so results come before
 # moves ("1-0" is not a move) and move numbers before moves ("12." is not a
@@ -369,51 +369,246 @@ def _comment_text(text: str) -> str:
     return text.strip()
 
 
+_LOOKAHEAD = 8  # moves to follow an ambiguous move before giving up
+# Tokens that may stand between the parts of a split capture or between an
+# ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
+_BETWEEN_MOVES = frozenset(("move", "number", "ellipsis", "percent"))
+_COMMENTS = frozenset(("comment", "cclose", "semicolon", "open_comment", "prose"))
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+class _Split:
+    """The first part of a capture written in the old split form
+    (``4x31 31x42``), waiting for the second."""
+
+    __slots__ = ("column", "error", "line", "raw", "text")
+
+    def __init__(self, text: str, line: int, column: int, raw: str, error: ValueError) -> None:
+        self.text, self.line, self.column, self.raw, self.error = text, line, column, raw, error
+
+
+class _Guess:
+    """An ambiguous move waiting for the next moves to tell which it is: a
+    board and the moves for each reading, the moves read since, where the
+    move was and why it was ambiguous."""
+
+    __slots__ = ("column", "error", "first", "later", "line", "lines")
+
+    def __init__(self, lines: list[tuple[Board, list[Move]]], first: re.Match[str], line: int,
+                 column: int, error: ValueError) -> None:
+        self.lines = lines
+        self.later: list[tuple[re.Match[str], int, int]] = []
+        self.first, self.line, self.column, self.error = first, line, column, error
+
+
 def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | int | None
          ) -> Any:
     """Read one game from ``handle`` into ``visitor``; None at the end."""
-    cursor = _cursor(handle)
-    visitor.begin_game()
-    visitor.begin_headers()
-    found = False          # a tag or movetext token was seen
-    in_headers = True
-    special: dict[str, tuple[str, int, int]] = {}   # GameType, Variant, FEN
-    early_comments: list[str] = []
-    board: Board = _NO_BOARD
-    resolver: _Resolver = _NO_RESOLVER
-    preset: Variant | None = None   # the GameType's own numbering, if the tag gave another
-    skip_all = False       # the visitor skips the moves
-    frames: list[tuple[int, Move]] = []   # open variations: (ply, main move)
-    moves_here = [0]       # moves played in each open line
-    skipped = 0            # nesting inside a variation the visitor skips
-    dead = 0               # nesting inside a variation that has no move before it
-    bad: _Unparsed | None = None
-    result: str | None = None
-    nesting = 0            # parentheses open in the movetext, whatever is skipped
-    plain = False          # moves are being replayed: none of the states above
-    split: tuple[str, int, int, str, ValueError] | None = None   # a capture's first part
-    # An ambiguous move waiting for the next moves to tell which it is: a board
-    # and the moves for each reading, the moves read since, where it was, why.
-    guess: tuple[list[tuple[Board, list[Move]]], list[tuple[re.Match[str], int, int]],
-                 re.Match[str], int, int, ValueError] | None = None
+    return _GameReader(_cursor(handle), visitor, default).run()
 
-    def report(line: int, column: int, message: str, kind: str) -> None:
-        visitor.handle_error(PdnError(line, column, _short(message), kind))
 
-    def start_moves(line: int, column: int) -> None:
-        nonlocal in_headers, skip_all, board, resolver, bad, preset
-        in_headers = False
-        if visitor.end_headers() is SKIP:
-            skip_all = True
+class _GameReader:
+    """The reading of one game: the tokens of a :class:`_Cursor` go to a
+    visitor while the moves are replayed on a board.
+
+    :meth:`run` dispatches each token to a method; the state those methods
+    share is the attributes below. While :attr:`plain` is true the game is in
+    the ordinary state (moves being replayed, nothing rejected or skipped, no
+    move waiting for the next one) and moves take the fast paths."""
+
+    __slots__ = (
+        "bad", "board", "cursor", "dead", "default", "early_comments", "found", "frames",
+        "guess", "in_headers", "moves_here", "nesting", "plain", "preset", "resolver",
+        "result", "skip_all", "skipped", "special", "split", "visitor",
+    )
+
+    def __init__(self, cursor: _Cursor, visitor: BaseVisitor[Any],
+                 default: Variant | str | int | None) -> None:
+        self.cursor = cursor
+        self.visitor = visitor
+        self.default = default
+        self.found = False          # a tag or movetext token was seen
+        self.in_headers = True
+        self.special: dict[str, tuple[str, int, int]] = {}   # GameType, Variant, FEN
+        self.early_comments: list[str] = []   # comments before the first move
+        self.board: Board = _NO_BOARD
+        self.resolver: _Resolver = _NO_RESOLVER
+        self.preset: Variant | None = None   # the GameType's own numbering, if the tag gave another
+        self.skip_all = False       # the visitor skips the moves
+        self.frames: list[tuple[int, Move]] = []   # open variations: (ply, main move)
+        self.moves_here = [0]       # moves played in each open line
+        self.skipped = 0            # nesting inside a variation the visitor skips
+        self.dead = 0               # nesting inside a variation that has no move before it
+        self.bad: _Unparsed | None = None
+        self.result: str | None = None
+        self.nesting = 0            # parentheses open in the movetext, whatever is skipped
+        self.plain = False          # moves are being replayed: none of the states above
+        self.split: _Split | None = None
+        self.guess: _Guess | None = None
+
+    # -- The token loop ---------------------------------------------------------
+
+    def run(self) -> Any:
+        """Read the game; what the visitor made of it, None at the end of the file."""
+        visitor = self.visitor
+        visitor.begin_game()
+        visitor.begin_headers()
+        for kind, match, line, column in self.cursor.tokens():
+            if kind == "line":
+                self.plain_line(match, line)
+                continue
+            if (self.split is not None or self.guess is not None) and kind not in _BETWEEN_MOVES:
+                self.unsettled()
+            if kind == "move" and self.plain and self.split is None and self.guess is None:
+                # The common case first: a short move in a line being replayed.
+                move = self.resolver.quick(self.board, match)
+                if move is None:
+                    self.play(match, line, column)
+                else:
+                    self.commit(move, match.group("squares"), match, line, column)
+                continue
+            if kind == "percent":
+                continue
+            if kind == "number" or kind == "ellipsis":
+                self.move_number(match, line, column)
+            elif kind == "tag" or kind == "tag2":
+                if not self.in_headers:  # the next game's
+                    self.cursor.push_back(match.string, match.start())
+                    break
+                self.tag(kind, match, line, column)
+            elif kind in _COMMENTS:
+                self.comment(kind, match, line, column)
+            elif self.movetext(kind, match, line, column):
+                break
+        return self.finish()
+
+    def finish(self) -> Any:
+        """Close what the game left open and end it."""
+        visitor = self.visitor
+        cursor = self.cursor
+        if not self.found:
+            _forget(cursor.handle)  # at the end: a handle read again (after seek(0)) starts afresh
+            return None
+        self.unsettled()
+        if self.in_headers:
+            self.start_moves(cursor.line_number, 1)
+        if self.bad is not None:
+            visitor.handle_error(self.bad.error())
+        if self.frames or self.skipped or self.dead:
+            self.report(cursor.line_number, 1, "variation not closed before the end of the game",
+                        "syntax")
+            for _ in self.frames:
+                visitor.end_variation()
+        if self.result is not None:
+            visitor.visit_result(self.result)
+        visitor.end_game()
+        return visitor.result()
+
+    def plain_line(self, match: re.Match[str], line: int) -> None:
+        """A plain line (see _PLAIN_LINE): its move numbers change nothing
+        while moves are being replayed, so only the moves are looked at.
+        Anything out of the ordinary (another state, a move that is not the
+        only legal one between its squares or is written with the wrong
+        separator) sends the line, from that move on, back to the tokenizer
+        and the token methods, which report it. So does the result, which
+        ends the game."""
+        text = match.string
+        if self.in_headers:  # as the first number or move would
+            self.found = True
+            self.start_moves(line, len(text) - len(text.lstrip()) + 1)
+            self.plain = not (self.skip_all or self.bad)
+        if not self.plain or self.split is not None or self.guess is not None:
+            self.cursor.push_back(text, 0)
             return
+        end = match.start("end")
+        if end < 0:
+            end = len(text)
+        # The hot loop: what it calls is bound to locals.
+        board = self.board
+        resolver = self.resolver
+        push = board.push
+        matching = board.moves_between
+        visit_move = self.visitor.visit_move
+        words = resolver.words
+        played = 0
+        for number, word in enumerate(_PLAIN_MOVE.findall(text, 0, end)):
+            squares = words.get(word) or resolver.word(word)
+            if squares is not None:
+                origin, destination, capture = squares
+                between = matching(origin, destination)
+                # The only legal move between the squares, written with the
+                # right separator: play it.
+                if len(between) == 1 and bool(between[0].captures) == capture:
+                    chosen = between[0]
+                    visit_move(board, chosen)
+                    push(chosen)
+                    played += 1
+                    continue
+            end = [m.start() for m in _PLAIN_MOVE.finditer(text, 0, end)][number]
+            break
+        self.moves_here[-1] += played
+        if end < len(text):
+            self.cursor.push_back(text, end)
+
+    # -- Headers and what may come between moves --------------------------------
+
+    def move_number(self, match: re.Match[str], line: int, column: int) -> None:
+        if self.in_headers:
+            self.found = True
+            self.start_moves(line, column)
+            self.plain = not (self.skip_all or self.bad)
+        if self.bad is not None:
+            self.bad.parts.append(match.group(0))
+
+    def tag(self, kind: str, match: re.Match[str], line: int, column: int) -> None:
+        """A tag pair among the headers."""
+        self.found = True
+        if kind == "tag":
+            name = match.group("name")
+            value = match.group("value")
+            if "\\" in value:
+                value = _UNESCAPE.sub(r"\1", value)
+        else:
+            name = match.group("name2")
+            value = match.group("value2").strip().strip('"')
+        self.visitor.visit_header(name, value)
+        if name in ("GameType", "Variant", "FEN"):
+            self.special[name] = (value, line, column)
+
+    def comment(self, kind: str, match: re.Match[str] | str, line: int, column: int) -> None:
+        """A comment: braces (maybe over several lines, maybe never closed), a
+        ``;`` comment or a parenthesis of prose (both as text from the cursor)."""
+        if isinstance(match, str):
+            text = match
+        elif kind == "semicolon":
+            text = match.group("semicolon")[1:]
+        else:
+            text = match.group("comment")
+        if kind == "open_comment":
+            self.report(line, column, "comment not closed before the end of the file", "syntax")
+        if self.bad is not None:
+            self.bad.parts.append("{" + _comment_text(text) + "}")
+        elif self.in_headers:
+            self.early_comments.append(_comment_text(text))
+        elif not (self.skip_all or self.skipped or self.dead) and text.strip():
+            self.visitor.visit_comment(_comment_text(text))
+
+    def start_moves(self, line: int, column: int) -> None:
+        """The headers are over: set up the board they describe."""
+        self.in_headers = False
+        visitor = self.visitor
+        if visitor.end_headers() is SKIP:
+            self.skip_all = True
+            return
+        special = self.special
         gametype = special.get("GameType")
         variant_tag = special.get("Variant")
         try:
             variant = variant_of_tags(gametype and gametype[0], variant_tag and variant_tag[0],
-                                      default)
+                                      self.default)
         except ValueError as error:
             where = gametype or variant_tag or ("", line, column)
-            bad = _Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0)
+            self.bad = _Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0)
             return
         fen = special.get("FEN")
         fen_text = fen[0] if fen and fen[0].strip() else None
@@ -421,105 +616,163 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
             board = _start(variant) if fen_text is None else Board(fen_text, variant=variant)
         except ValueError as error:
             assert fen is not None
-            bad = _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0)
+            self.bad = _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen",
+                                 None, 0)
             return
-        preset = _preset_numbering(variant, gametype and gametype[0])
-        resolver = _resolver(variant)
+        self.board = board
+        self.preset = _preset_numbering(variant, gametype and gametype[0])
+        self.resolver = _resolver(variant)
         visitor.visit_board(board)
-        for comment in early_comments:
+        for comment in self.early_comments:
             visitor.visit_comment(comment)
 
-    def fail(error: ValueError, line: int, column: int, raw: str) -> None:
-        nonlocal bad, plain
-        kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)),
-                         "illegal")
-        bad = _Unparsed(line, column, _short(str(error)), kind_name, board.fen(), len(frames))
-        bad.parts.append(raw)
-        plain = False
+    # -- Movetext other than moves -----------------------------------------------
 
-    def unsettled() -> None:
-        """A move waiting for the next one, which did not come: an error."""
-        nonlocal split, guess
-        if split is not None:
-            fail(split[4], split[1], split[2], split[3])
-        elif guess is not None:
-            _, later, first, line, column, error = guess
-            fail(error, line, column, first.group(0))
-            assert bad is not None
-            bad.parts += [m.group(0) for m, _, _ in later]
-        split = guess = None
+    def movetext(self, kind: str, match: re.Match[str], line: int, column: int) -> bool:
+        """A movetext token other than a move number or a comment (a move
+        when the reader is not :attr:`plain`); True when it ends the game."""
+        self.found = True
+        if self.in_headers:
+            self.start_moves(line, column)
+        if kind == "open":
+            self.nesting += 1
+        elif kind == "close":
+            self.nesting -= 1
+        if (kind == "result" or kind == "star") and self.nesting <= 0:
+            self.result = match.group(0)
+            self.cursor.push_back(match.string, match.end())
+            return True
+        if self.skip_all or self.swallowed(kind, match):
+            return False
+        self.plain = True
+        if kind == "move":
+            self.play(match, line, column)
+        elif kind == "nag":
+            if self.moves_here[-1]:
+                self.visitor.visit_nag(int(match.group("nag")))
+            else:
+                self.report(line, column, f"{match.group(0)} before any move of its line",
+                            "syntax")
+        elif kind == "strength2":
+            if self.moves_here[-1]:
+                _strength(self.visitor, match.group(0))
+            else:
+                self.report(line, column, f"move strength {match.group(0)!r} without a move",
+                            "syntax")
+        elif kind == "open":
+            self.open_variation(line, column)
+        elif kind == "close":
+            self.close_variation(line, column)
+        elif kind == "setup":
+            self.setup(match, line, column)
+        elif kind == "result" or kind == "star":
+            pass  # a result inside a variation ends that line only
+        elif match.group(0) in ("-", "--"):
+            # "41. - -": the record does not know the moves; keep the rest as text.
+            self.reject(_Unparsed(line, column, "a move the record does not give ('-')",
+                                  "syntax", self.board.fen(), len(self.frames)), match.group(0))
+        else:  # junk
+            self.report(line, column, f"unexpected {match.group(0)!r}", "syntax")
+        return False
 
-    def notation_warning(move: Move, text: str, line: int, column: int) -> None:
-        # Liberal reading matched it anyway; the strict check tells.
-        written = "'-'" if move.captures else "a capture separator"
-        visitor.handle_warning(PdnError(
-            line, column, f"{text!r} is written with {written} but is "
-            f"{board.pdn(move, long=False)}", "notation", board.fen()))
+    def swallowed(self, kind: str, match: re.Match[str]) -> bool:
+        """Whether the token belongs to text kept after a rejected move, or to
+        a variation that is skipped or has no move before it: then it only
+        counts the parentheses."""
+        bad = self.bad
+        if bad is not None:
+            if kind == "open":
+                bad.nesting += 1
+            elif kind == "close":
+                if bad.nesting == 0 and bad.depth > 0:
+                    self.visitor.handle_error(bad.error())
+                    self.bad = None  # and the caller closes the variation
+                    return False
+                bad.nesting -= 1
+            bad.parts.append(match.group(0))
+            return True
+        if self.skipped or self.dead:
+            if kind == "open":
+                if self.skipped:
+                    self.skipped += 1
+                else:
+                    self.dead += 1
+            elif kind == "close":
+                if self.skipped:
+                    self.skipped -= 1
+                else:
+                    self.dead -= 1
+            self.plain = not (self.skipped or self.dead)
+            return True
+        return False
 
-    def commit(move: Move, text: str, match: re.Match[str], line: int, column: int) -> None:
-        nonlocal preset
-        preset = None
-        if ("-" in text) if move.captures else ("x" in text or ":" in text or "X" in text):
-            notation_warning(move, text, line, column)
-        visitor.visit_move(board, move)
-        board.push(move)
-        moves_here[-1] += 1
-        strength = match.group("strength")
-        if strength:
-            _strength(visitor, strength)
+    def open_variation(self, line: int, column: int) -> None:
+        if not self.moves_here[-1]:
+            self.report(line, column, "a variation must follow a move", "syntax")
+            self.dead = 1
+            self.plain = False
+        elif self.visitor.begin_variation() is SKIP:
+            self.skipped = 1
+            self.plain = False
+        else:
+            main = self.board.pop()
+            self.frames.append((self.board.ply(), main))
+            self.moves_here.append(0)
 
-    def settle(match: re.Match[str], line: int, column: int) -> None:
-        """Follow every reading of an ambiguous move with the moves after it
-        until only one reading can play them."""
-        nonlocal guess
-        assert guess is not None
-        lines, later, first, first_line, first_column, error = guess
-        later.append((match, line, column))
-        text = match.group("squares")
-        alive = []
-        for line_board, line_moves in lines:
-            try:
-                move = resolver.resolve(line_board, text)
-            except ValueError:
-                continue
-            line_board.push(move)
-            line_moves.append(move)
-            alive.append((line_board, line_moves))
-        guess = (alive, later, first, first_line, first_column, error)
-        if len(alive) == 1:
-            guess = None
-            chosen = alive[0][1]
-            visitor.handle_warning(PdnError(
-                first_line, first_column, f"ambiguous move {first.group('squares')!r} read as "
-                f"{board.pdn(chosen[0], long=True)}, the only one the moves after it can "
-                "follow", "notation", board.fen()))
-            commit(chosen[0], first.group("squares"), first, first_line, first_column)
-            for move, (later_match, later_line, later_column) in zip(chosen[1:], later,
-                                                                     strict=True):
-                commit(move, later_match.group("squares"), later_match, later_line,
-                       later_column)
-        elif not alive or len(later) >= _LOOKAHEAD:
-            unsettled()
+    def close_variation(self, line: int, column: int) -> None:
+        if not self.frames:
+            self.report(line, column, "')' without a variation to close", "syntax")
+            return
+        ply, main = self.frames.pop()
+        self.moves_here.pop()
+        board = self.board
+        while board.ply() > ply:
+            board.pop()
+        board.push(main)
+        self.visitor.end_variation()
 
-    def play(match: re.Match[str], line: int, column: int) -> None:
-        nonlocal board, resolver, split, guess
-        if guess is not None:
-            settle(match, line, column)
+    def setup(self, match: re.Match[str], line: int, column: int) -> None:
+        """A setup (``/FEN "..."/``) before the first move: a new start position."""
+        fen_match = _SETUP_FEN.match(match.group("setup"))
+        fen = (fen_match.group(1) or fen_match.group(2)) if fen_match else ""
+        if self.frames or self.moves_here[0]:
+            self.reject(_Unparsed(line, column, "a setup after the first move is not supported",
+                                  "setup", self.board.fen(), len(self.frames)), match.group(0))
+            return
+        try:
+            board = Board(fen, variant=self.board.variant)
+        except ValueError as error:
+            self.bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
+            self.plain = False
+            return
+        self.board = board
+        self.preset = None
+        self.visitor.visit_header("FEN", board.fen())
+        self.visitor.visit_board(board)
+
+    # -- Moves ---------------------------------------------------------------------
+
+    def play(self, match: re.Match[str], line: int, column: int) -> None:
+        """A move the fast path did not take: a split capture, an ambiguous
+        move, a move in another numbering, or an error."""
+        if self.guess is not None:
+            self.settle(match, line, column)
             return
         text = match.group("squares")
+        split = self.split
         if split is not None:
             # The old split form of a capture, "4x31 31x42": join the parts.
-            first, first_line, first_column, raw, error = split
-            split = None
-            joined = resolver.join(first, text)
+            self.split = None
+            joined = self.resolver.join(split.text, text)
             if joined is None:
-                fail(error, first_line, first_column, raw)
-                assert bad is not None
-                bad.parts.append(match.group(0))
+                self.fail(split.error, split.line, split.column, split.raw)
+                assert self.bad is not None
+                self.bad.parts.append(match.group(0))
                 return
-            text, line, column = joined, first_line, first_column
+            text, line, column = joined, split.line, split.column
+        board = self.board
         try:
-            move = resolver.resolve(board, text)
+            move = self.resolver.resolve(board, text)
         except AmbiguousMoveError as error:
             # Old records write ambiguous captures short; the next moves may tell.
             lines = []
@@ -528,252 +781,109 @@ def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | in
                     line_board = board.copy(stack=False)
                     line_board.push(candidate)
                     lines.append((line_board, [candidate]))
-            guess = (lines, [], match, line, column, error)
+            self.guess = _Guess(lines, match, line, column, error)
             return
         except ValueError as error:
-            if resolver.begins_capture(board, text):
-                split = (text, line, column, match.group(0), error)
+            if self.resolver.begins_capture(board, text):
+                self.split = _Split(text, line, column, match.group(0), error)
                 return
             retry = None
-            if preset is not None and not frames and not moves_here[0]:
-                retry = _renumbered(special.get("FEN"), preset, text)
+            if self.preset is not None and not self.frames and not self.moves_here[0]:
+                retry = _renumbered(self.special.get("FEN"), self.preset, text)
             if retry is None:
-                fail(error, line, column, match.group(0))
+                self.fail(error, line, column, match.group(0))
                 return
             # The file numbers its squares as the GameType's preset does,
             # whatever the full GameType says (kurnik exports).
-            board, move = retry
-            resolver = _resolver(board.variant)
-            visitor.visit_board(board)
-        commit(move, text, match, line, column)
+            self.board, move = retry
+            self.resolver = _resolver(self.board.variant)
+            self.visitor.visit_board(self.board)
+        self.commit(move, text, match, line, column)
 
-    for kind, match, line, column in cursor.tokens():
-        if kind == "line":
-            # A plain line (see _PLAIN_LINE): its move numbers change nothing
-            # while moves are being replayed, so only the moves are looked at.
-            # Anything out of the ordinary (another state, a move that is not
-            # the only legal one between its squares or is written with the
-            # wrong separator) sends the line, from that move on, back to the
-            # tokenizer and the code below, which reports it. So does the
-            # result, which ends the game.
-            text = match.string
-            if in_headers:  # as the first number or move below would
-                found = True
-                start_moves(line, len(text) - len(text.lstrip()) + 1)
-                plain = not (skip_all or bad)
-            if not plain or split is not None or guess is not None:
-                cursor.push_back(text, 0)
-                continue
-            end = match.start("end")
-            if end < 0:
-                end = len(text)
-            push = board.push
-            matching = board.moves_between
-            visit_move = visitor.visit_move
-            words = resolver.words
-            played = 0
-            for number, word in enumerate(_PLAIN_MOVE.findall(text, 0, end)):
-                squares = words.get(word) or resolver.word(word)
-                if squares is not None:
-                    origin, destination, capture = squares
-                    found = matching(origin, destination)
-                    # The only legal move between the squares, written with
-                    # the right separator: play it.
-                    if len(found) == 1 and bool(found[0].captures) == capture:
-                        chosen = found[0]
-                        visit_move(board, chosen)
-                        push(chosen)
-                        played += 1
-                        continue
-                end = [m.start() for m in _PLAIN_MOVE.finditer(text, 0, end)][number]
-                break
-            moves_here[-1] += played
-            if end < len(text):
-                cursor.push_back(text, end)
-            continue
-        if (split is not None or guess is not None) and kind not in _BETWEEN_MOVES:
-            unsettled()
-        if kind == "move" and plain and split is None and guess is None:
-            # The common case first: a short move in a line being replayed.
-            move = resolver.quick(board, match)
-            if move is None:
-                play(match, line, column)
-                continue
-            commit(move, match.group("squares"), match, line, column)
-            continue
-        if kind == "percent":
-            continue
-        if kind == "number" or kind == "ellipsis":
-            if in_headers:
-                found = True
-                start_moves(line, column)
-                plain = not (skip_all or bad)
-            if bad is not None:
-                bad.parts.append(match.group(0))
-            continue
-        if kind == "tag" or kind == "tag2":
-            if not in_headers:
-                cursor.push_back(match.string, match.start())
-                break
-            found = True
-            if kind == "tag":
-                name = match.group("name")
-                value = match.group("value")
-                if "\\" in value:
-                    value = _UNESCAPE.sub(r"\1", value)
-            else:
-                name = match.group("name2")
-                value = match.group("value2").strip().strip('"')
-            visitor.visit_header(name, value)
-            if name in ("GameType", "Variant", "FEN"):
-                special[name] = (value, line, column)
-            continue
-        if kind in ("comment", "cclose", "semicolon", "open_comment", "prose"):
-            if isinstance(match, str):
-                text = match
-            elif kind == "semicolon":
-                text = match.group("semicolon")[1:]
-            elif kind == "prose":
-                text = match
-            else:
-                text = match.group("comment")
-            if kind == "open_comment":
-                report(line, column, "comment not closed before the end of the file", "syntax")
-            if bad is not None:
-                bad.parts.append("{" + _comment_text(text) + "}")
-            elif in_headers:
-                early_comments.append(_comment_text(text))
-            elif not (skip_all or skipped or dead) and text.strip():
-                visitor.visit_comment(_comment_text(text))
-            continue
+    def commit(self, move: Move, text: str, match: re.Match[str], line: int, column: int
+               ) -> None:
+        """Play ``move``, read as ``text`` from ``match``."""
+        self.preset = None
+        board = self.board
+        if ("-" in text) if move.captures else ("x" in text or ":" in text or "X" in text):
+            self.notation_warning(move, text, line, column)
+        self.visitor.visit_move(board, move)
+        board.push(move)
+        self.moves_here[-1] += 1
+        strength = match.group("strength")
+        if strength:
+            _strength(self.visitor, strength)
 
-        found = True
-        if in_headers:
-            start_moves(line, column)
-        if kind == "open":
-            nesting += 1
-        elif kind == "close":
-            nesting -= 1
-        if (kind == "result" or kind == "star") and nesting <= 0:
-            result = match.group(0)
-            cursor.push_back(match.string, match.end())
-            break
-        if skip_all:
-            continue
-        if bad is not None:
-            if kind == "open":
-                bad.nesting += 1
-            elif kind == "close":
-                if bad.nesting == 0 and bad.depth > 0:
-                    visitor.handle_error(bad.error())
-                    bad = None  # and close the variation below
-                else:
-                    bad.nesting -= 1
-            if bad is not None:
-                bad.parts.append(match.group(0))
-                continue
-        if skipped or dead:
-            if kind == "open":
-                if skipped:
-                    skipped += 1
-                else:
-                    dead += 1
-            elif kind == "close":
-                if skipped:
-                    skipped -= 1
-                else:
-                    dead -= 1
-            plain = not (skipped or dead)
-            continue
-        plain = True
-        if kind == "move":
-            play(match, line, column)
-            continue
-        if kind == "nag":
-            if moves_here[-1]:
-                visitor.visit_nag(int(match.group("nag")))
-            else:
-                report(line, column, f"{match.group(0)} before any move of its line", "syntax")
-        elif kind == "strength2":
-            if moves_here[-1]:
-                _strength(visitor, match.group(0))
-            else:
-                report(line, column, f"move strength {match.group(0)!r} without a move", "syntax")
-        elif kind == "open":
-            if not moves_here[-1]:
-                report(line, column, "a variation must follow a move", "syntax")
-                dead = 1
-                plain = False
-            elif visitor.begin_variation() is SKIP:
-                skipped = 1
-                plain = False
-            else:
-                main = board.pop()
-                frames.append((board.ply(), main))
-                moves_here.append(0)
-        elif kind == "close":
-            if not frames:
-                report(line, column, "')' without a variation to close", "syntax")
-                continue
-            ply, main = frames.pop()
-            moves_here.pop()
-            while board.ply() > ply:
-                board.pop()
-            board.push(main)
-            visitor.end_variation()
-        elif kind == "setup":
-            fen_match = _SETUP_FEN.match(match.group("setup"))
-            fen = (fen_match.group(1) or fen_match.group(2)) if fen_match else ""
-            if frames or moves_here[0]:
-                bad = _Unparsed(line, column, "a setup after the first move is not supported",
-                                "setup", board.fen(), len(frames))
-                bad.parts.append(match.group(0))
-                plain = False
-                continue
+    def settle(self, match: re.Match[str], line: int, column: int) -> None:
+        """Follow every reading of an ambiguous move with the moves after it
+        until only one reading can play them."""
+        guess = self.guess
+        assert guess is not None
+        guess.later.append((match, line, column))
+        text = match.group("squares")
+        alive = []
+        for line_board, line_moves in guess.lines:
             try:
-                board = Board(fen, variant=board.variant)
-            except ValueError as error:
-                bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
-                plain = False
+                move = self.resolver.resolve(line_board, text)
+            except ValueError:
                 continue
-            preset = None
-            visitor.visit_header("FEN", board.fen())
-            visitor.visit_board(board)
-        elif kind == "result" or kind == "star":
-            continue  # a result inside a variation ends that line only
-        elif match.group(0) in ("-", "--"):
-            # "41. - -": the record does not know the moves; keep the rest as text.
-            bad = _Unparsed(line, column, "a move the record does not give ('-')", "syntax",
-                            board.fen(), len(frames))
-            bad.parts.append(match.group(0))
-            plain = False
-        else:  # junk
-            report(line, column, f"unexpected {match.group(0)!r}", "syntax")
+            line_board.push(move)
+            line_moves.append(move)
+            alive.append((line_board, line_moves))
+        guess.lines = alive
+        if len(alive) == 1:
+            self.guess = None
+            chosen = alive[0][1]
+            first = guess.first
+            self.visitor.handle_warning(PdnError(
+                guess.line, guess.column, f"ambiguous move {first.group('squares')!r} read as "
+                f"{self.board.pdn(chosen[0], long=True)}, the only one the moves after it can "
+                "follow", "notation", self.board.fen()))
+            self.commit(chosen[0], first.group("squares"), first, guess.line, guess.column)
+            for move, (later_match, later_line, later_column) in zip(chosen[1:], guess.later,
+                                                                     strict=True):
+                self.commit(move, later_match.group("squares"), later_match, later_line,
+                            later_column)
+        elif not alive or len(guess.later) >= _LOOKAHEAD:
+            self.unsettled()
 
-    if not found:
-        _forget(handle)  # at the end: a handle read again (after seek(0)) starts afresh
-        return None
-    unsettled()
-    if in_headers:
-        start_moves(cursor.line_number, 1)
-    if bad is not None:
-        visitor.handle_error(bad.error())
-    if frames or skipped or dead:
-        report(cursor.line_number, 1, "variation not closed before the end of the game",
-               "syntax")
-        for _ in frames:
-            visitor.end_variation()
-    if result is not None:
-        visitor.visit_result(result)
-    visitor.end_game()
-    return visitor.result()
+    def unsettled(self) -> None:
+        """A move waiting for the next one, which did not come: an error."""
+        split, guess = self.split, self.guess
+        if split is not None:
+            self.fail(split.error, split.line, split.column, split.raw)
+        elif guess is not None:
+            self.fail(guess.error, guess.line, guess.column, guess.first.group(0))
+            assert self.bad is not None
+            self.bad.parts += [m.group(0) for m, _, _ in guess.later]
+        self.split = self.guess = None
+
+    # -- Problems ------------------------------------------------------------------
+
+    def report(self, line: int, column: int, message: str, kind: str) -> None:
+        self.visitor.handle_error(PdnError(line, column, _short(message), kind))
+
+    def notation_warning(self, move: Move, text: str, line: int, column: int) -> None:
+        # Liberal reading matched it anyway; the strict check tells.
+        written = "'-'" if move.captures else "a capture separator"
+        self.visitor.handle_warning(PdnError(
+            line, column, f"{text!r} is written with {written} but is "
+            f"{self.board.pdn(move, long=False)}", "notation", self.board.fen()))
+
+    def fail(self, error: ValueError, line: int, column: int, raw: str) -> None:
+        """A rejected move: the rest of its line is kept as text."""
+        kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)),
+                         "illegal")
+        self.reject(_Unparsed(line, column, _short(str(error)), kind_name, self.board.fen(),
+                              len(self.frames)), raw)
+
+    def reject(self, bad: _Unparsed, raw: str) -> None:
+        """Keep ``raw`` and the rest of the line as the text of ``bad``."""
+        bad.parts.append(raw)
+        self.bad = bad
+        self.plain = False
 
 
-_LOOKAHEAD = 8  # moves to follow an ambiguous move before giving up
-# Tokens that may stand between the parts of a split capture or between an
-# ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
-_BETWEEN_MOVES = frozenset(("move", "number", "ellipsis", "percent"))
-_UNESCAPE = re.compile(r"\\(.)")
 _NO_BOARD = Board()
 _STARTS: dict[Variant, Board] = {}
 
@@ -795,11 +905,10 @@ def _preset_numbering(variant: Variant, gametype: str | None) -> Variant | None:
     another numbering, else None."""
     if not gametype or "," not in gametype:
         return None
-    try:
-        preset = variant_of_tags(gametype.split(",")[0], None, None)
-    except ValueError:
+    preset = gametype_preset(gametype)
+    if preset is None or preset == variant:
         return None
-    if preset == variant or (preset.width, preset.height) != (variant.width, variant.height):
+    if (preset.width, preset.height) != (variant.width, variant.height):
         return None
     return preset
 

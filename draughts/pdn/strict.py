@@ -1,12 +1,13 @@
 """The strict check behind :func:`draughts.pdn.check_strict`.
 
 It follows the PDN 3.0 *reading* grammar (the standard's ``pdn_reading``
-grammars, wiegerw/pdn ``grammars/``, and research notes §1.3): whitespace and
-``%`` line comments between tokens, squares of one or two digits (``01`` to
-``09`` allowed), ``-`` between the squares of a move and ``x`` or ``:`` between
-those of a capture, comments that do not nest, and a result or ``*`` between
-two games. Every place the text leaves the grammar is reported; after an error
-the check goes on with the next token, so one file gets all its errors.
+grammars, published in ``grammars/`` of https://github.com/wiegerw/pdn):
+whitespace and ``%`` line comments between tokens, squares of one or two
+digits (``01`` to ``09`` allowed), ``-`` between the squares of a move and
+``x`` or ``:`` between those of a capture, comments that do not nest, and a
+result or ``*`` between two games. Every place the text leaves the grammar
+is reported; after an error the check goes on with the next token, so one
+file gets all its errors.
 """
 
 from __future__ import annotations

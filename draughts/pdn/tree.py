@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from draughts.board import Board
+from draughts.move import Move
 from draughts.pdn.headers import (
     SKIP,
     BaseVisitor,
@@ -13,9 +15,8 @@ from draughts.pdn.headers import (
     ResultT,
     SkipType,
 )
-from draughts.board import Board
-from draughts.move import Move
-from draughts.variant import INTERNATIONAL, VARIANTS, Variant, find_variant
+from draughts.pdn.writer import StringExporter
+from draughts.variant import INTERNATIONAL, Variant, find_variant, gametype_preset
 
 # -- The game tree -------------------------------------------------------------
 
@@ -220,8 +221,6 @@ class GameNode:
         return visitor.result()
 
     def __str__(self) -> str:
-        from draughts.pdn.writer import StringExporter  # the writer builds on this module
-
         return self.accept(StringExporter(headers=False))
 
     def _repr_svg_(self) -> str:
@@ -381,8 +380,6 @@ class Game(GameNode):
         return visitor.result()
 
     def __str__(self) -> str:
-        from draughts.pdn.writer import StringExporter  # the writer builds on this module
-
         return self.accept(StringExporter())
 
     def __repr__(self) -> str:
@@ -400,8 +397,7 @@ def set_variant_tags(headers: Headers, variant: Variant) -> None:
     >>> headers
     Headers(GameType='21', Variant='dama')
     """
-    preset = next((v for v in VARIANTS if v.gametype == variant.gametype
-                   and v.variant_tag is None), None)
+    preset = gametype_preset(variant.gametype)
     if preset is None or preset.gametype_string != variant.gametype_string:
         headers["GameType"] = variant.gametype_string
     elif variant != INTERNATIONAL:

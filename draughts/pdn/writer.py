@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import IO
+from typing import IO, get_args
 
-from draughts.pdn.headers import SKIP, BaseVisitor, SkipType, variant_of_tags
 from draughts.board import Board
 from draughts.move import Move
+from draughts.outcome import Outcome, ResultStyle, Termination
+from draughts.pdn.headers import SKIP, BaseVisitor, SkipType, variant_of_tags
+from draughts.piece import BLACK, WHITE
 from draughts.variant import Variant, find_variant
 
 # -- Writing -------------------------------------------------------------------
@@ -22,10 +24,17 @@ _RESULT_MEANING = {
     "1/2-1/2": _DRAW, "1-1": _DRAW, "1/2:1/2": _DRAW, "1:1": _DRAW,
     "0-0": _FORFEIT, "0:0": _FORFEIT, "*": "*",
 }
-_RESULT_TEXT = {
-    "default": {_WIN: "1-0", _DRAW: "1/2-1/2", _LOSS: "0-1", _FORFEIT: "0-0", "*": "*"},
-    "international": {_WIN: "2-0", _DRAW: "1-1", _LOSS: "0-2", _FORFEIT: "0-0", "*": "*"},
-}
+
+
+def _result_texts(style: ResultStyle) -> dict[str, str]:
+    """What each meaning is written as in ``style``: a win, draw or loss as
+    :meth:`Outcome.result` writes it (the one home of those strings)."""
+    win, loss = (Outcome(Termination.BLOCKED, color, style).result() for color in (WHITE, BLACK))
+    draw = Outcome(Termination.AGREEMENT, None, style).result()
+    return {_WIN: win, _DRAW: draw, _LOSS: loss, _FORFEIT: "0-0", "*": "*"}
+
+
+_RESULT_TEXT = {style: _result_texts(style) for style in get_args(ResultStyle)}
 
 
 def normal_result(result: str, variant: Variant | str) -> str | None:
