@@ -172,7 +172,9 @@ class PyDraughtsOld:
 
     name = "pydraughts"
     variants: ClassVar[dict[str, str]] = {
-        "international": "standard", "russian": "russian", "brazilian": "brazilian",
+        "international": "standard",
+        "russian": "russian",
+        "brazilian": "brazilian",
         "english": "english",
     }
 
@@ -243,7 +245,6 @@ def _split_games(text: str) -> list[str]:
             games.append(pending + chunk)
             pending = ""
     return games
-
 
 
 ADAPTERS = {"ours": Ours, "py-draughts": PyDraughts, "pydraughts": PyDraughtsOld}
@@ -343,9 +344,13 @@ def run(lib: Any, request: dict[str, Any]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lib", choices=sorted(ADAPTERS), required=True)
-    parser.add_argument("--repo", type=Path, default=None,
-                        help="with --lib ours: the repository root to import draughts from "
-                             "(default: the one this file is in)")
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        default=None,
+        help="with --lib ours: the repository root to import draughts from "
+        "(default: the one this file is in)",
+    )
     args = parser.parse_args()
     if args.repo is not None and args.lib != "ours":
         parser.error("--repo is only for --lib ours")

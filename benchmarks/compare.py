@@ -84,8 +84,9 @@ def ensure_peer(peer: str) -> Path:
 
 
 def _git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(REPO), *args], check=True,
-                          capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(REPO), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def ensure_baseline(rev: str) -> tuple[str, Path]:
@@ -132,7 +133,11 @@ class Worker:
         if lib.repo is not None:
             command += ["--repo", str(lib.repo)]
         self.proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=lib.cwd,
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=lib.cwd,
         )
         if cpu is not None:
             # Every worker on the same CPU: the samples alternate, so each
@@ -168,8 +173,9 @@ def import_time(lib: Lib, clock: str) -> float:
     """Seconds to ``import draughts`` in a fresh interpreter."""
     now = "time.process_time()" if clock == "cpu" else "time.perf_counter()"
     code = f"import time; t = {now}; import draughts; print({now} - t)"
-    out = subprocess.run([str(lib.python), "-c", code], cwd=lib.cwd, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [str(lib.python), "-c", code], cwd=lib.cwd, check=True, capture_output=True, text=True
+    ).stdout
     return float(out.split()[-1])
 
 
@@ -178,10 +184,16 @@ def version(name: str, lib: Lib) -> str:
     if lib.repo is None:
         code = f"import importlib.metadata as m; print(m.version({name!r}))"
     else:
-        code = ("import importlib.metadata as m, draughts; "
-                "print(getattr(draughts, '__version__', None) or m.version('draughtslib'))")
-    number = subprocess.run([str(lib.python), "-c", code], capture_output=True, text=True,
-                            cwd=lib.cwd).stdout.strip() or "?"
+        code = (
+            "import importlib.metadata as m, draughts; "
+            "print(getattr(draughts, '__version__', None) or m.version('draughtslib'))"
+        )
+    number = (
+        subprocess.run(
+            [str(lib.python), "-c", code], capture_output=True, text=True, cwd=lib.cwd
+        ).stdout.strip()
+        or "?"
+    )
     if name != "ours":
         return number
     try:
@@ -255,29 +267,45 @@ def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list
     rows: list[Row] = []
     slow = "pydraughts"
 
-    def per_lib(request: dict[str, Any], slow_request: dict[str, Any] | None = None
-                ) -> dict[str, dict[str, Any]]:
+    def per_lib(
+        request: dict[str, Any], slow_request: dict[str, Any] | None = None
+    ) -> dict[str, dict[str, Any]]:
         out = {lib: request for lib in ["ours", *peers]}
         if slow in out and slow_request is not None:
             out[slow] = slow_request
         return out
 
-    def perft_rows(where: str, variant: str, fen: str | None, depth: int, slow_depth: int,
-                   note: str = "") -> None:
+    def perft_rows(
+        where: str, variant: str, fen: str | None, depth: int, slow_depth: int, note: str = ""
+    ) -> None:
         request = {"variant": variant, "fen": fen, "depth": depth, "workload": "perft_api"}
         slow_request = {**request, "depth": slow_depth}
         label = f"{variant} {where} d{depth}"
         slow_note = f"pydraughts d{slow_depth}"
         target = None if variant == "english" else 1.5
-        rows.append(Row(f"perft legal_moves+push/pop, {label}", "leaves/s", True,
-                        per_lib(request, slow_request), note=f"{note}{slow_note}",
-                        target=target))
+        rows.append(
+            Row(
+                f"perft legal_moves+push/pop, {label}",
+                "leaves/s",
+                True,
+                per_lib(request, slow_request),
+                note=f"{note}{slow_note}",
+                target=target,
+            )
+        )
         # Peers have no perft function in their API: theirs is legal_moves+push/pop.
         fn = per_lib(request, slow_request)
         fn["ours"] = {**request, "workload": "perft_fn"}
-        rows.append(Row(f"perft draughts.perft, {label}", "leaves/s", True, fn,
-                        note=f"{note}peers: legal_moves+push/pop; {slow_note}",
-                        target=target))
+        rows.append(
+            Row(
+                f"perft draughts.perft, {label}",
+                "leaves/s",
+                True,
+                fn,
+                note=f"{note}peers: legal_moves+push/pop; {slow_note}",
+                target=target,
+            )
+        )
 
     for variant in (*VARIANTS, "english"):
         depth = START_DEPTH[variant] - (1 if quick else 0)
@@ -296,22 +324,58 @@ def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list
         for kind in ("quiet", "capture", "king", None):
             fens = [p["fen"] for p in spots if kind is None or p["kind"] == kind]
             what = f"{kind} ({len(fens)})" if kind else f"all {len(fens)}"
-            rows.append(Row(f"legal_moves, {variant} {what}", "us", False,
-                            per_lib({"workload": "legal_moves", "variant": variant, "fens": fens,
-                                     "repeat": max(1, int(40 * scale))},
-                                    {"workload": "legal_moves", "variant": variant,
-                                     "fens": fens, "repeat": 1}), target=1.5))
+            rows.append(
+                Row(
+                    f"legal_moves, {variant} {what}",
+                    "us",
+                    False,
+                    per_lib(
+                        {
+                            "workload": "legal_moves",
+                            "variant": variant,
+                            "fens": fens,
+                            "repeat": max(1, int(40 * scale)),
+                        },
+                        {"workload": "legal_moves", "variant": variant, "fens": fens, "repeat": 1},
+                    ),
+                    target=1.5,
+                )
+            )
         fens = [p["fen"] for p in spots]
-        rows.append(Row(f"push+pop, {variant} (first move, {len(fens)} positions)", "us", False,
-                        per_lib({"workload": "push_pop", "variant": variant, "fens": fens,
-                                 "repeat": max(1, int(400 * scale))},
-                                {"workload": "push_pop", "variant": variant, "fens": fens,
-                                 "repeat": 2}), target=1.0))
-        rows.append(Row(f"FEN parse+write, {variant} ({len(fens)} FENs)", "us", False,
-                        per_lib({"workload": "fen", "variant": variant, "fens": fens,
-                                 "repeat": max(1, int(100 * scale))},
-                                {"workload": "fen", "variant": variant, "fens": fens,
-                                 "repeat": 2}), target=2.0))
+        rows.append(
+            Row(
+                f"push+pop, {variant} (first move, {len(fens)} positions)",
+                "us",
+                False,
+                per_lib(
+                    {
+                        "workload": "push_pop",
+                        "variant": variant,
+                        "fens": fens,
+                        "repeat": max(1, int(400 * scale)),
+                    },
+                    {"workload": "push_pop", "variant": variant, "fens": fens, "repeat": 2},
+                ),
+                target=1.0,
+            )
+        )
+        rows.append(
+            Row(
+                f"FEN parse+write, {variant} ({len(fens)} FENs)",
+                "us",
+                False,
+                per_lib(
+                    {
+                        "workload": "fen",
+                        "variant": variant,
+                        "fens": fens,
+                        "repeat": max(1, int(100 * scale)),
+                    },
+                    {"workload": "fen", "variant": variant, "fens": fens, "repeat": 2},
+                ),
+                target=2.0,
+            )
+        )
     return rows
 
 
@@ -336,26 +400,36 @@ def pdn_row(workers: dict[str, Worker], quick: bool, corpus: Path) -> Row | None
     replayed: dict[str, dict[int, int]] = {}
     errors: dict[str, str] = {}
     for lib, worker in workers.items():
-        chunk = games if lib != "pydraughts" else games[:SLOW_PDN_GAMES * 3]
-        answer = worker.ask({"workload": "pdn_check", "variant": "international",
-                             "games": chunk})
+        chunk = games if lib != "pydraughts" else games[: SLOW_PDN_GAMES * 3]
+        answer = worker.ask({"workload": "pdn_check", "variant": "international", "games": chunk})
         if "error" in answer:
             errors[lib] = answer["error"]
             continue
         replayed[lib] = {index: plies for index, plies in answer["check"]}
     full = [lib for lib in replayed if lib != "pydraughts"]
-    common = [i for i in range(len(games))
-              if all(i in replayed[lib] for lib in full)
-              and len({replayed[lib][i] for lib in full}) == 1
-              and replayed[full[0]][i] > 0] if full else []
+    common = (
+        [
+            i
+            for i in range(len(games))
+            if all(i in replayed[lib] for lib in full)
+            and len({replayed[lib][i] for lib in full}) == 1
+            and replayed[full[0]][i] > 0
+        ]
+        if full
+        else []
+    )
     text = "\n\n".join(games[i] for i in common)
     request = {"workload": "pdn", "variant": "international", "text": text}
     slow_common = [i for i in common if i in replayed.get("pydraughts", {})][:SLOW_PDN_GAMES]
     slow_request = {**request, "text": "\n\n".join(games[i] for i in slow_common)}
-    row = Row(f"PDN read+replay, {len(common)} of {len(games)} International games",
-              "games/s", True,
-              {lib: slow_request if lib == "pydraughts" else request for lib in workers},
-              note=f"pydraughts: {len(slow_common)} games", target=2.0)
+    row = Row(
+        f"PDN read+replay, {len(common)} of {len(games)} International games",
+        "games/s",
+        True,
+        {lib: slow_request if lib == "pydraughts" else request for lib in workers},
+        note=f"pydraughts: {len(slow_common)} games",
+        target=2.0,
+    )
     for lib, message in errors.items():
         row.errors[lib] = message
     return row
@@ -374,8 +448,10 @@ def machine_line() -> str:
     except OSError:
         pass
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return (f"machine: {cpu}; Python {platform.python_version()} "
-            f"({platform.python_implementation()}); {now}")
+    return (
+        f"machine: {cpu}; Python {platform.python_version()} "
+        f"({platform.python_implementation()}); {now}"
+    )
 
 
 def run_rows(rows: list[Row], workers: dict[str, Worker], rounds: int, clock: str) -> None:
@@ -392,8 +468,12 @@ def run_rows(rows: list[Row], workers: dict[str, Worker], rounds: int, clock: st
         # (untimed), so its figures are not from a different computation.
         ours = workers.get("ours")
         for lib, request in row.requests.items():
-            if (lib != "ours" and ours is not None and lib in row.checks
-                    and _work(request) != _work(row.requests["ours"])):
+            if (
+                lib != "ours"
+                and ours is not None
+                and lib in row.checks
+                and _work(request) != _work(row.requests["ours"])
+            ):
                 answer = ours.ask(request)
                 if "error" not in answer:
                     row.references[lib] = answer.get("check")
@@ -415,9 +495,11 @@ def check_agreement(row: Row) -> str:
         checks.pop("py-draughts", None)  # optional captures: a different tree
     if len({json.dumps(c) for c in checks.values()}) > 1:
         return "DIFFERENT RESULTS: " + ", ".join(f"{lib}={c}" for lib, c in checks.items())
-    wrong = [f"{lib}={row.checks[lib]}, ours={ref} on the same work"
-             for lib, ref in row.references.items()
-             if row.checks.get(lib) != ref]
+    wrong = [
+        f"{lib}={row.checks[lib]}, ours={ref} on the same work"
+        for lib, ref in row.references.items()
+        if row.checks.get(lib) != ref
+    ]
     return "DIFFERENT RESULTS: " + "; ".join(wrong) if wrong else ""
 
 
@@ -452,9 +534,12 @@ def print_table(rows: list[Row], libs: list[str], header: list[str]) -> None:
         absent = [lib for lib in PEERS if lib not in row.samples]
         if len(absent) == len(PEERS):
             absent.append("peers")
-        notes = [part for part in row.note.split("; ")
-                 if part and not any(part.startswith(f"{lib} ") or part.startswith(f"{lib}:")
-                                     for lib in absent)]
+        notes = [
+            part
+            for part in row.note.split("; ")
+            if part
+            and not any(part.startswith(f"{lib} ") or part.startswith(f"{lib}:") for lib in absent)
+        ]
         disagreement = check_agreement(row)
         if disagreement:
             notes.append(disagreement)
@@ -477,22 +562,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="samples per library and row")
     parser.add_argument("--quick", action="store_true", help="smaller samples, 3 rounds")
-    parser.add_argument("--peers", default=",".join(PEERS),
-                        help="comma-separated peers to compare with (default: both)")
-    parser.add_argument("--corpus", type=Path, default=PDN_DIR,
-                        help="folder of International PDN files (default: %(default)s)")
-    parser.add_argument("--wall", action="store_true",
-                        help="time with the wall clock instead of each process's CPU time")
-    parser.add_argument("--json", type=Path, default=None,
-                        help="also write every row, samples included, to this JSON file")
-    parser.add_argument("--only", default="",
-                        help="run only the rows whose name contains this text")
-    parser.add_argument("--no-pin", action="store_true",
-                        help="let the system place the workers instead of pinning them "
-                             "all to one CPU")
-    parser.add_argument("--baseline", metavar="REV", default=None,
-                        help="also time this library at git revision REV (a worktree under "
-                             "benchmarks/.baseline/), as column ours@REV")
+    parser.add_argument(
+        "--peers",
+        default=",".join(PEERS),
+        help="comma-separated peers to compare with (default: both)",
+    )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=PDN_DIR,
+        help="folder of International PDN files (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--wall",
+        action="store_true",
+        help="time with the wall clock instead of each process's CPU time",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        help="also write every row, samples included, to this JSON file",
+    )
+    parser.add_argument(
+        "--only", default="", help="run only the rows whose name contains this text"
+    )
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="let the system place the workers instead of pinning them all to one CPU",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        default=None,
+        help="also time this library at git revision REV (a worktree under "
+        "benchmarks/.baseline/), as column ours@REV",
+    )
     args = parser.parse_args()
     rounds = 3 if args.quick and args.rounds == 5 else args.rounds
     clock = "wall" if args.wall else "cpu"
@@ -534,10 +640,18 @@ def main() -> None:
         # for ours, or the timing would include compiling its source.
         for lib in libs.values():
             if lib.repo is not None:
-                subprocess.run([str(lib.python), "-m", "compileall", "-q",
-                                str(lib.repo / "draughts")], check=True)
-        imports = Row("import draughts (fresh interpreter)", "ms", False, {}, target=1.0,
-                      note="target also: ours <= 50 ms" if "py-draughts" in libs else "")
+                subprocess.run(
+                    [str(lib.python), "-m", "compileall", "-q", str(lib.repo / "draughts")],
+                    check=True,
+                )
+        imports = Row(
+            "import draughts (fresh interpreter)",
+            "ms",
+            False,
+            {},
+            target=1.0,
+            note="target also: ours <= 50 ms" if "py-draughts" in libs else "",
+        )
         for _ in range(max(rounds, 5)):
             for name, lib in libs.items():
                 imports.add(name, {"seconds": import_time(lib, clock), "ops": 1})
@@ -555,23 +669,38 @@ def main() -> None:
         + ")",
     ]
     if baseline is not None:
-        header.insert(2, f"baseline: {baseline} is {args.baseline} = {root.name}, "
-                         f"imported from {root}")
+        header.insert(
+            2, f"baseline: {baseline} is {args.baseline} = {root.name}, imported from {root}"
+        )
     print_table(rows, list(libs), header)
     if args.json is not None:
-        args.json.write_text(json.dumps({
-            "header": header,
-            "baseline": None if baseline is None else {
-                "column": baseline, "rev": args.baseline, "commit": root.name},
-            "rows": [{
-                "workload": row.name, "unit": row.unit,
-                "median": {lib: row.median(lib) for lib in row.samples},
-                "samples": row.samples,
-                "x": {lib: row.ratio(lib) for lib in row.samples if lib != "ours"},
-                "target": row.target, "verdict": _verdict(row, row.ratio("py-draughts")),
-                "note": row.note, "errors": row.errors, "disagreement": check_agreement(row),
-            } for row in rows],
-        }, indent=1) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "header": header,
+                    "baseline": None
+                    if baseline is None
+                    else {"column": baseline, "rev": args.baseline, "commit": root.name},
+                    "rows": [
+                        {
+                            "workload": row.name,
+                            "unit": row.unit,
+                            "median": {lib: row.median(lib) for lib in row.samples},
+                            "samples": row.samples,
+                            "x": {lib: row.ratio(lib) for lib in row.samples if lib != "ours"},
+                            "target": row.target,
+                            "verdict": _verdict(row, row.ratio("py-draughts")),
+                            "note": row.note,
+                            "errors": row.errors,
+                            "disagreement": check_agreement(row),
+                        }
+                        for row in rows
+                    ],
+                },
+                indent=1,
+            )
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

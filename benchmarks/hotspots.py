@@ -56,6 +56,7 @@ def _api_perft(board: draughts.Board, depth: int) -> int:
 def workload(name: str, variant: str, fens: list[str]) -> Callable[[], object]:
     boards = [draughts.Board(fen, variant=variant) for fen in fens]
     if name == "legal":
+
         def run() -> object:
             for _ in range(40):
                 for board in boards:
@@ -72,12 +73,15 @@ def workload(name: str, variant: str, fens: list[str]) -> Callable[[], object]:
                     board.pop()
             return None
     elif name == "perft":
+
         def run() -> object:
             return _api_perft(draughts.Board(variant=variant), 5)
     elif name == "perft_fn":
+
         def run() -> object:
             return draughts.perft(draughts.Board(variant=variant), 6)
     elif name == "fen":
+
         def run() -> object:
             for _ in range(100):
                 for fen in fens:
@@ -92,20 +96,26 @@ def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) 
     """Print microseconds per position for each layer of ``legal_moves``."""
     from draughts._core.pure import movegen as _movegen
 
-    print("| position set | `captures()` | `steps()` | `_movegen.legal_moves()` "
-          "| `_movegen.board_moves()` | `list(board.legal_moves)` |")
+    print(
+        "| position set | `captures()` | `steps()` | `_movegen.legal_moves()` "
+        "| `_movegen.board_moves()` | `list(board.legal_moves)` |"
+    )
     print("|---|---|---|---|---|---|")
     for variant in ("international", "russian", "brazilian"):
         spots = positions[variant]["positions"]  # type: ignore[index]
         for kind in ("quiet", "capture", "king"):
-            boards = [draughts.Board(p["fen"], variant=variant)
-                      for p in spots if p["kind"] == kind]
+            boards = [draughts.Board(p["fen"], variant=variant) for p in spots if p["kind"] == kind]
             cases = []
             for b in boards:
                 c = b._turn
                 occupied = b._men[0] | b._men[1] | b._kings[0] | b._kings[1]
-                cases.append((b, (b._ctx.core, c, b._men[c], b._kings[c], b._men[1 - c],
-                                  b._kings[1 - c]), (b._ctx.core, c, b._men[c], b._kings[c], occupied)))
+                cases.append(
+                    (
+                        b,
+                        (b._ctx.core, c, b._men[c], b._kings[c], b._men[1 - c], b._kings[1 - c]),
+                        (b._ctx.core, c, b._men[c], b._kings[c], occupied),
+                    )
+                )
 
             def fresh_list(b: draughts.Board) -> object:
                 b._legal = None
@@ -132,12 +142,16 @@ def breakdown(positions: dict[str, object], rounds: int = 7, repeat: int = 300) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("workloads", nargs="*", default=list(WORKLOADS),
-                        help=f"any of {', '.join(WORKLOADS)}")
+    parser.add_argument(
+        "workloads", nargs="*", default=list(WORKLOADS), help=f"any of {', '.join(WORKLOADS)}"
+    )
     parser.add_argument("--variant", default="international")
     parser.add_argument("--top", type=int, default=15)
-    parser.add_argument("--breakdown", action="store_true",
-                        help="time legal_moves layer by layer instead of profiling")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="time legal_moves layer by layer instead of profiling",
+    )
     args = parser.parse_args()
     positions = json.loads((HERE / "positions.json").read_text())["variants"]
     if args.breakdown:

@@ -37,8 +37,9 @@ QUOTA = {"quiet": 17, "capture": 17, "king": 16}
 
 
 def _kind(board: draughts.Board) -> str | None:
-    has_king = bool(board.pieces(draughts.WHITE, draughts.KING)
-                    or board.pieces(draughts.BLACK, draughts.KING))
+    has_king = bool(
+        board.pieces(draughts.WHITE, draughts.KING) or board.pieces(draughts.BLACK, draughts.KING)
+    )
     if has_king:
         return "king"
     if board.has_captures():
@@ -96,8 +97,10 @@ def main() -> None:
         "seed": args.seed,
         "made_with": f"draughts {draughts.__version__}",
         "variants": {
-            v: {"positions": _positions(v, rng),
-                "perft": _perft_positions(v, rng, args.perft_leaves)}
+            v: {
+                "positions": _positions(v, rng),
+                "perft": _perft_positions(v, rng, args.perft_leaves),
+            }
             for v in VARIANTS
         },
     }

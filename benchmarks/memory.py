@@ -34,8 +34,9 @@ def _peak_mb() -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", nargs="?", type=Path, default=OCA)
-    parser.add_argument("--variant", default="english",
-                        help="variant of games without a GameType tag")
+    parser.add_argument(
+        "--variant", default="english", help="variant of games without a GameType tag"
+    )
     parser.add_argument("--limit", type=int, default=0, help="stop after this many games")
     args = parser.parse_args()
     if not args.path.exists():
@@ -59,8 +60,10 @@ def main() -> int:
             if args.limit and games >= args.limit:
                 break
     seconds = time.perf_counter() - start
-    print(f"{args.path.name}: {games:,} games ({with_errors:,} with errors), {plies:,} plies "
-          f"in {seconds:.1f} s ({games / seconds:,.0f} games/s)")
+    print(
+        f"{args.path.name}: {games:,} games ({with_errors:,} with errors), {plies:,} plies "
+        f"in {seconds:.1f} s ({games / seconds:,.0f} games/s)"
+    )
     print(f"peak RSS: {_peak_mb():.1f} MB")
     return 0
 

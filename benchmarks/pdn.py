@@ -105,18 +105,21 @@ def main(argv: list[str] | None = None) -> int:
     errors = sum(1 for game in games if game.errors)
     moves = sum(len(game.mainline_moves()) for game in games)
     all_moves = _count_all(texts, args.variant)
-    print(f"{len(paths)} files, {len(games)} games, {moves} main-line moves "
-          f"({all_moves} with side lines), {errors} games with errors; "
-          f"median of {args.repeat} runs, CPU time")
+    print(
+        f"{len(paths)} files, {len(games)} games, {moves} main-line moves "
+        f"({all_moves} with side lines), {errors} games with errors; "
+        f"median of {args.repeat} runs, CPU time"
+    )
     rows = [
         ("read+replay", _timed(lambda: _stream(texts, args.variant), args.repeat)),
-        ("read+replay (no tree)", _timed(lambda: _count_all(texts, args.variant),
-                                         args.repeat)),
+        ("read+replay (no tree)", _timed(lambda: _count_all(texts, args.variant), args.repeat)),
         ("export", _timed(lambda: [str(game) for game in games], args.repeat)),
     ]
     for name, seconds in rows:
-        print(f"{name:22s} {seconds:7.3f} s  {len(games) / seconds:9,.0f} games/s  "
-              f"{all_moves / seconds:11,.0f} moves/s")
+        print(
+            f"{name:22s} {seconds:7.3f} s  {len(games) / seconds:9,.0f} games/s  "
+            f"{all_moves / seconds:11,.0f} moves/s"
+        )
     return 0
 
 

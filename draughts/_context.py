@@ -37,8 +37,17 @@ class VariantContext:
     :meth:`Board.push <draughts.Board.push>` on every move, hence the slots."""
 
     __slots__ = (
-        "bits", "core", "crown_and_continue", "crowning_squares", "fen", "keys", "king_limit",
-        "promotion", "square_keys", "tracker", "variant",
+        "bits",
+        "core",
+        "crown_and_continue",
+        "crowning_squares",
+        "fen",
+        "keys",
+        "king_limit",
+        "promotion",
+        "square_keys",
+        "tracker",
+        "variant",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -51,8 +60,9 @@ class VariantContext:
         self.square_keys = zobrist.SquareKeys(self.keys, core.index_of_square)
         # push() looks a move's squares up here: a square off the board is a
         # KeyError, cheaper than testing the range of every square first.
-        self.bits = {square: core.bit_of_square[square]
-                     for square in range(1, core.square_count + 1)}
+        self.bits = {
+            square: core.bit_of_square[square] for square in range(1, core.square_count + 1)
+        }
         self.promotion = core.promotion_mask
         self.crown_and_continue = core.crown_and_continue
         self.crowning_squares = core.crowning_squares

@@ -7,8 +7,13 @@ from collections.abc import Sequence
 from draughts._core.geometry import Geometry
 
 
-def text_diagram(t: Geometry, men: Sequence[int], kings: Sequence[int],
-                 symbols: tuple[tuple[str, str], tuple[str, str]], empty: str) -> str:
+def text_diagram(
+    t: Geometry,
+    men: Sequence[int],
+    kings: Sequence[int],
+    symbols: tuple[tuple[str, str], tuple[str, str]],
+    empty: str,
+) -> str:
     """Rows from the top (Black's side) down, one cell per square of the
     board: a symbol ``symbols[colour][kind]`` for a piece, ``empty`` for an
     empty playing square, a space for a square nobody plays on."""

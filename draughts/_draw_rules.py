@@ -39,7 +39,8 @@ class Tracker:
         self.repetition: DrawRule | None = next((r for r in rules if r.is_repetition), None)
         # Every rule in the variant's order, with its index among the counting ones.
         self.order: tuple[tuple[DrawRule, int], ...] = tuple(
-            (rule, -1 if rule.is_repetition else self.counting.index(rule)) for rule in rules)
+            (rule, -1 if rule.is_repetition else self.counting.index(rule)) for rule in rules
+        )
         modes: list[tuple[int, int]] = []  # (mode, index into the tracked tuple)
         tracked: list[DrawRule] = []
         for rule in self.counting:
@@ -60,25 +61,43 @@ class Tracker:
         side = start_piece_count  # no side ever has more pieces
         self.rule_max = tuple(
             max((min(e.pieces[1], _most_pieces(e, side)) for e in r.endings), default=-1)
-            if r.endings else 10**9 for r in tracked)
+            if r.endings
+            else 10**9
+            for r in tracked
+        )
         self.max_pieces = max(self.rule_max, default=-1)
         # The most pieces the weaker side may have in some ending of rule i: a
         # lone king in most, so a cheap test rules the rule out in most games.
         self.weak_max = tuple(
-            max((min(e.strong.kings[1] + e.strong.men[1], e.weak.kings[1] + e.weak.men[1],
-                     e.pieces[1] // 2) for e in r.endings), default=-1)
-            if r.endings else 10**9 for r in tracked)
+            max(
+                (
+                    min(
+                        e.strong.kings[1] + e.strong.men[1],
+                        e.weak.kings[1] + e.weak.men[1],
+                        e.pieces[1] // 2,
+                    )
+                    for e in r.endings
+                ),
+                default=-1,
+            )
+            if r.endings
+            else 10**9
+            for r in tracked
+        )
         self.max_weaker = max(self.weak_max, default=-1)
         # Whether every ending of every tracked rule has a king on the board
         # (the weak side's lone king, in most): then, while no king is on the
         # board, none can hold, which rules the tracker out in the middle game.
-        self.needs_king = all(r.endings and all(e.strong.kings[0] + e.weak.kings[0] >= 1
-                                                for e in r.endings) for r in tracked)
+        self.needs_king = all(
+            r.endings and all(e.strong.kings[0] + e.weak.kings[0] >= 1 for e in r.endings)
+            for r in tracked
+        )
         # Whether in every ending the side with fewer pieces (each side, on a
         # tie) has a king, as the lone king has: then a position whose weaker
         # side has none matches no tracked rule.
-        self.weaker_king = all(r.endings and all(_weaker_has_king(e) for e in r.endings)
-                               for r in tracked)
+        self.weaker_king = all(
+            r.endings and all(_weaker_has_king(e) for e in r.endings) for r in tracked
+        )
         positional = [e for r in tracked for e in r.endings if e.weak_king_on_long_diagonal]
         self.positional_pieces = max((_most_pieces(e, side) for e in positional), default=-1)
         self.long_diagonal = _long_diagonal(t) if positional else 0
@@ -98,26 +117,57 @@ class Tracker:
         endings = self.endings[index]
         if not endings:
             return 0
-        return self._strong(endings, men, kings, kings[0].bit_count(), kings[1].bit_count(),
-                            men[0].bit_count(), men[1].bit_count())
+        return self._strong(
+            endings,
+            men,
+            kings,
+            kings[0].bit_count(),
+            kings[1].bit_count(),
+            men[0].bit_count(),
+            men[1].bit_count(),
+        )
 
-    def _strong(self, endings: tuple[_Compiled, ...], men: list[int], kings: list[int],
-                k0: int, k1: int, m0: int, m1: int) -> int | None:
+    def _strong(
+        self,
+        endings: tuple[_Compiled, ...],
+        men: list[int],
+        kings: list[int],
+        k0: int,
+        k1: int,
+        m0: int,
+        m1: int,
+    ) -> int | None:
         total = k0 + k1 + m0 + m1
         diagonal = self.long_diagonal
-        for (sk, sK, sm, sM, wk, wK, wm, wM, low, high, on_diagonal) in endings:
+        for sk, sK, sm, sM, wk, wK, wm, wM, low, high, on_diagonal in endings:
             if not low <= total <= high:
                 continue
-            if (sk <= k0 <= sK and sm <= m0 <= sM and wk <= k1 <= wK and wm <= m1 <= wM
-                    and (not on_diagonal or kings[1] & diagonal)):
+            if (
+                sk <= k0 <= sK
+                and sm <= m0 <= sM
+                and wk <= k1 <= wK
+                and wm <= m1 <= wM
+                and (not on_diagonal or kings[1] & diagonal)
+            ):
                 return 0
-            if (sk <= k1 <= sK and sm <= m1 <= sM and wk <= k0 <= wK and wm <= m0 <= wM
-                    and (not on_diagonal or kings[0] & diagonal)):
+            if (
+                sk <= k1 <= sK
+                and sm <= m1 <= sM
+                and wk <= k0 <= wK
+                and wm <= m0 <= wM
+                and (not on_diagonal or kings[0] & diagonal)
+            ):
                 return 1
         return None
 
-    def after_progress(self, starts: tuple[int | None, ...], ply: int, men: list[int],
-                       kings: list[int], events: int) -> tuple[int | None, ...]:
+    def after_progress(
+        self,
+        starts: tuple[int | None, ...],
+        ply: int,
+        men: list[int],
+        kings: list[int],
+        events: int,
+    ) -> tuple[int | None, ...]:
         """The start plies after a capture, a crowning or (where a tracked rule
         restarts on them) a man move: :meth:`update`, after cheap tests that
         each prove no tracked ending holds (no king on the board where every
@@ -126,14 +176,22 @@ class Tracker:
         if kings[0] | kings[1] or not self.needs_king:
             n0 = (men[0] | kings[0]).bit_count()
             n1 = (men[1] | kings[1]).bit_count()
-            if (n0 + n1 <= self.max_pieces
-                    and (n0 if n0 < n1 else n1) <= self.max_weaker
-                    and ((kings[0] if n0 <= n1 else kings[1]) or not self.weaker_king)):
+            if (
+                n0 + n1 <= self.max_pieces
+                and (n0 if n0 < n1 else n1) <= self.max_weaker
+                and ((kings[0] if n0 <= n1 else kings[1]) or not self.weaker_king)
+            ):
                 return self.update(starts, ply, men, kings, events)
         return self.inactive
 
-    def update(self, starts: tuple[int | None, ...], ply: int, men: list[int],
-               kings: list[int], events: int) -> tuple[int | None, ...]:
+    def update(
+        self,
+        starts: tuple[int | None, ...],
+        ply: int,
+        men: list[int],
+        kings: list[int],
+        events: int,
+    ) -> tuple[int | None, ...]:
         """The tracked rules' start plies after a move with ``events``
         (:class:`~draughts.outcome.Reset` flags as an int) that left ``ply``
         plies on the board; ``starts`` all None and no events for a set-up."""
@@ -159,8 +217,9 @@ class Tracker:
             new[index] = ply if start is None or resets & events else start
         return tuple(new)
 
-    def _holding(self, men: list[int], kings: list[int], k0: int, k1: int, m0: int,
-                 m1: int) -> tuple[tuple[int, int], ...]:
+    def _holding(
+        self, men: list[int], kings: list[int], k0: int, k1: int, m0: int, m1: int
+    ) -> tuple[tuple[int, int], ...]:
         """The tracked rules that one of their endings matches, as (index,
         resets) pairs; a position with the same key (see :meth:`update`)
         gives the same answer."""
@@ -168,13 +227,17 @@ class Tracker:
         weaker = min(k0 + m0, k1 + m1)
         return tuple(
             (index, resets)
-            for index, (endings, most, weak_most, resets) in enumerate(zip(
-                self.tracked_endings, self.rule_max, self.weak_max, self.resets, strict=True))
-            if total <= most and weaker <= weak_most
-            and (not endings or self._strong(endings, men, kings, k0, k1, m0, m1) is not None))
+            for index, (endings, most, weak_most, resets) in enumerate(
+                zip(self.tracked_endings, self.rule_max, self.weak_max, self.resets, strict=True)
+            )
+            if total <= most
+            and weaker <= weak_most
+            and (not endings or self._strong(endings, men, kings, k0, k1, m0, m1) is not None)
+        )
 
-    def count(self, index: int, start: int | None, ply: int, turn: int, men: list[int],
-              kings: list[int]) -> int | None:
+    def count(
+        self, index: int, start: int | None, ply: int, turn: int, men: list[int], kings: list[int]
+    ) -> int | None:
         """How far counting rule ``index`` has got, given its start ply (see
         :attr:`modes`): plies, or the strong side's moves; None while its
         condition does not hold."""
@@ -197,8 +260,7 @@ def _most_pieces(ending: Ending, side: int) -> int:
     """The most pieces a position of the ending can have, ``side`` being the
     most one side can have."""
     strong, weak = ending.strong, ending.weak
-    return (min(strong.kings[1] + strong.men[1], side)
-            + min(weak.kings[1] + weak.men[1], side))
+    return min(strong.kings[1] + strong.men[1], side) + min(weak.kings[1] + weak.men[1], side)
 
 
 def _weaker_has_king(ending: Ending) -> bool:
@@ -208,17 +270,25 @@ def _weaker_has_king(ending: Ending) -> bool:
     s_low, s_high = strong.kings[0] + strong.men[0], strong.kings[1] + strong.men[1]
     w_low, w_high = weak.kings[0] + weak.men[0], weak.kings[1] + weak.men[1]
     s_king, w_king = strong.kings[0] >= 1, weak.kings[0] >= 1
-    return ((w_king or w_low >= s_high)  # the weak side may have fewer pieces
-            and (s_king or s_low >= w_high)  # the strong side may have fewer
-            and ((s_king and w_king) or s_high < w_low or w_high < s_low))  # or as many
+    return (
+        (w_king or w_low >= s_high)  # the weak side may have fewer pieces
+        and (s_king or s_low >= w_high)  # the strong side may have fewer
+        and ((s_king and w_king) or s_high < w_low or w_high < s_low)
+    )  # or as many
 
 
 _Compiled = tuple[int, int, int, int, int, int, int, int, int, int, bool]
 
 
 def _compile(e: Ending) -> _Compiled:
-    return (*e.strong.kings, *e.strong.men, *e.weak.kings, *e.weak.men, *e.pieces,
-            e.weak_king_on_long_diagonal)
+    return (
+        *e.strong.kings,
+        *e.strong.men,
+        *e.weak.kings,
+        *e.weak.men,
+        *e.pieces,
+        e.weak_king_on_long_diagonal,
+    )
 
 
 def _long_diagonal(t: Geometry) -> int:

@@ -11,12 +11,10 @@ square order, kings marked ``K``, runs of men on numeric boards as ranges.
 
 from __future__ import annotations
 
+import functools
 import re
 from operator import getitem
-from typing import NamedTuple
-
-import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from draughts.errors import InvalidFenError
 
@@ -95,7 +93,8 @@ def _parse_general(codec: FenCodec, fen: str, limit_pieces: bool) -> FenPosition
         color = 0 if head == "W" else 1
         if color in colors_seen:
             raise InvalidFenError(
-                f"pieces of {'White' if color == 0 else 'Black'} listed twice in {fen!r}")
+                f"pieces of {'White' if color == 0 else 'Black'} listed twice in {fen!r}"
+            )
         colors_seen.add(color)
         body = field[1:]
         if not body:
@@ -160,7 +159,6 @@ def _expand(tables: Geometry, item: str, fen: str) -> list[tuple[int, bool]]:
             f"{name!r} is not a square of the {tables.variant.name} board in {fen!r}"
         )
     return [(square, is_king)]
-
 
 
 def format_fen(codec: FenCodec, position: tuple[int, tuple[int, int], tuple[int, int]]) -> str:
@@ -282,8 +280,7 @@ class FenCodec:
             kings[color] = own_kings
         if limit_pieces:
             limit = self.start_piece_count
-            if ((men[0] | kings[0]).bit_count() > limit
-                    or (men[1] | kings[1]).bit_count() > limit):
+            if (men[0] | kings[0]).bit_count() > limit or (men[1] | kings[1]).bit_count() > limit:
                 return None
         return FenPosition(turn, (men[0], men[1]), (kings[0], kings[1]), halfmove, fullmove)
 
@@ -324,8 +321,7 @@ class FenCodec:
                 first = low.bit_length() - 1
                 carried = men + low
                 last = (carried & -carried).bit_length() - 2
-                out.append(labels[first] if last == first
-                           else f"{labels[first]}-{labels[last]}")
+                out.append(labels[first] if last == first else f"{labels[first]}-{labels[last]}")
                 men &= carried
         elif self.runs:
             while men | kings:
@@ -340,8 +336,7 @@ class FenCodec:
                 # starts there: the carry lands just past its last square.
                 carried = men + low
                 last = (carried & -carried).bit_length() - 2
-                out.append(labels[first] if last == first
-                           else f"{labels[first]}-{labels[last]}")
+                out.append(labels[first] if last == first else f"{labels[first]}-{labels[last]}")
                 men &= carried
         else:
             while men | kings:

@@ -25,15 +25,16 @@ __all__ = ["Board", "LegalMoveGenerator", "perft"]
 _COLORS = (WHITE, BLACK)
 _ASCII = (("w", "W"), ("b", "B"))
 _UNICODE = (("⛀", "⛁"), ("⛂", "⛃"))
-_PIECES = ((Piece.of(MAN, WHITE), Piece.of(KING, WHITE)),
-           (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)))
+_PIECES = (
+    (Piece.of(MAN, WHITE), Piece.of(KING, WHITE)),
+    (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)),
+)
 
 # A snapshot of everything push() changes: (white men, black men, white kings,
 # black kings, side to move, position key, ply of the last capture or man move,
 # draw-rule count starts, Frisian king moves). pop() restores it whole instead
 # of undoing a move.
-_State = tuple[int, int, int, int, int, int, int, tuple[int | None, ...],
-               tuple[int, int, int, int]]
+_State = tuple[int, int, int, int, int, int, int, tuple[int | None, ...], tuple[int, int, int, int]]
 
 # Consecutive non-capturing moves of one king per side, for
 # Variant.king_move_limit: (white king bit, its moves, black king bit, its moves).
@@ -65,8 +66,9 @@ class Board:
     :raises InvalidFenError: if ``fen`` is not a valid FEN of the variant.
     """
 
-    def __init__(self, fen: str | None = None, *, variant: Variant | str | int = INTERNATIONAL
-                 ) -> None:
+    def __init__(
+        self, fen: str | None = None, *, variant: Variant | str | int = INTERNATIONAL
+    ) -> None:
         self._variant = find_variant(variant)
         self._ctx: VariantContext = context(self._variant)
         self.move_stack: list[Move] = []
@@ -170,7 +172,11 @@ class Board:
         :raises ValueError: for a square off the board or a man on its crowning row.
         """
         bit = self._square_bit(square)
-        if piece is not None and piece.kind == MAN and bit & self._ctx.core.promotion_mask[piece.color]:
+        if (
+            piece is not None
+            and piece.kind == MAN
+            and bit & self._ctx.core.promotion_mask[piece.color]
+        ):
             raise ValueError(
                 f"a {piece.color.name.lower()} man cannot stand on square "
                 f"{self._ctx.core.name_of_square[square]}, where it would be crowned"
@@ -221,8 +227,10 @@ class Board:
         >>> Board().fen()
         'W:W31-50:B1-20'
         """
-        return format_fen(self._ctx.fen, (self._turn, (self._men[0], self._men[1]),
-                                    (self._kings[0], self._kings[1])))
+        return format_fen(
+            self._ctx.fen,
+            (self._turn, (self._men[0], self._men[1]), (self._kings[0], self._kings[1])),
+        )
 
     def set_fen(self, fen: str) -> None:
         """Set up the position of ``fen`` and forget the move history.
@@ -248,8 +256,7 @@ class Board:
             self._quiet_from = -position.halfmove_clock
         if position.fullmove_number and position.fullmove_number > 1:
             first = int(self._variant.first_color)
-            self._ply_origin = -(2 * (position.fullmove_number - 1)
-                                 + (self._turn != first))
+            self._ply_origin = -(2 * (position.fullmove_number - 1) + (self._turn != first))
 
     # -- Moves ----------------------------------------------------------------
 
@@ -265,9 +272,15 @@ class Board:
             # Moves come in square order (origin, then destination): it reads
             # well in lists and does not depend on how the generator walks
             # the board.
-            moves = _core.board_moves(self._ctx.core, c, men[c], kings[c], men[1 - c],
-                                      kings[1 - c],
-                                      self._frozen_kings() if self._ctx.king_limit else 0)
+            moves = _core.board_moves(
+                self._ctx.core,
+                c,
+                men[c],
+                kings[c],
+                men[1 - c],
+                kings[1 - c],
+                self._frozen_kings() if self._ctx.king_limit else 0,
+            )
             self._legal = moves
         return self._legal
 
@@ -289,8 +302,16 @@ class Board:
     def has_captures(self) -> bool:
         """Whether the side to move must capture."""
         c = self._turn
-        return bool(_core.captures(self._ctx.core, c, self._men[c], self._kings[c],
-                                      self._men[1 - c], self._kings[1 - c]))
+        return bool(
+            _core.captures(
+                self._ctx.core,
+                c,
+                self._men[c],
+                self._kings[c],
+                self._men[1 - c],
+                self._kings[1 - c],
+            )
+        )
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
@@ -323,16 +344,26 @@ class Board:
         origin = core.index_of_square[from_square]
         destination = core.index_of_square[to_square]
         if self._legal is not None:
-            return [m for m in self._legal
-                    if m.from_square == from_square and m.to_square == to_square]
+            return [
+                m for m in self._legal if m.from_square == from_square and m.to_square == to_square
+            ]
         c = self._turn
         men, kings = self._men, self._kings
-        return _core.moves_between(core, c, men[c], kings[c], men[1 - c], kings[1 - c],
-                                   origin, destination,
-                                   self._frozen_kings() if ctx.king_limit else 0)
+        return _core.moves_between(
+            core,
+            c,
+            men[c],
+            kings[c],
+            men[1 - c],
+            kings[1 - c],
+            origin,
+            destination,
+            self._frozen_kings() if ctx.king_limit else 0,
+        )
 
-    def find_move(self, from_square: int, to_square: int, *,
-                  captures: Iterable[int] | None = None) -> Move:
+    def find_move(
+        self, from_square: int, to_square: int, *, captures: Iterable[int] | None = None
+    ) -> Move:
         """The legal move from ``from_square`` to ``to_square`` (capturing
         exactly ``captures`` when given).
 
@@ -353,10 +384,13 @@ class Board:
             return found[0]
         if not found:
             raise IllegalMoveError(
-                f"no legal move from {from_square} to {to_square} in {self.fen()}")
+                f"no legal move from {from_square} to {to_square} in {self.fen()}"
+            )
         raise AmbiguousMoveError(
             f"several moves from {from_square} to {to_square} in {self.fen()}: "
-            + ", ".join(self.pdn(m, long=True) for m in found), tuple(found))
+            + ", ".join(self.pdn(m, long=True) for m in found),
+            tuple(found),
+        )
 
     def push(self, move: Move) -> None:
         """Play ``move``.
@@ -431,11 +465,22 @@ class Board:
             key ^= zobrist.kings[c][move.from_square] ^ zobrist.kings[c][move.to_square]
         else:
             raise IllegalMoveError(
-                f"no {self.turn.name.lower()} piece on {move.from_square}: {move!r} "
-                f"in {self.fen()}")
+                f"no {self.turn.name.lower()} piece on {move.from_square}: {move!r} in {self.fen()}"
+            )
         stack = self._stack
-        stack.append((men[0], men[1], kings[0], kings[1], c, old_key, self._quiet_from,
-                      self._starts, self._kmoves))
+        stack.append(
+            (
+                men[0],
+                men[1],
+                kings[0],
+                kings[1],
+                c,
+                old_key,
+                self._quiet_from,
+                self._starts,
+                self._kmoves,
+            )
+        )
         self.move_stack.append(move)
         men[c] = own_men
         kings[c] = own_kings
@@ -452,12 +497,15 @@ class Board:
             # and the kings where they are: the same rules hold and, unless
             # one restarts on man moves, their counts go on.
             if captured or crowned or tracker.man_move_resets:
-                events = ((_CAPTURE if captured else 0) | (_MAN_MOVE if is_man else 0)
-                          | (_PROMOTION if crowned else 0))
+                events = (
+                    (_CAPTURE if captured else 0)
+                    | (_MAN_MOVE if is_man else 0)
+                    | (_PROMOTION if crowned else 0)
+                )
                 self._starts = tracker.after_progress(self._starts, ply, men, kings, events)
-        elif ((origin | target) & tracker.long_diagonal
-              and (men[0] | men[1] | kings[0] | kings[1]).bit_count()
-              <= tracker.positional_pieces):
+        elif (origin | target) & tracker.long_diagonal and (
+            men[0] | men[1] | kings[0] | kings[1]
+        ).bit_count() <= tracker.positional_pieces:
             # A quiet king move changes no material, so only a rule that asks
             # for the lone king on the long diagonal can start or stop, and
             # only if this king left or reached that diagonal.
@@ -475,8 +523,11 @@ class Board:
             target = moves = 0
         else:
             return  # no king followed for this side: nothing changes
-        self._kmoves = ((target, moves, kmoves[2], kmoves[3]) if c == 0
-                        else (kmoves[0], kmoves[1], target, moves))
+        self._kmoves = (
+            (target, moves, kmoves[2], kmoves[3])
+            if c == 0
+            else (kmoves[0], kmoves[1], target, moves)
+        )
 
     def pop(self) -> Move:
         """Take back the last move and return it.
@@ -484,8 +535,9 @@ class Board:
         :raises IndexError: if no move was played.
         """
         move = self.move_stack.pop()
-        (m0, m1, k0, k1, self._turn, self._key, self._quiet_from, self._starts,
-         self._kmoves) = self._stack.pop()
+        (m0, m1, k0, k1, self._turn, self._key, self._quiet_from, self._starts, self._kmoves) = (
+            self._stack.pop()
+        )
         # Into the board's own lists (no other board shares them): cheaper
         # than building two new ones.
         men, kings = self._men, self._kings
@@ -633,8 +685,11 @@ class Board:
         for rule, index in self._ctx.tracker.order:
             if rule.automatic != automatic:
                 continue
-            if (self.can_claim_threefold_repetition() if index < 0 and not automatic
-                    else self._met(rule, index)):
+            if (
+                self.can_claim_threefold_repetition()
+                if index < 0 and not automatic
+                else self._met(rule, index)
+            ):
                 yield rule
 
     def can_claim_draw(self) -> bool:
@@ -673,8 +728,11 @@ class Board:
                 if self._kings[side]:
                     return Outcome(Termination.BREAKTHROUGH, _COLORS[side], style)
         if not self._legal_list():
-            termination = (Termination.BLOCKED if self._men[turn] | self._kings[turn]
-                           else Termination.NO_PIECES)
+            termination = (
+                Termination.BLOCKED
+                if self._men[turn] | self._kings[turn]
+                else Termination.NO_PIECES
+            )
             winner = turn if variant.goal is Goal.ANTIDRAUGHTS else 1 - turn
             return Outcome(termination, _COLORS[winner], style)
         rule = next(self._draws(True), None)
@@ -712,8 +770,7 @@ class Board:
         >>> Board().outcome_on_resignation(WHITE).result()
         '0-2'
         """
-        return Outcome(Termination.RESIGNATION, _COLORS[1 - int(color)],
-                       self._variant.result_style)
+        return Outcome(Termination.RESIGNATION, _COLORS[1 - int(color)], self._variant.result_style)
 
     def outcome_by_agreement(self) -> Outcome:
         """The result of a draw agreed by the players.
@@ -735,10 +792,15 @@ class Board:
         ['47x17', '47x21', '47x26']
         """
         if long is None:
-            long = move.is_capture and sum(
-                1 for m in self._legal_list()
-                if m.from_square == move.from_square and m.to_square == move.to_square
-            ) > 1
+            long = (
+                move.is_capture
+                and sum(
+                    1
+                    for m in self._legal_list()
+                    if m.from_square == move.from_square and m.to_square == move.to_square
+                )
+                > 1
+            )
         return write_move(self._ctx.core, move, long)
 
     def parse_pdn(self, text: str) -> Move:
@@ -815,8 +877,12 @@ class Board:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return (self._variant == other._variant and self._turn == other._turn
-                and self._men == other._men and self._kings == other._kings)
+        return (
+            self._variant == other._variant
+            and self._turn == other._turn
+            and self._men == other._men
+            and self._kings == other._kings
+        )
 
     __hash__ = None  # type: ignore[assignment]
 

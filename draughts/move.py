@@ -45,9 +45,7 @@ class Move:
     """Where the piece ends."""
     captures: tuple[int, ...] = ()
     """The captured squares, in capture order."""
-    path: tuple[int, ...] = attrs.field(
-        default=attrs.Factory(_default_path, takes_self=True)
-    )
+    path: tuple[int, ...] = attrs.field(default=attrs.Factory(_default_path, takes_self=True))
     """Origin, intermediate stops and destination."""
 
     @property

@@ -62,9 +62,9 @@ class Termination(enum.Enum):
     FORTY_MOVE_RULE = "forty-move-rule"
     """WCDF: 40 moves each with no man moved and nothing captured."""
     KING_MOVES_RULE = "king-moves-rule"
-    """Seed ``dama``: 40 move pairs in which only kings moved and nothing was captured."""
+    """``dama``: 40 move pairs in which only kings moved and nothing was captured."""
     PLY_LIMIT = "ply-limit"
-    """Seed ``dama``: no winner after 300 plies."""
+    """``dama``: no winner after 300 plies."""
     FIFTEEN_MOVE_RULE = "fifteen-move-rule"
     """FMJD-64 7.2.5: 15 moves each with only kings moved and nothing captured."""
     THREE_KINGS_RULE = "three-kings-rule"
@@ -253,8 +253,15 @@ class DrawRule:
         if self.endings:
             text += " (" + "; ".join(str(e) for e in self.endings) + ")"
         if self.limit and self.resets:
-            names = [n for n, f in (("capture", Reset.CAPTURE), ("man move", Reset.MAN_MOVE),
-                                    ("promotion", Reset.PROMOTION)) if f in self.resets]
+            names = [
+                n
+                for n, f in (
+                    ("capture", Reset.CAPTURE),
+                    ("man move", Reset.MAN_MOVE),
+                    ("promotion", Reset.PROMOTION),
+                )
+                if f in self.resets
+            ]
             if Reset.MAN_MOVE in self.resets:
                 names = [n for n in names if n != "promotion"]
             text += ", reset by " + " or ".join(names)
@@ -280,8 +287,11 @@ class Outcome:
         in the ``international`` style; the first number is White's score, as
         PDN 3.0 defines it.
         """
-        win, draw, loss = (("2-0", "1-1", "0-2") if self.result_style == "international"
-                           else ("1-0", "1/2-1/2", "0-1"))
+        win, draw, loss = (
+            ("2-0", "1-1", "0-2")
+            if self.result_style == "international"
+            else ("1-0", "1/2-1/2", "0-1")
+        )
         if self.winner is None:
             return draw
         return win if self.winner == WHITE else loss

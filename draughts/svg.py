@@ -76,10 +76,16 @@ class Arrow:
     color: str = _COLORS["arrow"]
 
 
-def board(board: Board, *, orientation: Color = WHITE, lastmove: Move | None = None,
-          arrows: Iterable[Arrow | tuple[int, int]] = (),
-          squares: Mapping[int, str] | Iterable[int] = (),
-          size: int | None = None, coordinates: bool = True) -> SvgText:
+def board(
+    board: Board,
+    *,
+    orientation: Color = WHITE,
+    lastmove: Move | None = None,
+    arrows: Iterable[Arrow | tuple[int, int]] = (),
+    squares: Mapping[int, str] | Iterable[int] = (),
+    size: int | None = None,
+    coordinates: bool = True,
+) -> SvgText:
     """An SVG picture of ``board``.
 
     :param orientation: the side shown at the bottom.
@@ -111,12 +117,17 @@ def board(board: Board, *, orientation: Color = WHITE, lastmove: Move | None = N
     if orientation not in (WHITE, BLACK):
         raise ValueError(f"orientation must be WHITE or BLACK, not {orientation!r}")
     variant = board.variant
-    geometry = _Geometry(variant.width, variant.height, orientation,
-                         MARGIN if coordinates and variant.notation == "algebraic" else 0)
+    geometry = _Geometry(
+        variant.width,
+        variant.height,
+        orientation,
+        MARGIN if coordinates and variant.notation == "algebraic" else 0,
+    )
     svg = _canvas(board, geometry, size)
     marked, tinted = _marks(board, lastmove, squares)
-    _squares(svg, board, geometry, marked, tinted,
-             numbers=coordinates and variant.notation == "numeric")
+    _squares(
+        svg, board, geometry, marked, tinted, numbers=coordinates and variant.notation == "numeric"
+    )
     if coordinates and variant.notation == "algebraic":
         _edges(svg, board, geometry)
     _pieces(svg, board, geometry)
@@ -134,12 +145,15 @@ def _canvas(board: Board, geometry: _Geometry, size: int | None) -> ET.Element:
     """
     variant = board.variant
     full = geometry.full_size()
-    svg = ET.Element("svg", {
-        "xmlns": "http://www.w3.org/2000/svg",
-        "version": "1.1",
-        "viewBox": f"0 0 {full[0]} {full[1]}",
-        "class": f"draughts-board {variant.name}",
-    })
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "version": "1.1",
+            "viewBox": f"0 0 {full[0]} {full[1]}",
+            "class": f"draughts-board {variant.name}",
+        },
+    )
     if size is not None:
         if size <= 0:
             raise ValueError(f"the picture size must be positive, not {size!r}")
@@ -147,13 +161,23 @@ def _canvas(board: Board, geometry: _Geometry, size: int | None) -> ET.Element:
         svg.set("height", str(round(size * full[1] / full[0])))
     ET.SubElement(svg, "desc").text = f"{variant.title}: {board.fen()}"
     if geometry.margin:
-        ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": str(full[0]),
-                                    "height": str(full[1]), "fill": _COLORS["border"]})
+        ET.SubElement(
+            svg,
+            "rect",
+            {
+                "x": "0",
+                "y": "0",
+                "width": str(full[0]),
+                "height": str(full[1]),
+                "fill": _COLORS["border"],
+            },
+        )
     return svg
 
 
-def _marks(board: Board, lastmove: Move | None, squares: Mapping[int, str] | Iterable[int]
-           ) -> tuple[dict[int, str], dict[int, str]]:
+def _marks(
+    board: Board, lastmove: Move | None, squares: Mapping[int, str] | Iterable[int]
+) -> tuple[dict[int, str], dict[int, str]]:
     """The squares the last move tints and the highlighted squares with their
     colours, each checked to be on the board.
 
@@ -169,8 +193,15 @@ def _marks(board: Board, lastmove: Move | None, squares: Mapping[int, str] | Ite
     return marked, tinted
 
 
-def _squares(svg: ET.Element, board: Board, geometry: _Geometry, marked: dict[int, str],
-             tinted: dict[int, str], *, numbers: bool) -> None:
+def _squares(
+    svg: ET.Element,
+    board: Board,
+    geometry: _Geometry,
+    marked: dict[int, str],
+    tinted: dict[int, str],
+    *,
+    numbers: bool,
+) -> None:
     """Every square of the grid, each with its last-move tint, highlight and
     (if ``numbers``) its number over it."""
     variant = board.variant
@@ -178,11 +209,18 @@ def _squares(svg: ET.Element, board: Board, geometry: _Geometry, marked: dict[in
         for col in range(variant.width):
             x, y = geometry.corner(row, col)
             number = variant.square_at(row, col)
-            cell = ET.SubElement(svg, "rect", {
-                "x": str(x), "y": str(y), "width": str(SQUARE), "height": str(SQUARE),
-                "fill": _COLORS["dark" if number else "light"],
-                "class": f"square dark s{number}" if number else "square light",
-            })
+            cell = ET.SubElement(
+                svg,
+                "rect",
+                {
+                    "x": str(x),
+                    "y": str(y),
+                    "width": str(SQUARE),
+                    "height": str(SQUARE),
+                    "fill": _COLORS["dark" if number else "light"],
+                    "class": f"square dark s{number}" if number else "square light",
+                },
+            )
             if variant.all_squares:  # one colour everywhere: lines tell squares apart
                 cell.set("stroke", _COLORS["border"])
                 cell.set("stroke-width", "0.75")
@@ -196,30 +234,47 @@ def _squares(svg: ET.Element, board: Board, geometry: _Geometry, marked: dict[in
 
 def _number(svg: ET.Element, x: int, y: int, number: int) -> None:
     """A square's number in the top-left corner of the square at ``(x, y)``."""
-    text = ET.SubElement(svg, "text", {
-        "x": str(x + 2), "y": str(y + 9), "font-size": "8",
-        "font-family": "sans-serif", "fill": _COLORS["coord"],
-        "class": "coord",
-    })
+    text = ET.SubElement(
+        svg,
+        "text",
+        {
+            "x": str(x + 2),
+            "y": str(y + 9),
+            "font-size": "8",
+            "font-family": "sans-serif",
+            "fill": _COLORS["coord"],
+            "class": "coord",
+        },
+    )
     text.text = str(number)
 
 
 def _pieces(svg: ET.Element, board: Board, geometry: _Geometry) -> None:
     variant = board.variant
     for square, piece in board.piece_map().items():
-        _piece(svg, geometry.center(*variant.coordinates(square)), piece.color,
-               piece.kind == KING, square)
+        _piece(
+            svg,
+            geometry.center(*variant.coordinates(square)),
+            piece.color,
+            piece.kind == KING,
+            square,
+        )
 
 
-def _arrows(svg: ET.Element, board: Board, geometry: _Geometry,
-            arrows: Iterable[Arrow | tuple[int, int]]) -> None:
+def _arrows(
+    svg: ET.Element, board: Board, geometry: _Geometry, arrows: Iterable[Arrow | tuple[int, int]]
+) -> None:
     """:raises ValueError: for an arrow end that is not on the board."""
     variant = board.variant
     for arrow in arrows:
         if not isinstance(arrow, Arrow):
             arrow = Arrow(*arrow)
-        _arrow(svg, geometry.center(*variant.coordinates(_check(board, arrow.tail))),
-               geometry.center(*variant.coordinates(_check(board, arrow.head))), arrow.color)
+        _arrow(
+            svg,
+            geometry.center(*variant.coordinates(_check(board, arrow.tail))),
+            geometry.center(*variant.coordinates(_check(board, arrow.head))),
+            arrow.color,
+        )
 
 
 @attrs.frozen
@@ -249,10 +304,19 @@ def _check(board: Board, square: int) -> int:
 
 
 def _overlay(svg: ET.Element, x: int, y: int, color: str, cls: str) -> None:
-    ET.SubElement(svg, "rect", {
-        "x": str(x), "y": str(y), "width": str(SQUARE), "height": str(SQUARE),
-        "fill": color, "fill-opacity": "0.6", "class": cls,
-    })
+    ET.SubElement(
+        svg,
+        "rect",
+        {
+            "x": str(x),
+            "y": str(y),
+            "width": str(SQUARE),
+            "height": str(SQUARE),
+            "fill": color,
+            "fill-opacity": "0.6",
+            "class": cls,
+        },
+    )
 
 
 def _edges(svg: ET.Element, board: Board, geometry: _Geometry) -> None:
@@ -266,8 +330,13 @@ def _edges(svg: ET.Element, board: Board, geometry: _Geometry) -> None:
         name = variant.square_name(square)
         files.setdefault(col, name[0])
         ranks.setdefault(row, name[1:])
-    style = {"font-size": "11", "font-family": "sans-serif", "fill": _COLORS["coord"],
-             "text-anchor": "middle", "class": "coord"}
+    style = {
+        "font-size": "11",
+        "font-family": "sans-serif",
+        "fill": _COLORS["coord"],
+        "text-anchor": "middle",
+        "class": "coord",
+    }
     full_height = geometry.full_size()[1]
     for col, letter in files.items():
         x, _ = geometry.center(0, col)
@@ -275,76 +344,148 @@ def _edges(svg: ET.Element, board: Board, geometry: _Geometry) -> None:
         text.text = letter
     for row, rank in ranks.items():
         _, y = geometry.center(row, 0)
-        text = ET.SubElement(svg, "text", {"x": str(geometry.margin // 2), "y": f"{y + 4:g}",
-                                           **style})
+        text = ET.SubElement(
+            svg, "text", {"x": str(geometry.margin // 2), "y": f"{y + 4:g}", **style}
+        )
         text.text = rank
 
 
-def _piece(svg: ET.Element, center: tuple[float, float], color: Color, king: bool,
-           square: int) -> None:
+def _piece(
+    svg: ET.Element, center: tuple[float, float], color: Color, king: bool, square: int
+) -> None:
     name = "white" if color == WHITE else "black"
-    group = ET.SubElement(svg, "g", {"class": f"piece {name} {'king' if king else 'man'} "
-                                              f"s{square}"})
+    group = ET.SubElement(
+        svg, "g", {"class": f"piece {name} {'king' if king else 'man'} s{square}"}
+    )
     cx, cy = center
     fill, edge = _COLORS[name], _COLORS[f"{name}-edge"]
     radius = SQUARE * 0.4
-    ET.SubElement(group, "circle", {"cx": f"{cx:g}", "cy": f"{cy:g}", "r": f"{radius:g}",
-                                    "fill": fill, "stroke": edge, "stroke-width": "1.5"})
-    ET.SubElement(group, "circle", {"cx": f"{cx:g}", "cy": f"{cy:g}", "r": f"{radius * 0.7:g}",
-                                    "fill": "none", "stroke": edge, "stroke-width": "1"})
+    ET.SubElement(
+        group,
+        "circle",
+        {
+            "cx": f"{cx:g}",
+            "cy": f"{cy:g}",
+            "r": f"{radius:g}",
+            "fill": fill,
+            "stroke": edge,
+            "stroke-width": "1.5",
+        },
+    )
+    ET.SubElement(
+        group,
+        "circle",
+        {
+            "cx": f"{cx:g}",
+            "cy": f"{cy:g}",
+            "r": f"{radius * 0.7:g}",
+            "fill": "none",
+            "stroke": edge,
+            "stroke-width": "1",
+        },
+    )
     if king:
         # A crown: three points over a band, in the opposite colour.
         mark = _COLORS["black" if color == WHITE else "white"]
         w, h = radius * 0.9, radius * 0.7
         left, top = cx - w / 2, cy - h / 2
         points = [
-            (left, top + h), (left, top), (left + w / 4, top + h / 2), (cx, top),
-            (left + 3 * w / 4, top + h / 2), (left + w, top), (left + w, top + h),
+            (left, top + h),
+            (left, top),
+            (left + w / 4, top + h / 2),
+            (cx, top),
+            (left + 3 * w / 4, top + h / 2),
+            (left + w, top),
+            (left + w, top + h),
         ]
-        ET.SubElement(group, "polygon", {
-            "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points), "fill": mark,
-        })
+        ET.SubElement(
+            group,
+            "polygon",
+            {
+                "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+                "fill": mark,
+            },
+        )
 
 
 def _route(svg: ET.Element, board: Board, geometry: _Geometry, move: Move) -> None:
     variant = board.variant
     path = move.path if len(move.path) >= 2 else (move.from_square, move.to_square)
     points = [geometry.center(*variant.coordinates(_check(board, s))) for s in path]
-    ET.SubElement(svg, "polyline", {
-        "points": " ".join(f"{x:g},{y:g}" for x, y in points), "fill": "none",
-        "stroke": _COLORS["route"], "stroke-width": "3", "stroke-opacity": "0.8",
-        "stroke-linecap": "round", "stroke-linejoin": "round", "class": "route",
-    })
+    ET.SubElement(
+        svg,
+        "polyline",
+        {
+            "points": " ".join(f"{x:g},{y:g}" for x, y in points),
+            "fill": "none",
+            "stroke": _COLORS["route"],
+            "stroke-width": "3",
+            "stroke-opacity": "0.8",
+            "stroke-linecap": "round",
+            "stroke-linejoin": "round",
+            "class": "route",
+        },
+    )
     for square in move.captures:
         cx, cy = geometry.center(*variant.coordinates(_check(board, square)))
         d = SQUARE * 0.25
-        ET.SubElement(svg, "path", {
-            "d": f"M{cx - d:g},{cy - d:g}L{cx + d:g},{cy + d:g}M{cx - d:g},{cy + d:g}"
-                 f"L{cx + d:g},{cy - d:g}",
-            "stroke": _COLORS["captured"], "stroke-width": "4", "class": f"captured s{square}",
-        })
+        ET.SubElement(
+            svg,
+            "path",
+            {
+                "d": f"M{cx - d:g},{cy - d:g}L{cx + d:g},{cy + d:g}M{cx - d:g},{cy + d:g}"
+                f"L{cx + d:g},{cy - d:g}",
+                "stroke": _COLORS["captured"],
+                "stroke-width": "4",
+                "class": f"captured s{square}",
+            },
+        )
 
 
-def _arrow(svg: ET.Element, tail: tuple[float, float], head: tuple[float, float],
-           color: str) -> None:
+def _arrow(
+    svg: ET.Element, tail: tuple[float, float], head: tuple[float, float], color: str
+) -> None:
     (x1, y1), (x2, y2) = tail, head
     length = math.hypot(x2 - x1, y2 - y1)
     group = ET.SubElement(svg, "g", {"class": "arrow"})
     if length == 0:
-        ET.SubElement(group, "circle", {"cx": f"{x1:g}", "cy": f"{y1:g}",
-                                        "r": str(SQUARE * 0.45), "fill": "none",
-                                        "stroke": color, "stroke-width": "3"})
+        ET.SubElement(
+            group,
+            "circle",
+            {
+                "cx": f"{x1:g}",
+                "cy": f"{y1:g}",
+                "r": str(SQUARE * 0.45),
+                "fill": "none",
+                "stroke": color,
+                "stroke-width": "3",
+            },
+        )
         return
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     tip = SQUARE * 0.35
     bx, by = x2 - ux * tip, y2 - uy * tip
-    ET.SubElement(group, "line", {"x1": f"{x1:g}", "y1": f"{y1:g}", "x2": f"{bx:.1f}",
-                                  "y2": f"{by:.1f}", "stroke": color, "stroke-width": "5",
-                                  "stroke-opacity": "0.8"})
+    ET.SubElement(
+        group,
+        "line",
+        {
+            "x1": f"{x1:g}",
+            "y1": f"{y1:g}",
+            "x2": f"{bx:.1f}",
+            "y2": f"{by:.1f}",
+            "stroke": color,
+            "stroke-width": "5",
+            "stroke-opacity": "0.8",
+        },
+    )
     wing = SQUARE * 0.2
     points = [(x2, y2), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)]
-    ET.SubElement(group, "polygon", {
-        "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points), "fill": color,
-        "fill-opacity": "0.8",
-    })
-
+    ET.SubElement(
+        group,
+        "polygon",
+        {
+            "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+            "fill": color,
+            "fill-opacity": "0.8",
+        },
+    )

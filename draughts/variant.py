@@ -16,10 +16,9 @@ built with :class:`Variant` directly or with :func:`attrs.evolve` on a preset:
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import attrs
 
@@ -36,9 +35,8 @@ from draughts._preset_draw_rules import (
     SPANISH_DRAW_RULES,
     WCDF_DRAW_RULES,
 )
-from draughts.outcome import DrawRule, Goal, Termination
+from draughts.outcome import DrawRule, Goal, ResultStyle, Termination
 from draughts.piece import BLACK, WHITE, Color
-
 
 __all__ = [
     "ANTIDRAUGHTS",
@@ -79,7 +77,6 @@ ITALIAN_PRECEDENCE = (
 
 
 Notation = Literal["numeric", "algebraic"]
-ResultStyle = Literal["default", "international"]
 
 _GAMETYPE_RE = re.compile(
     r"^\s*(?P<number>-?[0-9]+)\s*(?:,\s*(?P<color>[WB])\s*,\s*(?P<width>[0-9]+)\s*,"
@@ -442,9 +439,12 @@ ITALIAN = Variant(
     capture_precedence=ITALIAN_PRECEDENCE,
     promotion=Promotion.ENDS_MOVE,
     draw_rules=(
-        DrawRule(Termination.REPETITION, 3,
-                 source="FID brief rules (fid.it): the same position three times "
-                        "(DCTL reads art. 9.3(b1) as four) [uncertain]"),
+        DrawRule(
+            Termination.REPETITION,
+            3,
+            source="FID brief rules (fid.it): the same position three times "
+            "(DCTL reads art. 9.3(b1) as four) [uncertain]",
+        ),
     ),
     aliases=("dama-italiana",),
 )
@@ -525,16 +525,20 @@ TURKISH = Variant(
     first_square_corner=0,
     all_squares=True,
     start_fen="W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
-              ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+    ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
     man_moves=Directions.ORTHOGONAL_FORWARD | Directions.ORTHOGONAL_SIDEWAYS,
     man_captures=Directions.ORTHOGONAL_FORWARD | Directions.ORTHOGONAL_SIDEWAYS,
     king_moves=Directions.ORTHOGONAL,
     king_captures=Directions.ORTHOGONAL,
     removal=Removal.IMMEDIATE,
     draw_rules=(
-        DrawRule(Termination.INSUFFICIENT_MATERIAL, 0, endings=ONE_PIECE_EACH,
-                 source="draughts.github.io Turkish rules: a game where both players "
-                        "have one piece left is drawn"),
+        DrawRule(
+            Termination.INSUFFICIENT_MATERIAL,
+            0,
+            endings=ONE_PIECE_EACH,
+            source="draughts.github.io Turkish rules: a game where both players "
+            "have one piece left is drawn",
+        ),
     ),
     aliases=("turkish-dama",),
 )
@@ -568,8 +572,11 @@ ANTIDRAUGHTS = attrs.evolve(
     gametype=98,
     goal=Goal.ANTIDRAUGHTS,
     draw_rules=(
-        DrawRule(Termination.REPETITION, 3,
-                 source="lidraughts antidraughts: threefold repetition is the only draw rule"),
+        DrawRule(
+            Termination.REPETITION,
+            3,
+            source="lidraughts antidraughts: threefold repetition is the only draw rule",
+        ),
     ),
     aliases=("losing", "giveaway", "anti"),
 )
@@ -623,7 +630,6 @@ def _by_name(variants: Iterable[Variant]) -> dict[str, Variant]:
         for key in (variant.name, *variant.aliases):
             table.setdefault(_fold(key), variant)
     return table
-
 
 
 def gametype_preset(gametype: int | str, variant_tag: str | None = None) -> Variant | None:

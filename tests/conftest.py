@@ -23,8 +23,7 @@ def shared_path(relative: str) -> Path:
     return path
 
 
-def game_tree(node: pdn.GameNode,
-              move_key: Callable[[object], object] = str) -> list[object]:
+def game_tree(node: pdn.GameNode, move_key: Callable[[object], object] = str) -> list[object]:
     """The whole PDN tree below ``node`` as nested lists of move (as
     ``move_key`` gives it, by default its full route text), comments and
     NAGs, built without recursion so that deep trees compare too."""
@@ -33,8 +32,12 @@ def game_tree(node: pdn.GameNode,
     while stack:
         current, sink = stack.pop()
         for child in current.variations:
-            entry: list[object] = [move_key(child.move), child.comment,
-                                   child.starting_comment, sorted(child.nags)]
+            entry: list[object] = [
+                move_key(child.move),
+                child.comment,
+                child.starting_comment,
+                sorted(child.nags),
+            ]
             sink.append(entry)
             stack.append((child, entry))
     return out

@@ -46,8 +46,9 @@ def _cell(text: str) -> str:
     return " ".join(text.split())
 
 
-def _table(title: str, header: tuple[str, ...], rows: Sequence[tuple[str, ...]],
-           widths: str) -> list[str]:
+def _table(
+    title: str, header: tuple[str, ...], rows: Sequence[tuple[str, ...]], widths: str
+) -> list[str]:
     lines = [f".. list-table:: {title}", "   :header-rows: 1", f"   :widths: {widths}", ""]
     for row in (header, *rows):
         lines.append(f"   * - {_cell(row[0])}")
@@ -66,20 +67,42 @@ def page(v: Variant) -> str:
     (True, True)
     """
     constant, notes = words.preset_notes(v)
-    lines = [f".. _variant-{v.name}:", "", v.title, "=" * len(v.title), "",
-             ".. currentmodule:: draughts.variant", ""]
+    lines = [
+        f".. _variant-{v.name}:",
+        "",
+        v.title,
+        "=" * len(v.title),
+        "",
+        ".. currentmodule:: draughts.variant",
+        "",
+    ]
     lines += [line.strip() for line in notes] or ["(No notes.)"]
-    lines += ["", f"In code: ``draughts.Board(variant=\"{v.name}\")``, the preset "
-              f":data:`{constant}`.", ""]
+    lines += [
+        "",
+        f'In code: ``draughts.Board(variant="{v.name}")``, the preset :data:`{constant}`.',
+        "",
+    ]
 
-    lines += ["Start position", "--------------", "",
-              f".. image:: {v.name}.svg", f"   :alt: the start position of {v.title}",
-              "   :width: 360px", "",
-              f"{words.start(v)}; White at the bottom.", ""]
+    lines += [
+        "Start position",
+        "--------------",
+        "",
+        f".. image:: {v.name}.svg",
+        f"   :alt: the start position of {v.title}",
+        "   :width: 360px",
+        "",
+        f"{words.start(v)}; White at the bottom.",
+        "",
+    ]
 
-    lines += ["Rules", "-----", "",
-              "Every field of :class:`~draughts.variant.Variant`, in words and as the "
-              "value the preset holds.", ""]
+    lines += [
+        "Rules",
+        "-----",
+        "",
+        "Every field of :class:`~draughts.variant.Variant`, in words and as the "
+        "value the preset holds.",
+        "",
+    ]
     rows = []
     for title, text, fields in words.rule_rows(v):
         data = "; ".join(f"``{name}={words.value(getattr(v, name))}``" for name in fields)
@@ -88,17 +111,29 @@ def page(v: Variant) -> str:
 
     lines += ["Draw rules", "----------", ""]
     if v.draw_rules:
-        lines += ["Checked after every move by :meth:`Board.outcome "
-                  "<draughts.Board.outcome>` (automatic rules) and :meth:`Board.can_claim_draw "
-                  "<draughts.Board.can_claim_draw>` (claimable ones); counts are in plies "
-                  "unless they say otherwise. See :doc:`/termination`.", ""]
-        draws = [(f"``{rule.termination.name}``", rule.describe(), words.how(rule),
-                  rule.source or "") for rule in v.draw_rules]
-        lines += _table(f"The draw rules of ``{v.name}``",
-                        ("Rule", "When", "How", "Source"), draws, "18 30 14 38")
+        lines += [
+            "Checked after every move by :meth:`Board.outcome "
+            "<draughts.Board.outcome>` (automatic rules) and :meth:`Board.can_claim_draw "
+            "<draughts.Board.can_claim_draw>` (claimable ones); counts are in plies "
+            "unless they say otherwise. See :doc:`/termination`.",
+            "",
+        ]
+        draws = [
+            (f"``{rule.termination.name}``", rule.describe(), words.how(rule), rule.source or "")
+            for rule in v.draw_rules
+        ]
+        lines += _table(
+            f"The draw rules of ``{v.name}``",
+            ("Rule", "When", "How", "Source"),
+            draws,
+            "18 30 14 38",
+        )
     else:
-        lines += ["None: a game ends by the goal above, or by agreement, resignation or "
-                  "time-out. See :doc:`/termination`.", ""]
+        lines += [
+            "None: a game ends by the goal above, or by agreement, resignation or "
+            "time-out. See :doc:`/termination`.",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -109,8 +144,9 @@ def index() -> str:
 
 def pictures() -> dict[str, str]:
     """File name -> SVG of the start position of every preset."""
-    return {f"{v.name}.svg": draughts.svg.board(Board(variant=v), size=360) + "\n"
-            for v in VARIANTS}
+    return {
+        f"{v.name}.svg": draughts.svg.board(Board(variant=v), size=360) + "\n" for v in VARIANTS
+    }
 
 
 def _write(path: Path, text: str) -> None:
@@ -122,12 +158,13 @@ def write_pages(app: Sphinx) -> None:
     """Write the folder (the ``builder-inited`` handler)."""
     missing = words.uncovered_fields()
     if missing:
-        raise ExtensionError(f"docs/_ext/variant_words.py has no words for the Variant "
-                             f"fields {', '.join(missing)}: add them to RULE_ROWS")
+        raise ExtensionError(
+            f"docs/_ext/variant_words.py has no words for the Variant "
+            f"fields {', '.join(missing)}: add them to RULE_ROWS"
+        )
     folder = Path(app.srcdir) / FOLDER
     folder.mkdir(exist_ok=True)
-    files = {"index.rst": index(), **{f"{v.name}.rst": page(v) for v in VARIANTS},
-             **pictures()}
+    files = {"index.rst": index(), **{f"{v.name}.rst": page(v) for v in VARIANTS}, **pictures()}
     for name, text in files.items():
         _write(folder / name, text)
     for stale in folder.iterdir():

@@ -44,8 +44,12 @@ def _cell(text: str) -> str:
 
 def table_lines(variants: tuple[Variant, ...]) -> list[str]:
     """The reST of the overview table and the per-preset notes."""
-    lines = [".. list-table:: Rules of every preset", "   :header-rows: 1",
-             "   :class: variant-table", ""]
+    lines = [
+        ".. list-table:: Rules of every preset",
+        "   :header-rows: 1",
+        "   :class: variant-table",
+        "",
+    ]
     for index, (title, _) in enumerate(_COLUMNS):
         lines.append(f"   {'* -' if index == 0 else '  -'} {title}")
     for v in variants:
@@ -54,8 +58,9 @@ def table_lines(variants: tuple[Variant, ...]) -> list[str]:
     lines.append("")
     for v in variants:
         name, doc = words.preset_notes(v)
-        lines.append(f":doc:`{v.name} </variants/{v.name}>` -- {v.title} "
-                     f"(:data:`draughts.variant.{name}`)")
+        lines.append(
+            f":doc:`{v.name} </variants/{v.name}>` -- {v.title} (:data:`draughts.variant.{name}`)"
+        )
         lines += [f"   {line}" for line in doc if line.strip()] or ["   (no notes)"]
         if v.aliases:
             lines.append("   Also found as: " + ", ".join(f"``{a}``" for a in v.aliases) + ".")
@@ -71,9 +76,11 @@ class VariantTable(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         self.env.note_dependency(variant_module.__file__ or "")
         container = nodes.container()
-        self.state.nested_parse(StringList(table_lines(variant_module.VARIANTS),
-                                           source="<variant-table>"),
-                                self.content_offset, container)
+        self.state.nested_parse(
+            StringList(table_lines(variant_module.VARIANTS), source="<variant-table>"),
+            self.content_offset,
+            container,
+        )
         return [container]
 
 

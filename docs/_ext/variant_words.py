@@ -98,16 +98,19 @@ def kings(v: Variant) -> str:
     >>> kings(ENGLISH)
     'short; move diagonal; capture diagonal'
     """
-    parts = ["flying" if v.flying_kings else "short",
-             f"move {directions(v.king_moves)}",
-             f"capture {directions(v.king_captures)}"]
+    parts = [
+        "flying" if v.flying_kings else "short",
+        f"move {directions(v.king_moves)}",
+        f"capture {directions(v.king_captures)}",
+    ]
     if v.king_lands_directly_behind:
         parts.append("land directly behind the captured piece")
     if v.king_stops_behind_king:
         parts.append("halt directly behind a king taken last")
     if v.king_move_limit is not None:
-        parts.append(f"at most {v.king_move_limit} non-capturing moves in a row "
-                     "while the side has men")
+        parts.append(
+            f"at most {v.king_move_limit} non-capturing moves in a row while the side has men"
+        )
     return "; ".join(parts)
 
 
@@ -131,8 +134,10 @@ def promotion(v: Variant) -> str:
 
 def capture_details(v: Variant) -> str:
     """Crowning mid-capture, removal, turning back, landing."""
-    parts = [promotion(v),
-             "removed at once" if v.removal is Removal.IMMEDIATE else "removed at the end"]
+    parts = [
+        promotion(v),
+        "removed at once" if v.removal is Removal.IMMEDIATE else "removed at the end",
+    ]
     parts.append("may turn back" if v.reverse_in_capture else "no 180° turn")
     if not v.must_land_to_continue:
         parts.append("king may stop where it cannot go on")
@@ -141,9 +146,11 @@ def capture_details(v: Variant) -> str:
 
 def notation(v: Variant) -> str:
     """GameType, notation, capture separator and result style in one cell."""
-    tag = f", ``Variant \"{v.variant_tag}\"``" if v.variant_tag else ""
-    return (f"``{v.gametype_string}``{tag}; {v.notation}; "
-            f"capture ``{v.capture_separator}``; results {v.result_style}")
+    tag = f', ``Variant "{v.variant_tag}"``' if v.variant_tag else ""
+    return (
+        f"``{v.gametype_string}``{tag}; {v.notation}; "
+        f"capture ``{v.capture_separator}``; results {v.result_style}"
+    )
 
 
 def goal(v: Variant) -> str:
@@ -172,8 +179,10 @@ def _place(v: Variant, square: int) -> str:
     row, column = v.coordinates(square)
     rows = {0: "White's back row", v.height - 1: "Black's back row"}
     columns = {0: "the left edge", v.width - 1: "the right edge"}
-    return (f"{rows.get(row, f'row {row + 1} from White')}, "
-            f"{columns.get(column, f'column {column + 1} from the left')}")
+    return (
+        f"{rows.get(row, f'row {row + 1} from White')}, "
+        f"{columns.get(column, f'column {column + 1} from the left')}"
+    )
 
 
 def numbering(v: Variant) -> str:
@@ -192,8 +201,10 @@ def numbering(v: Variant) -> str:
     else:
         first = 1
         text = f"numeric, squares 1-{v.square_count}; square 1"
-    text += (f" on {_place(v, first)} (GameType corner {v.first_square_corner}: "
-             f"{_CORNERS[v.first_square_corner]}, seen from the first player); ")
+    text += (
+        f" on {_place(v, first)} (GameType corner {v.first_square_corner}: "
+        f"{_CORNERS[v.first_square_corner]}, seen from the first player); "
+    )
     if v.all_squares:
         return text + "every square is played on"
     played = "is not" if v.inverted else "is"
@@ -212,16 +223,19 @@ def start(v: Variant) -> str:
 
 def written(v: Variant) -> str:
     """How moves and results are written in PDN."""
-    win, draw, loss = (("2-0", "1-1", "0-2") if v.result_style == "international"
-                       else ("1-0", "1/2-1/2", "0-1"))
-    return (f"captures written with ``{v.capture_separator}``; "
-            f"results ``{win}``, ``{draw}``, ``{loss}`` (White's score first)")
+    win, draw, loss = (
+        ("2-0", "1-1", "0-2") if v.result_style == "international" else ("1-0", "1/2-1/2", "0-1")
+    )
+    return (
+        f"captures written with ``{v.capture_separator}``; "
+        f"results ``{win}``, ``{draw}``, ``{loss}`` (White's score first)"
+    )
 
 
 def _pdn(v: Variant) -> str:
     text = f"GameType ``{v.gametype_string}`` (number {v.gametype})"
     if v.variant_tag:
-        text += f" with the tag ``[Variant \"{v.variant_tag}\"]``"
+        text += f' with the tag ``[Variant "{v.variant_tag}"]``'
     return text
 
 
@@ -251,27 +265,50 @@ RuleRow = tuple[str, Callable[[Variant], str], tuple[str, ...]]
 RULE_ROWS: tuple[RuleRow, ...] = (
     ("Names", _names, ("title", "name", "aliases")),
     ("PDN", _pdn, ("gametype", "variant_tag")),
-    ("Board", lambda v: f"{v.width}x{v.height}, "
-                        f"{'every square' if v.all_squares else 'dark squares only'}",
-     ("width", "height", "all_squares")),
+    (
+        "Board",
+        lambda v: (
+            f"{v.width}x{v.height}, {'every square' if v.all_squares else 'dark squares only'}"
+        ),
+        ("width", "height", "all_squares"),
+    ),
     ("Squares", numbering, ("notation", "first_square_corner", "inverted")),
     ("First to move", lambda v: v.first_color.name.capitalize(), ("first_color",)),
     ("Start", start, ("men_rows", "start_fen")),
     ("Men", men, ("man_moves", "man_captures", "men_capture_kings")),
-    ("Kings", kings, ("flying_kings", "king_moves", "king_captures",
-                      "king_lands_directly_behind", "king_stops_behind_king",
-                      "king_move_limit")),
+    (
+        "Kings",
+        kings,
+        (
+            "flying_kings",
+            "king_moves",
+            "king_captures",
+            "king_lands_directly_behind",
+            "king_stops_behind_king",
+            "king_move_limit",
+        ),
+    ),
     ("Capture precedence", precedence, ("capture_precedence", "man_value", "king_value")),
     ("Far row during a capture", promotion, ("promotion",)),
-    ("Captured pieces", lambda v: ("leave the board as soon as they are jumped"
-                                   if v.removal is Removal.IMMEDIATE else
-                                   "leave the board when the move ends; until then "
-                                   "they block the way and cannot be jumped twice"),
-     ("removal",)),
-    ("Turning back", lambda v: ("a capturing piece may turn back 180° between jumps"
-                                if v.reverse_in_capture else
-                                "no 180° turn between two jumps"),
-     ("reverse_in_capture",)),
+    (
+        "Captured pieces",
+        lambda v: (
+            "leave the board as soon as they are jumped"
+            if v.removal is Removal.IMMEDIATE
+            else "leave the board when the move ends; until then "
+            "they block the way and cannot be jumped twice"
+        ),
+        ("removal",),
+    ),
+    (
+        "Turning back",
+        lambda v: (
+            "a capturing piece may turn back 180° between jumps"
+            if v.reverse_in_capture
+            else "no 180° turn between two jumps"
+        ),
+        ("reverse_in_capture",),
+    ),
     ("Flying king's landing", _landing, ("must_land_to_continue",)),
     ("Notation", written, ("capture_separator", "result_style")),
     ("Goal", goal, ("goal",)),
@@ -327,8 +364,9 @@ def preset_notes(v: Variant) -> tuple[str, list[str]]:
     >>> name, lines[0]
     ('RUSSIAN', 'Russian draughts (GameType 25): free choice of capture; a man reaching the')
     """
-    names = {id(data): name for name, data in vars(variant_module).items()
-             if isinstance(data, Variant)}
+    names = {
+        id(data): name for name, data in vars(variant_module).items() if isinstance(data, Variant)
+    }
     name = names.get(id(v), "")
     docs = ModuleAnalyzer.for_module(variant_module.__name__).find_attr_docs()
     return name, list(docs.get(("", name), [])) if name else []

@@ -21,8 +21,9 @@ def diagrams() -> dict[str, str]:
     # Russian start position seen by Black, with an arrow and marked squares.
     russian = draughts.Board(variant="russian")
     c3, d4 = russian.variant.parse_square("c3"), russian.variant.parse_square("d4")
-    start = draughts.svg.board(russian, orientation=draughts.BLACK, size=360,
-                               arrows=[(c3, d4)], squares=[c3, d4])
+    start = draughts.svg.board(
+        russian, orientation=draughts.BLACK, size=360, arrows=[(c3, d4)], squares=[c3, d4]
+    )
     return {"international-capture.svg": king, "russian-black.svg": start}
 
 

@@ -21,25 +21,32 @@ _PROGRESS_SECONDS = 0.25  # between updates of the bar
 def add_parsers(commands: Any) -> None:
     """Register ``validate`` and ``convert`` on the subcommand parser."""
     validate = commands.add_parser(
-        "validate", help="read PDN files and check every move",
+        "validate",
+        help="read PDN files and check every move",
         description="Read every game of the PDN files, replay every move and report each "
-                    "problem as file:line:col: message. Exits with 1 when a game has an error.")
+        "problem as file:line:col: message. Exits with 1 when a game has an error.",
+    )
     validate.add_argument("files", nargs="+", metavar="FILE")
-    validate.add_argument("--variant", default=None,
-                          help="variant of games without GameType/Variant tags")
-    validate.add_argument("--strict", action="store_true",
-                          help="also report every violation of the PDN 3.0 grammar")
+    validate.add_argument(
+        "--variant", default=None, help="variant of games without GameType/Variant tags"
+    )
+    validate.add_argument(
+        "--strict", action="store_true", help="also report every violation of the PDN 3.0 grammar"
+    )
     validate.add_argument("--json", action="store_true", help="print a JSON report")
     validate.set_defaults(run=_validate)
 
     convert = commands.add_parser(
-        "convert", help="rewrite a PDN file as clean PDN 3.0",
+        "convert",
+        help="rewrite a PDN file as clean PDN 3.0",
         description="Read every game of IN and write it to OUT as PDN 3.0 (UTF-8). Moves after "
-                    "an error are left out and reported; exits with 1 when a game has an error.")
+        "an error are left out and reported; exits with 1 when a game has an error.",
+    )
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
-    convert.add_argument("--variant", default=None,
-                         help="variant of games without GameType/Variant tags")
+    convert.add_argument(
+        "--variant", default=None, help="variant of games without GameType/Variant tags"
+    )
     convert.set_defaults(run=_convert)
 
 
@@ -75,8 +82,14 @@ def _progress(handle: IO[str], path: str, size: int) -> None:
 
 
 def _check_file(path: str, variant: str | None, strict: bool) -> dict[str, Any]:
-    report: dict[str, Any] = {"file": path, "games": 0, "moves": 0, "games_with_errors": 0,
-                              "errors_by_kind": Counter(), "errors": []}
+    report: dict[str, Any] = {
+        "file": path,
+        "games": 0,
+        "moves": 0,
+        "games_with_errors": 0,
+        "errors_by_kind": Counter(),
+        "errors": [],
+    }
     notation: list[pdn.PdnError] = []
     size = os.path.getsize(path)
     show = sys.stderr.isatty() and size >= _PROGRESS_BYTES
@@ -110,8 +123,13 @@ def _check_file(path: str, variant: str | None, strict: bool) -> dict[str, Any]:
 
 
 def _error_entry(game: int | None, error: pdn.PdnError) -> dict[str, Any]:
-    entry: dict[str, Any] = {"game": game, "line": error.line, "column": error.column,
-                             "kind": error.kind, "message": error.message}
+    entry: dict[str, Any] = {
+        "game": game,
+        "line": error.line,
+        "column": error.column,
+        "kind": error.kind,
+        "message": error.message,
+    }
     if error.fen is not None:
         entry["fen"] = error.fen
     return entry
@@ -140,8 +158,10 @@ def _validate(args: argparse.Namespace) -> int:
     moves = sum(r["moves"] for r in reports)
     bad = sum(r["games_with_errors"] for r in reports)
     by_kind = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
-    print(f"{len(reports)} file{'s' if len(reports) != 1 else ''}, {games} games, "
-          f"{moves} moves, {bad} games with errors" + (f" ({by_kind})" if by_kind else ""))
+    print(
+        f"{len(reports)} file{'s' if len(reports) != 1 else ''}, {games} games, "
+        f"{moves} moves, {bad} games with errors" + (f" ({by_kind})" if by_kind else "")
+    )
     if args.strict:
         violations = sum(r["pdn3_violations"] for r in reports)
         print(f"{violations} PDN 3.0 violation{'s' if violations != 1 else ''}")
@@ -151,8 +171,10 @@ def _validate(args: argparse.Namespace) -> int:
 def _convert(args: argparse.Namespace) -> int:
     games = bad = 0
     try:
-        with pdn.open_pdn(args.input) as source, \
-                open(args.output, "w", encoding="utf-8", newline="\n") as target:
+        with (
+            pdn.open_pdn(args.input) as source,
+            open(args.output, "w", encoding="utf-8", newline="\n") as target,
+        ):
             exporter = pdn.FileExporter(target)
             while True:
                 game = pdn.read_game(source, variant=args.variant)

@@ -35,8 +35,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play = commands.add_parser("play", help="play against the built-in engine")
     play.add_argument("--variant", default="international", help="variant name or GameType")
     play.add_argument("--level", default="medium", choices=["easy", "medium", "hard"])
-    play.add_argument("--color", default="white", choices=["white", "black"],
-                      help="the side you play")
+    play.add_argument(
+        "--color", default="white", choices=["white", "black"], help="the side you play"
+    )
     play.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
     play.add_argument("--fen", default=None, help="start from this position")
     play.set_defaults(run=run)
@@ -44,26 +45,46 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """The ``play`` subcommand on the process's standard streams."""
-    return play(variant=args.variant, level=args.level, color=args.color, seed=args.seed,
-                fen=args.fen, stdin=sys.stdin, stdout=sys.stdout)
+    return play(
+        variant=args.variant,
+        level=args.level,
+        color=args.color,
+        seed=args.seed,
+        fen=args.fen,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+    )
 
 
-def play(*, variant: str, level: Level, color: str, seed: int = 0, fen: str | None = None,
-         stdin: TextIO, stdout: TextIO) -> int:
+def play(
+    *,
+    variant: str,
+    level: Level,
+    color: str,
+    seed: int = 0,
+    fen: str | None = None,
+    stdin: TextIO,
+    stdout: TextIO,
+) -> int:
     """Play one game; returns the exit code (0, or 2 for a bad setup)."""
     try:
         board = draughts.Board(fen, variant=variant)
     except ValueError as error:
         print(f"draughts play: {error}", file=stdout)
         return 2
-    game = _Game(board, builtin(level, seed=seed),
-                 draughts.WHITE if color == "white" else draughts.BLACK, stdout)
+    game = _Game(
+        board,
+        builtin(level, seed=seed),
+        draughts.WHITE if color == "white" else draughts.BLACK,
+        stdout,
+    )
     return game.run(stdin)
 
 
 class _Game:
-    def __init__(self, board: draughts.Board, engine: BuiltinEngine, human: draughts.Color,
-                 out: TextIO) -> None:
+    def __init__(
+        self, board: draughts.Board, engine: BuiltinEngine, human: draughts.Color, out: TextIO
+    ) -> None:
         self.board = board
         self.engine = engine
         self.human = human
@@ -74,8 +95,10 @@ class _Game:
 
     def run(self, stdin: TextIO) -> int:
         variant = self.board.variant
-        self.say(f"{variant.title}: you play {self.human.name.lower()}, the engine plays at "
-                 f"level {self.engine.level}. Type 'help' for the commands.")
+        self.say(
+            f"{variant.title}: you play {self.human.name.lower()}, the engine plays at "
+            f"level {self.engine.level}. Type 'help' for the commands."
+        )
         self.show()
         while True:
             if self.announce_end():
@@ -214,11 +237,15 @@ def _explain(board: draughts.Board, text: str, error: ValueError) -> str:
     if isinstance(error, draughts.InvalidMoveError):
         return f"{text!r} is not a move. Type 'help' for what you can type."
     if isinstance(error, draughts.AmbiguousMoveError):
-        options = " or ".join(board.pdn(m, long=True) for m in board.legal_moves
-                              if m in error.candidates)
+        options = " or ".join(
+            board.pdn(m, long=True) for m in board.legal_moves if m in error.candidates
+        )
         return f"{text!r} is ambiguous: write the whole route, {options}."
     moves = list(board.legal_moves)
     if moves and moves[0].is_capture:
-        return (f"{text!r} is not legal: capture is mandatory: "
-                + " or ".join(board.pdn(m) for m in moves) + ".")
+        return (
+            f"{text!r} is not legal: capture is mandatory: "
+            + " or ".join(board.pdn(m) for m in moves)
+            + "."
+        )
     return f"{text!r} is not legal here. Legal moves: " + ", ".join(board.pdn(m) for m in moves)

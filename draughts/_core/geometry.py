@@ -88,8 +88,13 @@ def _number_squares(variant: Variant, stride: int) -> tuple[dict[int, int], dict
     return numbers, names
 
 
-def _trace_rays(playable: dict[int, int], vectors: tuple[tuple[int, int], ...], stride: int,
-                width: int, height: int) -> list[tuple[tuple[int, ...], ...]]:
+def _trace_rays(
+    playable: dict[int, int],
+    vectors: tuple[tuple[int, int], ...],
+    stride: int,
+    width: int,
+    height: int,
+) -> list[tuple[tuple[int, ...], ...]]:
     """Per internal index and direction, the playing squares a piece there
     sees in that direction, nearest first (empty off the board)."""
     rays: list[tuple[tuple[int, ...], ...]] = []
@@ -151,17 +156,14 @@ class Geometry:
         """Per direction, the index difference of one step."""
         sides = (True, False)
         self.man_move_dirs = tuple(_relative_directions(variant.man_moves, w) for w in sides)
-        self.man_capture_dirs = tuple(
-            _relative_directions(variant.man_captures, w) for w in sides
-        )
+        self.man_capture_dirs = tuple(_relative_directions(variant.man_captures, w) for w in sides)
         self.king_move_dirs = _relative_directions(variant.king_moves, True)
         self.king_capture_dirs = _relative_directions(variant.king_captures, True)
-        self.man_shifts = tuple(
-            tuple(self.shift[d] for d in self.man_move_dirs[c]) for c in (0, 1)
-        )
+        self.man_shifts = tuple(tuple(self.shift[d] for d in self.man_move_dirs[c]) for c in (0, 1))
         king_dirs = set(self.king_move_dirs) | set(self.king_capture_dirs)
-        self.king_ray_masks = [sum(1 << i for d in king_dirs for i in rays[d])
-                               for rays in self.rays]
+        self.king_ray_masks = [
+            sum(1 << i for d in king_dirs for i in rays[d]) for rays in self.rays
+        ]
         """Per index, the squares on a king's lines from there."""
 
         # -- Rule switches, unpacked once for the move generator -------------

@@ -82,7 +82,8 @@ class MoveMaker:
         self._number = number
         self.steps: dict[int, Move] = {
             origin << 16 | to: Move(number[origin], number[to], (), (number[origin], number[to]))
-            for origin, to in step_pairs}
+            for origin, to in step_pairs
+        }
         """Every step, by ``origin << 16 | destination`` (internal indices)."""
         self.captures: dict[tuple[tuple[int, ...], tuple[int, ...]], Move] = {}
         """Captures already made, by (captured, path) indices."""
@@ -102,9 +103,12 @@ class MoveMaker:
             key = (route.captured, route.path)
             move = cache.get(key)
             if move is None:
-                move = Move(number[route.origin], number[route.destination],
-                            tuple([number[i] for i in route.captured]),
-                            tuple([number[i] for i in route.path]))
+                move = Move(
+                    number[route.origin],
+                    number[route.destination],
+                    tuple([number[i] for i in route.captured]),
+                    tuple([number[i] for i in route.path]),
+                )
                 if len(cache) >= CAPTURES_KEPT:
                     cache.clear()
                 cache[key] = move

@@ -35,8 +35,9 @@ class Keys:
         self.men = men
         self.kings = kings
 
-    def of(self, turn: int, men: tuple[int, int] | list[int],
-           kings: tuple[int, int] | list[int]) -> int:
+    def of(
+        self, turn: int, men: tuple[int, int] | list[int], kings: tuple[int, int] | list[int]
+    ) -> int:
         """The key of a whole position, computed from scratch."""
         key = self.black_to_move if turn else 0
         for color in (0, 1):
@@ -56,10 +57,12 @@ class SquareKeys:
 
     def __init__(self, keys: Keys, index_of_square: Sequence[int]) -> None:
         self.black_to_move = keys.black_to_move
-        self.men = tuple([values[i] if i >= 0 else 0 for i in index_of_square]
-                         for values in keys.men)
-        self.kings = tuple([values[i] if i >= 0 else 0 for i in index_of_square]
-                           for values in keys.kings)
+        self.men = tuple(
+            [values[i] if i >= 0 else 0 for i in index_of_square] for values in keys.men
+        )
+        self.kings = tuple(
+            [values[i] if i >= 0 else 0 for i in index_of_square] for values in keys.kings
+        )
 
 
 @functools.lru_cache(maxsize=16)

@@ -187,8 +187,12 @@ class Engine(abc.ABC):
     def __enter__(self) -> Engine:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.quit()
 
 
@@ -200,4 +204,5 @@ def require_moves(board: Board) -> None:
     """
     if not board.legal_moves:
         raise ValueError(
-            f"the game is over: {board.turn.name.lower()} has no legal move in {board.fen()}")
+            f"the game is over: {board.turn.name.lower()} has no legal move in {board.fen()}"
+        )

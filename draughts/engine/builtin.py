@@ -77,8 +77,7 @@ class BuiltinEngine(Engine):
 
     def __init__(self, level: Level = "hard", *, seed: int = 0) -> None:
         if level not in _LEVELS:
-            raise ValueError(
-                f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
+            raise ValueError(f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
         self.level: Level = level
         """The playing strength."""
         self._settings = _LEVELS[level]
@@ -97,8 +96,11 @@ class BuiltinEngine(Engine):
         require_moves(board)
         analysis, root = self._search(board, limit)
         move = analysis.pv[0]
-        if self._settings.mistake and len(root) > 1 and (
-                self._random.random() < self._settings.mistake):
+        if (
+            self._settings.mistake
+            and len(root) > 1
+            and (self._random.random() < self._settings.mistake)
+        ):
             others = [m for m in root if m != move]
             move = others[self._random.randrange(len(others))]
             return PlayResult(move, None, analysis)
@@ -112,23 +114,25 @@ class BuiltinEngine(Engine):
         pos = _position(board, t)
         start = time.monotonic()
         searcher = _search.Searcher(
-            t, deadline=None if limit.time is None else start + limit.time,
-            max_nodes=limit.nodes)
+            t, deadline=None if limit.time is None else start + limit.time, max_nodes=limit.nodes
+        )
         max_depth = limit.depth if limit.depth is not None else settings.depth
         root = list(board.legal_moves)
         raw_root = _search.legal(t, pos)
         if len(raw_root) != len(root):
             allowed = set(root)
-            searcher.root = [r for r, m in zip(raw_root, _moves(t, raw_root), strict=True)
-                             if m in allowed]
+            searcher.root = [
+                r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
+            ]
         depth, score, raw_pv = searcher.iterate(pos, max_depth, min(settings.min_depth, max_depth))
         pv = _moves(t, raw_pv)
         if not pv or pv[0] not in root:
             # Only when the game was already decided at the root (a king on
             # the board in breakthrough): any legal move will do.
             pv = [root[0]]
-        analysis = Analysis(_score(score), depth, tuple(pv), searcher.nodes,
-                            time.monotonic() - start)
+        analysis = Analysis(
+            _score(score), depth, tuple(pv), searcher.nodes, time.monotonic() - start
+        )
         return analysis, root
 
 
@@ -154,8 +158,13 @@ def _position(board: Board, t: Tables) -> _search.Position:
             bits |= t.bit_of_square[square]
         return bits
 
-    return (int(board.turn), mask(WHITE, MAN), mask(BLACK, MAN), mask(WHITE, KING),
-            mask(BLACK, KING))
+    return (
+        int(board.turn),
+        mask(WHITE, MAN),
+        mask(BLACK, MAN),
+        mask(WHITE, KING),
+        mask(BLACK, KING),
+    )
 
 
 def _moves(t: Tables, raw: list[RawMove]) -> list[Move]:

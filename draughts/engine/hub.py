@@ -127,8 +127,11 @@ def parse_move(text: str, legal: list[Move]) -> Move | None:
     origin, kind, target = int(match.group(1)), match.group(2), int(match.group(3))
     captured = [int(s) for s in match.group(4).split("x") if s]
     found = [
-        m for m in legal
-        if m.from_square == origin and m.to_square == target and m.is_capture == (kind == "x")
+        m
+        for m in legal
+        if m.from_square == origin
+        and m.to_square == target
+        and m.is_capture == (kind == "x")
         and (not captured or sorted(m.captures) == sorted(captured))
     ]
     return found[0] if len(found) == 1 else None
@@ -163,8 +166,13 @@ class Process:
         """
         try:
             popen = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, bufsize=1)
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+            )
         except OSError as error:
             raise EngineError(f"cannot start engine {command!r}: {error}") from error
         return cls(popen, command)
@@ -225,7 +233,8 @@ class Process:
                 self.kill()
                 raise EngineError(
                     f"engine {self._name()!r} sent nothing for {timeout:g} s while we "
-                    f"waited for {what}; it was stopped") from None
+                    f"waited for {what}; it was stopped"
+                ) from None
             if line is None:
                 self._ended = True
                 continue
@@ -236,7 +245,8 @@ class Process:
             except ValueError as error:
                 raise EngineProtocolError(
                     f"engine {self._name()!r} sent {line.rstrip()!r} while we waited for "
-                    f"{what}: {error}") from None
+                    f"{what}: {error}"
+                ) from None
 
     def kill(self) -> None:
         """Stop the process at once."""
@@ -295,8 +305,13 @@ class HubEngine(Engine):
         """The parameters the engine declared, by name."""
 
     @classmethod
-    def popen(cls, command: list[str], *, options: dict[str, str] | None = None,
-              timeout: float | None = 10.0) -> HubEngine:
+    def popen(
+        cls,
+        command: list[str],
+        *,
+        options: dict[str, str] | None = None,
+        timeout: float | None = 10.0,
+    ) -> HubEngine:
         """Start ``command`` (for Scan: ``["./scan", "hub"]``), set
         ``options`` with ``set-param`` and wait until it is ready.
 
@@ -355,8 +370,7 @@ class HubEngine(Engine):
             analysis = attrs.evolve(analysis, pv=(self._move(board, done.get("move"), "move"),))
         return analysis
 
-    def _go(self, board: Board, limit: Limit | None,
-            mode: str) -> tuple[dict[str, str], Analysis]:
+    def _go(self, board: Board, limit: Limit | None, mode: str) -> tuple[dict[str, str], Analysis]:
         process = self._process
         pos, history = position(board)
         if history:
@@ -386,7 +400,8 @@ class HubEngine(Engine):
                 break
             elif command == "error":
                 raise EngineProtocolError(
-                    f"{self.name} reported an error: {args.get('message', '')!r}")
+                    f"{self.name} reported an error: {args.get('message', '')!r}"
+                )
         return args, self._analysis(board, last_info)
 
     def _analysis(self, board: Board, info: dict[str, str]) -> Analysis:
@@ -418,7 +433,8 @@ class HubEngine(Engine):
         move = parse_move(text, list(board.legal_moves))
         if move is None:
             raise EngineProtocolError(
-                f"{self.name} played {text!r}, which is not a legal move in {board.fen()}")
+                f"{self.name} played {text!r}, which is not a legal move in {board.fen()}"
+            )
         return move
 
     def ping(self) -> None:

@@ -130,8 +130,9 @@ class Searcher:
     :meth:`iterate`).
     """
 
-    def __init__(self, t: Tables, *, deadline: float | None = None,
-                 max_nodes: int | None = None) -> None:
+    def __init__(
+        self, t: Tables, *, deadline: float | None = None, max_nodes: int | None = None
+    ) -> None:
         self.t = t
         self.e = _Eval(t)
         goal = t.variant.goal
@@ -172,10 +173,14 @@ class Searcher:
             e_depth, e_score, bound, tt_move = entry
             if e_depth >= depth:
                 # Game-end scores are stored relative to this node.
-                score = e_score - ply if e_score > WON else e_score + ply if e_score < -WON \
-                    else e_score
-                if bound == _EXACT or (bound == _LOWER and score >= beta) or (
-                        bound == _UPPER and score <= alpha):
+                score = (
+                    e_score - ply if e_score > WON else e_score + ply if e_score < -WON else e_score
+                )
+                if (
+                    bound == _EXACT
+                    or (bound == _LOWER and score >= beta)
+                    or (bound == _UPPER and score <= alpha)
+                ):
                     return score
         moves = list(self.root) if ply == 0 and self.root is not None else legal(self.t, pos)
         if not moves:
@@ -260,9 +265,13 @@ class Searcher:
             pos = play(pos, entry[3])
         return line
 
-    def iterate(self, pos: Position, max_depth: int, guard_depth: int = 1,
-                report: Callable[[int, int, list[RawMove]], None] | None = None
-                ) -> tuple[int, int, list[RawMove]]:
+    def iterate(
+        self,
+        pos: Position,
+        max_depth: int,
+        guard_depth: int = 1,
+        report: Callable[[int, int, list[RawMove]], None] | None = None,
+    ) -> tuple[int, int, list[RawMove]]:
         """Iterative deepening from depth 1 to ``max_depth``: returns the
         depth, score and principal variation of the deepest complete
         iteration. Limits are not enforced until ``guard_depth`` is complete.
@@ -285,4 +294,3 @@ class Searcher:
         if result is None:  # pragma: no cover - depth 1 is never interrupted
             raise LimitReached
         return result
-

@@ -81,18 +81,28 @@ __all__ = [
 
 # -- Reading -------------------------------------------------------------------
 
-@overload
-def read_game(handle: IO[str], *, variant: Variant | str | int | None = None,
-              Visitor: None = None) -> Game | None: ...
-
 
 @overload
-def read_game(handle: IO[str], *, variant: Variant | str | int | None = None,
-              Visitor: Callable[[], BaseVisitor[ResultT]]) -> ResultT | None: ...
+def read_game(
+    handle: IO[str], *, variant: Variant | str | int | None = None, Visitor: None = None
+) -> Game | None: ...
 
 
-def read_game(handle: IO[str], *, variant: Variant | str | int | None = None,
-              Visitor: Callable[[], BaseVisitor[Any]] | None = None) -> Any:
+@overload
+def read_game(
+    handle: IO[str],
+    *,
+    variant: Variant | str | int | None = None,
+    Visitor: Callable[[], BaseVisitor[ResultT]],
+) -> ResultT | None: ...
+
+
+def read_game(
+    handle: IO[str],
+    *,
+    variant: Variant | str | int | None = None,
+    Visitor: Callable[[], BaseVisitor[Any]] | None = None,
+) -> Any:
     """Read the next game from ``handle`` and return it (or what ``Visitor``
     makes of it); None at the end of the file.
 
@@ -114,8 +124,7 @@ def read_game(handle: IO[str], *, variant: Variant | str | int | None = None,
     return _read(handle, visitor, variant)
 
 
-def read_headers(handle: IO[str], *, variant: Variant | str | int | None = None
-                 ) -> Headers | None:
+def read_headers(handle: IO[str], *, variant: Variant | str | int | None = None) -> Headers | None:
     """The headers of the next game, skipping its moves; None at the end.
 
     >>> import io

@@ -131,8 +131,9 @@ class Headers(MutableMapping[str, str]):
         return variant_of_tags(self.get("GameType"), self.get("Variant"), default)
 
 
-def variant_of_tags(gametype: str | None, variant_tag: str | None,
-                    default: Variant | str | int | None) -> Variant:
+def variant_of_tags(
+    gametype: str | None, variant_tag: str | None, default: Variant | str | int | None
+) -> Variant:
     """The variant of a ``GameType`` and a ``Variant`` tag value (see
     :meth:`Headers.variant`).
 
@@ -159,6 +160,7 @@ def variant_of_tags(gametype: str | None, variant_tag: str | None,
 
 
 # -- Visitors ------------------------------------------------------------------
+
 
 class BaseVisitor(Generic[ResultT]):
     """Receives the parts of a game in reading order; subclass it and

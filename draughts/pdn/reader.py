@@ -52,13 +52,27 @@ _TOKEN = re.compile(
 )
 
 _NAG_OF_STRENGTH = {
-    "!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6, "*": 7,
-    "(!)": 1, "(?)": 2, "(!!)": 3, "(??)": 4, "(!?)": 5, "(?!)": 6,
+    "!": 1,
+    "?": 2,
+    "!!": 3,
+    "??": 4,
+    "!?": 5,
+    "?!": 6,
+    "*": 7,
+    "(!)": 1,
+    "(?)": 2,
+    "(!!)": 3,
+    "(??)": 4,
+    "(!?)": 5,
+    "(?!)": 6,
 }
 _SQUARE = re.compile(r"[a-wyz][0-9]{1,2}|[0-9]+")  # not "x": "28x17" is 28 and 17
 _SETUP_FEN = re.compile(r'^\s*(?:FEN\s*"([^"]*)"|([^"]*))\s*$')
-_ERROR_KIND = ((AmbiguousMoveError, "ambiguous"), (IllegalMoveError, "illegal"),
-               (InvalidMoveError, "invalid"))
+_ERROR_KIND = (
+    (AmbiguousMoveError, "ambiguous"),
+    (IllegalMoveError, "illegal"),
+    (InvalidMoveError, "invalid"),
+)
 
 
 def guess_encoding(head: bytes) -> str:
@@ -143,7 +157,7 @@ class _Cursor:
                     if end > 0:
                         # Nemesis writes annotations in parentheses: a
                         # "variation" with words in it is a comment.
-                        yield "prose", line[position:end - 1], self.line_number, position
+                        yield "prose", line[position : end - 1], self.line_number, position
                         position = end
                         continue
                 yield kind, match, self.line_number, match.start() + 1
@@ -270,8 +284,11 @@ class _Resolver:
         squares = [self._square(token) for token in _SQUARE.findall(text)]
         if len(squares) < 2 or None in squares:
             return False
-        return any(move.from_square == squares[0] and squares[-1] in move.path[1:-1]
-                   for move in board.legal_moves if move.captures)
+        return any(
+            move.from_square == squares[0] and squares[-1] in move.path[1:-1]
+            for move in board.legal_moves
+            if move.captures
+        )
 
     def _square(self, token: str) -> int | None:
         """The square a token names, in any notation the board accepts."""
@@ -298,15 +315,19 @@ class _Resolver:
         if destination is None:
             raise InvalidMoveError(f"no square {text[1:]!r} on the board: {text!r}")
         variant = board.variant
-        found = [m for m in board.legal_moves if m.to_square == destination
-                 and variant.square_name(m.from_square)[0] == text[0]]
+        found = [
+            m
+            for m in board.legal_moves
+            if m.to_square == destination and variant.square_name(m.from_square)[0] == text[0]
+        ]
         if len(found) == 1:
             return found[0]
         if not found:
             raise IllegalMoveError(f"illegal move {text!r} in {board.fen()}")
         listed = ", ".join(board.pdn(m, long=True) for m in found)
-        raise AmbiguousMoveError(f"ambiguous move {text!r} in {board.fen()}: it could be "
-                                 f"{listed}", tuple(found))
+        raise AmbiguousMoveError(
+            f"ambiguous move {text!r} in {board.fen()}: it could be {listed}", tuple(found)
+        )
 
 
 _RESOLVERS: dict[Variant, _Resolver] = {}
@@ -324,17 +345,24 @@ class _Unparsed:
 
     __slots__ = ("column", "depth", "fen", "kind", "line", "message", "nesting", "parts")
 
-    def __init__(self, line: int, column: int, message: str, kind: str, fen: str | None,
-                 depth: int) -> None:
+    def __init__(
+        self, line: int, column: int, message: str, kind: str, fen: str | None, depth: int
+    ) -> None:
         self.line, self.column, self.message, self.kind, self.fen = (
-            line, column, message, kind, fen)
+            line,
+            column,
+            message,
+            kind,
+            fen,
+        )
         self.depth = depth
         self.nesting = 0
         self.parts: list[str] = []
 
     def error(self) -> PdnError:
-        return PdnError(self.line, self.column, self.message, self.kind, self.fen,
-                        " ".join(self.parts))
+        return PdnError(
+            self.line, self.column, self.message, self.kind, self.fen, " ".join(self.parts)
+        )
 
 
 def _strength(visitor: BaseVisitor[Any], strength: str) -> None:
@@ -394,15 +422,20 @@ class _Guess:
 
     __slots__ = ("column", "error", "first", "later", "line", "lines")
 
-    def __init__(self, lines: list[tuple[Board, list[Move]]], first: re.Match[str], line: int,
-                 column: int, error: ValueError) -> None:
+    def __init__(
+        self,
+        lines: list[tuple[Board, list[Move]]],
+        first: re.Match[str],
+        line: int,
+        column: int,
+        error: ValueError,
+    ) -> None:
         self.lines = lines
         self.later: list[tuple[re.Match[str], int, int]] = []
         self.first, self.line, self.column, self.error = first, line, column, error
 
 
-def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | int | None
-         ) -> Any:
+def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | int | None) -> Any:
     """Read one game from ``handle`` into ``visitor``; None at the end."""
     return _GameReader(_cursor(handle), visitor, default).run()
 
@@ -417,32 +450,51 @@ class _GameReader:
     move waiting for the next one) and moves take the fast paths."""
 
     __slots__ = (
-        "bad", "board", "cursor", "dead", "default", "early_comments", "found", "frames",
-        "guess", "in_headers", "moves_here", "nesting", "plain", "preset", "resolver",
-        "result", "skip_all", "skipped", "special", "split", "visitor",
+        "bad",
+        "board",
+        "cursor",
+        "dead",
+        "default",
+        "early_comments",
+        "found",
+        "frames",
+        "guess",
+        "in_headers",
+        "moves_here",
+        "nesting",
+        "plain",
+        "preset",
+        "resolver",
+        "result",
+        "skip_all",
+        "skipped",
+        "special",
+        "split",
+        "visitor",
     )
 
-    def __init__(self, cursor: _Cursor, visitor: BaseVisitor[Any],
-                 default: Variant | str | int | None) -> None:
+    def __init__(
+        self, cursor: _Cursor, visitor: BaseVisitor[Any], default: Variant | str | int | None
+    ) -> None:
         self.cursor = cursor
         self.visitor = visitor
         self.default = default
-        self.found = False          # a tag or movetext token was seen
+        self.found = False  # a tag or movetext token was seen
         self.in_headers = True
-        self.special: dict[str, tuple[str, int, int]] = {}   # GameType, Variant, FEN
-        self.early_comments: list[str] = []   # comments before the first move
+        self.special: dict[str, tuple[str, int, int]] = {}  # GameType, Variant, FEN
+        self.early_comments: list[str] = []  # comments before the first move
         self.board: Board = _NO_BOARD
         self.resolver: _Resolver = _NO_RESOLVER
-        self.preset: Variant | None = None   # the GameType's own numbering, if the tag gave another
-        self.skip_all = False       # the visitor skips the moves
-        self.frames: list[tuple[int, Move]] = []   # open variations: (ply, main move)
-        self.moves_here = [0]       # moves played in each open line
-        self.skipped = 0            # nesting inside a variation the visitor skips
-        self.dead = 0               # nesting inside a variation that has no move before it
+        self.preset: Variant | None = None  # the GameType's own numbering, if the tag gave another
+        self.skip_all = False  # the visitor skips the moves
+        self.frames: list[tuple[int, Move]] = []  # open variations: (ply, main move)
+        self.moves_here = [0]  # moves played in each open line
+        self.skipped = 0  # nesting inside a variation the visitor skips
+        self.dead = 0  # nesting inside a variation that has no move before it
         self.bad: _Unparsed | None = None
         self.result: str | None = None
-        self.nesting = 0            # parentheses open in the movetext, whatever is skipped
-        self.plain = False          # moves are being replayed: none of the states above
+        self.nesting = 0  # parentheses open in the movetext, whatever is skipped
+        self.plain = False  # moves are being replayed: none of the states above
         self.split: _Split | None = None
         self.guess: _Guess | None = None
 
@@ -495,8 +547,9 @@ class _GameReader:
         if self.bad is not None:
             visitor.handle_error(self.bad.error())
         if self.frames or self.skipped or self.dead:
-            self.report(cursor.line_number, 1, "variation not closed before the end of the game",
-                        "syntax")
+            self.report(
+                cursor.line_number, 1, "variation not closed before the end of the game", "syntax"
+            )
             for _ in self.frames:
                 visitor.end_variation()
         if self.result is not None:
@@ -604,8 +657,9 @@ class _GameReader:
         gametype = special.get("GameType")
         variant_tag = special.get("Variant")
         try:
-            variant = variant_of_tags(gametype and gametype[0], variant_tag and variant_tag[0],
-                                      self.default)
+            variant = variant_of_tags(
+                gametype and gametype[0], variant_tag and variant_tag[0], self.default
+            )
         except ValueError as error:
             where = gametype or variant_tag or ("", line, column)
             self.bad = _Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0)
@@ -616,8 +670,9 @@ class _GameReader:
             board = _start(variant) if fen_text is None else Board(fen_text, variant=variant)
         except ValueError as error:
             assert fen is not None
-            self.bad = _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen",
-                                 None, 0)
+            self.bad = _Unparsed(
+                fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0
+            )
             return
         self.board = board
         self.preset = _preset_numbering(variant, gametype and gametype[0])
@@ -651,14 +706,14 @@ class _GameReader:
             if self.moves_here[-1]:
                 self.visitor.visit_nag(int(match.group("nag")))
             else:
-                self.report(line, column, f"{match.group(0)} before any move of its line",
-                            "syntax")
+                self.report(line, column, f"{match.group(0)} before any move of its line", "syntax")
         elif kind == "strength2":
             if self.moves_here[-1]:
                 _strength(self.visitor, match.group(0))
             else:
-                self.report(line, column, f"move strength {match.group(0)!r} without a move",
-                            "syntax")
+                self.report(
+                    line, column, f"move strength {match.group(0)!r} without a move", "syntax"
+                )
         elif kind == "open":
             self.open_variation(line, column)
         elif kind == "close":
@@ -669,8 +724,17 @@ class _GameReader:
             pass  # a result inside a variation ends that line only
         elif match.group(0) in ("-", "--"):
             # "41. - -": the record does not know the moves; keep the rest as text.
-            self.reject(_Unparsed(line, column, "a move the record does not give ('-')",
-                                  "syntax", self.board.fen(), len(self.frames)), match.group(0))
+            self.reject(
+                _Unparsed(
+                    line,
+                    column,
+                    "a move the record does not give ('-')",
+                    "syntax",
+                    self.board.fen(),
+                    len(self.frames),
+                ),
+                match.group(0),
+            )
         else:  # junk
             self.report(line, column, f"unexpected {match.group(0)!r}", "syntax")
         return False
@@ -736,8 +800,17 @@ class _GameReader:
         fen_match = _SETUP_FEN.match(match.group("setup"))
         fen = (fen_match.group(1) or fen_match.group(2)) if fen_match else ""
         if self.frames or self.moves_here[0]:
-            self.reject(_Unparsed(line, column, "a setup after the first move is not supported",
-                                  "setup", self.board.fen(), len(self.frames)), match.group(0))
+            self.reject(
+                _Unparsed(
+                    line,
+                    column,
+                    "a setup after the first move is not supported",
+                    "setup",
+                    self.board.fen(),
+                    len(self.frames),
+                ),
+                match.group(0),
+            )
             return
         try:
             board = Board(fen, variant=self.board.variant)
@@ -800,8 +873,7 @@ class _GameReader:
             self.visitor.visit_board(self.board)
         self.commit(move, text, match, line, column)
 
-    def commit(self, move: Move, text: str, match: re.Match[str], line: int, column: int
-               ) -> None:
+    def commit(self, move: Move, text: str, match: re.Match[str], line: int, column: int) -> None:
         """Play ``move``, read as ``text`` from ``match``."""
         self.preset = None
         board = self.board
@@ -835,15 +907,24 @@ class _GameReader:
             self.guess = None
             chosen = alive[0][1]
             first = guess.first
-            self.visitor.handle_warning(PdnError(
-                guess.line, guess.column, f"ambiguous move {first.group('squares')!r} read as "
-                f"{self.board.pdn(chosen[0], long=True)}, the only one the moves after it can "
-                "follow", "notation", self.board.fen()))
+            self.visitor.handle_warning(
+                PdnError(
+                    guess.line,
+                    guess.column,
+                    f"ambiguous move {first.group('squares')!r} read as "
+                    f"{self.board.pdn(chosen[0], long=True)}, the only one the moves after it can "
+                    "follow",
+                    "notation",
+                    self.board.fen(),
+                )
+            )
             self.commit(chosen[0], first.group("squares"), first, guess.line, guess.column)
-            for move, (later_match, later_line, later_column) in zip(chosen[1:], guess.later,
-                                                                     strict=True):
-                self.commit(move, later_match.group("squares"), later_match, later_line,
-                            later_column)
+            for move, (later_match, later_line, later_column) in zip(
+                chosen[1:], guess.later, strict=True
+            ):
+                self.commit(
+                    move, later_match.group("squares"), later_match, later_line, later_column
+                )
         elif not alive or len(guess.later) >= _LOOKAHEAD:
             self.unsettled()
 
@@ -866,16 +947,25 @@ class _GameReader:
     def notation_warning(self, move: Move, text: str, line: int, column: int) -> None:
         # Liberal reading matched it anyway; the strict check tells.
         written = "'-'" if move.captures else "a capture separator"
-        self.visitor.handle_warning(PdnError(
-            line, column, f"{text!r} is written with {written} but is "
-            f"{self.board.pdn(move, long=False)}", "notation", self.board.fen()))
+        self.visitor.handle_warning(
+            PdnError(
+                line,
+                column,
+                f"{text!r} is written with {written} but is {self.board.pdn(move, long=False)}",
+                "notation",
+                self.board.fen(),
+            )
+        )
 
     def fail(self, error: ValueError, line: int, column: int, raw: str) -> None:
         """A rejected move: the rest of its line is kept as text."""
-        kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)),
-                         "illegal")
-        self.reject(_Unparsed(line, column, _short(str(error)), kind_name, self.board.fen(),
-                              len(self.frames)), raw)
+        kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)), "illegal")
+        self.reject(
+            _Unparsed(
+                line, column, _short(str(error)), kind_name, self.board.fen(), len(self.frames)
+            ),
+            raw,
+        )
 
     def reject(self, bad: _Unparsed, raw: str) -> None:
         """Keep ``raw`` and the rest of the line as the text of ``bad``."""
@@ -897,6 +987,7 @@ def _start(variant: Variant) -> Board:
         start = _STARTS[variant] = Board(variant=variant)
     return start.copy()
 
+
 _NO_RESOLVER = _Resolver(_NO_BOARD.variant)
 
 
@@ -913,8 +1004,9 @@ def _preset_numbering(variant: Variant, gametype: str | None) -> Variant | None:
     return preset
 
 
-def _renumbered(fen: tuple[str, int, int] | None, preset: Variant, text: str
-                ) -> tuple[Board, Move] | None:
+def _renumbered(
+    fen: tuple[str, int, int] | None, preset: Variant, text: str
+) -> tuple[Board, Move] | None:
     """The board and first move under the preset's numbering, if it takes the move."""
     try:
         board = Board(fen[0] if fen and fen[0].strip() else None, variant=preset)

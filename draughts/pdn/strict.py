@@ -57,8 +57,7 @@ def _tokens(text: str, errors: list[PdnError]) -> list[_Token]:
         match = match_at(text, position)
         if match is None:
             bad = text[position]
-            errors.append(PdnError(line, position - line_start + 1,
-                                   f"unexpected {bad!r}", "pdn3"))
+            errors.append(PdnError(line, position - line_start + 1, f"unexpected {bad!r}", "pdn3"))
             position += 1
             continue
         kind = match.lastgroup
@@ -81,10 +80,10 @@ def check(handle: IO[str]) -> list[PdnError]:
     def error(token: _Token, message: str) -> None:
         errors.append(PdnError(token[2], token[3], message, "pdn3"))
 
-    in_game = False       # something of the current game has been read
-    body = False          # the current game has movetext
-    items = [0]           # items in the movetext and in each open variation
-    after_move = False    # the last item was a move (a strength may follow)
+    in_game = False  # something of the current game has been read
+    body = False  # the current game has movetext
+    items = [0]  # items in the movetext and in each open variation
+    after_move = False  # the last item was a move (a strength may follow)
     i, count = 0, len(tokens)
     while i < count:
         token = tokens[i]
@@ -151,8 +150,7 @@ def _tag(tokens: list[_Token], i: int, error: object) -> int:
     """Check ``[Name "value"]`` from ``tokens[i]``; the index after it."""
     assert callable(error)
     expected = ("identifier", "string", "rbracket")
-    what = ("a tag name (a capital letter, then letters, digits or _)",
-            'a quoted value', "']'")
+    what = ("a tag name (a capital letter, then letters, digits or _)", "a quoted value", "']'")
     for offset, kind in enumerate(expected, 1):
         if i + offset >= len(tokens) or tokens[i + offset][0] != kind:
             where = tokens[min(i + offset, len(tokens) - 1)]
@@ -168,8 +166,11 @@ def _move(tokens: list[_Token], i: int, error: object) -> int:
     i += 1
     if kind == "square":
         separators = []
-        while i + 1 < len(tokens) and tokens[i][0] in ("separator", "capture") \
-                and tokens[i + 1][0] == "square":
+        while (
+            i + 1 < len(tokens)
+            and tokens[i][0] in ("separator", "capture")
+            and tokens[i + 1][0] == "square"
+        ):
             separators.append(tokens[i][0])
             i += 2
         if not separators:

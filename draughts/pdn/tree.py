@@ -143,8 +143,9 @@ class GameNode:
         """Whether a child plays ``move``."""
         return any(child.move == move for child in self.variations)
 
-    def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "",
-                      nags: Iterable[int] = ()) -> ChildNode:
+    def add_variation(
+        self, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()
+    ) -> ChildNode:
         """Add a child that plays ``move`` (not checked for legality) and
         return it."""
         node = ChildNode(self, move)
@@ -154,8 +155,9 @@ class GameNode:
         self.variations.append(node)
         return node
 
-    def add_main_variation(self, move: Move, *, comment: str = "",
-                           nags: Iterable[int] = ()) -> ChildNode:
+    def add_main_variation(
+        self, move: Move, *, comment: str = "", nags: Iterable[int] = ()
+    ) -> ChildNode:
         """Add a child that plays ``move`` as the first choice."""
         node = self.add_variation(move, comment=comment, nags=nags)
         self.variations.insert(0, self.variations.pop())
@@ -171,8 +173,9 @@ class GameNode:
         """Remove the child playing ``move`` and everything after it."""
         self.variations.remove(self.variation(move))
 
-    def add_line(self, moves: Iterable[Move], *, comment: str = "",
-                 nags: Iterable[int] = ()) -> GameNode:
+    def add_line(
+        self, moves: Iterable[Move], *, comment: str = "", nags: Iterable[int] = ()
+    ) -> GameNode:
         """Add a line of moves from here; the comment and NAGs go to its last
         node, which is returned."""
         node: GameNode = self
@@ -287,18 +290,29 @@ class Game(GameNode):
 
     __slots__ = ("_default_variant", "_variant", "errors", "headers", "warnings")
 
-    def __init__(self, headers: Headers | Iterable[tuple[str, str]] | None = None, *,
-                 variant: Variant | str | int | None = None) -> None:
+    def __init__(
+        self,
+        headers: Headers | Iterable[tuple[str, str]] | None = None,
+        *,
+        variant: Variant | str | int | None = None,
+    ) -> None:
         super().__init__()
         self.parent = None
         self.move = None
         self._default_variant = None if variant is None else find_variant(variant)
         self._variant: Variant | None = None
         if headers is None:
-            self.headers = Headers([
-                ("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
-                ("White", "?"), ("Black", "?"), ("Result", "*"),
-            ])
+            self.headers = Headers(
+                [
+                    ("Event", "?"),
+                    ("Site", "?"),
+                    ("Date", "????.??.??"),
+                    ("Round", "?"),
+                    ("White", "?"),
+                    ("Black", "?"),
+                    ("Result", "*"),
+                ]
+            )
             if self._default_variant is not None:
                 set_variant_tags(self.headers, self._default_variant)
         else:
@@ -384,8 +398,10 @@ class Game(GameNode):
 
     def __repr__(self) -> str:
         white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
-        return (f"<Game {white!r} vs. {black!r} ({self.variant.name}, "
-                f"{len(self.mainline_moves())} moves, {len(self.errors)} errors)>")
+        return (
+            f"<Game {white!r} vs. {black!r} ({self.variant.name}, "
+            f"{len(self.mainline_moves())} moves, {len(self.errors)} errors)>"
+        )
 
 
 def set_variant_tags(headers: Headers, variant: Variant) -> None:
@@ -422,8 +438,7 @@ def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
             _visit_node(main, board, visitor)
             tasks += [("pop", main), ("line", main), ("push", main)]
             for alt in reversed(node.variations[1:]):
-                tasks += [("end", alt), ("pop", alt), ("line", alt), ("push", alt),
-                          ("alt", alt)]
+                tasks += [("end", alt), ("pop", alt), ("line", alt), ("push", alt), ("alt", alt)]
         elif kind == "push":
             assert node.move is not None
             board.push(node.move)

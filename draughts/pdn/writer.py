@@ -19,10 +19,21 @@ _WORD = re.compile(r"[^ \t\n\r\f\v]+")
 _STRENGTH_OF_NAG = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 _WIN, _DRAW, _LOSS, _FORFEIT = "win", "draw", "loss", "forfeit"
 _RESULT_MEANING = {
-    "1-0": _WIN, "2-0": _WIN, "1:0": _WIN, "2:0": _WIN,
-    "0-1": _LOSS, "0-2": _LOSS, "0:1": _LOSS, "0:2": _LOSS,
-    "1/2-1/2": _DRAW, "1-1": _DRAW, "1/2:1/2": _DRAW, "1:1": _DRAW,
-    "0-0": _FORFEIT, "0:0": _FORFEIT, "*": "*",
+    "1-0": _WIN,
+    "2-0": _WIN,
+    "1:0": _WIN,
+    "2:0": _WIN,
+    "0-1": _LOSS,
+    "0-2": _LOSS,
+    "0:1": _LOSS,
+    "0:2": _LOSS,
+    "1/2-1/2": _DRAW,
+    "1-1": _DRAW,
+    "1/2:1/2": _DRAW,
+    "1:1": _DRAW,
+    "0-0": _FORFEIT,
+    "0:0": _FORFEIT,
+    "*": "*",
 }
 
 
@@ -66,8 +77,14 @@ class StringExporter(BaseVisitor[str]):
     1. c3-d4 {main} (1. a3-b4!?) *
     """
 
-    def __init__(self, *, headers: bool = True, comments: bool = True,
-                 variations: bool = True, columns: int = 80) -> None:
+    def __init__(
+        self,
+        *,
+        headers: bool = True,
+        comments: bool = True,
+        variations: bool = True,
+        columns: int = 80,
+    ) -> None:
         self.headers = headers
         self.comments = comments
         self.variations = variations
@@ -221,10 +238,16 @@ class FileExporter(StringExporter):
     ['', '*', '']
     """
 
-    def __init__(self, handle: IO[str], *, headers: bool = True, comments: bool = True,
-                 variations: bool = True, columns: int = 80) -> None:
-        super().__init__(headers=headers, comments=comments, variations=variations,
-                         columns=columns)
+    def __init__(
+        self,
+        handle: IO[str],
+        *,
+        headers: bool = True,
+        comments: bool = True,
+        variations: bool = True,
+        columns: int = 80,
+    ) -> None:
+        super().__init__(headers=headers, comments=comments, variations=variations, columns=columns)
         self.handle = handle
         self._written = 0
 

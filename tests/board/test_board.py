@@ -31,8 +31,12 @@ def test_pieces() -> None:
     assert board.pieces(WHITE) == (31, 46)
     assert board.pieces(WHITE, KING) == (46,)
     assert board.pieces(BLACK, MAN) == (1,)
-    assert board.piece_map() == {1: Piece(MAN, BLACK), 5: Piece(KING, BLACK),
-                                 31: Piece(MAN, WHITE), 46: Piece(KING, WHITE)}
+    assert board.piece_map() == {
+        1: Piece(MAN, BLACK),
+        5: Piece(KING, BLACK),
+        31: Piece(MAN, WHITE),
+        46: Piece(KING, WHITE),
+    }
     assert board.remove_piece_at(31) == Piece(MAN, WHITE)
     assert board.piece_at(31) is None
     board.set_piece_at(31, Piece(KING, BLACK))
@@ -124,7 +128,8 @@ def test_frisian_king_moves_follow_one_king_per_side() -> None:
         counts.pop()
         board.pop()
         assert (board.king_moves(WHITE), board.king_moves(BLACK)) == (
-            counts[-1] if counts else (0, 0))
+            counts[-1] if counts else (0, 0)
+        )
 
 
 def test_copy_and_equality() -> None:

@@ -11,8 +11,7 @@ import draughts
 from draughts.variant import CaptureRule, Directions
 
 PLIES = 60
-SETTINGS = settings(max_examples=20, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _variant_ids(variant: draughts.Variant) -> str:

@@ -22,9 +22,15 @@ from draughts import BLACK, KING, MAN, VARIANTS, WHITE, Board, Move, Termination
 from draughts.outcome import DrawRule, Ending, Goal, Material, Reset
 
 
-def walk(board: Board, plies: int, *, man_at: Container[int] = (),
-         keep: Callable[[Board], bool] | None = None, seen: set[int] | None = None,
-         check: Callable[[Board], None] | None = None) -> list[Move]:
+def walk(
+    board: Board,
+    plies: int,
+    *,
+    man_at: Container[int] = (),
+    keep: Callable[[Board], bool] | None = None,
+    seen: set[int] | None = None,
+    check: Callable[[Board], None] | None = None,
+) -> list[Move]:
     """Play ``plies`` quiet moves; at the board plies in ``man_at`` a man
     moves, else a king. ``keep`` must hold after every move; ``check`` is
     called before every move. A depth-first search with a fixed seed finds
@@ -49,8 +55,12 @@ def walk(board: Board, plies: int, *, man_at: Container[int] = (),
                 continue
             board.push(move)
             key = board.position_key
-            if (key not in seen and not board.has_captures() and board.legal_moves
-                    and (keep is None or keep(board))):
+            if (
+                key not in seen
+                and not board.has_captures()
+                and board.legal_moves
+                and (keep is None or keep(board))
+            ):
                 seen.add(key)
                 played.append(move)
                 if extend(left - 1):
@@ -69,8 +79,9 @@ def no_outcome(board: Board) -> None:
     assert not board.can_claim_draw()
 
 
-def fires_at(board: Board, plies: int, termination: Termination, *, automatic: bool = True,
-             **options: object) -> None:
+def fires_at(
+    board: Board, plies: int, termination: Termination, *, automatic: bool = True, **options: object
+) -> None:
     """Walk ``plies - 1`` plies with no ending, then one more that ends the
     game by ``termination`` (automatically, or by a claim)."""
     seen = {board.position_key}
@@ -96,6 +107,7 @@ def counts(board: Board) -> dict[tuple[Termination, int], int | None]:
 
 
 # -- International and Canadian: FMJD ------------------------------------------
+
 
 @pytest.mark.parametrize("variant", ["international", "canadian"])
 def test_twenty_five_move_rule_after_50_king_plies(variant: str) -> None:
@@ -123,8 +135,9 @@ def test_twenty_five_move_rule_counts_from_the_last_capture() -> None:
 
 def test_sixteen_move_rule_after_32_plies() -> None:
     # Three kings against a lone king: 16 moves each.
-    fires_at(Board("W:WK47,K48,K49:BK5", variant="international"), 32,
-             Termination.SIXTEEN_MOVE_RULE)
+    fires_at(
+        Board("W:WK47,K48,K49:BK5", variant="international"), 32, Termination.SIXTEEN_MOVE_RULE
+    )
 
 
 def test_sixteen_move_rule_starts_when_the_ending_arises() -> None:
@@ -169,6 +182,7 @@ def test_five_move_rule_starts_at_the_capture_that_leaves_two_pieces() -> None:
 
 # -- English: WCDF, claimable ----------------------------------------------------
 
+
 def test_english_forty_move_rule_is_claimable_after_80_plies() -> None:
     board = Board("B:WK29,K30:BK3,K4", variant="english")
     fires_at(board, 80, Termination.FORTY_MOVE_RULE, automatic=False)
@@ -182,6 +196,7 @@ def test_english_forty_move_rule_reset_by_a_man_move() -> None:
 
 
 # -- dama and dama-flying: seeds 000 and 002 -----------------------------------
+
 
 @pytest.mark.parametrize("variant", ["dama", "dama-flying"])
 def test_dama_king_moves_rule_after_40_move_pairs(variant: str) -> None:
@@ -199,6 +214,7 @@ def test_dama_300_ply_limit() -> None:
 
 
 # -- Russian and Brazilian: FMJD-64 ------------------------------------------------
+
 
 def black_king_off_a1_h8(board: Board) -> bool:
     diagonal = {"a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"}
@@ -286,12 +302,14 @@ def test_long_diagonal_count_follows_the_lone_king_onto_and_off_the_diagonal() -
 
 # -- Pool ------------------------------------------------------------------------
 
+
 def test_pool_fifteen_move_rule_after_30_plies() -> None:
     board = Board("B:WK29,K30:BK3,K4", variant="pool")
     fires_at(board, 30, Termination.FIFTEEN_MOVE_RULE)
 
 
 # -- Counters carried by a FEN (lidraughts :H and :F) --------------------------------
+
 
 def test_fen_halfmove_clock_carries_on() -> None:
     # 48 quiet plies before the FEN: the 25-move rule fires 2 plies later.
@@ -317,13 +335,15 @@ def test_fen_move_number_counts_towards_the_ply_limit() -> None:
 
 # -- Custom rules ----------------------------------------------------------------
 
+
 def test_a_custom_variant_chooses_its_rules() -> None:
     import attrs
 
     from draughts.variant import INTERNATIONAL
 
-    custom = attrs.evolve(INTERNATIONAL, name="custom",
-                          draw_rules=(DrawRule(Termination.FORTY_MOVE_RULE, 6),))
+    custom = attrs.evolve(
+        INTERNATIONAL, name="custom", draw_rules=(DrawRule(Termination.FORTY_MOVE_RULE, 6),)
+    )
     fires_at(Board("W:WK46,K47:BK4,K5", variant=custom), 6, Termination.FORTY_MOVE_RULE)
     none = attrs.evolve(INTERNATIONAL, name="no-draws", draw_rules=())
     board = Board("W:WK47:BK5", variant=none)
@@ -351,16 +371,22 @@ def test_a_capture_that_leaves_a_man_against_a_king_starts_the_count() -> None:
     assert counts(board)[(Termination.INSUFFICIENT_MATERIAL, 0)] == 0
 
 
-@pytest.mark.parametrize(("resets", "after_man_move"), [(Reset.CAPTURE, 3),
-                                                         (Reset.ANY_PROGRESS, 0)])
+@pytest.mark.parametrize(
+    ("resets", "after_man_move"), [(Reset.CAPTURE, 3), (Reset.ANY_PROGRESS, 0)]
+)
 def test_a_material_rule_restarts_on_man_moves_only_if_it_says_so(
-        resets: Reset, after_man_move: int) -> None:
+    resets: Reset, after_man_move: int
+) -> None:
     import attrs
 
     from draughts.variant import INTERNATIONAL
 
-    rule = DrawRule(Termination.SIXTEEN_MOVE_RULE, 32, resets=resets,
-                    endings=(Ending(Material(kings=1, men=(0, 2)), Material(kings=1)),))
+    rule = DrawRule(
+        Termination.SIXTEEN_MOVE_RULE,
+        32,
+        resets=resets,
+        endings=(Ending(Material(kings=1, men=(0, 2)), Material(kings=1)),),
+    )
     custom = attrs.evolve(INTERNATIONAL, name="custom", draw_rules=(rule,))
     board = Board("W:WK46,38:BK1", variant=custom)
     for text in ["46-41", "1-7", "38-32"]:
@@ -379,7 +405,11 @@ def test_pop_restores_every_count(variant: str) -> None:
     for fen, key, clock, rule_counts in reversed(history):
         board.pop()
         assert (board.fen(), board.position_key, board.halfmove_clock, counts(board)) == (
-            fen, key, clock, rule_counts)
+            fen,
+            key,
+            clock,
+            rule_counts,
+        )
 
 
 # -- The docs table ------------------------------------------------------------------
@@ -390,19 +420,35 @@ BEGIN, END = ".. begin generated table\n", ".. end generated table\n"
 
 def render_termination_table() -> str:
     """The per-variant table of docs/termination.rst, from the Variant data."""
-    goals = {Goal.STANDARD: "a side with no legal move loses",
-             Goal.ANTIDRAUGHTS: "a side with no legal move wins",
-             Goal.BREAKTHROUGH: "the first side to make a king wins; "
-                                "a side with no legal move loses"}
-    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 12 18 30 10 30", "",
-             "   * - Variant", "     - Rule", "     - When", "     - How", "     - Source"]
+    goals = {
+        Goal.STANDARD: "a side with no legal move loses",
+        Goal.ANTIDRAUGHTS: "a side with no legal move wins",
+        Goal.BREAKTHROUGH: "the first side to make a king wins; a side with no legal move loses",
+    }
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 12 18 30 10 30",
+        "",
+        "   * - Variant",
+        "     - Rule",
+        "     - When",
+        "     - How",
+        "     - Source",
+    ]
 
     def row(*cells: str) -> None:
         lines.append(f"   * - {cells[0]}")
         lines.extend(f"     - {cell}" for cell in cells[1:])
 
     for variant in VARIANTS:
-        row(f"``{variant.name}``", "win", goals[variant.goal], "automatic", "the rule pages; lidraughts")
+        row(
+            f"``{variant.name}``",
+            "win",
+            goals[variant.goal],
+            "automatic",
+            "the rule pages; lidraughts",
+        )
         if not variant.draw_rules:
             row("", "(no draw rules)", "only agreement, resignation, time-out", "", "")
         for rule in variant.draw_rules:
@@ -417,17 +463,19 @@ def render_termination_table() -> str:
 
 def test_docs_table_is_generated_from_the_variants() -> None:
     text = DOCS_PAGE.read_text(encoding="utf-8")
-    table = text[text.index(BEGIN) + len(BEGIN):text.index(END)]
+    table = text[text.index(BEGIN) + len(BEGIN) : text.index(END)]
     assert table.strip() == render_termination_table().strip(), (
-        "docs/termination.rst is out of date: run python tests/board/test_draw_rules.py")
+        "docs/termination.rst is out of date: run python tests/board/test_draw_rules.py"
+    )
 
 
 if __name__ == "__main__":
     page = DOCS_PAGE.read_text(encoding="utf-8")
     head, rest = page.split(BEGIN)
     _, tail = rest.split(END)
-    DOCS_PAGE.write_text(head + BEGIN + "\n" + render_termination_table() + "\n" + END + tail,
-                         encoding="utf-8")
+    DOCS_PAGE.write_text(
+        head + BEGIN + "\n" + render_termination_table() + "\n" + END + tail, encoding="utf-8"
+    )
 
 
 def test_frisian_two_kings_against_one_draw_after_seven_moves_each() -> None:
@@ -435,8 +483,22 @@ def test_frisian_two_kings_against_one_draw_after_seven_moves_each() -> None:
     # drawn after 7 moves each, read as 14 plies. The moves avoid captures and
     # repetitions (chosen by a walk over the legal moves and checked here).
     board = Board("W:WK31,K36:BK15", variant="frisian")
-    moves = ["31-4", "15-20", "4-10", "20-3", "10-5", "3-8", "5-10", "8-2", "10-5", "2-7",
-             "5-10", "7-1", "10-5", "1-6"]
+    moves = [
+        "31-4",
+        "15-20",
+        "4-10",
+        "20-3",
+        "10-5",
+        "3-8",
+        "5-10",
+        "8-2",
+        "10-5",
+        "2-7",
+        "5-10",
+        "7-1",
+        "10-5",
+        "1-6",
+    ]
     for ply, text in enumerate(moves, start=1):
         assert board.outcome() is None, ply
         board.push_pdn(text)

@@ -16,8 +16,7 @@ def fen_of(text: str, variant: str = "international") -> str:
     ("text", "canonical"),
     [
         ("W:W31-50:B1-20", "W:W31-50:B1-20"),
-        ("W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20",
-         "W:W31-50:B1-20"),
+        ("W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1-20", "W:W31-50:B1-20"),
         ("w:w31-50:b1-20", "W:W31-50:B1-20"),  # lower case
         ("W:B1-20:W31-50", "W:W31-50:B1-20"),  # colour order free
         ("W:W31-50:B1-20.", "W:W31-50:B1-20"),  # legacy trailing dot (Millett 1995)
@@ -42,10 +41,13 @@ def test_algebraic_fen() -> None:
     board = draughts.Board("W:WKd2:Bf6,c5,e5,e3", variant="russian")
     assert board.fen() == "W:WKd2:Bc5,e3,e5,f6"
     assert board.piece_at(board.variant.parse_square("d2")) == draughts.Piece(
-        draughts.KING, draughts.WHITE)
+        draughts.KING, draughts.WHITE
+    )
     # Numeric squares on an algebraic board use its numeric numbering.
-    assert draughts.Board("W:W21-32:B1-12", variant="russian").fen() == \
-        draughts.find_variant("russian").starting_fen
+    assert (
+        draughts.Board("W:W21-32:B1-12", variant="russian").fen()
+        == draughts.find_variant("russian").starting_fen
+    )
 
 
 @pytest.mark.parametrize(

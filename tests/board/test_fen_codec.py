@@ -21,8 +21,16 @@ from draughts._context import context
 from draughts._fen import FenCodec, _parse_general, format_fen, parse_fen
 from draughts.variant import INTERNATIONAL
 
-VARIANTS = ["international", "english", "russian", "brazilian", "canadian", "turkish",
-            "italian", "thai"]
+VARIANTS = [
+    "international",
+    "english",
+    "russian",
+    "brazilian",
+    "canadian",
+    "turkish",
+    "italian",
+    "thai",
+]
 
 
 def _tables(name: str) -> FenCodec:
@@ -70,12 +78,12 @@ def test_algebraic_writing_orders_by_column_then_rank() -> None:
 def test_algebraic_ranks_sort_as_numbers() -> None:
     # On a 10x10 board with algebraic names, rank 10 comes after rank 8, not
     # before it as it would in string order.
-    variant = attrs.evolve(INTERNATIONAL, name="algebraic-10x10", notation="algebraic",
-                           aliases=())
+    variant = attrs.evolve(INTERNATIONAL, name="algebraic-10x10", notation="algebraic", aliases=())
     board = draughts.Board.empty(variant=variant)
     for name in ("a10", "a8", "c10"):
-        board.set_piece_at(variant.parse_square(name),
-                           draughts.Piece(draughts.KING, draughts.BLACK))
+        board.set_piece_at(
+            variant.parse_square(name), draughts.Piece(draughts.KING, draughts.BLACK)
+        )
     assert board.fen().endswith(":BKa8,Ka10,Kc10")
 
 
@@ -176,8 +184,11 @@ def positions(draw: st.DrawFn) -> tuple[str, int, tuple[int, int], tuple[int, in
 def _reference_items(t: FenCodec, men: int, kings: int) -> list[str]:
     """A plain writer to check the table-driven one: walk every square in
     writing order and group consecutive men on numeric boards."""
-    entries = [(n, bool(kings & t.geometry.bit_of_square[n])) for n in range(1, t.geometry.square_count + 1)
-               if (men | kings) & t.geometry.bit_of_square[n]]
+    entries = [
+        (n, bool(kings & t.geometry.bit_of_square[n]))
+        for n in range(1, t.geometry.square_count + 1)
+        if (men | kings) & t.geometry.bit_of_square[n]
+    ]
     names = t.geometry.name_of_square
     if t.geometry.algebraic:
         entries.sort(key=lambda e: (names[e[0]][0], int(names[e[0]][1:])))
@@ -225,7 +236,8 @@ def _outcome(read: Callable[[], object]) -> object:
 @settings(max_examples=300, deadline=None)
 @given(positions(), st.data())
 def test_fast_and_general_readers_agree_on_edited_fens(
-    case: tuple[str, int, tuple[int, int], tuple[int, int]], data: st.DataObject,
+    case: tuple[str, int, tuple[int, int], tuple[int, int]],
+    data: st.DataObject,
 ) -> None:
     """Canonical FENs, some with lidraughts' counters, with one edit (a
     character dropped, or another inserted or put in its place): both readers
@@ -235,10 +247,11 @@ def test_fast_and_general_readers_agree_on_edited_fens(
     fen = format_fen(t, (turn, men, kings))
     fen += data.draw(st.sampled_from(["", ":H0:F1", ":H12", ":F7:H3"]))
     at = data.draw(st.integers(0, len(fen)))
-    piece = data.draw(st.sampled_from(["", ",", "-", ":", "K", "0", "9", "W", "B", "H", "F",
-                                       "x", " ", "\n"]))
+    piece = data.draw(
+        st.sampled_from(["", ",", "-", ":", "K", "0", "9", "W", "B", "H", "F", "x", " ", "\n"])
+    )
     cut = data.draw(st.integers(0, 1))
-    edited = fen[:at] + piece + fen[at + cut:]
+    edited = fen[:at] + piece + fen[at + cut :]
     for limit in (False, True):
         fast = _outcome(lambda: parse_fen(t, edited, limit_pieces=limit))  # noqa: B023
         general = _outcome(lambda: _parse_general(t, edited, limit))  # noqa: B023
@@ -257,8 +270,10 @@ def test_every_remembered_item_reads_as_the_general_parser_reads_it() -> None:
                     position = _parse_general(t, f"W:{letter}{item}", False)
                 except InvalidFenError:
                     continue
-                expected = (position.men[color] | position.kings[color],
-                            bool(position.kings[color]))
+                expected = (
+                    position.men[color] | position.kings[color],
+                    bool(position.kings[color]),
+                )
                 assert (mask, is_king) == expected, (name, item)
                 break
             else:

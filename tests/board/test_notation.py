@@ -24,21 +24,23 @@ def test_short_form_unless_ambiguous() -> None:
 
 def test_ambiguous_captures_are_written_in_full() -> None:
     board = draughts.Board(AMBIGUOUS)
-    assert sorted(board.pdn(m) for m in board.legal_moves) == [
-        "19x2x16x38x47", "19x8x21x38x47"]
+    assert sorted(board.pdn(m) for m in board.legal_moves) == ["19x2x16x38x47", "19x8x21x38x47"]
     with pytest.raises(AmbiguousMoveError) as info:
         board.parse_pdn("19x47")
     assert len(info.value.candidates) == 2
     assert "19x2x16x38x47" in str(info.value) and board.fen() in str(info.value)
 
 
-@pytest.mark.parametrize(("text", "captured"), [
-    ("19x2x16x38x47", {11, 13, 32, 42}),
-    ("19x8x21x38x47", {12, 13, 32, 42}),
-    ("19x2x47", {11, 13, 32, 42}),  # a partial route that decides
-    ("19x21x47", {12, 13, 32, 42}),
-    ("19x16x47", {11, 13, 32, 42}),
-])
+@pytest.mark.parametrize(
+    ("text", "captured"),
+    [
+        ("19x2x16x38x47", {11, 13, 32, 42}),
+        ("19x8x21x38x47", {12, 13, 32, 42}),
+        ("19x2x47", {11, 13, 32, 42}),  # a partial route that decides
+        ("19x21x47", {12, 13, 32, 42}),
+        ("19x16x47", {11, 13, 32, 42}),
+    ],
+)
 def test_full_and_partial_routes_choose(text: str, captured: set[int]) -> None:
     board = draughts.Board(AMBIGUOUS)
     assert set(board.parse_pdn(text).captures) == captured
@@ -53,9 +55,20 @@ def test_short_form_is_written_for_a_single_route() -> None:
     assert board.pdn(move, long=False) == "46x11"
 
 
-@pytest.mark.parametrize("text", [
-    "32-28", "32x28", "32:28", "32 - 28", "032-028", "3228", "32-28!", "32-28?!", "32-28(!?)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "32-28",
+        "32x28",
+        "32:28",
+        "32 - 28",
+        "032-028",
+        "3228",
+        "32-28!",
+        "32-28?!",
+        "32-28(!?)",
+    ],
+)
 def test_liberal_reading(text: str) -> None:
     board = draughts.Board()
     assert board.parse_pdn(text) == draughts.Move(32, 28)
@@ -95,8 +108,7 @@ def test_illegal_move_message_names_text_fen_and_alternatives() -> None:
 
 
 def test_errors_are_value_errors() -> None:
-    for error in (InvalidMoveError, IllegalMoveError, AmbiguousMoveError,
-                  draughts.InvalidFenError):
+    for error in (InvalidMoveError, IllegalMoveError, AmbiguousMoveError, draughts.InvalidFenError):
         assert issubclass(error, ValueError)
 
 

@@ -59,8 +59,9 @@ def test_antidraughts_the_side_without_moves_wins() -> None:
 
 
 def test_breakthrough_the_first_king_wins() -> None:
-    breakthrough = attrs.evolve(INTERNATIONAL, name="bt-test", goal=Goal.BREAKTHROUGH,
-                                draw_rules=())
+    breakthrough = attrs.evolve(
+        INTERNATIONAL, name="bt-test", goal=Goal.BREAKTHROUGH, draw_rules=()
+    )
     board = Board("W:W7,40:B45", variant=breakthrough)
     assert board.outcome() is None
     board.push_pdn("7-2")
@@ -72,8 +73,10 @@ def test_breakthrough_the_first_king_wins() -> None:
 
 
 def test_result_strings() -> None:
-    for style, white, draw, black in (("default", "1-0", "1/2-1/2", "0-1"),
-                                      ("international", "2-0", "1-1", "0-2")):
+    for style, white, draw, black in (
+        ("default", "1-0", "1/2-1/2", "0-1"),
+        ("international", "2-0", "1-1", "0-2"),
+    ):
         assert Outcome(Termination.RESIGNATION, WHITE, style).result() == white  # type: ignore[arg-type]
         assert Outcome(Termination.AGREEMENT, None, style).result() == draw  # type: ignore[arg-type]
         assert Outcome(Termination.TIMEOUT, BLACK, style).result() == black  # type: ignore[arg-type]
@@ -87,6 +90,7 @@ def test_resignation_and_agreement() -> None:
 
 
 # -- Time-out --------------------------------------------------------------------
+
 
 def test_timeout_is_a_loss() -> None:
     for variant in ("international", "english", "dama"):
@@ -130,14 +134,18 @@ def test_english_timeout_on_a_repetition_is_still_a_loss() -> None:
 
 # -- Insufficient material (dama) --------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", ["dama", "dama-flying"])
-@pytest.mark.parametrize(("fen", "claimable"), [
-    ("B:WK29:BK4", True),      # king against king
-    ("B:W25:BK4", True),       # man against king
-    ("W:WK29:B9", True),       # king against man
-    ("B:W25:B9", False),       # man against man: a man may crown first and win
-    ("B:W25,K29:BK4", False),  # two pieces against a king
-])
+@pytest.mark.parametrize(
+    ("fen", "claimable"),
+    [
+        ("B:WK29:BK4", True),  # king against king
+        ("B:W25:BK4", True),  # man against king
+        ("W:WK29:B9", True),  # king against man
+        ("B:W25:B9", False),  # man against man: a man may crown first and win
+        ("B:W25,K29:BK4", False),  # two pieces against a king
+    ],
+)
 def test_dama_insufficient_material_claim(variant: str, fen: str, claimable: bool) -> None:
     board = Board(fen, variant=variant)
     assert board.outcome() is None  # claimable only, never automatic
@@ -159,8 +167,10 @@ def test_insufficient_material_starts_when_the_material_is_reached() -> None:
 
 def test_rules_are_checked_in_the_variants_order() -> None:
     # Two automatic rules met at once: the first listed is reported.
-    rules = (DrawRule(Termination.PLY_LIMIT, 2, resets=Reset.NONE),
-             DrawRule(Termination.KING_MOVES_RULE, 2))
+    rules = (
+        DrawRule(Termination.PLY_LIMIT, 2, resets=Reset.NONE),
+        DrawRule(Termination.KING_MOVES_RULE, 2),
+    )
     custom = attrs.evolve(INTERNATIONAL, name="order-test", draw_rules=rules)
     board = Board("W:WK46,K47:BK2,K3", variant=custom)
     board.push_pdn("46-41")
@@ -188,11 +198,16 @@ def test_draw_rule_validation() -> None:
 
 
 def test_describe_rules_for_the_docs() -> None:
-    rule = DrawRule(Termination.SIXTEEN_MOVE_RULE, 32, resets=Reset.CAPTURE,
-                    endings=(Ending(Material(kings=3), Material(kings=1)),))
+    rule = DrawRule(
+        Termination.SIXTEEN_MOVE_RULE,
+        32,
+        resets=Reset.CAPTURE,
+        endings=(Ending(Material(kings=3), Material(kings=1)),),
+    )
     assert rule.describe() == "32 plies (3K v 1K), reset by capture"
-    mixed = Ending(Material(kings=(1, 99), men=(0, 99)), Material(kings=(1, 99), men=(0, 99)),
-                   pieces=(4, 5))
+    mixed = Ending(
+        Material(kings=(1, 99), men=(0, 99)), Material(kings=(1, 99), men=(0, 99)), pieces=(4, 5)
+    )
     assert str(mixed) == "1+K+any M v 1+K+any M, 4-5 pieces"
 
 

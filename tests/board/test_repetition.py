@@ -46,12 +46,15 @@ def test_repetition_needs_the_same_side_to_move() -> None:
     assert board.outcome() is None
 
 
-@pytest.mark.parametrize(("variant", "fen", "cycle"), [
-    ("russian", "W:WKa1,c3:BKh8,f6", ["a1-b2", "h8-g7", "b2-a1", "g7-h8"]),
-    ("brazilian", "W:WKa1,c3:BKh8,f6", ["a1-b2", "h8-g7", "b2-a1", "g7-h8"]),
-    ("pool", "B:WK29,K30:BK3,K4", ["3-7", "30-12", "7-3", "12-30"]),
-    ("canadian", "W:WK67,K68:BK5,K6", ["68-18", "5-11", "18-68", "11-5"]),
-])
+@pytest.mark.parametrize(
+    ("variant", "fen", "cycle"),
+    [
+        ("russian", "W:WKa1,c3:BKh8,f6", ["a1-b2", "h8-g7", "b2-a1", "g7-h8"]),
+        ("brazilian", "W:WKa1,c3:BKh8,f6", ["a1-b2", "h8-g7", "b2-a1", "g7-h8"]),
+        ("pool", "B:WK29,K30:BK3,K4", ["3-7", "30-12", "7-3", "12-30"]),
+        ("canadian", "W:WK67,K68:BK5,K6", ["68-18", "5-11", "18-68", "11-5"]),
+    ],
+)
 def test_automatic_threefold_repetition(variant: str, fen: str, cycle: list[str]) -> None:
     # The start position comes back after every 4 plies: the third time is ply 8.
     board = Board(fen, variant=variant)
@@ -61,16 +64,20 @@ def test_automatic_threefold_repetition(variant: str, fen: str, cycle: list[str]
     assert board.ply() == 8 and board.is_repetition(3)
     outcome = board.outcome()
     assert outcome is not None and (outcome.termination, outcome.winner) == (
-        Termination.REPETITION, None)
+        Termination.REPETITION,
+        None,
+    )
 
 
-@pytest.mark.parametrize(("variant", "cycle", "first_claim"), [
-    ("english", ["4-8", "29-25", "8-4", "25-29"], 7),
-    ("dama", ["4-8", "29-25", "8-4", "25-29"], 8),
-    ("dama-flying", ["3-7", "30-12", "7-3", "12-30"], 8),
-])
-def test_claimable_threefold_repetition(variant: str, cycle: list[str], first_claim: int
-                                        ) -> None:
+@pytest.mark.parametrize(
+    ("variant", "cycle", "first_claim"),
+    [
+        ("english", ["4-8", "29-25", "8-4", "25-29"], 7),
+        ("dama", ["4-8", "29-25", "8-4", "25-29"], 8),
+        ("dama-flying", ["3-7", "30-12", "7-3", "12-30"], 8),
+    ],
+)
+def test_claimable_threefold_repetition(variant: str, cycle: list[str], first_claim: int) -> None:
     board = Board("B:WK29,K30:BK3,K4", variant=variant)
     claims = []
     for text in cycle * 2:
@@ -115,6 +122,7 @@ def test_no_repetition_rule_no_claim() -> None:
 
 # -- The position key ---------------------------------------------------------------
 
+
 def test_key_depends_on_pieces_and_side_to_move() -> None:
     board = Board(variant="english")
     other = Board(variant="english")
@@ -132,6 +140,7 @@ def test_editing_the_board_updates_the_key() -> None:
 
 
 # -- Frisian king-move limit ---------------------------------------------------------
+
 
 def test_frisian_king_may_make_three_quiet_moves_in_a_row() -> None:
     # RULES.md / rules-research.md §3.3: "a king may make at most 3
@@ -160,6 +169,7 @@ def test_frisian_limit_does_not_apply_without_men() -> None:
 
 # -- Random playouts against independent answers ------------------------------------
 
+
 def _material(board: Board) -> tuple[tuple[int, int], tuple[int, int], set[int], set[int]]:
     """(kings, men) per colour and each colour's king squares."""
     out = []
@@ -172,9 +182,11 @@ def _material(board: Board) -> tuple[tuple[int, int], tuple[int, int], set[int],
 
 def _long_diagonal(variant: Variant) -> set[int]:
     corner = variant.square_at(0, 0) is not None
-    return {s for s in variant.squares
-            if (lambda r, c: r == c if corner else r + c == variant.width - 1)(
-                *variant.coordinates(s))}
+    return {
+        s
+        for s in variant.squares
+        if (lambda r, c: r == c if corner else r + c == variant.width - 1)(*variant.coordinates(s))
+    }
 
 
 def _strong(ending: Ending, mat: tuple, diagonal: set[int]) -> int | None:  # type: ignore[type-arg]
@@ -184,9 +196,11 @@ def _strong(ending: Ending, mat: tuple, diagonal: set[int]) -> int | None:  # ty
         return None
     for strong in (0, 1):
         weak = 1 - strong
-        if (ending.strong.matches(kings=counts[strong][0], men=counts[strong][1])
-                and ending.weak.matches(kings=counts[weak][0], men=counts[weak][1])
-                and (not ending.weak_king_on_long_diagonal or king_squares[weak] & diagonal)):
+        if (
+            ending.strong.matches(kings=counts[strong][0], men=counts[strong][1])
+            and ending.weak.matches(kings=counts[weak][0], men=counts[weak][1])
+            and (not ending.weak_king_on_long_diagonal or king_squares[weak] & diagonal)
+        ):
             return strong
     return None
 
@@ -273,8 +287,12 @@ ENDGAMES = {
 
 
 @settings(max_examples=60, deadline=None)
-@given(variant=st.sampled_from(VARIANTS), endgame=st.booleans(),
-       seed=st.integers(0, 2**32 - 1), length=st.integers(0, 120))
+@given(
+    variant=st.sampled_from(VARIANTS),
+    endgame=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    length=st.integers(0, 120),
+)
 def test_random_playouts(variant: Variant, endgame: bool, seed: int, length: int) -> None:
     fen = ENDGAMES.get(variant.name) if endgame else None
     fen = fen or variant.starting_fen
@@ -283,8 +301,9 @@ def test_random_playouts(variant: Variant, endgame: bool, seed: int, length: int
     for _ in range(length):
         outcome = board.outcome()
         legal = list(board.legal_moves)
-        if variant.goal is Goal.BREAKTHROUGH and (board.pieces(WHITE, KING)
-                                                 or board.pieces(WHITE.opponent, KING)):
+        if variant.goal is Goal.BREAKTHROUGH and (
+            board.pieces(WHITE, KING) or board.pieces(WHITE.opponent, KING)
+        ):
             assert outcome is not None and outcome.termination is Termination.BREAKTHROUGH
             break
         if not legal:
@@ -299,15 +318,18 @@ def test_random_playouts(variant: Variant, endgame: bool, seed: int, length: int
             assert outcome is None
         else:
             assert outcome is not None and outcome.termination is fired
-        before = (board.fen(), board.position_key, board.halfmove_clock,
-                  board.draw_rule_counts())
+        before = (board.fen(), board.position_key, board.halfmove_clock, board.draw_rule_counts())
         move = rng.choice(legal)
         board.push(move)
         # The incremental key is the key of the position built from scratch.
         assert board.position_key == Board(board.fen(), variant=variant).position_key
         board.pop()
-        assert (board.fen(), board.position_key, board.halfmove_clock,
-                board.draw_rule_counts()) == before
+        assert (
+            board.fen(),
+            board.position_key,
+            board.halfmove_clock,
+            board.draw_rule_counts(),
+        ) == before
         board.push(move)
     counted = [n for _, n in board.draw_rule_counts()]
     assert (counted, board.halfmove_clock) == naive_counts(variant, fen, board.move_stack)
@@ -316,7 +338,10 @@ def test_random_playouts(variant: Variant, endgame: bool, seed: int, length: int
     for move in board.move_stack:
         replay.push(move)
     assert (replay.position_key, replay.halfmove_clock, replay.draw_rule_counts()) == (
-        board.position_key, board.halfmove_clock, board.draw_rule_counts())
+        board.position_key,
+        board.halfmove_clock,
+        board.draw_rule_counts(),
+    )
 
 
 def test_copies_keep_or_restart_the_history() -> None:
@@ -325,9 +350,15 @@ def test_copies_keep_or_restart_the_history() -> None:
         board.push_pdn(text)
     same = board.copy()
     assert (same.position_key, same.halfmove_clock, same.is_repetition(2)) == (
-        board.position_key, 4, True)
+        board.position_key,
+        4,
+        True,
+    )
     fresh = board.copy(stack=False)
     assert (fresh.position_key, fresh.halfmove_clock, fresh.is_repetition(2)) == (
-        board.position_key, 0, False)
+        board.position_key,
+        0,
+        False,
+    )
     same.pop()
     assert board.ply() == 4  # the copy's history is its own

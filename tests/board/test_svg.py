@@ -19,8 +19,9 @@ def parse(svg: str) -> ET.Element:
 
 
 def classes(root: ET.Element, word: str) -> list[list[str]]:
-    return [el.get("class", "").split() for el in root.iter()
-            if word in el.get("class", "").split()]
+    return [
+        el.get("class", "").split() for el in root.iter() if word in el.get("class", "").split()
+    ]
 
 
 def square_of(cls: list[str]) -> int:
@@ -46,16 +47,20 @@ def test_squares_and_pieces_match_the_board(variant: str) -> None:
     dark = sorted(square_of(c) for c in squares if "dark" in c)
     assert dark == list(board.variant.squares)
     pieces = {square_of(c): (c[1], c[2]) for c in classes(root, "piece")}
-    expected = {s: (p.color.name.lower(), p.kind.name.lower())
-                for s, p in board.piece_map().items()}
+    expected = {
+        s: (p.color.name.lower(), p.kind.name.lower()) for s, p in board.piece_map().items()
+    }
     assert pieces == expected
 
 
 def test_kings_are_drawn_differently_from_men() -> None:
     board = draughts.Board("W:WK46,31:BK5,20", variant="international")
     root = parse(draughts.svg.board(board))
-    groups = {square_of(el.get("class", "").split()): el for el in root.iter(f"{NS}g")
-              if "piece" in el.get("class", "")}
+    groups = {
+        square_of(el.get("class", "").split()): el
+        for el in root.iter(f"{NS}g")
+        if "piece" in el.get("class", "")
+    }
     assert groups[46].get("class") == "piece white king s46"
     assert groups[31].get("class") == "piece white man s31"
     # A king carries a crown (a polygon) that a man does not.
@@ -86,8 +91,11 @@ def test_algebraic_variants_label_files_and_ranks() -> None:
     labels = [el.text for el in root.iter(f"{NS}text")]
     assert sorted(labels) == sorted([*"abcdefgh", *"12345678"])  # type: ignore[type-var]
     # a1 is the bottom-left playing square in Russian notation.
-    (a1,) = [s for s in draughts.find_variant("russian").squares
-             if draughts.find_variant("russian").square_name(s) == "a1"]
+    (a1,) = [
+        s
+        for s in draughts.find_variant("russian").squares
+        if draughts.find_variant("russian").square_name(s) == "a1"
+    ]
     assert rect_corner(root, a1) == (draughts.svg.MARGIN, draughts.svg.MARGIN + 7 * 40)
 
 
@@ -153,4 +161,5 @@ def test_docs_pictures_are_current() -> None:
     spec.loader.exec_module(module)
     for name, svg in module.diagrams().items():
         assert (static / name).read_text(encoding="utf-8") == svg + "\n", (
-            f"docs/_static/{name} is stale: run python docs/_static/diagrams.py")
+            f"docs/_static/{name} is stale: run python docs/_static/diagrams.py"
+        )

@@ -24,16 +24,19 @@ def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_validate_clean_files(capsys: pytest.CaptureFixture[str]) -> None:
-    files = [str(EXAMPLES / "candidate95.pdn"),
-             str(EXAMPLES / "First_Computers_Match_Moscow_1998.pdn")]
+    files = [
+        str(EXAMPLES / "candidate95.pdn"),
+        str(EXAMPLES / "First_Computers_Match_Moscow_1998.pdn"),
+    ]
     assert main(["validate", *files]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1].startswith("2 files, 14 games, ")
     assert out[-1].endswith(" 0 games with errors")
 
 
-def test_validate_reports_errors_with_positions(capsys: pytest.CaptureFixture[str],
-                                                tmp_path: Path) -> None:
+def test_validate_reports_errors_with_positions(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "bad.pdn"
     path.write_text('[Event "a"]\n1. 32-28 19-23 2. 28-22 *\n\n[Event "b"]\n1. 31-27 *\n')
     assert main(["validate", str(path)]) == 1
@@ -90,8 +93,9 @@ def test_convert(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert pdn.check_strict(text) == []
 
 
-def test_convert_adds_the_gametype_of_tagless_games(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_adds_the_gametype_of_tagless_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source, out = tmp_path / "in.pdn", tmp_path / "out.pdn"
     source.write_text("1. 11-15 23-19 *\n")
     assert main(["convert", "--variant", "english", str(source), str(out)]) == 0
@@ -99,15 +103,19 @@ def test_convert_adds_the_gametype_of_tagless_games(tmp_path: Path,
 
 
 def test_module_entry_point() -> None:
-    done = subprocess.run([sys.executable, "-m", "draughts", "validate",
-                           str(EXAMPLES / "candidate95.pdn")],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "draughts", "validate", str(EXAMPLES / "candidate95.pdn")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0
     assert done.stdout.startswith("1 file, 8 games")
 
 
-def test_progress_bar_only_on_a_terminal(capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_bar_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from draughts._cli import pdn as _pdn_cli
 
     path = str(DATA / "babasy4.pdn")

@@ -11,11 +11,23 @@ import draughts
 from draughts._cli.play import play
 
 
-def run(lines: list[str], *, variant: str = "english", color: str = "white",
-        fen: str | None = None, level: str = "medium") -> tuple[int, str]:
+def run(
+    lines: list[str],
+    *,
+    variant: str = "english",
+    color: str = "white",
+    fen: str | None = None,
+    level: str = "medium",
+) -> tuple[int, str]:
     out = io.StringIO()
-    code = play(variant=variant, level=level, color=color, fen=fen,  # type: ignore[arg-type]
-                stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out)
+    code = play(
+        variant=variant,
+        level=level,
+        color=color,
+        fen=fen,  # type: ignore[arg-type]
+        stdin=io.StringIO("".join(f"{line}\n" for line in lines)),
+        stdout=out,
+    )
     return code, out.getvalue()
 
 
@@ -101,11 +113,20 @@ def test_end_of_input_leaves_quietly() -> None:
 def test_command_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "draughts", "play", "--variant", "russian", "--level", "easy"],
-        input="c3-d4\nquit\n", capture_output=True, text=True, timeout=60,
-        cwd=Path(__file__).resolve().parents[2])
+        input="c3-d4\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode == 0, done.stderr
     assert "Russian draughts" in done.stdout and "Engine plays" in done.stdout
-    bad = subprocess.run([sys.executable, "-m", "draughts", "play", "--variant", "chess"],
-                         input="", capture_output=True, text=True, timeout=60,
-                         cwd=Path(__file__).resolve().parents[2])
+    bad = subprocess.run(
+        [sys.executable, "-m", "draughts", "play", "--variant", "chess"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert bad.returncode == 2 and "unknown variant: 'chess'" in bad.stdout

@@ -57,7 +57,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
                 state[path.pop()] = 2
                 stack.pop()
             elif state.get(child) == 1:
-                return [*path[path.index(child):], child]
+                return [*path[path.index(child) :], child]
             elif not state.get(child):
                 state[child] = 1
                 path.append(child)

@@ -13,8 +13,9 @@ from draughts._core.pure import capture_search as _capture_search
 from draughts._core.pure import movegen as _movegen
 
 
-def _positions(variant: draughts.Variant, seed: str, games: int,
-               plies: tuple[int, int]) -> Iterator[draughts.Board]:
+def _positions(
+    variant: draughts.Variant, seed: str, games: int, plies: tuple[int, int]
+) -> Iterator[draughts.Board]:
     """The board at every ply of ``games`` random games (each with a random
     length in ``plies``), positions with no legal move left out."""
     rng = random.Random(seed)
@@ -35,14 +36,12 @@ def test_find_step_agrees_with_steps(variant: draughts.Variant) -> None:
     for board in _positions(variant, variant.name, 6, (10, 120)):
         t, c, men, kings = board._ctx.core, board._turn, board._men, board._kings
         occupied = men[0] | men[1] | kings[0] | kings[1]
-        listed = {(raw[0], raw[1]): raw for raw in
-                  _movegen.steps(t, c, men[c], kings[c], occupied)}
+        listed = {(raw[0], raw[1]): raw for raw in _movegen.steps(t, c, men[c], kings[c], occupied)}
         for origin in (i for i, n in enumerate(t.square_of_index) if n):
             if not ((men[c] | kings[c]) >> origin) & 1:
                 continue
             for destination in (i for i, n in enumerate(t.square_of_index) if n):
-                found = _movegen.find_step(t, c, men[c], kings[c], occupied, origin,
-                                           destination)
+                found = _movegen.find_step(t, c, men[c], kings[c], occupied, origin, destination)
                 assert found == listed.get((origin, destination)), board.fen()
 
 
@@ -57,8 +56,14 @@ def _searched_from_every_piece(board: draughts.Board) -> set[tuple[object, ...]]
     routes: list[_movegen.RawMove] = []
     for index in range(len(t.square_of_index)):
         if (own >> index) & 1:
-            search(index, bool((men[c] >> index) & 1), (own | opp) ^ (1 << index), opp,
-                   kings[1 - c], routes)
+            search(
+                index,
+                bool((men[c] >> index) & 1),
+                (own | opp) ^ (1 << index),
+                opp,
+                kings[1 - c],
+                routes,
+            )
     if len(routes) > 1 and t.precedence:
         routes = _movegen._apply_precedence(t, routes, kings[c], kings[1 - c])
     return {r[:3] + r[5:] for r in routes}
@@ -90,14 +95,20 @@ def test_board_moves_are_the_raw_moves_in_square_order(variant: draughts.Variant
         t, c, men, kings = board._ctx.core, board._turn, board._men, board._kings
         number = t.square_of_index
         raw = _movegen.legal_moves(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
-        expected = sorted((number[r[0]], number[r[1]], tuple(number[i] for i in r[3]),
-                           tuple(number[i] for i in r[4]) if r[3] else (number[r[0]],
-                                                                        number[r[1]]))
-                          for r in raw)
+        expected = sorted(
+            (
+                number[r[0]],
+                number[r[1]],
+                tuple(number[i] for i in r[3]),
+                tuple(number[i] for i in r[4]) if r[3] else (number[r[0]], number[r[1]]),
+            )
+            for r in raw
+        )
         made = _movegen.board_moves(t, c, men[c], kings[c], men[1 - c], kings[1 - c])
         assert made == moves
-        assert sorted((m.from_square, m.to_square, m.captures, m.path) for m in made) \
-            == expected, board.fen()
+        assert sorted((m.from_square, m.to_square, m.captures, m.path) for m in made) == expected, (
+            board.fen()
+        )
 
 
 def test_small_caches_give_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,8 +137,12 @@ def test_small_caches_give_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> No
 
     # A fresh variant object gets fresh tables, whose caches start empty.
     international = attrs.evolve(draughts.find_variant("international"), name="small-caches")
-    all_kings = ("W:W" + ",".join(f"K{n}" for n in range(31, 51))
-                 + ":B" + ",".join(f"K{n}" for n in range(1, 21)))
+    all_kings = (
+        "W:W"
+        + ",".join(f"K{n}" for n in range(31, 51))
+        + ":B"
+        + ",".join(f"K{n}" for n in range(1, 21))
+    )
     # AllKings, DCTL's perft table (research notes §4.3).
     assert perft(draughts.Board(all_kings, variant=international), 3) == 352
     t = draughts.Board(variant=international)._ctx.core

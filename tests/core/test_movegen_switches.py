@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from draughts._context import context
 from draughts._core.pure import movegen as _movegen
 from draughts._fen import parse_fen
-from draughts._context import context
 from draughts.variant import FRISIAN, INTERNATIONAL, Variant
 
 
-def _raw(fen: str, frozen_squares: tuple[int, ...] = (),
-         variant: Variant = INTERNATIONAL) -> set[tuple[int, int]]:
+def _raw(
+    fen: str, frozen_squares: tuple[int, ...] = (), variant: Variant = INTERNATIONAL
+) -> set[tuple[int, int]]:
     """(from, to) of the legal moves of a position."""
     t = context(variant).core
     pos = parse_fen(context(variant).fen, fen)
@@ -17,8 +18,9 @@ def _raw(fen: str, frozen_squares: tuple[int, ...] = (),
     frozen = 0
     for square in frozen_squares:
         frozen |= t.bit_of_square[square]
-    moves = _movegen.legal_moves(t, c, pos.men[c], pos.kings[c], pos.men[1 - c],
-                                 pos.kings[1 - c], frozen)
+    moves = _movegen.legal_moves(
+        t, c, pos.men[c], pos.kings[c], pos.men[1 - c], pos.kings[1 - c], frozen
+    )
     number = t.square_of_index
     return {(number[m[0]], number[m[1]]) for m in moves}
 

@@ -58,8 +58,11 @@ def _check(board: draughts.Board, expected: list[int], budget: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize(("name", "fen", "expected"), _reference_entries(),
-                         ids=lambda x: x if isinstance(x, str) and len(x) < 40 else None)
+@pytest.mark.parametrize(
+    ("name", "fen", "expected"),
+    _reference_entries(),
+    ids=lambda x: x if isinstance(x, str) and len(x) < 40 else None,
+)
 def test_reference_tables(name: str, fen: str, expected: list[int]) -> None:
     board = _board(name, fen)
     if board is None:
@@ -68,8 +71,11 @@ def test_reference_tables(name: str, fen: str, expected: list[int]) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "fen", "expected"), _reference_entries(),
-                         ids=lambda x: x if isinstance(x, str) and len(x) < 40 else None)
+@pytest.mark.parametrize(
+    ("name", "fen", "expected"),
+    _reference_entries(),
+    ids=lambda x: x if isinstance(x, str) and len(x) < 40 else None,
+)
 def test_reference_tables_deep(name: str, fen: str, expected: list[int]) -> None:
     board = _board(name, fen)
     if board is None:

@@ -16,9 +16,9 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from draughts._fen import parse_fen
-from draughts._core import perft as _raw_perft
 from draughts._context import context
+from draughts._core import perft as _raw_perft
+from draughts._fen import parse_fen
 from draughts.variant import (
     ANTIDRAUGHTS,
     BREAKTHROUGH,
@@ -52,12 +52,15 @@ RANDOM178 = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"
 WOLDOUBY = "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
 # Ed Gilbert's Italian positions (DCTL italian/gilbert.cpp), keep duplicates.
 GILBERT = [
-    ("W:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3",
-     [5, 13, 42, 107, 360, 1099, 3736, 12495, 43686, 164177]),
-    ("B:W30,21,22,17,20,K6:B25,28,9,5,1,3",
-     [6, 47, 271, 1916, 10810, 73137, 389809, 2469050]),
-    ("W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4",
-     [13, 112, 828, 6756, 46241, 368908, 2468110]),
+    (
+        "W:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3",
+        [5, 13, 42, 107, 360, 1099, 3736, 12495, 43686, 164177],
+    ),
+    ("B:W30,21,22,17,20,K6:B25,28,9,5,1,3", [6, 47, 271, 1916, 10810, 73137, 389809, 2469050]),
+    (
+        "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4",
+        [13, 112, 828, 6756, 46241, 368908, 2468110],
+    ),
 ]
 # DCTL's Thai table is for a 12-man start (three rows each, research §4.2): it
 # checks the Thai capture rules (landing directly behind, immediate removal),
@@ -112,8 +115,10 @@ def _params(slow: bool) -> list[object]:
     for name, variant, fen, keep, expected, fast in CASES:
         depths = range(fast + 1, len(expected) + 1) if slow else range(1, fast + 1)
         marks = [pytest.mark.slow] if slow else []
-        params += [pytest.param(variant, fen, keep, d, expected[d - 1], marks=marks,
-                                id=f"{name}-{d}") for d in depths]
+        params += [
+            pytest.param(variant, fen, keep, d, expected[d - 1], marks=marks, id=f"{name}-{d}")
+            for d in depths
+        ]
     return params
 
 
@@ -123,8 +128,9 @@ def test_perft(variant: Variant, fen: str | None, keep: bool, depth: int, expect
 
 
 @pytest.mark.parametrize(("variant", "fen", "keep", "depth", "expected"), _params(True))
-def test_perft_deep(variant: Variant, fen: str | None, keep: bool, depth: int,
-                    expected: int) -> None:
+def test_perft_deep(
+    variant: Variant, fen: str | None, keep: bool, depth: int, expected: int
+) -> None:
     assert _perft(variant, depth, fen, keep=keep) == expected
 
 

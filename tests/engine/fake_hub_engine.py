@@ -33,8 +33,12 @@ from draughts.engine import hub as _hub
 def board_from_hub(text: str, variant: str) -> draughts.Board:
     """A board from a Hub ``pos=`` value."""
     board = draughts.Board.empty(variant=variant)
-    pieces = {"w": (draughts.MAN, draughts.WHITE), "b": (draughts.MAN, draughts.BLACK),
-              "W": (draughts.KING, draughts.WHITE), "B": (draughts.KING, draughts.BLACK)}
+    pieces = {
+        "w": (draughts.MAN, draughts.WHITE),
+        "b": (draughts.MAN, draughts.BLACK),
+        "W": (draughts.KING, draughts.WHITE),
+        "B": (draughts.KING, draughts.BLACK),
+    }
     for square, letter in enumerate(text[1:], start=1):
         if letter in pieces:
             board.set_piece_at(square, draughts.Piece(*pieces[letter]))
@@ -58,8 +62,8 @@ def main() -> int:
         if behaviour == "mute":
             continue
         if command == "hub":
-            print("id name=fake version=1.0 author=\"The draughts tests\"")
-            print("param name=variant value=normal type=enum values=\"normal killer\"")
+            print('id name=fake version=1.0 author="The draughts tests"')
+            print('param name=variant value=normal type=enum values="normal killer"')
             if behaviour == "garbage":
                 print("%%% not a protocol line %%%")
             print("wait")
@@ -94,8 +98,11 @@ def main() -> int:
             if reply is not None:
                 pv.append(_hub.format_move(reply))
             board.pop()
-            print(_hub.format_line("info", depth="3", score="0.25", nodes="42", time="0.01",
-                                   pv=" ".join(pv)))
+            print(
+                _hub.format_line(
+                    "info", depth="3", score="0.25", nodes="42", time="0.01", pv=" ".join(pv)
+                )
+            )
             if behaviour == "bad-info":
                 print("info depth=4 score=lots")
             print(_hub.format_line("done", move=pv[0], **({"ponder": pv[1]} if reply else {})))

@@ -14,8 +14,7 @@ from draughts.engine import Analysis, Limit, Score, builtin
 SEED_VARIANTS = ("english", "dama", "dama-flying", "brazilian")
 
 
-def play_game(variant: str, hard_color: draughts.Color, seed: int,
-              max_plies: int = 200) -> str:
+def play_game(variant: str, hard_color: draughts.Color, seed: int, max_plies: int = 200) -> str:
     """A game of hard (6 plies) against easy; returns the winner's level or
     "draw" when the game reaches ``max_plies`` (a stand-in for the draw
     rules, which the engines do not need here)."""
@@ -33,10 +32,15 @@ def play_game(variant: str, hard_color: draughts.Color, seed: int,
     return "easy" if board.turn == hard_color else "hard"
 
 
-@pytest.mark.parametrize(("variant", "hard_color"), [
-    ("english", draughts.WHITE), ("dama", draughts.BLACK),
-    ("dama-flying", draughts.WHITE), ("brazilian", draughts.BLACK),
-])
+@pytest.mark.parametrize(
+    ("variant", "hard_color"),
+    [
+        ("english", draughts.WHITE),
+        ("dama", draughts.BLACK),
+        ("dama-flying", draughts.WHITE),
+        ("brazilian", draughts.BLACK),
+    ],
+)
 def test_hard_does_not_lose_to_easy(variant: str, hard_color: draughts.Color) -> None:
     assert play_game(variant, hard_color, seed=1) != "easy"
 
@@ -44,8 +48,11 @@ def test_hard_does_not_lose_to_easy(variant: str, hard_color: draughts.Color) ->
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", SEED_VARIANTS)
 def test_hard_never_loses_a_match_to_easy(variant: str) -> None:
-    results = [play_game(variant, color, seed)
-               for seed in range(2, 6) for color in (draughts.WHITE, draughts.BLACK)]
+    results = [
+        play_game(variant, color, seed)
+        for seed in range(2, 6)
+        for color in (draughts.WHITE, draughts.BLACK)
+    ]
     assert "easy" not in results
 
 
@@ -109,8 +116,9 @@ def test_antidraughts_gives_pieces_away() -> None:
     # against Black's on 15. 22-18 puts it in front of 15, Black must jump
     # it (15x22) and White, left without a piece, has won in 2 plies. Under
     # the standard goal the same move just loses the man, and is avoided.
-    anti = attrs.evolve(draughts.variant.ENGLISH, name="english-anti",
-                        goal=draughts.outcome.Goal.ANTIDRAUGHTS)
+    anti = attrs.evolve(
+        draughts.variant.ENGLISH, name="english-anti", goal=draughts.outcome.Goal.ANTIDRAUGHTS
+    )
     board = draughts.Board("W:W22:B15", variant=anti)
     analysis = builtin("hard").analyse(board, Limit(depth=6))
     assert analysis.pv[0] == draughts.Move(22, 18)
@@ -122,8 +130,9 @@ def test_antidraughts_gives_pieces_away() -> None:
 def test_breakthrough_crowns_at_once() -> None:
     # English rules where the first king wins: the white man on 6 steps to 1
     # or 2 and is crowned, a win in 1 ply, although Black has more men.
-    race = attrs.evolve(draughts.variant.ENGLISH, name="english-race",
-                        goal=draughts.outcome.Goal.BREAKTHROUGH)
+    race = attrs.evolve(
+        draughts.variant.ENGLISH, name="english-race", goal=draughts.outcome.Goal.BREAKTHROUGH
+    )
     board = draughts.Board("W:W6:B9,10,11,12", variant=race)
     analysis = builtin("hard").analyse(board, Limit(depth=6))
     assert analysis.score == Score(math.inf, 1)
@@ -141,8 +150,9 @@ def _wins_within(board: draughts.Board, plies: int) -> bool:
         try:
             if not board.legal_moves:
                 return True
-            if plies >= 3 and all(_reply_loses(board, reply, plies - 2)
-                                  for reply in list(board.legal_moves)):
+            if plies >= 3 and all(
+                _reply_loses(board, reply, plies - 2) for reply in list(board.legal_moves)
+            ):
                 return True
         finally:
             board.pop()
@@ -184,11 +194,14 @@ def _lost_within(board: draughts.Board, plies: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize("variant", [
-    *SEED_VARIANTS,
-    pytest.param("international", marks=pytest.mark.slow),
-    pytest.param("russian", marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        *SEED_VARIANTS,
+        pytest.param("international", marks=pytest.mark.slow),
+        pytest.param("russian", marks=pytest.mark.slow),
+    ],
+)
 def test_every_forced_result_within_the_horizon_is_found(variant: str) -> None:
     # Random positions with four or five pieces, sorted by an exhaustive
     # search into: the side to move wins within 5 plies (its third move at
@@ -223,8 +236,9 @@ def test_every_forced_result_within_the_horizon_is_found(variant: str) -> None:
         if expected == "win":
             assert score.plies is not None
             board.push(builtin("hard").play(board, Limit(depth=6)).move)
-            assert all(_reply_loses(board, reply, score.plies - 2)
-                       for reply in list(board.legal_moves)), board.fen()
+            assert all(
+                _reply_loses(board, reply, score.plies - 2) for reply in list(board.legal_moves)
+            ), board.fen()
     assert checked == {"win": 2, "loss": 2, "open": 2}
 
 

@@ -21,8 +21,12 @@ from draughts.engine import hub as _hub
 FAKE = str(Path(__file__).resolve().parent / "fake_hub_engine.py")
 
 
-def fake(behaviour: str = "normal", variant: str = "international", log: Path | None = None,
-         **kwargs: Any) -> HubEngine:
+def fake(
+    behaviour: str = "normal",
+    variant: str = "international",
+    log: Path | None = None,
+    **kwargs: Any,
+) -> HubEngine:
     command = [sys.executable, FAKE, behaviour, variant] + ([str(log)] if log else [])
     return HubEngine.popen(command, **kwargs)
 
@@ -110,16 +114,21 @@ def test_what_is_sent(tmp_path: Path) -> None:
 
 def test_line_syntax() -> None:
     assert _hub.parse_line('info depth=3 pv="32-28 17-22" ponder') == (
-        "info", {"depth": "3", "pv": "32-28 17-22", "ponder": ""})
+        "info",
+        {"depth": "3", "pv": "32-28 17-22", "ponder": ""},
+    )
     assert _hub.format_line("set-param", name="book", value="a b") == (
-        'set-param name=book value="a b"')
+        'set-param name=book value="a b"'
+    )
     with pytest.raises(ValueError, match="cannot read"):
         _hub.parse_line('info pv="32-28')
 
 
 def test_crash_during_search_is_reported_with_its_output() -> None:
-    with fake("crash") as engine, pytest.raises(
-            EngineTerminatedError, match=r"(?s)exit code 3.*simulated crash"):
+    with (
+        fake("crash") as engine,
+        pytest.raises(EngineTerminatedError, match=r"(?s)exit code 3.*simulated crash"),
+    ):
         engine.play(draughts.Board(), Limit(depth=2))
 
 
@@ -129,8 +138,11 @@ def test_engine_dead_at_start() -> None:
 
 
 def test_engine_mute_at_start_is_given_up() -> None:
-    with pytest.raises(EngineError, match=r"sent nothing for 0\.5 s while we waited for the "
-                                          r"reply to 'hub'"):
+    with pytest.raises(
+        EngineError,
+        match=r"sent nothing for 0\.5 s while we waited for the "
+        r"reply to 'hub'",
+    ):
         fake("mute", timeout=0.5)
 
 
@@ -145,8 +157,10 @@ def test_missing_program() -> None:
 
 
 def test_garbage_move_is_refused() -> None:
-    with fake("garbage") as engine, pytest.raises(
-            EngineProtocolError, match="'banana', which is not a legal move in W:W31-50"):
+    with (
+        fake("garbage") as engine,
+        pytest.raises(EngineProtocolError, match="'banana', which is not a legal move in W:W31-50"),
+    ):
         engine.play(draughts.Board())
 
 

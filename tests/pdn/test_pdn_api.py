@@ -34,6 +34,7 @@ def moves(game: pdn.GameNode) -> list[str]:
 
 # -- Reading: tags, results, game boundaries -------------------------------------
 
+
 def test_tags_moves_and_result() -> None:
     game = read('[Event "Test"]\n[White "A"]\n[Result "2-0"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0')
     assert dict(game.headers) == {"Event": "Test", "White": "A", "Result": "2-0"}
@@ -57,8 +58,9 @@ def test_end_of_file_and_several_games() -> None:
 
 def test_games_on_one_line_and_tags_without_terminator() -> None:
     # Nemesis writes no result token: the next tag block starts the next game.
-    handle = io.StringIO('[FEN "W:W31-50:B1-20"] *  1. 32-28 *\n'
-                         '[Event "A"]\n32-28 19-23\n[Event "B"]\n31-27\n')
+    handle = io.StringIO(
+        '[FEN "W:W31-50:B1-20"] *  1. 32-28 *\n[Event "A"]\n32-28 19-23\n[Event "B"]\n31-27\n'
+    )
     games = []
     while (game := pdn.read_game(handle)) is not None:
         games.append(game)
@@ -66,11 +68,21 @@ def test_games_on_one_line_and_tags_without_terminator() -> None:
     assert [g.headers.get("Event") for g in games] == [None, None, "A", "B"]
 
 
-@pytest.mark.parametrize("token, variant", [
-    ("1-0", "english"), ("0-1", "english"), ("1/2-1/2", "english"), ("*", "english"),
-    ("2-0", "international"), ("0-2", "international"), ("1-1", "international"),
-    ("0-0", "international"), ("1/2:1/2", "russian"), ("0:1", "russian"),
-])
+@pytest.mark.parametrize(
+    "token, variant",
+    [
+        ("1-0", "english"),
+        ("0-1", "english"),
+        ("1/2-1/2", "english"),
+        ("*", "english"),
+        ("2-0", "international"),
+        ("0-2", "international"),
+        ("1-1", "international"),
+        ("0-0", "international"),
+        ("1/2:1/2", "russian"),
+        ("0:1", "russian"),
+    ],
+)
 def test_result_forms_end_the_game(token: str, variant: str) -> None:
     first = {"english": "11-15", "international": "32-28", "russian": "c3-d4"}[variant]
     handle = io.StringIO(f"1. {first} {token}\n1. {first} *")
@@ -118,9 +130,12 @@ def test_unknown_gametype_is_an_error_and_keeps_the_moves_as_text() -> None:
 
 # -- Reading: movetext forms -----------------------------------------------------
 
+
 def test_comments_of_every_kind() -> None:
-    text = ("{before} 1. 32-28 {a\n multi-line   comment} 19-23 ; to the end of line\n"
-            "% skipped entirely\n2. 28x19 *")
+    text = (
+        "{before} 1. 32-28 {a\n multi-line   comment} 19-23 ; to the end of line\n"
+        "% skipped entirely\n2. 28x19 *"
+    )
     game = read(text)
     assert game.comment == "before"
     first, second, _ = game.mainline()
@@ -183,17 +198,20 @@ def test_move_numbers_optional_and_ellipsis() -> None:
 
 def test_padded_squares_and_separators() -> None:
     # candidate95 writes "1- 7"; a black man on 1 steps to 7 (or 6).
-    game = read("[FEN \"B:W50:B1\"] 1... 1- 7 *")
+    game = read('[FEN "B:W50:B1"] 1... 1- 7 *')
     assert game.mainline_moves() == [Move(1, 7)]
     assert moves(read("1. 32 - 28 19 -23 *")) == ["32-28", "19-23"]
-    assert read("[FEN \"W:W28:B23\"] 28:19 *").mainline_moves()[0].captures == (23,)
+    assert read('[FEN "W:W28:B23"] 28:19 *').mainline_moves()[0].captures == (23,)
     assert moves(read("1. 3228 1923 *")) == ["32-28", "19-23"]
 
 
 def test_algebraic_and_russian_short_notation() -> None:
     game = read('[GameType "25"] 1. c3-d4 f6-g5 2. g3-h4 *')
     assert [game.variant.square_name(m.from_square) for m in game.mainline_moves()] == [
-        "c3", "f6", "g3"]
+        "c3",
+        "f6",
+        "g3",
+    ]
     # Old Russian short form: origin file and destination (c3-d4 is "cd4").
     short = read('[GameType "25"] 1. cd4 fg5 *')
     assert short.mainline_moves() == game.mainline_moves()[:2]
@@ -277,20 +295,46 @@ def test_crlf_and_line_numbers() -> None:
 
 # -- Plain lines: the reader's fast path --------------------------------------------
 
-@pytest.mark.parametrize("line", [
-    "1. 32-28 19-23 2. 28x19 14x23\n", "  6.32-27 23-28  7.34-30 20-24\n",
-    "44. 18x 9 14x 3\n", "4. 41-37  1- 7", "1. 32-28 17-22 2-0\n", "51. 32x3 1/2-1/2\n",
-    "12. 1-10 *\n", "33-28 1-1\n", "1. 32-28 2-2\n",  # "2-2" is no result: a move
-])
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1. 32-28 19-23 2. 28x19 14x23\n",
+        "  6.32-27 23-28  7.34-30 20-24\n",
+        "44. 18x 9 14x 3\n",
+        "4. 41-37  1- 7",
+        "1. 32-28 17-22 2-0\n",
+        "51. 32x3 1/2-1/2\n",
+        "12. 1-10 *\n",
+        "33-28 1-1\n",
+        "1. 32-28 2-2\n",  # "2-2" is no result: a move
+    ],
+)
 def test_plain_lines(line: str) -> None:
     assert _pdn_reader._PLAIN_LINE.fullmatch(line)
 
 
-@pytest.mark.parametrize("line", [
-    "1-0\n", "\n", "1. 32-28 1-1 19-23\n", "32-28-23\n", "32-28!\n", "1. 32-28 {c}\n",
-    '[Event "x"]\n', "05-10\n", "1...19-23\n", "32-2819-23\n", "2-0 32-28\n", "c3-d4\n",
-    "32:28\n", "32X28\n", "\ufeff1. 32-28\n", "32-28 1-0 [Event",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1-0\n",
+        "\n",
+        "1. 32-28 1-1 19-23\n",
+        "32-28-23\n",
+        "32-28!\n",
+        "1. 32-28 {c}\n",
+        '[Event "x"]\n',
+        "05-10\n",
+        "1...19-23\n",
+        "32-2819-23\n",
+        "2-0 32-28\n",
+        "c3-d4\n",
+        "32:28\n",
+        "32X28\n",
+        "\ufeff1. 32-28\n",
+        "32-28 1-0 [Event",
+    ],
+)
 def test_lines_that_are_not_plain(line: str) -> None:
     assert not _pdn_reader._PLAIN_LINE.fullmatch(line)
 
@@ -299,24 +343,24 @@ def test_lines_that_are_not_plain(line: str) -> None:
 # token-by-token reading: each is read both ways and must come out the same.
 FAST_PATH_CASES = [
     "1. 32-28 19-23 2. 28x19 14x23 2-0",
-    '[Event "a"]\n\n1. 32-28 19-23\n2. 28-19 14x23 *',       # capture written with "-"
-    "1. 32x28 19-23\n2. 28x22 *",                              # step written with "x"
+    '[Event "a"]\n\n1. 32-28 19-23\n2. 28-19 14x23 *',  # capture written with "-"
+    "1. 32x28 19-23\n2. 28x22 *",  # step written with "x"
     "1. 32-28 19-23 2. 28-22 23x32 3. 31-27 *\n\n1. 31-27 *",  # illegal, then a game
-    "1. 32-28 51-46 2. 31-27 *",                                # no such square
+    "1. 32-28 51-46 2. 31-27 *",  # no such square
     "1. 32-28 19-23\n2. 28x 19 14x23 1-1\n",
     "32-28 19-23\n28x19 14x23\n*",
     "\t1. 32-28\t19-23 (18-23 2. 28x19)\n2. 28x19 14x23 *",
-    '[FEN "W:W28:B13,23"]\n28x19\n19x8 *',                    # split capture
-    '[FEN "W:W23:B8,10,11,18,19"]\n1... 23x7\n2. 11-15\n*',   # ambiguous, then settled
+    '[FEN "W:W28:B13,23"]\n28x19\n19x8 *',  # split capture
+    '[FEN "W:W23:B8,10,11,18,19"]\n1... 23x7\n2. 11-15\n*',  # ambiguous, then settled
     '[GameType "20,W,10,10,N1,0"]\n1. 32-28 18-23 *',
     '[FEN "B:W31-50:B1-20"]\n20-25 31-27 *',
     "1. 32-28 *\n1. 31-27 *\n",
-    "1. 32-28 50-45\n2. 31-27 17-22 *",                        # plain line after an error
+    "1. 32-28 50-45\n2. 31-27 17-22 *",  # plain line after an error
     "1. 32-28 19-23 1/2-1/2",
     "1. 32-28 19-23",
     '[GameType "99"]\n1. 32-28 19-23 *',
     "(1. 32-28)\n1. 32-28 *",
-    "1. 32-28 19-23\n(18-23) $1 2. 28x19 *",                   # the line's moves count
+    "1. 32-28 19-23\n(18-23) $1 2. 28x19 *",  # the line's moves count
 ]
 
 
@@ -335,12 +379,16 @@ def _read_all(text: str, variant: str | None = None) -> list[object]:
     return out
 
 
-@pytest.mark.parametrize("text", [
-    *FAST_PATH_CASES,
-    *(DATA / name for name in ("babasy4.pdn", "candidate95.pdn", "prof2.pdn")),
-])
-def test_plain_lines_read_as_token_by_token(text: str | Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        *FAST_PATH_CASES,
+        *(DATA / name for name in ("babasy4.pdn", "candidate95.pdn", "prof2.pdn")),
+    ],
+)
+def test_plain_lines_read_as_token_by_token(
+    text: str | Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if isinstance(text, Path):
         text = text.read_text(encoding="utf-8", errors="replace")
     variant = "english" if "W23:B8" in text else None
@@ -355,6 +403,7 @@ def test_unknown_default_variant_reported_at_the_first_plain_move() -> None:
 
 
 # -- Errors ----------------------------------------------------------------------
+
 
 def test_illegal_move_keeps_the_rest_and_reading_goes_on() -> None:
     handle = io.StringIO("1. 32-28 19-23 2. 28-22 {why} 23x32 *\n\n1. 31-27 *")
@@ -407,6 +456,7 @@ def test_notation_warnings() -> None:
 
 # -- The tree ----------------------------------------------------------------------
 
+
 def test_tree_editing() -> None:
     game = pdn.Game(variant="english")
     board = game.board()
@@ -436,6 +486,7 @@ def test_from_board_and_start_position() -> None:
 
 # -- Visitors ------------------------------------------------------------------
 
+
 def test_read_headers_and_skip_game() -> None:
     handle = io.StringIO('[Event "A"]\n1. 32-28 (31-27) *\n[Event "B"]\n1. 31-27 *\n1. 33-29 *')
     headers = pdn.read_headers(handle)
@@ -460,6 +511,7 @@ def test_visitor_can_skip_variations() -> None:
 
 # -- Writing -------------------------------------------------------------------
 
+
 def test_export_short_long_and_numbers() -> None:
     game = read('[FEN "W:W23:B8,10,11,18,19"] 23x16x7 *', variant="english")
     # Two routes end on 7, so the full route is written (PDN 3.0 rule 8); the
@@ -468,7 +520,8 @@ def test_export_short_long_and_numbers() -> None:
     game = read("1. 32-28 {c} 19-23 2. 28x19 *")
     assert game.accept(pdn.StringExporter(headers=False)) == "1. 32-28 {c} 1... 19-23 2. 28x19 *"
     assert game.accept(pdn.StringExporter(headers=False, comments=False)) == (
-        "1. 32-28 19-23 2. 28x19 *")
+        "1. 32-28 19-23 2. 28x19 *"
+    )
 
 
 def test_export_results_in_the_variant_style() -> None:
@@ -504,8 +557,10 @@ def test_file_exporter() -> None:
 
 
 def test_round_trip_keeps_the_tree() -> None:
-    text = ('[Event "x"]\n{intro} 1. 32-28! $14 {c1} 19-23 (18-23 {s} 38-32 (37-32? 23-29!)'
-            " 12-18) (17-22) 2. 28x19 14x23 *")
+    text = (
+        '[Event "x"]\n{intro} 1. 32-28! $14 {c1} 19-23 (18-23 {s} 38-32 (37-32? 23-29!)'
+        " 12-18) (17-22) 2. 28x19 14x23 *"
+    )
     game = read(text)
     again = read(str(game))
     assert tree(again) == tree(game)
@@ -513,6 +568,7 @@ def test_round_trip_keeps_the_tree() -> None:
 
 
 # -- Files and encodings -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1252"])
 def test_open_pdn_guesses_the_encoding(tmp_path: Path, encoding: str) -> None:
@@ -536,6 +592,7 @@ def test_check_strict() -> None:
 
 
 # -- Notebooks ---------------------------------------------------------------------
+
 
 def test_game_nodes_render_as_svg() -> None:
     import xml.etree.ElementTree as ET

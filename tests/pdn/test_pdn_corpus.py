@@ -34,11 +34,15 @@ EXPECTED_ERRORS = {
     ("russian/abatsiev.pdn", 142): (2351, "syntax"),
 }
 
+
 def corpus_files() -> list[Path]:
     if not CORPUS.is_dir():
         return []
-    return sorted(p for p in CORPUS.rglob("*") if p.suffix in (".pdn", ".phn")
-                  and CONFORMANCE not in p.parents)
+    return sorted(
+        p
+        for p in CORPUS.rglob("*")
+        if p.suffix in (".pdn", ".phn") and CONFORMANCE not in p.parents
+    )
 
 
 def variant_of(path: Path) -> draughts.Variant | None:
@@ -94,9 +98,11 @@ def test_corpus_replays(relative: str) -> None:
 def test_corpus_game_counts() -> None:
     # Counts from ../shared/data/pdn/SOURCES.md (number of [Event tags or of games).
     require_corpus()
-    for relative, variant, games in [("international/wk2003.pdn", "international", 190),
-                                     ("russian/World_Championship_1998.pdn", "russian", 460),
-                                     ("english/tinsley.pdn", "english", 724)]:
+    for relative, variant, games in [
+        ("international/wk2003.pdn", "international", 190),
+        ("russian/World_Championship_1998.pdn", "russian", 460),
+        ("english/tinsley.pdn", "english", 724),
+    ]:
         assert len(read_all(CORPUS / relative, variant)) == games
 
 
@@ -135,10 +141,13 @@ def test_corpus_round_trip(relative: str) -> None:
 
 def test_local_copies_replay() -> None:
     # The files in tests/data replay without the shared folder.
-    for name, variant in [("candidate95.pdn", "international"), ("babasy4.pdn", None),
-                          ("First_Computers_Match_Moscow_1998.pdn", None),
-                          ("British_Computer_Championship_2002.pdn", "english"),
-                          ("3_vs_1_King_Theory.phn", None)]:
+    for name, variant in [
+        ("candidate95.pdn", "international"),
+        ("babasy4.pdn", None),
+        ("First_Computers_Match_Moscow_1998.pdn", None),
+        ("British_Computer_Championship_2002.pdn", "english"),
+        ("3_vs_1_King_Theory.phn", None),
+    ]:
         games = read_all(DATA / name, variant)
         assert games and all(g.errors == [] for g in games), name
 
@@ -168,13 +177,24 @@ def test_prof2_separator_quirks_are_warnings() -> None:
 # Variants of the suite's files, from SOURCES.md; files whose variant has no
 # preset here are skipped.
 CONFORMANCE_VARIANTS = {
-    "OCA_2.0.pdn": "english", "Principles of Strategy.pdn": "english",
-    "Tricks traps and shots.pdn": "english", "inferno.pdn": "english",
-    "beginner.pdn": "english", "borderclassics.pdn": "english", "bridges.pdn": "english",
-    "gem.pdn": "english", "goulds.pdn": "english", "lpc.pdn": "english",
-    "Campionato Assoluto 2005.pdn": "italian", "mrcd2000kval.pdn": "czech",
-    "mrcd2006.pdn": "czech", "mrcd2007.pdn": "czech", "mrdrcd07.pdn": "czech",
-    "mrdrcd08.pdn": "czech", "ussr1947.pdn": "russian", "abatsiev.pdn": "russian",
+    "OCA_2.0.pdn": "english",
+    "Principles of Strategy.pdn": "english",
+    "Tricks traps and shots.pdn": "english",
+    "inferno.pdn": "english",
+    "beginner.pdn": "english",
+    "borderclassics.pdn": "english",
+    "bridges.pdn": "english",
+    "gem.pdn": "english",
+    "goulds.pdn": "english",
+    "lpc.pdn": "english",
+    "Campionato Assoluto 2005.pdn": "italian",
+    "mrcd2000kval.pdn": "czech",
+    "mrcd2006.pdn": "czech",
+    "mrcd2007.pdn": "czech",
+    "mrdrcd07.pdn": "czech",
+    "mrdrcd08.pdn": "czech",
+    "ussr1947.pdn": "russian",
+    "abatsiev.pdn": "russian",
     "alphanumeric.pdn": "russian",
 }
 

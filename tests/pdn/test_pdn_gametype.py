@@ -22,26 +22,30 @@ from draughts.variant import (
 )
 
 
-@pytest.mark.parametrize(("gametype", "variant_tag", "expected"), [
-    (20, None, INTERNATIONAL),
-    ("20", None, INTERNATIONAL),
-    ("20,W,10,10,N2,0", None, INTERNATIONAL),
-    (" 25 , W,8,8,A0,0", None, RUSSIAN),
-    ("21,B,8,8,N1,0", None, ENGLISH),
-    ("21,W,8,8,N2,1", None, ENGLISH),   # the geometry is not looked at
-    ("21", "dama", DAMA),
-    (21, " Dama ", DAMA),
-    ("21,W,8,8,N1,0", "dama_flying", DAMA_FLYING),
-    ("20", "killer", KILLER),
-    ("21", "no-such-tag", None),
-    (99, None, None),
-    ("99,W,8,8,N1,0", None, None),
-    ("russian", None, None),
-    ("", None, None),
-    ("-1", None, None),
-])
-def test_gametype_preset(gametype: int | str, variant_tag: str | None,
-                         expected: Variant | None) -> None:
+@pytest.mark.parametrize(
+    ("gametype", "variant_tag", "expected"),
+    [
+        (20, None, INTERNATIONAL),
+        ("20", None, INTERNATIONAL),
+        ("20,W,10,10,N2,0", None, INTERNATIONAL),
+        (" 25 , W,8,8,A0,0", None, RUSSIAN),
+        ("21,B,8,8,N1,0", None, ENGLISH),
+        ("21,W,8,8,N2,1", None, ENGLISH),  # the geometry is not looked at
+        ("21", "dama", DAMA),
+        (21, " Dama ", DAMA),
+        ("21,W,8,8,N1,0", "dama_flying", DAMA_FLYING),
+        ("20", "killer", KILLER),
+        ("21", "no-such-tag", None),
+        (99, None, None),
+        ("99,W,8,8,N1,0", None, None),
+        ("russian", None, None),
+        ("", None, None),
+        ("-1", None, None),
+    ],
+)
+def test_gametype_preset(
+    gametype: int | str, variant_tag: str | None, expected: Variant | None
+) -> None:
     assert gametype_preset(gametype, variant_tag) is expected
 
 
@@ -66,11 +70,14 @@ def test_variant_tag_falls_back_to_the_gametype_preset() -> None:
     assert pdn.variant_of_tags("21,B,8,8,N1,0", "dama", None) is DAMA
 
 
-@pytest.mark.parametrize("text", [
-    "1. 32-28 32-28\n",
-    '[Event "x"]\n1. 32-28 32-28\n',
-    "1. 32-28 19-23\n2. 28x19 28x19\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. 32-28 32-28\n",
+        '[Event "x"]\n1. 32-28 32-28\n',
+        "1. 32-28 19-23\n2. 28x19 28x19\n",
+    ],
+)
 def test_a_rejected_move_ending_the_file_keeps_the_game(text: str) -> None:
     handle = io.StringIO(text)
     game = pdn.read_game(handle)

@@ -91,7 +91,9 @@ def test_million_character_line() -> None:
     assert len(junk.errors[0].message) < 600  # the quoted text is cut short
     parens = read("(" * 1_000_000)
     assert [e.message for e in parens.errors] == [
-        "a variation must follow a move", "variation not closed before the end of the game"]
+        "a variation must follow a move",
+        "variation not closed before the end of the game",
+    ]
     numbers = read("1. " * 333_333 + "32-28 *")
     assert [str(m) for m in numbers.mainline_moves()] == ["32-28"]
     assert_linear(lambda n: "(" * n, 250_000)
@@ -115,7 +117,7 @@ def test_fen_naming_a_million_squares() -> None:
 
 
 def test_unclosed_comment_swallows_the_rest_as_an_error() -> None:
-    handle = io.StringIO("1. 32-28 {open\n" + "more text\n" * 100_000 + "[Event \"x\"] *")
+    handle = io.StringIO("1. 32-28 {open\n" + "more text\n" * 100_000 + '[Event "x"] *')
     game = pdn.read_game(handle)
     assert game is not None
     assert game.errors[0].message == "comment not closed before the end of the file"

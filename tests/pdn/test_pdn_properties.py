@@ -12,16 +12,17 @@ from hypothesis import strategies as st
 from draughts import pdn
 from tests.conftest import game_tree
 
-VARIANTS = ["international", "english", "russian", "brazilian", "pool", "dama-flying",
-            "canadian"]
+VARIANTS = ["international", "english", "russian", "brazilian", "pool", "dama-flying", "canadian"]
 # Comment words: anything but "}" (which ends a comment) and whitespace (folded).
 WORD_CHARS = "abcxyzKW0123456789-:()[]!?$%;/.*\"'éßЖ♛"
 NAGS = [1, 2, 3, 4, 5, 6, 7, 10, 14, 255]
 
 
 def words(rng: random.Random) -> str:
-    return " ".join("".join(rng.choice(WORD_CHARS) for _ in range(rng.randint(1, 8)))
-                    for _ in range(rng.randint(1, 6)))
+    return " ".join(
+        "".join(rng.choice(WORD_CHARS) for _ in range(rng.randint(1, 8)))
+        for _ in range(rng.randint(1, 6))
+    )
 
 
 def annotate(rng: random.Random, node: pdn.ChildNode) -> None:
@@ -84,8 +85,9 @@ def test_random_games_survive_export_and_reading(game: pdn.Game) -> None:
     assert all(len(line) <= 80 or " " not in line for line in text.splitlines())
 
 
-PDNISH = st.text(alphabet=st.sampled_from(list("0123456789-x:()[]{}\"*!?$/. \n\tabchWBK%;\\")),
-                 max_size=300)
+PDNISH = st.text(
+    alphabet=st.sampled_from(list('0123456789-x:()[]{}"*!?$/. \n\tabchWBK%;\\')), max_size=300
+)
 
 
 @settings(max_examples=300, deadline=None)

@@ -118,8 +118,10 @@ class TestDamaFlying:
         board = draughts.Board("W:WK29:B15,7", variant="dama-flying")
         legal = sorted(board.pdn(m) for m in board.legal_moves)
         assert legal == ["29x2"]
-        relaxed = draughts.Board("W:WK29:B15,7", variant=attrs.evolve(
-            draughts.variant.DAMA_FLYING, must_land_to_continue=False))
+        relaxed = draughts.Board(
+            "W:WK29:B15,7",
+            variant=attrs.evolve(draughts.variant.DAMA_FLYING, must_land_to_continue=False),
+        )
         assert sorted(relaxed.pdn(m) for m in relaxed.legal_moves) == ["29x2", "29x4", "29x8"]
 
 
@@ -136,8 +138,8 @@ class TestBrazilian:
         assert [board.pdn(m) for m in board.legal_moves] == ["d6xh6"]
         board.push_pdn("d6xh6")
         assert board.piece_at(board.variant.parse_square("h6")) == draughts.Piece(
-            draughts.MAN, draughts.WHITE)
-
+            draughts.MAN, draughts.WHITE
+        )
 
     def test_captured_pieces_block_until_the_end(self) -> None:
         # Turkish strike. The king on f2 takes e3 (landing on c5), d6 (to f8)
@@ -151,8 +153,11 @@ class TestBrazilian:
         name = board.variant.square_name
         assert [name(s) for s in move.path] == ["f2", "c5", "f8", "h6"]
         assert [name(s) for s in move.captures] == ["e3", "d6", "g7"]
-        immediate = attrs.evolve(draughts.variant.BRAZILIAN, name="brazilian-immediate",
-                                 removal=draughts.variant.Removal.IMMEDIATE)
+        immediate = attrs.evolve(
+            draughts.variant.BRAZILIAN,
+            name="brazilian-immediate",
+            removal=draughts.variant.Removal.IMMEDIATE,
+        )
         assert moves(fen, immediate) == ["f2xc1"]
 
 
@@ -164,9 +169,8 @@ class TestRussian:
         assert [board.pdn(m) for m in board.legal_moves] == ["d6:h6"]
         board.push_pdn("d6:h6")
         assert board.piece_at(board.variant.parse_square("h6")) == draughts.Piece(
-            draughts.KING, draughts.WHITE)
+            draughts.KING, draughts.WHITE
+        )
 
     def test_free_choice(self) -> None:
         assert moves("W:Wc3:Bb4,b6,d4", "russian") == ["c3:c7", "c3:e5"]
-
-

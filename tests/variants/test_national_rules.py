@@ -79,7 +79,10 @@ def test_turkish_start_and_orthogonal_men() -> None:
     assert board.legal_moves.count() == 8
     # A lone man steps forward or sideways, never diagonally or backward.
     assert _moves(TURKISH, "W:Wd4:Bh7") == {
-        _key(TURKISH, "d4", "d5"), _key(TURKISH, "d4", "c4"), _key(TURKISH, "d4", "e4")}
+        _key(TURKISH, "d4", "d5"),
+        _key(TURKISH, "d4", "c4"),
+        _key(TURKISH, "d4", "e4"),
+    }
 
 
 # -- Frisian ----------------------------------------------------------------------
@@ -87,8 +90,9 @@ def test_turkish_start_and_orthogonal_men() -> None:
 # of n on the same line are n-1/n+1 (same row) and n-10/n+10 (two rows away).
 
 
-@pytest.mark.parametrize(("fen", "dest"), [("W:W28:B18", "8"), ("W:W28:B27", "26"),
-                                           ("W:W28:B38", "48")])
+@pytest.mark.parametrize(
+    ("fen", "dest"), [("W:W28:B18", "8"), ("W:W28:B27", "26"), ("W:W28:B38", "48")]
+)
 def test_frisian_man_captures_orthogonally(fen: str, dest: str) -> None:
     # Forward (18 is two rows up), sideways (27 is the next square left) and
     # backward (38 two rows down): the man jumps to the square beyond.
@@ -142,22 +146,25 @@ def test_frisian_kings_move_diagonally_only() -> None:
 # -- Italian (FID art. 5-6; positions from research §4.4) ------------------------
 
 
-@pytest.mark.parametrize(("fen", "expected"), [
-    # Quantity: the king's three-piece capture beats the man's.
-    ("W:WK21,31:B10,18,27", {("31", "6", "27", "18", "10")}),
-    # Equal quantity: the king must capture rather than the man.
-    ("W:WK23,31:B19,26,27", {("23", "21", "27", "26")}),
-    # Equal quantity, both with a king: the one taking the king.
-    ("W:WK23:B19,K28", {("23", "32", "28")}),
-    # Equal in pieces and kings: the king met first.
-    ("W:WK30:B10,12,18,K20,K26,27", {("30", "5", "26", "18", "10")}),
-    # Fully equivalent captures: free choice.
-    ("W:WK31:B18,20,K27,K28", {("31", "13", "27", "18"), ("31", "15", "28", "20")}),
-    # Men capture forward only...
-    ("W:W24:B20,28", {("24", "15", "20")}),
-    # ...while kings capture backward too.
-    ("W:WK24:B20,28", {("24", "15", "20"), ("24", "31", "28")}),
-])
+@pytest.mark.parametrize(
+    ("fen", "expected"),
+    [
+        # Quantity: the king's three-piece capture beats the man's.
+        ("W:WK21,31:B10,18,27", {("31", "6", "27", "18", "10")}),
+        # Equal quantity: the king must capture rather than the man.
+        ("W:WK23,31:B19,26,27", {("23", "21", "27", "26")}),
+        # Equal quantity, both with a king: the one taking the king.
+        ("W:WK23:B19,K28", {("23", "32", "28")}),
+        # Equal in pieces and kings: the king met first.
+        ("W:WK30:B10,12,18,K20,K26,27", {("30", "5", "26", "18", "10")}),
+        # Fully equivalent captures: free choice.
+        ("W:WK31:B18,20,K27,K28", {("31", "13", "27", "18"), ("31", "15", "28", "20")}),
+        # Men capture forward only...
+        ("W:W24:B20,28", {("24", "15", "20")}),
+        # ...while kings capture backward too.
+        ("W:WK24:B20,28", {("24", "15", "20"), ("24", "31", "28")}),
+    ],
+)
 def test_italian_fid_positions(fen: str, expected: set[tuple[str, ...]]) -> None:
     assert _moves(ITALIAN, fen) == {_key(ITALIAN, *e) for e in expected}
 
@@ -230,8 +237,11 @@ def test_turkish_no_half_turn_in_a_capture() -> None:
     # take d2 would be a 180-degree turn, which the rules forbid; so each
     # capture takes one piece.
     fen = "W:WKd4:Bd6,d2"
-    expected = {_key(TURKISH, "d4", "d7", "d6"), _key(TURKISH, "d4", "d8", "d6"),
-                _key(TURKISH, "d4", "d1", "d2")}
+    expected = {
+        _key(TURKISH, "d4", "d7", "d6"),
+        _key(TURKISH, "d4", "d8", "d6"),
+        _key(TURKISH, "d4", "d1", "d2"),
+    }
     assert _moves(TURKISH, fen) == expected
     turning = attrs.evolve(TURKISH, name="turkish-turning", reverse_in_capture=True)
     assert all(len(c) == 2 for _, _, c in _moves(turning, fen))
@@ -253,10 +263,13 @@ def test_turkish_man_crowned_at_the_end_of_a_capture() -> None:
     board = draughts.Board("W:Wb6:Bb7,c8,h4", variant=TURKISH)
     (move,) = board.legal_moves
     assert (move.to_square, set(move.captures)) == (
-        TURKISH.parse_square("d8"), {TURKISH.parse_square("b7"), TURKISH.parse_square("c8")})
+        TURKISH.parse_square("d8"),
+        {TURKISH.parse_square("b7"), TURKISH.parse_square("c8")},
+    )
     board.push(move)
     assert board.piece_at(TURKISH.parse_square("d8")) == draughts.Piece.of(
-        draughts.PieceKind.KING, draughts.WHITE)
+        draughts.PieceKind.KING, draughts.WHITE
+    )
 
 
 # -- Killer -----------------------------------------------------------------------
@@ -266,21 +279,31 @@ def test_killer_king_halts_behind_a_captured_king() -> None:
     # 46x28 along the long diagonal: in International the king may stop on 23,
     # 19, 14, 10 or 5; in Killer, the last piece taken being a king, only on 23.
     fen = "W:WK46:BK28"
-    assert _moves(INTERNATIONAL, fen) == {_key(INTERNATIONAL, "46", s, "28")
-                                          for s in ("23", "19", "14", "10", "5")}
+    assert _moves(INTERNATIONAL, fen) == {
+        _key(INTERNATIONAL, "46", s, "28") for s in ("23", "19", "14", "10", "5")
+    }
     assert _moves(KILLER, fen) == {_key(KILLER, "46", "23", "28")}
     # A captured man does not halt it.
     assert len(_moves(KILLER, "W:WK46:B28")) == 5
 
 
-@pytest.mark.parametrize(("key", "name"), [
-    # PDN 3.0 GameType values (research §1.6) and lidraughts' own numbers.
-    ("22,W,8,8,N2,1", "italian"), ("24,W,8,8,N1,1", "spanish"),
-    ("28,W,8,8,N1,1", "portuguese"), ("29,W,8,8,A0,0", "czech"),
-    ("30,W,8,8,A0,0", "turkish"), ("31,B,8,8,N2,0", "thai"),
-    ("40,W,10,10,N2,0", "frisian"), (97, "frysk"), (98, "antidraughts"),
-    (96, "breakthrough"), ("Frysk!", "frysk"),
-])
+@pytest.mark.parametrize(
+    ("key", "name"),
+    [
+        # PDN 3.0 GameType values (research §1.6) and lidraughts' own numbers.
+        ("22,W,8,8,N2,1", "italian"),
+        ("24,W,8,8,N1,1", "spanish"),
+        ("28,W,8,8,N1,1", "portuguese"),
+        ("29,W,8,8,A0,0", "czech"),
+        ("30,W,8,8,A0,0", "turkish"),
+        ("31,B,8,8,N2,0", "thai"),
+        ("40,W,10,10,N2,0", "frisian"),
+        (97, "frysk"),
+        (98, "antidraughts"),
+        (96, "breakthrough"),
+        ("Frysk!", "frysk"),
+    ],
+)
 def test_game_types_find_the_presets(key: str | int, name: str) -> None:
     variant = draughts.find_variant(key)
     assert variant.name == name

@@ -59,9 +59,11 @@ def test_corpus_replays(relative: str, variant: str, count: int) -> None:
 def test_game_type_numbers_pick_the_presets() -> None:
     # lidraughts writes its own GameType numbers: 97 Frysk!, 98 antidraughts,
     # 96 breakthrough (research §1.6).
-    for relative, name in [("frysk/lidraughts_frysk.pdn", "frysk"),
-                           ("antidraughts/lidraughts_antidraughts.pdn", "antidraughts"),
-                           ("breakthrough/lidraughts_breakthrough.pdn", "breakthrough")]:
+    for relative, name in [
+        ("frysk/lidraughts_frysk.pdn", "frysk"),
+        ("antidraughts/lidraughts_antidraughts.pdn", "antidraughts"),
+        ("breakthrough/lidraughts_breakthrough.pdn", "breakthrough"),
+    ]:
         with pdn.open_pdn(shared_path(relative)) as handle:
             game = pdn.read_game(handle)
         assert game is not None

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from draughts._core.pure.king_views import new_king_view
 from draughts._core.geometry import REVERSE
+from draughts._core.pure.king_views import new_king_view
 from draughts._core.raw import RawMove
 
 if TYPE_CHECKING:
     from draughts._core.pure.tables import Tables
+
 
 class CaptureSearch(NamedTuple):
     """The capture search of one colour under one variant's rules."""
@@ -68,25 +69,39 @@ def _build(t: Tables, color: int) -> CaptureSearch:
     def jumps_from(dirs: tuple[int, ...]) -> list[tuple[tuple[int, int, int, int, int], ...]]:
         # Per square, (direction, jumped square and bit, landing square and
         # bit) of every short jump that fits on the board.
-        return [tuple((d, ray[0], 1 << ray[0], ray[1], 1 << ray[1])
-                      for d in dirs if len(ray := ray_set[d]) >= 2)
-                for ray_set in rays]
+        return [
+            tuple(
+                (d, ray[0], 1 << ray[0], ray[1], 1 << ray[1])
+                for d in dirs
+                if len(ray := ray_set[d]) >= 2
+            )
+            for ray_set in rays
+        ]
 
     man_jumps = jumps_from(man_dirs)
     short_king_jumps = jumps_from(king_dirs)
 
-    def short_jumps(square: int, jumps: list[tuple[tuple[int, int, int, int, int], ...]],
-                    is_man: bool, last: int, captured: int, occupied: int,
-                    caps: tuple[int, ...], path: tuple[int, ...], crowned: bool, opp: int,
-                    opp_kings: int, routes: list[RawMove]) -> bool:
+    def short_jumps(
+        square: int,
+        jumps: list[tuple[tuple[int, int, int, int, int], ...]],
+        is_man: bool,
+        last: int,
+        captured: int,
+        occupied: int,
+        caps: tuple[int, ...],
+        path: tuple[int, ...],
+        crowned: bool,
+        opp: int,
+        opp_kings: int,
+        routes: list[RawMove],
+    ) -> bool:
         """Jumps over an adjacent piece (men, and kings that do not fly),
         from the table ``jumps``. Returns whether any jump was possible from
         ``square``."""
         found = False
         back = REVERSE[last] if last >= 0 and not reverse_ok else -1
         for d, over, over_bit, land, land_bit in jumps[square]:
-            if (d == back or not over_bit & opp or over_bit & captured
-                    or land_bit & occupied):
+            if d == back or not over_bit & opp or over_bit & captured or land_bit & occupied:
                 continue
             if is_man and not men_capture_kings and over_bit & opp_kings:
                 continue
@@ -97,33 +112,86 @@ def _build(t: Tables, color: int) -> CaptureSearch:
             now_path = (*path, land)
             if is_man and land_bit & promotion:
                 if crown_and_stop:
-                    routes.append(new(RawMove, (path[0], land, now_captured, now_caps, now_path, True)))
+                    routes.append(
+                        new(RawMove, (path[0], land, now_captured, now_caps, now_path, True))
+                    )
                     continue
                 if crown_and_continue:
-                    if not king_jumps(land, d, now_captured, now_occupied, now_caps,
-                                      now_path, True, opp, opp_kings, routes):
-                        routes.append(new(RawMove, (path[0], land, now_captured, now_caps, now_path, True)))
+                    if not king_jumps(
+                        land,
+                        d,
+                        now_captured,
+                        now_occupied,
+                        now_caps,
+                        now_path,
+                        True,
+                        opp,
+                        opp_kings,
+                        routes,
+                    ):
+                        routes.append(
+                            new(RawMove, (path[0], land, now_captured, now_caps, now_path, True))
+                        )
                     continue
                 # Passing the far row: still a man, crowned only if it stops here.
-                if not short_jumps(land, jumps, True, d, now_captured, now_occupied,
-                                   now_caps, now_path, False, opp, opp_kings, routes):
-                    routes.append(new(RawMove, (path[0], land, now_captured, now_caps, now_path, True)))
+                if not short_jumps(
+                    land,
+                    jumps,
+                    True,
+                    d,
+                    now_captured,
+                    now_occupied,
+                    now_caps,
+                    now_path,
+                    False,
+                    opp,
+                    opp_kings,
+                    routes,
+                ):
+                    routes.append(
+                        new(RawMove, (path[0], land, now_captured, now_caps, now_path, True))
+                    )
                 continue
-            if not short_jumps(land, jumps, is_man, d, now_captured, now_occupied,
-                               now_caps, now_path, crowned, opp, opp_kings, routes):
-                routes.append(new(RawMove, (path[0], land, now_captured, now_caps, now_path, crowned)))
+            if not short_jumps(
+                land,
+                jumps,
+                is_man,
+                d,
+                now_captured,
+                now_occupied,
+                now_caps,
+                now_path,
+                crowned,
+                opp,
+                opp_kings,
+                routes,
+            ):
+                routes.append(
+                    new(RawMove, (path[0], land, now_captured, now_caps, now_path, crowned))
+                )
         return found
 
     views = t.king_views
     view_masks = t.king_ray_masks
     # Per square, where each square of its capture lines lies: (direction,
     # place along the ray).
-    places = [{to: (d, i) for d in king_dirs for i, to in enumerate(ray_set[d])}
-              for ray_set in rays]
+    places = [
+        {to: (d, i) for d in king_dirs for i, to in enumerate(ray_set[d])} for ray_set in rays
+    ]
 
-    def flying_jumps(square: int, last: int, skip: int, captured: int, occupied: int,
-                     caps: tuple[int, ...], path: tuple[int, ...], crowned: bool,
-                     opp: int, opp_kings: int, routes: list[RawMove]) -> bool:
+    def flying_jumps(
+        square: int,
+        last: int,
+        skip: int,
+        captured: int,
+        occupied: int,
+        caps: tuple[int, ...],
+        path: tuple[int, ...],
+        crowned: bool,
+        opp: int,
+        opp_kings: int,
+        routes: list[RawMove],
+    ) -> bool:
         """Captures at a distance. ``skip`` is a direction not to look in:
         from the second and later landing squares behind a piece, going on
         straight ahead finds what the first landing square already found."""
@@ -166,13 +234,25 @@ def _build(t: Tables, color: int) -> CaptureSearch:
             if len(landings) > 1 and j < n - 1:
                 ahead = 1 << ray[j]
                 straight = bool(
-                    ahead & opp and not ahead & now_captured
+                    ahead & opp
+                    and not ahead & now_captured
                     and not (now_occupied >> ray[j + 1]) & 1
                 )
             goes_on = []
             for k, land in enumerate(landings):
-                more = flying_jumps(land, d, d if k else -1, now_captured, now_occupied,
-                                    now_caps, (*path, land), crowned, opp, opp_kings, routes)
+                more = flying_jumps(
+                    land,
+                    d,
+                    d if k else -1,
+                    now_captured,
+                    now_occupied,
+                    now_caps,
+                    (*path, land),
+                    crowned,
+                    opp,
+                    opp_kings,
+                    routes,
+                )
                 goes_on.append(more or (k > 0 and straight))
             if must_land and any(goes_on):
                 continue
@@ -181,29 +261,68 @@ def _build(t: Tables, color: int) -> CaptureSearch:
             halt = stops_behind_king and bool(over_bit & opp_kings)
             for k, land in enumerate(landings):
                 if not goes_on[k] and not (halt and k):
-                    routes.append(new(RawMove, (path[0], land, now_captured, now_caps,
-                                                (*path, land), crowned)))
+                    routes.append(
+                        new(
+                            RawMove, (path[0], land, now_captured, now_caps, (*path, land), crowned)
+                        )
+                    )
         return found
 
-    def king_jumps(square: int, last: int, captured: int, occupied: int,
-                   caps: tuple[int, ...], path: tuple[int, ...], crowned: bool,
-                   opp: int, opp_kings: int, routes: list[RawMove]) -> bool:
+    def king_jumps(
+        square: int,
+        last: int,
+        captured: int,
+        occupied: int,
+        caps: tuple[int, ...],
+        path: tuple[int, ...],
+        crowned: bool,
+        opp: int,
+        opp_kings: int,
+        routes: list[RawMove],
+    ) -> bool:
         if flying:
-            return flying_jumps(square, last, -1, captured, occupied, caps, path, crowned,
-                                opp, opp_kings, routes)
-        return short_jumps(square, short_king_jumps, False, last, captured, occupied, caps,
-                           path, crowned, opp, opp_kings, routes)
+            return flying_jumps(
+                square, last, -1, captured, occupied, caps, path, crowned, opp, opp_kings, routes
+            )
+        return short_jumps(
+            square,
+            short_king_jumps,
+            False,
+            last,
+            captured,
+            occupied,
+            caps,
+            path,
+            crowned,
+            opp,
+            opp_kings,
+            routes,
+        )
 
-    def search(origin: int, is_man: bool, occupied: int, opp: int, opp_kings: int,
-               routes: list[RawMove]) -> None:
+    def search(
+        origin: int, is_man: bool, occupied: int, opp: int, opp_kings: int, routes: list[RawMove]
+    ) -> None:
         if is_man:
-            short_jumps(origin, man_jumps, True, -1, 0, occupied, (), (origin,), False,
-                        opp, opp_kings, routes)
+            short_jumps(
+                origin,
+                man_jumps,
+                True,
+                -1,
+                0,
+                occupied,
+                (),
+                (origin,),
+                False,
+                opp,
+                opp_kings,
+                routes,
+            )
         else:
             king_jumps(origin, -1, 0, occupied, (), (origin,), False, opp, opp_kings, routes)
 
-    def onward(jump: RawMove, d: int, occupied: int, opp: int, opp_kings: int,
-               routes: list[RawMove]) -> None:
+    def onward(
+        jump: RawMove, d: int, occupied: int, opp: int, opp_kings: int, routes: list[RawMove]
+    ) -> None:
         _origin, land, over_bit, caps, path, crowned = jump
         if not at_end:
             occupied &= ~over_bit
@@ -211,14 +330,28 @@ def _build(t: Tables, color: int) -> CaptureSearch:
             if crown_and_stop:
                 routes.append(jump)
             elif crown_and_continue:
-                if not king_jumps(land, d, over_bit, occupied, caps, path, True, opp,
-                                  opp_kings, routes):
+                if not king_jumps(
+                    land, d, over_bit, occupied, caps, path, True, opp, opp_kings, routes
+                ):
                     routes.append(jump)
-            elif not short_jumps(land, man_jumps, True, d, over_bit, occupied, caps, path,
-                                 False, opp, opp_kings, routes):
+            elif not short_jumps(
+                land,
+                man_jumps,
+                True,
+                d,
+                over_bit,
+                occupied,
+                caps,
+                path,
+                False,
+                opp,
+                opp_kings,
+                routes,
+            ):
                 routes.append(jump)
-        elif not short_jumps(land, man_jumps, True, d, over_bit, occupied, caps, path, False,
-                             opp, opp_kings, routes):
+        elif not short_jumps(
+            land, man_jumps, True, d, over_bit, occupied, caps, path, False, opp, opp_kings, routes
+        ):
             routes.append(jump)
 
     return CaptureSearch(search, onward)

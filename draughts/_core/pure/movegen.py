@@ -35,8 +35,14 @@ _T = TypeVar("_T")
 
 
 def legal_moves(
-    t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int,
-    frozen_kings: int = 0, keep_duplicates: bool = False,
+    t: Tables,
+    color: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
+    frozen_kings: int = 0,
+    keep_duplicates: bool = False,
 ) -> list[RawMove]:
     """Every legal move: the captures the rules allow if there is any, else
     every step. ``frozen_kings`` is a mask of own kings that may capture but
@@ -45,19 +51,35 @@ def legal_moves(
     moves = captures(t, color, own_men, own_kings, opp_men, opp_kings, keep_duplicates)
     if moves:
         return moves
-    return steps(t, color, own_men, own_kings, own_men | own_kings | opp_men | opp_kings,
-                 frozen_kings)
+    return steps(
+        t, color, own_men, own_kings, own_men | own_kings | opp_men | opp_kings, frozen_kings
+    )
 
 
-def steps(t: Tables, color: int, men: int, kings: int, occupied: int,
-          frozen_kings: int = 0) -> list[RawMove]:
+def steps(
+    t: Tables, color: int, men: int, kings: int, occupied: int, frozen_kings: int = 0
+) -> list[RawMove]:
     """Non-capturing moves; the kings in ``frozen_kings`` make none."""
-    return _steps(t, men, kings & ~frozen_kings, occupied, t.board_mask & ~occupied,
-                  t.step_objects.men_raw[color], RAW_STEPS)
+    return _steps(
+        t,
+        men,
+        kings & ~frozen_kings,
+        occupied,
+        t.board_mask & ~occupied,
+        t.step_objects.men_raw[color],
+        RAW_STEPS,
+    )
 
 
-def _steps(t: Tables, men: int, kings: int, occupied: int, empty: int,
-           men_rows: tuple[tuple[int, list[_T]], ...], king_part: int) -> list[_T]:
+def _steps(
+    t: Tables,
+    men: int,
+    kings: int,
+    occupied: int,
+    empty: int,
+    men_rows: tuple[tuple[int, list[_T]], ...],
+    king_part: int,
+) -> list[_T]:
     """Every step, taken from tables of prebuilt move values (a step is
     always the same immutable value, so none is built here): the
     ``(shift, row)`` pairs of ``men_rows`` for the men, part ``king_part``
@@ -80,8 +102,16 @@ def _steps(t: Tables, men: int, kings: int, occupied: int, empty: int,
     return out
 
 
-def find_step(t: Tables, color: int, men: int, kings: int, occupied: int, origin: int,
-              destination: int, frozen_kings: int = 0) -> RawMove | None:
+def find_step(
+    t: Tables,
+    color: int,
+    men: int,
+    kings: int,
+    occupied: int,
+    origin: int,
+    destination: int,
+    frozen_kings: int = 0,
+) -> RawMove | None:
     """The non-capturing move from ``origin`` to ``destination`` if it is a
     legal step (the caller knows there is no capture), else None.
 
@@ -110,9 +140,17 @@ def find_step(t: Tables, color: int, men: int, kings: int, occupied: int, origin
     return None
 
 
-def moves_between(t: Tables, color: int, own_men: int, own_kings: int, opp_men: int,
-                  opp_kings: int, origin: int, destination: int, frozen_kings: int = 0
-                  ) -> list[Move]:
+def moves_between(
+    t: Tables,
+    color: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
+    origin: int,
+    destination: int,
+    frozen_kings: int = 0,
+) -> list[Move]:
     """The legal moves from index ``origin`` to index ``destination``, as
     :class:`Move` objects: what a game reader needs for every move it
     replays. When nothing captures, one step is checked instead of listing
@@ -120,9 +158,18 @@ def moves_between(t: Tables, color: int, own_men: int, own_kings: int, opp_men: 
     found = captures(t, color, own_men, own_kings, opp_men, opp_kings)
     if found:
         return t.moves.captures_in_order(
-            [raw for raw in found if raw.destination == destination and raw.origin == origin])
-    step = find_step(t, color, own_men, own_kings, own_men | own_kings | opp_men | opp_kings,
-                     origin, destination, frozen_kings)
+            [raw for raw in found if raw.destination == destination and raw.origin == origin]
+        )
+    step = find_step(
+        t,
+        color,
+        own_men,
+        own_kings,
+        own_men | own_kings | opp_men | opp_kings,
+        origin,
+        destination,
+        frozen_kings,
+    )
     return [] if step is None else [t.moves.steps[origin << 16 | destination]]
 
 
@@ -142,7 +189,12 @@ def has_step(t: Tables, color: int, men: int, kings: int, occupied: int) -> bool
 
 
 def captures(
-    t: Tables, color: int, own_men: int, own_kings: int, opp_men: int, opp_kings: int,
+    t: Tables,
+    color: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
     keep_duplicates: bool = False,
 ) -> list[RawMove]:
     """The capture sequences the rules allow (empty if there is none).
@@ -157,12 +209,20 @@ def captures(
     kings = _scan_kings(t, own_kings, occupied, opp, 0, 0)[0] if own_kings else 0
     if not starts and not kings:
         return []
-    return _routes(t, color, starts, kings, own_kings, opp, opp_kings, prey, empty, occupied,
-                   keep_duplicates)
+    return _routes(
+        t, color, starts, kings, own_kings, opp, opp_kings, prey, empty, occupied, keep_duplicates
+    )
 
 
-def board_moves(t: Tables, color: int, own_men: int, own_kings: int, opp_men: int,
-                opp_kings: int, frozen_kings: int = 0) -> list[Move]:
+def board_moves(
+    t: Tables,
+    color: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
+    frozen_kings: int = 0,
+) -> list[Move]:
     """The legal moves as :class:`Move` objects in square order (origin,
     then destination): the list :attr:`draughts.Board.legal_moves` gives.
 
@@ -175,11 +235,15 @@ def board_moves(t: Tables, color: int, own_men: int, own_kings: int, opp_men: in
     prey = opp if t.men_capture_kings else opp_men
     starts = _jump_starts(t, color, own_men, prey, empty) if own_men else []
     # The kings that can capture and, in case nothing can, the others' steps.
-    jumpers, ranks = (_scan_kings(t, own_kings, occupied, opp, frozen_kings, STEP_RANKS)
-                      if own_kings else (0, []))
+    jumpers, ranks = (
+        _scan_kings(t, own_kings, occupied, opp, frozen_kings, STEP_RANKS) if own_kings else (0, [])
+    )
     if starts or jumpers:
-        return t.moves.captures_in_order(_routes(t, color, starts, jumpers, own_kings, opp, opp_kings,
-                                        prey, empty, occupied, False))
+        return t.moves.captures_in_order(
+            _routes(
+                t, color, starts, jumpers, own_kings, opp, opp_kings, prey, empty, occupied, False
+            )
+        )
     objects = t.step_objects
     if own_men:
         ranks += _steps(t, own_men, 0, occupied, empty, objects.men_ranks[color], STEP_RANKS)
@@ -187,8 +251,9 @@ def board_moves(t: Tables, color: int, own_men: int, own_kings: int, opp_men: in
     return list(map(objects.by_rank.__getitem__, ranks))
 
 
-def _jump_starts(t: Tables, color: int, own_men: int, prey: int, empty: int
-                 ) -> list[tuple[int, list[RawMove | None], int]]:
+def _jump_starts(
+    t: Tables, color: int, own_men: int, prey: int, empty: int
+) -> list[tuple[int, list[RawMove | None], int]]:
     """``(direction, single jumps, men)`` for each capture direction in which
     some men can jump a piece of ``prey``: the direction's prebuilt single
     jumps by origin (see :attr:`Tables.man_jumps
@@ -208,9 +273,19 @@ def _jump_starts(t: Tables, color: int, own_men: int, prey: int, empty: int
     return starts
 
 
-def _routes(t: Tables, color: int, starts: list[tuple[int, list[RawMove | None], int]],
-            kings: int, own_kings: int, opp: int, opp_kings: int, prey: int, empty: int,
-            occupied: int, keep_duplicates: bool) -> list[RawMove]:
+def _routes(
+    t: Tables,
+    color: int,
+    starts: list[tuple[int, list[RawMove | None], int]],
+    kings: int,
+    own_kings: int,
+    opp: int,
+    opp_kings: int,
+    prey: int,
+    empty: int,
+    occupied: int,
+    keep_duplicates: bool,
+) -> list[RawMove]:
     """The capture routes the rules allow, from the men of ``starts`` (see
     :func:`_jump_starts`) and the ``kings`` that can capture."""
     routes: list[RawMove] = []
@@ -257,8 +332,9 @@ def _routes(t: Tables, color: int, starts: list[tuple[int, list[RawMove | None],
     return routes if keep_duplicates or not searched else _drop_duplicates(routes)
 
 
-def _scan_kings(t: Tables, kings: int, occupied: int, opp: int, frozen_kings: int,
-                part: int) -> tuple[int, list[_T]]:
+def _scan_kings(
+    t: Tables, kings: int, occupied: int, opp: int, frozen_kings: int, part: int
+) -> tuple[int, list[_T]]:
     """One look at each king's view (see :mod:`draughts._core.pure.king_views`): the
     kings with a piece of ``opp`` to jump right away, and the steps of the
     others as part ``part`` of their views (none if ``part`` is 0), the kings
@@ -280,12 +356,14 @@ def _scan_kings(t: Tables, kings: int, occupied: int, opp: int, frozen_kings: in
     return jumpers, steps
 
 
-def _apply_precedence(t: Tables, routes: list[RawMove], own_kings: int,
-                      opp_kings: int) -> list[RawMove]:
+def _apply_precedence(
+    t: Tables, routes: list[RawMove], own_kings: int, opp_kings: int
+) -> list[RawMove]:
     """Keep the routes that are best under the variant's capture precedence."""
     if t.majority_only:
         most = max(len(route.captured) for route in routes)
         return [route for route in routes if len(route.captured) == most]
+
     def key(route: RawMove) -> tuple[object, ...]:
         parts: list[object] = []
         for rule in t.precedence:

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from draughts._core.pure.tables import Tables
 
 
-def perft(t: Tables, depth: int, c: int, m0: int, m1: int, k0: int, k1: int,
-          keep_duplicates: bool = False) -> int:
+def perft(
+    t: Tables, depth: int, c: int, m0: int, m1: int, k0: int, k1: int, keep_duplicates: bool = False
+) -> int:
     """Leaf count at ``depth`` (at least 1). With ``keep_duplicates`` routes
     that capture the same pieces in another order count apart, as some
     published tables count them (the tests check both conventions). It does
@@ -39,13 +40,11 @@ def perft(t: Tables, depth: int, c: int, m0: int, m1: int, k0: int, k1: int,
                 nm0, nk0 = (m0 ^ a, k0 | b) if crowned else ((m0 ^ a) | b, k0)
             else:
                 nm0, nk0 = m0, (k0 & ~a) | b
-            total += perft(t, depth, 1, nm0, m1 & ~captured, nk0, k1 & ~captured,
-                           keep_duplicates)
+            total += perft(t, depth, 1, nm0, m1 & ~captured, nk0, k1 & ~captured, keep_duplicates)
         else:
             if m1 & a:
                 nm1, nk1 = (m1 ^ a, k1 | b) if crowned else ((m1 ^ a) | b, k1)
             else:
                 nm1, nk1 = m1, (k1 & ~a) | b
-            total += perft(t, depth, 0, m0 & ~captured, nm1, k0 & ~captured, nk1,
-                           keep_duplicates)
+            total += perft(t, depth, 0, m0 & ~captured, nm1, k0 & ~captured, nk1, keep_duplicates)
     return total

@@ -60,14 +60,24 @@ class Tables(Geometry):
             over, land = origin + shift, origin + 2 * shift
             if not (0 <= land < size and number[origin] and number[over] and number[land]):
                 return None
-            return RawMove(origin, land, 1 << over, (over,), (origin, land),
-                           bool((crowning >> land) & 1))
+            return RawMove(
+                origin, land, 1 << over, (over,), (origin, land), bool((crowning >> land) & 1)
+            )
 
         return tuple(
-            tuple((self.shift[d], d, [jump(origin, self.shift[d], self.promotion_mask[color])
-                                      for origin in range(size)])
-                  for d in self.man_capture_dirs[color])
-            for color in (0, 1))
+            tuple(
+                (
+                    self.shift[d],
+                    d,
+                    [
+                        jump(origin, self.shift[d], self.promotion_mask[color])
+                        for origin in range(size)
+                    ],
+                )
+                for d in self.man_capture_dirs[color]
+            )
+            for color in (0, 1)
+        )
 
     @functools.cached_property
     def man_onward(self) -> tuple[list[tuple[int, tuple[tuple[int, int], ...]]], ...]:
@@ -75,13 +85,18 @@ class Tables(Geometry):
         ``(near, pairs)``, where ``near`` holds the squares next to it in its
         capture directions and ``pairs`` each such square's bit with the bit
         of the square behind it."""
+
         def onward(color: int, square: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-            pairs = tuple((1 << ray[0], 1 << ray[1]) for d in self.man_capture_dirs[color]
-                          if len(ray := self.rays[square][d]) >= 2)
+            pairs = tuple(
+                (1 << ray[0], 1 << ray[1])
+                for d in self.man_capture_dirs[color]
+                if len(ray := self.rays[square][d]) >= 2
+            )
             return sum(over for over, _ in pairs), pairs
 
-        return tuple([onward(color, square) for square in range(len(self.rays))]
-                     for color in (0, 1))
+        return tuple(
+            [onward(color, square) for square in range(len(self.rays))] for color in (0, 1)
+        )
 
 
 class StepObjects:
@@ -97,10 +112,17 @@ class StepObjects:
         number = t.square_of_index
         size = len(number)
         man_steps = [
-            [[(to - shift, to) if 0 <= to - shift < size and number[to - shift] and number[to]
-              else None for to in range(size)]
-             for shift in t.man_shifts[color]]
-            for color in (0, 1)]
+            [
+                [
+                    (to - shift, to)
+                    if 0 <= to - shift < size and number[to - shift] and number[to]
+                    else None
+                    for to in range(size)
+                ]
+                for shift in t.man_shifts[color]
+            ]
+            for color in (0, 1)
+        ]
         # A step that would wrap across the board's edge passes through a
         # padding square, which has no number: those stay None and are never
         # read, since the generator only looks up squares a step reaches.
@@ -120,16 +142,24 @@ class StepObjects:
             return RawMove(pair[0], pair[1], 0, (), (), bool((crowning >> pair[1]) & 1))
 
         self.men_raw = tuple(
-            tuple((shift, [raw(p, t.promotion_mask[c]) for p in row])
-                  for shift, row in zip(t.man_shifts[c], man_steps[c], strict=True))
-            for c in (0, 1))
+            tuple(
+                (shift, [raw(p, t.promotion_mask[c]) for p in row])
+                for shift, row in zip(t.man_shifts[c], man_steps[c], strict=True)
+            )
+            for c in (0, 1)
+        )
         self.men_ranks = tuple(
-            tuple((shift, [rank(p) for p in row])
-                  for shift, row in zip(t.man_shifts[c], man_steps[c], strict=True))
-            for c in (0, 1))
+            tuple(
+                (shift, [rank(p) for p in row])
+                for shift, row in zip(t.man_shifts[c], man_steps[c], strict=True)
+            )
+            for c in (0, 1)
+        )
         self.kings_raw: list[tuple[tuple[RawMove, ...], ...]] = [
             tuple(tuple(RawMove(o, to, 0, (), (), False) for to in ray) for ray in rays)
-            for o, rays in enumerate(t.rays)]
+            for o, rays in enumerate(t.rays)
+        ]
         self.kings_ranks = [
             tuple(tuple(rank_of[o, to] for to in ray) for ray in rays)
-            for o, rays in enumerate(t.rays)]
+            for o, rays in enumerate(t.rays)
+        ]
