@@ -40,7 +40,7 @@ from draughts.pdn.headers import (
     SkipType,
     variant_of_tags,
 )
-from draughts.pdn.reader import guess_encoding as _guess_encoding
+from draughts.pdn.lexer import guess_encoding as _guess_encoding
 from draughts.pdn.reader import read as _read
 from draughts.pdn.strict import check as _check
 from draughts.pdn.tree import (

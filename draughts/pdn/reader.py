@@ -9,47 +9,21 @@ memory. Nothing in it recurses, so nesting depth is not limited.
 
 from __future__ import annotations
 
-import codecs
 import re
-import weakref
-from collections.abc import Iterator
 from typing import IO, Any
 
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
 from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
-from draughts.variant import Variant, gametype_preset
-
-# Alternatives are tried in order at each position, so results come before
-# moves ("1-0" is not a move) and move numbers before moves ("12." is not a
-# square). The last alternative catches any other character, so no text is
-# skipped silently.
-_SQ = r"(?:[a-zA-Z][0-9]{1,2}|[0-9]{1,3})"
-_TOKEN = re.compile(
-    r"""
-    (?P<tag>\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
-  | (?P<tag2>\[[ \t]*(?P<name2>[A-Za-z0-9_]+)[ \t]*(?P<value2>[^\]\n]*)\])
-  | \{(?P<comment>[^}]*)(?P<cclose>\}?)
-  | (?P<semicolon>;[^\n]*)
-  | (?P<percent>%[^\n]*)
-  | /(?P<setup>[^/\n]*)/
-  | (?P<result>(?:1/2[-:]1/2|[12][-:]0|0[-:][012]|1[-:]1)(?![0-9]))
-  | (?P<number>[0-9]+\.(?:\.\.)?)
-  | (?P<ellipsis>\.\.\.?|…)
-  | (?P<move>(?P<squares>(?P<a>SQ)[ \t]*(?P<sep>[-xX:])[ \t]*(?P<b>SQ)
-                          (?P<more>(?:[ \t]*[-xX:][ \t]*SQ)+)?
-                         |(?:[a-z][0-9]){2,}|[a-h][a-h][1-8]|[0-9]{4})
-             (?P<strength>[!?]+|\([!?]+\)|\*)?)
-  | \$(?P<nag>[0-9]+)
-  | (?P<strength2>[!?]+|\([!?]+\))
-  | (?P<open>\()
-  | (?P<close>\))
-  | (?P<star>\*)
-  | (?P<junk>[^\s{}()\[\]]+|\S)
-    """.replace("SQ", _SQ),
-    re.VERBOSE,
+from draughts.pdn.lexer import (
+    PLAIN_MOVE,
+    TOKEN,
+    Cursor,
+    forget,
+    open_cursor,
 )
+from draughts.variant import Variant, gametype_preset
 
 _NAG_OF_STRENGTH = {
     "!": 1,
@@ -73,153 +47,6 @@ _ERROR_KIND = (
     (IllegalMoveError, "illegal"),
     (InvalidMoveError, "invalid"),
 )
-
-
-def guess_encoding(head: bytes) -> str:
-    """``utf-8-sig`` for a byte order mark, ``utf-8`` when ``head`` decodes
-    as UTF-8 (a character cut at its end is fine), else ``cp1252``."""
-    if head.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig"
-    try:
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-    except UnicodeDecodeError:
-        return "cp1252"
-    return "utf-8"
-
-
-class _Cursor:
-    """Where reading of one handle stands: the line number and the part of
-    the last line that belongs to the next game."""
-
-    __slots__ = ("__weakref__", "handle", "line_number", "pending")
-
-    def __init__(self, handle: IO[str]) -> None:
-        self.handle = handle
-        self.line_number = 0
-        self.pending: tuple[str, int] | None = None
-
-    def push_back(self, line: str, position: int) -> None:
-        self.pending = (line, position)
-
-    def tokens(self) -> Iterator[tuple[str, Any, int, int]]:
-        """``(kind, match, line, column)``; a comment spanning lines comes as
-        ``("comment", text, line, column)``, and one never closed as
-        ``("open_comment", text, line, column)``. A line of nothing but move
-        numbers and plain moves (see :data:`_PLAIN_LINE`) comes whole, as
-        ``("line", match, line, 1)``: the reader takes its moves itself, or
-        pushes it back to have it tokenized here, as a pushed-back line
-        always is."""
-        readline = self.handle.readline
-        search = _TOKEN.search
-        while True:
-            if self.pending is not None:
-                line, position = self.pending
-                self.pending = None
-            else:
-                line = readline()
-                if not line:
-                    return
-                self.line_number += 1
-                position = 0
-                if self.line_number == 1 and line.startswith("\ufeff"):
-                    position = 1  # a byte order mark the handle's codec left in
-                else:
-                    plain = _PLAIN_LINE.fullmatch(line)
-                    if plain is not None:
-                        yield "line", plain, self.line_number, 1
-                        continue
-            while True:
-                match = search(line, position)
-                if match is None:
-                    break
-                position = match.end()
-                kind = match.lastgroup or "junk"
-                if kind == "cclose" and not match.group("cclose"):
-                    start_line, column = self.line_number, match.start() + 1
-                    parts = [match.group("comment")]
-                    while True:
-                        line = readline()
-                        if not line:
-                            yield "open_comment", " ".join(parts), start_line, column
-                            return
-                        self.line_number += 1
-                        end = line.find("}")
-                        if end < 0:
-                            parts.append(line)
-                            continue
-                        parts.append(line[:end])
-                        position = end + 1
-                        break
-                    yield "comment", " ".join(parts), start_line, column
-                    continue
-                if kind == "open":
-                    end = _prose_end(line, position)
-                    if end > 0:
-                        # Nemesis writes annotations in parentheses: a
-                        # "variation" with words in it is a comment.
-                        yield "prose", line[position : end - 1], self.line_number, position
-                        position = end
-                        continue
-                yield kind, match, self.line_number, match.start() + 1
-
-
-# A line of nothing but move numbers and moves like "32-28", "19x28" or
-# "1- 7", maybe ending with the result: most of a game's movetext. The token
-# regex tries a dozen alternatives for each token (1.8 searches per ply) and
-# each token is a trip through the generator, so the reader takes such a line
-# whole and picks its moves out with one findall. The grammar is the token
-# regex's on these tokens, made unambiguous so that a failed match does not
-# backtrack: squares start with 1-9 so that no move is a result ("2-0",
-# "0-1"; "1-1" is excluded by name), and a move ends at whitespace, as the
-# token regex would end it there.
-_PLAIN_MOVE = re.compile(r"[1-9][0-9]?[ \t]*[-x][ \t]*[1-9][0-9]?")
-_PLAIN_LINE = re.compile(
-    r"""\s*(?:[0-9]+\.\s*|(?!1-1(?:\s|\Z))MOVE(?:\s+|\Z))+
-        (?P<end>(?:[12]-0|0-[012]|1-1|1/2-1/2|\*)\s*)?""".replace("MOVE", _PLAIN_MOVE.pattern),
-    re.VERBOSE,
-)
-
-
-# The text of a parenthesis with at most one level of parentheses inside; the
-# two alternatives start with different characters, so matching is linear.
-_PAREN_BODY = re.compile(r"(?:[^(){}\n]|\([^(){}\n]*\))*\)")
-_PROSE = re.compile(r"[A-Za-z]{3}|^\s*[A-Za-z]+(?![A-Za-z0-9])")
-
-
-def _prose_end(line: str, start: int) -> int:
-    """The position after the ``)`` that closes the ``(`` before ``start``
-    when the text between is prose, not moves; else 0."""
-    match = _PAREN_BODY.match(line, start)
-    if match is None:
-        return 0
-    body = match.group(0)[:-1]
-    if not _PROSE.search(body) or "/" in body:
-        return 0
-    return match.end()
-
-
-_CURSORS: weakref.WeakKeyDictionary[Any, _Cursor] = weakref.WeakKeyDictionary()
-_STRONG_CURSORS: dict[int, tuple[Any, _Cursor]] = {}
-
-
-def _cursor(handle: IO[str]) -> _Cursor:
-    try:
-        cursor = _CURSORS.get(handle)
-        if cursor is None:
-            cursor = _CURSORS[handle] = _Cursor(handle)
-        return cursor
-    except TypeError:  # a handle without weak references: keep it alive
-        entry = _STRONG_CURSORS.get(id(handle))
-        if entry is None or entry[0] is not handle:
-            entry = _STRONG_CURSORS[id(handle)] = (handle, _Cursor(handle))
-        return entry[1]
-
-
-def _forget(handle: IO[str]) -> None:
-    try:
-        _CURSORS.pop(handle, None)
-    except TypeError:
-        _STRONG_CURSORS.pop(id(handle), None)
 
 
 class _Resolver:
@@ -252,7 +79,7 @@ class _Resolver:
         return found[0]
 
     def word(self, text: str) -> tuple[int, int, bool] | None:
-        """A move of a plain line (see :data:`_PLAIN_LINE`): its squares, and
+        """A move of a plain line (see :data:`draughts.pdn.lexer.PLAIN_LINE`): its squares, and
         whether it is written as a capture; None if the board has no such
         square."""
         capture = "x" in text
@@ -271,7 +98,7 @@ class _Resolver:
         """
         if self.algebraic and len(text) == 3 and text[1].isalpha():
             return self._file_and_square(board, text)
-        match = _TOKEN.fullmatch(text)
+        match = TOKEN.fullmatch(text)
         if match is not None and match.group("a") is not None:
             move = self.quick(board, match)
             if move is not None:
@@ -437,11 +264,11 @@ class _Guess:
 
 def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | int | None) -> Any:
     """Read one game from ``handle`` into ``visitor``; None at the end."""
-    return _GameReader(_cursor(handle), visitor, default).run()
+    return _GameReader(open_cursor(handle), visitor, default).run()
 
 
 class _GameReader:
-    """The reading of one game: the tokens of a :class:`_Cursor` go to a
+    """The reading of one game: the tokens of a :class:`Cursor` go to a
     visitor while the moves are replayed on a board.
 
     :meth:`run` dispatches each token to a method; the state those methods
@@ -474,7 +301,7 @@ class _GameReader:
     )
 
     def __init__(
-        self, cursor: _Cursor, visitor: BaseVisitor[Any], default: Variant | str | int | None
+        self, cursor: Cursor, visitor: BaseVisitor[Any], default: Variant | str | int | None
     ) -> None:
         self.cursor = cursor
         self.visitor = visitor
@@ -539,7 +366,7 @@ class _GameReader:
         visitor = self.visitor
         cursor = self.cursor
         if not self.found:
-            _forget(cursor.handle)  # at the end: a handle read again (after seek(0)) starts afresh
+            forget(cursor.handle)  # at the end: a handle read again (after seek(0)) starts afresh
             return None
         self.unsettled()
         if self.in_headers:
@@ -558,7 +385,7 @@ class _GameReader:
         return visitor.result()
 
     def plain_line(self, match: re.Match[str], line: int) -> None:
-        """A plain line (see _PLAIN_LINE): its move numbers change nothing
+        """A plain line (see PLAIN_LINE): its move numbers change nothing
         while moves are being replayed, so only the moves are looked at.
         Anything out of the ordinary (another state, a move that is not the
         only legal one between its squares or is written with the wrong
@@ -584,7 +411,7 @@ class _GameReader:
         visit_move = self.visitor.visit_move
         words = resolver.words
         played = 0
-        for number, word in enumerate(_PLAIN_MOVE.findall(text, 0, end)):
+        for number, word in enumerate(PLAIN_MOVE.findall(text, 0, end)):
             squares = words.get(word) or resolver.word(word)
             if squares is not None:
                 origin, destination, capture = squares
@@ -597,7 +424,7 @@ class _GameReader:
                     push(chosen)
                     played += 1
                     continue
-            end = [m.start() for m in _PLAIN_MOVE.finditer(text, 0, end)][number]
+            end = [m.start() for m in PLAIN_MOVE.finditer(text, 0, end)][number]
             break
         self.moves_here[-1] += played
         if end < len(text):

@@ -16,6 +16,7 @@ import pytest
 import draughts
 from draughts import pdn
 from draughts.move import Move
+from draughts.pdn import lexer as _pdn_lexer
 from draughts.pdn import reader as _pdn_reader
 from tests.conftest import game_tree as tree
 
@@ -311,7 +312,7 @@ def test_crlf_and_line_numbers() -> None:
     ],
 )
 def test_plain_lines(line: str) -> None:
-    assert _pdn_reader._PLAIN_LINE.fullmatch(line)
+    assert _pdn_lexer.PLAIN_LINE.fullmatch(line)
 
 
 @pytest.mark.parametrize(
@@ -336,7 +337,7 @@ def test_plain_lines(line: str) -> None:
     ],
 )
 def test_lines_that_are_not_plain(line: str) -> None:
-    assert not _pdn_reader._PLAIN_LINE.fullmatch(line)
+    assert not _pdn_lexer.PLAIN_LINE.fullmatch(line)
 
 
 # Texts whose plain lines hold something the fast path leaves to the
@@ -393,7 +394,7 @@ def test_plain_lines_read_as_token_by_token(
         text = text.read_text(encoding="utf-8", errors="replace")
     variant = "english" if "W23:B8" in text else None
     fast = _read_all(text, variant)
-    monkeypatch.setattr(_pdn_reader, "_PLAIN_LINE", re.compile(r"(?!)"))
+    monkeypatch.setattr(_pdn_lexer, "PLAIN_LINE", re.compile(r"(?!)"))
     assert _read_all(text, variant) == fast
 
 

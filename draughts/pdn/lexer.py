@@ -1,0 +1,189 @@
+"""The tokens of PDN text, for :mod:`draughts.pdn.reader`: one compiled
+regular expression splits each line into tokens, and a :class:`Cursor` reads
+a file a line at a time, so a file of any size is read in constant memory.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import weakref
+from collections.abc import Iterator
+from typing import IO, Any
+
+# Alternatives are tried in order at each position, so results come before
+# moves ("1-0" is not a move) and move numbers before moves ("12." is not a
+# square). The last alternative catches any other character, so no text is
+# skipped silently.
+SQ = r"(?:[a-zA-Z][0-9]{1,2}|[0-9]{1,3})"
+TOKEN = re.compile(
+    r"""
+    (?P<tag>\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
+  | (?P<tag2>\[[ \t]*(?P<name2>[A-Za-z0-9_]+)[ \t]*(?P<value2>[^\]\n]*)\])
+  | \{(?P<comment>[^}]*)(?P<cclose>\}?)
+  | (?P<semicolon>;[^\n]*)
+  | (?P<percent>%[^\n]*)
+  | /(?P<setup>[^/\n]*)/
+  | (?P<result>(?:1/2[-:]1/2|[12][-:]0|0[-:][012]|1[-:]1)(?![0-9]))
+  | (?P<number>[0-9]+\.(?:\.\.)?)
+  | (?P<ellipsis>\.\.\.?|…)
+  | (?P<move>(?P<squares>(?P<a>SQ)[ \t]*(?P<sep>[-xX:])[ \t]*(?P<b>SQ)
+                          (?P<more>(?:[ \t]*[-xX:][ \t]*SQ)+)?
+                         |(?:[a-z][0-9]){2,}|[a-h][a-h][1-8]|[0-9]{4})
+             (?P<strength>[!?]+|\([!?]+\)|\*)?)
+  | \$(?P<nag>[0-9]+)
+  | (?P<strength2>[!?]+|\([!?]+\))
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<star>\*)
+  | (?P<junk>[^\s{}()\[\]]+|\S)
+    """.replace("SQ", SQ),
+    re.VERBOSE,
+)
+
+
+def guess_encoding(head: bytes) -> str:
+    """``utf-8-sig`` for a byte order mark, ``utf-8`` when ``head`` decodes
+    as UTF-8 (a character cut at its end is fine), else ``cp1252``."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return "cp1252"
+    return "utf-8"
+
+
+class Cursor:
+    """Where reading of one handle stands: the line number and the part of
+    the last line that belongs to the next game."""
+
+    __slots__ = ("__weakref__", "handle", "line_number", "pending")
+
+    def __init__(self, handle: IO[str]) -> None:
+        self.handle = handle
+        self.line_number = 0
+        self.pending: tuple[str, int] | None = None
+
+    def push_back(self, line: str, position: int) -> None:
+        self.pending = (line, position)
+
+    def tokens(self) -> Iterator[tuple[str, Any, int, int]]:
+        """``(kind, match, line, column)``; a comment spanning lines comes as
+        ``("comment", text, line, column)``, and one never closed as
+        ``("open_comment", text, line, column)``. A line of nothing but move
+        numbers and plain moves (see :data:`PLAIN_LINE`) comes whole, as
+        ``("line", match, line, 1)``: the reader takes its moves itself, or
+        pushes it back to have it tokenized here, as a pushed-back line
+        always is."""
+        readline = self.handle.readline
+        search = TOKEN.search
+        while True:
+            if self.pending is not None:
+                line, position = self.pending
+                self.pending = None
+            else:
+                line = readline()
+                if not line:
+                    return
+                self.line_number += 1
+                position = 0
+                if self.line_number == 1 and line.startswith("\ufeff"):
+                    position = 1  # a byte order mark the handle's codec left in
+                else:
+                    plain = PLAIN_LINE.fullmatch(line)
+                    if plain is not None:
+                        yield "line", plain, self.line_number, 1
+                        continue
+            while True:
+                match = search(line, position)
+                if match is None:
+                    break
+                position = match.end()
+                kind = match.lastgroup or "junk"
+                if kind == "cclose" and not match.group("cclose"):
+                    start_line, column = self.line_number, match.start() + 1
+                    parts = [match.group("comment")]
+                    while True:
+                        line = readline()
+                        if not line:
+                            yield "open_comment", " ".join(parts), start_line, column
+                            return
+                        self.line_number += 1
+                        end = line.find("}")
+                        if end < 0:
+                            parts.append(line)
+                            continue
+                        parts.append(line[:end])
+                        position = end + 1
+                        break
+                    yield "comment", " ".join(parts), start_line, column
+                    continue
+                if kind == "open":
+                    end = prose_end(line, position)
+                    if end > 0:
+                        # Nemesis writes annotations in parentheses: a
+                        # "variation" with words in it is a comment.
+                        yield "prose", line[position : end - 1], self.line_number, position
+                        position = end
+                        continue
+                yield kind, match, self.line_number, match.start() + 1
+
+
+# A line of nothing but move numbers and moves like "32-28", "19x28" or
+# "1- 7", maybe ending with the result: most of a game's movetext. The token
+# regex tries a dozen alternatives for each token (1.8 searches per ply) and
+# each token is a trip through the generator, so the reader takes such a line
+# whole and picks its moves out with one findall. The grammar is the token
+# regex's on these tokens, made unambiguous so that a failed match does not
+# backtrack: squares start with 1-9 so that no move is a result ("2-0",
+# "0-1"; "1-1" is excluded by name), and a move ends at whitespace, as the
+# token regex would end it there.
+PLAIN_MOVE = re.compile(r"[1-9][0-9]?[ \t]*[-x][ \t]*[1-9][0-9]?")
+PLAIN_LINE = re.compile(
+    r"""\s*(?:[0-9]+\.\s*|(?!1-1(?:\s|\Z))MOVE(?:\s+|\Z))+
+        (?P<end>(?:[12]-0|0-[012]|1-1|1/2-1/2|\*)\s*)?""".replace("MOVE", PLAIN_MOVE.pattern),
+    re.VERBOSE,
+)
+
+
+# The text of a parenthesis with at most one level of parentheses inside; the
+# two alternatives start with different characters, so matching is linear.
+PAREN_BODY = re.compile(r"(?:[^(){}\n]|\([^(){}\n]*\))*\)")
+PROSE = re.compile(r"[A-Za-z]{3}|^\s*[A-Za-z]+(?![A-Za-z0-9])")
+
+
+def prose_end(line: str, start: int) -> int:
+    """The position after the ``)`` that closes the ``(`` before ``start``
+    when the text between is prose, not moves; else 0."""
+    match = PAREN_BODY.match(line, start)
+    if match is None:
+        return 0
+    body = match.group(0)[:-1]
+    if not PROSE.search(body) or "/" in body:
+        return 0
+    return match.end()
+
+
+_CURSORS: weakref.WeakKeyDictionary[Any, Cursor] = weakref.WeakKeyDictionary()
+_STRONG_CURSORS: dict[int, tuple[Any, Cursor]] = {}
+
+
+def open_cursor(handle: IO[str]) -> Cursor:
+    try:
+        cursor = _CURSORS.get(handle)
+        if cursor is None:
+            cursor = _CURSORS[handle] = Cursor(handle)
+        return cursor
+    except TypeError:  # a handle without weak references: keep it alive
+        entry = _STRONG_CURSORS.get(id(handle))
+        if entry is None or entry[0] is not handle:
+            entry = _STRONG_CURSORS[id(handle)] = (handle, Cursor(handle))
+        return entry[1]
+
+
+def forget(handle: IO[str]) -> None:
+    try:
+        _CURSORS.pop(handle, None)
+    except TypeError:
+        _STRONG_CURSORS.pop(id(handle), None)
