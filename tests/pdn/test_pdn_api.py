@@ -17,7 +17,6 @@ import draughts
 from draughts import pdn
 from draughts.move import Move
 from draughts.pdn import lexer as _pdn_lexer
-from draughts.pdn import reader as _pdn_reader
 from tests.conftest import game_tree as tree
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
