@@ -9,19 +9,21 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from draughts._cli import index as _index_cli
 from draughts._cli import pdn as _pdn_cli
 from draughts._cli import perft as _perft
 from draughts._cli import play as _play
 
 
 # The module docstring is the --help description, so it stays as users know it.
-# Each subcommand's module (perft, play, pdn) registers its parser here.
+# Each subcommand's module (perft, play, pdn, index) registers its parser here.
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="draughts", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     _perft.add_parser(commands)
     _play.add_parser(commands)
     _pdn_cli.add_parsers(commands)
+    _index_cli.add_parsers(commands)
     return parser
 
 

@@ -25,7 +25,15 @@ from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.reader import read
 from draughts.variant import Variant
 
-__all__ = ["GameRecord", "RecordVisitor", "read_record"]
+__all__ = [
+    "GameRecord",
+    "MainLine",
+    "MainLineVisitor",
+    "RecordVisitor",
+    "line_move_text",
+    "read_main_line",
+    "read_record",
+]
 
 
 @attrs.frozen
@@ -124,3 +132,141 @@ def read_record(
     and ``number`` are copied into the record)."""
     record: GameRecord | None = read(handle, RecordVisitor(file, offset, number), variant)
     return record
+
+
+@attrs.frozen
+class MainLine:
+    """The main line of a game as an index keeps it: where it starts, its
+    legal moves as text and the position key after each of them.
+
+    >>> import io
+    >>> from draughts.pdn.record import read_main_line
+    >>> _, line = read_main_line(io.StringIO("1. 11-15 23-19 *"), variant="english")
+    >>> line.moves, len(line.keys)
+    (('11-15', '23-19'), 3)
+    >>> from draughts import Board
+    >>> line.keys[0] == Board(variant="english").position_key
+    True
+    """
+
+    start_fen: str
+    """The position the moves start from ("" when it could not be set up)."""
+    from_start: bool
+    """Whether that is the variant's start position (no ``FEN`` tag or setup
+    that moves the pieces)."""
+    moves: tuple[str, ...]
+    """Each legal move of the main line in PDN, as :func:`line_move_text`
+    writes it."""
+    keys: tuple[int, ...]
+    """:attr:`draughts.Board.position_key` at ply 0 (the start) and after
+    each move: one more than there are moves (none when the position could
+    not be set up)."""
+
+
+_START_FENS: dict[Variant, str] = {}
+
+
+def _start_fen(variant: Variant) -> str:
+    fen = _START_FENS.get(variant)
+    if fen is None:
+        fen = _START_FENS[variant] = Board(variant=variant).fen()
+    return fen
+
+
+def line_move_text(board: Board, move: Move) -> str:
+    """``move`` as :attr:`MainLine.moves` writes it: in short PDN unless
+    another legal move of ``board`` joins the same squares, then with its
+    whole route (what :meth:`draughts.Board.pdn` does, found without listing
+    every legal move).
+
+    >>> from draughts import Board
+    >>> board = Board("W:WK47:B9,12,33", variant="international")
+    >>> [line_move_text(board, move) for move in board.legal_moves]
+    ['47x17', '47x21', '47x26']
+    >>> board = Board("W:WK3,31,38:B1,5,7,9,11,19,22,24,45", variant="international")
+    >>> [line_move_text(board, move) for move in board.legal_moves]
+    ['3x14x28x17x6', '3x20x33x17x6']
+    """
+    # Only captures can share their squares with another legal move.
+    long = bool(move.captures) and len(board.moves_between(move.from_square, move.to_square)) > 1
+    return board.pdn(move, long=long)
+
+
+class MainLineVisitor(BaseVisitor[tuple[GameRecord, MainLine]]):
+    """Makes what a :class:`RecordVisitor` makes and also keeps the main
+    line's moves and position keys: its result is ``(record, main_line)``.
+
+    >>> import io
+    >>> from draughts.pdn import read_game
+    >>> record, line = read_game(io.StringIO("1. 32-28 *"), Visitor=MainLineVisitor)
+    >>> record.plies, line.moves
+    (1, ('32-28',))
+    """
+
+    def __init__(self, file: str = "", offset: int = 0, number: int = 1) -> None:
+        self._record = RecordVisitor(file, offset, number)
+
+    def begin_game(self) -> None:
+        self._record.begin_game()
+        self._start_fen = ""
+        self._from_start = False
+        self._moves: list[str] = []
+        self._keys: list[int] = []
+
+    def visit_header(self, name: str, value: str) -> None:
+        self._record.visit_header(name, value)
+
+    def visit_board(self, board: Board) -> None:
+        self._record.visit_board(board)
+        # A second start position (a setup, a renumbering) comes before any move.
+        self._start_fen = board.fen()
+        self._from_start = self._start_fen == _start_fen(board.variant)
+        self._moves = []
+        self._keys = [board.position_key]
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        record = self._record
+        own = record._board  # the record's copy of the main line
+        if record._depth == 0 and own is not None:
+            self._moves.append(line_move_text(own, move))
+            record.visit_move(board, move)
+            self._keys.append(own.position_key)
+
+    def begin_variation(self) -> None:
+        self._record.begin_variation()
+
+    def end_variation(self) -> None:
+        self._record.end_variation()
+
+    def visit_result(self, result: str) -> None:
+        self._record.visit_result(result)
+
+    def handle_error(self, error: PdnError) -> None:
+        self._record.handle_error(error)
+
+    def result(self) -> tuple[GameRecord, MainLine]:
+        line = MainLine(self._start_fen, self._from_start, tuple(self._moves), tuple(self._keys))
+        return self._record.result(), line
+
+
+def read_main_line(
+    handle: IO[str],
+    *,
+    file: str = "",
+    offset: int = 0,
+    number: int = 1,
+    variant: Variant | str | int | None = None,
+) -> tuple[GameRecord, MainLine] | None:
+    """The record and main line of the next game of ``handle``, None at the
+    end of the file (arguments as for :func:`read_record`).
+
+    >>> import io
+    >>> pdn = io.StringIO("1. 11-15 (1. 9-14) 23-19 2. 8-11 *")
+    >>> record, line = read_main_line(pdn, variant="english")
+    >>> record.plies, line.moves
+    (3, ('11-15', '23-19', '8-11'))
+    """
+    found: tuple[GameRecord, MainLine] | None = read(
+        handle, MainLineVisitor(file, offset, number), variant
+    )
+    return found
