@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
 from typing import Any
@@ -111,6 +112,9 @@ def _search(args: argparse.Namespace) -> int:
         "player": args.player,
         "variant": args.variant,
     }
+    if not os.path.exists(args.db):
+        print(f"draughts search: no database {args.db}", file=sys.stderr)
+        return 2
     try:
         with Index(args.db) as index:
             if args.fen is not None and not any(keys for _, _, keys in index.files()):

@@ -270,20 +270,23 @@ class _Source:
         if not self._queue:
             data = self._raw.readline()
             if not data:
-                tail = self._decoder.decode(b"", True)  # a character cut at the end
-                if tail:
-                    return self._give(tail, b"")
                 return ""
             self.sha256.update(data)
             self._read += len(data)
+            last = not data.endswith(b"\n")  # only the end of the file has no newline
+            decode = self._decoder.decode
             if b"\r" not in data:
-                return self._give(self._decoder.decode(data), data)
+                return self._give(decode(data, last), data)
+            # Each line is decoded with its newline, which ends any broken
+            # character before it as a whole-file decoder would.
             parts = _NEWLINE.split(data)  # text, newline, text, newline, ..., text
             for index in range(0, len(parts) - 1, 2):
-                text, newline = parts[index], parts[index + 1]
-                self._queue.append((self._decoder.decode(text) + "\n", text + newline))
+                line = parts[index] + parts[index + 1]
+                final = last and index == len(parts) - 3 and not parts[-1]
+                text = decode(line, final)
+                self._queue.append((text[: -len(parts[index + 1])] + "\n", line))
             if parts[-1]:
-                self._queue.append((self._decoder.decode(parts[-1]), parts[-1]))
+                self._queue.append((decode(parts[-1], True), parts[-1]))
             self._queue.reverse()
             self._queued = len(data)
         text, data = self._queue.pop()
@@ -410,6 +413,9 @@ class Index:
                 raise ValueError(
                     f"{self.path}: index schema {found}, this version reads {SCHEMA_VERSION}"
                 )
+            # An index already: nothing to write, so a search does not wait
+            # for a run that is indexing a file.
+            return
         # One transaction (the script is idempotent: every table "IF NOT EXISTS").
         script = f"""BEGIN IMMEDIATE; {_SCHEMA}
             INSERT OR IGNORE INTO meta (name, value) VALUES ('schema', '{SCHEMA_VERSION}');
@@ -659,8 +665,14 @@ class Index:
         >>> Index().variants()
         []
         """
-        rows = self._db.execute("SELECT DISTINCT variant FROM games WHERE variant != ''")
-        return sorted(row[0] for row in rows)
+        # One step of the (variant, moves) index per variant, not a scan of it.
+        rows = self._db.execute(
+            "WITH RECURSIVE v(name) AS (SELECT MIN(variant) FROM games UNION ALL"
+            " SELECT (SELECT MIN(variant) FROM games WHERE variant > v.name) FROM v"
+            " WHERE v.name IS NOT NULL)"
+            " SELECT name FROM v WHERE name IS NOT NULL AND name != ''"
+        )
+        return [row[0] for row in rows]
 
     def default_variant(self) -> Variant:
         """The variant searches parse FENs and moves in when not told: the

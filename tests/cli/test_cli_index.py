@@ -97,6 +97,8 @@ def test_search_errors(capsys: pytest.CaptureFixture[str], files: tuple[str, str
     assert code == 2 and "illegal move '11-17'" in err
     code, _, err = run(capsys, "index", pdn_path + ".missing", "--db", db)
     assert code == 2 and "No such file" in err
+    code, _, err = run(capsys, "search", "--db", db + ".missing", "--moves", "11-15")
+    assert code == 2 and "no database" in err and not os.path.exists(db + ".missing")
 
 
 def test_index_json(capsys: pytest.CaptureFixture[str], files: tuple[str, str]) -> None:

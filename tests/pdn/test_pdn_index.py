@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import sqlite3
@@ -430,16 +431,33 @@ def test_offsets_with_every_kind_of_line_end_and_encoding(tmp_path: Path) -> Non
         assert events == ["Café", "b", "ü", None, None, "ö"], name
 
 
-def test_the_source_reads_as_open_pdn_does(tmp_path: Path) -> None:
-    data = b"a\r\nb\rc\n\xe9t\xe9\r\r\n\nlast"
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"a\r\nb\rc\n\xe9t\xe9\r\r\n\nlast", id="cp1252"),
+        pytest.param("caf\u00e9\r\nna\u00efve\rend\r".encode(), id="utf-8"),
+        pytest.param(b'\xef\xbb\xbf[Event "bom"]\r\n1. 32-28 *\r\n', id="bom"),
+        # Broken UTF-8 after 120 kB that decode (the guess reads 64 kB): before a
+        # newline, a lone CR, and at the very end.
+        pytest.param(
+            "\u00e9\n".encode() * 40_000 + b"\n\xc3\r\nx\xe2\x82\rab\xc3", id="broken-utf-8"
+        ),
+        pytest.param("\u00e9\n".encode() * 40_000 + b"\nab\xe2\x82\r", id="broken-at-end"),
+        pytest.param(b"", id="empty"),
+        pytest.param(b"\n", id="newline"),
+    ],
+)
+def test_the_source_reads_as_open_pdn_does(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "x.pdn"
     path.write_bytes(data)
     with pdn.open_pdn(path) as handle:
         expected = list(iter(handle.readline, ""))
+        encoding = handle.encoding
     with open(path, "rb") as raw:
-        source = index_module._Source(raw, "cp1252")
-        assert list(iter(source.readline, "")) == expected
-        assert source.sha256.digest() == __import__("hashlib").sha256(data).digest()
+        source = index_module._Source(raw, encoding)
+        lines = list(iter(source.readline, ""))
+        assert lines == expected
+        assert source.sha256.digest() == hashlib.sha256(data).digest()
 
 
 def corpus_paths() -> list[Any]:
@@ -463,3 +481,19 @@ def test_offsets_over_the_corpus(relative: str) -> None:
     path = shared_path(relative)
     variant = FOLDER_VARIANTS.get(relative.split("/")[0])
     assert assert_offsets_read_the_same_games(path, variant) > 0
+
+
+def test_a_search_does_not_wait_for_a_writer(games: Path, tmp_path: Path) -> None:
+    db_path = tmp_path / "games.sqlite"
+    with Index(db_path) as index:
+        index.add_file(games, variant="english", positions=True)
+    writer = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        writer.execute("BEGIN IMMEDIATE")  # as a run indexing another file holds it
+        writer.execute("DELETE FROM tags")
+        with Index(db_path) as index:
+            assert len(index.games_with_position(AFTER_FOUR)) == 2
+            assert len(index.games_with_tag("Event", "one")) == 1  # not deleted yet
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
