@@ -677,7 +677,16 @@ class Board:
         if index < 0:
             return self.is_repetition(rule.limit)
         count = self._count(index)
-        return count is not None and count >= rule.limit
+        if count is None or count < rule.limit:
+            return False
+        if rule.limit:
+            return True
+        # A pure material rule ("a king against a king is drawn") judges the
+        # material that stays on the board: not while the side to move has a
+        # capture, which it must make and which changes the material (with a
+        # piece each, it takes the last one and wins). See "Choices made" in
+        # docs/termination.rst.
+        return not any(move.captures for move in self._legal_list())
 
     def _draws(self, automatic: bool) -> Iterator[DrawRule]:
         """The automatic or the claimable draw rules met now, in the order
@@ -752,7 +761,7 @@ class Board:
         """The result when ``color`` runs out of time: a loss, or a draw when
         a rule marked :attr:`~draughts.outcome.DrawRule.on_timeout` is met
         (``dama``: a threefold repetition on the board, or a single piece
-        against a single king).
+        against a single king while the side to move has no capture).
 
         >>> Board("B:W5,K29:BK4", variant="dama").outcome_on_timeout(BLACK).winner
         <Color.WHITE: 0>

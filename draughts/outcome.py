@@ -79,7 +79,8 @@ class Termination(enum.Enum):
     SEVEN_MOVE_RULE = "seven-move-rule"
     """Frisian: two kings against a lone king, 7 moves each."""
     INSUFFICIENT_MATERIAL = "insufficient-material"
-    """Neither side can win with the material left."""
+    """Neither side can win with the material left (never while the side to
+    move has a capture to make)."""
     TIMEOUT = "timeout"
     """A player ran out of time (:meth:`Board.outcome_on_timeout
     <draughts.Board.outcome_on_timeout>`)."""
@@ -202,7 +203,9 @@ class DrawRule:
     none). The count starts when the material enters one of the endings, and
     starts again after any move listed in ``resets``. With
     ``strong_side_moves`` the count is of the strong side's moves instead of
-    plies. A limit of 0 makes a pure material rule (insufficient material).
+    plies. A limit of 0 makes a pure material rule (insufficient material),
+    met only while the side to move has no capture: a capture is compulsory
+    and changes the material, and with a piece each it takes the last one.
 
     >>> rule = DrawRule(Termination.TWENTY_FIVE_MOVE_RULE, 50, source="FMJD 6.2")
     >>> rule.automatic, rule.resets == Reset.ANY_PROGRESS
@@ -241,6 +244,9 @@ class DrawRule:
         >>> DrawRule(Termination.FIVE_MOVE_RULE, 10, resets=Reset.NONE,
         ...          endings=(Ending(Material(kings=1), Material(kings=1)),)).describe()
         '10 plies (1K v 1K)'
+        >>> DrawRule(Termination.INSUFFICIENT_MATERIAL, 0,
+        ...          endings=(Ending(Material(kings=1), Material(kings=1)),)).describe()
+        'as soon as the material is reached (1K v 1K), the side to move having no capture'
         """
         if self.is_repetition:
             return f"same position, same side to move, {self.limit} times"
@@ -252,6 +258,8 @@ class DrawRule:
             text = f"{self.limit} plies"
         if self.endings:
             text += " (" + "; ".join(str(e) for e in self.endings) + ")"
+        if not self.limit:
+            text += ", the side to move having no capture"
         if self.limit and self.resets:
             names = [
                 n

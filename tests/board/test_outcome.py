@@ -140,7 +140,7 @@ def test_english_timeout_on_a_repetition_is_still_a_loss() -> None:
     ("fen", "claimable"),
     [
         ("B:WK29:BK4", True),  # king against king
-        ("B:W25:BK4", True),  # man against king
+        ("B:W26:BK4", True),  # man against king (25 would be on the flying king's line)
         ("W:WK29:B9", True),  # king against man
         ("B:W25:B9", False),  # man against man: a man may crown first and win
         ("B:W25,K29:BK4", False),  # two pieces against a king

@@ -24,6 +24,7 @@ from draughts.variant import (
     SPANISH,
     THAI,
     TURKISH,
+    CaptureRule,
     Removal,
     Variant,
 )
@@ -174,6 +175,26 @@ def test_italian_men_may_not_capture_kings() -> None:
     # king on 20 may not be taken by a man, and the man has no other step.
     assert _moves(ITALIAN, "W:W24:B20") == {_key(ITALIAN, "24", "15", "20")}
     assert _moves(ITALIAN, "W:W24:BK20") == set()
+
+
+def test_italian_kings_first_is_compared_king_by_king() -> None:
+    # The black king on 13 has two four-piece captures, each taking two kings
+    # and each taking its first king (10) on the first jump. Read capture by
+    # capture (the ITALIAN docstring), the second king decides: 19 on the
+    # third jump beats 28 on the fourth. pydraughts, comparing the first king
+    # only, allows both.
+    fen = "B:WK10,11,K19,20,26,K28:BK13"
+    board = draughts.Board(fen, variant=ITALIAN)
+    assert [board.pdn(m, long=True) for m in board.legal_moves] == ["13x6x15x22x29"]
+    assert _moves(ITALIAN, fen) == {_key(ITALIAN, "13", "29", "10", "11", "19", "26")}
+    # Without the kings-first rule both captures tie, so the rule is what
+    # makes the choice.
+    ties = tuple(r for r in ITALIAN.capture_precedence if r is not CaptureRule.KINGS_FIRST)
+    tied = attrs.evolve(ITALIAN, name="italian-no-kings-first", capture_precedence=ties)
+    assert _moves(tied, fen) == {
+        _key(ITALIAN, "13", "29", "10", "11", "19", "26"),
+        _key(ITALIAN, "13", "31", "10", "11", "20", "28"),
+    }
 
 
 # -- Spanish / Portuguese ---------------------------------------------------------
