@@ -166,8 +166,11 @@ def variant_of_tags(
         text = gametype.strip()
         try:
             base = find_variant(int(text)) if text.isdigit() else find_variant(text)
-        except ValueError:
-            raise ValueError(f"unknown GameType {gametype!r}") from None
+        except ValueError as error:
+            if gametype_preset(text) is None:
+                raise ValueError(f"unknown GameType {gametype!r}") from None
+            # A known number with a board the library cannot build: say why.
+            raise ValueError(f"GameType {gametype!r}: {error}") from None
         if variant_tag:
             tagged = gametype_preset(base.gametype, variant_tag)
             if tagged is None:
