@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Literal
+from typing import Any, Literal, SupportsIndex
 
 import attrs
 
@@ -287,6 +287,13 @@ class Variant:
     @property
     def _tables(self) -> Geometry:
         return context(self).core
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        # A preset pickles as its name (a board's pickle stays small, and
+        # unpickles to the preset itself); any other variant field by field.
+        if _BY_NAME.get(self.name) == self:
+            return (find_variant, (self.name,))
+        return super().__reduce_ex__(protocol)
 
 
 # -- Validation --------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import re
 from collections.abc import Iterable, Iterator, MutableMapping
@@ -42,7 +43,9 @@ class PdnError:
     match), ``"variant"`` (a ``GameType`` or ``Variant`` the library does not
     know), ``"fen"`` (a start position that cannot be set up) and ``"pdn3"``
     (a violation of the PDN 3.0 grammar found by :func:`check_strict`); the
-    warnings in :attr:`Game.warnings` have kind ``"notation"``.
+    warnings in :attr:`Game.warnings` have kind ``"notation"`` (a move written
+    with the wrong separator) or ``"variant"`` (a ``Variant`` tag the library
+    does not know, read as the ``GameType`` alone says).
 
     >>> error = PdnError(3, 14, "illegal move '32-27' in W:W31-50:B1-20", "illegal")
     >>> str(error)
@@ -116,7 +119,9 @@ class Headers(MutableMapping[str, str]):
         geometry); a ``Variant`` tag then picks among variants that share a
         ``GameType`` (``dama`` is GameType 21 with ``[Variant "dama"]``), or
         names the variant when there is no ``GameType``. Without either tag
-        the result is ``default``, and international draughts without one.
+        the result is ``default``, and international draughts without one;
+        ``default`` is also the result when the tags name it (see
+        :func:`variant_of_tags`), as they name a custom variant.
 
         >>> Headers(GameType="21", Variant="dama").variant().name
         'dama'
@@ -139,15 +144,39 @@ def variant_of_tags(
 
     >>> variant_of_tags("21", "dama", None).name, variant_of_tags(None, None, "pool").name
     ('dama', 'pool')
+
+    ``default`` is also the answer when the tags name it: a ``Variant`` tag
+    that is its name (or its own ``Variant`` tag) and a ``GameType``, if
+    any, with its number and board. That is how a custom variant is read
+    back (see :func:`~draughts.pdn.set_variant_tags`):
+
+    >>> import attrs
+    >>> mine = attrs.evolve(INTERNATIONAL, name="mine", men_rows=3)
+    >>> variant_of_tags("20,W,10,10,N2,0", "mine", mine) is mine
+    True
+    >>> variant_of_tags("20,W,10,10,N2,0", "mine", None) is INTERNATIONAL
+    True
     """
+    if default is not None and variant_tag:
+        with contextlib.suppress(ValueError):  # an unknown default only matters without tags
+            chosen = find_variant(default)
+            if tags_name(chosen, gametype, variant_tag):
+                return chosen
     if gametype is not None and gametype.strip():
         text = gametype.strip()
         try:
             base = find_variant(int(text)) if text.isdigit() else find_variant(text)
-        except ValueError:
-            raise ValueError(f"unknown GameType {gametype!r}") from None
+        except ValueError as error:
+            if gametype_preset(text) is None:
+                raise ValueError(f"unknown GameType {gametype!r}") from None
+            # A known number with a board the library cannot build: say why.
+            raise ValueError(f"GameType {gametype!r}: {error}") from None
         if variant_tag:
-            return gametype_preset(base.gametype, variant_tag) or base
+            tagged = gametype_preset(base.gametype, variant_tag)
+            if tagged is None:
+                return base
+            # A full GameType gives its board to the tagged preset too.
+            return tagged if "," not in text else _with_board_of(tagged, base)
         return base
     if variant_tag is not None and variant_tag.strip():
         for name in (variant_tag, *re.split(r"[/,]", variant_tag)):
@@ -157,6 +186,78 @@ def variant_of_tags(
                 continue
         raise ValueError(f"unknown Variant {variant_tag!r}")
     return INTERNATIONAL if default is None else find_variant(default)
+
+
+_BOARD_FIELDS = ("first_color", "width", "height", "notation", "first_square_corner", "inverted")
+"""The fields a full ``GameType`` value gives (see :attr:`Variant.gametype_string`)."""
+
+
+def _with_board_of(variant: Variant, board_of: Variant) -> Variant:
+    """``variant`` with the board and numbering of ``board_of``."""
+    changes = {
+        name: getattr(board_of, name)
+        for name in _BOARD_FIELDS
+        if getattr(board_of, name) != getattr(variant, name)
+    }
+    return attrs.evolve(variant, **changes) if changes else variant
+
+
+def _fold(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def _gametype_key(text: str) -> str:
+    """A full ``GameType`` value written as :attr:`Variant.gametype_string`
+    writes it: no spaces, capitals, the invert flag given."""
+    key = re.sub(r"\s+", "", text).upper()
+    return key + ",0" if key.count(",") == 4 else key
+
+
+def tags_name(variant: Variant, gametype: str | None, variant_tag: str | None) -> bool:
+    """Whether the tags name ``variant`` itself: a ``Variant`` tag that is its
+    name or its own ``Variant`` tag, and a ``GameType``, if there is one,
+    with its number and its board (a full value equal to its
+    :attr:`~Variant.gametype_string`; a number alone, the board of that
+    number's preset).
+
+    >>> tags_name(INTERNATIONAL, "20", "International"), tags_name(INTERNATIONAL, "20", None)
+    (True, False)
+    """
+    if not variant_tag or _fold(variant_tag) not in (
+        _fold(variant.name),
+        _fold(variant.variant_tag or variant.name),
+    ):
+        return False
+    if gametype is None or not gametype.strip():
+        return True
+    text = gametype.strip()
+    if "," in text:
+        return _gametype_key(text) == variant.gametype_string
+    if text != str(variant.gametype):
+        return False
+    preset = gametype_preset(variant.gametype)
+    return preset is None or preset.gametype_string == variant.gametype_string
+
+
+def tag_is_unknown(variant: Variant, variant_tag: str | None) -> bool:
+    """Whether a ``Variant`` tag read with a ``GameType`` names nothing the
+    library knows of that ``GameType``: then the tags gave ``variant`` from
+    the ``GameType`` alone, and a custom variant's rules may be lost.
+
+    >>> tag_is_unknown(INTERNATIONAL, "Standard"), tag_is_unknown(INTERNATIONAL, "mine")
+    (False, True)
+    """
+    if not variant_tag or not variant_tag.strip():
+        return False
+    if tags_name(variant, None, variant_tag):
+        return False
+    for name in (variant_tag, *re.split(r"[/,]", variant_tag)):
+        try:
+            if find_variant(name).gametype == variant.gametype:
+                return False
+        except ValueError:
+            continue
+    return True
 
 
 # -- Visitors ------------------------------------------------------------------

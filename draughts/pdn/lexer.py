@@ -8,7 +8,7 @@ from __future__ import annotations
 import codecs
 import re
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 # Alternatives are tried in order at each position, so results come before
@@ -58,12 +58,25 @@ class Cursor:
     """Where reading of one handle stands: the line number and the part of
     the last line that belongs to the next game."""
 
-    __slots__ = ("__weakref__", "handle", "line_number", "pending")
+    __slots__ = ("__weakref__", "_handle", "line_number", "pending")
 
     def __init__(self, handle: IO[str]) -> None:
-        self.handle = handle
+        # Kept by weak reference: the cursor is the value of a weak dictionary
+        # keyed by the handle, and a value that held its key would keep both
+        # for ever (every handle read without reaching its end, text and all).
+        try:
+            self._handle: Callable[[], IO[str] | None] = weakref.ref(handle)
+        except TypeError:  # no weak references: kept alive by _STRONG_CURSORS anyway
+            self._handle = lambda: handle
         self.line_number = 0
         self.pending: tuple[str, int] | None = None
+
+    @property
+    def handle(self) -> IO[str]:
+        """The handle read (alive while it is read: the reader holds it)."""
+        handle = self._handle()
+        assert handle is not None, "a cursor is used only while its handle is read"
+        return handle
 
     def push_back(self, line: str, position: int) -> None:
         self.pending = (line, position)

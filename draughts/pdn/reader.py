@@ -9,13 +9,14 @@ memory. Nothing in it recurses, so nesting depth is not limited.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import IO, Any
 
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
-from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
+from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, tag_is_unknown, variant_of_tags
 from draughts.pdn.lexer import (
     PLAIN_MOVE,
     TOKEN,
@@ -23,7 +24,7 @@ from draughts.pdn.lexer import (
     forget,
     open_cursor,
 )
-from draughts.variant import Variant, gametype_preset
+from draughts.variant import VARIANTS, Variant, gametype_preset
 
 _NAG_OF_STRENGTH = {
     "!": 1,
@@ -57,6 +58,8 @@ class _Resolver:
         self.number = {variant.square_name(n): n for n in variant.squares}
         self.algebraic = variant.notation == "algebraic"
         self.variant = variant
+        # Captures written with "-" are right where "-" is the separator (Thai).
+        self.dash_captures = variant.capture_separator == "-"
         # A move of a plain line ("32-28", "1- 7") -> what word() says of it.
         self.words: dict[str, tuple[int, int, bool]] = {}
 
@@ -157,14 +160,27 @@ class _Resolver:
         )
 
 
+# What the reader keeps per variant: for the presets for good, for other
+# variants only for the few read last, like the board's own contexts (a start
+# board holds its variant's tables: kept for every custom variant a program
+# reads with, they would add up to megabytes).
+_PRESETS = frozenset(VARIANTS)
+_RECENT = 16
 _RESOLVERS: dict[Variant, _Resolver] = {}
 
 
 def _resolver(variant: Variant) -> _Resolver:
     resolver = _RESOLVERS.get(variant)
     if resolver is None:
+        if variant not in _PRESETS:
+            return _recent_resolver(variant)
         resolver = _RESOLVERS[variant] = _Resolver(variant)
     return resolver
+
+
+@functools.lru_cache(maxsize=_RECENT)
+def _recent_resolver(variant: Variant) -> _Resolver:
+    return _Resolver(variant)
 
 
 class _Unparsed:
@@ -491,6 +507,8 @@ class _GameReader:
             where = gametype or variant_tag or ("", line, column)
             self.bad = _Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0)
             return
+        if gametype is not None and variant_tag is not None:
+            self.check_variant_tag(variant, variant_tag)
         fen = special.get("FEN")
         fen_text = fen[0] if fen and fen[0].strip() else None
         try:
@@ -507,6 +525,18 @@ class _GameReader:
         visitor.visit_board(board)
         for comment in self.early_comments:
             visitor.visit_comment(comment)
+
+    def check_variant_tag(self, variant: Variant, tag: tuple[str, int, int]) -> None:
+        """Warn of a ``Variant`` tag that names no variant of the ``GameType``:
+        a custom variant's game read without that variant (its rules may
+        not be the ``GameType``'s)."""
+        value, line, column = tag
+        if tag_is_unknown(variant, value):
+            message = (
+                f"unknown Variant {value!r}: read as {variant.name} ({variant.gametype_string}) "
+                "by the GameType alone; a custom variant is read with read_game(..., variant=...)"
+            )
+            self.visitor.handle_warning(PdnError(line, column, _short(message), "variant"))
 
     # -- Movetext other than moves -----------------------------------------------
 
@@ -704,7 +734,11 @@ class _GameReader:
         """Play ``move``, read as ``text`` from ``match``."""
         self.preset = None
         board = self.board
-        if ("-" in text) if move.captures else ("x" in text or ":" in text or "X" in text):
+        if (
+            ("-" in text and not self.resolver.dash_captures)
+            if move.captures
+            else ("x" in text or ":" in text or "X" in text)
+        ):
             self.notation_warning(move, text, line, column)
         self.visitor.visit_move(board, move)
         board.push(move)
@@ -811,21 +845,29 @@ def _start(variant: Variant) -> Board:
     computes the position key."""
     start = _STARTS.get(variant)
     if start is None:
+        if variant not in _PRESETS:
+            return _recent_start(variant).copy()
         start = _STARTS[variant] = Board(variant=variant)
     return start.copy()
+
+
+@functools.lru_cache(maxsize=_RECENT)
+def _recent_start(variant: Variant) -> Board:
+    return Board(variant=variant)
 
 
 _NO_RESOLVER = _Resolver(_NO_BOARD.variant)
 
 
 def _preset_numbering(variant: Variant, gametype: str | None) -> Variant | None:
-    """The preset of the GameType number when a full GameType gave ``variant``
-    another numbering, else None."""
+    """The preset of the GameType number (of the variant's ``Variant`` tag,
+    if it has one) when a full GameType gave ``variant`` another numbering,
+    else None."""
     if not gametype or "," not in gametype:
         return None
-    preset = gametype_preset(gametype)
-    if preset is None or preset == variant:
-        return None
+    preset = gametype_preset(gametype, variant.variant_tag) or gametype_preset(gametype)
+    if preset is None or preset.gametype_string == variant.gametype_string:
+        return None  # the same numbering (a custom variant, or the preset itself)
     if (preset.width, preset.height) != (variant.width, variant.height):
         return None
     return preset

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from draughts.board import Board
 from draughts.move import Move
@@ -14,6 +15,7 @@ from draughts.pdn.headers import (
     PdnError,
     ResultT,
     SkipType,
+    variant_of_tags,
 )
 from draughts.pdn.writer import StringExporter
 from draughts.variant import INTERNATIONAL, Variant, find_variant, gametype_preset
@@ -226,6 +228,37 @@ class GameNode:
     def __str__(self) -> str:
         return self.accept(StringExporter(headers=False))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle (and deep-copy) the whole tree as a flat list, one entry per
+        node, so that games of any length pickle without recursion; a node
+        inside a tree pickles as its root and its place there, and unpickles
+        as that node of the rebuilt tree."""
+        path: list[int] = []
+        node: GameNode = self
+        parent = _parent(node)
+        while parent is not None:
+            index = next((i for i, child in enumerate(parent.variations) if child is node), -1)
+            if index < 0:
+                break
+            path.append(index)
+            node, parent = parent, _parent(parent)
+        if node is not self:
+            path.reverse()
+            return (_node_at, (node, tuple(path)))
+        # A root, or a node its parent no longer lists (its parent kept as it is).
+        layouts: dict[type[GameNode], tuple[str, ...]] = {}
+        entries: list[tuple[int, type[GameNode], tuple[Any, ...], dict[str, Any] | None]] = []
+        queue = [(-1, self)]
+        for position, (up, current) in enumerate(queue):  # grows while it is walked
+            cls = type(current)
+            names = layouts.get(cls)
+            if names is None:
+                names = layouts[cls] = _state_slots(cls)
+            values = tuple(getattr(current, name, _Unset) for name in names)
+            entries.append((up, cls, values, getattr(current, "__dict__", None) or None))
+            queue += [(position, child) for child in current.variations]
+        return (_rebuild_tree, (layouts, entries, parent))
+
     def _repr_svg_(self) -> str:
         """The position at this node as an SVG picture for notebooks, with
         the move that led here marked (see :func:`draughts.svg.board`).
@@ -366,6 +399,7 @@ class Game(GameNode):
         while start.move_stack:
             start.pop()
         game = cls(variant=board.variant)
+        game.variant = board.variant  # as a game read is: the headers may not say it all
         if start.fen() != board.variant.starting_fen:
             game.headers["FEN"] = start.fen()
         game.add_line(board.move_stack)
@@ -404,6 +438,63 @@ class Game(GameNode):
         )
 
 
+# -- Pickling ------------------------------------------------------------------
+
+
+class _Unset:
+    """Marks a slot that was never set, in a pickled node."""
+
+
+def _parent(node: GameNode) -> GameNode | None:
+    return getattr(node, "parent", None)
+
+
+def _state_slots(cls: type[GameNode]) -> tuple[str, ...]:
+    """The slots a pickled node of ``cls`` keeps: all but the links of the
+    tree, which the flat list gives."""
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{klass.__name__.lstrip('_')}{name}"
+            if name not in ("parent", "variations", "__dict__", "__weakref__"):
+                names.append(name)
+    return tuple(names)
+
+
+def _rebuild_tree(
+    layouts: dict[type[GameNode], tuple[str, ...]],
+    entries: list[tuple[int, type[GameNode], tuple[Any, ...], dict[str, Any] | None]],
+    parent: GameNode | None,
+) -> GameNode:
+    """The tree :meth:`GameNode.__reduce__` flattened."""
+    nodes: list[GameNode] = []
+    for up, cls, values, extra in entries:
+        node = cls.__new__(cls)
+        for name, value in zip(layouts[cls], values, strict=True):
+            if value is not _Unset:
+                setattr(node, name, value)
+        node.variations = []
+        if up < 0:
+            node.parent = parent
+        else:
+            node.parent = nodes[up]
+            nodes[up].variations.append(node)  # type: ignore[arg-type]
+        if extra:
+            node.__dict__.update(extra)
+        nodes.append(node)
+    return nodes[0]
+
+
+def _node_at(root: GameNode, path: tuple[int, ...]) -> GameNode:
+    """The node reached from ``root`` by the variation indices of ``path``."""
+    node = root
+    for index in path:
+        node = node.variations[index]
+    return node
+
+
 def set_variant_tags(headers: Headers, variant: Variant) -> None:
     """Write the ``GameType`` (and ``Variant``) tags that name ``variant``:
     the number for a preset, the full form for another numbering.
@@ -412,14 +503,58 @@ def set_variant_tags(headers: Headers, variant: Variant) -> None:
     >>> set_variant_tags(headers, find_variant("dama"))
     >>> headers
     Headers(GameType='21', Variant='dama')
+
+    A custom variant that no ``GameType`` can describe (other rules, men or
+    size) gets the full ``GameType`` (its board and numbering) and its name
+    as the ``Variant`` tag, which :func:`~draughts.pdn.read_game` given that
+    variant recognises (see :func:`~draughts.pdn.variant_of_tags`); read
+    without it, the game is read by the ``GameType`` with a ``"variant"``
+    warning. When that reading would start elsewhere, the variant's start
+    goes in a ``FEN`` tag (unless the headers have one):
+
+    >>> import attrs
+    >>> from draughts.variant import ENGLISH
+    >>> headers = Headers()
+    >>> set_variant_tags(headers, attrs.evolve(ENGLISH, name="y", width=10, height=10))
+    >>> headers
+    Headers(GameType='21,B,10,10,N1,0', Variant='y')
+    >>> headers = Headers()
+    >>> set_variant_tags(headers, attrs.evolve(ENGLISH, name="y2", men_rows=2))
+    >>> headers
+    Headers(GameType='21,B,8,8,N1,0', Variant='y2', FEN='B:W25-32:B1-8')
     """
-    preset = gametype_preset(variant.gametype)
-    if preset is None or preset.gametype_string != variant.gametype_string:
-        headers["GameType"] = variant.gametype_string
-    elif variant != INTERNATIONAL:
-        headers["GameType"] = str(variant.gametype)
-    if variant.variant_tag is not None:
-        headers["Variant"] = variant.variant_tag
+    if gametype_preset(variant.gametype, variant.variant_tag) == variant:
+        if variant != INTERNATIONAL:
+            headers["GameType"] = str(variant.gametype)
+        if variant.variant_tag is not None:
+            headers["Variant"] = variant.variant_tag
+        return
+    gametype = headers["GameType"] = variant.gametype_string
+    described = _variant_or_none(gametype, variant.variant_tag)
+    if described == variant:  # a preset numbered otherwise
+        if variant.variant_tag is not None:
+            headers["Variant"] = variant.variant_tag
+        return
+    headers["Variant"] = variant.name
+    if "FEN" not in headers:
+        described = _variant_or_none(gametype, variant.name)
+        if described is None or _start_or_none(described) != variant.starting_fen:
+            headers["FEN"] = variant.starting_fen
+
+
+def _variant_or_none(gametype: str, variant_tag: str | None) -> Variant | None:
+    """The variant the tags give a reader that has no variant of its own."""
+    try:
+        return variant_of_tags(gametype, variant_tag, None)
+    except ValueError:
+        return None
+
+
+def _start_or_none(variant: Variant) -> str | None:
+    try:
+        return variant.starting_fen
+    except ValueError:  # a board the library cannot set up
+        return None
 
 
 def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:

@@ -7,8 +7,10 @@ holds squares 5r-4..5r; odd rows start in column 2, even rows in column 1).
 
 from __future__ import annotations
 
+import gc
 import io
 import re
+import weakref
 from pathlib import Path
 
 import pytest
@@ -452,6 +454,37 @@ def test_notation_warnings() -> None:
     # Liberal: a capture written with "-" is read, and reported as a warning.
     game = read('[FEN "W:W28:B23"] 28-19 *')
     assert game.errors == [] and [w.kind for w in game.warnings] == ["notation"]
+
+
+def test_a_handle_read_part_way_is_not_kept() -> None:
+    # The reader keeps where it stands in a handle in a weak dictionary keyed
+    # by the handle; the value held the handle, so every handle not read to
+    # its end (an open file, a StringIO of one game, its text) was kept for ever.
+    handle = io.StringIO("1. 32-28 *\n\n1. 31-27 *")
+    ref = weakref.ref(handle)
+    first = pdn.read_game(handle)
+    assert first is not None and first.mainline_moves() == [Move(32, 28)]
+    del handle
+    gc.collect()
+    assert ref() is None
+
+
+def test_thai_captures_written_with_its_separator_are_no_warning() -> None:
+    # Thai writes captures with "-" (its capture_separator, as PDN 3.0 gives
+    # for GameType 31): each one read was warned of as "written with '-'".
+    board = draughts.Board("B:W10,19:B15,23", variant="thai")
+    for text in ["15-6", "19-26", "6-1"]:
+        board.push_pdn(text)
+    assert [bool(move.captures) for move in board.move_stack] == [True, True, False]
+    text = str(pdn.Game.from_board(board))
+    assert "1. 15-6 19-26 2. 6-1 *" in text
+    game = read(text)
+    assert game.errors == [] and game.warnings == []
+    assert game.mainline_moves() == board.move_stack
+    assert read('[GameType "31"]\n[FEN "B:W10:B15"]\n1... 15x6 *').warnings == []
+    # A plain move written as a capture is still told.
+    told = read('[GameType "31"]\n[FEN "B:W10:B20"]\n1... 20x16 *')
+    assert [w.kind for w in told.warnings] == ["notation"]
 
 
 # -- The tree ----------------------------------------------------------------------
