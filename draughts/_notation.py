@@ -7,6 +7,16 @@ Reading is liberal: short, full-route and partial-route forms, ``-``, ``x``,
 ``X`` or ``:`` separators (or none: ``a3b4``, ``3228``), spaces around
 separators, leading zeros, numeric or algebraic squares, and a trailing move
 strength (``!``, ``?!``, ...).
+
+A written route that is the complete route (:attr:`Move.path
+<draughts.Move.path>`) of exactly one legal move names that move, whatever
+else it could be the short or partial form of: with a flying king, ``e3:g1``
+is both the whole route of a single capture and the short form of
+``e3:c1:a3:c5:g1``, and it reads as the single capture. Any other text names
+the legal move whose origin and destination it gives, with the squares between
+on its route in order; when several moves fit, it is ambiguous. So the full
+route always reads back as its move, and so does what :meth:`Board.pdn
+<draughts.Board.pdn>` writes.
 """
 
 from __future__ import annotations
@@ -94,12 +104,20 @@ def match_move(t: Geometry, text: str, legal: Sequence[Move], fen: str) -> Move:
     squares = squares_of_text(t, text, fen)
     origin, destination = squares[0], squares[-1]
     candidates = [m for m in legal if m.from_square == origin and m.to_square == destination]
-    if len(squares) > 2 and candidates:
-        # A complete route names one move; otherwise the squares given must
-        # lie on the route in order (stops first, then any square passed).
-        exact = [m for m in candidates if list(m.path) == squares]
+    if len(candidates) > 1 or len(squares) > 2:
+        # A complete route names one move, also when it has only two squares:
+        # ``e3:g1`` is the whole route of a single capture even when a longer
+        # capture between the same squares exists (its short form). Two legal
+        # moves never share a route: each leg of a route, a straight line
+        # from one stop to the next, jumps the one piece between its ends,
+        # so the route fixes the pieces taken.
+        route = tuple(squares)
+        exact = [m for m in candidates if m.path == route]
         if len(exact) == 1:
             return exact[0]
+    if len(squares) > 2 and candidates:
+        # Otherwise the squares given must lie on the route in order (stops
+        # first, then any square passed).
         middle = squares[1:-1]
         by_stops = [m for m in candidates if _is_subsequence(middle, m.path[1:-1])]
         if not by_stops:

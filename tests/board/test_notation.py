@@ -143,3 +143,33 @@ def test_intermediate_squares_off_the_route_are_illegal() -> None:
     board = draughts.Board("W:WK46:B37,22")
     with pytest.raises(IllegalMoveError):
         board.parse_pdn("46x45x11")
+
+
+def test_a_two_square_route_that_is_a_whole_capture_names_it() -> None:
+    # The Russian king on e3 takes f2 and lands on g1, or takes d2, b2, b4
+    # and f2 and also ends on g1. "e3:g1" is the first one's complete route
+    # and only the short form of the second: it names the first.
+    board = draughts.Board("W:WKe3:BKb2,b4,d2,Kf2", variant="russian")
+    single = board.find_move(23, 32, captures=(27,))
+    assert sorted(board.pdn(m) for m in board.legal_moves) == ["e3:c1:a3:c5:g1", "e3:g1"]
+    assert board.pdn(single) == board.pdn(single, long=True) == "e3:g1"
+    for text in ("e3:g1", "e3xg1", "23x32"):
+        parsed = board.parse_pdn(text)
+        assert parsed == single and parsed.captures == (27,)
+    assert len(board.parse_pdn("e3:c1:a3:c5:g1").captures) == 4
+    assert len(board.parse_pdn("e3:a3:g1").captures) == 4  # a partial route
+
+
+def test_a_game_with_such_a_capture_reads_back() -> None:
+    import io
+
+    from draughts import pdn
+
+    board = draughts.Board("W:WKe3:BKb2,b4,d2,Kf2", variant="russian")
+    single = board.find_move(23, 32, captures=(27,))
+    board.push(single)
+    text = str(pdn.Game.from_board(board))
+    assert "1. e3:g1 *" in text
+    game = pdn.read_game(io.StringIO(text))
+    assert game is not None and game.errors == []
+    assert list(game.mainline_moves()) == [single]
