@@ -6,7 +6,11 @@ through every square where the piece turned or landed behind a captured piece.
 Reading is liberal: short, full-route and partial-route forms, ``-``, ``x``,
 ``X`` or ``:`` separators (or none: ``a3b4``, ``3228``), spaces around
 separators, leading zeros, numeric or algebraic squares, and a trailing move
-strength (``!``, ``?!``, ...).
+strength (``!``, ``?!``, ...). Square names run from file a to z (a board has
+at most 26 files); on a board with an x-file (24 files or more) an ``x``
+followed by a digit is a file letter unless it comes right after a digit, so
+``w3-x4``, ``w3xx4`` and ``x4xw3`` read as squares of the x-file while
+``28x17`` stays a capture from 28 to 17.
 
 A written route that is the complete route (:attr:`Move.path
 <draughts.Move.path>`) of exactly one legal move names that move, whatever
@@ -29,8 +33,14 @@ from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveErr
 from draughts.move import Move
 
 _SEPARATOR = re.compile(r"\s*[-x:]\s*")
-_SQUARE_TOKEN = re.compile(r"[a-w][0-9]{1,2}|[0-9]+")
-_JOINED_ALPHA = re.compile(r"(?:[a-w][0-9]{1,2}){2,}")
+# On a board with an x-file (24 files or more) an ``x`` before a digit starts
+# a square's name, unless it comes right after a digit: ``w3-x4``, ``x4xw3``
+# and ``w3xx4`` (w3 takes to x4), but ``28x17`` is still 28 and 17.
+_X_FILE_SEPARATOR = re.compile(r"\s*(?:[-:]|(?<=[0-9])x|x(?![0-9]))\s*")
+_X_FILE = 23
+"""The column of the x-file, counted from 0 (a is 0)."""
+_SQUARE_TOKEN = re.compile(r"[a-z][0-9]{1,2}|[0-9]+")
+_JOINED_ALPHA = re.compile(r"(?:[a-z][0-9]{1,2}){2,}")
 _JOINED_NUMERIC = re.compile(r"[0-9]{4}")
 _STRENGTH = re.compile(r"[!?*]+$|\([!?]+\)$")
 
@@ -51,7 +61,8 @@ def squares_of_text(t: Geometry, text: str, fen: str) -> list[int]:
         a square the board does not have.
     """
     body = _STRENGTH.sub("", text.strip()).strip().lower()
-    tokens = _SEPARATOR.split(body)
+    separator = _X_FILE_SEPARATOR if t.width > _X_FILE else _SEPARATOR
+    tokens = separator.split(body)
     if len(tokens) == 1:
         if _JOINED_ALPHA.fullmatch(body):  # "a3b4"
             tokens = _SQUARE_TOKEN.findall(body)

@@ -6,6 +6,7 @@ import pytest
 
 import draughts
 from draughts import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from draughts.variant import Notation
 
 # Two captures by the king on 19 end on 47 with different pieces: over 13 to
 # 2, over 11 to 16, ... (captures 13, 11, 32, 42) or over 13 to 8, over 12 to
@@ -173,3 +174,44 @@ def test_a_game_with_such_a_capture_reads_back() -> None:
     game = pdn.read_game(io.StringIO(text))
     assert game is not None and game.errors == []
     assert list(game.mainline_moves()) == [single]
+
+
+def _wide_board(notation: Notation) -> draughts.Variant:
+    import attrs
+
+    return attrs.evolve(
+        draughts.variant.INTERNATIONAL,
+        name=f"wide-{notation}",
+        aliases=(),
+        width=26,
+        height=8,
+        notation=notation,
+        first_square_corner=0 if notation == "algebraic" else 2,
+        men_rows=3,
+    )
+
+
+def test_squares_of_the_x_y_and_z_files_are_read() -> None:
+    # 26 files: a to z. "x" is a file letter before a digit unless it comes
+    # straight after one.
+    board = draughts.Board("W:Wv2,w3,y1,Kx4:Bw5,y5", variant=_wide_board("algebraic"))
+    texts = [board.pdn(m) for m in board.legal_moves]
+    assert texts == ["x4xt8", "x4xu7", "x4xv6", "x4xz6"]
+    assert [board.parse_pdn(text) for text in texts] == list(board.legal_moves)
+    board = draughts.Board("W:Wv2,w3,y1,Kx6:B", variant=_wide_board("algebraic"))
+    texts = [board.pdn(m) for m in board.legal_moves]
+    assert {"w3-x4", "y1-x2", "y1-z2", "x6-z4", "x6-z8", "x6-w5"} <= set(texts)
+    assert [board.parse_pdn(text) for text in texts] == list(board.legal_moves)
+    x6, z8 = board.variant.parse_square("x6"), board.variant.parse_square("z8")
+    for text in ("x6-z8", "x6z8", "X6 - Z8", f"{x6}-{z8}", "x6:z8", "x6xz8"):
+        assert board.parse_pdn(text) == draughts.Move(x6, z8)
+    assert board.parse_pdn("w3xx4") == board.parse_pdn("w3-x4")
+    assert board.fen() == "W:Wv2,w3,Kx6,y1:B"
+    assert draughts.Board(board.fen(), variant=board.variant) == board
+
+
+def test_numeric_captures_on_a_board_with_an_x_file() -> None:
+    board = draughts.Board("W:W40:B27", variant=_wide_board("numeric"))
+    [move] = board.legal_moves
+    assert board.pdn(move) == "40x15"
+    assert board.parse_pdn("40x15") == board.parse_pdn("40 x 15") == move
