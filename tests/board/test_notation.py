@@ -176,6 +176,18 @@ def test_a_game_with_such_a_capture_reads_back() -> None:
     assert list(game.mainline_moves()) == [single]
 
 
+def test_a_circuit_reads_in_either_direction() -> None:
+    # The king on e1 takes the four men around e3 and comes back to e1,
+    # round either way: the same pieces, so one move, which keeps one route.
+    board = draughts.Board("W:WKe1:Bd2,f2,d4,f4", variant="russian")
+    [move] = board.legal_moves
+    assert board.pdn(move, long=True) == "e1:g3:e5:c3:e1"
+    assert board.parse_pdn("e1:g3:e5:c3:e1") == move
+    assert board.parse_pdn("e1:c3:e5:g3:e1") == move
+    with pytest.raises(IllegalMoveError):
+        board.parse_pdn("e1:c3:g3:e5:e1")  # not a route: c3 to g3 jumps nothing
+
+
 def _wide_board(notation: Notation) -> draughts.Variant:
     import attrs
 

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import draughts
+from draughts import _core
 from draughts import variant as V
 from draughts._context import context
 from draughts.variant import Notation
@@ -26,16 +27,19 @@ _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=_QUIET)
 SLOW = settings(max_examples=300, deadline=None, suppress_health_check=_QUIET)
 PLIES = 6
+OTHER_ROUTES = 2
+"""How many of a position's capture routes that no legal move shows are read."""
 
 
 def _variant_ids(variant: draughts.Variant) -> str:
     return variant.name
 
 
-def check_notation(board: draughts.Board) -> None:
+def check_notation(board: draughts.Board, other_routes: bool = True) -> None:
     """Every legal move reads back from what :meth:`Board.pdn` writes, short
     and long, and no two legal moves share a route (so the long form always
-    tells them apart)."""
+    tells them apart); every other route of a legal capture (its pieces in
+    another order, which the move does not keep) reads as that move too."""
     moves = list(board.legal_moves)
     fen = board.fen()
     routes = [m.path for m in moves]
@@ -44,6 +48,45 @@ def check_notation(board: draughts.Board) -> None:
         for long in (None, True):
             text = board.pdn(move, long=long)
             assert board.parse_pdn(text) == move, (fen, move, text)
+    if not other_routes:
+        return
+    variant = board.variant
+    shown = set(routes)
+    others = [
+        (path, captures) for path, captures in every_capture_route(board) if path not in shown
+    ]
+    # A few per position: each reading searches the captures again.
+    for path, captures in others[:: max(1, len(others) // OTHER_ROUTES)]:
+        text = variant.capture_separator.join(variant.square_name(s) for s in path)
+        move = draughts.Move(path[0], path[-1], captures)
+        assert move in moves and board.parse_pdn(text) == move, (fen, text)
+
+
+def every_capture_route(board: draughts.Board) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(path, captures) of every legal capture route, also those that take
+    the same pieces as another in another order."""
+    core = context(board.variant).core
+    bits = core.bit_of_square
+    number = core.square_of_index
+
+    def mask(color: draughts.Color, kind: draughts.PieceKind) -> int:
+        return sum(bits[square] for square in board.pieces(color, kind))
+
+    mover, other = board.turn, board.turn.opponent
+    men, kings = draughts.MAN, draughts.KING
+    found = _core.captures(
+        core,
+        int(mover),
+        mask(mover, men),
+        mask(mover, kings),
+        mask(other, men),
+        mask(other, kings),
+        True,
+    )
+    return [
+        (tuple(number[i] for i in raw.path), tuple(number[i] for i in raw.captured))
+        for raw in found
+    ]
 
 
 @st.composite
@@ -108,7 +151,7 @@ def with_a_king_on_every_square(board: draughts.Board) -> None:
     for square in board.variant.squares:
         if board.piece_at(square) is None:
             board.set_piece_at(square, king)
-            check_notation(board)
+            check_notation(board, other_routes=False)
             board.remove_piece_at(square)
 
 
