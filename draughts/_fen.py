@@ -7,6 +7,16 @@ algebraic squares (``Wa1,c3``; on numeric boards ``a1`` is White's bottom-left
 corner), leading zeros, empty piece lists (``B::``) and lidraughts' trailing
 ``:H<n>:F<n>`` counters. Written: the side, then White's and Black's pieces in
 square order, kings marked ``K``, runs of men on numeric boards as ranges.
+
+The king marker and the k-file: an item is a square (a number or an
+algebraic name, in either case) with an optional king marker before it. The
+marker is written ``K``; it is also read as ``k``, except on an algebraic
+board with a k-file (11 files or more), where a lower-case ``k`` followed by a
+digit begins the name of a square on the k-file. There ``k7`` is a man on k7,
+``Kk7`` (or ``kk7``, ``KK7``) a king on k7, and ``K7`` a king on square number
+7. The writer writes names in lower case and the marker in upper case, so
+what it writes reads back; on every other board (numeric boards, and
+algebraic boards of at most 10 files) items read as they always did.
 """
 
 from __future__ import annotations
@@ -21,7 +31,10 @@ from draughts.errors import InvalidFenError
 if TYPE_CHECKING:
     from draughts._core.geometry import Geometry
 
-_RANGE = re.compile(r"^(K?)([0-9]+)-(K?)([0-9]+)$")
+_RANGE = re.compile(r"^([0-9]+)-(K?)([0-9]+)$", re.IGNORECASE)
+"""A range of square numbers, after its king marker (see :func:`_king_marker`)."""
+_K_FILE = 10
+"""The column of the k-file, counted from 0 (a is 0)."""
 _COUNTER = re.compile(r"^([HF])([0-9]+)$")
 _CANONICAL_COUNTER = re.compile(r"[HF][0-9]+")
 
@@ -132,11 +145,11 @@ def _expand(tables: Geometry, item: str, fen: str) -> list[tuple[int, bool]]:
     """The squares of one comma-separated item, each with its king flag."""
     if not item:
         raise InvalidFenError(f"empty square in {fen!r}")
-    upper = item.upper()
-    match = _RANGE.match(upper)
+    is_king = _king_marker(tables, item)
+    name = item[1:] if is_king else item
+    match = _RANGE.match(name)
     if match is not None:
-        first, last = int(match.group(2)), int(match.group(4))
-        is_king = bool(match.group(1))
+        first, last = int(match.group(1)), int(match.group(3))
         for value in (first, last):
             if not 1 <= value <= tables.square_count:
                 raise InvalidFenError(
@@ -146,19 +159,34 @@ def _expand(tables: Geometry, item: str, fen: str) -> list[tuple[int, bool]]:
         if first > last:
             raise InvalidFenError(f"descending range {item!r} in {fen!r}")
         return [(square, is_king) for square in range(first, last + 1)]
-    is_king = upper.startswith("K")
+    upper = item.upper()
     if upper[0] in "GP" and upper[1:].isdigit() and tables.parse_square(item) is None:
         raise InvalidFenError(
             f"{item!r} is a lidraughts ghost piece (a capture in progress); "
             f"only whole moves are supported, in {fen!r}"
         )
-    name = item[1:] if is_king else item
     square = tables.parse_square(name)
     if square is None:
+        hint = ""
+        if item[0] == "k" and not is_king:
+            hint = f" (on a board with a k-file a king is marked with a capital K: K{item[1:]})"
         raise InvalidFenError(
-            f"{name!r} is not a square of the {tables.variant.name} board in {fen!r}"
+            f"{name!r} is not a square of the {tables.variant.name} board{hint} in {fen!r}"
         )
     return [(square, is_king)]
+
+
+def _king_marker(tables: Geometry, item: str) -> bool:
+    """Whether ``item`` starts with the king marker: ``K``, or ``k`` unless
+    the board names its squares algebraically and has a k-file and a digit
+    follows (``k7`` is then the square k7, see the module's docstring)."""
+    head = item[0]
+    if head == "K":
+        return True
+    if head != "k":
+        return False
+    has_k_file = tables.algebraic and tables.width > _K_FILE
+    return not (has_k_file and item[1:2].isdigit())
 
 
 def format_fen(codec: FenCodec, position: tuple[int, tuple[int, int], tuple[int, int]]) -> str:

@@ -6,21 +6,43 @@ through every square where the piece turned or landed behind a captured piece.
 Reading is liberal: short, full-route and partial-route forms, ``-``, ``x``,
 ``X`` or ``:`` separators (or none: ``a3b4``, ``3228``), spaces around
 separators, leading zeros, numeric or algebraic squares, and a trailing move
-strength (``!``, ``?!``, ...).
+strength (``!``, ``?!``, ...). Square names run from file a to z (a board has
+at most 26 files); on a board with an x-file (24 files or more) an ``x``
+followed by a digit is a file letter unless it comes right after a digit, so
+``w3-x4``, ``w3xx4`` and ``x4xw3`` read as squares of the x-file while
+``28x17`` stays a capture from 28 to 17.
+
+A written route that is the complete route of exactly one legal move names
+that move, whatever else it could be the short or partial form of: with a
+flying king, ``e3:g1`` is both the whole route of a single capture and the
+short form of ``e3:c1:a3:c5:g1``, and it reads as the single capture. A move
+keeps one route (:attr:`Move.path <draughts.Move.path>`), but the same pieces
+taken in another order (a circuit run the other way round) are the same move,
+and such a route is complete too. Any other text names the legal move whose
+origin and destination it gives, with the squares between on its route in
+order; when several moves fit, it is ambiguous. So a full route always reads
+back as its move, and so does what :meth:`Board.pdn <draughts.Board.pdn>`
+writes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from draughts._core.geometry import Geometry
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
 
 _SEPARATOR = re.compile(r"\s*[-x:]\s*")
-_SQUARE_TOKEN = re.compile(r"[a-w][0-9]{1,2}|[0-9]+")
-_JOINED_ALPHA = re.compile(r"(?:[a-w][0-9]{1,2}){2,}")
+# On a board with an x-file (24 files or more) an ``x`` before a digit starts
+# a square's name, unless it comes right after a digit: ``w3-x4``, ``x4xw3``
+# and ``w3xx4`` (w3 takes to x4), but ``28x17`` is still 28 and 17.
+_X_FILE_SEPARATOR = re.compile(r"\s*(?:[-:]|(?<=[0-9])x|x(?![0-9]))\s*")
+_X_FILE = 23
+"""The column of the x-file, counted from 0 (a is 0)."""
+_SQUARE_TOKEN = re.compile(r"[a-z][0-9]{1,2}|[0-9]+")
+_JOINED_ALPHA = re.compile(r"(?:[a-z][0-9]{1,2}){2,}")
 _JOINED_NUMERIC = re.compile(r"[0-9]{4}")
 _STRENGTH = re.compile(r"[!?*]+$|\([!?]+\)$")
 
@@ -41,7 +63,8 @@ def squares_of_text(t: Geometry, text: str, fen: str) -> list[int]:
         a square the board does not have.
     """
     body = _STRENGTH.sub("", text.strip()).strip().lower()
-    tokens = _SEPARATOR.split(body)
+    separator = _X_FILE_SEPARATOR if t.width > _X_FILE else _SEPARATOR
+    tokens = separator.split(body)
     if len(tokens) == 1:
         if _JOINED_ALPHA.fullmatch(body):  # "a3b4"
             tokens = _SQUARE_TOKEN.findall(body)
@@ -84,8 +107,20 @@ def _is_subsequence(wanted: Sequence[int], route: Sequence[int]) -> bool:
     return all(any(square == step for step in it) for square in wanted)
 
 
-def match_move(t: Geometry, text: str, legal: Sequence[Move], fen: str) -> Move:
+Routes = Callable[[], Iterable[tuple[tuple[int, ...], frozenset[int]]]]
+"""Every route of every legal capture as (path, captured squares), also the
+routes that take a legal move's pieces in another order."""
+
+
+def match_move(
+    t: Geometry, text: str, legal: Sequence[Move], fen: str, routes: Routes | None = None
+) -> Move:
     """The legal move that ``text`` names.
+
+    ``routes`` gives the capture routes the legal moves do not show: a
+    :class:`Move` keeps one route, and the same pieces taken in another
+    order (a circuit run the other way round) are the same move, so such a
+    complete route names it too.
 
     :raises InvalidMoveError: for text that is not a move.
     :raises IllegalMoveError: if no legal move matches.
@@ -94,18 +129,34 @@ def match_move(t: Geometry, text: str, legal: Sequence[Move], fen: str) -> Move:
     squares = squares_of_text(t, text, fen)
     origin, destination = squares[0], squares[-1]
     candidates = [m for m in legal if m.from_square == origin and m.to_square == destination]
-    if len(squares) > 2 and candidates:
-        # A complete route names one move; otherwise the squares given must
-        # lie on the route in order (stops first, then any square passed).
-        exact = [m for m in candidates if list(m.path) == squares]
+    route = tuple(squares)
+    if len(candidates) > 1 or len(squares) > 2:
+        # A complete route names one move, also when it has only two squares:
+        # ``e3:g1`` is the whole route of a single capture even when a longer
+        # capture between the same squares exists (its short form). Two legal
+        # moves never share a route: each leg of a route, a straight line
+        # from one stop to the next, jumps the one piece between its ends,
+        # so the route fixes the pieces taken.
+        exact = [m for m in candidates if m.path == route]
         if len(exact) == 1:
             return exact[0]
+    if len(squares) > 2 and candidates:
+        # Otherwise the squares given must lie on the route in order (stops
+        # first, then any square passed).
         middle = squares[1:-1]
         by_stops = [m for m in candidates if _is_subsequence(middle, m.path[1:-1])]
         if not by_stops:
             by_stops = [
                 m for m in candidates if _is_subsequence(middle, _passed_squares(t, m)[1:-1])
             ]
+        # Unless the text is another complete route of a legal move (its
+        # pieces in another order). That costs a capture search, needed only
+        # when the text could name several moves or no move at all.
+        if routes is not None and (len(candidates) > 1 or not by_stops):
+            taken = {captured for path, captured in routes() if path == route}
+            reordered = [m for m in candidates if frozenset(m.captures) in taken]
+            if len(reordered) == 1:
+                return reordered[0]
         candidates = by_stops
     if len(candidates) == 1:
         return candidates[0]

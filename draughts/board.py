@@ -823,7 +823,23 @@ class Board:
         :raises IllegalMoveError: if no legal move matches.
         :raises AmbiguousMoveError: if several legal moves match.
         """
-        return match_move(self._ctx.core, text, self._legal_list(), self.fen())
+        ctx = self._ctx
+        c = self._turn
+        men, kings = self._men, self._kings
+
+        def routes() -> Iterator[tuple[tuple[int, ...], frozenset[int]]]:
+            # Every capture route, also those that take the pieces of a legal
+            # move in another order (the move keeps one route).
+            number = ctx.core.square_of_index
+            for raw in _core.captures(
+                ctx.core, c, men[c], kings[c], men[1 - c], kings[1 - c], True
+            ):
+                yield (
+                    tuple([number[i] for i in raw.path]),
+                    frozenset([number[i] for i in raw.captured]),
+                )
+
+        return match_move(ctx.core, text, self._legal_list(), self.fen(), routes)
 
     def push_pdn(self, text: str) -> Move:
         """Parse ``text`` with :meth:`parse_pdn`, play it and return it."""

@@ -135,3 +135,81 @@ def test_ballot_files(name: str) -> None:
         board = draughts.Board(fen)
         assert draughts.Board(board.fen()) == board
         assert board.legal_moves.count() > 0
+
+
+def _algebraic_canadian(start_fen: str | None = None) -> draughts.Variant:
+    # 12 files, a to l: the k-file's names begin with the king marker's letter.
+    import attrs
+
+    return attrs.evolve(
+        draughts.variant.CANADIAN,
+        name="canadian-algebraic",
+        aliases=(),
+        notation="algebraic",
+        first_square_corner=0,
+        start_fen=start_fen,
+    )
+
+
+def test_squares_of_the_k_file_are_not_kings() -> None:
+    variant = _algebraic_canadian(start_fen="W:WK1:BK72")
+    assert (variant.square_name(36), variant.square_name(7)) == ("k7", "a11")
+    board = draughts.Board("W:W36:BK72", variant=variant)
+    assert board.fen() == "W:Wk7:BKk1"
+    again = draughts.Board(board.fen(), variant=variant)
+    assert again == board and again.fen() == "W:Wk7:BKk1"
+    assert again.piece_at(36) == draughts.Piece(draughts.MAN, draughts.WHITE)
+
+
+def test_the_start_position_of_a_wide_algebraic_board_reads() -> None:
+    variant = _algebraic_canadian()
+    board = draughts.Board(variant=variant)
+    assert len(board.pieces(draughts.WHITE)) == len(board.pieces(draughts.BLACK)) == 30
+    assert "k1,k3,k5" in board.fen()
+    assert draughts.Board(board.fen(), variant=variant).fen() == board.fen()
+
+
+@pytest.mark.parametrize(
+    ("item", "square", "kind"),
+    [
+        ("k7", "k7", draughts.MAN),  # a lower-case k before a digit: the k-file
+        ("Kk7", "k7", draughts.KING),
+        ("kk7", "k7", draughts.KING),
+        ("KK7", "k7", draughts.KING),
+        ("K7", "a11", draughts.KING),  # the capital K is the king marker: square 7
+        ("Ka11", "a11", draughts.KING),
+        ("ka11", "a11", draughts.KING),
+        ("a11", "a11", draughts.MAN),
+        ("7", "a11", draughts.MAN),
+    ],
+)
+def test_the_king_marker_on_a_board_with_a_k_file(
+    item: str, square: str, kind: draughts.PieceKind
+) -> None:
+    variant = _algebraic_canadian()
+    board = draughts.Board(f"w:w{item}:b", variant=variant)
+    assert board.piece_map() == {variant.parse_square(square): draughts.Piece(kind, draughts.WHITE)}
+
+
+def test_a_lower_case_king_on_a_k_file_board_is_explained() -> None:
+    with pytest.raises(InvalidFenError, match=r"'k45' is not a square.*capital K: K45"):
+        draughts.Board("W:Wk45:B", variant=_algebraic_canadian())
+    with pytest.raises(InvalidFenError, match="'k1-5' is not a square"):
+        draughts.Board("W:Wk1-5:B", variant=_algebraic_canadian())
+    assert draughts.Board("W:WK1-2:B", variant=_algebraic_canadian()).fen() == "W:WKb12,Kd12:B"
+
+
+@pytest.mark.parametrize(
+    ("text", "variant", "canonical"),
+    [
+        # Boards without a k-file read a lower-case king marker as before.
+        ("w:wk22:bk1-2", "russian", "W:WKc3:BKb8,Kd8"),
+        ("w:wka1:b", "russian", "W:WKa1:B"),
+        ("w:wk31:b", "international", "W:WK31:B"),
+        # So does a numeric board with a k-file: its squares are numbers.
+        ("w:wk7:b", "canadian", "W:WK7:B"),
+        ("w:wkk1:b", "canadian", "W:WK72:B"),
+    ],
+)
+def test_a_lower_case_king_marker_elsewhere(text: str, variant: str, canonical: str) -> None:
+    assert fen_of(text, variant) == canonical

@@ -6,6 +6,7 @@ import pytest
 
 import draughts
 from draughts import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from draughts.variant import Notation
 
 # Two captures by the king on 19 end on 47 with different pieces: over 13 to
 # 2, over 11 to 16, ... (captures 13, 11, 32, 42) or over 13 to 8, over 12 to
@@ -143,3 +144,86 @@ def test_intermediate_squares_off_the_route_are_illegal() -> None:
     board = draughts.Board("W:WK46:B37,22")
     with pytest.raises(IllegalMoveError):
         board.parse_pdn("46x45x11")
+
+
+def test_a_two_square_route_that_is_a_whole_capture_names_it() -> None:
+    # The Russian king on e3 takes f2 and lands on g1, or takes d2, b2, b4
+    # and f2 and also ends on g1. "e3:g1" is the first one's complete route
+    # and only the short form of the second: it names the first.
+    board = draughts.Board("W:WKe3:BKb2,b4,d2,Kf2", variant="russian")
+    single = board.find_move(23, 32, captures=(27,))
+    assert sorted(board.pdn(m) for m in board.legal_moves) == ["e3:c1:a3:c5:g1", "e3:g1"]
+    assert board.pdn(single) == board.pdn(single, long=True) == "e3:g1"
+    for text in ("e3:g1", "e3xg1", "23x32"):
+        parsed = board.parse_pdn(text)
+        assert parsed == single and parsed.captures == (27,)
+    assert len(board.parse_pdn("e3:c1:a3:c5:g1").captures) == 4
+    assert len(board.parse_pdn("e3:a3:g1").captures) == 4  # a partial route
+
+
+def test_a_game_with_such_a_capture_reads_back() -> None:
+    import io
+
+    from draughts import pdn
+
+    board = draughts.Board("W:WKe3:BKb2,b4,d2,Kf2", variant="russian")
+    single = board.find_move(23, 32, captures=(27,))
+    board.push(single)
+    text = str(pdn.Game.from_board(board))
+    assert "1. e3:g1 *" in text
+    game = pdn.read_game(io.StringIO(text))
+    assert game is not None and game.errors == []
+    assert list(game.mainline_moves()) == [single]
+
+
+def test_a_circuit_reads_in_either_direction() -> None:
+    # The king on e1 takes the four men around e3 and comes back to e1,
+    # round either way: the same pieces, so one move, which keeps one route.
+    board = draughts.Board("W:WKe1:Bd2,f2,d4,f4", variant="russian")
+    [move] = board.legal_moves
+    assert board.pdn(move, long=True) == "e1:g3:e5:c3:e1"
+    assert board.parse_pdn("e1:g3:e5:c3:e1") == move
+    assert board.parse_pdn("e1:c3:e5:g3:e1") == move
+    with pytest.raises(IllegalMoveError):
+        board.parse_pdn("e1:c3:g3:e5:e1")  # not a route: c3 to g3 jumps nothing
+
+
+def _wide_board(notation: Notation) -> draughts.Variant:
+    import attrs
+
+    return attrs.evolve(
+        draughts.variant.INTERNATIONAL,
+        name=f"wide-{notation}",
+        aliases=(),
+        width=26,
+        height=8,
+        notation=notation,
+        first_square_corner=0 if notation == "algebraic" else 2,
+        men_rows=3,
+    )
+
+
+def test_squares_of_the_x_y_and_z_files_are_read() -> None:
+    # 26 files: a to z. "x" is a file letter before a digit unless it comes
+    # straight after one.
+    board = draughts.Board("W:Wv2,w3,y1,Kx4:Bw5,y5", variant=_wide_board("algebraic"))
+    texts = [board.pdn(m) for m in board.legal_moves]
+    assert texts == ["x4xt8", "x4xu7", "x4xv6", "x4xz6"]
+    assert [board.parse_pdn(text) for text in texts] == list(board.legal_moves)
+    board = draughts.Board("W:Wv2,w3,y1,Kx6:B", variant=_wide_board("algebraic"))
+    texts = [board.pdn(m) for m in board.legal_moves]
+    assert {"w3-x4", "y1-x2", "y1-z2", "x6-z4", "x6-z8", "x6-w5"} <= set(texts)
+    assert [board.parse_pdn(text) for text in texts] == list(board.legal_moves)
+    x6, z8 = board.variant.parse_square("x6"), board.variant.parse_square("z8")
+    for text in ("x6-z8", "x6z8", "X6 - Z8", f"{x6}-{z8}", "x6:z8", "x6xz8"):
+        assert board.parse_pdn(text) == draughts.Move(x6, z8)
+    assert board.parse_pdn("w3xx4") == board.parse_pdn("w3-x4")
+    assert board.fen() == "W:Wv2,w3,Kx6,y1:B"
+    assert draughts.Board(board.fen(), variant=board.variant) == board
+
+
+def test_numeric_captures_on_a_board_with_an_x_file() -> None:
+    board = draughts.Board("W:W40:B27", variant=_wide_board("numeric"))
+    [move] = board.legal_moves
+    assert board.pdn(move) == "40x15"
+    assert board.parse_pdn("40x15") == board.parse_pdn("40 x 15") == move
