@@ -468,12 +468,6 @@ def _validate(v: Variant) -> None:
         raise fail(
             "width", v.width, "is odd: rows would have unequal dark squares (all_squares allows it)"
         )
-    if v.notation == "algebraic" and v.width > 10:
-        # A FEN reads "k1" as a king on square 1, not as the square k1 (and
-        # moves could not name files past w, x being the capture separator).
-        raise fail(
-            "width", v.width, "gives a file k, which a FEN reads as a king (K), in algebraic"
-        )
     if not int(v.man_captures) | int(v.king_captures):
         raise fail(
             "man_captures", v.man_captures, "and king_captures are both empty: nothing can capture"
