@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import draughts
-import draughts.variant as variant_module
+import draughts._variant_checks as variant_checks
 from draughts import BLACK, VARIANTS, WHITE, Board
 from draughts.outcome import DrawRule, Goal, Termination
 from draughts.variant import (
@@ -141,7 +141,7 @@ def test_the_constructor_checks_like_evolve() -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
 def test_every_preset_is_accepted(variant: Variant) -> None:
-    variant_module._FITTING_FENS.clear()  # check the start FENs again, in full
+    variant_checks.FITTING_FENS.clear()  # check the start FENs again, in full
     assert attrs.evolve(variant) == variant
 
 
