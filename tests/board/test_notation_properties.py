@@ -89,39 +89,66 @@ def every_capture_route(board: draughts.Board) -> list[tuple[tuple[int, ...], tu
     ]
 
 
+def _place(
+    draw: st.DrawFn,
+    board: draughts.Board,
+    color: draughts.Color,
+    squares: list[int],
+    kinds: tuple[draughts.PieceKind, ...],
+) -> None:
+    """Pieces of ``color`` on ``squares``, each of a kind drawn from
+    ``kinds``; a man on the row where it would be crowned is a king."""
+    crowning = context(board.variant).core.crowning_squares[color]
+    for square in squares:
+        kind = draw(st.sampled_from(kinds), label="kind")
+        board.set_piece_at(
+            square, draughts.Piece(draughts.KING if square in crowning else kind, color)
+        )
+
+
+def _count(draw: st.DrawFn, low: int, high: int, label: str) -> int:
+    # Evenly drawn: integers() favours its bounds.
+    return draw(st.sampled_from(range(low, high + 1)), label=label)
+
+
 @st.composite
 def random_boards(draw: st.DrawFn, variant: draughts.Variant) -> draughts.Board:
     """Men and kings of both colours on random squares (men never on the row
     where they would be crowned, no side with more pieces than it starts
-    with), either side to move; the side to move has fewer pieces, so that
-    its captures have pieces to take."""
-    geometry = context(variant).core
+    with, at most 12 a side), either side to move."""
+    limit = context(variant).fen.start_piece_count
+    board = draughts.Board.empty(variant=variant)
+    board.turn = draw(st.sampled_from((draughts.WHITE, draughts.BLACK)), label="turn")
+    counts = [_count(draw, 0, min(limit, 12), "pieces") for _ in range(2)]
+    squares = draw(st.permutations(variant.squares), label="squares")
+    kinds = (draughts.MAN, draughts.KING)
+    _place(draw, board, draughts.WHITE, squares[: counts[0]], kinds)
+    _place(draw, board, draughts.BLACK, squares[counts[0] : sum(counts)], kinds)
+    return board
+
+
+@st.composite
+def capture_boards(draw: st.DrawFn, variant: draughts.Variant) -> draughts.Board:
+    """Positions where the side to move has many captures to choose from:
+    up to 3 of its pieces against 6 to 12 others, mostly men, none of them
+    on the edge of the board (where nothing can jump them)."""
     limit = context(variant).fen.start_piece_count
     board = draughts.Board.empty(variant=variant)
     mover = draw(st.sampled_from((draughts.WHITE, draughts.BLACK)), label="turn")
     board.turn = mover
-    own = draw(st.integers(0, min(limit, 3)), label="own pieces")
-    other = draw(st.integers(min(limit, 4), min(limit, 16)), label="other pieces")
-    squares = draw(
-        st.lists(
-            st.sampled_from(variant.squares),
-            unique=True,
-            min_size=own + other,
-            max_size=own + other,
-        ),
-        label="squares",
-    )
-    for i, square in enumerate(squares):
-        color = mover if i < own else mover.opponent
-        kinds = (
-            (draughts.MAN, draughts.KING)
-            if i < own
-            else (draughts.MAN, draughts.MAN, draughts.KING)
-        )
-        kind = draw(st.sampled_from(kinds), label="kind")
-        if square in geometry.crowning_squares[color]:
-            kind = draughts.KING
-        board.set_piece_at(square, draughts.Piece(kind, color))
+    inside = [
+        square
+        for square in variant.squares
+        if 0 < variant.coordinates(square)[0] < variant.height - 1
+        and 0 < variant.coordinates(square)[1] < variant.width - 1
+    ]
+    other = _count(draw, min(limit, 6), min(limit, 12, len(inside)), "other pieces")
+    taken = draw(st.permutations(inside), label="other squares")[:other]
+    _place(draw, board, mover.opponent, taken, (draughts.MAN, draughts.MAN, draughts.KING))
+    free = [square for square in variant.squares if square not in taken]
+    own = _count(draw, 0, min(limit - 1, 3), "own pieces")
+    mine = draw(st.permutations(free), label="own squares")[:own]
+    _place(draw, board, mover, mine, (draughts.MAN, draughts.KING))
     return board
 
 
@@ -145,8 +172,6 @@ def with_a_king_on_every_square(board: draughts.Board) -> None:
     over the board finds them many times faster than random placement."""
     check_notation(board)
     mover = board.turn
-    if len(board.pieces(mover)) >= context(board.variant).fen.start_piece_count:
-        return
     king = draughts.Piece(draughts.KING, mover)
     for square in board.variant.squares:
         if board.piece_at(square) is None:
@@ -156,9 +181,8 @@ def with_a_king_on_every_square(board: draughts.Board) -> None:
 
 
 def _every_move_reads_back(variant: draughts.Variant, data: st.DataObject) -> None:
-    board = data.draw(random_boards(variant), label="board")
-    with_a_king_on_every_square(board.copy(stack=False))
-    playout(data, board, check_notation)
+    with_a_king_on_every_square(data.draw(capture_boards(variant), label="capture board"))
+    playout(data, data.draw(random_boards(variant), label="board"), check_notation)
 
 
 @pytest.mark.parametrize("variant", draughts.VARIANTS, ids=_variant_ids)
