@@ -331,18 +331,18 @@ class Board:
         """
         ctx = self._ctx
         core = ctx.core
-        count = core.square_count
-        # The game reader calls this for nearly every move: two comparisons
-        # check the squares (a non-number fails them with a TypeError).
+        # The game reader calls this for nearly every move: the squares are
+        # checked by the look-up itself (index -1 off the board; a negative
+        # square would index from the end, hence the sign test).
+        index_of = core.index_of_square
         try:
-            valid = 0 < from_square <= count and 0 < to_square <= count
-        except TypeError:
-            valid = False
-        if not valid or not isinstance(from_square, int) or not isinstance(to_square, int):
+            origin = index_of[from_square]
+            destination = index_of[to_square]
+        except (IndexError, TypeError):
+            origin = destination = -1
+        if origin < 0 or destination < 0 or from_square < 0 or to_square < 0:
             bad = to_square if self._is_square(from_square) else from_square
             raise ValueError(f"no square {bad!r} on the {self._variant.name} board")
-        origin = core.index_of_square[from_square]
-        destination = core.index_of_square[to_square]
         if self._legal is not None:
             return [
                 m for m in self._legal if m.from_square == from_square and m.to_square == to_square

@@ -117,16 +117,30 @@ def find_step(
 
     Checking one step is much cheaper than listing them all, which is what a
     game reader needs for every quiet move it replays."""
+    if not _is_step(t, color, men, kings, occupied, origin, destination, frozen_kings):
+        return None
+    crowned = bool(men >> origin & 1 and (t.promotion_mask[color] >> destination) & 1)
+    return RawMove(origin, destination, 0, (), (), crowned)
+
+
+def _is_step(
+    t: Tables,
+    color: int,
+    men: int,
+    kings: int,
+    occupied: int,
+    origin: int,
+    destination: int,
+    frozen_kings: int,
+) -> bool:
+    """Whether a non-capturing move goes from ``origin`` to ``destination``."""
     bit = 1 << origin
     if not (t.board_mask >> destination) & 1 or (occupied >> destination) & 1:
-        return None
+        return False
     if men & bit:
-        if destination - origin in t.man_shifts[color]:
-            crowned = bool((t.promotion_mask[color] >> destination) & 1)
-            return RawMove(origin, destination, 0, (), (), crowned)
-        return None
+        return destination - origin in t.man_shifts[color]
     if not kings & bit or frozen_kings & bit:
-        return None
+        return False
     ray_set = t.rays[origin]
     for d in t.king_move_dirs:
         ray = ray_set[d]
@@ -136,8 +150,8 @@ def find_step(
             if (occupied >> square) & 1:
                 break
             if square == destination:
-                return RawMove(origin, destination, 0, (), (), False)
-    return None
+                return True
+    return False
 
 
 def moves_between(
@@ -160,17 +174,10 @@ def moves_between(
         return t.moves.captures_in_order(
             [raw for raw in found if raw.destination == destination and raw.origin == origin]
         )
-    step = find_step(
-        t,
-        color,
-        own_men,
-        own_kings,
-        own_men | own_kings | opp_men | opp_kings,
-        origin,
-        destination,
-        frozen_kings,
-    )
-    return [] if step is None else [t.moves.steps[origin << 16 | destination]]
+    occupied = own_men | own_kings | opp_men | opp_kings
+    if _is_step(t, color, own_men, own_kings, occupied, origin, destination, frozen_kings):
+        return [t.moves.steps[origin << 16 | destination]]
+    return []
 
 
 def has_step(t: Tables, color: int, men: int, kings: int, occupied: int) -> bool:
