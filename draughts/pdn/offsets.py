@@ -56,7 +56,7 @@ from draughts.pdn.lexer import Cursor, forget, guess_encoding, open_cursor
 
 __all__ = ["GameStart", "scan_offsets", "scan_starts", "seek_game"]
 
-_BLOCK = 1 << 20  # bytes read at a time
+_BLOCK = 1 << 18  # bytes read at a time
 _HEAD = 1 << 16  # bytes the encoding is guessed from, as open_pdn does
 _NONSPACE = re.compile(r"\S")
 
@@ -238,7 +238,7 @@ class _Lines:
 
 def _check_encoding(encoding: str) -> None:
     name = codecs.lookup(encoding).name
-    if "\n\r".encode(name, "replace") != b"\n\r":
+    if name != "utf-8-sig" and "\n\r".encode(name, "replace") != b"\n\r":
         raise ValueError(f"cannot scan text in {encoding}: newlines are not single bytes")
 
 
