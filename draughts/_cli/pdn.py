@@ -454,13 +454,16 @@ def _check_on_cluster(args: argparse.Namespace) -> list[dict[str, Any]]:
         raise _InputError(
             "--scheduler", ImportError(f"needs Dask: pip install draughtslib[dask] ({error})")
         ) from None
-    return draughts_dask._reports(
-        args.files,
-        variant=args.variant,
-        strict=args.strict,
-        address=args.scheduler,
-        chunk_size=args.chunk_size,
-    )
+    try:
+        return draughts_dask._reports(
+            args.files,
+            variant=args.variant,
+            strict=args.strict,
+            address=args.scheduler,
+            chunk_size=args.chunk_size,
+        )
+    except (OSError, TimeoutError) as error:  # the scheduler cannot be reached
+        raise _InputError(f"--scheduler {args.scheduler}", error) from error
 
 
 def _print_reports(reports: list[dict[str, Any]], as_json: bool, strict: bool) -> int:

@@ -143,7 +143,7 @@ def test_a_corrupt_compressed_file_raises_an_os_error(tmp_path: Path) -> None:
 def test_the_core_does_not_import_the_extras() -> None:
     code = (
         "import sys, draughts, draughts.pdn\n"
-        "import draughts.pdn.record\n"
+        "import draughts.pdn.record, draughts._cli, draughts.dask\n"
         "extras = {'dask', 'distributed', 'zstandard'} & set(sys.modules)\n"
         "print(sorted(extras))\n"
     )
