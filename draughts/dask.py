@@ -175,10 +175,11 @@ class Summary:
         return "\n".join(self.lines)
 
 
-def _check_piece(path: str, chunk: _Chunk, variant: str | None) -> dict[str, Any]:
+def _check_piece(path: str, chunk: _Chunk, variant: str | None, strict: bool) -> dict[str, Any]:
     """A piece's report (a task)."""
     data = _read_piece(path, chunk)
-    return _cli._check_games(_open_chunk(chunk, data), variant, chunk.start.number, chunk.games)
+    handle = _open_chunk(chunk, data)
+    return _cli._check_games(handle, variant, strict, chunk.start.number, chunk.games)
 
 
 def _tasks(
@@ -192,7 +193,7 @@ def _tasks(
             pieces = _pieces(path, blocksize)
         except _cli._READ_ERRORS as error:
             raise _cli._InputError(path, error) from error
-        parts = [delayed(_check_piece, pure=True)(path, chunk, variant) for chunk in pieces]
+        parts = [delayed(_check_piece, pure=True)(path, chunk, variant, strict) for chunk in pieces]
         violations = delayed(_cli._strict_violations, pure=True)(path) if strict else None
         tasks.append((path, parts, violations))
     return tasks

@@ -149,12 +149,14 @@ def _new_report(name: str) -> dict[str, Any]:
 def _check_games(
     handle: IO[str],
     variant: str | None,
+    strict: bool,
     number: int = 1,
     count: int | None = None,
     progress: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """The report of the next ``count`` games of ``handle`` (all if None),
-    the first being game ``number`` of its file."""
+    the first being game ``number`` of its file; with the notation warnings
+    if ``strict`` (they are PDN 3.0 violations)."""
     part = _new_report("")
     games = 0
     while count is None or games < count:
@@ -163,7 +165,8 @@ def _check_games(
             break
         moves, errors, warnings = result
         games += 1
-        part["warnings"] += warnings
+        if strict:
+            part["warnings"] += warnings
         part["moves"] += moves
         if errors:
             part["games_with_errors"] += 1
@@ -176,9 +179,9 @@ def _check_games(
     return part
 
 
-def _check_chunk(chunk: _Chunk, variant: str | None) -> dict[str, Any]:
+def _check_chunk(chunk: _Chunk, variant: str | None, strict: bool) -> dict[str, Any]:
     """The report of a piece of a file (in a worker process)."""
-    return _check_games(_open_chunk(chunk), variant, chunk.start.number, chunk.games)
+    return _check_games(_open_chunk(chunk), variant, strict, chunk.start.number, chunk.games)
 
 
 def _strict_violations(path: str) -> list[pdn.PdnError]:
@@ -287,7 +290,7 @@ def _check_file(item: _Input, variant: str | None, strict: bool) -> dict[str, An
     progress = _Progress(item)
     with item.text() as handle:
         buffer = getattr(handle, "buffer", None)
-        part = _check_games(handle, variant, progress=lambda: progress.update(buffer))
+        part = _check_games(handle, variant, strict, progress=lambda: progress.update(buffer))
     progress.clear()
     report = _new_report(item.name)
     _add(report, part)
@@ -303,8 +306,8 @@ class _Pieces:
     piece (small inputs stay in this process), else in a process pool, a
     few pieces ahead of the reports that are added up in file order."""
 
-    def __init__(self, jobs: int, chunk_size: int, variant: str | None) -> None:
-        self.jobs, self.chunk_size, self.variant = jobs, chunk_size, variant
+    def __init__(self, jobs: int, chunk_size: int, variant: str | None, strict: bool) -> None:
+        self.jobs, self.chunk_size, self.variant, self.strict = jobs, chunk_size, variant, strict
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.held: list[tuple[Any, ...]] = []  # (kind, report, argument) not yet running
         self.held_bytes = 0
@@ -339,7 +342,7 @@ class _Pieces:
         assert self.pool is not None
         kind, report, argument = task
         if kind == "piece":
-            future: Any = self.pool.submit(_check_chunk, argument, self.variant)
+            future: Any = self.pool.submit(_check_chunk, argument, self.variant, self.strict)
         elif argument is not None:
             future = self.pool.submit(_strict_violations, argument)
         else:
@@ -360,7 +363,7 @@ class _Pieces:
         """The reports of all the files, once every piece is checked."""
         for kind, report, argument in self.held:  # a small input: here
             if kind == "piece":
-                _add(report, _check_chunk(argument, self.variant))
+                _add(report, _check_chunk(argument, self.variant, self.strict))
             else:
                 _finish(report, _strict_violations(argument) if argument is not None else None)
         self.held = []
@@ -377,7 +380,7 @@ def _check_in_pieces(
     items: list[_Input], variant: str | None, strict: bool, jobs: int, chunk_size: int
 ) -> list[dict[str, Any]]:
     """The files' reports, their games checked in pieces by worker processes."""
-    pieces = _Pieces(jobs, chunk_size, variant)
+    pieces = _Pieces(jobs, chunk_size, variant, strict)
     try:
         for item in items:
             report = pieces.start_file(item.name)
