@@ -102,14 +102,14 @@ def _read_piece(path: str, chunk: _Chunk) -> bytes:
 def _records(path: str, chunk: _Chunk, variant: Variant | str | None) -> list[GameRecord]:
     """The records of a piece's games (a task)."""
     data = _read_piece(path, chunk)
-    handle = _open_chunk(chunk, data)
     records = []
-    for start in _chunk_starts(chunk, data):
-        record = read_record(
-            handle, file=path, offset=start.offset, number=start.number, variant=variant
-        )
-        assert record is not None
-        records.append(record)
+    with _open_chunk(chunk, data) as handle:
+        for start in _chunk_starts(chunk, data):
+            record = read_record(
+                handle, file=path, offset=start.offset, number=start.number, variant=variant
+            )
+            assert record is not None
+            records.append(record)
     return records
 
 
@@ -177,9 +177,8 @@ class Summary:
 
 def _check_piece(path: str, chunk: _Chunk, variant: str | None, strict: bool) -> dict[str, Any]:
     """A piece's report (a task)."""
-    data = _read_piece(path, chunk)
-    handle = _open_chunk(chunk, data)
-    return _cli._check_games(handle, variant, strict, chunk.start.number, chunk.games)
+    with _open_chunk(chunk, _read_piece(path, chunk)) as handle:
+        return _cli._check_games(handle, variant, strict, chunk.start.number, chunk.games)
 
 
 def _tasks(

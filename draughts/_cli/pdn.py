@@ -181,7 +181,8 @@ def _check_games(
 
 def _check_chunk(chunk: _Chunk, variant: str | None, strict: bool) -> dict[str, Any]:
     """The report of a piece of a file (in a worker process)."""
-    return _check_games(_open_chunk(chunk), variant, strict, chunk.start.number, chunk.games)
+    with _open_chunk(chunk) as handle:
+        return _check_games(handle, variant, strict, chunk.start.number, chunk.games)
 
 
 def _strict_violations(path: str) -> list[pdn.PdnError]:

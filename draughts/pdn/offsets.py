@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import bz2
 import codecs
+import contextlib
 import gzip
 import io
 import itertools
@@ -411,15 +412,24 @@ def _chunk_encoding(scanner: _Scanner, start: GameStart) -> str:
     return scanner.encoding if start.offset == 0 else scanner.lines.encoding
 
 
-def _open_chunk(chunk: _Chunk, data: bytes | None = None) -> IO[str]:
+@contextlib.contextmanager
+def _open_chunk(chunk: _Chunk, data: bytes | None = None) -> Iterator[IO[str]]:
     """A text handle over a chunk's bytes (``data`` if it has none), ready
     for :func:`~draughts.pdn.read_game` to read its games with the lines and
-    columns of sequential reading."""
+    columns of sequential reading.
+
+    On exit the reader's state for the handle is dropped: the reader keeps
+    it (and so the handle and its bytes) until a handle is read to its end,
+    and a chunk's handle is read only to its last game."""
     data = chunk.data if data is None else data
     assert data is not None
     handle = io.TextIOWrapper(io.BytesIO(data), encoding=chunk.encoding, errors="replace")
-    seek_game(handle, chunk.start._replace(offset=0))
-    return handle
+    try:
+        seek_game(handle, chunk.start._replace(offset=0))
+        yield handle
+    finally:
+        forget(handle)
+        handle.close()
 
 
 def _chunk_starts(chunk: _Chunk, data: bytes) -> Iterator[GameStart]:

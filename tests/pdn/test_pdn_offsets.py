@@ -5,8 +5,10 @@ same errors, lines and columns."""
 
 from __future__ import annotations
 
+import gc
 import io
 import tracemalloc
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, cast
@@ -17,6 +19,7 @@ from hypothesis import strategies as st
 
 import draughts
 from draughts import pdn
+from draughts.pdn import lexer
 from draughts.pdn.offsets import _chunk_starts, _chunks, _open_chunk
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
@@ -80,11 +83,11 @@ def check_every_start(data: bytes) -> list[pdn.GameStart]:
         chunk_starts: list[pdn.GameStart] = []
         for chunk in _chunks(io.BytesIO(data), size, keep=True):
             assert chunk.data is not None
-            chunk_handle = _open_chunk(chunk)
-            for _ in range(chunk.games):
-                game = pdn.read_game(chunk_handle)
-                assert game is not None
-                got.append(summary(game))
+            with _open_chunk(chunk) as chunk_handle:
+                for _ in range(chunk.games):
+                    game = pdn.read_game(chunk_handle)
+                    assert game is not None
+                    got.append(summary(game))
             chunk_starts += _chunk_starts(chunk, chunk.data)
         assert got == expected and chunk_starts == starts, size
     return starts
@@ -412,3 +415,19 @@ def test_corpus_games_read_from_their_start_are_the_sequential_games(relative: s
 def test_local_files_read_from_their_start() -> None:
     for path in [*sorted(DATA.glob("*.p?n")), *sorted(EXAMPLES.glob("*.pdn"))]:
         check_every_start(path.read_bytes())
+
+
+def test_chunk_handles_are_let_go() -> None:
+    # The reader keeps its state for a handle until the handle's end: a
+    # chunk's handle, read to its last game only, is let go on leaving it.
+    data = b"1. 32-28 *\n1. 31-27 *\n1. 33-29 *\n" * 3
+    before = len(lexer._CURSORS)
+    kept = []
+    for chunk in _chunks(io.BytesIO(data), 1, keep=True):
+        with _open_chunk(chunk) as handle:
+            assert pdn.read_game(handle) is not None
+            assert len(lexer._CURSORS) == before + 1
+            kept.append(weakref.ref(handle))
+    del handle
+    gc.collect()
+    assert len(lexer._CURSORS) == before and all(ref() is None for ref in kept)
