@@ -31,7 +31,9 @@ ASCII-compatible encoding with universal newlines (what
 :func:`~draughts.pdn.open_pdn` returns, or :class:`io.TextIOWrapper` with its
 default ``newline``). Text in memory (:class:`io.StringIO`) has no bytes: scan
 ``io.BytesIO(text.encode())`` instead. Scanning starts where the handle is and
-counts lines from there, like reading.
+counts lines from there, like reading (a text handle that cannot seek, over a
+pipe or a ``.zst`` file, from where its binary handle is: scan it before
+reading from it).
 
 Seeking needs a seekable handle: a plain file, or a ``.gz``, ``.bz2`` or
 ``.xz`` file (whose decompressor seeks by decompressing from the start: fast
@@ -452,6 +454,8 @@ def _binary(handle: IO[Any]) -> tuple[IO[bytes], str | None, str, int]:
         offset = 0
         if handle.seekable():
             offset = handle.tell()
+            if offset >> 64:  # a position with decoder state: not a line start
+                raise ValueError("scanning must start at the start of a line")
             buffer.seek(offset)
         return buffer, handle.encoding, handle.errors or "strict", offset
     offset = handle.tell() if handle.seekable() else 0
