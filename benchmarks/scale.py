@@ -16,10 +16,11 @@ repository) and kept for the next run. Each file is then validated:
 - ``dask``: ``draughts.dask.validate`` on a ``distributed.LocalCluster`` of two
   worker processes of one thread, started for the run.
 
-For each run: wall time, games/s, the speed-up over ``jobs1``, the CPU time,
-the peak resident memory of the main process and of the largest worker (for
-the command line, ``ru_maxrss`` of the process and of its largest child; for
-Dask, each worker's own ``ru_maxrss``). All runs must print the same summary
+Each run is a new interpreter. For each: wall time, games/s, the speed-up
+over ``jobs1``, the CPU time of all its processes, the peak resident memory
+of the main process (``VmHWM``) and of the largest worker (for the command
+line, ``ru_maxrss`` of its largest child, pages shared with the main process
+included; for Dask, each worker's ``VmHWM``). All runs must print the same summary
 (checked). At two sizes, the peaks show whether memory stays flat as the file
 grows. Also timed: finding the game starts alone (``scan_offsets``).
 """
@@ -29,9 +30,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -45,18 +46,70 @@ from draughts import pdn  # noqa: E402
 CORPUS = REPO.parent / "shared" / "data" / "pdn"
 RUNS = ("jobs1", "jobs2", "dask")
 
+# The peak resident memory of this process: VmHWM where there is a /proc
+# (ru_maxrss of a process started by fork and exec counts the peak of the
+# process it was forked from), else ru_maxrss.
+_PEAK = """
+def peak_mb():
+    import resource
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+"""
+
 # Run in a new interpreter: validate, then report the peaks of the process
-# and of its largest child (the pool's workers, reaped when the pool ends).
-_CLI = """
+# and of its largest child (the pool's workers, reaped when the pool ends:
+# forked, so they count the pages they share with the main process).
+_CLI = (
+    _PEAK
+    + """
 import json, resource, sys, time
 from draughts._cli import main
 start = time.perf_counter()
 code = main(["validate", *sys.argv[1:]])
+seconds = time.perf_counter() - start
 self, children = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-print(json.dumps({"code": code, "seconds": time.perf_counter() - start,
+print(json.dumps({"code": code, "seconds": seconds,
     "cpu": self.ru_utime + self.ru_stime + children.ru_utime + children.ru_stime,
-    "main_mb": self.ru_maxrss / 1024, "worker_mb": children.ru_maxrss / 1024}), file=sys.stderr)
+    "main_mb": peak_mb(), "worker_mb": children.ru_maxrss / 1024}), file=sys.stderr)
 """
+)
+
+# The same on a LocalCluster of two worker processes of one thread, started
+# first (not timed); each worker reports its own peak and CPU time.
+_DASK = (
+    _PEAK
+    + """
+import json, resource, sys, time
+import distributed
+import draughts.dask
+
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+if __name__ == "__main__":
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        client.run(lambda: __import__("draughts.dask"))
+        before = client.run(cpu)
+        start, own = time.perf_counter(), cpu()
+        summary = draughts.dask.validate(sys.argv[1], client)
+        seconds, own = time.perf_counter() - start, cpu() - own
+        after = client.run(cpu)
+        workers = client.run(peak_mb)
+    print(summary.lines[-1])
+    print(json.dumps({"code": 0 if summary.ok else 1, "seconds": seconds,
+        "cpu": own + sum(after[w] - before[w] for w in after),
+        "main_mb": peak_mb(), "worker_mb": max(workers.values())}), file=sys.stderr)
+"""
+)
 
 
 def clean_files() -> list[Path]:
@@ -95,57 +148,32 @@ def build(size_mb: int, data: Path) -> Path:
     return target
 
 
-def run_cli(path: Path, jobs: int) -> dict[str, Any]:
+def run(code: str, *args: str) -> dict[str, Any]:
+    """Run ``code`` with ``args`` in a new interpreter; the figures it prints."""
+    script = Path(tempfile.mkdtemp()) / "run.py"
+    script.write_text(code)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(
-        [sys.executable, "-c", _CLI, "--jobs", str(jobs), str(path)],
+        [sys.executable, str(script), *args],
         cwd=REPO,
         env=env,
         capture_output=True,
         text=True,
         check=False,
     )
-    if done.returncode:
-        raise SystemExit(f"validate --jobs {jobs} failed:\n{done.stderr}")
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
     result: dict[str, Any] = json.loads(done.stderr.strip().splitlines()[-1])
     result["summary"] = done.stdout.strip().splitlines()[-1]
     return result
 
 
-def _worker_peak() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def run_cli(path: Path, jobs: int) -> dict[str, Any]:
+    return run(_CLI, "--jobs", str(jobs), str(path))
 
 
 def run_dask(path: Path) -> dict[str, Any]:
-    import distributed
-
-    import draughts.dask
-
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        client.run(lambda: __import__("draughts.pdn"))  # imports are not timed
-        before = resource.getrusage(resource.RUSAGE_SELF)
-        start = time.perf_counter()
-        summary = draughts.dask.validate(str(path), client)
-        seconds = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_SELF)
-        workers = client.run(_worker_peak)
-        cpu_workers = client.run(
-            lambda: sum(resource.getrusage(resource.RUSAGE_SELF)[:2])  # user + system
-        )
-    main_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return {
-        "code": 0 if summary.ok else 1,
-        "seconds": seconds,
-        "cpu": main_cpu + sum(cpu_workers.values()),
-        "main_mb": after.ru_maxrss / 1024,
-        "worker_mb": max(workers.values()),
-        "summary": summary.lines[-1],
-    }
+    return run(_DASK, str(path))
 
 
 def scan_speed(path: Path) -> float:
