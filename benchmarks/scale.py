@@ -20,7 +20,8 @@ Each run is a new interpreter. For each: wall time, games/s, the speed-up
 over ``jobs1``, the CPU time of all its processes, the peak resident memory
 of the main process (``VmHWM``) and of the largest worker (for the command
 line, ``ru_maxrss`` of its largest child, pages shared with the main process
-included; for Dask, each worker's ``VmHWM``). All runs must print the same summary
+included; for Dask, each worker's ``VmHWM``), and the load average before it
+(other work on the machine, which the wall times depend on). All runs must print the same summary
 (checked). At two sizes, the peaks show whether memory stays flat as the file
 grows. Also timed: finding the game starts alone (``scan_offsets``).
 """
@@ -204,11 +205,13 @@ def main() -> int:
         print(f"\n{path}: {mb:.0f} MB; scan_offsets alone: {scan_speed(path):.1f} MB/s")
         print(
             f"{'run':6} {'seconds':>8} {'games/s':>8} {'speed-up':>8} {'CPU s':>7} "
-            f"{'main MB':>8} {'worker MB':>9}  summary"
+            f"{'main MB':>8} {'worker MB':>9} {'load':>5}  summary"
         )
         base = None
         for name in args.runs:
+            load = os.getloadavg()[0]  # other work on the machine, before the run
             result = run_dask(path) if name == "dask" else run_cli(path, int(name[-1]))
+            result["load"] = load
             games = int(result["summary"].split(" games,")[0].split()[-1])
             result.update(run=name, size_mb=round(mb), games=games)
             result["games_per_s"] = games / result["seconds"]
@@ -218,7 +221,7 @@ def main() -> int:
             worker = f"{result['worker_mb']:.0f}" if name != "jobs1" else "-"
             print(
                 f"{name:6} {result['seconds']:8.1f} {result['games_per_s']:8.0f} {speedup:>8} "
-                f"{result['cpu']:7.1f} {result['main_mb']:8.0f} {worker:>9}  "
+                f"{result['cpu']:7.1f} {result['main_mb']:8.0f} {worker:>9} {load:5.1f}  "
                 f"{result['summary']}",
                 flush=True,
             )
