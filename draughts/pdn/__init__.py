@@ -41,6 +41,14 @@ from draughts.pdn.headers import (
     variant_of_tags,
 )
 from draughts.pdn.lexer import guess_encoding as _guess_encoding
+from draughts.pdn.offsets import (
+    GameStart,
+    _compression,
+    _open_binary,
+    scan_offsets,
+    scan_starts,
+    seek_game,
+)
 from draughts.pdn.reader import read as _read
 from draughts.pdn.strict import check as _check
 from draughts.pdn.tree import (
@@ -63,6 +71,7 @@ __all__ = [
     "Game",
     "GameBuilder",
     "GameNode",
+    "GameStart",
     "Headers",
     "HeadersBuilder",
     "PdnError",
@@ -74,6 +83,9 @@ __all__ = [
     "open_pdn",
     "read_game",
     "read_headers",
+    "scan_offsets",
+    "scan_starts",
+    "seek_game",
     "set_variant_tags",
     "skip_game",
     "variant_of_tags",
@@ -147,21 +159,40 @@ def skip_game(handle: IO[str]) -> bool:
     return _read(handle, SkipVisitor(), None) is not None
 
 
-def open_pdn(path: str | os.PathLike[str]) -> IO[str]:
+def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:
     """Open a PDN file for reading, guessing its encoding: UTF-8 (with or
     without a byte order mark) when the start of the file decodes as UTF-8,
     else CP1252 (Latin-1 with the Windows punctuation).
 
-    >>> import os, tempfile
+    Compressed files are read as what they decompress to, told by their first
+    bytes (whatever their name): gzip (``.gz``), bzip2 (``.bz2``) and xz
+    (``.xz``) with the standard library, zstd (``.zst``) when the optional
+    ``zstandard`` package is installed (``pip install draughtslib[zstd]``;
+    without it, opening one raises :class:`ModuleNotFoundError` naming the
+    file). ``source`` may also be a binary handle (``sys.stdin.buffer``),
+    which the returned handle closes when it is closed.
+
+    >>> import gzip, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.pdn")
     >>> _ = open(path, "wb").write('[Site "Cannes é"]'.encode("latin-1"))
     >>> with open_pdn(path) as handle:
     ...     read_headers(handle)["Site"]
     'Cannes é'
+    >>> _ = gzip.open(path + ".gz", "wb").write('[Site "Cannes é"]'.encode())
+    >>> with open_pdn(path + ".gz") as handle:
+    ...     read_headers(handle)["Site"]
+    'Cannes é'
     """
-    with open(path, "rb") as raw:
-        head = raw.read(1 << 16)
-    return open(path, encoding=_guess_encoding(head), errors="replace")
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        with open(path, "rb") as raw:
+            head = raw.read(1 << 16)
+        if _compression(head) is None:  # a plain file, opened as it always was
+            return open(path, encoding=_guess_encoding(head), errors="replace")
+        stream, encoding = _open_binary(path)
+    else:
+        stream, encoding = _open_binary(source)
+    return io.TextIOWrapper(stream, encoding=encoding, errors="replace")
 
 
 def check_strict(handle: IO[str] | str) -> list[PdnError]:

@@ -1,0 +1,287 @@
+"""PDN files on a Dask cluster: a bag of game records, and ``validate`` run
+by the cluster's workers (needs the ``dask`` extra: ``pip install
+draughtslib[dask]``, which installs ``dask[bag]`` and ``distributed``).
+
+Files are split at game boundaries found by
+:func:`draughts.pdn.scan_starts`, in the calling process; each piece is a
+task that opens the file by its path, seeks to its first game and reads its
+games, so the workers must see the files by the same paths (one machine, or a
+shared file system). Compressed files are split too, but each piece of one is
+found by decompressing from the start of the file.
+
+.. code-block:: python
+
+    from distributed import Client
+    import draughts.dask
+
+    client = Client("tcp://scheduler:8786")           # or Client() for a local cluster
+    games = draughts.dask.read_games(["a.pdn", "b.pdn.gz"])
+    games.filter(lambda g: g.errors).pluck("first_error").compute()
+    games.map(lambda g: g.result).frequencies().compute()
+    print(draughts.dask.validate(["a.pdn", "b.pdn.gz"], client))
+
+See the documentation's "Large files" page for starting a cluster and for
+``draughts validate --scheduler``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from draughts._cli import pdn as _cli
+from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
+from draughts.pdn.record import GameRecord, read_record
+from draughts.variant import Variant
+
+if TYPE_CHECKING:
+    import dask.bag
+
+__all__ = ["Summary", "read_games", "validate"]
+
+_BLOCKSIZE = 8 << 20  # bytes of games per partition
+
+
+def _dask() -> Any:
+    """The ``dask`` package (imported when first needed, so that this module
+    imports without it). Its functions have no annotations: they are called
+    through this."""
+    try:
+        import dask.bag
+        import dask.delayed
+    except ImportError as error:
+        raise ImportError(
+            f"draughts.dask needs Dask: pip install draughtslib[dask] ({error})"
+        ) from error
+    return dask
+
+
+Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
+
+
+def _paths(paths: Paths) -> list[str]:
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(path) for path in paths]
+
+
+def _pieces(path: str, blocksize: int) -> list[_Chunk]:
+    """The pieces of a file, found in this process."""
+    stream, encoding = _open_binary(path)
+    with stream:
+        return list(_chunks(stream, blocksize, keep=False, encoding=encoding))
+
+
+def _read_piece(path: str, chunk: _Chunk) -> bytes:
+    """A piece's bytes, read from the file (on a worker)."""
+    stream, _ = _open_binary(path)
+    with stream:
+        if stream.seekable():
+            stream.seek(chunk.start.offset)
+        else:
+            left = chunk.start.offset
+            while left > 0:
+                skipped = stream.read(min(left, 1 << 20))
+                if not skipped:
+                    break
+                left -= len(skipped)
+        size = chunk.end - chunk.start.offset
+        parts = []
+        while size > 0:
+            part = stream.read(size)
+            if not part:
+                break
+            parts.append(part)
+            size -= len(part)
+    return b"".join(parts)
+
+
+def _records(path: str, chunk: _Chunk, variant: Variant | str | None) -> list[GameRecord]:
+    """The records of a piece's games (a task)."""
+    data = _read_piece(path, chunk)
+    records = []
+    with _open_chunk(chunk, data) as handle:
+        for start in _chunk_starts(chunk, data):
+            record = read_record(
+                handle, file=path, offset=start.offset, number=start.number, variant=variant
+            )
+            assert record is not None
+            records.append(record)
+    return records
+
+
+def read_games(
+    paths: Paths, *, variant: Variant | str | None = None, blocksize: int = _BLOCKSIZE
+) -> dask.bag.Bag:
+    """A :class:`dask.bag.Bag` of the :class:`~draughts.pdn.record.GameRecord`
+    of every game of the files, in file order, in partitions of about
+    ``blocksize`` bytes of games (a partition never splits a game).
+
+    ``variant`` is the variant of games without ``GameType`` or ``Variant``
+    tags (international if not given). The files are scanned for game
+    boundaries now, in this process; the games are read when the bag is
+    computed. Each record's ``offset`` is its game's start (see
+    :func:`draughts.pdn.scan_offsets`) and ``number`` its place in its file.
+
+    .. code-block:: python
+
+        # g.pdn: '[Result "2-0"]\\n1. 32-28 2-0\\n\\n1. 31-27 19-23 *\\n'
+        games = read_games("g.pdn")
+        [(g.number, g.offset, g.result, g.plies) for g in games.compute()]
+        # [(1, 0, '2-0', 1), (2, 29, '*', 2)]
+    """
+    module = _dask()
+    parts = [
+        module.delayed(_records, pure=True)(path, chunk, variant)
+        for path in _paths(paths)
+        for chunk in _pieces(path, blocksize)
+    ]
+    bag: dask.bag.Bag = (
+        module.bag.from_delayed(parts) if parts else module.bag.from_sequence([], npartitions=1)
+    )
+    return bag
+
+
+@attrs.frozen
+class Summary:
+    """What :func:`validate` found: the numbers of the summary line of
+    ``draughts validate``, and in :attr:`lines` all that it prints (each
+    error as ``file:line:col: message``, then the summary).
+
+    >>> summary = Summary(1, 2, 3, 1, (("illegal", 1),), None, ("x:1:5: bad", "..."))
+    >>> summary.ok, str(summary)
+    (False, 'x:1:5: bad\\n...')
+    """
+
+    files: int
+    games: int
+    moves: int
+    games_with_errors: int
+    errors_by_kind: tuple[tuple[str, int], ...]
+    """``(kind, games with an error of that kind)``, by kind."""
+    pdn3_violations: int | None
+    """In strict mode, the PDN 3.0 violations; else None."""
+    lines: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Whether no game has an error (and, in strict mode, no violation)."""
+        return not (self.games_with_errors or self.pdn3_violations)
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _check_piece(path: str, chunk: _Chunk, variant: str | None, strict: bool) -> dict[str, Any]:
+    """A piece's report (a task)."""
+    with _open_chunk(chunk, _read_piece(path, chunk)) as handle:
+        return _cli._check_games(handle, variant, strict, chunk.start.number, chunk.games)
+
+
+def _tasks(
+    paths: Sequence[str], variant: str | None, strict: bool, blocksize: int
+) -> list[tuple[str, list[Any], Any]]:
+    """Per file: its path, the tasks of its pieces, and of its strict check."""
+    delayed = _dask().delayed
+    tasks = []
+    for path in paths:
+        try:
+            pieces = _pieces(path, blocksize)
+        except _cli._READ_ERRORS as error:
+            raise _cli._InputError(path, error) from error
+        parts = [delayed(_check_piece, pure=True)(path, chunk, variant, strict) for chunk in pieces]
+        violations = delayed(_cli._strict_violations, pure=True)(path) if strict else None
+        tasks.append((path, parts, violations))
+    return tasks
+
+
+def _compute(values: list[Any], client: Any) -> list[Any]:
+    """``values`` computed on ``client``; else on the current Dask client if
+    there is one, else by the scheduler Dask is configured with, else in
+    local processes."""
+    if client is None:
+        try:
+            import distributed
+
+            current: Any = distributed.default_client
+            client = current()
+        except (ImportError, ValueError):
+            dask = _dask()
+            scheduler = dask.config.get("scheduler", None) or "processes"
+            return list(dask.compute(*values, scheduler=scheduler))
+    futures = client.compute(values)
+    return list(client.gather(futures))
+
+
+def _report_list(
+    paths: Sequence[str], variant: str | None, strict: bool, blocksize: int, client: Any
+) -> list[dict[str, Any]]:
+    tasks = _tasks(paths, variant, strict, blocksize)
+    flat: list[Any] = []
+    for _, parts, violations in tasks:
+        flat += parts
+        if violations is not None:
+            flat.append(violations)
+    results = iter(_compute(flat, client) if flat else [])
+    reports = []
+    for path, parts, violations in tasks:
+        report = _cli._new_report(path)
+        for _ in parts:
+            _cli._add(report, next(results))
+        reports.append(_cli._finish(report, next(results) if violations is not None else None))
+    return reports
+
+
+def _reports(
+    paths: Sequence[str], *, variant: str | None, strict: bool, address: str, chunk_size: int
+) -> list[dict[str, Any]]:
+    """The reports of ``draughts validate --scheduler ADDRESS``."""
+    import distributed
+
+    connect: Any = distributed.Client
+    with connect(address) as client:
+        return _report_list(paths, variant, strict, chunk_size, client)
+
+
+def validate(
+    paths: Paths,
+    client: Any = None,
+    *,
+    variant: str | None = None,
+    strict: bool = False,
+    blocksize: int = _BLOCKSIZE,
+) -> Summary:
+    """Check every game of the files on a Dask cluster, as ``draughts
+    validate`` does: the same errors, in file order, and the same summary.
+
+    ``client`` is a :class:`distributed.Client`; without one, the current
+    client if there is one, else local processes. ``variant`` is the variant
+    of games without ``GameType`` or ``Variant`` tags; ``strict`` adds the
+    PDN 3.0 grammar check; ``blocksize`` is the bytes of games per task.
+
+    .. code-block:: python
+
+        # g.pdn: "1. 32-28 19-23 2. 28-22 *\\n\\n1. 31-27 *\\n"
+        summary = validate("g.pdn", client)
+        summary.games, summary.ok  # (2, False)
+        print(summary)
+        # g.pdn:1:19: illegal move '28-22' in W:W28,31,33-50:B1-18,20,23: capture is ...
+        # 1 file, 2 games, 3 moves, 1 games with errors (illegal 1)
+    """
+    reports = _report_list(_paths(paths), variant, strict, blocksize, client)
+    kinds: dict[str, int] = {}
+    for report in reports:
+        for kind, count in report["errors_by_kind"].items():
+            kinds[kind] = kinds.get(kind, 0) + count
+    return Summary(
+        files=len(reports),
+        games=sum(r["games"] for r in reports),
+        moves=sum(r["moves"] for r in reports),
+        games_with_errors=sum(r["games_with_errors"] for r in reports),
+        errors_by_kind=tuple(sorted(kinds.items())),
+        pdn3_violations=sum(r["pdn3_violations"] for r in reports) if strict else None,
+        lines=tuple(_cli._report_lines(reports, strict)),
+    )

@@ -1,0 +1,122 @@
+"""``draughts.dask`` on a local cluster of two worker processes: the bag of
+game records is the records read sequentially, ``validate`` and ``draughts
+validate --scheduler`` print what ``draughts validate --jobs 1`` prints."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("dask.bag", reason="dask is not installed (pip install draughtslib[dask])")
+distributed = pytest.importorskip(
+    "distributed", reason="distributed is not installed (pip install draughtslib[dask])"
+)
+
+import draughts.dask  # noqa: E402
+from draughts import pdn  # noqa: E402
+from draughts.pdn.record import GameRecord, read_record  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "pdn"
+EXAMPLES = ROOT / "examples"
+CORPUS = ROOT.parent / "shared" / "data" / "pdn"
+LOCAL = [str(p) for p in [*sorted(DATA.glob("*.p?n")), *sorted(EXAMPLES.glob("*.pdn"))]]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as connected,
+    ):
+        yield connected
+
+
+def sequential_records(path: str, variant: str | None = None) -> list[GameRecord]:
+    with open(path, "rb") as raw:
+        starts = list(pdn.scan_starts(raw))
+    records = []
+    with pdn.open_pdn(path) as handle:
+        for start in starts:
+            record = read_record(
+                handle, file=path, offset=start.offset, number=start.number, variant=variant
+            )
+            assert record is not None
+            records.append(record)
+        assert read_record(handle) is None
+    return records
+
+
+def cli(*args: str) -> tuple[int, str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "draughts", "validate", *args],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.returncode, done.stdout
+
+
+def test_the_bag_holds_the_records_read_sequentially(client: Any) -> None:
+    paths = list(LOCAL)
+    if CORPUS.is_dir():
+        paths.append(str(CORPUS / "english" / "tinsley.pdn"))
+    bag = draughts.dask.read_games(paths, blocksize=20_000)
+    assert bag.npartitions > len(paths)
+    expected = [record for path in paths for record in sequential_records(path)]
+    assert bag.compute() == expected
+    # A bag is a bag: the records can be counted and filtered on the cluster.
+    bad = bag.filter(lambda r: r.errors > 0).map(lambda r: (r.file, r.number)).compute()
+    assert bad == [(r.file, r.number) for r in expected if r.errors]
+
+
+def test_the_variant_and_compressed_files(client: Any, tmp_path: Path) -> None:
+    source = CORPUS / "english" / "tinsley.pdn"
+    if not source.exists():
+        source = DATA / "British_Computer_Championship_2002.pdn"
+    packed = tmp_path / "games.pdn.gz"
+    packed.write_bytes(gzip.compress(source.read_bytes()))
+    records = draughts.dask.read_games(packed, variant="english", blocksize=30_000).compute()
+    expected = sequential_records(str(source), "english")
+    assert [attrs_without_file(r) for r in records] == [attrs_without_file(r) for r in expected]
+    assert {r.file for r in records} == {str(packed)} and records[0].variant == "english"
+
+
+def attrs_without_file(record: GameRecord) -> tuple[Any, ...]:
+    return (record.offset, record.number, record.result, record.plies, record.final_fen)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_validate_gives_what_the_command_line_prints(client: Any, strict: bool) -> None:
+    options = ["--strict"] if strict else []
+    code, out = cli(*options, "--jobs", "1", *LOCAL)
+    summary = draughts.dask.validate(LOCAL, client, strict=strict, blocksize=10_000)
+    assert summary.lines == tuple(out.splitlines())
+    assert str(summary) + "\n" == out
+    assert summary.ok == (code == 0) and summary.files == len(LOCAL)
+    # Without a client: the current one.
+    assert draughts.dask.validate(LOCAL, strict=strict) == summary
+
+
+def test_validate_on_a_scheduler_from_the_command_line(client: Any) -> None:
+    address = client.scheduler.address
+    for options in ([], ["--strict", "--json", "--variant", "english"]):
+        expected = cli(*options, "--jobs", "1", *LOCAL)
+        assert cli(*options, "--scheduler", address, "--chunk-size", "5000", *LOCAL) == expected
+
+
+def test_an_empty_list_and_a_missing_file(client: Any, tmp_path: Path) -> None:
+    assert draughts.dask.read_games([]).compute() == []
+    with pytest.raises(FileNotFoundError):
+        draughts.dask.read_games([str(tmp_path / "none.pdn")])
