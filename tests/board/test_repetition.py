@@ -269,6 +269,10 @@ def _automatic_draw(board: Board) -> Termination | None:
             if board.is_repetition(rule.limit):
                 return rule.termination
             continue
+        # A rule met by the material alone does not hold while the side to
+        # move has a capture, which changes the material (docs/termination.rst).
+        if rule.limit == 0 and board.has_captures():
+            continue
         for counted, n in board.draw_rule_counts():
             if counted is rule and n is not None and n >= rule.limit:
                 return rule.termination
