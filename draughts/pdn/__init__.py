@@ -174,11 +174,13 @@ def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:
 
     >>> import gzip, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.pdn")
-    >>> _ = open(path, "wb").write('[Site "Cannes é"]'.encode("latin-1"))
+    >>> with open(path, "wb") as file:
+    ...     _ = file.write('[Site "Cannes é"]'.encode("latin-1"))
     >>> with open_pdn(path) as handle:
     ...     read_headers(handle)["Site"]
     'Cannes é'
-    >>> _ = gzip.open(path + ".gz", "wb").write('[Site "Cannes é"]'.encode())
+    >>> with gzip.open(path + ".gz", "wb") as file:
+    ...     _ = file.write('[Site "Cannes é"]'.encode())
     >>> with open_pdn(path + ".gz") as handle:
     ...     read_headers(handle)["Site"]
     'Cannes é'
