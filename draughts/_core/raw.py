@@ -3,7 +3,7 @@
 A :class:`RawMove` names the squares by their index in the padded grid of
 :mod:`draughts._core.geometry`, not by square number, so the generator and
 the search never convert. :func:`apply` plays one on the four bitboards and
-:func:`to_move` / :func:`to_moves` are the one place where raw moves become
+a :class:`MoveMaker` is the one place where raw moves become
 :class:`draughts.Move` objects.
 """
 
