@@ -206,11 +206,12 @@ class Game {
       const ply = index + offset;
       if (!item || ply % 2 === 0) {
         item = document.createElement("li");
-        item.value = Math.floor(ply / 2) + 1;
-        if (ply % 2 === 1) item.append(Object.assign(document.createElement("span"), { className: "ply", textContent: "..." }));
+        const number = `${Math.floor(ply / 2) + 1}.`;
+        item.append(Object.assign(document.createElement("span"), { className: "number", textContent: number }));
+        if (ply % 2 === 1) item.append(" ", Object.assign(document.createElement("span"), { className: "ply", textContent: "..." }));
         list.append(item);
       }
-      item.append(Object.assign(document.createElement("span"), { className: "ply", textContent: text }));
+      item.append(" ", Object.assign(document.createElement("span"), { className: "ply", textContent: text }));
     });
     list.scrollTop = list.scrollHeight;
   }
