@@ -57,13 +57,15 @@ def live_server() -> Iterator[str]:
 def chromium() -> Iterator[Any]:
     """A headless Chromium (Debian's, Playwright's own download being out
     of reach), or skip saying how to get one."""
+    # CI sets DRAUGHTS_REQUIRE_BROWSER=1: there a missing browser is a failure.
+    missing = pytest.fail if os.environ.get("DRAUGHTS_REQUIRE_BROWSER") == "1" else pytest.skip
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        pytest.skip(f"Playwright is not installed: {HOW_TO_GET_A_BROWSER}")
+        missing(f"Playwright is not installed: {HOW_TO_GET_A_BROWSER}")
     executable = shutil.which(CHROMIUM) or CHROMIUM
     if not Path(executable).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: {HOW_TO_GET_A_BROWSER}")
+        missing(f"no Chromium at {CHROMIUM}: {HOW_TO_GET_A_BROWSER}")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable)
         yield browser

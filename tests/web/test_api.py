@@ -26,7 +26,7 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
-    assert '"/static/game.js"' in page.text and '"/static/style.css"' in page.text
+    assert '"static/game.js"' in page.text and '"static/style.css"' in page.text
     game = client.get("/static/game.js")
     assert game.status_code == 200 and '"./board.js"' in game.text
     assert client.get("/static/board.js").status_code == 200
@@ -302,6 +302,19 @@ def test_too_many_moves(client: TestClient) -> None:
         client, "/api/position", {"variant": "english", "moves": ["1-5"] * (MAX_MOVES + 1)}, 400
     )
     assert f"more than the {MAX_MOVES} allowed" in answer["error"]
+
+
+def test_the_board_mounted_under_a_prefix() -> None:
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    client = TestClient(Starlette(routes=[Mount("/draughts", app=create_app())]))
+    page = client.get("/draughts/")
+    assert page.status_code == 200 and 'id="board"' in page.text
+    # The page's addresses are relative: they resolve under the prefix.
+    assert client.get("/draughts/static/game.js").status_code == 200
+    answer = client.post("/draughts/api/position", json={"variant": "english"})
+    assert answer.json()["turn"] == "black"
 
 
 def test_wrong_methods_and_paths(client: TestClient) -> None:

@@ -43,7 +43,7 @@ async function api(path, body) {
     try { message = (await response.json()).error; } catch { /* not JSON */ }
     throw new Error(message);
   }
-  return path === "/api/pdn" ? response.text() : response.json();
+  return path === "api/pdn" ? response.text() : response.json();
 }
 
 class Game {
@@ -134,7 +134,7 @@ class Game {
     const fen = $("#fen").value.trim() || null;
     let answer;
     try {
-      answer = await api("/api/position", { variant: variant.name, fen, moves: [] });
+      answer = await api("api/position", { variant: variant.name, fen, moves: [] });
     } catch (error) {
       this.say(`Cannot start from that position: ${error.message}`);
       return;
@@ -378,7 +378,7 @@ class Game {
     const generation = ++this.generation;
     let answer;
     try {
-      answer = await api("/api/position", this.request({ moves }));
+      answer = await api("api/position", this.request({ moves }));
     } catch (error) {
       this.say(error.message);
       this.draw();
@@ -398,7 +398,7 @@ class Game {
     this.drawStatus();
     let reply;
     try {
-      reply = await api("/api/engine", this.request({ level: $("#level").value }));
+      reply = await api("api/engine", this.request({ level: $("#level").value }));
     } catch (error) {
       this.say(`The engine failed: ${error.message}`);
       return;
@@ -424,7 +424,7 @@ class Game {
   async finish(end) {
     let answer;
     try {
-      answer = await api("/api/position", this.request({ end }));
+      answer = await api("api/position", this.request({ end }));
     } catch (error) {
       this.say(error.message);
       return;
@@ -468,7 +468,7 @@ class Game {
     if (this.end) body.end = this.endRequest;
     let text;
     try {
-      text = await api("/api/pdn", body);
+      text = await api("api/pdn", body);
     } catch (error) {
       this.say(error.message);
       return;
@@ -483,7 +483,7 @@ class Game {
   }
 }
 
-api("/api/variants").then(
+api("api/variants").then(
   (variants) => { window.draughtsGame = new Game(variants); },
   (error) => { $("#message").textContent = `The server cannot be reached: ${error.message}`; },
 );
