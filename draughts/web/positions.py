@@ -30,6 +30,8 @@ __all__ = [
     "MAX_MOVES",
     "BadRequest",
     "board_from_request",
+    "check_fields",
+    "describe",
     "game_pdn",
     "outcome_json",
     "position",

@@ -110,6 +110,31 @@ def test_drag_and_drop_and_an_illegal_drop_snaps_back(page: Any) -> None:
     assert page.locator("#board .lastmove.s11").count() == 1
 
 
+def test_a_touch_drag_plays_a_move(chromium: Any, live_server: str) -> None:
+    context = chromium.new_context(has_touch=True, viewport={"width": 800, "height": 800})
+    try:
+        tab = context.new_page()
+        tab.goto(f"{live_server}/?variant=russian&engine=none")
+        tab.wait_for_function("window.draughtsGame && window.draughtsGame.position")
+        variant = draughts.find_variant("russian")
+        c3, d4 = variant.parse_square("c3"), variant.parse_square("d4")
+        start, end = (tab.locator(f"#board .square.s{n}").bounding_box() for n in (c3, d4))
+        cdp = context.new_cdp_session(tab)
+
+        def touch(kind: str, box: Any) -> None:
+            points = [] if kind == "touchEnd" else [{"x": box["x"] + 20, "y": box["y"] + 20}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", start)
+        touch("touchMove", {"x": (start["x"] + end["x"]) / 2, "y": (start["y"] + end["y"]) / 2})
+        touch("touchMove", end)
+        touch("touchEnd", end)
+        tab.wait_for_function("window.draughtsGame.position.history.length === 1")
+        assert state(tab)["history"] == ["c3-d4"]
+    finally:
+        context.close()
+
+
 def test_international_capture_chosen_square_by_square(page: Any, tmp_path: Path) -> None:
     # Two routes of the king on 44 take three pieces and end on 25.
     page.open("variant=international&engine=none&fen=W:WK44:B20,18,12,39")
@@ -229,9 +254,19 @@ def test_board_options_flip_colours_marks_crown_and_undo(page: Any) -> None:
     )
     assert sorted(movable) == ["movable s4", "movable s7"]
     play_by_clicks(page, "7-11")
+    assert page.inner_text("#moves").split() == ["1.", "7-11"]
     page.click("#undo")
     page.wait_for_function("window.draughtsGame.position.history.length === 0")
     assert page.locator("#board .piece.black.man.s7").count() == 1
+    # A new game from a FEN, and a FEN that is refused in words.
+    page.fill("#fen", "W:W9:B1")
+    page.click("#set-fen")
+    page.wait_for_function("window.draughtsGame.position.fen === 'W:W9:B1'")
+    page.fill("#fen", "W:W99:B1")
+    page.click("#set-fen")
+    page.wait_for_function("document.querySelector('#message').textContent !== ''")
+    assert page.inner_text("#message").startswith("Cannot start from that position: fen:")
+    assert state(page)["fen"] == "W:W9:B1"
 
 
 def test_algebraic_coordinates_at_the_edges(page: Any) -> None:

@@ -394,7 +394,8 @@ class Game {
     const p = this.position;
     if (this.end || p.outcome || this.thinking || $("#engine").value !== p.turn) return;
     const generation = this.generation;
-    this.thinking = true;
+    const search = {}; // this search's token: an undo may start another one meanwhile
+    this.thinking = search;
     this.drawStatus();
     let reply;
     try {
@@ -403,7 +404,8 @@ class Game {
       this.say(`The engine failed: ${error.message}`);
       return;
     } finally {
-      this.thinking = false;
+      if (this.thinking === search) this.thinking = null;
+      this.drawStatus();
     }
     if (generation !== this.generation || this.end) return;
     await this.advance([...this.moves, reply.move], p.turn);
@@ -417,7 +419,7 @@ class Game {
     const turnAfter = (count) => ((this.moves.length - count) % 2 === 0 ? this.position.turn : this.other(this.position.turn));
     if (engineSide !== "none" && turnAfter(moves.length) === engineSide && moves.length > 0) moves = moves.slice(0, -1);
     this.end = null;
-    this.thinking = false;
+    this.thinking = null;
     this.advance(moves, null);
   }
 
