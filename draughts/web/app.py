@@ -70,12 +70,13 @@ def create_app(
     if engine_threads < 1:
         raise ValueError(f"engine_threads must be at least 1, not {engine_threads!r}")
     engine_slots = anyio.CapacityLimiter(engine_threads)
+    variant_list_json = positions.variants()  # the presets do not change
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
     async def variant_list(request: Request) -> Response:
-        return JSONResponse(positions.variants())
+        return JSONResponse(variant_list_json)
 
     async def position(request: Request) -> Response:
         return JSONResponse(positions.position(await _json_body(request)))

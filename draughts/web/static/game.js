@@ -175,6 +175,10 @@ class Game {
     const p = this.position;
     this.view.orientation = this.flipped ? (this.baseOrientation === "white" ? "black" : "white") : this.baseOrientation;
     this.view.showCoordinates = $("#coordinates").checked;
+    // Each clock beside its side of the board.
+    const bottom = this.view.orientation;
+    $("#board").before($(`#clock-${this.other(bottom)}`));
+    $("#board").after($(`#clock-${bottom}`));
     $("#board").className = `board scheme-${$("#scheme").value}`;
     const sel = this.selection;
     const candidates = sel ? this.candidates() : [];
