@@ -35,10 +35,11 @@ MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted: a game of :data:`~draughts.web.positions.MAX_MOVES`
 plies in long notation fits with room to spare."""
 
-DEFAULT_ENGINE_SECONDS = 2.0
+DEFAULT_ENGINE_SECONDS = 1.0
 """How long the engine may think per request unless :func:`create_app` is
-told otherwise. The easy and medium levels stop at a fixed depth well
-before; the hard level uses all of it."""
+told otherwise: the hard level's own second (see
+:class:`~draughts.engine.BuiltinEngine`). The easy and medium levels stop at
+their fixed depth well before."""
 
 _LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 _ENGINE_FIELDS = {"variant", "fen", "moves", "level", "seed"}

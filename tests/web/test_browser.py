@@ -95,6 +95,20 @@ def test_a_whole_english_game_by_clicks_against_the_easy_engine(page: Any) -> No
     assert page.inner_text("#status").endswith(f"Result {position['outcome']['result']}.")
 
 
+def test_the_engine_plays_black_and_moves_first(page: Any) -> None:
+    page.open("variant=dama&engine=black&level=easy&minutes=1&increment=5")
+    wait_for_plies(page, 1)
+    first = state(page)
+    assert first["turn"] == "white"
+    assert page.inner_text("#status") == "White to move."
+    # The engine's move earned its 5 seconds of increment.
+    assert page.inner_text("#clock-black") in ("Red 1:05", "Red 1:04")
+    text = first["legal_moves"][0]["pdn"]
+    play_by_clicks(page, text)
+    wait_for_plies(page, 3)
+    assert state(page)["history"][1] == text
+
+
 def test_drag_and_drop_and_an_illegal_drop_snaps_back(page: Any) -> None:
     page.open("variant=english&engine=none")
     page.drag_and_drop(square(page, 11), square(page, 18))  # not a move
