@@ -299,8 +299,9 @@ def game_pdn(body: object) -> str:
     }
     for field, tag in tags.items():
         value = request.get(field, defaults[field])
-        if not isinstance(value, str) or "\n" in value or '"' in value:
-            raise BadRequest(f"{field}: expected one line of text without quotes, not {value!r}")
+        # The writer escapes quotes and backslashes; a line break it cannot.
+        if not isinstance(value, str) or not value.isprintable():
+            raise BadRequest(f"{field}: expected one line of printable text, not {_short(value)}")
         headers[tag] = value
     headers["Result"] = "*" if outcome is None else outcome.result()
     if outcome is not None:

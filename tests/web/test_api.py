@@ -173,7 +173,7 @@ def test_pdn_download_reads_back(client: TestClient) -> None:
         {
             "variant": "english",
             "moves": moves,
-            "white": "Ann",
+            "white": 'Ann "the Bold" \\o/',
             "black": "draughts engine (easy)",
             "end": {"by": "resignation", "side": "white"},
         },
@@ -182,7 +182,7 @@ def test_pdn_download_reads_back(client: TestClient) -> None:
     assert game is not None and game.errors == []
     assert [str(m) for m in game.mainline_moves()] == moves
     assert game.headers.variant().name == "english"
-    assert game.headers["White"] == "Ann"
+    assert game.headers["White"] == 'Ann "the Bold" \\o/'
     assert game.headers["Black"] == "draughts engine (easy)"
     assert game.headers["Result"] == "0-1"
     assert game.headers["Termination"] == "resignation"
@@ -255,7 +255,8 @@ def test_pdn_of_a_dama_game_from_a_fen(client: TestClient) -> None:
             422,
             "the game is over",
         ),
-        ("/api/pdn", {"variant": "english", "white": 'A "B"'}, 400, "white: expected one line"),
+        ("/api/pdn", {"variant": "english", "white": "A\nB"}, 400, "white: expected one line"),
+        ("/api/pdn", {"variant": "english", "date": 2026}, 400, "date: expected one line"),
         ("/api/pdn", {"variant": "english", "moves": ["1-2"]}, 422, "moves[0]: '1-2'"),
     ],
 )
