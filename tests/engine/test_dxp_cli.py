@@ -30,8 +30,10 @@ def test_listen_serves_a_game_and_writes_it(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     record = tmp_path / "games.pdn"
     args = _parser().parse_args(
-        ["dxp", "--listen", "0", "--games", "1", "--level", "easy", "--move-time", "0.05"]
-        + ["--name", "Our Engine", "--pdn", str(record)]
+        [
+            *("dxp", "--listen", "0", "--games", "1", "--level", "easy"),
+            *("--move-time", "0.05", "--name", "Our Engine", "--pdn", str(record)),
+        ]
     )
     finish = in_thread(lambda: run_dxp(args, out, err))
     deadline = time.monotonic() + 10
@@ -54,8 +56,10 @@ def test_connect_plays_our_engine_as_initiator() -> None:
     out, err = io.StringIO(), io.StringIO()
     fen = "W:W31,32,33,34,35:B16,17,18,19,20"
     args = _parser().parse_args(
-        ["dxp", "--connect", f"127.0.0.1:{engine.port}", "--fen", fen]
-        + ["--level", "easy", "--move-time", "0.05"]
+        [
+            *("dxp", "--connect", f"127.0.0.1:{engine.port}", "--fen", fen),
+            *("--level", "easy", "--move-time", "0.05"),
+        ]
     )
     finish = in_thread(lambda: run_dxp(args, out, err))
     board = engine.wait_game()
