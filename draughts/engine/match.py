@@ -32,7 +32,7 @@ import attrs
 from draughts import pdn
 from draughts.board import Board
 from draughts.engine.base import Engine, EngineError, Limit
-from draughts.engine.builtin import BuiltinEngine
+from draughts.engine.builtin import builtin
 from draughts.engine.dxp import DxpEngine, DxpGameEnded
 from draughts.engine.hub import HubEngine
 from draughts.outcome import Outcome, Termination
@@ -121,7 +121,7 @@ class EngineSpec:
         """
         if self.kind == "builtin":
             level, _, seed = self.argument.partition(":")
-            return BuiltinEngine(level, seed=int(seed or 0))  # type: ignore[arg-type]
+            return builtin(level, seed=int(seed or 0))  # type: ignore[arg-type]
         if self.kind == "hub":
             return HubEngine.popen(shlex.split(self.argument))
         host, _, port = self.argument.rpartition(":")

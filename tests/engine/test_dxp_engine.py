@@ -407,3 +407,29 @@ def test_initiate_plays_each_board_against_a_listening_engine() -> None:
     assert game.mainline_moves() == board.move_stack
     assert game.headers["Black"] == "draughts"
     assert replay(game).fen() == board.fen()
+
+
+@pytest.mark.parametrize(
+    ("steps", "error", "words"),
+    [
+        ([("close",)], EngineTerminatedError, "closed the connection while we waited for the move"),
+        ([("send", "Qwhat")], EngineProtocolError, "sent 'Qwhat' while we waited for the move"),
+        ([("send", "M00003228")], EngineProtocolError, "capture count at column 10"),
+        ([("send", "M0000313600")], EngineProtocolError, "'M0000313600', which is not a legal"),
+        ([("sleep", 1.5)], EngineError, "sent nothing for 0.6 s"),
+    ],
+)
+def test_a_misbehaving_initiator_gets_a_clear_error(
+    steps: list[tuple[object, ...]], error: type[Exception], words: str
+) -> None:
+    engine = DxpEngine.listen(0, timeout=0.5, accept_timeout=5)
+    peer = FakePeer(
+        [("send", request_for(draughts.Board(), draughts.BLACK)), ("expect", "A"), *steps],
+        connect_to=engine.port,
+    ).start()
+    began = time.monotonic()
+    with pytest.raises(error, match=words):
+        engine.play(engine.wait_game(), Limit(time=0.1))
+    assert time.monotonic() - began < 5
+    engine.quit()
+    peer.join()

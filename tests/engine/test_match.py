@@ -4,6 +4,8 @@ concurrency, and a DXP engine in a match."""
 from __future__ import annotations
 
 import math
+import shlex
+import sys
 import time
 from pathlib import Path
 
@@ -321,3 +323,16 @@ def test_the_match_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.count("game ") >= 2 and "Elo difference (builtin:easy - builtin:easy:3)" in out
     assert main(["match", "builtin:easy", "nothing"]) == 2
     assert "an engine is builtin:LEVEL" in capsys.readouterr().err
+
+
+def test_hub_engines_in_a_match() -> None:
+    fake = Path(__file__).resolve().parent / "fake_hub_engine.py"
+    hub = f"hub:{shlex.quote(sys.executable)} {shlex.quote(str(fake))}"
+    result = match(hub + " normal", "builtin:easy", games=2, limit=FAST, max_plies=12)
+    assert [r.termination for r in result.games] == ["adjudication", "adjudication"]
+    assert result.games[0].white == hub + " normal"
+    # A Hub engine that dies while searching loses, and the error says so.
+    result = match(hub + " crash", "builtin:easy", games=2, limit=FAST)
+    assert [r.termination for r in result.games] == ["engine-error", "engine-error"]
+    assert "ended (exit code 3)" in result.games[0].reason
+    assert (result.score.wins, result.score.losses) == (0, 2)
