@@ -90,7 +90,12 @@ ACCEPT_CODES = {
     2: "cannot or will not play this game, but would play another",
     3: "does not want to play at all",
 }
-END_REASONS = {0: "no reason given", 1: "gives up", 2: "claims a draw", 3: "claims a win"}
+END_REASONS = {
+    0: "without giving a reason",
+    1: "it gives up",
+    2: "it claims a draw",
+    3: "it claims a win",
+}
 BACK_CODES = {0: "accepted", 1: "not supported", 2: "declined"}
 
 

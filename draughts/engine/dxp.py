@@ -74,8 +74,8 @@ class DxpGameEnded(EngineError):
         """0 no reason, 1 the peer gives up, 2 it claims a draw, 3 it claims a win."""
         self.stop = stop
         """1 if the peer wants no further game."""
-        text = END_REASONS.get(reason, f"reason {reason}")
-        super().__init__(f"DXP peer {peer} ended the game: it {text}".replace("it no", "no"))
+        text = END_REASONS.get(reason, f"with reason {reason}")
+        super().__init__(f"DXP peer {peer} ended the game: {text}")
 
     def outcome(self, board: Board, peer_color: Color) -> Outcome | None:
         """The result this ends the game with on ``board``: the rules' own
@@ -414,7 +414,7 @@ class DxpEngine(Engine):
                 self._send(BackAccept(1))
                 continue
             if isinstance(message, GameEnd):
-                self._send(GameEnd(0, message.stop))
+                self._send(GameEnd(0, 0))
                 self._game = None
                 raise DxpGameEnded(message.reason, message.stop, self.name)
             raise self._unexpected(message, what)
@@ -460,7 +460,7 @@ class DxpEngine(Engine):
         if game.turn == self._peer_color and game.outcome() is not None:
             answer = self._receive(self._timeout, "the GAMEEND of the side that cannot move")
             if isinstance(answer, GameEnd):
-                self._send(GameEnd(0, int(stop or answer.stop == 1)))
+                self._send(GameEnd(0, int(stop)))
                 return
         sender = self._peer_color.opponent
         self._send(GameEnd(_reason_for(outcome, sender), int(stop)))
@@ -572,7 +572,7 @@ class _OurSide:
                 )
             self.board.push(move)
         elif isinstance(message, GameEnd):
-            self.channel.send(GameEnd(0, message.stop))
+            self.channel.send(GameEnd(0, 0))
             self.stop = message.stop == 1
             ended = DxpGameEnded(message.reason, message.stop, self.request.name)
             self.outcome = ended.outcome(self.board, self.our_color.opponent)
@@ -654,6 +654,8 @@ def serve(
                     if request is None:
                         break
                     game, stopped = _follow(channel, engine, request, name, limit, timeout)
+                    if game is None:
+                        continue  # refused: the program may ask for another
                     played.append(game)
                     if on_game is not None:
                         on_game(game)
@@ -689,12 +691,12 @@ def _follow(
     name: str,
     limit: Limit | None,
     timeout: float,
-) -> tuple[pdn.Game, bool]:
+) -> tuple[pdn.Game | None, bool]:
+    """Accept and play one game (None: refused, its position being over)."""
     side = _OurSide(channel, engine, request, request.follower_color, limit, timeout)
     if not side.board.legal_moves:
         channel.send(GameAccept(name, 2))
-        side.ended_by = "refused: the position is already over"
-        return side.record(request.name, name), False
+        return None, False
     channel.send(GameAccept(name, 0))
     side.play()
     return side.record(request.name, name), side.stop

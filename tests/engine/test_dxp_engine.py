@@ -433,3 +433,32 @@ def test_a_misbehaving_initiator_gets_a_clear_error(
     assert time.monotonic() - began < 5
     engine.quit()
     peer.join()
+
+
+def test_serve_refuses_a_finished_position_and_plays_the_next_request() -> None:
+    ports: list[int] = []
+    games = in_thread(
+        lambda: serve(
+            builtin("easy"), 0, limit=Limit(depth=1), idle_timeout=5, on_listening=ports.append
+        )
+    )
+    while not ports:
+        time.sleep(0.01)
+    over = draughts.Board("W:W:B20")  # white to move has no piece left
+    peer = FakePeer(
+        [
+            ("send", request_for(over, draughts.WHITE)),
+            ("expect", "A"),
+            ("send", request_for(draughts.Board("B:W40:B10"), draughts.BLACK)),
+            ("expect", "A"),
+            ("expect", "M"),
+            ("send", "E30"),  # the peer claims a win: no result, the game stops
+            ("expect", "E0"),
+            ("close",),
+        ],
+        connect_to=ports[0],
+    ).start()
+    received = peer.join()
+    assert received[0].endswith("2") and received[1].endswith("0")
+    (game,) = games()
+    assert game.headers["Result"] == "*" and "claims a win" in game.end().comment
