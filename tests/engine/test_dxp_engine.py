@@ -439,8 +439,8 @@ def test_serve_refuses_a_finished_position_and_plays_the_next_request() -> None:
     ports: list[int] = []
     games = in_thread(
         lambda: serve(
-            builtin("easy"), 0, limit=Limit(depth=1), idle_timeout=5, on_listening=ports.append
-        )
+            builtin("easy"), 0, limit=Limit(depth=1), idle_timeout=1, on_listening=ports.append
+        )  # after the peer leaves, serve waits a second for another
     )
     while not ports:
         time.sleep(0.01)
