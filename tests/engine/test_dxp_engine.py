@@ -462,3 +462,37 @@ def test_serve_refuses_a_finished_position_and_plays_the_next_request() -> None:
     assert received[0].endswith("2") and received[1].endswith("0")
     (game,) = games()
     assert game.headers["Result"] == "*" and "claims a win" in game.end().comment
+
+
+def test_serve_answers_the_logged_matchmaker_request() -> None:
+    # MatchMaker's GAMEREQ from Moby Dam's log: we follow, as white, from
+    # the ballot 31-26 16-21, with 1 minute for 75 moves.
+    logged = (
+        "R01MatchMaker                      W001075B"
+        "Wzzzzzzzzzzzzzzzezzzzzeeeeweeeeewwwwwwwwwwwwwwwwwww"
+    )
+    ports: list[int] = []
+    games = in_thread(
+        lambda: serve(
+            builtin("medium"),
+            0,
+            name="Moby Dam (Nov 29 2026)",
+            games=1,
+            limit=Limit(depth=2),
+            idle_timeout=5,
+            on_listening=ports.append,
+        )
+    )
+    while not ports:
+        time.sleep(0.01)
+    peer = FakePeer(
+        [("send", logged), ("expect", "A"), ("expect", "M"), ("send", "E20"), ("expect", "E0")],
+        connect_to=ports[0],
+    ).start()
+    accept, move, _ = peer.join()
+    assert accept == "AMoby Dam (Nov 29 2026)          0"  # as in the log
+    (game,) = games()
+    assert game.headers["FEN"] == "W:W26,32-50:B1-15,17-21"
+    assert game.headers["Black"] == "MatchMaker"
+    assert move[5:] == format_message(move_message(game.mainline_moves()[0], 0))[5:]
+    assert (game.headers["Result"], game.headers["Termination"]) == ("1-1", "agreement")
