@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from draughts._cli import dxp as _dxp_cli
 from draughts._cli import index as _index_cli
+from draughts._cli import match as _match_cli
 from draughts._cli import pdn as _pdn_cli
 from draughts._cli import perft as _perft
 from draughts._cli import play as _play
@@ -26,6 +28,8 @@ def _parser() -> argparse.ArgumentParser:
     _pdn_cli.add_parsers(commands)
     _index_cli.add_parsers(commands)
     _serve.add_parser(commands)
+    _match_cli.add_parser(commands)
+    _dxp_cli.add_parser(commands)
     return parser
 
 
