@@ -12,7 +12,7 @@ import draughts
 from draughts import pdn
 from draughts.engine import EngineError, Limit, builtin
 from draughts.engine.dxp import DEFAULT_PORT, initiate, serve
-from draughts.engine.match import load_openings
+from draughts.engine.matches import load_openings
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from draughts.engine import Limit
-from draughts.engine.match import GameRecord, MatchScore, TimeControl, engine_spec, match
+from draughts.engine.matches import MatchGame, MatchScore, TimeControl, engine_spec, match
 
 _EPILOG = """\
 engines: builtin:LEVEL (easy, medium, hard; builtin:easy:SEED for another seed),
@@ -70,7 +70,7 @@ def run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not args.quiet:
         print(f"{specs[0].label} v {specs[1].label}, {args.games} games, {described}", file=out)
 
-    def show(record: GameRecord, score: MatchScore) -> None:
+    def show(record: MatchGame, score: MatchScore) -> None:
         if args.quiet:
             return
         print(

@@ -33,7 +33,7 @@ from draughts.engine.base import (
 from draughts.engine.builtin import BuiltinEngine, Level, builtin
 from draughts.engine.dxp import DxpEngine, DxpGameEnded
 from draughts.engine.hub import HubEngine
-from draughts.engine.match import MatchResult, MatchScore, TimeControl, match
+from draughts.engine.matches import MatchResult, MatchScore, TimeControl, match
 
 __all__ = [
     "Analysis",

@@ -28,7 +28,7 @@ from draughts.engine._dxp_wire import (
     position_of,
 )
 from draughts.engine.dxp import initiate, serve
-from draughts.engine.match import play_game
+from draughts.engine.matches import play_game
 from tests.engine.fake_dxp_peer import FakePeer, in_thread
 
 NAME = "Fake Peer"

@@ -16,7 +16,7 @@ from draughts import pdn
 from draughts.engine import Engine, EngineError, Limit, PlayResult, builtin
 from draughts.engine.base import Analysis
 from draughts.engine.dxp import serve
-from draughts.engine.match import (
+from draughts.engine.matches import (
     EngineSpec,
     MatchScore,
     TimeControl,

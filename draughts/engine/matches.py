@@ -41,7 +41,7 @@ from draughts.variant import Variant, find_variant
 
 __all__ = [
     "EngineSpec",
-    "GameRecord",
+    "MatchGame",
     "MatchResult",
     "MatchScore",
     "TimeControl",
@@ -329,7 +329,7 @@ class MatchScore:
 
 
 @attrs.frozen
-class GameRecord:
+class MatchGame:
     """One game of a match and how it ended."""
 
     index: int
@@ -401,7 +401,7 @@ def play_game(
     material_plies: int = 10,
 ) -> tuple[Board, str, str, Outcome | None]:
     """Play ``board`` (a copy) to its end; returns the final board, the
-    termination (see :attr:`GameRecord.termination`), the ending in words
+    termination (see :attr:`MatchGame.termination`), the ending in words
     and the outcome (None without a result).
 
     The rules decide first (:meth:`Board.outcome
@@ -465,7 +465,7 @@ class MatchResult:
     """What :func:`match` returns: the games in the order they were
     numbered, and the score of the first engine."""
 
-    games: tuple[GameRecord, ...]
+    games: tuple[MatchGame, ...]
     score: MatchScore
 
 
@@ -513,7 +513,7 @@ def _release(engine: Engine, board: Board, outcome: Outcome | None) -> None:
         engine.quit()
 
 
-def _play_job(job: _Job) -> GameRecord:
+def _play_job(job: _Job) -> MatchGame:
     settings = job.settings
     white = _make(job.white, settings.time_control)
     try:
@@ -544,7 +544,7 @@ def _play_job(job: _Job) -> GameRecord:
 
 def _record(
     job: _Job, board: Board, termination: str, reason: str, outcome: Outcome | None
-) -> GameRecord:
+) -> MatchGame:
     game = pdn.Game.from_board(board)
     headers = game.headers
     headers["Event"] = job.settings.event
@@ -558,7 +558,7 @@ def _record(
     if job.settings.time_control is not None:
         headers["TimeControl"] = str(job.settings.time_control)
     game.end().comment = reason
-    return GameRecord(
+    return MatchGame(
         job.index,
         job.opening,
         job.white_label,
@@ -609,7 +609,7 @@ def match(
     concurrency: int = 1,
     pdn_path: str | Path | None = None,
     event: str = "draughts match",
-    on_game: Callable[[GameRecord, MatchScore], None] | None = None,
+    on_game: Callable[[MatchGame, MatchScore], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games between two engines and score them.
 
@@ -647,7 +647,7 @@ def match(
     settings = _Settings(time_control, limit, max_plies, material_margin, material_plies, event)
     jobs = list(_jobs(specs[0], specs[1], labels, boards, games, settings))
     score = MatchScore(*labels)
-    records: list[GameRecord] = []
+    records: list[MatchGame] = []
     out = None if pdn_path is None else open(pdn_path, "w", encoding="utf-8")  # noqa: SIM115
     try:
         for record in _run(jobs, concurrency):
@@ -672,7 +672,7 @@ def match(
     return MatchResult(tuple(sorted(records, key=lambda r: r.index)), score)
 
 
-def _run(jobs: list[_Job], concurrency: int) -> Iterator[GameRecord]:
+def _run(jobs: list[_Job], concurrency: int) -> Iterator[MatchGame]:
     """The games' records in the order they finish."""
     if concurrency == 1:
         for job in jobs:
