@@ -24,6 +24,7 @@ file split into pieces (``draughts validate --jobs``) reads the same.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Callable, Iterator
@@ -154,9 +155,14 @@ class Evidence:
         for file, rank in _ALGEBRAIC.findall(text):
             self.files = max(self.files, ord(file.lower()) - ord("a") + 1)
             self.ranks = max(self.ranks, int(rank))
-        numeric = _ALGEBRAIC.sub(" ", text)
-        for number in _NUMBER.findall(numeric):
-            self.numbers = max(self.numbers, int(number))
+        self.add_numbers(_ALGEBRAIC.sub(" ", text), 0)
+
+    def add_numbers(self, text: str, moves: int) -> None:
+        """Note the squares of move text written with numbers only."""
+        self.moves += moves
+        numbers = _NUMBER.findall(text)
+        if numbers:
+            self.numbers = max(self.numbers, *map(int, numbers))
 
     def add_fen(self, fen: str) -> None:
         """Note the squares a FEN puts pieces on."""
@@ -169,9 +175,8 @@ class Evidence:
 
     def fits(self, variant: Variant) -> bool:
         """Whether ``variant``'s board has every square used."""
-        if self.numbers > variant.square_count:
-            return False
-        return self.files <= variant.width and self.ranks <= variant.height
+        squares, width, height = _board_size(variant)
+        return self.numbers <= squares and self.files <= width and self.ranks <= height
 
     def notation_differs(self, variant: Variant) -> bool:
         """Whether the squares are written only in the other notation."""
@@ -188,6 +193,13 @@ class Evidence:
         if self.files:
             written.append(f"algebraic squares a1-{chr(ord('a') + self.files - 1)}{self.ranks}")
         return ", ".join(written) or "no squares"
+
+
+@functools.cache
+def _board_size(variant: Variant) -> tuple[int, int, int]:
+    """Squares, files and ranks (computed once: a game is checked against
+    every candidate)."""
+    return variant.square_count, variant.width, variant.height
 
 
 # -- Reading the moves ahead ---------------------------------------------------
@@ -209,6 +221,11 @@ class GameText:
     def cursor(self) -> tuple[Cursor, IO[str]]:
         """A cursor that reads the movetext as the file's cursor would, and
         the handle it reads (which the caller keeps while it reads)."""
+        if self.start == 0:  # a whole line: read as a new one (a plain line is read faster)
+            handle = io.StringIO("".join(self.lines))
+            cursor = Cursor(handle)
+            cursor.line_number = self.line_number - 1
+            return cursor, handle
         handle = io.StringIO("".join(self.lines[1:]))
         cursor = Cursor(handle)
         cursor.line_number = self.line_number
@@ -253,7 +270,7 @@ def _scan(
             words = PLAIN_MOVE.findall(match.string, 0, end if end >= 0 else len(match.string))
             if words and evidence.first is None and nesting == 0:
                 evidence.first = words[0]
-            evidence.add_squares(" ".join(words), len(words))
+            evidence.add_numbers(" ".join(words), len(words))
             if end >= 0 and nesting <= 0:
                 return None if match.end() == len(match.string) else (match.string, match.end())
         elif kind in ("tag", "tag2"):  # the next game's
@@ -299,9 +316,14 @@ class _Candidate:
     """The evidence's ranking, without the commonness."""
 
 
-Replay = Callable[[Variant], tuple[bool, int]]
-"""Replays the game under a variant: whether every move was legal, and how
-many moves were played before the first error."""
+Replay = Callable[[Variant, int | None], tuple[bool, int]]
+"""Replays the game under a variant (its first moves only if a number is
+given): whether every move was legal, and how many were played before the
+first error."""
+
+_PROBE = 6
+"""How many moves the candidates ranked with the chosen one but less common
+are replayed: most that cannot replay a game fail in its first moves."""
 
 
 def choose(evidence: Evidence, fen: str | None, replay: Replay) -> Choice:
@@ -311,7 +333,7 @@ def choose(evidence: Evidence, fen: str | None, replay: Replay) -> Choice:
     >>> evidence = Evidence()
     >>> evidence.add_squares("11-15 23-19")
     >>> evidence.first = "11-15"
-    >>> choice = choose(evidence, None, lambda variant: (variant.name != "international", 2))
+    >>> choice = choose(evidence, None, lambda variant, limit: (variant.name != "international", 2))
     >>> choice.variant.name, choice.guess
     ('english', True)
     """
@@ -321,7 +343,7 @@ def choose(evidence: Evidence, fen: str | None, replay: Replay) -> Choice:
     tried: list[tuple[_Candidate, bool, int]] = []
     chosen = None
     for candidate in candidates:
-        ok, plies = replay(candidate.variant) if evidence.moves else (True, 0)
+        ok, plies = replay(candidate.variant, None) if evidence.moves else (True, 0)
         tried.append((candidate, ok, plies))
         if ok:
             chosen = candidate
@@ -333,7 +355,9 @@ def choose(evidence: Evidence, fen: str | None, replay: Replay) -> Choice:
     failed = [c for c, _, _ in tried[:-1] if c.key == chosen.key]
     later = candidates[len(tried) :]
     alike = [
-        c for c in later if c.key == chosen.key and (not evidence.moves or replay(c.variant)[0])
+        c
+        for c in later
+        if c.key == chosen.key and (not evidence.moves or replay(c.variant, _PROBE)[0])
     ]
     return Choice(chosen.variant, _reason(evidence, chosen, failed, alike), bool(alike))
 
@@ -363,7 +387,7 @@ def _candidates(evidence: Evidence, fen: str | None) -> list[_Candidate]:
             # position only: problems print a man just crowned that way.
             len(crowned) if opening else 0,
             side_differs,
-            variant.square_count,
+            _board_size(variant)[0],
         )
         found.append(_Candidate(variant, start.turn, opening, key))
     # Sorting is stable: the order of CANDIDATES breaks the ties.
@@ -416,8 +440,10 @@ def _reason(
     if not complete:
         parts.append("no variant replays every move, this one plays the most")
     if alike:
-        what = "replay the moves too" if evidence.moves else "fit as well"
-        if len(alike) == 1:
-            what = what.replace("replay", "replays").replace("fit ", "fits ")
+        several = len(alike) > 1
+        if evidence.moves:
+            what = f"{'are' if several else 'is'} not ruled out"
+        else:
+            what = "fit as well" if several else "fits as well"
         parts.append(f"a guess: {_names(alike)} {what}, {chosen.variant.name} is commoner")
     return f"read as {chosen.variant.name} ({'; '.join(parts)})"

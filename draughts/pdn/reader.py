@@ -285,20 +285,28 @@ class _Stop(Exception):
     """Ends the replay of a game under a variant tried: a move error."""
 
 
+class _Enough(Exception):
+    """Ends the replay of a game under a variant tried: the moves asked for
+    were played."""
+
+
 class _Trial(BaseVisitor[None]):
     """Counts the moves a variant tried replays, and stops at its first
-    move error (see :meth:`_GameReader.replays`)."""
+    move error or after ``limit`` moves (see :meth:`_GameReader.replays`)."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
 
     def begin_game(self) -> None:
         self.plies = 0
-        self.ok = True
 
     def visit_move(self, board: Board, move: Move) -> None:
         self.plies += 1
+        if self.plies == self.limit:
+            raise _Enough
 
     def handle_error(self, error: PdnError) -> None:
         if error.kind in _MOVE_ERRORS:
-            self.ok = False
             raise _Stop
 
     def result(self) -> None:
@@ -350,6 +358,7 @@ class _GameReader:
         "skipped",
         "special",
         "split",
+        "trial",
         "visitor",
     )
 
@@ -364,6 +373,7 @@ class _GameReader:
         self.visitor = visitor
         self.default = default
         self.infer = infer and default is None  # choose the variant of a game without tags
+        self.trial = False  # a variant tried for a game: stop at the first move error
         self.found = False  # a tag or movetext token was seen
         self.in_headers = True
         self.special: dict[str, tuple[str, int, int]] = {}  # GameType, Variant, FEN
@@ -469,38 +479,37 @@ class _GameReader:
         choice = choose(
             evidence,
             fen,
-            lambda variant: (True, 0) if text is None else self.replays(text, variant, fen),
+            lambda variant, limit: (
+                (True, 0) if text is None else self.replays(text, variant, fen, limit)
+            ),
         )
         self.visitor.handle_warning(
             PdnError(line, column, _short(f"no GameType: {choice.reason}"), "inferred")
         )
         return choice.variant
 
-    def replays(self, text: GameText, variant: Variant, fen: str | None) -> tuple[bool, int]:
-        """Whether the game's moves replay as ``variant`` without an error,
-        and how many are played before the first."""
+    def replays(
+        self, text: GameText, variant: Variant, fen: str | None, limit: int | None
+    ) -> tuple[bool, int]:
+        """Whether the game's moves (the first ``limit`` if given) replay as
+        ``variant`` without an error, and how many are played before the first."""
         first = text.evidence.first
-        if fen is None and first is not None:
-            # Most candidates fail at the first move: seen without a reader.
-            board, resolver = _start(variant), _resolver(variant)
-            try:
-                resolver.resolve(board, first)
-            except AmbiguousMoveError:
-                pass
-            except ValueError:
-                if not resolver.begins_capture(board, first):
-                    return False, 0
+        if fen is None and first is not None and not _may_start(variant, first):
+            return False, 0
         cursor, handle = text.cursor()
-        trial = _Trial()
+        trial = _Trial(limit)
         reader = _GameReader(cursor, trial, variant, infer=False)
         reader.special = self.special
+        reader.trial = True
         try:
             reader.run()
         except _Stop:
+            return False, trial.plies
+        except _Enough:
             pass
         finally:
             handle.close()
-        return trial.ok, trial.plies
+        return True, trial.plies
 
     def finish(self) -> Any:
         """Close what the game left open and end it."""
@@ -996,6 +1005,8 @@ class _GameReader:
 
     def reject(self, bad: _Unparsed, raw: str) -> None:
         """Keep ``raw`` and the rest of the line as the text of ``bad``."""
+        if self.trial and bad.kind in _MOVE_ERRORS:
+            raise _Stop  # the rest is not read: the variant tried fails here
         bad.parts.append(raw)
         self.bad = bad
         self.plain = False
@@ -1023,6 +1034,27 @@ def _recent_start(variant: Variant) -> Board:
 
 
 _NO_RESOLVER = _Resolver(_NO_BOARD.variant)
+
+
+def _may_start(variant: Variant, first: str) -> bool:
+    """Whether a legal move at the variant's start joins the first and last
+    squares of ``first`` (True when they are not squares of its board: the
+    reader may still read the move). Most variants tried for a game fail
+    at its first move: seen without setting up a reader, and without the
+    legal moves an error message lists."""
+    resolver = _resolver(variant)
+    squares = [resolver._square(token) for token in _SQUARE.findall(first)]
+    if len(squares) < 2 or None in squares:
+        return True
+    starts = _FIRST_MOVES.get(variant)
+    if starts is None:
+        moves = _start(variant).legal_moves
+        starts = _FIRST_MOVES[variant] = frozenset((m.from_square, m.to_square) for m in moves)
+    return (squares[0], squares[-1]) in starts
+
+
+_FIRST_MOVES: dict[Variant, frozenset[tuple[int, int]]] = {}
+"""The squares each legal first move of a preset joins (see :func:`_may_start`)."""
 
 
 def _preset_numbering(variant: Variant, gametype: str | None) -> Variant | None:
