@@ -25,10 +25,8 @@ file split into pieces (``draughts validate --jobs``) reads the same.
 from __future__ import annotations
 
 import functools
-import io
 import re
 from collections.abc import Callable, Iterator
-from typing import IO
 
 import attrs
 
@@ -218,19 +216,38 @@ class GameText:
     """The number of the first line in the file."""
     evidence: Evidence
 
-    def cursor(self) -> tuple[Cursor, IO[str]]:
+    def cursor(self) -> tuple[Cursor, _Lines]:
         """A cursor that reads the movetext as the file's cursor would, and
         the handle it reads (which the caller keeps while it reads)."""
+        handle = _Lines(self.lines)
+        cursor = Cursor(handle)  # type: ignore[arg-type]  # it reads lines only
         if self.start == 0:  # a whole line: read as a new one (a plain line is read faster)
-            handle = io.StringIO("".join(self.lines))
-            cursor = Cursor(handle)
             cursor.line_number = self.line_number - 1
-            return cursor, handle
-        handle = io.StringIO("".join(self.lines[1:]))
-        cursor = Cursor(handle)
-        cursor.line_number = self.line_number
-        cursor.pending = (self.lines[0], self.start)
+        else:
+            handle.index = 1
+            cursor.line_number = self.line_number
+            cursor.pending = (self.lines[0], self.start)
         return cursor, handle
+
+
+class _Lines:
+    """The lines of a :class:`GameText` as a handle a :class:`Cursor` reads,
+    without copying them (a game may have a comment of megabytes)."""
+
+    __slots__ = ("__weakref__", "index", "lines")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.index = 0
+
+    def readline(self) -> str:
+        if self.index >= len(self.lines):
+            return ""
+        self.index += 1
+        return self.lines[self.index - 1]
+
+    def close(self) -> None:
+        self.index = len(self.lines)
 
 
 def read_ahead(cursor: Cursor) -> GameText:
