@@ -44,8 +44,11 @@ class PdnError:
     know), ``"fen"`` (a start position that cannot be set up) and ``"pdn3"``
     (a violation of the PDN 3.0 grammar found by :func:`check_strict`); the
     warnings in :attr:`Game.warnings` have kind ``"notation"`` (a move written
-    with the wrong separator) or ``"variant"`` (a ``Variant`` tag the library
-    does not know, read as the ``GameType`` alone says).
+    with the wrong separator, an ambiguous move read one way), ``"variant"``
+    (a ``Variant`` tag the library does not know, read as the ``GameType``
+    alone says), ``"fen"`` (a man on its crowning row in a FEN, read as a
+    king) or ``"inferred"`` (the variant chosen for a game no tag names one
+    of).
 
     >>> error = PdnError(3, 14, "illegal move '32-27' in W:W31-50:B1-20", "illegal")
     >>> str(error)
