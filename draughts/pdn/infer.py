@@ -13,10 +13,10 @@ game's moves ahead (:func:`read_ahead`) and :func:`choose` picks the variant:
    the side to move is the one that moves first; for a FEN tag the smallest
    board it fits. Ties go to the commoner variant (:data:`CANDIDATES`).
 3. Replayed in that order: the first candidate that replays every move
-   without an error is chosen. Candidates the evidence ranked equal and
-   that replay the moves too are named in the warning: the choice was a
-   guess. When no candidate replays every move, the one that plays most
-   moves before its first error is chosen.
+   without an error is chosen. The candidates ranked after it whose first
+   moves (:data:`_PROBE`) replay too are named in the warning: the choice
+   was a guess. When no candidate replays every move, the one that plays
+   most moves before its first error is chosen.
 
 The result depends on the game alone, never on the games before it, so a
 file split into pieces (``draughts validate --jobs``) reads the same.
@@ -339,8 +339,9 @@ given): whether every move was legal, and how many were played before the
 first error."""
 
 _PROBE = 6
-"""How many moves the candidates ranked with the chosen one but less common
-are replayed: most that cannot replay a game fail in its first moves."""
+"""How many moves the candidates ranked after the chosen one are replayed,
+to say whether the choice was a guess: most that cannot replay a game fail
+in its first moves."""
 
 
 def choose(evidence: Evidence, fen: str | None, replay: Replay) -> Choice:
@@ -371,11 +372,10 @@ def choose(evidence: Evidence, fen: str | None, replay: Replay) -> Choice:
         return Choice(chosen.variant, _reason(evidence, chosen, failed, [], complete=False), False)
     failed = [c for c, _, _ in tried[:-1] if c.key == chosen.key]
     later = candidates[len(tried) :]
-    alike = [
-        c
-        for c in later
-        if c.key == chosen.key and (not evidence.moves or replay(c.variant, _PROBE)[0])
-    ]
+    if evidence.moves:  # those the first moves do not rule out, however ranked
+        alike = [c for c in later if replay(c.variant, _PROBE)[0]]
+    else:  # nothing to replay: those the evidence ranks as high
+        alike = [c for c in later if c.key == chosen.key]
     return Choice(chosen.variant, _reason(evidence, chosen, failed, alike), bool(alike))
 
 
@@ -462,5 +462,9 @@ def _reason(
             what = f"{'are' if several else 'is'} not ruled out"
         else:
             what = "fit as well" if several else "fits as well"
-        parts.append(f"a guess: {_names(alike)} {what}, {chosen.variant.name} is commoner")
+        if all(c.key == chosen.key for c in alike):
+            why = f"{chosen.variant.name} is commoner"
+        else:
+            why = f"the evidence ranks {chosen.variant.name} first"
+        parts.append(f"a guess: {_names(alike)} {what}, {why}")
     return f"read as {chosen.variant.name} ({'; '.join(parts)})"

@@ -49,10 +49,13 @@ def test_the_squares_tell_the_board() -> None:
 
 
 def test_a_tie_goes_to_the_commoner_variant_and_says_it_is_a_guess() -> None:
-    # Brazilian and Czech games move alike here: nothing needed their own rules.
+    # Brazilian and Czech games move alike here: nothing needed their own rules
+    # (and English and pool ones too, read in algebraic squares, which the
+    # evidence ranks after the variants that write them).
     russian = read("1. c3-d4 f6-e5 2. d4xf6 g7xe5 *")
-    assert "a guess: brazilian and czech are not ruled out, russian is commoner" in (
-        inferred(russian)
+    assert (
+        "a guess: brazilian, czech, english and pool are not ruled out, the evidence ranks "
+        "russian first" in inferred(russian)
     )
     # After one move Spanish and Portuguese (White first, from squares 1-12) are
     # not ruled out either; two moves later they are.
