@@ -358,7 +358,6 @@ class _GameReader:
         "skipped",
         "special",
         "split",
-        "trial",
         "visitor",
     )
 
@@ -373,7 +372,6 @@ class _GameReader:
         self.visitor = visitor
         self.default = default
         self.infer = infer and default is None  # choose the variant of a game without tags
-        self.trial = False  # a variant tried for a game: stop at the first move error
         self.found = False  # a tag or movetext token was seen
         self.in_headers = True
         self.special: dict[str, tuple[str, int, int]] = {}  # GameType, Variant, FEN
@@ -498,9 +496,8 @@ class _GameReader:
             return False, 0
         cursor, handle = text.cursor()
         trial = _Trial(limit)
-        reader = _GameReader(cursor, trial, variant, infer=False)
+        reader = _TrialReader(cursor, trial, variant, infer=False)
         reader.special = self.special
-        reader.trial = True
         try:
             reader.run()
         except _Stop:
@@ -1005,11 +1002,21 @@ class _GameReader:
 
     def reject(self, bad: _Unparsed, raw: str) -> None:
         """Keep ``raw`` and the rest of the line as the text of ``bad``."""
-        if self.trial and bad.kind in _MOVE_ERRORS:
-            raise _Stop  # the rest is not read: the variant tried fails here
         bad.parts.append(raw)
         self.bad = bad
         self.plain = False
+
+
+class _TrialReader(_GameReader):
+    """Reads a game as a variant tried for it (see :meth:`_GameReader.replays`):
+    the first move error ends the reading, the rest is not read."""
+
+    __slots__ = ()
+
+    def reject(self, bad: _Unparsed, raw: str) -> None:
+        if bad.kind in _MOVE_ERRORS:
+            raise _Stop
+        super().reject(bad, raw)
 
 
 _NO_BOARD = Board()
