@@ -355,6 +355,8 @@ def choose(evidence: Evidence, fen: str | None, replay: Replay) -> Choice:
     >>> choice.variant.name, choice.guess
     ('english', True)
     """
+    if fen is None and not evidence.moves:
+        return Choice(INTERNATIONAL, "read as international (no moves, no FEN tag)", False)
     candidates = _candidates(evidence, fen)
     if not candidates:
         return Choice(INTERNATIONAL, f"{evidence.squares()} fit no variant", False)

@@ -126,6 +126,12 @@ def test_the_headers_say_the_variant_read() -> None:
     assert "GameType" not in str(game).split("\n\n")[0]
 
 
+def test_a_game_without_moves_or_fen_is_international() -> None:
+    game = read('[Event "x"]\n[Result "2-0"]\n2-0')
+    assert game.variant.name == "international"
+    assert inferred(game).endswith("(no moves, no FEN tag)")
+
+
 def test_choose_without_a_reader() -> None:
     evidence = Evidence()
     evidence.add_squares("c3-d4 f6-e5")
