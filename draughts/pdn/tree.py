@@ -17,6 +17,7 @@ from draughts.pdn.headers import (
     SkipType,
     variant_of_tags,
 )
+from draughts.pdn.infer import board_of_fen
 from draughts.pdn.writer import StringExporter
 from draughts.variant import INTERNATIONAL, Variant, find_variant, gametype_preset
 
@@ -371,12 +372,15 @@ class Game(GameNode):
 
     def board(self) -> Board:
         """A new board with the start position (the ``FEN`` tag, else the
-        variant's start).
+        variant's start; a man the FEN puts on its crowning row is a king,
+        as the reader reads it).
 
         :raises ValueError: if the variant or the FEN is invalid.
         """
         fen = self.headers.get("FEN")
-        return Board(fen if fen and fen.strip() else None, variant=self.variant)
+        if fen and fen.strip():
+            return board_of_fen(fen, self.variant)[0]
+        return Board(variant=self.variant)
 
     @classmethod
     def from_board(cls, board: Board) -> Game:
@@ -622,6 +626,7 @@ class GameBuilder(BaseVisitor[Game]):
 
     def visit_board(self, board: Board) -> None:
         self.game.variant = board.variant
+        self.game.headers.read_as = board.variant  # what the headers say when no tag does
 
     def visit_move(self, board: Board, move: Move) -> None:
         node = ChildNode(self._node, move)
