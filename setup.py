@@ -49,7 +49,7 @@ setup(
             "draughts._core.native._native",
             sources=[f"{NATIVE}/{name}.c" for name in ("movegen", "convert", "load", "module")],
             depends=[f"{NATIVE}/core.h", f"{NATIVE}/convert.h"],
-            extra_compile_args=["-std=c11", "-O2"] if os.name != "nt" else [],
+            extra_compile_args=["-std=c11", "-O3"] if os.name != "nt" else [],
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from draughts._core import pure, zobrist
+from draughts._core.geometry import REVERSE
 from draughts._core.native import _native
 from draughts._core.native._native import (
     MAX_SQUARES,
@@ -90,7 +91,7 @@ class Tables(_native.Core, pure.Tables):
 
     def __init__(self, variant: Variant) -> None:
         pure.Tables.__init__(self, variant)
-        if self.square_count <= MAX_SQUARES:
+        if self.square_count <= MAX_SQUARES:  # else the pure generator runs
             self._load(*_table_data(self))
 
     def __reduce__(self) -> tuple[type[Tables], tuple[Variant]]:
@@ -98,9 +99,16 @@ class Tables(_native.Core, pure.Tables):
 
 
 def _table_data(t: pure.Tables) -> tuple[object, ...]:
-    """The arguments of ``Core._load``: the geometry in compact squares (the
-    playing squares in ascending order of internal index)."""
-    squares = sorted(i for i, number in enumerate(t.square_of_index) if number)
+    """The arguments of ``Core._load``: the geometry in the native core's
+    squares. Where the padded grid has at most 128 indices those are the
+    indices themselves (padding included, as squares with no number), so
+    that a step is one shift of the bitboard; else the playing squares in
+    ascending order of internal index."""
+    padded = len(t.square_of_index) <= MAX_SQUARES
+    if padded:
+        squares = list(range(len(t.square_of_index)))
+    else:
+        squares = sorted(i for i, number in enumerate(t.square_of_index) if number)
     compact = {index: n for n, index in enumerate(squares)}
     rays = [[[compact[i] for i in ray] for ray in t.rays[index]] for index in squares]
     dirs = (
@@ -108,9 +116,11 @@ def _table_data(t: pure.Tables) -> tuple[object, ...]:
         *t.man_capture_dirs,
         t.king_move_dirs,
         t.king_capture_dirs,
-        (3, 2, 1, 0, 5, 4, 7, 6),
+        REVERSE,
+        t.shift,
     )
     promotion = [[compact[i] for i in squares if mask >> i & 1] for mask in t.promotion_mask]
+    count = len(squares) if padded else t.square_count
     flags = (
         t.flying_kings,
         t.removal_at_end,
@@ -122,6 +132,7 @@ def _table_data(t: pure.Tables) -> tuple[object, ...]:
         t.stops_behind_king,
         t.must_land_to_continue,
         t.majority_only,
+        padded,
     )
     keys = zobrist.keys(len(t.square_of_index))
     steps = t.moves.steps
@@ -129,7 +140,7 @@ def _table_data(t: pure.Tables) -> tuple[object, ...]:
         steps[index << 16 | to] for index in squares for ray in t.rays[index] for to in ray
     ]
     return (
-        len(squares),
+        count,
         len(t.square_of_index),
         squares,
         [t.square_of_index[i] for i in squares],

@@ -14,6 +14,11 @@ static int as_bytes(PyObject *value, unsigned char *buffer, size_t n) {
 #endif
 }
 
+static int low_bit128(bb_t b) {
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+
 int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what) {
     if (!PyLong_Check(value)) {
         PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
@@ -30,6 +35,17 @@ int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what) {
         return -1;
     }
     bb_t bits = 0;
+    if (c->rules.padded) { /* squares are the indices themselves */
+        bits = (bb_t)words[0] | (nwords > 1 ? (bb_t)words[1] << 64 : 0);
+        if (bits & ~c->rules.board) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s has bit %d set, which is not a playing square of the board", what,
+                         low_bit128(bits & ~c->rules.board));
+            return -1;
+        }
+        *out = bits;
+        return 0;
+    }
     for (size_t w = 0; w < nwords; w++) {
         for (uint64_t word = words[w]; word; word &= word - 1) {
             int index = (int)(64 * w) + __builtin_ctzll(word);
@@ -50,6 +66,11 @@ int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what) {
 PyObject *from_bits(CoreObject *c, bb_t bits) {
     uint64_t words[MAX_PAD_WORDS] = {0};
     size_t nwords = ((size_t)c->pad_size + 63) / 64;
+    if (c->rules.padded) {
+        words[0] = (uint64_t)bits;
+        words[1] = (uint64_t)(bits >> 64);
+        return _PyLong_FromByteArray((unsigned char *)words, nwords * 8, 1, 0);
+    }
     while (bits) {
         uint64_t lo = (uint64_t)bits;
         int sq = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(bits >> 64));

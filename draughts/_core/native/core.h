@@ -39,8 +39,19 @@ typedef struct {
     bb_t promotion[2];
     int flying, at_end, reverse_ok, crown_stop, crown_continue, men_capture_kings;
     int lands_behind, stops_behind_king, must_land, majority_only;
+    /* Squares are the padded grid's own indices (a board whose padded grid
+     * has at most 128 indices): one step along direction d is then always
+     * shift[d], and the men of a whole board move with one shift. Else
+     * squares are numbered 0..n-1 and each man is looked at in turn. */
+    int padded;
+    int shift[NDIRS];
+    bb_t step_from[NDIRS], jump_from[NDIRS]; /* squares with 1 (2) squares along d */
     int rules[MAX_RULES], n_rules;
     long long man_value, king_value;
+    /* Derived by derive_masks: per colour and square, the squares next to
+     * a man there in its capture directions (with a square behind them)
+     * and in its step directions. */
+    bb_t man_jump_near[2][MAX_SQUARES], man_step_near[2][MAX_SQUARES];
     uint64_t key_men[2][MAX_SQUARES], key_kings[2][MAX_SQUARES], key_black;
 } Rules;
 
@@ -68,6 +79,8 @@ typedef struct {
 
 #define RAY(r, sq, d) ((r)->ray_data + (r)->ray_off[sq][d])
 
+/* Work out the derived masks once the rays and directions are loaded. */
+void derive_masks(Rules *r);
 void routes_init(RouteList *list);
 void routes_free(RouteList *list);
 

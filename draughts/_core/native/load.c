@@ -136,7 +136,7 @@ static int load_squares(CoreObject *c, PyObject *sq_to_pad, PyObject *numbers) {
     }
     for (int i = 0; i < c->pad_size; i++) c->pad_to_sq[i] = -1;
     if (ints(sq_to_pad, c->sq_to_pad, MAX_SQUARES, 0, c->pad_size - 1, "squares") != r->n ||
-        ints(numbers, c->number, MAX_SQUARES, 1, r->n, "numbers") != r->n) {
+        ints(numbers, c->number, MAX_SQUARES, 0, c->pad_size, "numbers") != r->n) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one index per square expected");
         return -1;
     }
@@ -146,12 +146,14 @@ static int load_squares(CoreObject *c, PyObject *sq_to_pad, PyObject *numbers) {
             PyErr_SetString(PyExc_ValueError, "squares must be in ascending index order");
             return -1;
         }
-        c->pad_to_sq[c->sq_to_pad[sq]] = (int16_t)sq;
-        r->board |= BIT(sq);
         c->pad_ints[sq] = PyLong_FromLong(c->sq_to_pad[sq]);
         c->number_ints[sq] = PyLong_FromLong(c->number[sq]);
+        if (!c->pad_ints[sq] || !c->number_ints[sq]) return -1;
+        if (c->number[sq] == 0) continue; /* padding, in a padded layout */
+        c->pad_to_sq[c->sq_to_pad[sq]] = (int16_t)sq;
+        r->board |= BIT(sq);
         c->bit_ints[sq] = from_bits(c, BIT(sq));
-        if (!c->pad_ints[sq] || !c->number_ints[sq] || !c->bit_ints[sq]) return -1;
+        if (!c->bit_ints[sq]) return -1;
     }
     return 0;
 }
@@ -160,12 +162,17 @@ static int load_rules(Rules *r, PyObject *dirs, PyObject *promotion, PyObject *f
                       PyObject *rules) {
     /* dirs: man moves (white, black), man captures (white, black), king
      * moves, king captures, reverse. */
-    PyObject *d[7];
+    PyObject *d[8];
     int counts[7], *targets[7] = {r->man_move_dirs[0], r->man_move_dirs[1], r->man_cap_dirs[0],
                                   r->man_cap_dirs[1],  r->king_move_dirs,   r->king_cap_dirs,
                                   r->reverse};
-    if (!PyArg_ParseTuple(dirs, "OOOOOOO", &d[0], &d[1], &d[2], &d[3], &d[4], &d[5], &d[6]))
+    if (!PyArg_ParseTuple(dirs, "OOOOOOOO", &d[0], &d[1], &d[2], &d[3], &d[4], &d[5], &d[6],
+                          &d[7]))
         return -1;
+    if (ints(d[7], r->shift, NDIRS, -MAX_SQUARES, MAX_SQUARES, "shifts") != NDIRS) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one shift per direction");
+        return -1;
+    }
     for (int i = 0; i < 7; i++)
         if ((counts[i] = ints(d[i], targets[i], NDIRS, 0, NDIRS - 1, "directions")) < 0) return -1;
     r->n_man_move[0] = counts[0], r->n_man_move[1] = counts[1];
@@ -180,14 +187,15 @@ static int load_rules(Rules *r, PyObject *dirs, PyObject *promotion, PyObject *f
         r->promotion[color] = 0;
         for (int i = 0; i < n; i++) r->promotion[color] |= BIT(squares[i]);
     }
-    int f[10];
-    if (ints(flags, f, 10, 0, 1, "flags") != 10) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ten flags expected");
+    int f[11];
+    if (ints(flags, f, 11, 0, 1, "flags") != 11) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "eleven flags expected");
         return -1;
     }
     r->flying = f[0], r->at_end = f[1], r->reverse_ok = f[2], r->crown_stop = f[3];
     r->crown_continue = f[4], r->men_capture_kings = f[5], r->lands_behind = f[6];
     r->stops_behind_king = f[7], r->must_land = f[8], r->majority_only = f[9];
+    r->padded = f[10];
     if ((r->n_rules = ints(rules, r->rules, MAX_RULES, 0, RULE_KINGS_FIRST, "rules")) < 0)
         return -1;
     return 0;
@@ -224,9 +232,13 @@ static PyObject *core_load(CoreObject *c, PyObject *args) {
     c->raw_type = (PyTypeObject *)Py_NewRef(raw_type);
     c->captures_kept = kept;
     c->capture_moves = PyDict_New();
-    if (c->capture_moves == NULL || load_squares(c, squares, numbers) < 0 ||
-        load_rays(c, rays) < 0 || load_rules(r, dirs, promotion, flags, rules) < 0)
+    if (c->capture_moves == NULL || load_rules(r, dirs, promotion, flags, rules) < 0 ||
+        load_squares(c, squares, numbers) < 0 || load_rays(c, rays) < 0)
         return NULL;
+    if (r->padded && pad_size != n) {
+        PyErr_SetString(PyExc_ValueError, "a padded layout has one square per index");
+        return NULL;
+    }
     for (int color = 0; color < 2; color++) {
         PyObject *men = PySequence_GetItem(key_men, color);
         PyObject *kings = PySequence_GetItem(key_kings, color);
@@ -237,6 +249,7 @@ static PyObject *core_load(CoreObject *c, PyObject *args) {
         if (failed) return NULL;
     }
     if (load_steps(c, step_moves) < 0) return NULL;
+    derive_masks(r);
     c->ready = 1;
     Py_RETURN_NONE;
 }

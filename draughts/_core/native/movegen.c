@@ -9,15 +9,31 @@
 
 #include "core.h"
 
+static inline int low_bit(bb_t b) {
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+
 static inline int top_bit(bb_t b) {
     uint64_t hi = (uint64_t)(b >> 64);
     if (hi) return 127 - __builtin_clzll(hi);
     return 63 - __builtin_clzll((uint64_t)b);
 }
 
-static inline int popcount(bb_t b) {
-    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
+/* Without -mpopcnt (not every x86-64 has it), __builtin_popcount is a
+ * library call that took 12% of perft's time: the bit-parallel sum is a
+ * dozen inline operations. */
+static inline int popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
 }
+
+static inline int popcount(bb_t b) { return popcount64((uint64_t)b) + popcount64((uint64_t)(b >> 64)); }
+
+/* Every square of b moved by shift (padded layouts only). */
+static inline bb_t shifted(bb_t b, int shift) { return shift > 0 ? b << shift : b >> -shift; }
 
 void routes_init(RouteList *list) { memset(list, 0, sizeof *list); }
 
@@ -334,6 +350,52 @@ static void drop_duplicates(RouteList *l, size_t start) {
 
 /* -- Entry points --------------------------------------------------------- */
 
+void derive_masks(Rules *r) {
+    for (int color = 0; color < 2; color++) {
+        for (int sq = 0; sq < r->n; sq++) {
+            bb_t jump = 0, step = 0;
+            for (int k = 0; k < r->n_man_cap[color]; k++) {
+                int d = r->man_cap_dirs[color][k];
+                if (r->ray_len[sq][d] >= 2) jump |= BIT(RAY(r, sq, d)[0]);
+            }
+            for (int k = 0; k < r->n_man_move[color]; k++) {
+                int d = r->man_move_dirs[color][k];
+                if (r->ray_len[sq][d] >= 1) step |= BIT(RAY(r, sq, d)[0]);
+            }
+            r->man_jump_near[color][sq] = jump;
+            r->man_step_near[color][sq] = step;
+        }
+    }
+    for (int d = 0; d < NDIRS; d++) {
+        r->step_from[d] = r->jump_from[d] = 0;
+        for (int sq = 0; sq < r->n; sq++) {
+            if (r->ray_len[sq][d] >= 1) r->step_from[d] |= BIT(sq);
+            if (r->ray_len[sq][d] >= 2) r->jump_from[d] |= BIT(sq);
+        }
+    }
+}
+
+/* The men that have a piece of prey next to them in some capture direction. */
+static bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
+    bb_t candidates = 0;
+    if (r->padded) {
+        /* All men at once: the piece one step along d, the empty square two. */
+        for (int k = 0; k < r->n_man_cap[color]; k++) {
+            int d = r->man_cap_dirs[color][k], s = r->shift[d];
+            candidates |= men & r->jump_from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
+        }
+        return candidates;
+    }
+    /* One mask test per man leaves out those with nothing next to them,
+     * before the per-direction loop, which took three quarters of perft's
+     * time without it. */
+    for (; men; men &= men - 1) {
+        int sq = low_bit(men);
+        if (prey & r->man_jump_near[color][sq]) candidates |= BIT(sq);
+    }
+    return candidates;
+}
+
 long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out) {
     size_t start = out->len;
     bb_t opp = s->opp_men | s->opp_kings;
@@ -347,9 +409,10 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
     S.opp_kings = s->opp_kings;
     S.out = out;
     int searched = 0;
-    for (int k = 0; s->own_men && k < r->n_man_cap[color]; k++) {
+    bb_t candidates = s->own_men ? jump_candidates(r, color, s->own_men, prey, empty) : 0;
+    for (int k = 0; candidates && k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k];
-        for (bb_t men = s->own_men; men;) {
+        for (bb_t men = candidates; men;) {
             int sq = top_bit(men);
             men ^= BIT(sq);
             if (r->ray_len[sq][d] < 2) continue;
@@ -402,7 +465,18 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
     size_t start = out->len;
     bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
     bb_t empty = r->board & ~occupied;
-    for (int k = 0; s->own_men && k < r->n_man_move[color]; k++) {
+    for (int k = 0; r->padded && s->own_men && k < r->n_man_move[color]; k++) {
+        int d = r->man_move_dirs[color][k], shift = r->shift[d];
+        /* Highest destination first, as the pure generator. */
+        for (bb_t to = shifted(s->own_men & r->step_from[d], shift) & empty; to;) {
+            int sq = top_bit(to);
+            to ^= BIT(sq);
+            if (!add_step(out, sq - shift, sq, (r->promotion[color] & BIT(sq)) != 0,
+                          r->ray_off[sq - shift][d]))
+                return -1;
+        }
+    }
+    for (int k = 0; !r->padded && s->own_men && k < r->n_man_move[color]; k++) {
         int d = r->man_move_dirs[color][k];
         for (bb_t men = s->own_men; men;) {
             int sq = top_bit(men);
@@ -434,13 +508,17 @@ static uint64_t count_steps(const Rules *r, int color, const Side *s) {
     bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
     bb_t empty = r->board & ~occupied;
     uint64_t count = 0;
-    for (int k = 0; s->own_men && k < r->n_man_move[color]; k++) {
-        int d = r->man_move_dirs[color][k];
-        for (bb_t men = s->own_men; men;) {
-            int sq = top_bit(men);
-            men ^= BIT(sq);
-            count += r->ray_len[sq][d] >= 1 && (empty & BIT(RAY(r, sq, d)[0]));
+    if (r->padded) {
+        for (int k = 0; k < r->n_man_move[color]; k++) {
+            int d = r->man_move_dirs[color][k];
+            count += (uint64_t)popcount(s->own_men & r->step_from[d] &
+                                        shifted(empty, -r->shift[d]));
         }
+    }
+    for (bb_t men = r->padded ? 0 : s->own_men; men;) {
+        int sq = top_bit(men);
+        men ^= BIT(sq);
+        count += (uint64_t)popcount(empty & r->man_step_near[color][sq]);
     }
     for (bb_t kings = s->own_kings; kings;) {
         int sq = top_bit(kings);
@@ -461,10 +539,7 @@ int any_step(const Rules *r, int color, const Side *s) {
     for (bb_t men = s->own_men; men;) {
         int sq = top_bit(men);
         men ^= BIT(sq);
-        for (int k = 0; k < r->n_man_move[color]; k++) {
-            int d = r->man_move_dirs[color][k];
-            if (r->ray_len[sq][d] >= 1 && (empty & BIT(RAY(r, sq, d)[0]))) return 1;
-        }
+        if (empty & r->man_step_near[color][sq]) return 1;
     }
     for (bb_t kings = s->own_kings; kings;) {
         int sq = top_bit(kings);
