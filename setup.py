@@ -37,7 +37,8 @@ class OptionalBuildExt(build_ext):
     def _skip(self, error: Exception) -> None:
         if os.environ.get("DRAUGHTS_REQUIRE_NATIVE") == "1":
             raise error
-        reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+        compiler = getattr(self.compiler, "compiler_so", None) or ["the C compiler"]
+        reason = f"{compiler[0]} failed: {type(error).__name__}"
         sys.stderr.write(
             f"warning: draughts: native core not built ({reason}); the pure-Python core runs\n"
         )
