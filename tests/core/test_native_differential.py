@@ -203,7 +203,7 @@ def test_presets_agree_many(variant: draughts.Variant, data: st.DataObject) -> N
 
 
 @pytest.mark.slow
-@settings(SLOW, max_examples=3000)
+@settings(SLOW, max_examples=1500)
 @given(variant=evolved_variants(), data=st.data())
 def test_evolved_variants_agree_many(variant: draughts.Variant, data: st.DataObject) -> None:
     _random_positions_agree(variant, data, 3)

@@ -106,8 +106,7 @@ static PyObject *index_tuple(const uint8_t *squares, int n, PyObject **ints) {
     return t;
 }
 
-PyObject *raw_move(CoreObject *c, const Route *m, int color) {
-    (void)color;
+PyObject *raw_move(CoreObject *c, const Route *m) {
     if (m->ncaps == 0) {
         /* Steps are always the same values: made once at load. */
         PyObject *made = c->step_raws[m->crowned ? 1 : 0][m->slot];

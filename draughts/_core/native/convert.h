@@ -32,7 +32,7 @@ typedef struct {
 int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what);
 PyObject *from_bits(CoreObject *c, bb_t bits);
 int to_index(CoreObject *c, PyObject *value, int *out, const char *what);
-PyObject *raw_move(CoreObject *c, const Route *m, int color);
+PyObject *raw_move(CoreObject *c, const Route *m);
 int route_of(CoreObject *c, PyObject *raw, Route *m);
 PyObject *capture_move(CoreObject *c, const Route *m);
 

@@ -95,11 +95,11 @@ static int get_frozen(CoreObject *c, PyObject *value, bb_t *frozen) {
 
 /* -- Lists of moves ---------------------------------------------------------- */
 
-static PyObject *raw_list(CoreObject *c, const RouteList *l, int color) {
+static PyObject *raw_list(CoreObject *c, const RouteList *l) {
     PyObject *list = PyList_New((Py_ssize_t)l->len);
     if (list == NULL) return NULL;
     for (size_t i = 0; i < l->len; i++) {
-        PyObject *m = raw_move(c, &l->items[i], color);
+        PyObject *m = raw_move(c, &l->items[i]);
         if (m == NULL) {
             Py_DECREF(list);
             return NULL;
@@ -183,7 +183,7 @@ static PyObject *generate(int kind, const char *name, PyObject *const *args, siz
     long n = gen_captures(&c->rules, color, &s, keep, &l);
     if (n == 0 && kind != CAPTURES) n = gen_steps(&c->rules, color, &s, frozen, &l);
     if (n < 0) return out_of_memory(&l);
-    PyObject *result = kind == BOARD ? move_list(c, &l) : raw_list(c, &l, color);
+    PyObject *result = kind == BOARD ? move_list(c, &l) : raw_list(c, &l);
     routes_free(&l);
     return result;
 }
@@ -238,7 +238,7 @@ static PyObject *py_steps(PyObject *mod, PyObject *const *args, size_t nargsf,
     RouteList l;
     routes_init(&l);
     if (gen_steps(&c->rules, color, &s, frozen, &l) < 0) return out_of_memory(&l);
-    PyObject *result = raw_list(c, &l, color);
+    PyObject *result = raw_list(c, &l);
     routes_free(&l);
     return result;
 }
@@ -278,7 +278,7 @@ static PyObject *py_find_step(PyObject *mod, PyObject *const *args, size_t nargs
         return NULL;
     Route step;
     if (!is_step(&c->rules, color, &s, origin, dest, frozen, &step)) Py_RETURN_NONE;
-    return raw_move(c, &step, color);
+    return raw_move(c, &step);
 }
 
 static PyObject *py_moves_between(PyObject *mod, PyObject *const *args, size_t nargsf,
