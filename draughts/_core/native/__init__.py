@@ -8,8 +8,8 @@ core holds boards of at most :data:`MAX_SQUARES` playing squares (every
 preset, and every dark-square board up to 16x16); for a bigger board its
 functions pass their arguments on to the pure generator unchanged.
 
-Importing this package raises :class:`ImportError` when the extension was
-not built (no C compiler at install time).
+Importing this package raises :class:`ModuleNotFoundError` when the
+extension was not built (no C compiler at install time).
 """
 
 from __future__ import annotations
@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING
 
 from draughts._core import pure, zobrist
 from draughts._core.geometry import REVERSE
-from draughts._core.native import _native
+
+try:
+    from draughts._core.native import _native
+except ImportError as error:  # not built: a ModuleNotFoundError, as for any absent module
+    raise ModuleNotFoundError(
+        "the native core was not built (no C compiler at install time)",
+        name="draughts._core.native._native",
+    ) from error
 from draughts._core.native._native import (
     MAX_SQUARES,
     apply_keyed,
