@@ -10,10 +10,13 @@ import argparse
 from collections.abc import Sequence
 
 import draughts
+from draughts._cli import dxp as _dxp_cli
 from draughts._cli import index as _index_cli
+from draughts._cli import match as _match_cli
 from draughts._cli import pdn as _pdn_cli
 from draughts._cli import perft as _perft
 from draughts._cli import play as _play
+from draughts._cli import serve as _serve
 
 
 # The module docstring is the --help description, so it stays as users know it.
@@ -31,6 +34,9 @@ def _parser() -> argparse.ArgumentParser:
     _play.add_parser(commands)
     _pdn_cli.add_parsers(commands)
     _index_cli.add_parsers(commands)
+    _serve.add_parser(commands)
+    _match_cli.add_parser(commands)
+    _dxp_cli.add_parser(commands)
     return parser
 
 
