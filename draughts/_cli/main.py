@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+import draughts
 from draughts._cli import dxp as _dxp_cli
 from draughts._cli import index as _index_cli
 from draughts._cli import match as _match_cli
@@ -22,6 +23,12 @@ from draughts._cli import serve as _serve
 # Each subcommand's module (perft, play, pdn, index) registers its parser here.
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="draughts", description=__doc__)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"draughts {draughts.__version__} ({draughts.BACKEND} core)",
+        help="print the version and which move generator runs (native or pure), then exit",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     _perft.add_parser(commands)
     _play.add_parser(commands)
