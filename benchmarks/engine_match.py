@@ -1,0 +1,162 @@
+"""A small engine match: two engines from ballot openings, colours swapped.
+
+Each opening (a FEN per line) is played twice, each engine having White
+once. The game ends by the variant's rules (:meth:`draughts.Board.outcome`,
+draws claimed as soon as they may be), or is adjudicated: a draw after
+``--max-plies``, a win for the side ahead by ``--adjudicate`` men or more
+(a king counting as three men, as the built-in engine counts a flying king)
+in a quiet position. Engines::
+
+    builtin:hard           this library's engine at a level
+    old:hard               the engine as it was before the strength work
+                           (benchmarks/old_engine/)
+    hub:COMMAND ARGS       a Hub engine, e.g.
+                           "hub:benchmarks/.venvs/py-draughts/bin/python benchmarks/turbo_hub.py"
+
+Examples::
+
+    python benchmarks/engine_match.py builtin:hard old:hard --games 20 --time 1
+    python benchmarks/engine_match.py builtin:hard \\
+        "hub:benchmarks/.venvs/py-draughts/bin/python benchmarks/turbo_hub.py" --games 20
+
+Prints one line per game and then W/D/L and the score of the first engine,
+with the Elo difference and its 95 % margin (normal approximation of the
+per-game scores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import math
+import shlex
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
+
+import draughts  # noqa: E402
+from draughts.engine import Engine, HubEngine, Limit, builtin  # noqa: E402
+
+OPENINGS = HERE.parents[1] / "shared/data/pdn/positions/international/mobydam_2-move_ballots.fen"
+
+
+def make_engine(spec: str) -> Engine:
+    """An engine from its ``kind:argument`` spelling (see the module docstring)."""
+    kind, _, argument = spec.partition(":")
+    if kind == "builtin":
+        return builtin(argument or "hard")  # type: ignore[arg-type]
+    if kind == "old":
+        from old_engine.builtin import BuiltinEngine as OldEngine
+
+        return OldEngine(argument or "hard")  # type: ignore[arg-type]
+    if kind == "hub":
+        return HubEngine.popen(shlex.split(argument), timeout=30)
+    raise SystemExit(f"unknown engine {spec!r}: builtin:LEVEL, old:LEVEL or hub:COMMAND")
+
+
+def material(board: draughts.Board) -> int:
+    """White's material lead in men, a king counting three."""
+    lead = 0
+    for color, sign in ((draughts.WHITE, 1), (draughts.BLACK, -1)):
+        lead += sign * (
+            len(board.pieces(color, draughts.MAN)) + 3 * len(board.pieces(color, draughts.KING))
+        )
+    return lead
+
+
+def play_game(
+    specs: tuple[str, str], fen: str, variant: str, seconds: float, max_plies: int, lead: int
+) -> tuple[float, str, int]:
+    """One game, ``specs[0]`` White: White's score, how it ended, plies."""
+    engines = [make_engine(spec) for spec in specs]
+    board = draughts.Board(fen, variant=variant)
+    try:
+        while True:
+            outcome = board.outcome(claim_draw=True)
+            if outcome is not None:
+                score = 0.5 if outcome.winner is None else float(outcome.winner == draughts.WHITE)
+                return score, outcome.termination.name.lower(), board.ply()
+            if not board.has_captures():
+                ahead = material(board)
+                if abs(ahead) >= lead:
+                    return float(ahead > 0), "adjudicated win", board.ply()
+                if board.ply() >= max_plies:
+                    return 0.5, "adjudicated draw", board.ply()
+            engine = engines[0 if board.turn == draughts.WHITE else 1]
+            board.push(engine.play(board, Limit(time=seconds)).move)
+    finally:
+        for engine in engines:
+            engine.quit()
+
+
+def elo(score: float, games: int, variance: float) -> str:
+    """The Elo difference of a score fraction, with its 95 % margin."""
+    if games == 0 or score <= 0 or score >= 1:
+        return "Elo: not finite (all games won or lost)"
+
+    def to_elo(p: float) -> float:
+        p = min(max(p, 1e-6), 1 - 1e-6)
+        return -400 * math.log10(1 / p - 1)
+
+    margin = 1.96 * math.sqrt(variance / games)
+    low, high = to_elo(score - margin), to_elo(score + margin)
+    return f"Elo {to_elo(score):+.0f} (95 %: {low:+.0f} .. {high:+.0f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("first")
+    parser.add_argument("second")
+    parser.add_argument("--variant", default="international")
+    parser.add_argument("--openings", type=Path, default=OPENINGS, help="one FEN per line")
+    parser.add_argument("--games", type=int, default=20, help="games (two per opening)")
+    parser.add_argument("--skip", type=int, default=0, help="openings to skip first")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
+    parser.add_argument("--max-plies", type=int, default=240)
+    parser.add_argument("--adjudicate", type=int, default=3, help="men ahead that win")
+    parser.add_argument("--concurrency", type=int, default=1)
+    args = parser.parse_args()
+    if args.openings.exists():
+        fens = [line.strip() for line in args.openings.read_text().splitlines() if line.strip()]
+    else:
+        fens = [draughts.Board(variant=args.variant).fen()]
+    jobs = []
+    for game in range(args.games):
+        fen = fens[(args.skip + game // 2) % len(fens)]
+        first_white = game % 2 == 0
+        specs = (args.first, args.second) if first_white else (args.second, args.first)
+        jobs.append((game, first_white, fen, specs))
+    points: list[float] = []
+    wins = draws = losses = 0
+    with concurrent.futures.ProcessPoolExecutor(args.concurrency) as pool:
+        futures = {
+            pool.submit(
+                play_game, specs, fen, args.variant, args.time, args.max_plies, args.adjudicate
+            ): (game, first_white, fen)
+            for game, first_white, fen, specs in jobs
+        }
+        for future in concurrent.futures.as_completed(futures):
+            game, first_white, fen = futures[future]
+            white_score, how, plies = future.result()
+            mine = white_score if first_white else 1 - white_score
+            points.append(mine)
+            wins += mine == 1
+            draws += mine == 0.5
+            losses += mine == 0
+            colour = "White" if first_white else "Black"
+            print(
+                f"game {game + 1:3}: {args.first} as {colour}: {mine:.1f} ({how}, {plies} plies)"
+                f"  [{wins}-{draws}-{losses}]  {fen}",
+                flush=True,
+            )
+    n = len(points)
+    mean = sum(points) / n
+    variance = sum((p - mean) ** 2 for p in points) / max(1, n - 1)
+    print(f"{args.first} vs {args.second}, {args.variant}, {args.time:g} s/move, {n} games")
+    print(f"W/D/L {wins}/{draws}/{losses}, score {100 * mean:.1f} %, {elo(mean, n, variance)}")
+
+
+if __name__ == "__main__":
+    main()
