@@ -67,7 +67,7 @@ def material(board: draughts.Board) -> int:
 
 
 def play_game(
-    specs: tuple[str, str], fen: str, variant: str, seconds: float, max_plies: int, lead: int
+    specs: tuple[str, str], fen: str, variant: str, limit: Limit, max_plies: int, lead: int
 ) -> tuple[float, str, int]:
     """One game, ``specs[0]`` White: White's score, how it ended, plies."""
     engines = [make_engine(spec) for spec in specs]
@@ -85,7 +85,7 @@ def play_game(
                 if board.ply() >= max_plies:
                     return 0.5, "adjudicated draw", board.ply()
             engine = engines[0 if board.turn == draughts.WHITE else 1]
-            board.push(engine.play(board, Limit(time=seconds)).move)
+            board.push(engine.play(board, limit).move)
     finally:
         for engine in engines:
             engine.quit()
@@ -114,6 +114,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games (two per opening)")
     parser.add_argument("--skip", type=int, default=0, help="openings to skip first")
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
+    parser.add_argument("--depth", type=int, help="plies per move instead of a time")
     parser.add_argument("--max-plies", type=int, default=240)
     parser.add_argument("--adjudicate", type=int, default=3, help="men ahead that win")
     parser.add_argument("--concurrency", type=int, default=1)
@@ -128,12 +129,13 @@ def main() -> None:
         first_white = game % 2 == 0
         specs = (args.first, args.second) if first_white else (args.second, args.first)
         jobs.append((game, first_white, fen, specs))
+    limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
     points: list[float] = []
     wins = draws = losses = 0
     with concurrent.futures.ProcessPoolExecutor(args.concurrency) as pool:
         futures = {
             pool.submit(
-                play_game, specs, fen, args.variant, args.time, args.max_plies, args.adjudicate
+                play_game, specs, fen, args.variant, limit, args.max_plies, args.adjudicate
             ): (game, first_white, fen)
             for game, first_white, fen, specs in jobs
         }
@@ -154,7 +156,8 @@ def main() -> None:
     n = len(points)
     mean = sum(points) / n
     variance = sum((p - mean) ** 2 for p in points) / max(1, n - 1)
-    print(f"{args.first} vs {args.second}, {args.variant}, {args.time:g} s/move, {n} games")
+    per_move = f"{args.depth} plies" if args.depth else f"{args.time:g} s"
+    print(f"{args.first} vs {args.second}, {args.variant}, {per_move}/move, {n} games")
     print(f"W/D/L {wins}/{draws}/{losses}, score {100 * mean:.1f} %, {elo(mean, n, variance)}")
 
 

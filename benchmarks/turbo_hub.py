@@ -21,8 +21,9 @@ import re
 import sys
 import time
 
-from draughts import Board  # py-draughts' Board, from its own venv
 from draughts.engines.turbo import TurboEngine
+
+from draughts import Board  # py-draughts' Board, from its own venv
 
 _TOKEN = re.compile(r'\s*([^\s="]+)(?:\s*=\s*(?:"([^"]*)"|([^\s="]+)))?')
 

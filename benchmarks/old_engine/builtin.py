@@ -19,10 +19,10 @@ import attrs
 from draughts._context import context
 from draughts._core import RawMove, Tables
 from draughts.board import Board
-from old_engine import search as _search  # the copy beside this file
 from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
 from draughts.move import Move
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
+from old_engine import search as _search  # the copy beside this file
 
 __all__ = ["BuiltinEngine", "Level", "builtin"]
 

@@ -110,11 +110,18 @@ class BuiltinEngine(Engine):
         settings = self._settings
         if limit is None or limit == Limit():
             limit = Limit(time=settings.time, depth=None if settings.time else settings.depth)
-        t = context(board.variant).core
+        ctx = context(board.variant)
+        t = ctx.core
         pos = _position(board, t)
         start = time.monotonic()
+        seconds = _budget(limit, board.legal_moves.count())
+        game_keys = _reversible_keys(board)
         searcher = _search.Searcher(
-            t, deadline=None if limit.time is None else start + limit.time, max_nodes=limit.nodes
+            t,
+            ctx.keys,
+            deadline=None if seconds is None else start + seconds,
+            max_nodes=limit.nodes,
+            game_keys=game_keys,
         )
         max_depth = limit.depth if limit.depth is not None else settings.depth
         root = list(board.legal_moves)
@@ -124,7 +131,9 @@ class BuiltinEngine(Engine):
             searcher.root = [
                 r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
             ]
-        depth, score, raw_pv = searcher.iterate(pos, max_depth, min(settings.min_depth, max_depth))
+        depth, score, raw_pv = searcher.iterate(
+            pos, max_depth, min(settings.min_depth, max_depth), reversible=len(game_keys) - 1
+        )
         pv = _moves(t, raw_pv)
         if not pv or pv[0] not in root:
             # Only when the game was already decided at the root (a king on
@@ -134,6 +143,38 @@ class BuiltinEngine(Engine):
             _score(score), depth, tuple(pv), searcher.nodes, time.monotonic() - start
         )
         return analysis, root
+
+
+def _budget(limit: Limit, legal: int) -> float | None:
+    """The seconds to search: the limit's ``time``, or under a clock a share
+    of the remaining time (as if 25 more moves had to be made in it) plus
+    most of the increment, never more than a third of what is left; a
+    forced move is answered at once."""
+    if limit.remaining is None:
+        return limit.time
+    if legal == 1:
+        return 0.0
+    increment = limit.increment or 0.0
+    share = min(limit.remaining / 25 + 0.8 * increment, limit.remaining / 3)
+    return share if limit.time is None else min(share, limit.time)
+
+
+def _reversible_keys(board: Board) -> list[int]:
+    """The position keys of ``board``'s game since its last man move or
+    capture, oldest first, its current position last (what a repetition can
+    return to)."""
+    keys = [board.position_key]
+    if not board.move_stack:
+        return keys
+    past = board.copy()
+    while past.move_stack:
+        move = past.pop()
+        piece = past.piece_at(move.from_square)
+        if move.captures or piece is None or piece.kind != KING:
+            break
+        keys.append(past.position_key)
+    keys.reverse()
+    return keys
 
 
 def builtin(level: Level = "hard", *, seed: int = 0) -> BuiltinEngine:
