@@ -8,6 +8,9 @@ draws claimed as soon as they may be), or is adjudicated: a draw after
 in a quiet position. Engines::
 
     builtin:hard           this library's engine at a level
+    builtin:hard:N=V,...   the same with constants of draughts.engine.search
+                           set to other values while it plays (experiments,
+                           e.g. builtin:hard:THREAT_EXTENSIONS=0)
     old:hard               the engine as it was before the strength work
                            (benchmarks/old_engine/)
     hub:COMMAND ARGS       a Hub engine, e.g.
@@ -37,7 +40,8 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 import draughts  # noqa: E402
-from draughts.engine import Engine, HubEngine, Limit, builtin  # noqa: E402
+from draughts.engine import Analysis, Engine, HubEngine, Limit, PlayResult, builtin  # noqa: E402
+from draughts.engine import search as _search  # noqa: E402
 
 OPENINGS = HERE.parents[1] / "shared/data/pdn/positions/international/mobydam_2-move_ballots.fen"
 
@@ -46,7 +50,12 @@ def make_engine(spec: str) -> Engine:
     """An engine from its ``kind:argument`` spelling (see the module docstring)."""
     kind, _, argument = spec.partition(":")
     if kind == "builtin":
-        return builtin(argument or "hard")  # type: ignore[arg-type]
+        level, _, settings = argument.partition(":")
+        engine = builtin(level or "hard")  # type: ignore[arg-type]
+        if not settings:
+            return engine
+        pairs = [item.split("=") for item in settings.split(",")]
+        return Tweaked(engine, {name: int(value) for name, value in pairs})
     if kind == "old":
         from old_engine.builtin import BuiltinEngine as OldEngine
 
@@ -54,6 +63,37 @@ def make_engine(spec: str) -> Engine:
     if kind == "hub":
         return HubEngine.popen(shlex.split(argument), timeout=30)
     raise SystemExit(f"unknown engine {spec!r}: builtin:LEVEL, old:LEVEL or hub:COMMAND")
+
+
+class Tweaked(Engine):
+    """An engine that plays with some of the search module's constants
+    changed (both engines of a game share a process, so they are set back
+    after every move)."""
+
+    def __init__(self, engine: Engine, settings: dict[str, int]) -> None:
+        self.engine, self.settings = engine, settings
+        for name in settings:
+            if not hasattr(_search, name):
+                raise SystemExit(f"draughts.engine.search has no constant {name}")
+
+    @property
+    def name(self) -> str:
+        return f"{self.engine.name} {self.settings}"
+
+    def play(self, board: draughts.Board, limit: Limit | None = None) -> PlayResult:
+        saved = {name: getattr(_search, name) for name in self.settings}
+        for name, value in self.settings.items():
+            setattr(_search, name, value)
+        try:
+            return self.engine.play(board, limit)
+        finally:
+            for name, value in saved.items():
+                setattr(_search, name, value)
+
+    def analyse(self, board: draughts.Board, limit: Limit | None = None) -> Analysis:
+        analysis = self.play(board, limit).analysis
+        assert analysis is not None  # the built-in engine always reports one
+        return analysis
 
 
 def material(board: draughts.Board) -> int:
@@ -68,10 +108,19 @@ def material(board: draughts.Board) -> int:
 
 def play_game(
     specs: tuple[str, str], fen: str, variant: str, limit: Limit, max_plies: int, lead: int
-) -> tuple[float, str, int]:
-    """One game, ``specs[0]`` White: White's score, how it ended, plies."""
+) -> tuple[float, str, int, str]:
+    """One game, ``specs[0]`` White: White's score, how it ended, plies, moves."""
     engines = [make_engine(spec) for spec in specs]
     board = draughts.Board(fen, variant=variant)
+    result = play_out(engines, board, limit, max_plies, lead)
+    start = draughts.Board(fen, variant=variant)
+    return (*result, start.variation_pdn(board.move_stack))
+
+
+def play_out(
+    engines: list[Engine], board: draughts.Board, limit: Limit, max_plies: int, lead: int
+) -> tuple[float, str, int]:
+    """Play ``board`` to its end: White's score, how it ended, plies."""
     try:
         while True:
             outcome = board.outcome(claim_draw=True)
@@ -118,6 +167,7 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=240)
     parser.add_argument("--adjudicate", type=int, default=3, help="men ahead that win")
     parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--moves", action="store_true", help="print every game's moves")
     args = parser.parse_args()
     if args.openings.exists():
         fens = [line.strip() for line in args.openings.read_text().splitlines() if line.strip()]
@@ -141,7 +191,7 @@ def main() -> None:
         }
         for future in concurrent.futures.as_completed(futures):
             game, first_white, fen = futures[future]
-            white_score, how, plies = future.result()
+            white_score, how, plies, moves = future.result()
             mine = white_score if first_white else 1 - white_score
             points.append(mine)
             wins += mine == 1
@@ -153,6 +203,8 @@ def main() -> None:
                 f"  [{wins}-{draws}-{losses}]  {fen}",
                 flush=True,
             )
+            if args.moves:
+                print(f"    {moves}", flush=True)
     n = len(points)
     mean = sum(points) / n
     variance = sum((p - mean) ** 2 for p in points) / max(1, n - 1)

@@ -131,8 +131,14 @@ class BuiltinEngine(Engine):
             searcher.root = [
                 r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
             ]
+        guard = min(settings.min_depth, max_depth)
         depth, score, raw_pv = searcher.iterate(
-            pos, max_depth, min(settings.min_depth, max_depth), reversible=len(game_keys) - 1
+            pos,
+            max_depth,
+            guard,
+            reversible=len(game_keys) - 1,
+            # Levels without a time of their own search their depth in full.
+            full_width=guard if settings.time else max_depth,
         )
         pv = _moves(t, raw_pv)
         if not pv or pv[0] not in root:

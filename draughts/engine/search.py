@@ -59,6 +59,10 @@ _MAX_EXTENDED_PLY = 60
 _TABLE_ENTRIES = 1_500_000  # about 250 MB of Python tuples; cleared when full
 _DRAWISH = 8  # a drawn ending that the strong side may still win is worth 1/8
 _SMALL_MATERIAL = 8  # endings are looked up only with this many pieces or fewer
+THREAT_EXTENSIONS = 1
+"""How many times a line may answer a threat at the horizon (see
+:meth:`Searcher._answer_threat`)."""
+_LATE = 3  # moves from this one on (counting from 0) are searched reduced first
 
 
 class LimitReached(Exception):
@@ -147,6 +151,15 @@ def _captures(t: Tables, pos: Position) -> list[RawMove]:
     return _core.captures(t, 1, m1, k1, m0, k0)
 
 
+def _threatened(t: Tables, pos: Position) -> bool:
+    """Whether the opponent of the side to move would have a capture if it
+    were to move."""
+    c, m0, m1, k0, k1 = pos
+    if c == 0:
+        return bool(_core.captures(t, 1, m1, k1, m0, k0))
+    return bool(_core.captures(t, 0, m0, k0, m1, k1))
+
+
 def _taken(move: RawMove) -> int:
     return -len(move[3])
 
@@ -198,6 +211,10 @@ class Searcher:
         # The keys of the game's reversible past, then of the current line.
         self.line: list[int] = list(game_keys)[:-1]
         self.base = len(self.line)
+        self.reductions = 0
+        """How many more late move reductions the current line may make."""
+        self.threat_extensions = THREAT_EXTENSIONS
+        """How many more threatened quiet positions the line may answer."""
         self.partial: tuple[int, RawMove] | None = None
         """The best root move of the iteration in progress, once it has
         beaten the previous iteration's first move."""
@@ -288,6 +305,16 @@ class Searcher:
             after = 0 if move[2] or own_men >> move[0] & 1 else reversible + 1
             if i == 0:
                 score = -self.search(child, child_key, next_depth, -beta, -alpha, ply + 1, after)
+            elif (
+                i >= _LATE
+                and depth >= 3
+                and self.reductions
+                and not move[2]
+                and not move[5]
+                and (score := self._reduced(child, child_key, next_depth, alpha, ply, after))
+                <= alpha
+            ):
+                pass  # a late move that a shallower search shows to be no better
             else:
                 # Principal variation search: prove with a null window that
                 # the move is no better than the best so far, and search it
@@ -315,6 +342,16 @@ class Searcher:
             self.tt.clear()
         self.tt[key] = (depth, stored, bound, best_move)
         return best
+
+    def _reduced(
+        self, child: Position, key: int, depth: int, alpha: int, ply: int, reversible: int
+    ) -> int:
+        """Late move reduction: the null-window score of a late quiet move
+        searched one ply shallower (one of the line's allowed reductions)."""
+        self.reductions -= 1
+        score = -self.search(child, key, depth - 1, -alpha - 1, -alpha, ply + 1, reversible)
+        self.reductions += 1
+        return score
 
     def _order(self, moves: list[RawMove], color: int, ply: int, tt_move: RawMove | None) -> None:
         """Sort ``moves`` best first: the table's move, then captures taking
@@ -358,6 +395,8 @@ class Searcher:
         if not moves:
             if not _can_step(self.t, pos):  # no pieces, or all blocked
                 return self.sign * (ply - WIN)
+            if self.threat_extensions and _threatened(self.t, pos):
+                return self._answer_threat(pos, alpha, beta, ply)
             return self.sign * self._static(pos)
         if len(moves) > 1:
             moves.sort(key=_taken)
@@ -371,6 +410,24 @@ class Searcher:
                     alpha = score
                     if alpha >= beta:
                         break
+        return best
+
+    def _answer_threat(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
+        """A quiet position where the opponent threatens to capture: its
+        static score would ignore the threat, so every step is tried (once
+        per line) and the capture that follows is played out."""
+        self.threat_extensions -= 1
+        best = -WIN - 1
+        for move in legal(self.t, pos):
+            self._tick()
+            score = -self._quiesce(play(pos, move), -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        self.threat_extensions += 1
         return best
 
     def _static(self, pos: Position) -> int:
@@ -420,6 +477,7 @@ class Searcher:
         guard_depth: int = 1,
         report: Callable[[int, int, list[RawMove]], None] | None = None,
         reversible: int = 0,
+        full_width: int | None = None,
     ) -> tuple[int, int, list[RawMove]]:
         """Iterative deepening from depth 1 to ``max_depth``: returns the
         depth, score and principal variation of the deepest complete
@@ -429,6 +487,13 @@ class Searcher:
 
         ``pos`` must have a legal move; ``reversible`` plies of the game were
         played since its last man move or capture.
+
+        Iterations up to ``full_width`` plies (``guard_depth`` if None) search
+        every move to the full depth. Deeper iterations search late quiet
+        moves one ply shallower first (late move reductions), but at most
+        ``depth - full_width`` times in a line: every line still gets at
+        least ``full_width`` plies, so nothing that the full-width search
+        would see within them is missed.
         """
         result: tuple[int, int, list[RawMove]] | None = None
         key = self.key_of(pos)
@@ -436,6 +501,8 @@ class Searcher:
         self.line += [0] * (self.base + max_depth + _MAX_EXTENDED_PLY + 2 - len(self.line))
         for depth in range(1, max_depth + 1):
             self.enforce = depth > guard_depth
+            self.reductions = max(0, depth - (guard_depth if full_width is None else full_width))
+            self.threat_extensions = THREAT_EXTENSIONS
             self.partial = None
             try:
                 score = self.search(pos, key, depth, -WIN - 1, WIN + 1, 0, reversible)
