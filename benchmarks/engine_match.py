@@ -5,7 +5,7 @@ once. The game ends by the variant's rules (:meth:`draughts.Board.outcome`,
 draws claimed as soon as they may be), or is adjudicated: a draw after
 ``--max-plies``, a win for the side ahead by ``--adjudicate`` men or more
 (a king counting as three men, as the built-in engine counts a flying king)
-in a quiet position. Engines::
+for 12 plies in a row, in a quiet position. Engines::
 
     builtin:hard           this library's engine at a level
     builtin:hard:N=V,...   the same with constants of draughts.engine.search
@@ -44,6 +44,9 @@ from draughts.engine import Analysis, Engine, HubEngine, Limit, PlayResult, buil
 from draughts.engine import search as _search  # noqa: E402
 
 OPENINGS = HERE.parents[1] / "shared/data/pdn/positions/international/mobydam_2-move_ballots.fen"
+
+
+_HELD_PLIES = 12
 
 
 def make_engine(spec: str) -> Engine:
@@ -121,15 +124,19 @@ def play_out(
     engines: list[Engine], board: draughts.Board, limit: Limit, max_plies: int, lead: int
 ) -> tuple[float, str, int]:
     """Play ``board`` to its end: White's score, how it ended, plies."""
+    held, side = 0, 1  # plies the current lead of ``lead`` men has lasted, and whose
     try:
         while True:
             outcome = board.outcome(claim_draw=True)
             if outcome is not None:
                 score = 0.5 if outcome.winner is None else float(outcome.winner == draughts.WHITE)
                 return score, outcome.termination.name.lower(), board.ply()
+            ahead = material(board)
+            # A lead counts once it has lasted (a sacrifice is often won back).
+            held = held + 1 if abs(ahead) >= lead and ahead * side > 0 else 0
+            side = 1 if ahead > 0 else -1
             if not board.has_captures():
-                ahead = material(board)
-                if abs(ahead) >= lead:
+                if held >= _HELD_PLIES:
                     return float(ahead > 0), "adjudicated win", board.ply()
                 if board.ply() >= max_plies:
                     return 0.5, "adjudicated draw", board.ply()

@@ -157,8 +157,8 @@ class Evaluator:
         # Runaway men: only men this close to crowning are looked at.
         self.runaway_rows = max(2, height // 2 - 1)
         self.near = (
-            rows(range(height - self.runaway_rows, height - 1)),
-            rows(range(1, self.runaway_rows + 1)),
+            rows(range(height - 1 - self.runaway_rows, height - 1)),
+            rows(range(1, 1 + self.runaway_rows)),
         )
         self.cones = (self._cones(0), self._cones(1))
         # Per number of men on the board, the opening and endgame weights
@@ -263,7 +263,7 @@ class Evaluator:
     def score(self, turn: int, m0: int, m1: int, k0: int, k1: int) -> int:
         """The score for the side to move, in hundredths of a man."""
         w = self.blended[(m0 | m1).bit_count()]
-        score = (
-            self.side(0, m0, k0, m1 | k1, k1, w) - self.side(1, m1, k1, m0 | k0, k0, w)
-        ) // self.men_at_start
-        return score if turn == 0 else -score
+        total = self.side(0, m0, k0, m1 | k1, k1, w) - self.side(1, m1, k1, m0 | k0, k0, w)
+        # Rounded towards zero, so that both colours see the same score.
+        score = abs(total) // self.men_at_start
+        return score if (total >= 0) == (turn == 0) else -score
