@@ -46,25 +46,32 @@ class BuiltinEngine(Engine):
     """The engine that comes with the library: iterative-deepening
     alpha-beta over the rules of any :class:`~draughts.Variant`.
 
-    It searches with a transposition table, searches forced moves without
-    using up depth and follows every capture sequence to its end before
-    judging a position. The evaluation (in hundredths of a man) counts
-    material, a king being worth three men when kings fly and one and a half
-    when they do not, plus three hundredths for every row a man has advanced.
-    A side without a legal move has lost, as the variant's
-    :class:`~draughts.outcome.Goal` says: in antidraughts it has won (and
-    the evaluation is negated), in breakthrough the first king also wins.
-    Draws by repetition or move counts are not searched, nor the Frisian
-    limit on king moves beyond the first move.
+    It searches with a transposition table keyed by the Zobrist key, killer
+    and history move ordering, late move reductions beyond the level's
+    full-width depth, forced moves without using up depth, and every capture
+    sequence followed to its end (and a threat at the horizon answered)
+    before a position is judged. The evaluation (in hundredths of a man) is
+    that of :mod:`draughts.engine.evaluation`: material, tempo, centre, back
+    rank, mobility, formation, outposts, runaway men and kings' mobility,
+    weighted per board family. A side without a legal move has lost, as the
+    variant's :class:`~draughts.outcome.Goal` says: in antidraughts it has
+    won (and the evaluation is negated), in breakthrough the first king also
+    wins. A repetition of the game or of the line is a draw, and so are the
+    variant's no-progress count and its drawn endings; the Frisian limit on
+    king moves is followed at the root only.
 
     Levels (see :func:`builtin`):
 
     - ``easy``: 2 plies, and 30 % of its moves are another legal move chosen
       at random (from the engine's seeded random generator, so a game
       against it can be replayed).
-    - ``medium``: 4 plies, always the best move it found.
+    - ``medium``: 4 plies, every move searched to the full depth, always the
+      best move it found.
     - ``hard``: iterative deepening for 1 second (or the given limit), but
-      never fewer than 6 plies: every forced win within 6 plies is found.
+      never fewer than 6 plies, searched in full: every forced win within 6
+      plies is found and no piece is lost to a combination within them.
+      Under a clock (``Limit(remaining=..., increment=...)``) it takes a
+      share of the remaining time.
 
     An explicit ``Limit(depth=...)`` replaces the level's depth.
 
