@@ -33,7 +33,9 @@ import argparse
 import concurrent.futures
 import math
 import shlex
+import statistics
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -111,19 +113,27 @@ def material(board: draughts.Board) -> int:
 
 def play_game(
     specs: tuple[str, str], fen: str, variant: str, limit: Limit, max_plies: int, lead: int
-) -> tuple[float, str, int, str]:
-    """One game, ``specs[0]`` White: White's score, how it ended, plies, moves."""
+) -> tuple[float, str, int, str, tuple[list[float], list[float]]]:
+    """One game, ``specs[0]`` White: White's score, how it ended, plies,
+    moves and the seconds each side took for each move."""
     engines = [make_engine(spec) for spec in specs]
     board = draughts.Board(fen, variant=variant)
-    result = play_out(engines, board, limit, max_plies, lead)
+    clocks: tuple[list[float], list[float]] = ([], [])
+    result = play_out(engines, board, limit, max_plies, lead, clocks)
     start = draughts.Board(fen, variant=variant)
-    return (*result, start.variation_pdn(board.move_stack))
+    return (*result, start.variation_pdn(board.move_stack), clocks)
 
 
 def play_out(
-    engines: list[Engine], board: draughts.Board, limit: Limit, max_plies: int, lead: int
+    engines: list[Engine],
+    board: draughts.Board,
+    limit: Limit,
+    max_plies: int,
+    lead: int,
+    clocks: tuple[list[float], list[float]],
 ) -> tuple[float, str, int]:
-    """Play ``board`` to its end: White's score, how it ended, plies."""
+    """Play ``board`` to its end: White's score, how it ended, plies; the
+    seconds of every move of White and Black are added to ``clocks``."""
     held, side = 0, 1  # plies the current lead of ``lead`` men has lasted, and whose
     try:
         while True:
@@ -140,8 +150,10 @@ def play_out(
                     return float(ahead > 0), "adjudicated win", board.ply()
                 if board.ply() >= max_plies:
                     return 0.5, "adjudicated draw", board.ply()
-            engine = engines[0 if board.turn == draughts.WHITE else 1]
-            board.push(engine.play(board, limit).move)
+            mover = 0 if board.turn == draughts.WHITE else 1
+            began = time.perf_counter()
+            board.push(engines[mover].play(board, limit).move)
+            clocks[mover].append(time.perf_counter() - began)
     finally:
         for engine in engines:
             engine.quit()
@@ -188,6 +200,7 @@ def main() -> None:
         jobs.append((game, first_white, fen, specs))
     limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
     points: list[float] = []
+    seconds: tuple[list[float], list[float]] = ([], [])  # per move, of each engine
     wins = draws = losses = 0
     with concurrent.futures.ProcessPoolExecutor(args.concurrency) as pool:
         futures = {
@@ -198,7 +211,10 @@ def main() -> None:
         }
         for future in concurrent.futures.as_completed(futures):
             game, first_white, fen = futures[future]
-            white_score, how, plies, moves = future.result()
+            white_score, how, plies, moves, clocks = future.result()
+            mine_first = clocks if first_white else clocks[::-1]
+            for engine_seconds, spent in zip(seconds, mine_first, strict=True):
+                engine_seconds.extend(spent)
             mine = white_score if first_white else 1 - white_score
             points.append(mine)
             wins += mine == 1
@@ -218,6 +234,12 @@ def main() -> None:
     per_move = f"{args.depth} plies" if args.depth else f"{args.time:g} s"
     print(f"{args.first} vs {args.second}, {args.variant}, {per_move}/move, {n} games")
     print(f"W/D/L {wins}/{draws}/{losses}, score {100 * mean:.1f} %, {elo(mean, n, variance)}")
+    for spec, spent in zip((args.first, args.second), seconds, strict=True):
+        tenth = sorted(spent)[len(spent) * 9 // 10]
+        print(
+            f"{spec}: {statistics.mean(spent):.2f} s a move on average, median "
+            f"{statistics.median(spent):.2f} s, 90th percentile {tenth:.2f} s"
+        )
 
 
 if __name__ == "__main__":
