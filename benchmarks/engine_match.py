@@ -10,7 +10,9 @@ for 12 plies in a row, in a quiet position. Engines::
     builtin:hard           this library's engine at a level
     builtin:hard:N=V,...   the same with constants of draughts.engine.search
                            set to other values while it plays (experiments,
-                           e.g. builtin:hard:THREAT_EXTENSIONS=0)
+                           e.g. builtin:hard:THREAT_EXTENSIONS=0), or fields
+                           of the level (builtin:hard:min_depth=1 keeps to
+                           the time limit from the first ply on)
     old:hard               the engine as it was before the strength work
                            (benchmarks/old_engine/)
     hub:COMMAND ARGS       a Hub engine, e.g.
@@ -41,6 +43,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
+import attrs  # noqa: E402
+
 import draughts  # noqa: E402
 from draughts.engine import Analysis, Engine, HubEngine, Limit, PlayResult, builtin  # noqa: E402
 from draughts.engine import search as _search  # noqa: E402
@@ -59,8 +63,14 @@ def make_engine(spec: str) -> Engine:
         engine = builtin(level or "hard")  # type: ignore[arg-type]
         if not settings:
             return engine
-        pairs = [item.split("=") for item in settings.split(",")]
-        return Tweaked(engine, {name: int(value) for name, value in pairs})
+        pairs = dict(item.split("=") for item in settings.split(","))
+        fields = {name for name in pairs if hasattr(engine._settings, name)}
+        engine._settings = attrs.evolve(
+            engine._settings, **{name: int(pairs.pop(name)) for name in fields}
+        )
+        if not pairs:
+            return engine
+        return Tweaked(engine, {name: int(value) for name, value in pairs.items()})
     if kind == "old":
         from old_engine.builtin import BuiltinEngine as OldEngine
 

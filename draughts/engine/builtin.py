@@ -31,14 +31,15 @@ Level = Literal["easy", "medium", "hard"]
 class _LevelSettings:
     depth: int  # the deepest search unless the limit gives a depth
     min_depth: int  # depth completed even if time or nodes run out first
+    full_width: int  # iterations up to this depth reduce no move
     time: float | None  # default seconds when the limit gives nothing
     mistake: float  # probability of playing another move than the best
 
 
 _LEVELS: dict[str, _LevelSettings] = {
-    "easy": _LevelSettings(depth=2, min_depth=1, time=None, mistake=0.3),
-    "medium": _LevelSettings(depth=4, min_depth=2, time=None, mistake=0.0),
-    "hard": _LevelSettings(depth=64, min_depth=6, time=1.0, mistake=0.0),
+    "easy": _LevelSettings(depth=2, min_depth=1, full_width=2, time=None, mistake=0.3),
+    "medium": _LevelSettings(depth=4, min_depth=2, full_width=4, time=None, mistake=0.0),
+    "hard": _LevelSettings(depth=64, min_depth=6, full_width=6, time=1.0, mistake=0.0),
 }
 
 
@@ -138,14 +139,12 @@ class BuiltinEngine(Engine):
             searcher.root = [
                 r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
             ]
-        guard = min(settings.min_depth, max_depth)
         depth, score, raw_pv = searcher.iterate(
             pos,
             max_depth,
-            guard,
+            min(settings.min_depth, max_depth),
             reversible=len(game_keys) - 1,
-            # Levels without a time of their own search their depth in full.
-            full_width=guard if settings.time else max_depth,
+            full_width=min(settings.full_width, max_depth),
         )
         pv = _moves(t, raw_pv)
         if not pv or pv[0] not in root:
