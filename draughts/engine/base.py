@@ -58,7 +58,14 @@ class Limit:
     engine given no limit at all uses its own default.
 
     >>> Limit(time=0.5, depth=8)
-    Limit(time=0.5, depth=8, nodes=None)
+    Limit(time=0.5, depth=8, nodes=None, remaining=None, increment=None)
+
+    Under a clock, give ``remaining`` (seconds left on the clock of the side
+    to move) and ``increment`` (seconds added after each move): the engine
+    shares the time out itself.
+
+    >>> Limit(remaining=60, increment=1).time is None
+    True
 
     :raises ValueError: for a negative or zero limit.
     """
@@ -69,12 +76,18 @@ class Limit:
     """Plies to search (nominal depth; captures are always searched to the end)."""
     nodes: int | None = None
     """Positions to visit."""
+    remaining: float | None = None
+    """Seconds left on the clock of the side to move."""
+    increment: float | None = None
+    """Seconds the clock gains after each move (0 or more)."""
 
     def __attrs_post_init__(self) -> None:
-        for name in ("time", "depth", "nodes"):
+        for name in ("time", "depth", "nodes", "remaining"):
             value = getattr(self, name)
             if value is not None and not value > 0:
                 raise ValueError(f"Limit {name} must be positive, not {value!r}")
+        if self.increment is not None and not self.increment >= 0:
+            raise ValueError(f"Limit increment must be 0 or more, not {self.increment!r}")
 
 
 @attrs.frozen

@@ -31,14 +31,15 @@ Level = Literal["easy", "medium", "hard"]
 class _LevelSettings:
     depth: int  # the deepest search unless the limit gives a depth
     min_depth: int  # depth completed even if time or nodes run out first
+    full_width: int  # iterations up to this depth reduce no move
     time: float | None  # default seconds when the limit gives nothing
     mistake: float  # probability of playing another move than the best
 
 
 _LEVELS: dict[str, _LevelSettings] = {
-    "easy": _LevelSettings(depth=2, min_depth=1, time=None, mistake=0.3),
-    "medium": _LevelSettings(depth=4, min_depth=2, time=None, mistake=0.0),
-    "hard": _LevelSettings(depth=64, min_depth=6, time=1.0, mistake=0.0),
+    "easy": _LevelSettings(depth=2, min_depth=1, full_width=2, time=None, mistake=0.3),
+    "medium": _LevelSettings(depth=4, min_depth=2, full_width=4, time=None, mistake=0.0),
+    "hard": _LevelSettings(depth=64, min_depth=6, full_width=6, time=1.0, mistake=0.0),
 }
 
 
@@ -46,25 +47,32 @@ class BuiltinEngine(Engine):
     """The engine that comes with the library: iterative-deepening
     alpha-beta over the rules of any :class:`~draughts.Variant`.
 
-    It searches with a transposition table, searches forced moves without
-    using up depth and follows every capture sequence to its end before
-    judging a position. The evaluation (in hundredths of a man) counts
-    material, a king being worth three men when kings fly and one and a half
-    when they do not, plus three hundredths for every row a man has advanced.
-    A side without a legal move has lost, as the variant's
-    :class:`~draughts.outcome.Goal` says: in antidraughts it has won (and
-    the evaluation is negated), in breakthrough the first king also wins.
-    Draws by repetition or move counts are not searched, nor the Frisian
-    limit on king moves beyond the first move.
+    It searches with a transposition table keyed by the Zobrist key, killer
+    and history move ordering, late move reductions beyond the level's
+    full-width depth, forced moves without using up depth, and every capture
+    sequence followed to its end (and a threat at the horizon answered)
+    before a position is judged. The evaluation (in hundredths of a man) is
+    that of :mod:`draughts.engine.evaluation`: material, tempo, centre, back
+    rank, mobility, formation, outposts, runaway men and kings' mobility,
+    weighted per board family. A side without a legal move has lost, as the
+    variant's :class:`~draughts.outcome.Goal` says: in antidraughts it has
+    won (and the evaluation is negated), in breakthrough the first king also
+    wins. A repetition of the game or of the line is a draw, and so are the
+    variant's no-progress count and its drawn endings; the Frisian limit on
+    king moves is followed at the root only.
 
     Levels (see :func:`builtin`):
 
     - ``easy``: 2 plies, and 30 % of its moves are another legal move chosen
       at random (from the engine's seeded random generator, so a game
       against it can be replayed).
-    - ``medium``: 4 plies, always the best move it found.
+    - ``medium``: 4 plies, every move searched to the full depth, always the
+      best move it found.
     - ``hard``: iterative deepening for 1 second (or the given limit), but
-      never fewer than 6 plies: every forced win within 6 plies is found.
+      never fewer than 6 plies, searched in full: every forced win within 6
+      plies is found and no piece is lost to a combination within them.
+      Under a clock (``Limit(remaining=..., increment=...)``) it takes a
+      share of the remaining time.
 
     An explicit ``Limit(depth=...)`` replaces the level's depth.
 
@@ -110,11 +118,18 @@ class BuiltinEngine(Engine):
         settings = self._settings
         if limit is None or limit == Limit():
             limit = Limit(time=settings.time, depth=None if settings.time else settings.depth)
-        t = context(board.variant).core
+        ctx = context(board.variant)
+        t = ctx.core
         pos = _position(board, t)
         start = time.monotonic()
+        seconds = _budget(limit, board.legal_moves.count())
+        game_keys = _reversible_keys(board)
         searcher = _search.Searcher(
-            t, deadline=None if limit.time is None else start + limit.time, max_nodes=limit.nodes
+            t,
+            ctx.keys,
+            deadline=None if seconds is None else start + seconds,
+            max_nodes=limit.nodes,
+            game_keys=game_keys,
         )
         max_depth = limit.depth if limit.depth is not None else settings.depth
         root = list(board.legal_moves)
@@ -124,7 +139,13 @@ class BuiltinEngine(Engine):
             searcher.root = [
                 r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
             ]
-        depth, score, raw_pv = searcher.iterate(pos, max_depth, min(settings.min_depth, max_depth))
+        depth, score, raw_pv = searcher.iterate(
+            pos,
+            max_depth,
+            min(settings.min_depth, max_depth),
+            reversible=len(game_keys) - 1,
+            full_width=min(settings.full_width, max_depth),
+        )
         pv = _moves(t, raw_pv)
         if not pv or pv[0] not in root:
             # Only when the game was already decided at the root (a king on
@@ -134,6 +155,38 @@ class BuiltinEngine(Engine):
             _score(score), depth, tuple(pv), searcher.nodes, time.monotonic() - start
         )
         return analysis, root
+
+
+def _budget(limit: Limit, legal: int) -> float | None:
+    """The seconds to search: the limit's ``time``, or under a clock a share
+    of the remaining time (as if 25 more moves had to be made in it) plus
+    most of the increment, never more than a third of what is left; a
+    forced move is answered at once."""
+    if limit.remaining is None:
+        return limit.time
+    if legal == 1:
+        return 0.0
+    increment = limit.increment or 0.0
+    share = min(limit.remaining / 25 + 0.8 * increment, limit.remaining / 3)
+    return share if limit.time is None else min(share, limit.time)
+
+
+def _reversible_keys(board: Board) -> list[int]:
+    """The position keys of ``board``'s game since its last man move or
+    capture, oldest first, its current position last (what a repetition can
+    return to)."""
+    keys = [board.position_key]
+    if not board.move_stack:
+        return keys
+    past = board.copy()
+    while past.move_stack:
+        move = past.pop()
+        piece = past.piece_at(move.from_square)
+        if move.captures or piece is None or piece.kind != KING:
+            break
+        keys.append(past.position_key)
+    keys.reverse()
+    return keys
 
 
 def builtin(level: Level = "hard", *, seed: int = 0) -> BuiltinEngine:

@@ -1,0 +1,181 @@
+"""The built-in engine as it was at commit d73f3fd, kept to measure the new one against.
+
+The engine that comes with the library: :class:`BuiltinEngine`, its
+levels, and the conversion of a :class:`~draughts.Board` to the raw position
+that :mod:`draughts.engine.search` searches.
+
+Users import these names from :mod:`draughts.engine`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Literal
+
+import attrs
+
+from draughts._context import context
+from draughts._core import RawMove, Tables
+from draughts.board import Board
+from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
+from draughts.move import Move
+from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
+from old_engine import search as _search  # the copy beside this file
+
+__all__ = ["BuiltinEngine", "Level", "builtin"]
+
+Level = Literal["easy", "medium", "hard"]
+
+
+@attrs.frozen
+class _LevelSettings:
+    depth: int  # the deepest search unless the limit gives a depth
+    min_depth: int  # depth completed even if time or nodes run out first
+    time: float | None  # default seconds when the limit gives nothing
+    mistake: float  # probability of playing another move than the best
+
+
+_LEVELS: dict[str, _LevelSettings] = {
+    "easy": _LevelSettings(depth=2, min_depth=1, time=None, mistake=0.3),
+    "medium": _LevelSettings(depth=4, min_depth=2, time=None, mistake=0.0),
+    "hard": _LevelSettings(depth=64, min_depth=6, time=1.0, mistake=0.0),
+}
+
+
+class BuiltinEngine(Engine):
+    """The engine that comes with the library: iterative-deepening
+    alpha-beta over the rules of any :class:`~draughts.Variant`.
+
+    It searches with a transposition table, searches forced moves without
+    using up depth and follows every capture sequence to its end before
+    judging a position. The evaluation (in hundredths of a man) counts
+    material, a king being worth three men when kings fly and one and a half
+    when they do not, plus three hundredths for every row a man has advanced.
+    A side without a legal move has lost, as the variant's
+    :class:`~draughts.outcome.Goal` says: in antidraughts it has won (and
+    the evaluation is negated), in breakthrough the first king also wins.
+    Draws by repetition or move counts are not searched, nor the Frisian
+    limit on king moves beyond the first move.
+
+    Levels (see :func:`builtin`):
+
+    - ``easy``: 2 plies, and 30 % of its moves are another legal move chosen
+      at random (from the engine's seeded random generator, so a game
+      against it can be replayed).
+    - ``medium``: 4 plies, always the best move it found.
+    - ``hard``: iterative deepening for 1 second (or the given limit), but
+      never fewer than 6 plies: every forced win within 6 plies is found.
+
+    An explicit ``Limit(depth=...)`` replaces the level's depth.
+
+    >>> import draughts
+    >>> engine = BuiltinEngine("hard")
+    >>> board = draughts.Board("B:W18:B14,K1", variant="english")
+    >>> engine.play(board, Limit(depth=6)).move
+    Move(14, 23, captures=(18,), path=(14, 23))
+    """
+
+    def __init__(self, level: Level = "hard", *, seed: int = 0) -> None:
+        if level not in _LEVELS:
+            raise ValueError(f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
+        self.level: Level = level
+        """The playing strength."""
+        self._settings = _LEVELS[level]
+        self._random = random.Random(seed)
+
+    @property
+    def name(self) -> str:
+        return f"draughts built-in ({self.level})"
+
+    def analyse(self, board: Board, limit: Limit | None = None) -> Analysis:
+        require_moves(board)
+        analysis, _root = self._search(board, limit)
+        return analysis
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        require_moves(board)
+        analysis, root = self._search(board, limit)
+        move = analysis.pv[0]
+        if (
+            self._settings.mistake
+            and len(root) > 1
+            and (self._random.random() < self._settings.mistake)
+        ):
+            others = [m for m in root if m != move]
+            move = others[self._random.randrange(len(others))]
+            return PlayResult(move, None, analysis)
+        return PlayResult(move, analysis.pv[1] if len(analysis.pv) > 1 else None, analysis)
+
+    def _search(self, board: Board, limit: Limit | None) -> tuple[Analysis, list[Move]]:
+        settings = self._settings
+        if limit is None or limit == Limit():
+            limit = Limit(time=settings.time, depth=None if settings.time else settings.depth)
+        t = context(board.variant).core
+        pos = _position(board, t)
+        start = time.monotonic()
+        searcher = _search.Searcher(
+            t, deadline=None if limit.time is None else start + limit.time, max_nodes=limit.nodes
+        )
+        max_depth = limit.depth if limit.depth is not None else settings.depth
+        root = list(board.legal_moves)
+        raw_root = _search.legal(t, pos)
+        if len(raw_root) != len(root):
+            allowed = set(root)
+            searcher.root = [
+                r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
+            ]
+        depth, score, raw_pv = searcher.iterate(pos, max_depth, min(settings.min_depth, max_depth))
+        pv = _moves(t, raw_pv)
+        if not pv or pv[0] not in root:
+            # Only when the game was already decided at the root (a king on
+            # the board in breakthrough): any legal move will do.
+            pv = [root[0]]
+        analysis = Analysis(
+            _score(score), depth, tuple(pv), searcher.nodes, time.monotonic() - start
+        )
+        return analysis, root
+
+
+def builtin(level: Level = "hard", *, seed: int = 0) -> BuiltinEngine:
+    """The built-in engine at ``level`` (``"easy"``, ``"medium"`` or
+    ``"hard"``); ``seed`` fixes the easy level's mistakes.
+
+    >>> builtin("easy", seed=3).name
+    'draughts built-in (easy)'
+
+    :raises ValueError: for an unknown level.
+    """
+    return BuiltinEngine(level, seed=seed)
+
+
+def _position(board: Board, t: Tables) -> _search.Position:
+    """``board`` as the raw position of :mod:`draughts.engine.search`: the
+    side to move and one bitboard (over ``t``'s grid) per colour and kind."""
+
+    def mask(color: Color, kind: PieceKind) -> int:
+        bits = 0
+        for square in board.pieces(color, kind):
+            bits |= t.bit_of_square[square]
+        return bits
+
+    return (
+        int(board.turn),
+        mask(WHITE, MAN),
+        mask(BLACK, MAN),
+        mask(WHITE, KING),
+        mask(BLACK, KING),
+    )
+
+
+def _moves(t: Tables, raw: list[RawMove]) -> list[Move]:
+    return [t.moves.move(r) for r in raw]
+
+
+def _score(value: int) -> Score:
+    if value > _search.WON:
+        return Score(math.inf, _search.WIN - value)
+    if value < -_search.WON:
+        return Score(-math.inf, -(_search.WIN + value))
+    return Score(value / 100)

@@ -1,0 +1,269 @@
+"""The built-in engine's static evaluation: features of a position and their
+weights per board family.
+
+A position is judged by a dozen features, each counted for White and for
+Black on the raw bitboards of :mod:`draughts.engine.search` (a few popcounts
+and shifts each; only kings and far-advanced men are looked at one by one):
+
+- ``man``, ``king``: material;
+- ``advance``: the rows each man has advanced from its own back row (the
+  *tempo* count of draughts literature);
+- ``centre``: men on the middle squares of the board;
+- ``back``: men still on the own back row, which stop the opponent's men
+  from crowning;
+- ``mobility``: the empty squares the men can step to;
+- ``defended``: men with an own piece right behind them, which cannot be
+  taken from the front;
+- ``outpost``: men in the opponent's half with own pieces behind them on
+  both diagonals (a supported spearhead);
+- ``edge``: men on the side columns, which control one diagonal only;
+- ``imbalance``: the difference between the men on the left and on the
+  right half (a lopsided position is hard to defend);
+- ``runaway``: men that no opposing piece can stop from crowning: no
+  opposing piece in the widening cone in front of them and no opposing king;
+- ``king_mobility``: the squares the kings can move to.
+
+Each feature has two weights, one for the opening (all men on the board) and
+one for the endgame (no men left); the score is the blend by the share of
+men still on the board. The weights, in hundredths of a man, were fitted to
+the results of master games by ``benchmarks/tune_evaluation.py`` (logistic
+regression of the result on the features, a man fixed at 100), one set per
+board family: see :data:`WEIGHTS`.
+
+>>> import draughts
+>>> from draughts._context import context
+>>> t = context(draughts.variant.INTERNATIONAL).core
+>>> e = Evaluator(t)
+>>> start = draughts.Board()
+>>> from draughts.engine.builtin import _position
+>>> e.score(*_position(start, t))
+0
+"""
+
+from __future__ import annotations
+
+import functools
+
+from draughts._core import Tables
+from draughts.board import Board
+from draughts.piece import BLACK, WHITE
+
+FEATURES = (
+    "man",
+    "king",
+    "advance",
+    "centre",
+    "back",
+    "mobility",
+    "defended",
+    "outpost",
+    "edge",
+    "imbalance",
+    "runaway",
+    "king_mobility",
+)
+"""The names of the features, in the order of :meth:`Evaluator.features`."""
+
+# Per family: opening weights, then endgame weights, in FEATURES order.
+# Fitted by benchmarks/tune_evaluation.py (see its docstring for the data).
+WEIGHTS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    # 10x10 and larger boards, flying kings (international, frisian, canadian).
+    "large": (
+        (100, 300, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5),
+        (100, 301, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8),
+    ),
+    # 8x8, flying kings (russian, brazilian, pool, czech, thai, ...).
+    "flying": (
+        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6),
+        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6),
+    ),
+    # 8x8, short kings (english, italian, turkish, dama, ...).
+    "short": (
+        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4),
+        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6),
+    ),
+}
+
+
+def family(t: Tables) -> str:
+    """The key of :data:`WEIGHTS` for a variant's tables.
+
+    >>> import draughts
+    >>> from draughts._context import context
+    >>> family(context(draughts.variant.ENGLISH).core)
+    'short'
+    """
+    if not t.flying_kings:
+        return "short"
+    return "large" if t.width * t.height >= 100 else "flying"
+
+
+@functools.lru_cache(maxsize=32)
+def evaluator(t: Tables) -> Evaluator:
+    """The :class:`Evaluator` of a variant's tables, built once and kept."""
+    return Evaluator(t)
+
+
+class Evaluator:
+    """One variant's evaluation: the masks its features count, and the
+    weights of its board family (or the ``weights`` given, as opening and
+    endgame tuples in :data:`FEATURES` order, for tuning)."""
+
+    def __init__(
+        self, t: Tables, weights: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    ) -> None:
+        self.t = t
+        self.opening, self.endgame = weights or WEIGHTS[family(t)]
+        stride, width, height, board = t.stride, t.width, t.height, t.board_mask
+
+        def rows(selected: range) -> int:
+            mask = 0
+            for row in selected:
+                mask |= ((1 << width) - 1) << (row * stride)
+            return mask & board
+
+        def columns(selected: list[int]) -> int:
+            return sum(1 << (row * stride + c) for row in range(height) for c in selected) & board
+
+        # Advancement as bit planes: rows whose advancement has bit k set, so
+        # that the sum over men is a few popcounts instead of a loop.
+        bits = max(1, (height - 1).bit_length())
+        self.planes = tuple(
+            tuple(
+                rows(range(height))
+                & sum(
+                    rows(range(r, r + 1))
+                    for r in range(height)
+                    if (r if color == 0 else height - 1 - r) >> k & 1
+                )
+                for k in range(bits)
+            )
+            for color in (0, 1)
+        )
+        quarter_w, quarter_h = width // 4, height // 4
+        self.centre = rows(range(quarter_h, height - quarter_h)) & columns(
+            list(range(quarter_w, width - quarter_w))
+        )
+        self.back = (rows(range(1)), rows(range(height - 1, height)))
+        self.edge = columns([0, width - 1])
+        self.left = columns(list(range(width // 2)))
+        self.right = columns(list(range(width // 2, width)))
+        half = height // 2
+        self.far_half = (rows(range(half, height)), rows(range(half)))
+        self.forward = t.man_shifts  # per colour, the shifts of a man's steps
+        self.board = board
+        first = Board(variant=t.variant)
+        self.men_at_start = max(1, len(first.pieces(WHITE)) + len(first.pieces(BLACK)))
+        # Runaway men: only men this close to crowning are looked at.
+        self.runaway_rows = max(2, height // 2 - 1)
+        self.near = (
+            rows(range(height - 1 - self.runaway_rows, height - 1)),
+            rows(range(1, 1 + self.runaway_rows)),
+        )
+        self.cones = (self._cones(0), self._cones(1))
+        # Per number of men on the board, the opening and endgame weights
+        # blended by it (times men_at_start, which score() divides out); a
+        # set-up position with more men than the start counts as the start.
+        start = self.men_at_start
+        self.blended = [
+            tuple(o * p + e * (start - p) for o, e in zip(self.opening, self.endgame, strict=True))
+            for p in (min(men, start) for men in range(board.bit_count() + 1))
+        ]
+        self.rays = t.rays
+        self.king_dirs = t.king_move_dirs
+        self.flying = t.flying_kings
+
+    def _cones(self, color: int) -> dict[int, int]:
+        """Per square, the squares in front of a man there up to its
+        crowning row, widening by one column each side per row (and one
+        extra column, for opposing men that step into its way)."""
+        t = self.t
+        stride, width, height = t.stride, t.width, t.height
+        cones: dict[int, int] = {}
+        for index in range(stride * height):
+            if not self.board >> index & 1:
+                continue
+            row, col = divmod(index, stride)
+            mask = 0
+            ahead = range(row + 1, height) if color == 0 else range(row - 1, -1, -1)
+            for distance, r in enumerate(ahead, start=1):
+                for c in range(max(0, col - distance - 1), min(width, col + distance + 2)):
+                    mask |= 1 << (r * stride + c)
+            cones[index] = mask & self.board
+        return cones
+
+    def features(self, color: int, men: int, kings: int, opp: int, opp_kings: int) -> list[int]:
+        """The feature counts of ``color``'s pieces, in :data:`FEATURES` order
+        (for tuning: the search only needs their weighted sum)."""
+        units = [tuple(int(i == j) for j in range(len(FEATURES))) for i in range(len(FEATURES))]
+        return [self.side(color, men, kings, opp, opp_kings, unit) for unit in units]
+
+    def side(
+        self, color: int, men: int, kings: int, opp: int, opp_kings: int, w: tuple[int, ...]
+    ) -> int:
+        """The sum of ``color``'s features times the weights ``w`` (in
+        :data:`FEATURES` order); ``opp`` is every opposing piece. One
+        function computes every feature so that the search pays for one
+        call per side."""
+        bits = men | kings
+        empty = self.board & ~(bits | opp)
+        total = w[0] * men.bit_count() + w[1] * kings.bit_count()
+        advance = 0
+        for k, plane in enumerate(self.planes[color]):
+            advance += (men & plane).bit_count() << k
+        steps = behind = 0
+        supported = men & self.far_half[color]
+        for shift in self.forward[color]:
+            if shift >= 0:
+                steps |= men << shift
+                from_behind = bits << shift
+            else:
+                steps |= men >> -shift
+                from_behind = bits >> -shift
+            behind |= from_behind
+            supported &= from_behind
+        total += (
+            w[2] * advance
+            + w[3] * (men & self.centre).bit_count()
+            + w[4] * (men & self.back[color]).bit_count()
+            + w[5] * (steps & empty).bit_count()
+            + w[6] * (men & behind).bit_count()
+            + w[7] * supported.bit_count()
+            + w[8] * (men & self.edge).bit_count()
+            - w[9] * abs((men & self.left).bit_count() - (men & self.right).bit_count())
+        )
+        if not opp_kings:
+            near = men & self.near[color]
+            cones = self.cones[color]
+            while near:
+                low = near & -near
+                if not cones[low.bit_length() - 1] & opp:
+                    total += w[10]
+                near ^= low
+        if kings:
+            total += w[11] * self._king_mobility(kings, empty)
+        return total
+
+    def _king_mobility(self, kings: int, empty: int) -> int:
+        moves = 0
+        rays, flying = self.rays, self.flying
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            per_dir = rays[low.bit_length() - 1]
+            for d in self.king_dirs:
+                for square in per_dir[d]:
+                    if not empty >> square & 1:
+                        break
+                    moves += 1
+                    if not flying:
+                        break
+        return moves
+
+    def score(self, turn: int, m0: int, m1: int, k0: int, k1: int) -> int:
+        """The score for the side to move, in hundredths of a man."""
+        w = self.blended[(m0 | m1).bit_count()]
+        total = self.side(0, m0, k0, m1 | k1, k1, w) - self.side(1, m1, k1, m0 | k0, k0, w)
+        # Rounded towards zero, so that both colours see the same score.
+        score = abs(total) // self.men_at_start
+        return score if (total >= 0) == (turn == 0) else -score

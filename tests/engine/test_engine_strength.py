@@ -1,0 +1,181 @@
+"""The built-in engine's evaluation, keys, draw rules and clock."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import draughts
+from draughts._context import context
+from draughts.engine import Limit, builtin
+from draughts.engine import search as _search
+from draughts.engine.builtin import _budget, _position, _reversible_keys
+from draughts.engine.evaluation import FEATURES, Evaluator, evaluator
+
+VARIANTS = ("international", "english", "russian", "brazilian", "frisian", "turkish", "italian")
+
+
+def _random_boards(variant: str, count: int, seed: int) -> list[draughts.Board]:
+    """Positions of random games (each a copy, with its history)."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = draughts.Board(variant=variant)
+        for _ in range(rng.randrange(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.legal_moves:
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_child_keys_are_the_board_keys(variant: str) -> None:
+    # The search updates the Zobrist key move by move; it must agree with
+    # the key the board computes for the same position.
+    for board in _random_boards(variant, 6, seed=1):
+        t = context(board.variant).core
+        searcher = _search.Searcher(t, context(board.variant).keys)
+        pos = _position(board, t)
+        key = searcher.key_of(pos)
+        assert key == board.position_key
+        for raw in _search.legal(t, pos):
+            child = _search.play(pos, raw)
+            assert searcher._child_key(key, pos, raw) == searcher.key_of(child)
+        for move in board.legal_moves:
+            after = board.copy()
+            after.push(move)
+            assert searcher.key_of(_position(after, t)) == after.position_key
+
+
+def _rotated(board: draughts.Board) -> draughts.Board:
+    """The same position seen from the other side: every piece on the square
+    opposite through the centre, colours swapped, the other side to move."""
+    last = board.variant.square_count + 1
+    flipped = draughts.Board.empty(variant=board.variant)
+    for square, piece in board.piece_map().items():
+        flipped.set_piece_at(last - square, draughts.Piece(piece.kind, piece.color.opponent))
+    flipped.turn = board.turn.opponent
+    return flipped
+
+
+@pytest.mark.parametrize("variant", ["international", "english", "russian"])
+def test_the_evaluation_is_the_same_for_both_colours(variant: str) -> None:
+    for board in _random_boards(variant, 20, seed=2):
+        t = context(board.variant).core
+        e = evaluator(t)
+        score = e.score(*_position(board, t))
+        assert score == e.score(*_position(_rotated(board), t)), board.fen()
+
+
+def test_features_of_a_runaway_man_and_a_king() -> None:
+    # International: the white man on 7 has nothing in front of it (black's
+    # man is on 45, behind it) and crowns in two moves; the white king on 46
+    # sees the whole long diagonal 46-5 (9 squares) and 41, 37, ... is
+    # blocked by nothing either way it looks, so it has more moves than a
+    # king in the corner of a full board.
+    board = draughts.Board("W:W7,K46:B45", variant="international")
+    t = context(board.variant).core
+    e = evaluator(t)
+    _turn, m0, m1, k0, k1 = _position(board, t)
+    white = dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1), strict=True))
+    assert white["runaway"] == 1 and white["man"] == 1 and white["king"] == 1
+    assert white["king_mobility"] == 9
+    # A black king anywhere can catch the man: it is no longer a runaway.
+    caught = draughts.Board("W:W7,K46:B45,K50", variant="international")
+    _turn, m0, m1, k0, k1 = _position(caught, t)
+    assert dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1), strict=True))["runaway"] == 0
+
+
+def test_custom_weights_change_the_score() -> None:
+    # Only material: the start position is 0, a man ahead is 100.
+    t = context(draughts.variant.INTERNATIONAL).core
+    only_material = (100, 300, *([0] * (len(FEATURES) - 2)))
+    e = Evaluator(t, (only_material, only_material))
+    board = draughts.Board("W:W31-50:B1-19", variant="international")
+    assert e.score(*_position(board, t)) == 100
+
+
+def test_a_repetition_inside_the_search_is_a_draw() -> None:
+    # White's three kings against a black man win; but when the position
+    # after White's king move already occurred four plies before (in the
+    # game), reaching it again is scored as a draw.
+    board = draughts.Board("W:WK46,K47,K48:B5", variant="international")
+    t = context(board.variant).core
+    keys = context(board.variant).keys
+    pos = _position(board, t)
+    searcher = _search.Searcher(t, keys)
+    free = _search.Searcher(t, keys).iterate(pos, 3)[1]
+    assert free > 200
+    step = next(m for m in _search.legal(t, pos) if not m[2])
+    child = _search.play(pos, step)
+    child_key = searcher.key_of(child)
+    searcher = _search.Searcher(t, keys, game_keys=[child_key, 1, 2, searcher.key_of(pos)])
+    searcher.line += [0] * 20
+    assert searcher.search(child, child_key, 3, -_search.WIN, _search.WIN, 1, 4) == 0
+
+
+def test_the_no_progress_rule_is_a_draw_inside_the_search() -> None:
+    # International: 25 moves each (50 plies) of kings without a capture or
+    # man move draw. At 50 reversible plies even three kings against one
+    # king score 0; with a fresh count they score as winning material.
+    board = draughts.Board("W:WK46,K47,K48:BK5", variant="international")
+    t = context(board.variant).core
+    keys = context(board.variant).keys
+    pos = _position(board, t)
+    searcher = _search.Searcher(t, keys)
+    searcher.line += [0] * 20
+    key = searcher.key_of(pos)
+    assert searcher.search(pos, key, 2, -_search.WIN, _search.WIN, 1, 50) == 0
+    assert searcher.search(pos, key, 2, -_search.WIN, _search.WIN, 1, 0) != 0
+
+
+def test_draw_tables_follow_the_variants_rules() -> None:
+    international = _search.DrawTable(draughts.variant.INTERNATIONAL)
+    assert international.no_progress == 50
+    # The 16-move rule (three kings against one) is drawish, not drawn.
+    assert international.endings[(3, 0, 1, 0)] == international.endings[(1, 0, 3, 0)] > 0
+    # Frisian: a king against a king is insufficient material.
+    frisian = _search.DrawTable(draughts.Board(variant="frisian").variant)
+    assert frisian.endings[(1, 0, 1, 0)] == 0
+    italian = _search.DrawTable(draughts.Board(variant="italian").variant)
+    assert italian.no_progress is None and not italian.endings
+
+
+def test_the_engine_knows_the_games_repetitions() -> None:
+    board = draughts.Board("W:WK46:BK3", variant="international")
+    for text in ["46-41", "3-8", "41-46", "8-3"]:
+        board.push_pdn(text)
+    keys = _reversible_keys(board)
+    assert len(keys) == 5 and keys[0] == keys[-1] == board.position_key
+    board.push_pdn("46-41")
+    assert len(_reversible_keys(board)) == 6
+    man = draughts.Board("W:W31,K46:BK5", variant="international")
+    man.push_pdn("31-27")
+    assert _reversible_keys(man) == [man.position_key]
+
+
+def test_the_clock_budget() -> None:
+    assert _budget(Limit(time=2.0), 5) == 2.0
+    assert _budget(Limit(remaining=50.0), 5) == pytest.approx(2.0)
+    assert _budget(Limit(remaining=50.0, increment=1.0), 5) == pytest.approx(2.8)
+    # Never more than a third of the clock, nor more than an explicit time.
+    assert _budget(Limit(remaining=1.0, increment=5.0), 5) == pytest.approx(1 / 3)
+    assert _budget(Limit(remaining=50.0, time=0.5), 5) == 0.5
+    # A forced move is played at once.
+    assert _budget(Limit(remaining=50.0), 1) == 0.0
+    with pytest.raises(ValueError, match="Limit increment must be 0 or more, not -1"):
+        Limit(remaining=5.0, increment=-1)
+    with pytest.raises(ValueError, match="Limit remaining must be positive, not 0"):
+        Limit(remaining=0)
+
+
+def test_a_clock_limit_plays_a_legal_move() -> None:
+    board = draughts.Board(variant="english")
+    result = builtin("hard").play(board, Limit(remaining=30.0, increment=0.5))
+    assert result.move in board.legal_moves
+    assert result.analysis is not None and result.analysis.depth is not None
+    assert result.analysis.depth >= 6
