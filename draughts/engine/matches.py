@@ -67,9 +67,10 @@ class TimeControl:
     >>> str(TimeControl(90, 0.5))
     '90+0.5'
 
-    Each move an engine is given ``Limit(time=...)``: a share of its
-    remaining time, ``remaining / 25 + 0.9 * increment``, never more than
-    40 % of what remains. An engine that overruns its clock loses on time
+    Each move an engine is given ``Limit(time=..., remaining=...,
+    increment=...)``: its clock, and as ``time`` a share of its remaining
+    time, ``remaining / 25 + 0.9 * increment``, never more than 40 % of what
+    remains. An engine that overruns its clock loses on time
     (or draws, where the variant's rules say so).
     """
 
@@ -427,7 +428,16 @@ def play_game(
         if time_control is not None:
             budget = time_control.budget(clocks[side])
             base = limit or Limit()
-            move_limit = Limit(time=budget, depth=base.depth, nodes=base.nodes)
+            # The clock too, for engines that share their time out themselves
+            # (the built-in one answers a forced move at once); ``time`` is for
+            # those that only take a time per move.
+            move_limit = Limit(
+                time=budget,
+                depth=base.depth,
+                nodes=base.nodes,
+                remaining=max(clocks[side], 0.001),
+                increment=time_control.increment,
+            )
         began = time.monotonic()
         try:
             move = engines[side].play(board, move_limit).move
