@@ -72,7 +72,9 @@ class BuiltinEngine(Engine):
       never fewer than 6 plies, searched in full: every forced win within 6
       plies is found and no piece is lost to a combination within them.
       Under a clock (``Limit(remaining=..., increment=...)``) it takes a
-      share of the remaining time.
+      share of the remaining time, and the 6 plies are no longer a minimum:
+      on a slow machine or a short clock they can take longer than the
+      clock has, and losing on time is worse than a shallower search.
 
     An explicit ``Limit(depth=...)`` replaces the level's depth.
 
@@ -139,10 +141,12 @@ class BuiltinEngine(Engine):
             searcher.root = [
                 r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
             ]
+        # Under a clock the clock rules: no depth is worth a loss on time.
+        min_depth = 1 if limit.remaining is not None else settings.min_depth
         depth, score, raw_pv = searcher.iterate(
             pos,
             max_depth,
-            min(settings.min_depth, max_depth),
+            min(min_depth, max_depth),
             reversible=len(game_keys) - 1,
             full_width=min(settings.full_width, max_depth),
         )

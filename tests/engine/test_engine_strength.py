@@ -178,4 +178,16 @@ def test_a_clock_limit_plays_a_legal_move() -> None:
     result = builtin("hard").play(board, Limit(remaining=30.0, increment=0.5))
     assert result.move in board.legal_moves
     assert result.analysis is not None and result.analysis.depth is not None
-    assert result.analysis.depth >= 6
+    assert result.analysis.depth >= 1
+
+
+def test_under_a_clock_hard_keeps_no_minimum_depth() -> None:
+    # A millisecond left: without a clock hard would still finish 6 plies
+    # (seconds here); under one it answers from the first ply it completes.
+    board = draughts.Board(variant="international")
+    result = builtin("hard").play(board, Limit(remaining=0.001))
+    assert result.move in board.legal_moves
+    assert result.analysis is not None and result.analysis.depth is not None
+    assert 1 <= result.analysis.depth < 6
+    unclocked = builtin("hard").analyse(board, Limit(time=0.001))
+    assert unclocked.depth is not None and unclocked.depth >= 6
