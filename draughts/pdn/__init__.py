@@ -132,7 +132,7 @@ def read_game(
     >>> len(read_game(pdn).mainline_moves()), read_game(pdn)
     (1, None)
     """
-    visitor: BaseVisitor[Any] = GameBuilder() if Visitor is None else Visitor()
+    visitor: BaseVisitor[Any] = GameBuilder(variant) if Visitor is None else Visitor()
     return _read(handle, visitor, variant)
 
 

@@ -184,9 +184,26 @@ def _recent_resolver(variant: Variant) -> _Resolver:
 
 
 class _Unparsed:
-    """Text kept after a rejected move, until the end of its variation or game."""
+    """Text kept after a rejected move, until the end of its variation or game.
 
-    __slots__ = ("column", "depth", "fen", "kind", "line", "message", "nesting", "parts")
+    The text is kept as read, token by token: tokens of one source line
+    joined by a space, a line break where the source had one, so that it
+    reads back as the same tokens (a ``[`` and a ``]`` of two lines never
+    join into a tag). A side line that has no move before it (``closes``)
+    keeps its own ``(`` and ``)``."""
+
+    __slots__ = (
+        "closes",
+        "column",
+        "depth",
+        "fen",
+        "kind",
+        "last_line",
+        "line",
+        "message",
+        "nesting",
+        "parts",
+    )
 
     def __init__(
         self, line: int, column: int, message: str, kind: str, fen: str | None, depth: int
@@ -200,11 +217,20 @@ class _Unparsed:
         )
         self.depth = depth
         self.nesting = 0
+        self.closes = False
         self.parts: list[str] = []
+        self.last_line = line
+
+    def add(self, text: str, line: int) -> None:
+        """Keep ``text``, read on ``line``."""
+        if self.parts:
+            self.parts.append(" " if line == self.last_line else "\n")
+        self.parts.append(text)
+        self.last_line = line
 
     def error(self) -> PdnError:
         return PdnError(
-            self.line, self.column, self.message, self.kind, self.fen, " ".join(self.parts)
+            self.line, self.column, self.message, self.kind, self.fen, "".join(self.parts)
         )
 
 
@@ -238,6 +264,21 @@ def _comment_text(text: str) -> str:
     while "  " in text:
         text = text.replace("    ", " ").replace("  ", " ")
     return text.strip()
+
+
+def _raw_comment(kind: str, match: re.Match[str] | str, text: str) -> str:
+    """A comment as it was written, for text kept after a rejected move: a
+    ``;`` comment as it is (the rest of its line), one over several lines with
+    its line breaks, in parentheses (prose) in them, and one never closed
+    closed (it was at the end of the file)."""
+    if kind == "semicolon":
+        assert not isinstance(match, str)
+        return match.group("semicolon")
+    if kind == "prose":
+        return f"({text})"
+    if isinstance(match, str):
+        return "{" + text + "}"
+    return match.group(0)
 
 
 _LOOKAHEAD = 8  # moves to follow an ambiguous move before giving up
@@ -296,7 +337,6 @@ class _GameReader:
         "bad",
         "board",
         "cursor",
-        "dead",
         "default",
         "early_comments",
         "found",
@@ -333,7 +373,6 @@ class _GameReader:
         self.frames: list[tuple[int, Move]] = []  # open variations: (ply, main move)
         self.moves_here = [0]  # moves played in each open line
         self.skipped = 0  # nesting inside a variation the visitor skips
-        self.dead = 0  # nesting inside a variation that has no move before it
         self.bad: _Unparsed | None = None
         self.result: str | None = None
         self.nesting = 0  # parentheses open in the movetext, whatever is skipped
@@ -387,9 +426,10 @@ class _GameReader:
         self.unsettled()
         if self.in_headers:
             self.start_moves(cursor.line_number, 1)
-        if self.bad is not None:
-            visitor.handle_error(self.bad.error())
-        if self.frames or self.skipped or self.dead:
+        bad = self.bad
+        if bad is not None:
+            self.error(bad.error())
+        if self.frames or self.skipped or (bad is not None and bad.closes):
             self.report(
                 cursor.line_number, 1, "variation not closed before the end of the game", "syntax"
             )
@@ -454,7 +494,7 @@ class _GameReader:
             self.start_moves(line, column)
             self.plain = not (self.skip_all or self.bad)
         if self.bad is not None:
-            self.bad.parts.append(match.group(0))
+            self.bad.add(match.group(0), line)
 
     def tag(self, kind: str, match: re.Match[str], line: int, column: int) -> None:
         """A tag pair among the headers."""
@@ -483,10 +523,10 @@ class _GameReader:
         if kind == "open_comment":
             self.report(line, column, "comment not closed before the end of the file", "syntax")
         if self.bad is not None:
-            self.bad.parts.append("{" + _comment_text(text) + "}")
+            self.bad.add(_raw_comment(kind, match, text), line)
         elif self.in_headers:
             self.early_comments.append(_comment_text(text))
-        elif not (self.skip_all or self.skipped or self.dead) and text.strip():
+        elif not (self.skip_all or self.skipped) and text.strip():
             self.visitor.visit_comment(_comment_text(text))
 
     def start_moves(self, line: int, column: int) -> None:
@@ -505,7 +545,7 @@ class _GameReader:
             )
         except ValueError as error:
             where = gametype or variant_tag or ("", line, column)
-            self.bad = _Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0)
+            self.reject_start(_Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0))
             return
         if gametype is not None and variant_tag is not None:
             self.check_variant_tag(variant, variant_tag)
@@ -515,8 +555,8 @@ class _GameReader:
             board = _start(variant) if fen_text is None else Board(fen_text, variant=variant)
         except ValueError as error:
             assert fen is not None
-            self.bad = _Unparsed(
-                fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0
+            self.reject_start(
+                _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0)
             )
             return
         self.board = board
@@ -554,7 +594,7 @@ class _GameReader:
             self.result = match.group(0)
             self.cursor.push_back(match.string, match.end())
             return True
-        if self.skip_all or self.swallowed(kind, match):
+        if self.skip_all or self.swallowed(kind, match, line):
             return False
         self.plain = True
         if kind == "move":
@@ -563,13 +603,23 @@ class _GameReader:
             if self.moves_here[-1]:
                 self.visitor.visit_nag(int(match.group("nag")))
             else:
-                self.report(line, column, f"{match.group(0)} before any move of its line", "syntax")
+                self.report(
+                    line,
+                    column,
+                    f"{match.group(0)} before any move of its line",
+                    "syntax",
+                    match.group(0),
+                )
         elif kind == "strength2":
             if self.moves_here[-1]:
                 _strength(self.visitor, match.group(0))
             else:
                 self.report(
-                    line, column, f"move strength {match.group(0)!r} without a move", "syntax"
+                    line,
+                    column,
+                    f"move strength {match.group(0)!r} without a move",
+                    "syntax",
+                    match.group(0),
                 )
         elif kind == "open":
             self.open_variation(line, column)
@@ -591,47 +641,45 @@ class _GameReader:
                     len(self.frames),
                 ),
                 match.group(0),
+                line,
             )
         else:  # junk
-            self.report(line, column, f"unexpected {match.group(0)!r}", "syntax")
+            self.report(line, column, f"unexpected {match.group(0)!r}", "syntax", match.group(0))
         return False
 
-    def swallowed(self, kind: str, match: re.Match[str]) -> bool:
-        """Whether the token belongs to text kept after a rejected move, or to
-        a variation that is skipped or has no move before it: then it only
-        counts the parentheses."""
+    def swallowed(self, kind: str, match: re.Match[str], line: int) -> bool:
+        """Whether the token belongs to text kept after a rejected move (or a
+        side line with no move before it), or to a variation that is skipped:
+        then it only counts the parentheses."""
         bad = self.bad
         if bad is not None:
             if kind == "open":
                 bad.nesting += 1
             elif kind == "close":
-                if bad.nesting == 0 and bad.depth > 0:
-                    self.visitor.handle_error(bad.error())
-                    self.bad = None  # and the caller closes the variation
-                    return False
+                if bad.nesting == 0 and (bad.depth > 0 or bad.closes):
+                    if bad.closes:
+                        bad.add(")", line)
+                    self.error(bad.error())
+                    self.bad = None  # the caller closes the variation it was in
+                    return bad.closes
                 bad.nesting -= 1
-            bad.parts.append(match.group(0))
+            bad.add(match.group(0), line)
             return True
-        if self.skipped or self.dead:
+        if self.skipped:
             if kind == "open":
-                if self.skipped:
-                    self.skipped += 1
-                else:
-                    self.dead += 1
+                self.skipped += 1
             elif kind == "close":
-                if self.skipped:
-                    self.skipped -= 1
-                else:
-                    self.dead -= 1
-            self.plain = not (self.skipped or self.dead)
+                self.skipped -= 1
+            self.plain = not self.skipped
             return True
         return False
 
     def open_variation(self, line: int, column: int) -> None:
         if not self.moves_here[-1]:
-            self.report(line, column, "a variation must follow a move", "syntax")
-            self.dead = 1
-            self.plain = False
+            # Kept as text, parentheses and all, to where it closes.
+            bad = _Unparsed(line, column, "a variation must follow a move", "syntax", None, 0)
+            bad.closes = True
+            self.reject(bad, "(", line)
         elif self.visitor.begin_variation() is SKIP:
             self.skipped = 1
             self.plain = False
@@ -642,7 +690,7 @@ class _GameReader:
 
     def close_variation(self, line: int, column: int) -> None:
         if not self.frames:
-            self.report(line, column, "')' without a variation to close", "syntax")
+            self.report(line, column, "')' without a variation to close", "syntax", ")")
             return
         ply, main = self.frames.pop()
         self.moves_here.pop()
@@ -667,13 +715,14 @@ class _GameReader:
                     len(self.frames),
                 ),
                 match.group(0),
+                line,
             )
             return
         try:
             board = Board(fen, variant=self.board.variant)
         except ValueError as error:
-            self.bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
-            self.plain = False
+            bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
+            self.reject(bad, match.group(0), line)
             return
         self.board = board
         self.preset = None
@@ -697,7 +746,7 @@ class _GameReader:
             if joined is None:
                 self.fail(split.error, split.line, split.column, split.raw)
                 assert self.bad is not None
-                self.bad.parts.append(match.group(0))
+                self.bad.add(match.group(0), line)
                 return
             text, line, column = joined, split.line, split.column
         board = self.board
@@ -797,13 +846,22 @@ class _GameReader:
         elif guess is not None:
             self.fail(guess.error, guess.line, guess.column, guess.first.group(0))
             assert self.bad is not None
-            self.bad.parts += [m.group(0) for m, _, _ in guess.later]
+            for later, later_line, _ in guess.later:
+                self.bad.add(later.group(0), later_line)
         self.split = self.guess = None
 
     # -- Problems ------------------------------------------------------------------
 
-    def report(self, line: int, column: int, message: str, kind: str) -> None:
-        self.visitor.handle_error(PdnError(line, column, _short(message), kind))
+    def report(self, line: int, column: int, message: str, kind: str, unparsed: str = "") -> None:
+        """An error; ``unparsed`` is the text it leaves out of the game."""
+        self.error(PdnError(line, column, _short(message), kind, None, unparsed))
+
+    def error(self, error: PdnError) -> None:
+        """Hand ``error`` to the visitor, and the text it leaves out of the
+        game, where it was read (so that exporters write it back)."""
+        self.visitor.handle_error(error)
+        if error.unparsed:
+            self.visitor.visit_unparsed(error.unparsed)
 
     def notation_warning(self, move: Move, text: str, line: int, column: int) -> None:
         # Liberal reading matched it anyway; the strict check tells.
@@ -826,11 +884,19 @@ class _GameReader:
                 line, column, _short(str(error)), kind_name, self.board.fen(), len(self.frames)
             ),
             raw,
+            line,
         )
 
-    def reject(self, bad: _Unparsed, raw: str) -> None:
-        """Keep ``raw`` and the rest of the line as the text of ``bad``."""
-        bad.parts.append(raw)
+    def reject_start(self, bad: _Unparsed) -> None:
+        """The tags give no board: all the movetext is kept as the text of
+        ``bad``, from the comments before the first move on."""
+        for comment in self.early_comments:
+            bad.add("{" + comment.replace("}", "]") + "}", 0)  # line 0: a line of their own
+        self.bad = bad
+
+    def reject(self, bad: _Unparsed, raw: str, line: int) -> None:
+        """Keep ``raw`` (read on ``line``) and the rest of the line as the text of ``bad``."""
+        bad.add(raw, line)
         self.bad = bad
         self.plain = False
 

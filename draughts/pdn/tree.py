@@ -39,7 +39,15 @@ class GameNode:
     (True, True)
     """
 
-    __slots__ = ("_nags", "comment", "move", "parent", "starting_comment", "variations")
+    __slots__ = (
+        "_nags",
+        "_unparsed",
+        "comment",
+        "move",
+        "parent",
+        "starting_comment",
+        "variations",
+    )
 
     parent: GameNode | None
     move: Move | None
@@ -66,6 +74,41 @@ class GameNode:
     @nags.setter
     def nags(self, nags: set[int]) -> None:
         self._nags = nags
+
+    # The text errors left out, as (before the move, after it); the slot is
+    # left unset on the nodes that have none, which is nearly all of them.
+
+    @property
+    def unparsed(self) -> str:
+        """Text read after this node's move, NAGs, comment and side lines
+        that is not part of the game (see :attr:`PdnError.unparsed`); the
+        exporters write it back there, so that reading their output finds
+        the same errors. For the game itself: the text before the first move
+        (all of the movetext when the tags give no board).
+
+        >>> import io
+        >>> from draughts.pdn import read_game
+        >>> game = read_game(io.StringIO("1. 32-28 19-23 2. 28-22 23x32 *"))
+        >>> game.end().unparsed
+        '28-22 23x32'
+        """
+        kept: tuple[str, str] | None = getattr(self, "_unparsed", None)
+        return "" if kept is None else kept[1]
+
+    @unparsed.setter
+    def unparsed(self, text: str) -> None:
+        self._unparsed = (self.starting_unparsed, text)
+
+    @property
+    def starting_unparsed(self) -> str:
+        """Like :attr:`unparsed`, for text read where a side line starts,
+        before its first move (a ``$3`` there, say)."""
+        kept: tuple[str, str] | None = getattr(self, "_unparsed", None)
+        return "" if kept is None else kept[0]
+
+    @starting_unparsed.setter
+    def starting_unparsed(self, text: str) -> None:
+        self._unparsed = (text, self.unparsed)
 
     def game(self) -> Game:
         """The root of the tree."""
@@ -213,8 +256,9 @@ class GameNode:
         return int(match[1]) * 3600 + int(match[2]) * 60 + float(match[3])
 
     def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
-        """Walk the tree from this node, as :func:`read_game` would read it,
-        and return the visitor's result."""
+        """Walk the tree from this node, as :func:`read_game` would read it
+        (the text errors left out included, see :attr:`unparsed`), and return
+        the visitor's result."""
         board = self.board()
         visitor.begin_game()
         visitor.visit_board(board)
@@ -412,17 +456,43 @@ class Game(GameNode):
         """Walk the whole game, headers first, and return the visitor's result.
 
         The result token written is the ``Result`` tag (``*`` without one).
+        A game whose tags give no board (an invalid ``FEN``, an unknown
+        ``GameType``: :func:`read_game` reports it and keeps the movetext as
+        :attr:`unparsed`) is walked without :meth:`~BaseVisitor.visit_board`:
+
+        >>> import io
+        >>> from draughts.pdn import read_game
+        >>> game = read_game(io.StringIO('[FEN "W:W51:B1"]\\n1. 32-28 *'))
+        >>> print(game)
+        [FEN "W:W51:B1"]
+        [Result "*"]
+        <BLANKLINE>
+        1. 32-28
+        *
+
+        :raises ValueError: when such a game has moves (added after reading).
         """
         visitor.begin_game()
         visitor.begin_headers()
         for name, value in self.headers.items():
             visitor.visit_header(name, value)
         if visitor.end_headers() is not SKIP:
-            board = self.board()
-            visitor.visit_board(board)
+            try:
+                board: Board | None = self.board()
+            except ValueError as error:
+                if self.variations:
+                    raise ValueError(
+                        f"the moves of a game cannot be written without its start: {error}"
+                    ) from None
+                board = None
+            if board is not None:
+                visitor.visit_board(board)
             if self.comment:
                 visitor.visit_comment(self.comment)
-            _walk(self, board, visitor)
+            if board is not None:
+                _walk(self, board, visitor)
+            elif self.unparsed:
+                visitor.visit_unparsed(self.unparsed)
         visitor.visit_result(self.headers.get("Result", "*"))
         visitor.end_game()
         return visitor.result()
@@ -432,8 +502,12 @@ class Game(GameNode):
 
     def __repr__(self) -> str:
         white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
+        try:
+            variant = self.variant.name
+        except ValueError:  # tags the library does not know
+            variant = "unknown variant"
         return (
-            f"<Game {white!r} vs. {black!r} ({self.variant.name}, "
+            f"<Game {white!r} vs. {black!r} ({variant}, "
             f"{len(self.mainline_moves())} moves, {len(self.errors)} errors)>"
         )
 
@@ -567,6 +641,9 @@ def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
     while tasks:
         kind, node = tasks.pop()
         if kind == "line":
+            unparsed = node.unparsed
+            if unparsed:  # after the node's side lines: where the reader found it
+                visitor.visit_unparsed(unparsed)
             if not node.variations:
                 continue
             main = node.variations[0]
@@ -592,6 +669,9 @@ def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
 def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
     if node.starting_comment:
         visitor.visit_comment(node.starting_comment)
+    starting_unparsed = node.starting_unparsed
+    if starting_unparsed:
+        visitor.visit_unparsed(starting_unparsed)
     visitor.visit_move(board, node.move)
     if node._nags:
         for nag in sorted(node._nags):
@@ -610,12 +690,22 @@ class GameBuilder(BaseVisitor[Game]):
     'good'
     """
 
+    def __init__(self, variant: Variant | str | int | None = None) -> None:
+        # The variant a game is read as when its tags give no board (and so
+        # no visit_board tells it): the one read_game was given.
+        try:
+            self._default = None if variant is None else find_variant(variant)
+        except ValueError:  # the reader reports it
+            self._default = None
+
     def begin_game(self) -> None:
         self.game = Game(Headers())
+        self.game._default_variant = self._default
         self._node: GameNode = self.game
         self._stack: list[GameNode] = []
         self._starting = False
         self._starting_comment = ""
+        self._starting_unparsed = ""
 
     def visit_header(self, name: str, value: str) -> None:
         self.game.headers[name] = value
@@ -629,8 +719,11 @@ class GameBuilder(BaseVisitor[Game]):
         self._node = node
         if self._starting:
             self._node.starting_comment = self._starting_comment
+            if self._starting_unparsed:
+                node.starting_unparsed = self._starting_unparsed
             self._starting = False
             self._starting_comment = ""
+            self._starting_unparsed = ""
 
     def visit_comment(self, comment: str) -> None:
         if self._starting:
@@ -649,9 +742,17 @@ class GameBuilder(BaseVisitor[Game]):
         self._starting = True
 
     def end_variation(self) -> None:
-        self._node = self._stack.pop()
+        main = self._stack.pop()
+        if self._starting and self._starting_unparsed:
+            # A side line with no move: kept whole, as text after the move it
+            # is a side line of (where it reads back the same).
+            comment = self._starting_comment.replace("}", "]")
+            text = "(\n" + (f"{{{comment}}}\n" if comment else "") + self._starting_unparsed + "\n)"
+            main.unparsed = _lines(main.unparsed, text)
+        self._node = main
         self._starting = False
         self._starting_comment = ""
+        self._starting_unparsed = ""
 
     def visit_result(self, result: str) -> None:
         if self.game.headers.get("Result", "*") == "*":
@@ -659,6 +760,12 @@ class GameBuilder(BaseVisitor[Game]):
 
     def handle_error(self, error: PdnError) -> None:
         self.game.errors.append(error)
+
+    def visit_unparsed(self, text: str) -> None:
+        if self._starting:
+            self._starting_unparsed = _lines(self._starting_unparsed, text)
+        else:
+            self._node.unparsed = _lines(self._node.unparsed, text)
 
     def handle_warning(self, warning: PdnError) -> None:
         self.game.warnings.append(warning)
@@ -669,6 +776,10 @@ class GameBuilder(BaseVisitor[Game]):
 
 def _join(first: str, second: str) -> str:
     return f"{first} {second}" if first else second
+
+
+def _lines(first: str, second: str) -> str:
+    return f"{first}\n{second}" if first else second
 
 
 class HeadersBuilder(BaseVisitor[Headers]):
