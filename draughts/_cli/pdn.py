@@ -532,10 +532,10 @@ def _convert(args: argparse.Namespace) -> int:
                 games += 1
                 if game.errors:
                     bad += 1
-                    for error in game.errors:
+                    for found in game.errors:
                         print(
-                            f"{args.input}:{error.line}:{error.column}: game {games}: "
-                            f"{error.message}",
+                            f"{args.input}:{found.line}:{found.column}: game {games}: "
+                            f"{found.message}",
                             file=sys.stderr,
                         )
                 _name_variant(game)
