@@ -66,7 +66,8 @@ class PdnError:
     whose tags give no board (an invalid ``FEN``, an unknown ``GameType``),
     a side line before any move, or the one token an error skips (``"$3"``,
     ``")"``, a stray word). Tokens of one line are joined by a space, lines
-    by a line break."""
+    by a line break; parentheses it leaves open at the end of the game are
+    closed (as the exporters close every variation)."""
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}: {self.message}"

@@ -304,7 +304,7 @@ class _Guess:
     board and the moves for each reading, the moves read since, where the
     move was and why it was ambiguous."""
 
-    __slots__ = ("column", "error", "first", "later", "line", "lines")
+    __slots__ = ("column", "error", "first", "later", "line", "lines", "raw")
 
     def __init__(
         self,
@@ -313,10 +313,12 @@ class _Guess:
         line: int,
         column: int,
         error: ValueError,
+        raw: str,
     ) -> None:
         self.lines = lines
         self.later: list[tuple[re.Match[str], int, int]] = []
         self.first, self.line, self.column, self.error = first, line, column, error
+        self.raw = raw  # the move as read (both parts of a split capture)
 
 
 def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | int | None) -> Any:
@@ -428,6 +430,12 @@ class _GameReader:
             self.start_moves(cursor.line_number, 1)
         bad = self.bad
         if bad is not None:
+            # Parentheses the kept text leaves open are closed, as exporters
+            # close every variation: written back open, they would take in
+            # what is written after them.
+            missing = bad.nesting + bad.closes
+            if missing > 0:
+                bad.add(" ".join(")" * missing), -1)
             self.error(bad.error())
         if self.frames or self.skipped or (bad is not None and bad.closes):
             self.report(
@@ -738,6 +746,7 @@ class _GameReader:
             self.settle(match, line, column)
             return
         text = match.group("squares")
+        raw = match.group(0)  # the move as read, kept if it is rejected
         split = self.split
         if split is not None:
             # The old split form of a capture, "4x31 31x42": join the parts.
@@ -746,8 +755,9 @@ class _GameReader:
             if joined is None:
                 self.fail(split.error, split.line, split.column, split.raw)
                 assert self.bad is not None
-                self.bad.add(match.group(0), line)
+                self.bad.add(raw, line)
                 return
+            raw = split.raw + (" " if line == split.line else "\n") + raw
             text, line, column = joined, split.line, split.column
         board = self.board
         try:
@@ -760,17 +770,17 @@ class _GameReader:
                     line_board = board.copy(stack=False)
                     line_board.push(candidate)
                     lines.append((line_board, [candidate]))
-            self.guess = _Guess(lines, match, line, column, error)
+            self.guess = _Guess(lines, match, line, column, error, raw)
             return
         except ValueError as error:
             if self.resolver.begins_capture(board, text):
-                self.split = _Split(text, line, column, match.group(0), error)
+                self.split = _Split(text, line, column, raw, error)
                 return
             retry = None
             if self.preset is not None and not self.frames and not self.moves_here[0]:
                 retry = _renumbered(self.special.get("FEN"), self.preset, text)
             if retry is None:
-                self.fail(error, line, column, match.group(0))
+                self.fail(error, line, column, raw)
                 return
             # The file numbers its squares as the GameType's preset does,
             # whatever the full GameType says (kurnik exports).
@@ -844,7 +854,7 @@ class _GameReader:
         if split is not None:
             self.fail(split.error, split.line, split.column, split.raw)
         elif guess is not None:
-            self.fail(guess.error, guess.line, guess.column, guess.first.group(0))
+            self.fail(guess.error, guess.line, guess.column, guess.raw)
             assert self.bad is not None
             for later, later_line, _ in guess.later:
                 self.bad.add(later.group(0), later_line)

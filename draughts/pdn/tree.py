@@ -61,6 +61,7 @@ class GameNode:
         # The set of nags is made on first use: most nodes never get one, and
         # an empty set for every move read cost 4% of reading a game.
         self._nags: set[int] | None = None
+        self._unparsed: tuple[str, str] | None = None
 
     @property
     def nags(self) -> set[int]:
@@ -75,8 +76,8 @@ class GameNode:
     def nags(self, nags: set[int]) -> None:
         self._nags = nags
 
-    # The text errors left out, as (before the move, after it); the slot is
-    # left unset on the nodes that have none, which is nearly all of them.
+    # The text errors left out, as (before the move, after it), None on the
+    # nodes that have none, which is nearly all of them.
 
     @property
     def unparsed(self) -> str:
@@ -92,7 +93,7 @@ class GameNode:
         >>> game.end().unparsed
         '28-22 23x32'
         """
-        kept: tuple[str, str] | None = getattr(self, "_unparsed", None)
+        kept = self._unparsed
         return "" if kept is None else kept[1]
 
     @unparsed.setter
@@ -103,7 +104,7 @@ class GameNode:
     def starting_unparsed(self) -> str:
         """Like :attr:`unparsed`, for text read where a side line starts,
         before its first move (a ``$3`` there, say)."""
-        kept: tuple[str, str] | None = getattr(self, "_unparsed", None)
+        kept = self._unparsed
         return "" if kept is None else kept[0]
 
     @starting_unparsed.setter
@@ -340,6 +341,7 @@ class ChildNode(GameNode):
         self.comment = ""
         self.starting_comment = ""
         self._nags = None
+        self._unparsed = None
 
     def pdn(self) -> str:
         """The move in PDN notation, in the position where it is played."""
@@ -641,9 +643,9 @@ def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
     while tasks:
         kind, node = tasks.pop()
         if kind == "line":
-            unparsed = node.unparsed
-            if unparsed:  # after the node's side lines: where the reader found it
-                visitor.visit_unparsed(unparsed)
+            kept = node._unparsed  # what unparsed reads, without the call
+            if kept is not None and kept[1]:  # after the node's side lines, as it was read
+                visitor.visit_unparsed(kept[1])
             if not node.variations:
                 continue
             main = node.variations[0]
@@ -669,9 +671,9 @@ def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
 def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
     if node.starting_comment:
         visitor.visit_comment(node.starting_comment)
-    starting_unparsed = node.starting_unparsed
-    if starting_unparsed:
-        visitor.visit_unparsed(starting_unparsed)
+    kept = node._unparsed
+    if kept is not None and kept[0]:
+        visitor.visit_unparsed(kept[0])
     visitor.visit_move(board, node.move)
     if node._nags:
         for nag in sorted(node._nags):
