@@ -65,8 +65,8 @@ class PdnError:
     move and the rest of its game or variation, all the movetext of a game
     whose tags give no board (an invalid ``FEN``, an unknown ``GameType``),
     a side line before any move, or the one token an error skips (``"$3"``,
-    ``")"``, a stray word). Tokens of one line are joined by a space, lines
-    by a line break; parentheses it leaves open at the end of the game are
+    ``")"``, a stray word). The tokens of a line come with what stood
+    between them, lines with a line break; parentheses it leaves open at the end of the game are
     closed (as the exporters close every variation)."""
 
     def __str__(self) -> str:

@@ -186,16 +186,18 @@ def _recent_resolver(variant: Variant) -> _Resolver:
 class _Unparsed:
     """Text kept after a rejected move, until the end of its variation or game.
 
-    The text is kept as read, token by token: tokens of one source line
-    joined by a space, a line break where the source had one, so that it
-    reads back as the same tokens (a ``[`` and a ``]`` of two lines never
-    join into a tag). A side line that has no move before it (``closes``)
-    keeps its own ``(`` and ``)``."""
+    The text is kept as read, token by token: tokens of one source line with
+    what stood between them (spaces, nothing), a line break where the source
+    had one, so that it reads back as the same tokens (a ``[`` and a ``]`` of
+    two lines never join into a tag, ``49x4`` and ``x`` never into one move).
+    A side line that has no move before it (``closes``) keeps its own ``(``
+    and ``)``."""
 
     __slots__ = (
         "closes",
         "column",
         "depth",
+        "end",
         "fen",
         "kind",
         "last_line",
@@ -203,6 +205,7 @@ class _Unparsed:
         "message",
         "nesting",
         "parts",
+        "source",
     )
 
     def __init__(
@@ -220,13 +223,22 @@ class _Unparsed:
         self.closes = False
         self.parts: list[str] = []
         self.last_line = line
+        self.source: str | None = None  # the line the last part was matched in
+        self.end = -1  # and where it ended there
 
-    def add(self, text: str, line: int) -> None:
-        """Keep ``text``, read on ``line``."""
+    def add(self, text: str, line: int, match: re.Match[str] | None = None) -> None:
+        """Keep ``text``, read on ``line`` where ``match`` (if known) ends."""
         if self.parts:
-            self.parts.append(" " if line == self.last_line else "\n")
+            if match is not None and match.string is self.source:
+                self.parts.append(match.string[self.end : match.start()])
+            else:
+                self.parts.append(" " if line == self.last_line else "\n")
         self.parts.append(text)
         self.last_line = line
+        if match is None:
+            self.source, self.end = None, -1
+        else:
+            self.source, self.end = match.string, match.end()
 
     def error(self) -> PdnError:
         return PdnError(
@@ -293,10 +305,19 @@ class _Split:
     """The first part of a capture written in the old split form
     (``4x31 31x42``), waiting for the second."""
 
-    __slots__ = ("column", "error", "line", "raw", "text")
+    __slots__ = ("column", "error", "line", "match", "raw", "text")
 
-    def __init__(self, text: str, line: int, column: int, raw: str, error: ValueError) -> None:
+    def __init__(
+        self,
+        text: str,
+        line: int,
+        column: int,
+        raw: str,
+        error: ValueError,
+        match: re.Match[str],
+    ) -> None:
         self.text, self.line, self.column, self.raw, self.error = text, line, column, raw, error
+        self.match = match  # where the part ends
 
 
 class _Guess:
@@ -502,7 +523,7 @@ class _GameReader:
             self.start_moves(line, column)
             self.plain = not (self.skip_all or self.bad)
         if self.bad is not None:
-            self.bad.add(match.group(0), line)
+            self.bad.add(match.group(0), line, match)
 
     def tag(self, kind: str, match: re.Match[str], line: int, column: int) -> None:
         """A tag pair among the headers."""
@@ -531,7 +552,11 @@ class _GameReader:
         if kind == "open_comment":
             self.report(line, column, "comment not closed before the end of the file", "syntax")
         if self.bad is not None:
-            self.bad.add(_raw_comment(kind, match, text), line)
+            self.bad.add(
+                _raw_comment(kind, match, text),
+                line,
+                None if isinstance(match, str) else match,
+            )
         elif self.in_headers:
             self.early_comments.append(_comment_text(text))
         elif not (self.skip_all or self.skipped) and text.strip():
@@ -630,7 +655,7 @@ class _GameReader:
                     match.group(0),
                 )
         elif kind == "open":
-            self.open_variation(line, column)
+            self.open_variation(match, line, column)
         elif kind == "close":
             self.close_variation(line, column)
         elif kind == "setup":
@@ -650,6 +675,7 @@ class _GameReader:
                 ),
                 match.group(0),
                 line,
+                match,
             )
         else:  # junk
             self.report(line, column, f"unexpected {match.group(0)!r}", "syntax", match.group(0))
@@ -666,12 +692,12 @@ class _GameReader:
             elif kind == "close":
                 if bad.nesting == 0 and (bad.depth > 0 or bad.closes):
                     if bad.closes:
-                        bad.add(")", line)
+                        bad.add(")", line, match)
                     self.error(bad.error())
                     self.bad = None  # the caller closes the variation it was in
                     return bad.closes
                 bad.nesting -= 1
-            bad.add(match.group(0), line)
+            bad.add(match.group(0), line, match)
             return True
         if self.skipped:
             if kind == "open":
@@ -682,12 +708,12 @@ class _GameReader:
             return True
         return False
 
-    def open_variation(self, line: int, column: int) -> None:
+    def open_variation(self, match: re.Match[str], line: int, column: int) -> None:
         if not self.moves_here[-1]:
             # Kept as text, parentheses and all, to where it closes.
             bad = _Unparsed(line, column, "a variation must follow a move", "syntax", None, 0)
             bad.closes = True
-            self.reject(bad, "(", line)
+            self.reject(bad, "(", line, match)
         elif self.visitor.begin_variation() is SKIP:
             self.skipped = 1
             self.plain = False
@@ -724,13 +750,14 @@ class _GameReader:
                 ),
                 match.group(0),
                 line,
+                match,
             )
             return
         try:
             board = Board(fen, variant=self.board.variant)
         except ValueError as error:
             bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
-            self.reject(bad, match.group(0), line)
+            self.reject(bad, match.group(0), line, match)
             return
         self.board = board
         self.preset = None
@@ -753,11 +780,13 @@ class _GameReader:
             self.split = None
             joined = self.resolver.join(split.text, text)
             if joined is None:
-                self.fail(split.error, split.line, split.column, split.raw)
+                self.fail(split.error, split.line, split.column, split.raw, split.match)
                 assert self.bad is not None
-                self.bad.add(raw, line)
+                self.bad.add(raw, line, match)
                 return
-            raw = split.raw + (" " if line == split.line else "\n") + raw
+            first = split.match
+            between = first.string[first.end() : match.start()]
+            raw = split.raw + (between if first.string is match.string else "\n") + raw
             text, line, column = joined, split.line, split.column
         board = self.board
         try:
@@ -774,13 +803,13 @@ class _GameReader:
             return
         except ValueError as error:
             if self.resolver.begins_capture(board, text):
-                self.split = _Split(text, line, column, raw, error)
+                self.split = _Split(text, line, column, raw, error, match)
                 return
             retry = None
             if self.preset is not None and not self.frames and not self.moves_here[0]:
                 retry = _renumbered(self.special.get("FEN"), self.preset, text)
             if retry is None:
-                self.fail(error, line, column, raw)
+                self.fail(error, line, column, raw, match)
                 return
             # The file numbers its squares as the GameType's preset does,
             # whatever the full GameType says (kurnik exports).
@@ -852,12 +881,12 @@ class _GameReader:
         """A move waiting for the next one, which did not come: an error."""
         split, guess = self.split, self.guess
         if split is not None:
-            self.fail(split.error, split.line, split.column, split.raw)
+            self.fail(split.error, split.line, split.column, split.raw, split.match)
         elif guess is not None:
-            self.fail(guess.error, guess.line, guess.column, guess.raw)
+            self.fail(guess.error, guess.line, guess.column, guess.raw, guess.first)
             assert self.bad is not None
             for later, later_line, _ in guess.later:
-                self.bad.add(later.group(0), later_line)
+                self.bad.add(later.group(0), later_line, later)
         self.split = self.guess = None
 
     # -- Problems ------------------------------------------------------------------
@@ -886,7 +915,9 @@ class _GameReader:
             )
         )
 
-    def fail(self, error: ValueError, line: int, column: int, raw: str) -> None:
+    def fail(
+        self, error: ValueError, line: int, column: int, raw: str, match: re.Match[str]
+    ) -> None:
         """A rejected move: the rest of its line is kept as text."""
         kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)), "illegal")
         self.reject(
@@ -895,6 +926,7 @@ class _GameReader:
             ),
             raw,
             line,
+            match,
         )
 
     def reject_start(self, bad: _Unparsed) -> None:
@@ -904,9 +936,10 @@ class _GameReader:
             bad.add("{" + comment.replace("}", "]") + "}", 0)  # line 0: a line of their own
         self.bad = bad
 
-    def reject(self, bad: _Unparsed, raw: str, line: int) -> None:
-        """Keep ``raw`` (read on ``line``) and the rest of the line as the text of ``bad``."""
-        bad.add(raw, line)
+    def reject(self, bad: _Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
+        """Keep ``raw`` (read on ``line``, ending where ``match`` does) and the
+        rest of the line as the text of ``bad``."""
+        bad.add(raw, line, match)
         self.bad = bad
         self.plain = False
 

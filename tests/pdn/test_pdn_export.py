@@ -64,6 +64,10 @@ ROUND_TRIPS = [
     # ")" the export closes the side line with, and the "$" after it).
     "1. 32-28 $ (1. 33-29 0-4 (",
     "1. 32-28 19-23 2. 28-22 (\n1. 32-28 *",
+    # what stood between the tokens of a line is kept (joined by a space,
+    # "49x4", "x" and "3" would read as one move);
+    "1. 32-28 19-23 2. 49x4x\x0b3 *",
+    "9x4x\x0b1",
     # Brackets on lines of their own stay apart (on one line they would be a tag).
     '1. 32-28 19-27 [\n Event\n "x" \n ] *',
     # A ; comment after a rejected move keeps its line to itself.
@@ -108,7 +112,7 @@ def test_rejected_text_lives_on_the_node_where_it_was_read() -> None:
     first = game.variations[0]
     side = game.variations[1]
     assert side.move == Board().parse_pdn("33-29")
-    assert side.unparsed == "28-22 x"  # tokens of a line, joined by a space
+    assert side.unparsed == "28-22x"  # as it was read
     assert first.unparsed == "(\n45-40 x\n)"  # a side line without a move, kept whole
     assert first.end().unparsed == "28-22 23x32"
     assert len(game.errors) == 3
