@@ -454,7 +454,7 @@ class _GameReader:
             # Parentheses the kept text leaves open are closed, as exporters
             # close every variation: written back open, they would take in
             # what is written after them.
-            missing = bad.nesting + bad.closes
+            missing = bad.nesting + (1 if bad.closes else 0)
             if missing > 0:
                 bad.add(" ".join(")" * missing), -1)
             self.error(bad.error())
