@@ -9,9 +9,11 @@ mutations: a tag's text, the FEN tag, the move text, brackets, parentheses
 and braces, results, line breaks, truncation and byte garbage. Every input is
 read with :func:`draughts.pdn.read_game` game by game; each game is written
 with ``str(game)`` and read again, and all of them are written with a
-:class:`~draughts.pdn.FileExporter` and read again as one file. It is a
-failure when anything raises, when an input takes more than ``--timeout``
-seconds, when an export reads back as another number of games, or when a
+:class:`~draughts.pdn.FileExporter` and read again as one file (text is read
+as files are, with any line ending). It is a failure when anything raises,
+when an input takes more than ``--timeout`` seconds, when an export reads
+back as another number of games (or :func:`~draughts.pdn.scan_offsets`
+finds another number in it), or when a
 game reads back with other errors (kind, message and position: see
 :func:`comparable_errors`), other tags or other moves, comments and NAGs.
 
@@ -97,7 +99,8 @@ def _written(comment: str) -> str:
 
 
 def read_all(text: str) -> list[pdn.Game]:
-    handle = io.StringIO(text)
+    """The games of ``text``, read as a file is (any line ending)."""
+    handle = io.StringIO(text, newline=None)
     games = []
     while (game := pdn.read_game(handle)) is not None:
         games.append(game)
@@ -134,9 +137,13 @@ def round_trip_failure(text: str) -> str | None:
         exporter = pdn.FileExporter(out)
         for game in games:
             game.accept(exporter)
-        again = read_all(out.getvalue())
+        written = out.getvalue()
+        again = read_all(written)
         if len(again) != len(games):
             return f"FileExporter: {len(games)} games read back as {len(again)}"
+        starts = sum(1 for _ in pdn.scan_offsets(io.BytesIO(written.encode())))
+        if starts != len(games):
+            return f"FileExporter: {len(games)} games, scan_offsets finds {starts}"
         for number, (game, other) in enumerate(zip(games, again, strict=True), 1):
             found = difference(game, other)
             if found is not None:
