@@ -35,6 +35,7 @@ import signal
 import sys
 import time
 import traceback
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
@@ -121,11 +122,15 @@ def difference(first: pdn.Game, again: pdn.Game) -> str | None:
     return None
 
 
-def round_trip_failure(text: str) -> str | None:
+def round_trip_failure(text: str, counts: Counter[str] | None = None) -> str | None:
     """Why ``text`` fails the round trip (a line that names the failure and
-    where), None when it passes."""
+    where), None when it passes; ``counts`` gets the games read and those
+    with errors."""
     try:
         games = read_all(text)
+        if counts is not None:
+            counts["games"] += len(games)
+            counts["games with errors"] += sum(1 for game in games if game.errors)
         for game in games:
             again = read_all(str(game))
             if len(again) != 1:
@@ -172,13 +177,15 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
     raise _Timeout
 
 
-def bounded(check: Callable[[str], str | None], seconds: float) -> Callable[[str], str | None]:
+def bounded(
+    check: Callable[[str, Counter[str] | None], str | None], seconds: float
+) -> Callable[[str, Counter[str] | None], str | None]:
     """``check`` that gives up (a "timeout" failure) after ``seconds``."""
 
-    def run(text: str) -> str | None:
+    def run(text: str, counts: Counter[str] | None = None) -> str | None:
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            return check(text)
+            return check(text, counts)
         except _Timeout:
             return "timeout"
         finally:
@@ -357,25 +364,33 @@ def run(corpus: Corpus, minutes: float, seed: int, failures: Path, timeout: floa
     rng = random.Random(seed)
     check = bounded(round_trip_failure, timeout)
     found: dict[str, str] = {}
+    counts: Counter[str] = Counter()
     tried = 0
     end = time.monotonic() + 60 * minutes
     while time.monotonic() < end:
         text = mutate(rng, corpus.sample(rng))
         tried += 1
-        failure = check(text)
+        failure = check(text, counts)
         if failure is None:
             continue
         key = signature(failure)
         if key in found:
             continue
-        small = shrink(text, lambda t, key=key: signature(check(t) or "") == key, 60)
+
+        def same(candidate: str, key: str = key) -> bool:
+            return signature(check(candidate, None) or "") == key
+
+        small = shrink(text, same, 60)
         found[key] = small
         failures.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha1(key.encode()).hexdigest()[:12]
         (failures / f"{name}.pdn").write_text(small, encoding="utf-8")
         (failures / f"{name}.txt").write_text(f"{failure}\n", encoding="utf-8")
         yield f"failure {len(found)} after {tried} inputs: {failure}\n  input {small!r}"
-    yield f"{tried} inputs tried, {len(found)} distinct failures (seed {seed})"
+    yield (
+        f"{tried} inputs tried ({counts['games']} games read, {counts['games with errors']} "
+        f"with errors), {len(found)} distinct failures (seed {seed})"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
