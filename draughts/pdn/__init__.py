@@ -31,6 +31,7 @@ import os
 from collections.abc import Callable
 from typing import IO, Any, overload
 
+from draughts.pdn.builders import GameBuilder, HeadersBuilder, SkipVisitor
 from draughts.pdn.headers import (
     SKIP,
     BaseVisitor,
@@ -51,15 +52,7 @@ from draughts.pdn.offsets import (
 )
 from draughts.pdn.reader import read as _read
 from draughts.pdn.strict import check as _check
-from draughts.pdn.tree import (
-    ChildNode,
-    Game,
-    GameBuilder,
-    GameNode,
-    HeadersBuilder,
-    SkipVisitor,
-    set_variant_tags,
-)
+from draughts.pdn.tree import ChildNode, Game, GameNode, set_variant_tags
 from draughts.pdn.writer import FileExporter, StringExporter, normal_result
 from draughts.variant import Variant
 
