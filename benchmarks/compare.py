@@ -32,6 +32,12 @@ gets a column ``ours@<short sha>`` of its own, whose worker imports
 alternate with the others', its results must agree with ours, and its ``x`` is
 its time over ours (above 1: the current code is faster). ``--peers ''`` leaves
 the peers out, for ours against the baseline only.
+
+Where ours runs the native core, a column ``pure`` times this same checkout
+with ``DRAUGHTS_PURE=1`` (the pure-Python core): same work, results that must
+agree, and ``x`` its time over ours, against issue 16's targets for the native
+core (``--no-pure`` leaves it out). The row ``draughts.perft, international
+start d8`` is there for issue 16's absolute target (60 M leaves/s).
 """
 
 from __future__ import annotations
@@ -115,6 +121,8 @@ class Lib:
     adapter: str  # the worker's --lib
     repo: Path | None = None
     """The repository root ``draughts`` is imported from (ours and the baseline)."""
+    env: dict[str, str] = field(default_factory=dict)
+    """Environment variables set for its processes (``DRAUGHTS_PURE`` for pure)."""
 
     @property
     def cwd(self) -> Path:
@@ -138,6 +146,7 @@ class Worker:
             stdout=subprocess.PIPE,
             text=True,
             cwd=lib.cwd,
+            env={**os.environ, **lib.env},
         )
         if cpu is not None:
             # Every worker on the same CPU: the samples alternate, so each
@@ -174,9 +183,26 @@ def import_time(lib: Lib, clock: str) -> float:
     now = "time.process_time()" if clock == "cpu" else "time.perf_counter()"
     code = f"import time; t = {now}; import draughts; print({now} - t)"
     out = subprocess.run(
-        [str(lib.python), "-c", code], cwd=lib.cwd, check=True, capture_output=True, text=True
+        [str(lib.python), "-c", code],
+        cwd=lib.cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **lib.env},
     ).stdout
     return float(out.split()[-1])
+
+
+def _backend(lib: Lib) -> str:
+    """The core ``draughts`` runs on in that library's interpreter."""
+    code = "import draughts; print(getattr(draughts, 'BACKEND', 'pure'))"
+    return subprocess.run(
+        [str(lib.python), "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=lib.cwd,
+        env={**os.environ, **lib.env},
+    ).stdout.strip()
 
 
 def version(name: str, lib: Lib) -> str:
@@ -186,11 +212,16 @@ def version(name: str, lib: Lib) -> str:
     else:
         code = (
             "import importlib.metadata as m, draughts; "
-            "print(getattr(draughts, '__version__', None) or m.version('draughtslib'))"
+            "print(getattr(draughts, '__version__', None) or m.version('draughtslib'), "
+            "getattr(draughts, 'BACKEND', 'pure'))"
         )
     number = (
         subprocess.run(
-            [str(lib.python), "-c", code], capture_output=True, text=True, cwd=lib.cwd
+            [str(lib.python), "-c", code],
+            capture_output=True,
+            text=True,
+            cwd=lib.cwd,
+            env={**os.environ, **lib.env},
         ).stdout.strip()
         or "?"
     )
@@ -223,6 +254,8 @@ class Row:
     note: str = ""
     target: float | None = None
     """The least ``x`` against py-draughts that issue 6 asks for."""
+    native_target: float | None = None
+    """The least ``x`` against the pure core that issue 16 asks of the native one."""
 
     def add(self, lib: str, answer: dict[str, Any]) -> None:
         if "error" in answer:
@@ -339,6 +372,7 @@ def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list
                         {"workload": "legal_moves", "variant": variant, "fens": fens, "repeat": 1},
                     ),
                     target=1.5,
+                    native_target=2.5,
                 )
             )
         fens = [p["fen"] for p in spots]
@@ -357,6 +391,7 @@ def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list
                     {"workload": "push_pop", "variant": variant, "fens": fens, "repeat": 2},
                 ),
                 target=1.0,
+                native_target=2.0,
             )
         )
         rows.append(
@@ -374,6 +409,7 @@ def build_rows(positions: dict[str, Any], peers: list[str], quick: bool) -> list
                     {"workload": "fen", "variant": variant, "fens": fens, "repeat": 2},
                 ),
                 target=2.0,
+                native_target=1.0,
             )
         )
     return rows
@@ -429,6 +465,7 @@ def pdn_row(workers: dict[str, Worker], quick: bool, corpus: Path) -> Row | None
         {lib: slow_request if lib == "pydraughts" else request for lib in workers},
         note=f"pydraughts: {len(slow_common)} games",
         target=2.0,
+        native_target=4.0,
     )
     for lib, message in errors.items():
         row.errors[lib] = message
@@ -514,12 +551,28 @@ def _verdict(row: Row, ratio: float | None) -> str:
     return f">={row.target:g} {'ok' if met else 'MISS'}"
 
 
+PERFT_TARGET = 60e6
+"""Issue 16: draughts.perft from the International start at depth 8, leaves/s."""
+
+
+def _native_verdict(row: Row, ratio: float | None) -> str:
+    """Issue 16's target for the row, against the pure core, and whether it is met."""
+    if row.name.startswith("draughts.perft"):
+        ours = row.median("ours")
+        met = ours is not None and ours >= PERFT_TARGET
+        return f">={PERFT_TARGET / 1e6:g}M/s {'ok' if met else 'MISS'}"
+    if row.native_target is None:
+        return ""
+    met = ratio is not None and ratio >= row.native_target
+    return f">={row.native_target:g} {'ok' if met else 'MISS'}"
+
+
 def print_table(rows: list[Row], libs: list[str], header: list[str]) -> None:
     peers = [lib for lib in libs if lib != "ours"]
     columns = ["workload", "ours"]
     for peer in peers:
         columns += [peer, "x"]
-        if peer == "py-draughts":
+        if peer in ("py-draughts", "pure"):
             columns.append("target")
     columns.append("note")
     table = [columns]
@@ -530,6 +583,8 @@ def print_table(rows: list[Row], libs: list[str], header: list[str]) -> None:
             line += [_fmt(row.median(peer), row.unit), f"{ratio:.2f}" if ratio else "-"]
             if peer == "py-draughts":
                 line.append(_verdict(row, ratio))
+            elif peer == "pure":
+                line.append(_native_verdict(row, ratio))
         # A note about a peer that did not run says nothing.
         absent = [lib for lib in PEERS if lib not in row.samples]
         if len(absent) == len(PEERS):
@@ -599,6 +654,11 @@ def main() -> None:
         help="also time this library at git revision REV (a worktree under "
         "benchmarks/.baseline/), as column ours@REV",
     )
+    parser.add_argument(
+        "--no-pure",
+        action="store_true",
+        help="leave out the column of this checkout on its pure-Python core (DRAUGHTS_PURE=1)",
+    )
     args = parser.parse_args()
     rounds = 3 if args.quick and args.rounds == 5 else args.rounds
     clock = "wall" if args.wall else "cpu"
@@ -613,6 +673,9 @@ def main() -> None:
         short, root = ensure_baseline(args.baseline)
         baseline = f"ours@{short}"
         libs[baseline] = Lib(Path(sys.executable), "ours", root)
+    pure = not args.no_pure and _backend(libs["ours"]) == "native"
+    if pure:
+        libs["pure"] = Lib(Path(sys.executable), "ours", REPO, {"DRAUGHTS_PURE": "1"})
     libs |= {p: Lib(ensure_peer(p), p) for p in peers}
     positions = json.loads((HERE / "positions.json").read_text())["variants"]
     cpu = None
@@ -626,6 +689,21 @@ def main() -> None:
             # The baseline does exactly our work, through the same calls.
             for row in rows:
                 row.requests[baseline] = row.requests["ours"]
+        if pure:
+            # The pure core does exactly our work, through the same calls.
+            for row in rows:
+                row.requests["pure"] = row.requests["ours"]
+            deep = {"workload": "perft_fn", "variant": "international", "fen": None, "depth": 8}
+            rows.insert(
+                0,
+                Row(
+                    "draughts.perft, international start d8",
+                    "leaves/s",
+                    True,
+                    {"ours": deep, "pure": deep},
+                    note="issue 16: ours at least 60 M leaves/s",
+                ),
+            )
         pdn = pdn_row(workers, args.quick, args.corpus)
         if pdn is not None:
             rows.append(pdn)
@@ -650,6 +728,7 @@ def main() -> None:
             False,
             {},
             target=1.0,
+            native_target=1.0,
             note="target also: ours <= 50 ms" if "py-draughts" in libs else "",
         )
         for _ in range(max(rounds, 5)):
@@ -672,6 +751,8 @@ def main() -> None:
         header.insert(
             2, f"baseline: {baseline} is {args.baseline} = {root.name}, imported from {root}"
         )
+    if pure:
+        header.insert(2, "pure: this checkout with DRAUGHTS_PURE=1 (ours runs the native core)")
     print_table(rows, list(libs), header)
     if args.json is not None:
         args.json.write_text(
@@ -690,6 +771,7 @@ def main() -> None:
                             "x": {lib: row.ratio(lib) for lib in row.samples if lib != "ours"},
                             "target": row.target,
                             "verdict": _verdict(row, row.ratio("py-draughts")),
+                            "native_verdict": _native_verdict(row, row.ratio("pure")),
                             "note": row.note,
                             "errors": row.errors,
                             "disagreement": check_agreement(row),

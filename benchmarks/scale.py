@@ -127,7 +127,7 @@ def clean_files() -> list[Path]:
             results = []
             while (result := pdn.read_game(handle, Visitor=_Checker)) is not None:
                 results.append(result)
-        if results and not any(errors for _, errors, _ in results):
+        if results and not any(errors for _, errors, *_ in results):
             files.append(path)
     return files
 

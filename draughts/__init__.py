@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from draughts._core import BACKEND as _BACKEND
 from draughts.board import Board, LegalMoveGenerator, perft
 from draughts.errors import (
     AmbiguousMoveError,
@@ -24,7 +25,18 @@ from draughts.variant import VARIANTS, Variant, find_variant
 
 __version__ = "0.1.0"
 
+BACKEND: str = _BACKEND
+"""Which move generator runs: ``"native"`` (the compiled C11 core, built at
+install time where a C compiler exists) or ``"pure"`` (pure Python; forced
+with the environment variable ``DRAUGHTS_PURE=1``). Both give the same
+answers.
+
+>>> draughts.BACKEND in ("native", "pure")
+True
+"""
+
 __all__ = [
+    "BACKEND",
     "BLACK",
     "KING",
     "MAN",

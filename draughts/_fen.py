@@ -47,20 +47,27 @@ class FenPosition(NamedTuple):
     fullmove_number: int | None = None
 
 
-def parse_fen(codec: FenCodec, fen: str, *, limit_pieces: bool = True) -> FenPosition:
+def parse_fen(
+    codec: FenCodec, fen: str, *, limit_pieces: bool = True, crowned: list[int] | None = None
+) -> FenPosition:
     """Parse ``fen`` for the board of ``codec``.
 
     With ``limit_pieces`` a side may not have more pieces than it starts with.
+    A man on the row where it would be crowned is an error, unless
+    ``crowned`` is a list: then it is read as a king, as the rules would
+    have crowned it, and its square is appended to the list.
 
     :raises InvalidFenError: naming the problem and the FEN.
     """
     position = codec.parse(fen, limit_pieces)
     if position is not None:
         return position
-    return _parse_general(codec, fen, limit_pieces)
+    return _parse_general(codec, fen, limit_pieces, crowned)
 
 
-def _parse_general(codec: FenCodec, fen: str, limit_pieces: bool) -> FenPosition:
+def _parse_general(
+    codec: FenCodec, fen: str, limit_pieces: bool, crowned: list[int] | None = None
+) -> FenPosition:
     """Every accepted form of FEN, and the errors. :class:`FenCodec` reads the
     common canonical form faster and leaves everything else to this."""
     tables = codec.geometry
@@ -120,6 +127,9 @@ def _parse_general(codec: FenCodec, fen: str, limit_pieces: bool) -> FenPosition
                         f"square {tables.name_of_square[square]} is listed twice in {fen!r}"
                     )
                 seen |= bit
+                if not is_king and crowned is not None and bit & tables.promotion_mask[color]:
+                    crowned.append(square)
+                    is_king = True
                 if is_king:
                     kings[color] |= bit
                 else:

@@ -9,21 +9,34 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+import draughts
+from draughts._cli import dxp as _dxp_cli
 from draughts._cli import index as _index_cli
+from draughts._cli import match as _match_cli
 from draughts._cli import pdn as _pdn_cli
 from draughts._cli import perft as _perft
 from draughts._cli import play as _play
+from draughts._cli import serve as _serve
 
 
 # The module docstring is the --help description, so it stays as users know it.
 # Each subcommand's module (perft, play, pdn, index) registers its parser here.
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="draughts", description=__doc__)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"draughts {draughts.__version__} ({draughts.BACKEND} core)",
+        help="print the version and which move generator runs (native or pure), then exit",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     _perft.add_parser(commands)
     _play.add_parser(commands)
     _pdn_cli.add_parsers(commands)
     _index_cli.add_parsers(commands)
+    _serve.add_parser(commands)
+    _match_cli.add_parser(commands)
+    _dxp_cli.add_parser(commands)
     return parser
 
 

@@ -109,17 +109,24 @@ def add_parsers(commands: Any) -> None:
     convert.set_defaults(run=_convert)
 
 
-_Checked = tuple[int, list[pdn.PdnError], list[pdn.PdnError]]
+_Checked = tuple[int, list[pdn.PdnError], list[pdn.PdnError], str]
+
+_NOT_SET_UP = "(not set up)"
+"""The variant a summary counts a game under whose board could not be set up."""
 
 
 class _Checker(pdn.BaseVisitor[_Checked]):
-    """Counts the moves of a game (side lines too) and keeps its errors and
-    warnings, without building a tree."""
+    """Counts the moves of a game (side lines too) and keeps its errors,
+    warnings and variant, without building a tree."""
 
     def begin_game(self) -> None:
         self.moves = 0
         self.errors: list[pdn.PdnError] = []
         self.warnings: list[pdn.PdnError] = []
+        self.variant = _NOT_SET_UP
+
+    def visit_board(self, board: Board) -> None:
+        self.variant = board.variant.name
 
     def visit_move(self, board: Board, move: Move) -> None:
         self.moves += 1
@@ -131,7 +138,7 @@ class _Checker(pdn.BaseVisitor[_Checked]):
         self.warnings.append(warning)
 
     def result(self) -> _Checked:
-        return self.moves, self.errors, self.warnings
+        return self.moves, self.errors, self.warnings, self.variant
 
 
 # -- What is found: one file's report, made of the reports of its pieces --------
@@ -149,6 +156,8 @@ def _new_report(name: str) -> dict[str, Any]:
         "moves": 0,
         "games_with_errors": 0,
         "errors_by_kind": Counter(),
+        "variants": Counter(),  # games read as each variant
+        "inferred": 0,  # games whose variant no tag named
         "errors": [],
         "warnings": [],
     }
@@ -171,10 +180,13 @@ def _check_games(
         result = pdn.read_game(handle, variant=variant, Visitor=_Checker)
         if result is None:
             break
-        moves, errors, warnings = result
+        moves, errors, warnings, read_as = result
         games += 1
-        if strict:
-            part["warnings"] += warnings
+        part["variants"][read_as] += 1
+        if any(w.kind == "inferred" for w in warnings):
+            part["inferred"] += 1
+        if strict:  # every warning is a PDN 3.0 violation, but a variant chosen for want of tags
+            part["warnings"] += [w for w in warnings if w.kind != "inferred"]
         part["moves"] += moves
         if errors:
             part["games_with_errors"] += 1
@@ -200,7 +212,16 @@ def _strict_violations(path: str) -> list[pdn.PdnError]:
 
 
 def _add(report: dict[str, Any], part: dict[str, Any]) -> None:
-    for key in ("games", "moves", "games_with_errors", "errors_by_kind", "errors", "warnings"):
+    for key in (
+        "games",
+        "moves",
+        "games_with_errors",
+        "errors_by_kind",
+        "variants",
+        "inferred",
+        "errors",
+        "warnings",
+    ):
         report[key] += part[key]
 
 
@@ -483,6 +504,7 @@ def _print_reports(reports: list[dict[str, Any]], as_json: bool, strict: bool) -
     if as_json:
         for report in reports:
             report["errors_by_kind"] = dict(report["errors_by_kind"])
+            report["variants"] = dict(sorted(report["variants"].items()))
         print(json.dumps({"files": reports, "ok": not failed}, indent=2, ensure_ascii=False))
         return 1 if failed else 0
     for line in _report_lines(reports, strict):
@@ -498,6 +520,7 @@ def _report_lines(reports: list[dict[str, Any]], strict: bool) -> list[str]:
         for entry in report["errors"]:
             lines.append(f"{report['file']}:{entry['line']}:{entry['column']}: {entry['message']}")
         kinds.update(report["errors_by_kind"])
+    lines += [_variant_line(report) for report in reports]
     games = sum(r["games"] for r in reports)
     moves = sum(r["moves"] for r in reports)
     bad = sum(r["games_with_errors"] for r in reports)
@@ -510,6 +533,18 @@ def _report_lines(reports: list[dict[str, Any]], strict: bool) -> list[str]:
         violations = sum(r["pdn3_violations"] for r in reports)
         lines.append(f"{violations} PDN 3.0 violation{'s' if violations != 1 else ''}")
     return lines
+
+
+def _variant_line(report: dict[str, Any]) -> str:
+    """Which variants a file's games were read as, and how many of them no
+    tag named (their variant was inferred)."""
+    read_as = ", ".join(f"{name} {count}" for name, count in sorted(report["variants"].items()))
+    games = report["games"]
+    return (
+        f"{report['file']}: {games} game{'s' if games != 1 else ''}"
+        + (f" read as {read_as}" if read_as else "")
+        + f", {report['inferred']} inferred"
+    )
 
 
 def _convert(args: argparse.Namespace) -> int:

@@ -17,26 +17,56 @@ reaches move generation only through the names exported here:
   ``tables(...).moves`` (a :class:`~draughts._core.raw.MoveMaker`) turns them
   into :class:`draughts.Move` objects, the only place that does.
 
-:data:`BACKEND` names the generator in use.
+:data:`BACKEND` names the generator in use: the native one
+(:mod:`draughts._core.native`, C11) when it was built and
+``DRAUGHTS_PURE`` is not set to ``1``, else the pure-Python one
+(:mod:`draughts._core.pure`), which is also the native one's oracle in the
+tests. Both give the same answers to the same calls.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from draughts._core.geometry import Geometry
-from draughts._core.pure import (
-    Tables,
-    board_moves,
-    captures,
-    find_step,
-    has_step,
-    legal_moves,
-    moves_between,
-    perft,
-    steps,
-)
 from draughts._core.raw import MoveMaker, RawMove, apply
+
+if os.environ.get("DRAUGHTS_PURE", "") == "1":
+    _native_loaded = False
+else:
+    try:
+        from draughts._core.native import (
+            Tables,
+            apply_keyed,
+            board_moves,
+            captures,
+            find_step,
+            has_step,
+            legal_moves,
+            moves_between,
+            perft,
+            position_key,
+            steps,
+            undo_keyed,
+        )
+
+        _native_loaded = True
+    except ImportError:  # not built: no C compiler when it was installed
+        _native_loaded = False
+if not _native_loaded:
+    from draughts._core.pure import (  # type: ignore[assignment]
+        Tables,
+        board_moves,
+        captures,
+        find_step,
+        has_step,
+        legal_moves,
+        moves_between,
+        perft,
+        steps,
+    )
+    from draughts._core.pure.keyed import apply_keyed, position_key, undo_keyed
 
 if TYPE_CHECKING:
     from draughts.variant import Variant
@@ -48,6 +78,7 @@ __all__ = [
     "RawMove",
     "Tables",
     "apply",
+    "apply_keyed",
     "board_moves",
     "captures",
     "find_step",
@@ -55,12 +86,14 @@ __all__ = [
     "legal_moves",
     "moves_between",
     "perft",
+    "position_key",
     "steps",
     "tables",
+    "undo_keyed",
 ]
 
-BACKEND = "pure"
-"""Which generator runs: ``"pure"`` (this package's pure Python)."""
+BACKEND = "native" if _native_loaded else "pure"
+"""Which generator runs: ``"native"`` (C11) or ``"pure"`` (pure Python)."""
 
 
 def tables(variant: Variant) -> Tables:

@@ -3,8 +3,10 @@
 A :class:`RawMove` names the squares by their index in the padded grid of
 :mod:`draughts._core.geometry`, not by square number, so the generator and
 the search never convert. :func:`apply` plays one on the four bitboards and
-a :class:`MoveMaker` is the one place where raw moves become
-:class:`draughts.Move` objects.
+a :class:`MoveMaker` is where Python code turns raw moves into
+:class:`draughts.Move` objects. (The native core's ``board_moves`` and
+``moves_between`` hand out ``Move`` objects straight from C: the steps a
+variant's :class:`MoveMaker` built, and captures from a cache of its own.)
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ True
 
 :func:`builtin` makes the built-in engine (three levels, any variant);
 :meth:`HubEngine.popen` starts an external engine that speaks the Hub protocol
-of Scan 3.x.
+of Scan 3.x; :meth:`DxpEngine.connect` and :meth:`DxpEngine.listen` play a
+program over DXP, the DamExchange protocol. :func:`match` plays two engines
+against each other and scores them.
 """
 
 from __future__ import annotations
@@ -29,11 +31,15 @@ from draughts.engine.base import (
     Score,
 )
 from draughts.engine.builtin import BuiltinEngine, Level, builtin
+from draughts.engine.dxp import DxpEngine, DxpGameEnded
 from draughts.engine.hub import HubEngine
+from draughts.engine.matches import MatchResult, MatchScore, TimeControl, match
 
 __all__ = [
     "Analysis",
     "BuiltinEngine",
+    "DxpEngine",
+    "DxpGameEnded",
     "Engine",
     "EngineError",
     "EngineProtocolError",
@@ -41,7 +47,11 @@ __all__ = [
     "HubEngine",
     "Level",
     "Limit",
+    "MatchResult",
+    "MatchScore",
     "PlayResult",
     "Score",
+    "TimeControl",
     "builtin",
+    "match",
 ]

@@ -89,7 +89,11 @@ __all__ = [
 
 @overload
 def read_game(
-    handle: IO[str], *, variant: Variant | str | int | None = None, Visitor: None = None
+    handle: IO[str],
+    *,
+    variant: Variant | str | int | None = None,
+    infer_variant: bool = True,
+    Visitor: None = None,
 ) -> Game | None: ...
 
 
@@ -98,6 +102,7 @@ def read_game(
     handle: IO[str],
     *,
     variant: Variant | str | int | None = None,
+    infer_variant: bool = True,
     Visitor: Callable[[], BaseVisitor[ResultT]],
 ) -> ResultT | None: ...
 
@@ -106,13 +111,17 @@ def read_game(
     handle: IO[str],
     *,
     variant: Variant | str | int | None = None,
+    infer_variant: bool = True,
     Visitor: Callable[[], BaseVisitor[Any]] | None = None,
 ) -> Any:
     """Read the next game from ``handle`` and return it (or what ``Visitor``
     makes of it); None at the end of the file.
 
     ``variant`` is the variant of games without a ``GameType`` or ``Variant``
-    tag (international if not given). Bad content never raises: every
+    tag. Without it, such a game is read as the variant its FEN tag and
+    moves point to, with a warning (kind ``"inferred"``) that names it and
+    why (see :ref:`pdn-variant-choice`); with ``infer_variant=False``, as
+    international draughts, as PDN 3.0 says. Bad content never raises: every
     problem is reported to the visitor (:attr:`Game.errors` for games), and
     the next call reads the next game. The file is read line by line, so
     memory does not grow with its size. Line numbers count from where reading
@@ -126,7 +135,7 @@ def read_game(
     (1, None)
     """
     visitor: BaseVisitor[Any] = GameBuilder(variant) if Visitor is None else Visitor()
-    return _read(handle, visitor, variant)
+    return _read(handle, visitor, variant, infer_variant)
 
 
 def read_headers(handle: IO[str], *, variant: Variant | str | int | None = None) -> Headers | None:

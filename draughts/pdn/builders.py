@@ -42,6 +42,7 @@ class GameBuilder(BaseVisitor[Game]):
 
     def visit_board(self, board: Board) -> None:
         self.game.variant = board.variant
+        self.game.headers.read_as = board.variant  # what the headers say when no tag does
 
     def visit_move(self, board: Board, move: Move) -> None:
         node = ChildNode(self._node, move)

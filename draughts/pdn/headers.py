@@ -44,8 +44,11 @@ class PdnError:
     know), ``"fen"`` (a start position that cannot be set up) and ``"pdn3"``
     (a violation of the PDN 3.0 grammar found by :func:`check_strict`); the
     warnings in :attr:`Game.warnings` have kind ``"notation"`` (a move written
-    with the wrong separator) or ``"variant"`` (a ``Variant`` tag the library
-    does not know, read as the ``GameType`` alone says).
+    with the wrong separator, an ambiguous move read one way), ``"variant"``
+    (a ``Variant`` tag the library does not know, read as the ``GameType``
+    alone says), ``"fen"`` (a man on its crowning row in a FEN, read as a
+    king) or ``"inferred"`` (the variant chosen for a game no tag names one
+    of).
 
     >>> error = PdnError(3, 14, "illegal move '32-27' in W:W31-50:B1-20", "illegal")
     >>> str(error)
@@ -89,6 +92,10 @@ class Headers(MutableMapping[str, str]):
 
     def __init__(self, data: Iterable[tuple[str, str]] | None = None, **tags: str) -> None:
         self._tags: dict[str, str] = {}
+        self.read_as: Variant | None = None
+        """The variant the game was read as, when no tag names one (the
+        reader's choice, see :func:`~draughts.pdn.read_game`): what
+        :meth:`variant` then returns."""
         for name, value in (*(data or ()), *tags.items()):
             self[name] = value
 
@@ -111,7 +118,9 @@ class Headers(MutableMapping[str, str]):
 
     def copy(self) -> Headers:
         """A copy of the headers."""
-        return Headers(self._tags.items())
+        copy = Headers(self._tags.items())
+        copy.read_as = self.read_as
+        return copy
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{name}={value!r}" for name, value in self._tags.items())
@@ -124,9 +133,10 @@ class Headers(MutableMapping[str, str]):
         geometry); a ``Variant`` tag then picks among variants that share a
         ``GameType`` (``dama`` is GameType 21 with ``[Variant "dama"]``), or
         names the variant when there is no ``GameType``. Without either tag
-        the result is ``default``, and international draughts without one;
-        ``default`` is also the result when the tags name it (see
-        :func:`variant_of_tags`), as they name a custom variant.
+        the result is ``default``, else the variant a game read was read as
+        (:attr:`read_as`), else international draughts; ``default`` is also
+        the result when the tags name it (see :func:`variant_of_tags`), as
+        they name a custom variant.
 
         >>> Headers(GameType="21", Variant="dama").variant().name
         'dama'
@@ -134,11 +144,17 @@ class Headers(MutableMapping[str, str]):
         'english'
         >>> Headers().variant("russian").name
         'russian'
+        >>> import io
+        >>> from draughts.pdn import read_game
+        >>> read_game(io.StringIO("1. 11-15 23-19 *")).headers.variant().name
+        'english'
 
         :raises ValueError: for a ``GameType`` or ``Variant`` the library does
             not know.
         """
-        return variant_of_tags(self.get("GameType"), self.get("Variant"), default)
+        return variant_of_tags(
+            self.get("GameType"), self.get("Variant"), self.read_as if default is None else default
+        )
 
 
 def variant_of_tags(

@@ -58,7 +58,7 @@ class Cursor:
     """Where reading of one handle stands: the line number and the part of
     the last line that belongs to the next game."""
 
-    __slots__ = ("__weakref__", "_handle", "line_number", "pending")
+    __slots__ = ("__weakref__", "_handle", "line_number", "pending", "record")
 
     def __init__(self, handle: IO[str]) -> None:
         # Kept by weak reference: the cursor is the value of a weak dictionary
@@ -70,6 +70,9 @@ class Cursor:
             self._handle = lambda: handle
         self.line_number = 0
         self.pending: tuple[str, int] | None = None
+        # While a list: every line read from the handle is appended to it
+        # (the reader reads a game's moves ahead to choose its variant).
+        self.record: list[str] | None = None
 
     @property
     def handle(self) -> IO[str]:
@@ -89,7 +92,9 @@ class Cursor:
         ``("line", match, line, 1)``: the reader takes its moves itself, or
         pushes it back to have it tokenized here, as a pushed-back line
         always is."""
-        readline = self.handle.readline
+        readline: Callable[[], str] = self.handle.readline
+        if self.record is not None:
+            readline = _recording(readline, self.record)
         search = TOKEN.search
         while True:
             if self.pending is not None:
@@ -141,6 +146,18 @@ class Cursor:
                         position = end
                         continue
                 yield kind, match, self.line_number, match.start() + 1
+
+
+def _recording(readline: Callable[[], str], record: list[str]) -> Callable[[], str]:
+    """``readline`` that also appends each line it reads to ``record``."""
+
+    def read_and_record() -> str:
+        line = readline()
+        if line:
+            record.append(line)
+        return line
+
+    return read_and_record
 
 
 # A line of nothing but move numbers and moves like "32-28", "19x28" or

@@ -17,6 +17,7 @@ from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
 from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, tag_is_unknown, variant_of_tags
+from draughts.pdn.infer import Evidence, GameText, board_of_fen, choose, read_ahead
 from draughts.pdn.lexer import (
     PLAIN_MOVE,
     TOKEN,
@@ -293,11 +294,13 @@ def _raw_comment(kind: str, match: re.Match[str] | str, text: str) -> str:
     return match.group(0)
 
 
-_LOOKAHEAD = 8  # moves to follow an ambiguous move before giving up
+_LOOKAHEAD = 100  # moves to follow an ambiguous move before taking its first reading
 # Tokens that may stand between the parts of a split capture or between an
 # ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
 _BETWEEN_MOVES = frozenset(("move", "number", "ellipsis", "percent"))
 _COMMENTS = frozenset(("comment", "cclose", "semicolon", "open_comment", "prose"))
+_HEADER_TOKENS = frozenset(("tag", "tag2", "percent", *_COMMENTS))  # do not end the headers
+_MOVE_ERRORS = frozenset(("illegal", "ambiguous", "invalid", "fen"))
 _UNESCAPE = re.compile(r"\\(.)")
 
 
@@ -342,9 +345,50 @@ class _Guess:
         self.raw = raw  # the move as read (both parts of a split capture)
 
 
-def read(handle: IO[str], visitor: BaseVisitor[Any], default: Variant | str | int | None) -> Any:
-    """Read one game from ``handle`` into ``visitor``; None at the end."""
-    return _GameReader(open_cursor(handle), visitor, default).run()
+class _Stop(Exception):
+    """Ends the replay of a game under a variant tried: a move error."""
+
+
+class _Enough(Exception):
+    """Ends the replay of a game under a variant tried: the moves asked for
+    were played."""
+
+
+class _Trial(BaseVisitor[None]):
+    """Counts the moves a variant tried replays, and stops at its first
+    move error or after ``limit`` moves (see :meth:`_GameReader.replays`)."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+
+    def begin_game(self) -> None:
+        self.plies = 0
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        self.plies += 1
+        if self.plies == self.limit:
+            raise _Enough
+
+    def handle_error(self, error: PdnError) -> None:
+        if error.kind in _MOVE_ERRORS:
+            raise _Stop
+
+    def result(self) -> None:
+        return None
+
+
+def read(
+    handle: IO[str],
+    visitor: BaseVisitor[Any],
+    default: Variant | str | int | None,
+    infer: bool = True,
+) -> Any:
+    """Read one game from ``handle`` into ``visitor``; None at the end.
+
+    Without ``default``, a game whose tags name no variant is read as the
+    variant the evidence points to (see :mod:`draughts.pdn.infer`) when
+    ``infer``, else as international draughts."""
+    return _GameReader(open_cursor(handle), visitor, default, infer).run()
 
 
 class _GameReader:
@@ -366,6 +410,7 @@ class _GameReader:
         "frames",
         "guess",
         "in_headers",
+        "infer",
         "moves_here",
         "nesting",
         "plain",
@@ -380,11 +425,16 @@ class _GameReader:
     )
 
     def __init__(
-        self, cursor: Cursor, visitor: BaseVisitor[Any], default: Variant | str | int | None
+        self,
+        cursor: Cursor,
+        visitor: BaseVisitor[Any],
+        default: Variant | str | int | None,
+        infer: bool = True,
     ) -> None:
         self.cursor = cursor
         self.visitor = visitor
         self.default = default
+        self.infer = infer and default is None  # choose the variant of a game without tags
         self.found = False  # a tag or movetext token was seen
         self.in_headers = True
         self.special: dict[str, tuple[str, int, int]] = {}  # GameType, Variant, FEN
@@ -407,10 +457,20 @@ class _GameReader:
 
     def run(self) -> Any:
         """Read the game; what the visitor made of it, None at the end of the file."""
-        visitor = self.visitor
-        visitor.begin_game()
-        visitor.begin_headers()
+        self.visitor.begin_game()
+        self.visitor.begin_headers()
+        if self.read_tokens():
+            self.read_inferred()
+        return self.finish()
+
+    def read_tokens(self) -> bool:
+        """Dispatch the cursor's tokens to the end of the game; True when it
+        stopped where the moves start because their variant must be
+        inferred (the movetext is then pushed back on the cursor)."""
         for kind, match, line, column in self.cursor.tokens():
+            if self.in_headers and kind not in _HEADER_TOKENS and self.must_infer():
+                self.cursor.push_back(match.string, 0 if kind == "line" else match.start())
+                return True
             if kind == "line":
                 self.plain_line(match, line)
                 continue
@@ -437,7 +497,78 @@ class _GameReader:
                 self.comment(kind, match, line, column)
             elif self.movetext(kind, match, line, column):
                 break
-        return self.finish()
+        return False
+
+    def must_infer(self) -> bool:
+        """Whether the variant is to be chosen from the evidence: nothing
+        names it, neither the caller nor a tag."""
+        if not self.infer:
+            return False
+        special = self.special
+        return not any(special.get(name, ("",))[0].strip() for name in ("GameType", "Variant"))
+
+    def read_inferred(self) -> None:
+        """Read the moves ahead, choose their variant, and read them as it."""
+        self.in_headers = False
+        self.found = True
+        if self.visitor.end_headers() is SKIP:
+            self.skip_all = True
+            self.read_tokens()
+            return
+        cursor = self.cursor
+        text = read_ahead(cursor)
+        line, column = text.line_number, text.start + 1
+        self.set_up(self.inferred(text.evidence, text, line, column), None)
+        self.plain = not self.bad
+        # The handle must live while its cursor reads (the cursor holds a weak reference).
+        self.cursor, handle = text.cursor()
+        try:
+            self.read_tokens()
+        finally:
+            self.cursor = cursor
+            handle.close()
+
+    def inferred(
+        self, evidence: Evidence, text: GameText | None, line: int, column: int
+    ) -> Variant:
+        """The variant the evidence points to, told to the visitor as a warning."""
+        fen_tag = self.special.get("FEN")
+        fen = fen_tag[0] if fen_tag and fen_tag[0].strip() else evidence.setup
+        if fen is not None:
+            evidence.add_fen(fen)
+        choice = choose(
+            evidence,
+            fen,
+            lambda variant, limit: (
+                (True, 0) if text is None else self.replays(text, variant, fen, limit)
+            ),
+        )
+        self.visitor.handle_warning(
+            PdnError(line, column, _short(f"no GameType: {choice.reason}"), "inferred")
+        )
+        return choice.variant
+
+    def replays(
+        self, text: GameText, variant: Variant, fen: str | None, limit: int | None
+    ) -> tuple[bool, int]:
+        """Whether the game's moves (the first ``limit`` if given) replay as
+        ``variant`` without an error, and how many are played before the first."""
+        first = text.evidence.first
+        if fen is None and first is not None and not _may_start(variant, first):
+            return False, 0
+        cursor, handle = text.cursor()
+        trial = _Trial(limit)
+        reader = _TrialReader(cursor, trial, variant, infer=False)
+        reader.special = self.special
+        try:
+            reader.run()
+        except _Stop:
+            return False, trial.plies
+        except _Enough:
+            pass
+        finally:
+            handle.close()
+        return True, trial.plies
 
     def finish(self) -> Any:
         """Close what the game left open and end it."""
@@ -565,9 +696,11 @@ class _GameReader:
     def start_moves(self, line: int, column: int) -> None:
         """The headers are over: set up the board they describe."""
         self.in_headers = False
-        visitor = self.visitor
-        if visitor.end_headers() is SKIP:
+        if self.visitor.end_headers() is SKIP:
             self.skip_all = True
+            return
+        if self.must_infer():  # a game without moves: only its FEN tag tells
+            self.set_up(self.inferred(Evidence(), None, line, column), None)
             return
         special = self.special
         gametype = special.get("GameType")
@@ -582,22 +715,49 @@ class _GameReader:
             return
         if gametype is not None and variant_tag is not None:
             self.check_variant_tag(variant, variant_tag)
-        fen = special.get("FEN")
+        self.set_up(variant, gametype and gametype[0])
+
+    def set_up(self, variant: Variant, gametype: str | None) -> None:
+        """The board of the game: the FEN tag's, else the variant's start."""
+        fen = self.special.get("FEN")
         fen_text = fen[0] if fen and fen[0].strip() else None
         try:
-            board = _start(variant) if fen_text is None else Board(fen_text, variant=variant)
+            board, crowned = (
+                (_start(variant), ()) if fen_text is None else board_of_fen(fen_text, variant)
+            )
         except ValueError as error:
             assert fen is not None
             self.reject_start(
                 _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0)
             )
             return
+        if crowned:
+            assert fen is not None
+            self.crowned_warning(crowned, fen[1], fen[2], board)
         self.board = board
-        self.preset = _preset_numbering(variant, gametype and gametype[0])
+        self.preset = _preset_numbering(variant, gametype)
         self.resolver = _resolver(variant)
-        visitor.visit_board(board)
+        self.visitor.visit_board(board)
         for comment in self.early_comments:
-            visitor.visit_comment(comment)
+            self.visitor.visit_comment(comment)
+
+    def crowned_warning(
+        self, crowned: tuple[int, ...], line: int, column: int, board: Board
+    ) -> None:
+        """Men a FEN puts on their crowning row, read as kings."""
+        names = ", ".join(board.variant.square_name(square) for square in crowned)
+        several = len(crowned) > 1
+        self.visitor.handle_warning(
+            PdnError(
+                line,
+                column,
+                f"{'men' if several else 'a man'} on {names}, the row where "
+                f"{'they' if several else 'it'} would have been crowned: read as "
+                f"{'kings' if several else 'a king'}",
+                "fen",
+                board.fen(),
+            )
+        )
 
     def check_variant_tag(self, variant: Variant, tag: tuple[str, int, int]) -> None:
         """Warn of a ``Variant`` tag that names no variant of the ``GameType``:
@@ -754,11 +914,13 @@ class _GameReader:
             )
             return
         try:
-            board = Board(fen, variant=self.board.variant)
+            board, crowned = board_of_fen(fen, self.board.variant)
         except ValueError as error:
             bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
             self.reject(bad, match.group(0), line, match)
             return
+        if crowned:
+            self.crowned_warning(crowned, line, column, board)
         self.board = board
         self.preset = None
         self.visitor.visit_header("FEN", board.fen())
@@ -853,35 +1015,45 @@ class _GameReader:
             alive.append((line_board, line_moves))
         guess.lines = alive
         if len(alive) == 1:
-            self.guess = None
-            chosen = alive[0][1]
-            first = guess.first
-            self.visitor.handle_warning(
-                PdnError(
-                    guess.line,
-                    guess.column,
-                    f"ambiguous move {first.group('squares')!r} read as "
-                    f"{self.board.pdn(chosen[0], long=True)}, the only one the moves after it can "
-                    "follow",
-                    "notation",
-                    self.board.fen(),
-                )
-            )
-            self.commit(chosen[0], first.group("squares"), first, guess.line, guess.column)
-            for move, (later_match, later_line, later_column) in zip(
-                chosen[1:], guess.later, strict=True
-            ):
-                self.commit(
-                    move, later_match.group("squares"), later_match, later_line, later_column
-                )
+            self.adopt(guess, alive[0][1], "the only one the moves after it can follow")
         elif not alive or len(guess.later) >= _LOOKAHEAD:
             self.unsettled()
 
+    def adopt(self, guess: _Guess, chosen: list[Move], why: str) -> None:
+        """Read an ambiguous move as the first of ``chosen``, and the moves
+        read since as the rest."""
+        self.guess = None
+        first = guess.first
+        self.visitor.handle_warning(
+            PdnError(
+                guess.line,
+                guess.column,
+                f"ambiguous move {first.group('squares')!r} read as "
+                f"{self.board.pdn(chosen[0], long=True)}, {why}",
+                "notation",
+                self.board.fen(),
+            )
+        )
+        self.commit(chosen[0], first.group("squares"), first, guess.line, guess.column)
+        for move, (later_match, later_line, later_column) in zip(
+            chosen[1:], guess.later, strict=True
+        ):
+            self.commit(move, later_match.group("squares"), later_match, later_line, later_column)
+
     def unsettled(self) -> None:
-        """A move waiting for the next one, which did not come: an error."""
+        """A move waiting for the next one, which did not come: an error,
+        unless every reading of an ambiguous move fits the moves after it
+        (then the first is taken, and the warning says so)."""
         split, guess = self.split, self.guess
         if split is not None:
             self.fail(split.error, split.line, split.column, split.raw, split.match)
+        elif guess is not None and len(guess.lines) > 1:
+            others = ", ".join(self.board.pdn(moves[0], long=True) for _, moves in guess.lines[1:])
+            self.adopt(
+                guess,
+                guess.lines[0][1],
+                f"the first of the readings the moves after it fit ({others} fits too)",
+            )
         elif guess is not None:
             self.fail(guess.error, guess.line, guess.column, guess.raw, guess.first)
             assert self.bad is not None
@@ -944,6 +1116,18 @@ class _GameReader:
         self.plain = False
 
 
+class _TrialReader(_GameReader):
+    """Reads a game as a variant tried for it (see :meth:`_GameReader.replays`):
+    the first move error ends the reading, the rest is not read."""
+
+    __slots__ = ()
+
+    def reject(self, bad: _Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
+        if bad.kind in _MOVE_ERRORS:
+            raise _Stop
+        super().reject(bad, raw, line, match)
+
+
 _NO_BOARD = Board()
 _STARTS: dict[Variant, Board] = {}
 
@@ -966,6 +1150,27 @@ def _recent_start(variant: Variant) -> Board:
 
 
 _NO_RESOLVER = _Resolver(_NO_BOARD.variant)
+
+
+def _may_start(variant: Variant, first: str) -> bool:
+    """Whether a legal move at the variant's start joins the first and last
+    squares of ``first`` (True when they are not squares of its board: the
+    reader may still read the move). Most variants tried for a game fail
+    at its first move: seen without setting up a reader, and without the
+    legal moves an error message lists."""
+    resolver = _resolver(variant)
+    squares = [resolver._square(token) for token in _SQUARE.findall(first)]
+    if len(squares) < 2 or None in squares:
+        return True
+    starts = _FIRST_MOVES.get(variant)
+    if starts is None:
+        moves = _start(variant).legal_moves
+        starts = _FIRST_MOVES[variant] = frozenset((m.from_square, m.to_square) for m in moves)
+    return (squares[0], squares[-1]) in starts
+
+
+_FIRST_MOVES: dict[Variant, frozenset[tuple[int, int]]] = {}
+"""The squares each legal first move of a preset joins (see :func:`_may_start`)."""
 
 
 def _preset_numbering(variant: Variant, gametype: str | None) -> Variant | None:

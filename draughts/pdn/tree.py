@@ -17,6 +17,7 @@ from draughts.pdn.headers import (
     ResultT,
     variant_of_tags,
 )
+from draughts.pdn.infer import board_of_fen
 from draughts.pdn.writer import StringExporter
 from draughts.variant import INTERNATIONAL, Variant, find_variant, gametype_preset
 
@@ -417,12 +418,15 @@ class Game(GameNode):
 
     def board(self) -> Board:
         """A new board with the start position (the ``FEN`` tag, else the
-        variant's start).
+        variant's start; a man the FEN puts on its crowning row is a king,
+        as the reader reads it).
 
         :raises ValueError: if the variant or the FEN is invalid.
         """
         fen = self.headers.get("FEN")
-        return Board(fen if fen and fen.strip() else None, variant=self.variant)
+        if fen and fen.strip():
+            return board_of_fen(fen, self.variant)[0]
+        return Board(variant=self.variant)
 
     @classmethod
     def from_board(cls, board: Board) -> Game:
@@ -464,8 +468,9 @@ class Game(GameNode):
 
         >>> import io
         >>> from draughts.pdn import read_game
-        >>> game = read_game(io.StringIO('[FEN "W:W51:B1"]\\n1. 32-28 *'))
+        >>> game = read_game(io.StringIO('[GameType "20"] [FEN "W:W51:B1"] 1. 32-28 *'))
         >>> print(game)
+        [GameType "20"]
         [FEN "W:W51:B1"]
         [Result "*"]
         <BLANKLINE>

@@ -52,11 +52,27 @@ def test_validate_variant_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["ok"] is True
     (entry,) = report["files"]
     assert entry["games"] == 16 and entry["games_with_errors"] == 0
-    # Without --variant the games are read as international and fail.
-    assert main(["validate", "--json", str(path)]) == 1
+    assert (entry["variants"], entry["inferred"]) == ({"english": 16}, 0)
+    # Without --variant the variant of each game is inferred (no tag names it).
+    assert main(["validate", "--json", str(path)]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["files"]
+    assert (entry["variants"], entry["inferred"], entry["games_with_errors"]) == (
+        {"english": 16},
+        16,
+        0,
+    )
+    # PDN 3.0's international, asked for, fails at the first move of each.
+    assert main(["validate", "--json", "--variant", "international", str(path)]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["files"][0]["errors_by_kind"] == {"illegal": 16}
     assert report["files"][0]["errors"][0]["fen"] == "W:W31-50:B1-20"
+
+
+def test_validate_summary_says_the_variants_read(capsys: pytest.CaptureFixture[str]) -> None:
+    path = DATA / "British_Computer_Championship_2002.pdn"
+    assert main(["validate", "--jobs", "1", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2] == f"{path}: 16 games read as english 16, 16 inferred"
 
 
 def test_validate_strict(capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,7 +126,7 @@ def test_module_entry_point() -> None:
         check=False,
     )
     assert done.returncode == 0
-    assert done.stdout.startswith("1 file, 8 games")
+    assert done.stdout.splitlines()[-1].startswith("1 file, 8 games")
 
 
 def test_progress_bar_only_on_a_terminal(

@@ -16,7 +16,7 @@ from tests.conftest import shared_path
 from tests.fuzz.fuzz_pdn import comparable_errors
 
 BAD_GAMES = (
-    '[Event "fen"]\n[FEN "W:W18,K15,1:BK30,K26,2."]\n1. 15-10 *\n\n'
+    '[Event "fen"]\n[GameType "20"]\n[FEN "W:W18,K15,51:BK30,K26,2."]\n1. 15-10 *\n\n'
     '[Event "variant"]\n[Variant "Turkish-ish"]\n1. 32-28 19-23 *\n\n'
     '[Event "clean"]\n1. 32-28 19-23 *\n\n'
     '[Event "illegal"]\n1. 32-28 19-23 2. 28-22 23x32 *\n\n'
@@ -41,12 +41,12 @@ def test_convert_writes_every_game_and_keeps_its_errors(
     captured = capsys.readouterr()
     assert captured.out == f"5 games written to {out}, 4 with errors\n"
     assert captured.err.splitlines() == [
-        f"{source}:2:1: game 1: invalid FEN tag: a white man on 1, the row where it would "
-        "have been crowned, in 'W:W18,K15,1:BK30,K26,2.'",
-        f"{source}:6:1: game 2: unknown Variant 'Turkish-ish'",
-        f"{source}:13:19: game 4: illegal move '28-22' in W:W28,31,33-50:B1-18,20,23: "
+        f"{source}:3:1: game 1: invalid FEN tag: '51' is not a square of the international "
+        "board in 'W:W18,K15,51:BK30,K26,2.'",
+        f"{source}:7:1: game 2: unknown Variant 'Turkish-ish'",
+        f"{source}:14:19: game 4: illegal move '28-22' in W:W28,31,33-50:B1-18,20,23: "
         "capture is mandatory: 28x19",
-        f"{source}:16:1: game 5: unknown GameType '99'",
+        f"{source}:17:1: game 5: unknown GameType '99'",
     ]
     games, again = read_all(source), read_all(out)
     assert [g.headers["Event"] for g in again] == ["fen", "variant", "clean", "illegal", "gametype"]
@@ -54,7 +54,7 @@ def test_convert_writes_every_game_and_keeps_its_errors(
         assert comparable_errors(other) == comparable_errors(game)
         assert other.mainline_moves() == game.mainline_moves()
     # The tags as they were, the text the errors left out as it was.
-    assert again[0].headers["FEN"] == "W:W18,K15,1:BK30,K26,2."
+    assert again[0].headers["FEN"] == "W:W18,K15,51:BK30,K26,2."
     assert again[1].headers["Variant"] == "Turkish-ish" and "GameType" not in again[1].headers
     text = out.read_text(encoding="utf-8")
     assert '[Variant "Turkish-ish"]\n[Result "*"]\n\n1. 32-28 19-23\n*\n' in text
@@ -102,7 +102,7 @@ def test_convert_reads_and_writes_standard_streams(tmp_path: Path) -> None:
     assert done.stderr.decode().splitlines()[-1] == (
         "5 games written to standard output, 4 with errors"
     )
-    assert "-:6:1: game 2: unknown Variant 'Turkish-ish'" in done.stderr.decode()
+    assert "-:7:1: game 2: unknown Variant 'Turkish-ish'" in done.stderr.decode()
     games = []
     handle = io.StringIO(done.stdout.decode())
     while (game := pdn.read_game(handle)) is not None:
@@ -110,15 +110,17 @@ def test_convert_reads_and_writes_standard_streams(tmp_path: Path) -> None:
     assert len(games) == 5 and len(games[0].errors) == 1
 
 
-def test_convert_conformance_file_with_invalid_fen_tags(
+def test_convert_conformance_file_with_crowning_row_fen_tags(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # beginner.pdn: 58 problems, two with a man on its crowning row in the FEN
-    # tag; convert used to stop at the first of them (game 10).
+    # tag; convert used to stop at the first of them (game 10). They read now
+    # (the man plays as the rules let it), and every game is written.
     source = shared_path("pdn3-conformance/succeed/beginner.pdn")
     out = tmp_path / "out.pdn"
-    assert main(["convert", str(source), str(out)]) == 1
+    assert main(["convert", str(source), str(out)]) == 0
     captured = capsys.readouterr()
-    assert captured.out.startswith(f"58 games written to {out}, 2 with errors")
-    assert [line.split(": game ")[1][:3] for line in captured.err.splitlines()] == ["10:", "34:"]
-    assert len(read_all(out)) == 58
+    assert captured.out == f"58 games written to {out}, 0 with errors\n"
+    assert captured.err == ""
+    again = read_all(out)
+    assert len(again) == 58 and not any(game.errors for game in again)

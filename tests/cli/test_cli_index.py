@@ -106,8 +106,8 @@ def test_index_json(capsys: pytest.CaptureFixture[str], files: tuple[str, str]) 
     code, out, _ = run(capsys, "index", pdn_path, "--db", db, "--json")
     (report,) = json.loads(out)
     assert code == 0
-    # Read as international (no --variant), every game fails at its first move.
-    assert (report["status"], report["games"], report["games_with_errors"]) == ("added", 3, 3)
+    # No --variant: the variant of each game (no tags) is inferred, English.
+    assert (report["status"], report["games"], report["games_with_errors"]) == ("added", 3, 0)
 
 
 def test_end_to_end_in_a_new_process(files: tuple[str, str]) -> None:

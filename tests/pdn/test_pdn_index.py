@@ -252,7 +252,7 @@ def test_a_changed_file_is_indexed_again(games: Path, index: Index) -> None:
     assert index.add_file(games, variant="english", positions=True).status == "replaced"
     assert index.connection.execute("SELECT COUNT(*) FROM positions").fetchone() == (15,)
     # Another default variant reads the games differently.
-    report = index.add_file(games, positions=True)
+    report = index.add_file(games, variant="international", positions=True)
     assert (report.status, report.games_with_errors) == ("replaced", 3)
     write(games, TRANSPOSED.split("\n\n")[0] + "\n")
     report = index.add_file(games, variant="english", positions=True)

@@ -128,7 +128,7 @@ def test_warnings_and_a_custom_variant_survive() -> None:
     assert_same_game(again, game)
     assert isinstance(again, pdn.Game) and again.variant == variant
     warned = read("1. 32-28 19-23 2. 28-19 *")  # a capture written with "-"
-    assert [w.kind for w in warned.warnings] == ["notation"]
+    assert [w.kind for w in warned.warnings] == ["inferred", "notation"]
     assert_same_game(pickle.loads(pickle.dumps(warned)), warned)
     fresh = pdn.Game(variant=variant)  # the variant given, no headers that say it all
     assert pickle.loads(pickle.dumps(fresh)).variant == variant

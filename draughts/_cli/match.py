@@ -1,0 +1,105 @@
+"""``python -m draughts match``: two engines play a match and are scored."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from draughts.engine import Limit
+from draughts.engine.matches import MatchGame, MatchScore, TimeControl, engine_spec, match
+
+_EPILOG = """\
+engines: builtin:LEVEL (easy, medium, hard; builtin:easy:SEED for another seed),
+hub:"COMMAND ARGS" (a program speaking Hub), dxp:HOST:PORT (a DXP follower).
+Each opening is played twice, colours swapped."""
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the ``match`` subcommand."""
+    parser = commands.add_parser(
+        "match",
+        help="play a match between two engines",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("engine_a", help="the first engine")
+    parser.add_argument("engine_b", help="the second engine")
+    parser.add_argument("--variant", default="international", help="variant name or GameType")
+    parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    parser.add_argument("--openings", help="a PDN file of openings, or a file of FEN lines")
+    parser.add_argument("--time", help="clock per side: SECONDS or SECONDS+INCREMENT")
+    parser.add_argument("--move-time", type=float, help="fixed seconds per move (no clock)")
+    parser.add_argument("--depth", type=int, help="fixed search depth per move")
+    parser.add_argument("--pdn", help="write every game to this PDN file")
+    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    parser.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    parser.add_argument(
+        "--material", type=float, help="adjudicate a win for a side this many men ahead"
+    )
+    parser.add_argument(
+        "--material-plies",
+        type=int,
+        default=10,
+        help="plies the material lead must last (default 10)",
+    )
+    parser.add_argument("--event", default="draughts match", help="the PDN Event tag")
+    parser.add_argument("--quiet", action="store_true", help="print only the result table")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``match`` subcommand; 0, or 2 for bad arguments."""
+    return run_match(args, sys.stdout, sys.stderr)
+
+
+def run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run the match ``args`` describe, printing to ``out``."""
+    try:
+        specs = [engine_spec(args.engine_a), engine_spec(args.engine_b)]
+        time_control = TimeControl.parse(args.time) if args.time else None
+        limit = None
+        if args.move_time is not None or args.depth is not None:
+            limit = Limit(time=args.move_time, depth=args.depth)
+    except ValueError as error:
+        print(f"draughts match: {error}", file=err)
+        return 2
+    if time_control is None and limit is None:
+        time_control = TimeControl(60, 1)
+    described = f"clock {time_control}" if time_control else f"{limit}"
+    if not args.quiet:
+        print(f"{specs[0].label} v {specs[1].label}, {args.games} games, {described}", file=out)
+
+    def show(record: MatchGame, score: MatchScore) -> None:
+        if args.quiet:
+            return
+        print(
+            f"game {record.index + 1:>3}/{args.games}  opening {record.opening + 1:>3}  "
+            f"{record.white} - {record.black}  {record.result:<7} {record.reason}, "
+            f"{record.plies} plies   score {score.points:g}-{score.games - score.points:g}",
+            file=out,
+            flush=True,
+        )
+
+    try:
+        result = match(
+            specs[0],
+            specs[1],
+            variant=args.variant,
+            games=args.games,
+            openings=args.openings,
+            time_control=time_control,
+            limit=limit,
+            max_plies=args.max_plies,
+            material_margin=args.material,
+            material_plies=args.material_plies,
+            concurrency=args.concurrency,
+            pdn_path=args.pdn,
+            event=args.event,
+            on_game=show,
+        )
+    except (ValueError, OSError) as error:
+        print(f"draughts match: {error}", file=err)
+        return 2
+    print(result.score.table(), file=out)
+    return 0

@@ -1,0 +1,72 @@
+"""``python -m draughts serve``: the web board on a local server.
+
+The server needs the ``web`` extra (Starlette and uvicorn); without it the
+command says how to install it instead of failing on an import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+import webbrowser
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    import uvicorn
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the ``serve`` subcommand."""
+    serve = commands.add_parser("serve", help="play in the web browser (needs the web extra)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free)")
+    serve.add_argument("--open", action="store_true", help="open the page in the web browser")
+    serve.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``serve`` subcommand: serve until interrupted."""
+    return serve(host=args.host, port=args.port, open_browser=args.open, out=sys.stdout)
+
+
+def serve(*, host: str, port: int, open_browser: bool, out: TextIO) -> int:
+    """Serve the web board; returns the exit code (2 without the extra or
+    for a port out of range)."""
+    if not 0 <= port <= 65535:
+        print(f"draughts serve: --port {port} is not a port number (0 to 65535)", file=out)
+        return 2
+    try:
+        import uvicorn
+
+        from draughts.web import create_app
+    except ImportError as error:
+        print(
+            f"draughts serve: {error.name or 'a web package'} is missing: "
+            "install the web extra with  pip install 'draughtslib[web]'",
+            file=out,
+        )
+        return 2
+    server = uvicorn.Server(uvicorn.Config(create_app(), host=host, port=port, log_level="warning"))
+    announcer = threading.Thread(
+        target=_announce, args=(server, open_browser, out), name="announce", daemon=True
+    )
+    announcer.start()
+    server.run()
+    return 0
+
+
+def _announce(server: uvicorn.Server, open_browser: bool, out: TextIO) -> None:
+    """Print the address once the server listens (with ``--port 0`` only
+    the bound socket knows it) and open the browser if asked."""
+    while not server.started:
+        if server.should_exit:
+            return
+        time.sleep(0.05)
+    host, port = server.servers[0].sockets[0].getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    print(f"draughts serve: the board is at {url} (Ctrl+C stops the server)", file=out, flush=True)
+    if open_browser:
+        webbrowser.open(url)

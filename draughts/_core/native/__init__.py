@@ -1,0 +1,168 @@
+"""The native backend of :mod:`draughts._core`: the same functions as
+:mod:`draughts._core.pure`, in C11 (``_native.c`` and the files beside it).
+
+:class:`Tables` is the pure generator's :class:`~draughts._core.pure.Tables`
+with the native tables loaded beside it, so that a function the native core
+does not cover for a board finds everything the pure one needs. The native
+core holds boards of at most :data:`MAX_SQUARES` playing squares (every
+preset, and every dark-square board up to 16x16); for a bigger board its
+functions pass their arguments on to the pure generator unchanged.
+
+Importing this package raises :class:`ModuleNotFoundError` when the
+extension was not built (no C compiler at install time).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from draughts._core import pure, zobrist
+from draughts._core.geometry import REVERSE
+
+try:
+    from draughts._core.native import _native
+except ImportError as error:  # not built: a ModuleNotFoundError, as for any absent module
+    raise ModuleNotFoundError(
+        "the native core was not built (no C compiler at install time)",
+        name="draughts._core.native._native",
+    ) from error
+from draughts._core.native._native import (
+    MAX_SQUARES,
+    apply_keyed,
+    board_moves,
+    captures,
+    find_step,
+    has_step,
+    legal_moves,
+    moves_between,
+    perft,
+    position_key,
+    steps,
+    undo_keyed,
+)
+from draughts._core.pure.keyed import apply_keyed as _pure_apply_keyed
+from draughts._core.pure.keyed import position_key as _pure_position_key
+from draughts._core.pure.keyed import undo_keyed as _pure_undo_keyed
+from draughts._core.raw import CAPTURES_KEPT, RawMove
+from draughts._options import CaptureRule
+from draughts.move import Move
+
+if TYPE_CHECKING:
+    from draughts.variant import Variant
+
+__all__ = [
+    "MAX_SQUARES",
+    "Tables",
+    "apply_keyed",
+    "board_moves",
+    "captures",
+    "find_step",
+    "has_step",
+    "legal_moves",
+    "moves_between",
+    "perft",
+    "position_key",
+    "steps",
+    "undo_keyed",
+]
+
+_native.set_pure(
+    {
+        "legal_moves": pure.legal_moves,
+        "captures": pure.captures,
+        "board_moves": pure.board_moves,
+        "steps": pure.steps,
+        "has_step": pure.has_step,
+        "find_step": pure.find_step,
+        "moves_between": pure.moves_between,
+        "perft": pure.perft,
+        "apply_keyed": _pure_apply_keyed,
+        "undo_keyed": _pure_undo_keyed,
+        "position_key": _pure_position_key,
+    }
+)
+
+# The order of draughts._core.native.core.h's RULE_ constants.
+_RULE_CODES = {
+    CaptureRule.MOST_PIECES: 0,
+    CaptureRule.MOST_VALUE: 1,
+    CaptureRule.WITH_KING: 2,
+    CaptureRule.MOST_KINGS: 3,
+    CaptureRule.KINGS_FIRST: 4,
+}
+
+
+class Tables(_native.Core, pure.Tables):
+    """A variant's geometry with the native generator's tables (and the pure
+    generator's, for boards the native core does not hold)."""
+
+    def __init__(self, variant: Variant) -> None:
+        pure.Tables.__init__(self, variant)
+        if self.square_count <= MAX_SQUARES:  # else the pure generator runs
+            self._load(*_table_data(self))
+
+    def __reduce__(self) -> tuple[type[Tables], tuple[Variant]]:
+        return (Tables, (self.variant,))
+
+
+def _table_data(t: pure.Tables) -> tuple[object, ...]:
+    """The arguments of ``Core._load``: the geometry in the native core's
+    squares. Where the padded grid has at most 128 indices those are the
+    indices themselves (padding included, as squares with no number), so
+    that a step is one shift of the bitboard; else the playing squares in
+    ascending order of internal index."""
+    padded = len(t.square_of_index) <= MAX_SQUARES
+    if padded:
+        squares = list(range(len(t.square_of_index)))
+    else:
+        squares = sorted(i for i, number in enumerate(t.square_of_index) if number)
+    compact = {index: n for n, index in enumerate(squares)}
+    rays = [[[compact[i] for i in ray] for ray in t.rays[index]] for index in squares]
+    dirs = (
+        *t.man_move_dirs,
+        *t.man_capture_dirs,
+        t.king_move_dirs,
+        t.king_capture_dirs,
+        REVERSE,
+        t.shift,
+    )
+    promotion = [[compact[i] for i in squares if mask >> i & 1] for mask in t.promotion_mask]
+    count = len(squares) if padded else t.square_count
+    flags = (
+        t.flying_kings,
+        t.removal_at_end,
+        t.reverse_in_capture,
+        t.crown_and_stop,
+        t.crown_and_continue,
+        t.men_capture_kings,
+        t.lands_directly_behind,
+        t.stops_behind_king,
+        t.must_land_to_continue,
+        t.majority_only,
+        padded,
+    )
+    keys = zobrist.keys(len(t.square_of_index))
+    steps = t.moves.steps
+    step_moves: list[Move] = [
+        steps[index << 16 | to] for index in squares for ray in t.rays[index] for to in ray
+    ]
+    return (
+        count,
+        len(t.square_of_index),
+        squares,
+        [t.square_of_index[i] for i in squares],
+        rays,
+        dirs,
+        promotion,
+        [int(flag) for flag in flags],
+        [_RULE_CODES[rule] for rule in t.precedence],
+        t.man_value,
+        t.king_value,
+        [[values[i] for i in squares] for values in keys.men],
+        [[values[i] for i in squares] for values in keys.kings],
+        keys.black_to_move,
+        step_moves,
+        Move,
+        RawMove,
+        CAPTURES_KEPT,
+    )

@@ -1,0 +1,94 @@
+"""Types of the C extension (see ``module.c``): the functions of
+:mod:`draughts._core.pure` with the same arguments, and the tables type."""
+
+from draughts._core.pure.tables import Tables
+from draughts._core.raw import RawMove
+from draughts.move import Move
+
+MAX_SQUARES: int
+
+class Core:
+    @property
+    def native_ready(self) -> bool: ...
+    def _load(self, *data: object) -> None: ...
+
+def legal_moves(
+    t: Tables,
+    color: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
+    frozen_kings: int = 0,
+    keep_duplicates: bool = False,
+) -> list[RawMove]: ...
+def captures(
+    t: Tables,
+    color: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
+    keep_duplicates: bool = False,
+) -> list[RawMove]: ...
+def board_moves(
+    t: Tables,
+    color: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
+    frozen_kings: int = 0,
+) -> list[Move]: ...
+def steps(
+    t: Tables, color: int, men: int, kings: int, occupied: int, frozen_kings: int = 0
+) -> list[RawMove]: ...
+def has_step(t: Tables, color: int, men: int, kings: int, occupied: int) -> bool: ...
+def find_step(
+    t: Tables,
+    color: int,
+    men: int,
+    kings: int,
+    occupied: int,
+    origin: int,
+    destination: int,
+    frozen_kings: int = 0,
+) -> RawMove | None: ...
+def moves_between(
+    t: Tables,
+    color: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
+    origin: int,
+    destination: int,
+    frozen_kings: int = 0,
+) -> list[Move]: ...
+def perft(
+    t: Tables,
+    depth: int,
+    c: int,
+    m0: int,
+    m1: int,
+    k0: int,
+    k1: int,
+    keep_duplicates: bool = False,
+    bulk: bool = True,
+) -> int: ...
+def apply_keyed(
+    t: Tables, move: RawMove, color: int, m0: int, m1: int, k0: int, k1: int, key: int
+) -> tuple[int, int, int, int, int]: ...
+def undo_keyed(
+    t: Tables,
+    move: RawMove,
+    color: int,
+    m0: int,
+    m1: int,
+    k0: int,
+    k1: int,
+    captured_kings: int,
+    key: int,
+) -> tuple[int, int, int, int, int]: ...
+def position_key(t: Tables, color: int, m0: int, m1: int, k0: int, k1: int) -> int: ...
+def set_pure(functions: dict[str, object]) -> None: ...

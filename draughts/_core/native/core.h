@@ -1,0 +1,108 @@
+/* The native move generator: types shared by movegen.c (pure C, no Python)
+ * and module.c (the Python entry points).
+ *
+ * Squares are "compact" indices 0..n-1: the playing squares of the padded
+ * grid of draughts/_core/geometry.py in ascending order of their padded
+ * index. The order is kept, so "highest bit first" visits squares in the
+ * same order as the pure generator and every list comes out in the same
+ * order. A board of at most 128 playing squares fits one unsigned __int128
+ * (every preset, and every dark-square board up to 16x16); the Python side
+ * falls back to the pure generator beyond that. */
+#ifndef DRAUGHTS_NATIVE_CORE_H
+#define DRAUGHTS_NATIVE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef unsigned __int128 bb_t;
+
+#define MAX_SQUARES 128
+#define NDIRS 8
+#define MAX_RULES 8
+#define BIT(i) (((bb_t)1) << (i))
+
+/* The capture precedence criteria, in the order of draughts._options.CaptureRule. */
+enum { RULE_MOST_PIECES, RULE_MOST_VALUE, RULE_WITH_KING, RULE_MOST_KINGS, RULE_KINGS_FIRST };
+
+typedef struct {
+    int n;                                /* playing squares */
+    uint16_t ray_off[MAX_SQUARES][NDIRS]; /* where each ray starts in ray_data */
+    uint8_t ray_len[MAX_SQUARES][NDIRS];
+    uint8_t *ray_data;                    /* every ray's squares, nearest first */
+    int ray_total;
+    int man_move_dirs[2][NDIRS], n_man_move[2];
+    int man_cap_dirs[2][NDIRS], n_man_cap[2];
+    int king_move_dirs[NDIRS], n_king_move;
+    int king_cap_dirs[NDIRS], n_king_cap;
+    int reverse[NDIRS];
+    bb_t board;
+    bb_t promotion[2];
+    int flying, at_end, reverse_ok, crown_stop, crown_continue, men_capture_kings;
+    int lands_behind, stops_behind_king, must_land, majority_only;
+    /* Squares are the padded grid's own indices (a board whose padded grid
+     * has at most 128 indices): one step along direction d is then always
+     * shift[d], and the men of a whole board move with one shift. Else
+     * squares are numbered 0..n-1 and each man is looked at in turn. */
+    int padded;
+    int shift[NDIRS];
+    bb_t step_from[NDIRS], jump_from[NDIRS]; /* squares with 1 (2) squares along d */
+    int rules[MAX_RULES], n_rules;
+    long long man_value, king_value;
+    /* Derived by derive_masks: per colour and square, the squares next to
+     * a man there in its capture directions (with a square behind them)
+     * and in its step directions. */
+    bb_t man_jump_near[2][MAX_SQUARES], man_step_near[2][MAX_SQUARES];
+    uint64_t key_men[2][MAX_SQUARES], key_kings[2][MAX_SQUARES], key_black;
+} Rules;
+
+/* One capture route or step: origin, destination, the captured squares in
+ * order and the path (origin, every landing square; ncaps + 1 squares for a
+ * capture, empty for a step). */
+typedef struct {
+    bb_t captured;
+    uint8_t origin, dest, crowned, ncaps;
+    uint16_t slot; /* a step: its place in ray_data */
+    uint8_t caps[MAX_SQUARES];
+    uint8_t path[MAX_SQUARES + 1];
+} Route;
+
+typedef struct {
+    Route *items;
+    size_t len, cap;
+    int failed; /* out of memory */
+} RouteList;
+
+/* A position from the mover's side. */
+typedef struct {
+    bb_t own_men, own_kings, opp_men, opp_kings;
+} Side;
+
+#define RAY(r, sq, d) ((r)->ray_data + (r)->ray_off[sq][d])
+
+/* Work out the derived masks once the rays and directions are loaded. */
+void derive_masks(Rules *r);
+void routes_init(RouteList *list);
+void routes_free(RouteList *list);
+
+/* The capture routes the rules allow, appended to out (nothing if none);
+ * returns the number appended, or -1 out of memory. */
+long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out);
+/* The steps (non-capturing moves) of the men and of the kings not in frozen. */
+long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out);
+/* Whether color has a step (frozen kings are not told apart, as in pure). */
+int any_step(const Rules *r, int color, const Side *s);
+/* Whether origin -> dest is a step here; if so, *step is set to it. */
+int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
+            Route *step);
+/* Leaf count; 0 and *failed set when out of memory. */
+uint64_t perft(const Rules *r, int depth, int color, bb_t m0, bb_t m1, bb_t k0, bb_t k1,
+               int keep_duplicates, int bulk, int *failed);
+/* Play route (by color) on the four bitboards, updating the key. */
+void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key);
+/* Take route back: bb holds the position after it, captured_kings the
+ * captured squares that held kings. */
+void unplay(const Rules *r, const Route *m, int color, bb_t captured_kings, bb_t bb[4],
+            uint64_t *key);
+uint64_t position_key(const Rules *r, int color, const bb_t bb[4]);
+
+#endif

@@ -1,0 +1,717 @@
+/* Legal move generation, perft, and playing moves on compact bitboards.
+ *
+ * This follows draughts/_core/pure (the oracle) step for step, including
+ * the order in which routes are found: which of two routes that take the
+ * same pieces stays, and the order of routes between the same two squares,
+ * both depend on it. No Python here: module.c converts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+static inline int low_bit(bb_t b) {
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+
+static inline int top_bit(bb_t b) {
+    uint64_t hi = (uint64_t)(b >> 64);
+    if (hi) return 127 - __builtin_clzll(hi);
+    return 63 - __builtin_clzll((uint64_t)b);
+}
+
+/* Without -mpopcnt (not every x86-64 has it), __builtin_popcount is a
+ * library call that took 12% of perft's time: the bit-parallel sum is a
+ * dozen inline operations. */
+static inline int popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+static inline int popcount(bb_t b) { return popcount64((uint64_t)b) + popcount64((uint64_t)(b >> 64)); }
+
+/* Every square of b moved by shift (padded layouts only). */
+static inline bb_t shifted(bb_t b, int shift) { return shift > 0 ? b << shift : b >> -shift; }
+
+void routes_init(RouteList *list) { memset(list, 0, sizeof *list); }
+
+void routes_free(RouteList *list) {
+    free(list->items);
+    routes_init(list);
+}
+
+static Route *new_route(RouteList *list) {
+    if (list->len == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 32;
+        Route *items = realloc(list->items, cap * sizeof *items);
+        if (items == NULL) {
+            list->failed = 1;
+            return NULL;
+        }
+        list->items = items;
+        list->cap = cap;
+    }
+    return &list->items[list->len++];
+}
+
+static void set_step(Route *m, int origin, int dest, int crowned, int slot) {
+    m->captured = 0;
+    m->origin = (uint8_t)origin;
+    m->dest = (uint8_t)dest;
+    m->crowned = (uint8_t)crowned;
+    m->ncaps = 0;
+    m->slot = (uint16_t)slot;
+}
+
+static int add_step(RouteList *out, int origin, int dest, int crowned, int slot) {
+    Route *m = new_route(out);
+    if (m == NULL) return 0;
+    set_step(m, origin, dest, crowned, slot);
+    return 1;
+}
+
+/* -- The capture search --------------------------------------------------- */
+
+/* The route being searched: path[0] is the origin, caps[i] the i-th
+ * captured square and path[i + 1] the square landed on after it. */
+typedef struct {
+    const Rules *r;
+    int color;
+    bb_t opp, opp_kings;
+    RouteList *out;
+    int ncaps;
+    uint8_t caps[MAX_SQUARES];
+    uint8_t path[MAX_SQUARES + 1];
+} Search;
+
+static void emit(Search *S, bb_t captured, int crowned) {
+    Route *m = new_route(S->out);
+    if (m == NULL) return;
+    m->captured = captured;
+    m->origin = S->path[0];
+    m->dest = S->path[S->ncaps];
+    m->crowned = (uint8_t)crowned;
+    m->ncaps = (uint8_t)S->ncaps;
+    memcpy(m->caps, S->caps, (size_t)S->ncaps);
+    memcpy(m->path, S->path, (size_t)S->ncaps + 1);
+}
+
+static int king_jumps(Search *S, int sq, int last, bb_t captured, bb_t occupied, int crowned);
+
+/* Jumps over an adjacent piece (men, and kings that do not fly) in the
+ * directions dirs; returns whether any jump was possible from sq. */
+static int short_jumps(Search *S, int sq, const int *dirs, int ndirs, int is_man, int last,
+                       bb_t captured, bb_t occupied, int crowned) {
+    const Rules *r = S->r;
+    int found = 0;
+    int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
+    for (int k = 0; k < ndirs; k++) {
+        int d = dirs[k];
+        if (d == back || r->ray_len[sq][d] < 2) continue;
+        const uint8_t *ray = RAY(r, sq, d);
+        int over = ray[0], land = ray[1];
+        bb_t over_bit = BIT(over), land_bit = BIT(land);
+        if (!(over_bit & S->opp) || (over_bit & captured) || (land_bit & occupied)) continue;
+        if (is_man && !r->men_capture_kings && (over_bit & S->opp_kings)) continue;
+        found = 1;
+        bb_t now_captured = captured | over_bit;
+        bb_t now_occupied = r->at_end ? occupied : (occupied & ~over_bit);
+        S->caps[S->ncaps] = (uint8_t)over;
+        S->path[S->ncaps + 1] = (uint8_t)land;
+        S->ncaps++;
+        if (is_man && (land_bit & r->promotion[S->color])) {
+            if (r->crown_stop) {
+                emit(S, now_captured, 1);
+            } else if (r->crown_continue) {
+                if (!king_jumps(S, land, d, now_captured, now_occupied, 1))
+                    emit(S, now_captured, 1);
+            } else if (!short_jumps(S, land, dirs, ndirs, 1, d, now_captured, now_occupied, 0)) {
+                /* Passing the far row: still a man, crowned only if it stops here. */
+                emit(S, now_captured, 1);
+            }
+        } else if (!short_jumps(S, land, dirs, ndirs, is_man, d, now_captured, now_occupied,
+                                crowned)) {
+            emit(S, now_captured, crowned);
+        }
+        S->ncaps--;
+    }
+    return found;
+}
+
+typedef struct {
+    int over, d, i;
+} Target;
+
+/* Captures at a distance. skip is a direction not to look in: from the
+ * second and later landing squares behind a piece, going on straight ahead
+ * finds what the first landing square already found. */
+static int flying_jumps(Search *S, int sq, int last, int skip, bb_t captured, bb_t occupied,
+                        int crowned) {
+    const Rules *r = S->r;
+    Target targets[NDIRS];
+    int ntargets = 0;
+    /* Per capture direction the first piece, if the square behind it is
+     * empty and it is an enemy piece not yet taken. */
+    for (int k = 0; k < r->n_king_cap; k++) {
+        int d = r->king_cap_dirs[k], n = r->ray_len[sq][d], i = 0;
+        const uint8_t *ray = RAY(r, sq, d);
+        while (i < n && !(occupied & BIT(ray[i]))) i++;
+        if (i < n - 1 && !(occupied & BIT(ray[i + 1])) && (S->opp & ~captured & BIT(ray[i]))) {
+            Target t = {ray[i], d, i};
+            /* Highest square first, as the pure generator takes them. */
+            int j = ntargets++;
+            while (j > 0 && targets[j - 1].over < t.over) {
+                targets[j] = targets[j - 1];
+                j--;
+            }
+            targets[j] = t;
+        }
+    }
+    int found = 0;
+    int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
+    for (int t = 0; t < ntargets; t++) {
+        int over = targets[t].over, d = targets[t].d;
+        if (d == skip || d == back) continue;
+        const uint8_t *ray = RAY(r, sq, d);
+        int n = r->ray_len[sq][d], j = targets[t].i + 1;
+        found = 1;
+        bb_t over_bit = BIT(over);
+        bb_t now_captured = captured | over_bit;
+        bb_t now_occupied = r->at_end ? occupied : (occupied & ~over_bit);
+        int first = j, nland;
+        if (r->lands_behind) {
+            nland = 1;
+            j++;
+        } else {
+            while (j < n && !(now_occupied & BIT(ray[j]))) j++;
+            nland = j - first;
+        }
+        /* Can the capture go on straight ahead beyond the landing squares? */
+        int straight = 0;
+        if (nland > 1 && j < n - 1) {
+            bb_t ahead = BIT(ray[j]);
+            straight = (ahead & S->opp) && !(ahead & now_captured) &&
+                       !(now_occupied & BIT(ray[j + 1]));
+        }
+        uint8_t goes_on[MAX_SQUARES];
+        int any = 0;
+        S->caps[S->ncaps] = (uint8_t)over;
+        S->ncaps++;
+        for (int k = 0; k < nland; k++) {
+            int land = ray[first + k];
+            S->path[S->ncaps] = (uint8_t)land;
+            int more = flying_jumps(S, land, d, k ? d : -1, now_captured, now_occupied, crowned);
+            goes_on[k] = (uint8_t)(more || (k > 0 && straight));
+            any |= goes_on[k];
+        }
+        if (!(r->must_land && any)) {
+            /* Killer: a sequence whose last captured piece is a king ends
+             * directly behind it. */
+            int halt = r->stops_behind_king && (over_bit & S->opp_kings);
+            for (int k = 0; k < nland; k++) {
+                if (goes_on[k] || (halt && k)) continue;
+                S->path[S->ncaps] = ray[first + k];
+                emit(S, now_captured, crowned);
+            }
+        }
+        S->ncaps--;
+    }
+    return found;
+}
+
+static int king_jumps(Search *S, int sq, int last, bb_t captured, bb_t occupied, int crowned) {
+    const Rules *r = S->r;
+    if (r->flying) return flying_jumps(S, sq, last, -1, captured, occupied, crowned);
+    return short_jumps(S, sq, r->king_cap_dirs, r->n_king_cap, 0, last, captured, occupied,
+                       crowned);
+}
+
+/* Every route of a man that starts with the jump origin x over -> land. */
+static void onward(Search *S, int origin, int d, int over, int land, int crowned,
+                   bb_t occupied) {
+    const Rules *r = S->r;
+    const int *dirs = r->man_cap_dirs[S->color];
+    int ndirs = r->n_man_cap[S->color];
+    bb_t over_bit = BIT(over);
+    S->path[0] = (uint8_t)origin;
+    S->caps[0] = (uint8_t)over;
+    S->path[1] = (uint8_t)land;
+    S->ncaps = 1;
+    if (!r->at_end) occupied &= ~over_bit;
+    if (crowned && r->crown_stop) {
+        emit(S, over_bit, 1);
+    } else if (crowned && r->crown_continue) {
+        if (!king_jumps(S, land, d, over_bit, occupied, 1)) emit(S, over_bit, 1);
+    } else if (!short_jumps(S, land, dirs, ndirs, 1, d, over_bit, occupied, 0)) {
+        emit(S, over_bit, crowned);
+    }
+}
+
+/* Whether a man on land could jump again: an enemy piece of prey next to it
+ * in a capture direction with a square of empty behind. Most captures are
+ * one jump, and this is much cheaper than the search. */
+static int man_can_go_on(const Rules *r, int color, int land, bb_t prey, bb_t empty) {
+    for (int k = 0; k < r->n_man_cap[color]; k++) {
+        int d = r->man_cap_dirs[color][k];
+        if (r->ray_len[land][d] < 2) continue;
+        const uint8_t *ray = RAY(r, land, d);
+        if ((prey & BIT(ray[0])) && (empty & BIT(ray[1]))) return 1;
+    }
+    return 0;
+}
+
+static int king_can_jump(const Rules *r, int sq, bb_t occupied, bb_t opp) {
+    for (int k = 0; k < r->n_king_cap; k++) {
+        int d = r->king_cap_dirs[k], n = r->ray_len[sq][d], i = 0;
+        const uint8_t *ray = RAY(r, sq, d);
+        if (r->flying)
+            while (i < n && !(occupied & BIT(ray[i]))) i++;
+        if (i < n - 1 && (opp & BIT(ray[i])) && !(occupied & BIT(ray[i + 1]))) return 1;
+    }
+    return 0;
+}
+
+/* -- Precedence and duplicates -------------------------------------------- */
+
+static long long route_value(const Rules *r, const Route *m, bb_t opp_kings) {
+    int kings = popcount(m->captured & opp_kings);
+    return (long long)(m->ncaps - kings) * r->man_value + (long long)kings * r->king_value;
+}
+
+/* Above 0 when a is better than b under the precedence, 0 when as good. */
+static int compare_routes(const Rules *r, const Route *a, const Route *b, bb_t own_kings,
+                          bb_t opp_kings) {
+    for (int k = 0; k < r->n_rules; k++) {
+        long long x = 0, y = 0;
+        switch (r->rules[k]) {
+        case RULE_MOST_PIECES:
+            x = a->ncaps, y = b->ncaps;
+            break;
+        case RULE_MOST_KINGS:
+            x = popcount(a->captured & opp_kings), y = popcount(b->captured & opp_kings);
+            break;
+        case RULE_MOST_VALUE:
+            x = route_value(r, a, opp_kings), y = route_value(r, b, opp_kings);
+            break;
+        case RULE_WITH_KING:
+            x = (own_kings & BIT(a->origin)) != 0, y = (own_kings & BIT(b->origin)) != 0;
+            break;
+        default: /* KINGS_FIRST: the earlier a king is taken, the better */
+            for (int i = 0; i < a->ncaps && i < b->ncaps && x == y; i++) {
+                x = (opp_kings & BIT(a->caps[i])) != 0;
+                y = (opp_kings & BIT(b->caps[i])) != 0;
+            }
+            if (x == y) x = a->ncaps, y = b->ncaps; /* a longer sequence of the same start */
+        }
+        if (x != y) return x > y ? 1 : -1;
+    }
+    return 0;
+}
+
+static void keep_best(const Rules *r, RouteList *l, size_t start, bb_t own_kings,
+                      bb_t opp_kings) {
+    Route *items = l->items;
+    size_t best = start, w = start;
+    if (r->majority_only) {
+        int most = 0;
+        for (size_t i = start; i < l->len; i++)
+            if (items[i].ncaps > most) most = items[i].ncaps;
+        for (size_t i = start; i < l->len; i++)
+            if (items[i].ncaps == most) items[w++] = items[i];
+    } else {
+        for (size_t i = start + 1; i < l->len; i++)
+            if (compare_routes(r, &items[i], &items[best], own_kings, opp_kings) > 0) best = i;
+        Route top = items[best];
+        for (size_t i = start; i < l->len; i++)
+            if (compare_routes(r, &items[i], &top, own_kings, opp_kings) == 0)
+                items[w++] = items[i];
+    }
+    l->len = w;
+}
+
+/* One route per (origin, destination, captured set), the first found. */
+static void drop_duplicates(RouteList *l, size_t start) {
+    Route *items = l->items;
+    size_t w = start;
+    for (size_t i = start; i < l->len; i++) {
+        size_t j = start;
+        while (j < w && !(items[j].origin == items[i].origin && items[j].dest == items[i].dest &&
+                          items[j].captured == items[i].captured))
+            j++;
+        if (j == w) {
+            if (w != i) items[w] = items[i];
+            w++;
+        }
+    }
+    l->len = w;
+}
+
+/* -- Entry points --------------------------------------------------------- */
+
+void derive_masks(Rules *r) {
+    for (int color = 0; color < 2; color++) {
+        for (int sq = 0; sq < r->n; sq++) {
+            bb_t jump = 0, step = 0;
+            for (int k = 0; k < r->n_man_cap[color]; k++) {
+                int d = r->man_cap_dirs[color][k];
+                if (r->ray_len[sq][d] >= 2) jump |= BIT(RAY(r, sq, d)[0]);
+            }
+            for (int k = 0; k < r->n_man_move[color]; k++) {
+                int d = r->man_move_dirs[color][k];
+                if (r->ray_len[sq][d] >= 1) step |= BIT(RAY(r, sq, d)[0]);
+            }
+            r->man_jump_near[color][sq] = jump;
+            r->man_step_near[color][sq] = step;
+        }
+    }
+    for (int d = 0; d < NDIRS; d++) {
+        r->step_from[d] = r->jump_from[d] = 0;
+        for (int sq = 0; sq < r->n; sq++) {
+            if (r->ray_len[sq][d] >= 1) r->step_from[d] |= BIT(sq);
+            if (r->ray_len[sq][d] >= 2) r->jump_from[d] |= BIT(sq);
+        }
+    }
+}
+
+/* The men that have a piece of prey next to them in some capture direction. */
+static bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
+    bb_t candidates = 0;
+    if (r->padded) {
+        /* All men at once: the piece one step along d, the empty square two. */
+        for (int k = 0; k < r->n_man_cap[color]; k++) {
+            int d = r->man_cap_dirs[color][k], s = r->shift[d];
+            candidates |= men & r->jump_from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
+        }
+        return candidates;
+    }
+    /* One mask test per man leaves out those with nothing next to them,
+     * before the per-direction loop, which took three quarters of perft's
+     * time without it. */
+    for (; men; men &= men - 1) {
+        int sq = low_bit(men);
+        if (prey & r->man_jump_near[color][sq]) candidates |= BIT(sq);
+    }
+    return candidates;
+}
+
+long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out) {
+    size_t start = out->len;
+    bb_t opp = s->opp_men | s->opp_kings;
+    bb_t occupied = s->own_men | s->own_kings | opp;
+    bb_t empty = r->board & ~occupied;
+    bb_t prey = r->men_capture_kings ? opp : s->opp_men;
+    Search S;
+    S.r = r;
+    S.color = color;
+    S.opp = opp;
+    S.opp_kings = s->opp_kings;
+    S.out = out;
+    int searched = 0;
+    bb_t candidates = s->own_men ? jump_candidates(r, color, s->own_men, prey, empty) : 0;
+    for (int k = 0; candidates && k < r->n_man_cap[color]; k++) {
+        int d = r->man_cap_dirs[color][k];
+        for (bb_t men = candidates; men;) {
+            int sq = top_bit(men);
+            men ^= BIT(sq);
+            if (r->ray_len[sq][d] < 2) continue;
+            const uint8_t *ray = RAY(r, sq, d);
+            int over = ray[0], land = ray[1];
+            if (!(prey & BIT(over)) || !(empty & BIT(land))) continue;
+            int crowned = (r->promotion[color] & BIT(land)) != 0;
+            if ((!crowned || !r->crown_continue) &&
+                !man_can_go_on(r, color, land, prey & ~BIT(over), empty | BIT(sq))) {
+                Route *m = new_route(out);
+                if (m == NULL) return -1;
+                m->captured = BIT(over);
+                m->origin = (uint8_t)sq;
+                m->dest = (uint8_t)land;
+                m->crowned = (uint8_t)crowned;
+                m->ncaps = 1;
+                m->caps[0] = (uint8_t)over;
+                m->path[0] = (uint8_t)sq;
+                m->path[1] = (uint8_t)land;
+                continue;
+            }
+            searched = 1;
+            onward(&S, sq, d, over, land, crowned, occupied ^ BIT(sq));
+        }
+    }
+    bb_t jumpers = 0;
+    for (bb_t kings = s->own_kings; kings;) {
+        int sq = top_bit(kings);
+        kings ^= BIT(sq);
+        if (king_can_jump(r, sq, occupied, opp)) jumpers |= BIT(sq);
+    }
+    while (jumpers) {
+        int sq = top_bit(jumpers);
+        jumpers ^= BIT(sq);
+        searched = 1;
+        S.path[0] = (uint8_t)sq;
+        S.ncaps = 0;
+        king_jumps(&S, sq, -1, 0, occupied ^ BIT(sq), 0);
+    }
+    if (out->failed) return -1;
+    if (out->len - start < 2) return (long)(out->len - start);
+    /* Single jumps are never duplicates, and all take one piece. */
+    if (r->n_rules && (searched || !r->majority_only))
+        keep_best(r, out, start, s->own_kings, s->opp_kings);
+    if (!keep_duplicates && searched) drop_duplicates(out, start);
+    return (long)(out->len - start);
+}
+
+long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out) {
+    size_t start = out->len;
+    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
+    bb_t empty = r->board & ~occupied;
+    for (int k = 0; r->padded && s->own_men && k < r->n_man_move[color]; k++) {
+        int d = r->man_move_dirs[color][k], shift = r->shift[d];
+        /* Highest destination first, as the pure generator. */
+        for (bb_t to = shifted(s->own_men & r->step_from[d], shift) & empty; to;) {
+            int sq = top_bit(to);
+            to ^= BIT(sq);
+            if (!add_step(out, sq - shift, sq, (r->promotion[color] & BIT(sq)) != 0,
+                          r->ray_off[sq - shift][d]))
+                return -1;
+        }
+    }
+    for (int k = 0; !r->padded && s->own_men && k < r->n_man_move[color]; k++) {
+        int d = r->man_move_dirs[color][k];
+        for (bb_t men = s->own_men; men;) {
+            int sq = top_bit(men);
+            men ^= BIT(sq);
+            if (r->ray_len[sq][d] < 1) continue;
+            int to = RAY(r, sq, d)[0];
+            if ((empty & BIT(to)) &&
+                !add_step(out, sq, to, (r->promotion[color] & BIT(to)) != 0, r->ray_off[sq][d]))
+                return -1;
+        }
+    }
+    for (bb_t kings = s->own_kings & ~frozen; kings;) {
+        int sq = top_bit(kings);
+        kings ^= BIT(sq);
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k], n = r->ray_len[sq][d];
+            const uint8_t *ray = RAY(r, sq, d);
+            for (int i = 0; i < n && !(occupied & BIT(ray[i])); i++) {
+                if (!add_step(out, sq, ray[i], 0, r->ray_off[sq][d] + i)) return -1;
+                if (!r->flying) break;
+            }
+        }
+    }
+    return (long)(out->len - start);
+}
+
+/* How many steps gen_steps would make, without making them. */
+static uint64_t count_steps(const Rules *r, int color, const Side *s) {
+    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
+    bb_t empty = r->board & ~occupied;
+    uint64_t count = 0;
+    if (r->padded) {
+        for (int k = 0; k < r->n_man_move[color]; k++) {
+            int d = r->man_move_dirs[color][k];
+            count += (uint64_t)popcount(s->own_men & r->step_from[d] &
+                                        shifted(empty, -r->shift[d]));
+        }
+    }
+    for (bb_t men = r->padded ? 0 : s->own_men; men;) {
+        int sq = top_bit(men);
+        men ^= BIT(sq);
+        count += (uint64_t)popcount(empty & r->man_step_near[color][sq]);
+    }
+    for (bb_t kings = s->own_kings; kings;) {
+        int sq = top_bit(kings);
+        kings ^= BIT(sq);
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k], n = r->ray_len[sq][d], i = 0;
+            const uint8_t *ray = RAY(r, sq, d);
+            while (i < n && !(occupied & BIT(ray[i])) && (r->flying || i == 0)) i++;
+            count += (uint64_t)i;
+        }
+    }
+    return count;
+}
+
+int any_step(const Rules *r, int color, const Side *s) {
+    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
+    bb_t empty = r->board & ~occupied;
+    for (bb_t men = s->own_men; men;) {
+        int sq = top_bit(men);
+        men ^= BIT(sq);
+        if (empty & r->man_step_near[color][sq]) return 1;
+    }
+    for (bb_t kings = s->own_kings; kings;) {
+        int sq = top_bit(kings);
+        kings ^= BIT(sq);
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k];
+            if (r->ray_len[sq][d] >= 1 && (empty & BIT(RAY(r, sq, d)[0]))) return 1;
+        }
+    }
+    return 0;
+}
+
+int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
+            Route *step) {
+    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
+    if (!(r->board & BIT(dest)) || (occupied & BIT(dest))) return 0;
+    if (s->own_men & BIT(origin)) {
+        for (int k = 0; k < r->n_man_move[color]; k++) {
+            int d = r->man_move_dirs[color][k];
+            if (r->ray_len[origin][d] >= 1 && RAY(r, origin, d)[0] == dest) {
+                set_step(step, origin, dest, (r->promotion[color] & BIT(dest)) != 0,
+                         r->ray_off[origin][d]);
+                return 1;
+            }
+        }
+        return 0;
+    }
+    if (!(s->own_kings & BIT(origin)) || (frozen & BIT(origin))) return 0;
+    for (int k = 0; k < r->n_king_move; k++) {
+        int d = r->king_move_dirs[k], n = r->ray_len[origin][d];
+        const uint8_t *ray = RAY(r, origin, d);
+        for (int i = 0; i < n && !(occupied & BIT(ray[i])); i++) {
+            if (ray[i] == dest) {
+                set_step(step, origin, dest, 0, r->ray_off[origin][d] + i);
+                return 1;
+            }
+            if (!r->flying) break;
+        }
+    }
+    return 0;
+}
+
+/* -- Playing moves and perft ---------------------------------------------- */
+
+void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key) {
+    int o = 1 - color;
+    uint64_t k = *key ^ r->key_black;
+    for (int i = 0; i < m->ncaps; i++) {
+        int sq = m->caps[i];
+        if (bb[2 + o] & BIT(sq))
+            k ^= r->key_kings[o][sq];
+        else if (bb[o] & BIT(sq))
+            k ^= r->key_men[o][sq];
+    }
+    bb[o] &= ~m->captured;
+    bb[2 + o] &= ~m->captured;
+    /* A capture may bring the piece back to its own square: clear it first. */
+    if (bb[color] & BIT(m->origin)) {
+        bb[color] &= ~BIT(m->origin);
+        k ^= r->key_men[color][m->origin];
+        if (m->crowned) {
+            bb[2 + color] |= BIT(m->dest);
+            k ^= r->key_kings[color][m->dest];
+        } else {
+            bb[color] |= BIT(m->dest);
+            k ^= r->key_men[color][m->dest];
+        }
+    } else {
+        bb[2 + color] = (bb[2 + color] & ~BIT(m->origin)) | BIT(m->dest);
+        k ^= r->key_kings[color][m->origin] ^ r->key_kings[color][m->dest];
+    }
+    *key = k;
+}
+
+void unplay(const Rules *r, const Route *m, int color, bb_t captured_kings, bb_t bb[4],
+            uint64_t *key) {
+    int o = 1 - color;
+    uint64_t k = *key ^ r->key_black;
+    if (m->crowned) {
+        bb[2 + color] &= ~BIT(m->dest);
+        bb[color] |= BIT(m->origin);
+        k ^= r->key_kings[color][m->dest] ^ r->key_men[color][m->origin];
+    } else if (bb[color] & BIT(m->dest)) {
+        bb[color] = (bb[color] & ~BIT(m->dest)) | BIT(m->origin);
+        k ^= r->key_men[color][m->dest] ^ r->key_men[color][m->origin];
+    } else {
+        bb[2 + color] = (bb[2 + color] & ~BIT(m->dest)) | BIT(m->origin);
+        k ^= r->key_kings[color][m->dest] ^ r->key_kings[color][m->origin];
+    }
+    for (int i = 0; i < m->ncaps; i++) {
+        int sq = m->caps[i];
+        if (captured_kings & BIT(sq)) {
+            bb[2 + o] |= BIT(sq);
+            k ^= r->key_kings[o][sq];
+        } else {
+            bb[o] |= BIT(sq);
+            k ^= r->key_men[o][sq];
+        }
+    }
+    *key = k;
+}
+
+uint64_t position_key(const Rules *r, int color, const bb_t bb[4]) {
+    uint64_t k = color ? r->key_black : 0;
+    for (int c = 0; c < 2; c++) {
+        for (bb_t b = bb[c]; b;) {
+            int sq = top_bit(b);
+            b ^= BIT(sq);
+            k ^= r->key_men[c][sq];
+        }
+        for (bb_t b = bb[2 + c]; b;) {
+            int sq = top_bit(b);
+            b ^= BIT(sq);
+            k ^= r->key_kings[c][sq];
+        }
+    }
+    return k;
+}
+
+typedef struct {
+    const Rules *r;
+    int keep_duplicates, bulk, failed;
+    RouteList *lists; /* one per ply from the root */
+    int nlists;
+} Perft;
+
+static uint64_t perft_node(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
+    if (depth == 0) return 1;
+    if (ply >= P->nlists) {
+        int n = 2 * P->nlists + 8;
+        RouteList *lists = realloc(P->lists, (size_t)n * sizeof *lists);
+        if (lists == NULL) {
+            P->failed = 1;
+            return 0;
+        }
+        for (int i = P->nlists; i < n; i++) routes_init(&lists[i]);
+        P->lists = lists;
+        P->nlists = n;
+    }
+    const Rules *r = P->r;
+    Side s = {bb[color], bb[2 + color], bb[1 - color], bb[3 - color]};
+    RouteList *l = &P->lists[ply];
+    l->len = 0;
+    long n = gen_captures(r, color, &s, P->keep_duplicates, l);
+    if (n == 0) {
+        if (depth == 1 && P->bulk) return count_steps(r, color, &s);
+        n = gen_steps(r, color, &s, 0, l);
+    }
+    if (n < 0) {
+        P->failed = 1;
+        return 0;
+    }
+    if (depth == 1 && P->bulk) return (uint64_t)n;
+    uint64_t total = 0;
+    for (long i = 0; i < n && !P->failed; i++) {
+        /* The list may move when a deeper ply grows the array of lists. */
+        const Route *m = &P->lists[ply].items[i];
+        bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
+        uint64_t unused_key = 0;
+        play(r, m, color, next, &unused_key);
+        total += perft_node(P, ply + 1, depth - 1, 1 - color, next);
+    }
+    return total;
+}
+
+uint64_t perft(const Rules *r, int depth, int color, bb_t m0, bb_t m1, bb_t k0, bb_t k1,
+               int keep_duplicates, int bulk, int *failed) {
+    Perft P = {r, keep_duplicates, bulk, 0, NULL, 0};
+    bb_t bb[4] = {m0, m1, k0, k1};
+    uint64_t total = perft_node(&P, 0, depth, color, bb);
+    for (int i = 0; i < P.nlists; i++) routes_free(&P.lists[i]);
+    free(P.lists);
+    *failed = P.failed;
+    return total;
+}

@@ -1,0 +1,692 @@
+"""Engine matches: two engines, a set of openings each played with both
+colours, a clock per side, every game recorded, and the score with its Elo
+difference.
+
+>>> import draughts.engine
+>>> result = draughts.engine.match("builtin:easy", "builtin:easy", variant="english",
+...                                games=2, limit=draughts.engine.Limit(depth=1),
+...                                max_plies=20)
+>>> result.score.games, len(result.games)
+(2, 2)
+
+Engines are given as text (see :func:`engine_spec`): ``builtin:LEVEL``,
+``hub:COMMAND ARGS`` or ``dxp:HOST:PORT``, or as any function without
+arguments that returns a new :class:`~draughts.engine.Engine`.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import math
+import multiprocessing
+import re
+import shlex
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import attrs
+
+from draughts import pdn
+from draughts.board import Board
+from draughts.engine.base import Engine, EngineError, Limit
+from draughts.engine.builtin import builtin
+from draughts.engine.dxp import DxpEngine, DxpGameEnded
+from draughts.engine.hub import HubEngine
+from draughts.outcome import Outcome, Termination
+from draughts.piece import BLACK, KING, MAN, WHITE, Color
+from draughts.variant import Variant, find_variant
+
+__all__ = [
+    "EngineSpec",
+    "MatchGame",
+    "MatchResult",
+    "MatchScore",
+    "TimeControl",
+    "elo_difference",
+    "elo_error_margin",
+    "engine_spec",
+    "load_openings",
+    "match",
+    "play_game",
+]
+
+EngineFactory = Callable[[], Engine]
+
+_DXP_MOVES = 75  # moves per GAMEREQ time period, as MatchMaker sends them
+
+
+@attrs.frozen
+class TimeControl:
+    """A clock per side: ``base`` seconds, plus ``increment`` after each move.
+
+    >>> TimeControl.parse("60+1")
+    TimeControl(base=60.0, increment=1.0)
+    >>> str(TimeControl(90, 0.5))
+    '90+0.5'
+
+    Each move an engine is given ``Limit(time=...)``: a share of its
+    remaining time, ``remaining / 25 + 0.9 * increment``, never more than
+    40 % of what remains. An engine that overruns its clock loses on time
+    (or draws, where the variant's rules say so).
+    """
+
+    base: float
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Read ``SECONDS`` or ``SECONDS+INCREMENT``.
+
+        :raises ValueError: naming the text.
+        """
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(?:\+\s*([0-9]*\.?[0-9]+))?\s*", text)
+        if match is None or float(match.group(1)) <= 0:
+            raise ValueError(f"a time control is SECONDS or SECONDS+INCREMENT, not {text!r}")
+        return cls(float(match.group(1)), float(match.group(2) or 0))
+
+    def budget(self, remaining: float) -> float:
+        """The time given for one move with ``remaining`` seconds left."""
+        share = remaining / 25 + 0.9 * self.increment
+        return max(0.01, min(share, 0.4 * remaining))
+
+    def __str__(self) -> str:
+        return f"{self.base:g}+{self.increment:g}"
+
+
+@attrs.frozen
+class EngineSpec:
+    """An engine described as text, which can be made again in another
+    process (see :func:`engine_spec`).
+
+    >>> engine_spec("builtin:medium").label
+    'builtin:medium'
+    """
+
+    kind: str
+    argument: str
+
+    @property
+    def label(self) -> str:
+        """The text it was read from."""
+        return f"{self.kind}:{self.argument}"
+
+    def make(self, time_control: TimeControl | None = None) -> Engine:
+        """A new engine. A DXP follower is asked for games whose clock is
+        ``time_control`` spread over 75 moves.
+
+        :raises EngineError: if it cannot be started or reached.
+        """
+        if self.kind == "builtin":
+            level, _, seed = self.argument.partition(":")
+            return builtin(level, seed=int(seed or 0))  # type: ignore[arg-type]
+        if self.kind == "hub":
+            return HubEngine.popen(shlex.split(self.argument))
+        host, _, port = self.argument.rpartition(":")
+        minutes = 10
+        if time_control is not None:
+            total = time_control.base + _DXP_MOVES * time_control.increment
+            minutes = max(1, math.ceil(total / 60))
+        return DxpEngine.connect(host, int(port), minutes=minutes, moves=_DXP_MOVES)
+
+
+def engine_spec(text: str) -> EngineSpec:
+    """Read an engine description: ``builtin:LEVEL`` (``easy``, ``medium`` or
+    ``hard``, optionally ``:SEED``), ``hub:COMMAND ARGS`` (a program speaking
+    Hub, split like a shell line) or ``dxp:HOST:PORT`` (a DXP follower).
+
+    >>> engine_spec("hub:/opt/scan/scan hub").argument
+    '/opt/scan/scan hub'
+
+    :raises ValueError: naming what is wrong.
+    """
+    kind, _, argument = text.partition(":")
+    if kind == "builtin":
+        level = argument.partition(":")[0]
+        if level not in ("easy", "medium", "hard") or not re.fullmatch(r"\w+(:\d+)?", argument):
+            raise ValueError(f"{text!r}: builtin engines are builtin:easy, :medium or :hard")
+    elif kind == "hub":
+        if not shlex.split(argument):
+            raise ValueError(f"{text!r}: give the command after hub:, e.g. 'hub:./scan hub'")
+    elif kind == "dxp":
+        if not re.fullmatch(r".+:\d+", argument):
+            raise ValueError(f"{text!r}: a DXP engine is dxp:HOST:PORT")
+    else:
+        raise ValueError(f"{text!r}: an engine is builtin:LEVEL, hub:COMMAND or dxp:HOST:PORT")
+    return EngineSpec(kind, argument)
+
+
+# -- Openings ------------------------------------------------------------------
+
+_FEN_LINE = re.compile(r"\s*\"?[WB]:")
+
+
+def load_openings(path: str | Path, variant: Variant | str | int = "international") -> list[Board]:
+    """The openings of a file: a PDN file (each game's start position and
+    main line) or a text file of FEN positions, one a line (blank lines and
+    lines starting with ``#`` are skipped).
+
+    :raises ValueError: naming the file, and the game or line, of a bad opening.
+    :raises OSError: if the file cannot be read.
+    """
+    variant = find_variant(variant)
+    text = Path(path).read_text(encoding="utf-8")
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line and not line.startswith("#")]
+    if lines and all(_FEN_LINE.match(line) for _, line in lines):
+        boards: list[Board] = []
+        for number, line in lines:
+            try:
+                boards.append(Board(line.strip('"'), variant=variant))
+            except ValueError as error:
+                raise ValueError(f"{path}, line {number}: {error}") from None
+        return boards
+    return _pdn_openings(path, variant)
+
+
+def _pdn_openings(path: str | Path, variant: Variant) -> list[Board]:
+    boards: list[Board] = []
+    with pdn.open_pdn(path) as handle:
+        while (game := pdn.read_game(handle, variant=variant)) is not None:
+            if game.errors:
+                raise ValueError(f"{path}, game {len(boards) + 1}: {game.errors[0]}")
+            board = game.board()
+            for move in game.mainline_moves():
+                board.push(move)
+            if board.outcome() is not None:
+                raise ValueError(f"{path}, game {len(boards) + 1}: the opening ends the game")
+            boards.append(board)
+    if not boards:
+        raise ValueError(f"{path}: no opening found (expected PDN games or FEN lines)")
+    return boards
+
+
+# -- The score -----------------------------------------------------------------
+
+
+def elo_difference(fraction: float) -> float:
+    """The Elo difference that makes ``fraction`` the expected score, by the
+    logistic formula ``-400 log10(1 / fraction - 1)`` (Elo's rating system as
+    chess rating lists use it); infinite for 0 and 1.
+
+    >>> round(elo_difference(0.75), 1)
+    190.8
+    """
+    if fraction <= 0:
+        return -math.inf
+    if fraction >= 1:
+        return math.inf
+    return -400 * math.log10(1 / fraction - 1)
+
+
+def elo_error_margin(wins: int, draws: int, losses: int, confidence: float = 0.95) -> float:
+    """Half the width of the ``confidence`` interval of the Elo difference.
+
+    The interval is taken on the mean score per game, whose standard error
+    is the standard deviation of the game scores (1, 1/2, 0) over the square
+    root of the number of games, with the normal quantile for
+    ``confidence`` (1.96 for 95 %); its ends are mapped through
+    :func:`elo_difference`. This is the margin cutechess-cli reports.
+
+    >>> round(elo_error_margin(60, 20, 20), 1)
+    66.0
+
+    :raises ValueError: for no games.
+    """
+    games = wins + draws + losses
+    if games == 0:
+        raise ValueError("no games: no error margin")
+    mean = (wins + draws / 2) / games
+    if mean in (0, 1):
+        return math.inf  # all won or all lost: no finite interval
+    variance = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2) / games
+    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
+    spread = z * math.sqrt(variance / games)
+    return (elo_difference(mean + spread) - elo_difference(mean - spread)) / 2
+
+
+@attrs.frozen
+class MatchScore:
+    """The score of engine ``a`` against engine ``b``.
+
+    >>> score = MatchScore("hard", "medium", wins=6, draws=2, losses=2)
+    >>> score.points, score.fraction, round(score.elo, 1)
+    (7.0, 0.7, 147.2)
+    """
+
+    a: str
+    b: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    unfinished: int = 0
+    """Games with no result (stopped by an error of neither engine)."""
+
+    @property
+    def games(self) -> int:
+        """Games with a result."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        """Engine ``a``'s points: 1 a win, 1/2 a draw."""
+        return self.wins + self.draws / 2
+
+    @property
+    def fraction(self) -> float:
+        """Engine ``a``'s share of the points (0.5 before any game)."""
+        return self.points / self.games if self.games else 0.5
+
+    @property
+    def elo(self) -> float:
+        """The Elo difference ``a`` minus ``b`` (see :func:`elo_difference`)."""
+        return elo_difference(self.fraction)
+
+    @property
+    def margin(self) -> float:
+        """The 95 % error margin of :attr:`elo` (see :func:`elo_error_margin`)."""
+        return elo_error_margin(self.wins, self.draws, self.losses) if self.games else math.inf
+
+    def add(self, winner_is_a: bool | None, *, finished: bool = True) -> MatchScore:
+        """The score after one more game (None: a draw)."""
+        if not finished:
+            return attrs.evolve(self, unfinished=self.unfinished + 1)
+        if winner_is_a is None:
+            return attrs.evolve(self, draws=self.draws + 1)
+        if winner_is_a:
+            return attrs.evolve(self, wins=self.wins + 1)
+        return attrs.evolve(self, losses=self.losses + 1)
+
+    def table(self) -> str:
+        """The result table: each engine's wins, draws, losses and score,
+        then the Elo difference with its margin."""
+        width = max(len(self.a), len(self.b), 6)
+        rows = [
+            f"{'Engine':<{width}}  Games  Wins  Draws  Losses  Points  Score",
+            self._row(self.a, self.wins, self.losses, width),
+            self._row(self.b, self.losses, self.wins, width),
+        ]
+        elo, margin = self.elo, self.margin
+        text = f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
+        spread = f"{margin:.0f}" if math.isfinite(margin) else "inf"
+        rows.append(f"Elo difference ({self.a} - {self.b}): {text} +/- {spread} (95 %)")
+        if self.unfinished:
+            rows.append(f"{self.unfinished} game(s) without a result are not counted")
+        return "\n".join(rows)
+
+    def _row(self, name: str, wins: int, losses: int, width: int) -> str:
+        points = wins + self.draws / 2
+        share = 100 * points / self.games if self.games else 50.0
+        return (
+            f"{name:<{width}}  {self.games:>5}  {wins:>4}  {self.draws:>5}  {losses:>6}  "
+            f"{points:>6.1f}  {share:>4.1f}%"
+        )
+
+
+# -- Playing one game -----------------------------------------------------------
+
+
+@attrs.frozen
+class MatchGame:
+    """One game of a match and how it ended."""
+
+    index: int
+    """The game's number in the match, from 0."""
+    opening: int
+    """The index of its opening."""
+    white: str
+    black: str
+    result: str
+    """The PDN result (``*`` when the game has none)."""
+    termination: str
+    """How it ended: a :class:`~draughts.outcome.Termination` value, or
+    ``adjudication``, ``engine-error`` or ``abandoned``."""
+    reason: str
+    """The ending in words."""
+    winner: Color | None
+    plies: int
+    game: pdn.Game
+    """The record, with the opening's moves, headers and a closing comment."""
+
+
+def _material(board: Board, color: Color) -> float:
+    king = 3.0 if board.variant.flying_kings else 1.5
+    return len(board.pieces(color, MAN)) + king * len(board.pieces(color, KING))
+
+
+@attrs.frozen
+class _Ending:
+    termination: str
+    reason: str
+    outcome: Outcome | None
+
+
+def _adjudicate(
+    board: Board, max_plies: int | None, margin: float | None, plies: int, ahead: list[int]
+) -> _Ending | None:
+    """A decision for a game the rules have not ended: a draw at
+    ``max_plies``, or a win for the side ``margin`` men ahead for ``plies``
+    plies in a row (counted in ``ahead``, one entry per ply)."""
+    style = board.variant.result_style
+    if margin is not None and not any(m.is_capture for m in board.legal_moves):
+        difference = _material(board, WHITE) - _material(board, BLACK)
+        ahead.append(1 if difference >= margin else -1 if difference <= -margin else 0)
+        if len(ahead) >= plies and len(set(ahead[-plies:])) == 1 and ahead[-1]:
+            winner = WHITE if ahead[-1] > 0 else BLACK
+            return _Ending(
+                "adjudication",
+                f"adjudicated: {winner.name.lower()} {margin:g} men ahead for {plies} plies",
+                Outcome(Termination.RESIGNATION, winner, style),
+            )
+    if max_plies is not None and len(board.move_stack) >= max_plies:
+        return _Ending(
+            "adjudication",
+            f"adjudicated a draw at {max_plies} plies",
+            Outcome(Termination.AGREEMENT, None, style),
+        )
+    return None
+
+
+def play_game(
+    white: Engine,
+    black: Engine,
+    board: Board,
+    *,
+    time_control: TimeControl | None = None,
+    limit: Limit | None = None,
+    max_plies: int | None = None,
+    material_margin: float | None = None,
+    material_plies: int = 10,
+) -> tuple[Board, str, str, Outcome | None]:
+    """Play ``board`` (a copy) to its end; returns the final board, the
+    termination (see :attr:`MatchGame.termination`), the ending in words
+    and the outcome (None without a result).
+
+    The rules decide first (:meth:`Board.outcome
+    <draughts.Board.outcome>`), then the clock, then the adjudications.
+    An engine that fails (an :class:`~draughts.engine.EngineError`, an
+    illegal move) loses the game.
+    """
+    board = board.copy()
+    clocks = {WHITE: 0.0, BLACK: 0.0}
+    if time_control is not None:
+        clocks = {WHITE: time_control.base, BLACK: time_control.base}
+    ahead: list[int] = []
+    engines = {WHITE: white, BLACK: black}
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            return board, outcome.termination.value, _words(outcome), outcome
+        decided = _adjudicate(board, max_plies, material_margin, material_plies, ahead)
+        if decided is not None:
+            return board, decided.termination, decided.reason, decided.outcome
+        side = board.turn
+        move_limit = limit
+        if time_control is not None:
+            budget = time_control.budget(clocks[side])
+            base = limit or Limit()
+            move_limit = Limit(time=budget, depth=base.depth, nodes=base.nodes)
+        began = time.monotonic()
+        try:
+            move = engines[side].play(board, move_limit).move
+        except DxpGameEnded as ended:
+            outcome = ended.outcome(board, side)
+            termination = outcome.termination.value if outcome else "abandoned"
+            return board, termination, str(ended), outcome
+        except EngineError as error:
+            loss = board.outcome_on_resignation(side)
+            return board, "engine-error", f"{side.name.lower()}'s engine failed: {error}", loss
+        if time_control is not None:
+            clocks[side] -= time.monotonic() - began
+            if clocks[side] < 0:
+                outcome = board.outcome_on_timeout(side)
+                return board, "timeout", f"{side.name.lower()} ran out of time", outcome
+            clocks[side] += time_control.increment
+        if move not in board.legal_moves:
+            loss = board.outcome_on_resignation(side)
+            return board, "engine-error", f"{side.name.lower()} played an illegal move", loss
+        board.push(move)
+
+
+def _words(outcome: Outcome) -> str:
+    reason = outcome.termination.value.replace("-", " ")
+    if outcome.winner is None:
+        return f"draw ({reason})"
+    return f"{outcome.winner.name.lower()} wins ({reason})"
+
+
+# -- The match -------------------------------------------------------------------
+
+
+@attrs.frozen
+class MatchResult:
+    """What :func:`match` returns: the games in the order they were
+    numbered, and the score of the first engine."""
+
+    games: tuple[MatchGame, ...]
+    score: MatchScore
+
+
+@attrs.frozen
+class _Settings:
+    time_control: TimeControl | None
+    limit: Limit | None
+    max_plies: int | None
+    material_margin: float | None
+    material_plies: int
+    event: str
+
+
+@attrs.frozen
+class _Job:
+    index: int
+    opening: int
+    board: Board
+    white: EngineSpec | EngineFactory
+    black: EngineSpec | EngineFactory
+    white_label: str
+    black_label: str
+    settings: _Settings
+
+
+_reused: dict[EngineSpec, Engine] = {}  # DXP connections kept between games of one process
+
+
+def _make(spec: EngineSpec | EngineFactory, time_control: TimeControl | None) -> Engine:
+    if not isinstance(spec, EngineSpec):
+        return spec()
+    if spec.kind != "dxp":
+        return spec.make(time_control)
+    # A DXP connection plays game after game; making one per game would ask
+    # the follower to accept a new connection each time.
+    if spec not in _reused:
+        _reused[spec] = spec.make(time_control)
+    return _reused[spec]
+
+
+def _release(engine: Engine, board: Board, outcome: Outcome | None) -> None:
+    if isinstance(engine, DxpEngine):
+        engine.end_game(board, outcome)
+    else:
+        engine.quit()
+
+
+def _play_job(job: _Job) -> MatchGame:
+    settings = job.settings
+    white = _make(job.white, settings.time_control)
+    try:
+        black = _make(job.black, settings.time_control)
+    except BaseException:
+        _release(white, job.board, None)
+        raise
+    board = job.board
+    outcome: Outcome | None = None
+    try:
+        board, termination, reason, outcome = play_game(
+            white,
+            black,
+            job.board,
+            time_control=settings.time_control,
+            limit=settings.limit,
+            max_plies=settings.max_plies,
+            material_margin=settings.material_margin,
+            material_plies=settings.material_plies,
+        )
+    finally:
+        for engine in (white, black) if white is not black else (white,):
+            # The game is over: a peer that fails to say goodbye changes nothing.
+            with contextlib.suppress(EngineError):
+                _release(engine, board, outcome)
+    return _record(job, board, termination, reason, outcome)
+
+
+def _record(
+    job: _Job, board: Board, termination: str, reason: str, outcome: Outcome | None
+) -> MatchGame:
+    game = pdn.Game.from_board(board)
+    headers = game.headers
+    headers["Event"] = job.settings.event
+    headers["Site"] = "draughts match"
+    headers["Date"] = time.strftime("%Y.%m.%d")
+    headers["Round"] = str(job.index + 1)
+    headers["White"] = job.white_label
+    headers["Black"] = job.black_label
+    headers["Result"] = outcome.result() if outcome else "*"
+    headers["Termination"] = termination
+    if job.settings.time_control is not None:
+        headers["TimeControl"] = str(job.settings.time_control)
+    game.end().comment = reason
+    return MatchGame(
+        job.index,
+        job.opening,
+        job.white_label,
+        job.black_label,
+        headers["Result"],
+        termination,
+        reason,
+        None if outcome is None else outcome.winner,
+        len(board.move_stack),
+        game,
+    )
+
+
+def _label(engine: str | EngineSpec | EngineFactory, fallback: str) -> str:
+    if isinstance(engine, EngineSpec):
+        return engine.label
+    return fallback
+
+
+def _jobs(
+    a: EngineSpec | EngineFactory,
+    b: EngineSpec | EngineFactory,
+    labels: tuple[str, str],
+    openings: Sequence[Board],
+    games: int,
+    settings: _Settings,
+) -> Iterator[_Job]:
+    for index in range(games):
+        opening = (index // 2) % len(openings)
+        if index % 2 == 0:
+            yield _Job(index, opening, openings[opening], a, b, *labels, settings)
+        else:
+            yield _Job(index, opening, openings[opening], b, a, labels[1], labels[0], settings)
+
+
+def match(
+    engine_a: str | EngineSpec | EngineFactory,
+    engine_b: str | EngineSpec | EngineFactory,
+    *,
+    variant: Variant | str | int = "international",
+    games: int = 2,
+    openings: str | Path | Sequence[Board] | None = None,
+    time_control: str | TimeControl | None = None,
+    limit: Limit | None = None,
+    max_plies: int | None = None,
+    material_margin: float | None = None,
+    material_plies: int = 10,
+    concurrency: int = 1,
+    pdn_path: str | Path | None = None,
+    event: str = "draughts match",
+    on_game: Callable[[MatchGame, MatchScore], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` games between two engines and score them.
+
+    Games go in pairs on each opening (a file for :func:`load_openings`, or
+    boards; default: the variant's start position), ``engine_a`` white in
+    the first game of a pair and black in the second. Each side has a clock
+    (``time_control``, e.g. ``"60+1"``) or a fixed ``limit`` per move, or
+    both (the clock's time with the limit's depth or nodes). Games the rules
+    do not end can be adjudicated: a draw after ``max_plies`` plies, or a win
+    for the side ``material_margin`` men ahead (kings counted as the built-in
+    engine counts them) for ``material_plies`` plies in a row.
+
+    ``concurrency`` games are played at once, each in its own process with
+    its own engines (a function given as an engine must then be picklable:
+    defined at module level). Every game is appended to ``pdn_path`` as it
+    ends, and passed to ``on_game`` with the score so far.
+
+    :raises ValueError: for a bad engine description, time control or
+        openings file.
+    """
+    specs = [engine_spec(e) if isinstance(e, str) else e for e in (engine_a, engine_b)]
+    labels = (_label(specs[0], "engine A"), _label(specs[1], "engine B"))
+    if labels[0] == labels[1]:
+        labels = (labels[0] + " (A)", labels[1] + " (B)")
+    if isinstance(time_control, str):
+        time_control = TimeControl.parse(time_control)
+    if openings is None:
+        boards: Sequence[Board] = [Board(variant=variant)]
+    elif isinstance(openings, str | Path):
+        boards = load_openings(openings, variant)
+    else:
+        boards = openings
+    if games < 1 or concurrency < 1:
+        raise ValueError(f"games and concurrency must be at least 1, not {games}, {concurrency}")
+    settings = _Settings(time_control, limit, max_plies, material_margin, material_plies, event)
+    jobs = list(_jobs(specs[0], specs[1], labels, boards, games, settings))
+    score = MatchScore(*labels)
+    records: list[MatchGame] = []
+    out = None if pdn_path is None else open(pdn_path, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        for record in _run(jobs, concurrency):
+            records.append(record)
+            a_won = (
+                None
+                if record.winner is None
+                else (record.white == labels[0]) == (record.winner == WHITE)
+            )
+            score = score.add(a_won, finished=record.result != "*")
+            if out is not None:
+                out.write(str(record.game).rstrip("\n") + "\n\n")
+                out.flush()
+            if on_game is not None:
+                on_game(record, score)
+    finally:
+        if out is not None:
+            out.close()
+        for engine in _reused.values():
+            engine.quit()
+        _reused.clear()
+    return MatchResult(tuple(sorted(records, key=lambda r: r.index)), score)
+
+
+def _run(jobs: list[_Job], concurrency: int) -> Iterator[MatchGame]:
+    """The games' records in the order they finish."""
+    if concurrency == 1:
+        for job in jobs:
+            yield _play_job(job)
+        return
+    # Separate processes: the built-in engine is pure Python, and threads
+    # would share one interpreter lock. "spawn" starts clean processes,
+    # without copies of this one's threads or sockets.
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(concurrency, mp_context=context) as pool:
+        futures = [pool.submit(_play_job, job) for job in jobs]
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()

@@ -1,0 +1,174 @@
+"""The ASGI application: the page, its static files and the JSON API on
+Starlette.
+
+The API is stateless: every request carries the whole game (variant, start
+FEN, moves), so any number of games can share one server and a page can be
+reloaded without losing anything it keeps. The engine runs in a worker
+thread, a few requests at a time and within a time bound, so that the event
+loop keeps answering while it thinks.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+import draughts
+from draughts.engine import Level, Limit, builtin
+from draughts.web import positions
+from draughts.web.positions import BadRequest
+
+__all__ = ["DEFAULT_ENGINE_SECONDS", "MAX_BODY_BYTES", "create_app"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body accepted: a game of :data:`~draughts.web.positions.MAX_MOVES`
+plies in long notation fits with room to spare."""
+
+DEFAULT_ENGINE_SECONDS = 1.0
+"""How long the engine may think per request unless :func:`create_app` is
+told otherwise: the hard level's own second (see
+:class:`~draughts.engine.BuiltinEngine`). The easy and medium levels stop at
+their fixed depth well before."""
+
+_LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
+_ENGINE_FIELDS = {"variant", "fen", "moves", "level", "seed"}
+
+
+def create_app(
+    *, engine_seconds: float = DEFAULT_ENGINE_SECONDS, engine_threads: int = 2
+) -> Starlette:
+    """The web board as an ASGI application: ``/`` is the page, ``/api/...``
+    the JSON API (see :doc:`/web`).
+
+    :param engine_seconds: the time the engine may think per request (its
+        levels' least depth is still searched, so a big board at the hard
+        level may take a little longer).
+    :param engine_threads: how many engine searches may run at once; more
+        requests wait for their turn.
+
+    >>> from starlette.testclient import TestClient
+    >>> client = TestClient(create_app())
+    >>> client.post("/api/position", json={"variant": "english", "moves": ["11-15"]}).json()["turn"]
+    'white'
+    >>> client.post("/api/position", json={"variant": "chess"}).status_code
+    422
+
+    :raises ValueError: for a time or a thread count that is not positive.
+    """
+    if not engine_seconds > 0:
+        raise ValueError(f"engine_seconds must be positive, not {engine_seconds!r}")
+    if engine_threads < 1:
+        raise ValueError(f"engine_threads must be at least 1, not {engine_threads!r}")
+    engine_slots = anyio.CapacityLimiter(engine_threads)
+    variant_list_json = positions.variants()  # the presets do not change
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def variant_list(request: Request) -> Response:
+        return JSONResponse(variant_list_json)
+
+    async def position(request: Request) -> Response:
+        return JSONResponse(positions.position(await _json_body(request)))
+
+    async def game_pdn(request: Request) -> Response:
+        text = positions.game_pdn(await _json_body(request))
+        return PlainTextResponse(
+            text,
+            media_type="application/x-pdn; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="game.pdn"'},
+        )
+
+    async def engine(request: Request) -> Response:
+        body = positions.check_fields(await _json_body(request), _ENGINE_FIELDS)
+        level, seed = _engine_settings(body)
+        board = positions.board_from_request(body)
+        if board.outcome() is not None:
+            raise BadRequest("the game is over: the engine has no move to play", status=422)
+        answer = await anyio.to_thread.run_sync(
+            _engine_move, board, level, seed, engine_seconds, limiter=engine_slots
+        )
+        return JSONResponse(answer)
+
+    return Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/variants", variant_list),
+            Route("/api/position", position, methods=["POST"]),
+            Route("/api/engine", engine, methods=["POST"]),
+            Route("/api/pdn", game_pdn, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={BadRequest: _bad_request},
+    )
+
+
+async def _bad_request(request: Request, error: Exception) -> Response:
+    status = error.status if isinstance(error, BadRequest) else 400
+    return JSONResponse({"error": str(error)}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    """The request's JSON body, read no further than :data:`MAX_BODY_BYTES`.
+
+    :raises BadRequest: (413) for a body too large, (400) for one that is
+        not JSON or not UTF-8.
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise BadRequest(_too_large(int(declared)), status=413)
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY_BYTES:
+            raise BadRequest(_too_large(len(data)), status=413)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise BadRequest(f"the body is not JSON: {error}") from None
+
+
+def _too_large(size: int) -> str:
+    return f"the body has {size} bytes or more, more than the {MAX_BODY_BYTES} allowed"
+
+
+def _engine_settings(body: Any) -> tuple[Level, int]:
+    level = body.get("level", "medium")
+    if level not in _LEVELS:
+        raise BadRequest(f"level: expected one of {', '.join(_LEVELS)}, not {level!r}")
+    seed = body.get("seed", None)
+    if seed is None:
+        # The same position gets the same reply: a game can be replayed.
+        seed = len(body.get("moves") or ())
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadRequest(f"seed: expected an integer, not {seed!r}")
+    return level, seed
+
+
+def _engine_move(board: draughts.Board, level: Level, seed: int, seconds: float) -> dict[str, Any]:
+    """The engine's move on ``board`` (run in a worker thread)."""
+    result = builtin(level, seed=seed).play(board, Limit(time=seconds))
+    move = result.move
+    analysis = result.analysis
+    return {
+        "move": board.pdn(move),
+        "from": move.from_square,
+        "to": move.to_square,
+        "path": list(move.path),
+        "captures": list(move.captures),
+        "score": None if analysis is None or analysis.score is None else str(analysis.score),
+        "depth": None if analysis is None else analysis.depth,
+    }

@@ -1,0 +1,338 @@
+"""The match runner: clocks, openings, adjudication, errors, Elo, PDN output,
+concurrency, and a DXP engine in a match."""
+
+from __future__ import annotations
+
+import math
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import draughts
+from draughts import pdn
+from draughts.engine import Engine, EngineError, Limit, PlayResult, builtin
+from draughts.engine.base import Analysis
+from draughts.engine.dxp import serve
+from draughts.engine.matches import (
+    EngineSpec,
+    MatchScore,
+    TimeControl,
+    elo_difference,
+    elo_error_margin,
+    engine_spec,
+    load_openings,
+    match,
+    play_game,
+)
+from tests.engine.fake_dxp_peer import in_thread
+
+FAST = Limit(depth=1)
+
+
+class FirstMove(Engine):
+    """Plays the first legal move, after ``delay`` seconds; ``fail_after``
+    moves in, raises EngineError instead."""
+
+    def __init__(self, delay: float = 0.0, fail_after: int | None = None) -> None:
+        self.delay = delay
+        self.fail_after = fail_after
+        self.moves = 0
+
+    @property
+    def name(self) -> str:
+        return "first move"
+
+    def play(self, board: draughts.Board, limit: Limit | None = None) -> PlayResult:
+        if self.fail_after is not None and self.moves >= self.fail_after:
+            raise EngineError("the test engine broke down")
+        self.moves += 1
+        time.sleep(self.delay)
+        return PlayResult(next(iter(board.legal_moves)))
+
+    def analyse(self, board: draughts.Board, limit: Limit | None = None) -> Analysis:
+        return Analysis(None, pv=(self.play(board, limit).move,))
+
+
+def slow() -> Engine:
+    return FirstMove(delay=0.2)
+
+
+# -- Time controls, engine descriptions ---------------------------------------------
+
+
+def test_time_controls() -> None:
+    assert TimeControl.parse("60+1") == TimeControl(60, 1)
+    assert TimeControl.parse("90") == TimeControl(90, 0)
+    assert TimeControl.parse(" 0.5+0.05 ") == TimeControl(0.5, 0.05)
+    for bad in ("", "60+", "+1", "0", "1m", "60-1"):
+        with pytest.raises(ValueError, match="SECONDS or SECONDS\\+INCREMENT"):
+            TimeControl.parse(bad)
+    clock = TimeControl(60, 1)
+    assert clock.budget(60) == pytest.approx(60 / 25 + 0.9)
+    assert clock.budget(1) == pytest.approx(0.4)  # never more than 40 % of what is left
+
+
+def test_engine_descriptions() -> None:
+    assert engine_spec("builtin:hard") == EngineSpec("builtin", "hard")
+    assert engine_spec("builtin:easy:7").make().name == "draughts built-in (easy)"
+    assert engine_spec("hub:/opt/scan/scan hub").argument == "/opt/scan/scan hub"
+    assert engine_spec("dxp:localhost:27531") == EngineSpec("dxp", "localhost:27531")
+    for bad, words in [
+        ("builtin:strong", "builtin:easy, :medium or :hard"),
+        ("hub:", "give the command"),
+        ("dxp:localhost", "dxp:HOST:PORT"),
+        ("scan", "an engine is builtin:LEVEL"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            engine_spec(bad)
+
+
+# -- Elo ---------------------------------------------------------------------------
+
+
+def test_elo_difference_matches_the_logistic_formula() -> None:
+    assert elo_difference(0.5) == 0
+    # 75 %: the expected score 1 / (1 + 10 ** (-d / 400)) is 3/4 for d = 400 log10 3.
+    assert elo_difference(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo_difference(0.25) == pytest.approx(-400 * math.log10(3))
+    assert elo_difference(0.0) == -math.inf and elo_difference(1.0) == math.inf
+    for d in (-300.0, -35.5, 12.0, 250.0):
+        assert elo_difference(1 / (1 + 10 ** (-d / 400))) == pytest.approx(d)
+
+
+def test_elo_error_margin_against_a_hand_computation() -> None:
+    # 60 wins, 20 draws, 20 losses: mean 0.7; the game scores' variance is
+    # (60 * 0.3**2 + 20 * 0.2**2 + 20 * 0.7**2) / 100 = 0.16, the standard
+    # error sqrt(0.16 / 100) = 0.04, times 1.959964 = 0.0784; the interval
+    # 0.6216 .. 0.7784 is -400 log10(1/p - 1) = 86.17 .. 218.20 Elo.
+    assert elo_error_margin(60, 20, 20) == pytest.approx((218.20 - 86.17) / 2, abs=0.05)
+    # Ten times the games: about sqrt(10) times narrower.
+    ratio = elo_error_margin(60, 20, 20) / elo_error_margin(600, 200, 200)
+    assert ratio == pytest.approx(math.sqrt(10), rel=0.05)
+    assert elo_error_margin(0, 30, 0) == 0  # all draws: no spread
+    assert elo_error_margin(5, 0, 0) == math.inf
+    with pytest.raises(ValueError, match="no games"):
+        elo_error_margin(0, 0, 0)
+
+
+def test_the_score_table() -> None:
+    score = MatchScore("hard", "medium")
+    for winner in (True, True, None, False, True):
+        score = score.add(winner)
+    score = score.add(None, finished=False)
+    assert (score.wins, score.draws, score.losses, score.unfinished) == (3, 1, 1, 1)
+    table = score.table()
+    rows = [line.split() for line in table.splitlines()]
+    assert rows[1] == ["hard", "5", "3", "1", "1", "3.5", "70.0%"]
+    assert rows[2] == ["medium", "5", "1", "1", "3", "1.5", "30.0%"]
+    assert "Elo difference (hard - medium): +147 +/- " in table
+    assert "1 game(s) without a result" in table
+
+
+# -- Games -------------------------------------------------------------------------
+
+
+def test_time_forfeit() -> None:
+    board, termination, reason, outcome = play_game(
+        FirstMove(), FirstMove(delay=0.3), draughts.Board(), time_control=TimeControl(0.5)
+    )
+    assert termination == "timeout" and reason == "black ran out of time"
+    assert outcome is not None and outcome.winner == draughts.WHITE
+    assert len(board.move_stack) == 3  # white, black, white: black's second move is late
+
+
+def test_an_engine_that_fails_loses() -> None:
+    _, termination, reason, outcome = play_game(
+        FirstMove(), FirstMove(fail_after=2), draughts.Board(variant="english")
+    )
+    assert termination == "engine-error"
+    assert "black's engine failed: the test engine broke down" in reason
+    assert outcome is not None and outcome.winner == draughts.WHITE
+
+
+def test_adjudication() -> None:
+    _, termination, reason, outcome = play_game(
+        FirstMove(), FirstMove(), draughts.Board(), max_plies=10
+    )
+    assert (termination, reason) == ("adjudication", "adjudicated a draw at 10 plies")
+    assert outcome is not None and outcome.winner is None
+    # White has four men to one: adjudicated a win after two quiet plies.
+    ahead = draughts.Board("W:W31,32,33,34:B2")
+    board, termination, reason, outcome = play_game(
+        FirstMove(), FirstMove(), ahead, material_margin=3, material_plies=2
+    )
+    assert termination == "adjudication" and "white 3 men ahead for 2 plies" in reason
+    assert outcome is not None and outcome.winner == draughts.WHITE
+    assert len(board.move_stack) == 1
+
+
+# -- Openings ------------------------------------------------------------------------
+
+
+def test_openings_from_fen_and_pdn(tmp_path: Path) -> None:
+    fens = tmp_path / "openings.txt"
+    fens.write_text('# two positions\nW:W31,32:B19,20\n\n"B:W40:B10"\n')
+    boards = load_openings(fens)
+    assert [b.fen() for b in boards] == ["W:W31-32:B19-20", "B:W40:B10"]
+    games = tmp_path / "openings.pdn"
+    games.write_text('1. 32-28 18-23 *\n\n[FEN "W:W31:B20"]\n1. 31-27 *\n')
+    boards = load_openings(games)
+    assert [len(b.move_stack) for b in boards] == [2, 1]
+    assert boards[0].fen() == "W:W28,31,33-50:B1-17,19-20,23"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("W:W31:B20\nW:W99:B20\n")
+    with pytest.raises(ValueError, match=r"bad\.txt, line 2"):
+        load_openings(bad)
+    illegal = tmp_path / "illegal.pdn"
+    illegal.write_text("1. 32-28 *\n\n1. 32-26 *\n")
+    with pytest.raises(ValueError, match=r"illegal\.pdn, game 2"):
+        load_openings(illegal)
+    with pytest.raises(OSError):
+        load_openings(tmp_path / "missing.pdn")
+
+
+# -- Matches -------------------------------------------------------------------------
+
+
+def test_a_small_match_swaps_colours_and_writes_pdn(tmp_path: Path) -> None:
+    openings = tmp_path / "openings.pdn"
+    openings.write_text("1. 32-28 18-23 *\n\n1. 34-29 17-21 *\n")
+    out = tmp_path / "games.pdn"
+    seen: list[float] = []
+    result = match(
+        "builtin:easy",
+        "builtin:medium",
+        games=4,
+        openings=openings,
+        limit=FAST,
+        max_plies=40,
+        pdn_path=out,
+        on_game=lambda record, score: seen.append(score.points),
+    )
+    records = result.games
+    assert [(r.opening, r.white, r.black) for r in records] == [
+        (0, "builtin:easy", "builtin:medium"),
+        (0, "builtin:medium", "builtin:easy"),
+        (1, "builtin:easy", "builtin:medium"),
+        (1, "builtin:medium", "builtin:easy"),
+    ]
+    assert len(seen) == 4
+    score = result.score
+    assert score.games == 4 and score.points == seen[-1]
+    # Every game is in the file, read back with its moves, result and ending.
+    with out.open() as handle:
+        read = [pdn.read_game(handle) for _ in range(4)]
+        assert pdn.read_game(handle) is None
+    for record, game in zip(records, read, strict=True):
+        assert game is not None and not game.errors
+        assert game.headers["Result"] == record.result
+        assert game.headers["Termination"] == record.termination
+        assert game.headers["White"] == record.white
+        assert game.mainline_moves() == record.game.mainline_moves()
+        assert len(game.mainline_moves()) == record.plies
+        assert game.end().comment == record.reason
+    first = read[0]
+    assert first is not None and [str(m) for m in first.mainline_moves()[:2]] == ["32-28", "18-23"]
+    points = sum(
+        1.0
+        if (r.winner is not None and (r.winner == draughts.WHITE) == (r.white == "builtin:easy"))
+        else 0.5
+        if r.winner is None
+        else 0.0
+        for r in records
+    )
+    assert score.points == points
+
+
+def test_concurrent_games_give_the_same_games() -> None:
+    kwargs = dict(games=4, variant="english", limit=Limit(depth=2), max_plies=30)
+    one = match("builtin:medium", "builtin:easy", concurrency=1, **kwargs)  # type: ignore[arg-type]
+    two = match("builtin:medium", "builtin:easy", concurrency=2, **kwargs)  # type: ignore[arg-type]
+    assert [r.game.mainline_moves() for r in one.games] == [
+        r.game.mainline_moves() for r in two.games
+    ]
+    assert one.score == two.score
+
+
+def test_engines_given_as_functions() -> None:
+    result = match(slow, lambda: builtin("easy"), games=2, time_control="0.5", variant="english")
+    assert [r.termination for r in result.games] == ["timeout", "timeout"]
+    # The slow engine lost both, on time: 2 moves take 0.4 s, the third is late.
+    assert (result.score.wins, result.score.losses) == (0, 2)
+    assert result.score.a == "engine A"
+
+
+def test_a_dxp_engine_in_a_match() -> None:
+    ports: list[int] = []
+    served = in_thread(
+        lambda: serve(
+            builtin("easy", seed=2),
+            0,
+            limit=Limit(depth=1),
+            games=2,
+            idle_timeout=10,
+            on_listening=ports.append,
+        )
+    )
+    while not ports:
+        time.sleep(0.01)
+    result = match(f"dxp:127.0.0.1:{ports[0]}", "builtin:medium", games=2, limit=FAST)
+    games = served()
+    assert len(games) == 2  # both games on the one connection
+    for record, theirs in zip(result.games, games, strict=True):
+        ours = record.game.mainline_moves()
+        # The follower's record starts where the GAMEREQ was sent: at the
+        # start when it plays white, after our first move when it plays black.
+        assert theirs.mainline_moves() == (ours if record.white.startswith("dxp") else ours[1:])
+        assert theirs.headers["Result"] == record.result
+
+
+def test_bad_match_arguments() -> None:
+    with pytest.raises(ValueError, match="an engine is"):
+        match("scan", "builtin:easy")
+    with pytest.raises(ValueError, match="time control"):
+        match("builtin:easy", "builtin:easy", time_control="fast")
+    with pytest.raises(ValueError, match="at least 1"):
+        match("builtin:easy", "builtin:easy", games=0)
+
+
+def test_the_match_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from draughts._cli.main import main
+
+    code = main(
+        [
+            "match",
+            "builtin:easy",
+            "builtin:easy:3",
+            "--variant",
+            "english",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--max-plies",
+            "20",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "builtin:easy v builtin:easy:3, 2 games" in out
+    assert out.count("game ") >= 2 and "Elo difference (builtin:easy - builtin:easy:3)" in out
+    assert main(["match", "builtin:easy", "nothing"]) == 2
+    assert "an engine is builtin:LEVEL" in capsys.readouterr().err
+
+
+def test_hub_engines_in_a_match() -> None:
+    fake = Path(__file__).resolve().parent / "fake_hub_engine.py"
+    hub = f"hub:{shlex.quote(sys.executable)} {shlex.quote(str(fake))}"
+    result = match(hub + " normal", "builtin:easy", games=2, limit=FAST, max_plies=12)
+    assert [r.termination for r in result.games] == ["adjudication", "adjudication"]
+    assert result.games[0].white == hub + " normal"
+    # A Hub engine that dies while searching loses, and the error says so.
+    result = match(hub + " crash", "builtin:easy", games=2, limit=FAST)
+    assert [r.termination for r in result.games] == ["engine-error", "engine-error"]
+    assert "ended (exit code 3)" in result.games[0].reason
+    assert (result.score.wins, result.score.losses) == (0, 2)
