@@ -68,6 +68,9 @@ ROUND_TRIPS = [
     # "49x4", "x" and "3" would read as one move);
     "1. 32-28 19-23 2. 49x4x\x0b3 *",
     "9x4x\x0b1",
+    # a game whose variant was inferred (Russian, from "2217") is read back
+    # as that variant: the export writes "c3-b4", which alone reads as English.
+    "22178-3",
     # Brackets on lines of their own stay apart (on one line they would be a tag).
     '1. 32-28 19-27 [\n Event\n "x" \n ] *',
     # A ; comment after a rejected move keeps its line to itself.
