@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import collections
 import concurrent.futures
+import contextlib
 import io
 import json
 import os
@@ -13,13 +14,14 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from draughts import pdn
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn.offsets import _Chunk, _chunks, _open_binary, _open_chunk
+from draughts.variant import find_variant
 
 _PROGRESS_BYTES = 1 << 20  # files at least this large get a progress bar on a terminal
 _PROGRESS_SECONDS = 0.25  # between updates of the bar
@@ -90,8 +92,14 @@ def add_parsers(commands: Any) -> None:
     convert = commands.add_parser(
         "convert",
         help="rewrite a PDN file as clean PDN 3.0",
-        description="Read every game of IN and write it to OUT as PDN 3.0 (UTF-8). Moves after "
-        "an error are left out and reported; exits with 1 when a game has an error.",
+        description="Read every game of IN and write it to OUT as PDN 3.0 (UTF-8), every game "
+        "of the input, with its tags as they were. Text an error left out of a game (a "
+        "rejected move and the rest of its line, the moves of a game whose FEN tag or "
+        "variant is unknown) is written back as it was, so that reading OUT finds the same "
+        "errors. Each error is printed as file:line:col: game N: message on standard error; "
+        "exits with 1 when a game has an error, 2 when a file cannot be read or written. "
+        "IN may be compressed (.gz, .bz2, .xz; .zst with draughtslib[zstd]); - reads "
+        "standard input, and an OUT of - writes standard output.",
     )
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
@@ -540,12 +548,17 @@ def _variant_line(report: dict[str, Any]) -> str:
 
 
 def _convert(args: argparse.Namespace) -> int:
+    if args.variant is not None:
+        try:
+            find_variant(args.variant)
+        except ValueError as error:
+            print(f"draughts convert: --variant: {error}", file=sys.stderr)
+            return 2
     games = bad = 0
+    source: IO[str] | None = None
     try:
-        with (
-            pdn.open_pdn(args.input) as source,
-            open(args.output, "w", encoding="utf-8", newline="\n") as target,
-        ):
+        source = pdn.open_pdn(sys.stdin.buffer if args.input == "-" else args.input)
+        with _output(args.output) as target:
             exporter = pdn.FileExporter(target)
             while True:
                 game = pdn.read_game(source, variant=args.variant)
@@ -554,13 +567,52 @@ def _convert(args: argparse.Namespace) -> int:
                 games += 1
                 if game.errors:
                     bad += 1
-                    for error in game.errors:
-                        print(f"{args.input}:{error}", file=sys.stderr)
-                if "GameType" not in game.headers:
-                    pdn.set_variant_tags(game.headers, game.variant)
+                    for found in game.errors:
+                        print(
+                            f"{args.input}:{found.line}:{found.column}: game {games}: "
+                            f"{found.message}",
+                            file=sys.stderr,
+                        )
+                _name_variant(game)
                 game.accept(exporter)
-    except (OSError, ValueError) as error:
+    except _READ_ERRORS as error:
         print(f"draughts convert: {error}", file=sys.stderr)
         return 2
-    print(f"{games} games written to {args.output}, {bad} with errors")
+    finally:
+        if source is not None:
+            source.close()
+    where = "standard output" if args.output == "-" else args.output
+    print(
+        f"{games} games written to {where}, {bad} with errors",
+        file=sys.stderr if args.output == "-" else sys.stdout,
+    )
     return 1 if bad else 0
+
+
+@contextlib.contextmanager
+def _output(name: str) -> Iterator[IO[str]]:
+    """OUT opened for writing as UTF-8; standard output (left open) for ``-``."""
+    if name != "-":
+        with open(name, "w", encoding="utf-8", newline="\n") as target:
+            yield target
+        return
+    sys.stdout.flush()
+    target = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
+    try:
+        yield target
+    finally:
+        target.flush()
+        target.detach()
+
+
+def _name_variant(game: pdn.Game) -> None:
+    """Give a game without a GameType tag the tags of the variant it was read
+    as (``--variant``), unless its tags name a variant the library does not
+    know: they are kept as they are, and so is the error reading them gives."""
+    if "GameType" in game.headers:
+        return
+    try:
+        variant = game.variant
+    except ValueError:
+        return
+    pdn.set_variant_tags(game.headers, variant)

@@ -31,6 +31,7 @@ import os
 from collections.abc import Callable
 from typing import IO, Any, overload
 
+from draughts.pdn.builders import GameBuilder, HeadersBuilder, SkipVisitor
 from draughts.pdn.headers import (
     SKIP,
     BaseVisitor,
@@ -51,15 +52,7 @@ from draughts.pdn.offsets import (
 )
 from draughts.pdn.reader import read as _read
 from draughts.pdn.strict import check as _check
-from draughts.pdn.tree import (
-    ChildNode,
-    Game,
-    GameBuilder,
-    GameNode,
-    HeadersBuilder,
-    SkipVisitor,
-    set_variant_tags,
-)
+from draughts.pdn.tree import ChildNode, Game, GameNode, set_variant_tags
 from draughts.pdn.writer import FileExporter, StringExporter, normal_result
 from draughts.variant import Variant
 
@@ -141,7 +134,7 @@ def read_game(
     >>> len(read_game(pdn).mainline_moves()), read_game(pdn)
     (1, None)
     """
-    visitor: BaseVisitor[Any] = GameBuilder() if Visitor is None else Visitor()
+    visitor: BaseVisitor[Any] = GameBuilder(variant) if Visitor is None else Visitor()
     return _read(handle, visitor, variant, infer_variant)
 
 

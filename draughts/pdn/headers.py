@@ -64,8 +64,13 @@ class PdnError:
     fen: str | None = None
     """The position the error was found in, for move errors."""
     unparsed: str = ""
-    """The moves after a rejected move, kept as read (rest of the game or of
-    the variation)."""
+    """The text the error leaves out of the game, kept as read: a rejected
+    move and the rest of its game or variation, all the movetext of a game
+    whose tags give no board (an invalid ``FEN``, an unknown ``GameType``),
+    a side line before any move, or the one token an error skips (``"$3"``,
+    ``")"``, a stray word). The tokens of a line come with what stood
+    between them, lines with a line break; parentheses it leaves open at the end of the game are
+    closed (as the exporters close every variation)."""
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}: {self.message}"
@@ -339,6 +344,12 @@ class BaseVisitor(Generic[ResultT]):
 
     def handle_error(self, error: PdnError) -> None:
         """A problem in the game; the default ignores it."""
+
+    def visit_unparsed(self, text: str) -> None:
+        """Text an error left out of the game (its :attr:`PdnError.unparsed`),
+        where it was read: right after :meth:`handle_error`. The exporters
+        write it back as it is, so that reading their output finds the same
+        error; the default ignores it."""
 
     def handle_warning(self, warning: PdnError) -> None:
         """Something the liberal reader accepted that PDN 3.0 forbids (a

@@ -185,9 +185,29 @@ def _recent_resolver(variant: Variant) -> _Resolver:
 
 
 class _Unparsed:
-    """Text kept after a rejected move, until the end of its variation or game."""
+    """Text kept after a rejected move, until the end of its variation or game.
 
-    __slots__ = ("column", "depth", "fen", "kind", "line", "message", "nesting", "parts")
+    The text is kept as read, token by token: tokens of one source line with
+    what stood between them (spaces, nothing), a line break where the source
+    had one, so that it reads back as the same tokens (a ``[`` and a ``]`` of
+    two lines never join into a tag, ``49x4`` and ``x`` never into one move).
+    A side line that has no move before it (``closes``) keeps its own ``(``
+    and ``)``."""
+
+    __slots__ = (
+        "closes",
+        "column",
+        "depth",
+        "end",
+        "fen",
+        "kind",
+        "last_line",
+        "line",
+        "message",
+        "nesting",
+        "parts",
+        "source",
+    )
 
     def __init__(
         self, line: int, column: int, message: str, kind: str, fen: str | None, depth: int
@@ -201,11 +221,29 @@ class _Unparsed:
         )
         self.depth = depth
         self.nesting = 0
+        self.closes = False
         self.parts: list[str] = []
+        self.last_line = line
+        self.source: str | None = None  # the line the last part was matched in
+        self.end = -1  # and where it ended there
+
+    def add(self, text: str, line: int, match: re.Match[str] | None = None) -> None:
+        """Keep ``text``, read on ``line`` where ``match`` (if known) ends."""
+        if self.parts:
+            if match is not None and match.string is self.source:
+                self.parts.append(match.string[self.end : match.start()])
+            else:
+                self.parts.append(" " if line == self.last_line else "\n")
+        self.parts.append(text)
+        self.last_line = line
+        if match is None:
+            self.source, self.end = None, -1
+        else:
+            self.source, self.end = match.string, match.end()
 
     def error(self) -> PdnError:
         return PdnError(
-            self.line, self.column, self.message, self.kind, self.fen, " ".join(self.parts)
+            self.line, self.column, self.message, self.kind, self.fen, "".join(self.parts)
         )
 
 
@@ -241,6 +279,21 @@ def _comment_text(text: str) -> str:
     return text.strip()
 
 
+def _raw_comment(kind: str, match: re.Match[str] | str, text: str) -> str:
+    """A comment as it was written, for text kept after a rejected move: a
+    ``;`` comment as it is (the rest of its line), one over several lines with
+    its line breaks, in parentheses (prose) in them, and one never closed
+    closed (it was at the end of the file)."""
+    if kind == "semicolon":
+        assert not isinstance(match, str)
+        return match.group("semicolon")
+    if kind == "prose":
+        return f"({text})"
+    if isinstance(match, str):
+        return "{" + text + "}"
+    return match.group(0)
+
+
 _LOOKAHEAD = 100  # moves to follow an ambiguous move before taking its first reading
 # Tokens that may stand between the parts of a split capture or between an
 # ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
@@ -255,10 +308,19 @@ class _Split:
     """The first part of a capture written in the old split form
     (``4x31 31x42``), waiting for the second."""
 
-    __slots__ = ("column", "error", "line", "raw", "text")
+    __slots__ = ("column", "error", "line", "match", "raw", "text")
 
-    def __init__(self, text: str, line: int, column: int, raw: str, error: ValueError) -> None:
+    def __init__(
+        self,
+        text: str,
+        line: int,
+        column: int,
+        raw: str,
+        error: ValueError,
+        match: re.Match[str],
+    ) -> None:
         self.text, self.line, self.column, self.raw, self.error = text, line, column, raw, error
+        self.match = match  # where the part ends
 
 
 class _Guess:
@@ -266,7 +328,7 @@ class _Guess:
     board and the moves for each reading, the moves read since, where the
     move was and why it was ambiguous."""
 
-    __slots__ = ("column", "error", "first", "later", "line", "lines")
+    __slots__ = ("column", "error", "first", "later", "line", "lines", "raw")
 
     def __init__(
         self,
@@ -275,10 +337,12 @@ class _Guess:
         line: int,
         column: int,
         error: ValueError,
+        raw: str,
     ) -> None:
         self.lines = lines
         self.later: list[tuple[re.Match[str], int, int]] = []
         self.first, self.line, self.column, self.error = first, line, column, error
+        self.raw = raw  # the move as read (both parts of a split capture)
 
 
 class _Stop(Exception):
@@ -340,7 +404,6 @@ class _GameReader:
         "bad",
         "board",
         "cursor",
-        "dead",
         "default",
         "early_comments",
         "found",
@@ -383,7 +446,6 @@ class _GameReader:
         self.frames: list[tuple[int, Move]] = []  # open variations: (ply, main move)
         self.moves_here = [0]  # moves played in each open line
         self.skipped = 0  # nesting inside a variation the visitor skips
-        self.dead = 0  # nesting inside a variation that has no move before it
         self.bad: _Unparsed | None = None
         self.result: str | None = None
         self.nesting = 0  # parentheses open in the movetext, whatever is skipped
@@ -518,9 +580,16 @@ class _GameReader:
         self.unsettled()
         if self.in_headers:
             self.start_moves(cursor.line_number, 1)
-        if self.bad is not None:
-            visitor.handle_error(self.bad.error())
-        if self.frames or self.skipped or self.dead:
+        bad = self.bad
+        if bad is not None:
+            # Parentheses the kept text leaves open are closed, as exporters
+            # close every variation: written back open, they would take in
+            # what is written after them.
+            missing = bad.nesting + (1 if bad.closes else 0)
+            if missing > 0:
+                bad.add(" ".join(")" * missing), -1)
+            self.error(bad.error())
+        if self.frames or self.skipped or (bad is not None and bad.closes):
             self.report(
                 cursor.line_number, 1, "variation not closed before the end of the game", "syntax"
             )
@@ -585,7 +654,7 @@ class _GameReader:
             self.start_moves(line, column)
             self.plain = not (self.skip_all or self.bad)
         if self.bad is not None:
-            self.bad.parts.append(match.group(0))
+            self.bad.add(match.group(0), line, match)
 
     def tag(self, kind: str, match: re.Match[str], line: int, column: int) -> None:
         """A tag pair among the headers."""
@@ -614,10 +683,14 @@ class _GameReader:
         if kind == "open_comment":
             self.report(line, column, "comment not closed before the end of the file", "syntax")
         if self.bad is not None:
-            self.bad.parts.append("{" + _comment_text(text) + "}")
+            self.bad.add(
+                _raw_comment(kind, match, text),
+                line,
+                None if isinstance(match, str) else match,
+            )
         elif self.in_headers:
             self.early_comments.append(_comment_text(text))
-        elif not (self.skip_all or self.skipped or self.dead) and text.strip():
+        elif not (self.skip_all or self.skipped) and text.strip():
             self.visitor.visit_comment(_comment_text(text))
 
     def start_moves(self, line: int, column: int) -> None:
@@ -638,7 +711,7 @@ class _GameReader:
             )
         except ValueError as error:
             where = gametype or variant_tag or ("", line, column)
-            self.bad = _Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0)
+            self.reject_start(_Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0))
             return
         if gametype is not None and variant_tag is not None:
             self.check_variant_tag(variant, variant_tag)
@@ -654,8 +727,8 @@ class _GameReader:
             )
         except ValueError as error:
             assert fen is not None
-            self.bad = _Unparsed(
-                fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0
+            self.reject_start(
+                _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0)
             )
             return
         if crowned:
@@ -714,7 +787,7 @@ class _GameReader:
             self.result = match.group(0)
             self.cursor.push_back(match.string, match.end())
             return True
-        if self.skip_all or self.swallowed(kind, match):
+        if self.skip_all or self.swallowed(kind, match, line):
             return False
         self.plain = True
         if kind == "move":
@@ -723,16 +796,26 @@ class _GameReader:
             if self.moves_here[-1]:
                 self.visitor.visit_nag(int(match.group("nag")))
             else:
-                self.report(line, column, f"{match.group(0)} before any move of its line", "syntax")
+                self.report(
+                    line,
+                    column,
+                    f"{match.group(0)} before any move of its line",
+                    "syntax",
+                    match.group(0),
+                )
         elif kind == "strength2":
             if self.moves_here[-1]:
                 _strength(self.visitor, match.group(0))
             else:
                 self.report(
-                    line, column, f"move strength {match.group(0)!r} without a move", "syntax"
+                    line,
+                    column,
+                    f"move strength {match.group(0)!r} without a move",
+                    "syntax",
+                    match.group(0),
                 )
         elif kind == "open":
-            self.open_variation(line, column)
+            self.open_variation(match, line, column)
         elif kind == "close":
             self.close_variation(line, column)
         elif kind == "setup":
@@ -751,47 +834,46 @@ class _GameReader:
                     len(self.frames),
                 ),
                 match.group(0),
+                line,
+                match,
             )
         else:  # junk
-            self.report(line, column, f"unexpected {match.group(0)!r}", "syntax")
+            self.report(line, column, f"unexpected {match.group(0)!r}", "syntax", match.group(0))
         return False
 
-    def swallowed(self, kind: str, match: re.Match[str]) -> bool:
-        """Whether the token belongs to text kept after a rejected move, or to
-        a variation that is skipped or has no move before it: then it only
-        counts the parentheses."""
+    def swallowed(self, kind: str, match: re.Match[str], line: int) -> bool:
+        """Whether the token belongs to text kept after a rejected move (or a
+        side line with no move before it), or to a variation that is skipped:
+        then it only counts the parentheses."""
         bad = self.bad
         if bad is not None:
             if kind == "open":
                 bad.nesting += 1
             elif kind == "close":
-                if bad.nesting == 0 and bad.depth > 0:
-                    self.visitor.handle_error(bad.error())
-                    self.bad = None  # and the caller closes the variation
-                    return False
+                if bad.nesting == 0 and (bad.depth > 0 or bad.closes):
+                    if bad.closes:
+                        bad.add(")", line, match)
+                    self.error(bad.error())
+                    self.bad = None  # the caller closes the variation it was in
+                    return bad.closes
                 bad.nesting -= 1
-            bad.parts.append(match.group(0))
+            bad.add(match.group(0), line, match)
             return True
-        if self.skipped or self.dead:
+        if self.skipped:
             if kind == "open":
-                if self.skipped:
-                    self.skipped += 1
-                else:
-                    self.dead += 1
+                self.skipped += 1
             elif kind == "close":
-                if self.skipped:
-                    self.skipped -= 1
-                else:
-                    self.dead -= 1
-            self.plain = not (self.skipped or self.dead)
+                self.skipped -= 1
+            self.plain = not self.skipped
             return True
         return False
 
-    def open_variation(self, line: int, column: int) -> None:
+    def open_variation(self, match: re.Match[str], line: int, column: int) -> None:
         if not self.moves_here[-1]:
-            self.report(line, column, "a variation must follow a move", "syntax")
-            self.dead = 1
-            self.plain = False
+            # Kept as text, parentheses and all, to where it closes.
+            bad = _Unparsed(line, column, "a variation must follow a move", "syntax", None, 0)
+            bad.closes = True
+            self.reject(bad, "(", line, match)
         elif self.visitor.begin_variation() is SKIP:
             self.skipped = 1
             self.plain = False
@@ -802,7 +884,7 @@ class _GameReader:
 
     def close_variation(self, line: int, column: int) -> None:
         if not self.frames:
-            self.report(line, column, "')' without a variation to close", "syntax")
+            self.report(line, column, "')' without a variation to close", "syntax", ")")
             return
         ply, main = self.frames.pop()
         self.moves_here.pop()
@@ -827,13 +909,15 @@ class _GameReader:
                     len(self.frames),
                 ),
                 match.group(0),
+                line,
+                match,
             )
             return
         try:
             board, crowned = board_of_fen(fen, self.board.variant)
         except ValueError as error:
-            self.bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
-            self.plain = False
+            bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
+            self.reject(bad, match.group(0), line, match)
             return
         if crowned:
             self.crowned_warning(crowned, line, column, board)
@@ -851,16 +935,20 @@ class _GameReader:
             self.settle(match, line, column)
             return
         text = match.group("squares")
+        raw = match.group(0)  # the move as read, kept if it is rejected
         split = self.split
         if split is not None:
             # The old split form of a capture, "4x31 31x42": join the parts.
             self.split = None
             joined = self.resolver.join(split.text, text)
             if joined is None:
-                self.fail(split.error, split.line, split.column, split.raw)
+                self.fail(split.error, split.line, split.column, split.raw, split.match)
                 assert self.bad is not None
-                self.bad.parts.append(match.group(0))
+                self.bad.add(raw, line, match)
                 return
+            first = split.match
+            between = first.string[first.end() : match.start()]
+            raw = split.raw + (between if first.string is match.string else "\n") + raw
             text, line, column = joined, split.line, split.column
         board = self.board
         try:
@@ -873,17 +961,17 @@ class _GameReader:
                     line_board = board.copy(stack=False)
                     line_board.push(candidate)
                     lines.append((line_board, [candidate]))
-            self.guess = _Guess(lines, match, line, column, error)
+            self.guess = _Guess(lines, match, line, column, error, raw)
             return
         except ValueError as error:
             if self.resolver.begins_capture(board, text):
-                self.split = _Split(text, line, column, match.group(0), error)
+                self.split = _Split(text, line, column, raw, error, match)
                 return
             retry = None
             if self.preset is not None and not self.frames and not self.moves_here[0]:
                 retry = _renumbered(self.special.get("FEN"), self.preset, text)
             if retry is None:
-                self.fail(error, line, column, match.group(0))
+                self.fail(error, line, column, raw, match)
                 return
             # The file numbers its squares as the GameType's preset does,
             # whatever the full GameType says (kurnik exports).
@@ -958,7 +1046,7 @@ class _GameReader:
         (then the first is taken, and the warning says so)."""
         split, guess = self.split, self.guess
         if split is not None:
-            self.fail(split.error, split.line, split.column, split.raw)
+            self.fail(split.error, split.line, split.column, split.raw, split.match)
         elif guess is not None and len(guess.lines) > 1:
             others = ", ".join(self.board.pdn(moves[0], long=True) for _, moves in guess.lines[1:])
             self.adopt(
@@ -967,15 +1055,24 @@ class _GameReader:
                 f"the first of the readings the moves after it fit ({others} fits too)",
             )
         elif guess is not None:
-            self.fail(guess.error, guess.line, guess.column, guess.first.group(0))
+            self.fail(guess.error, guess.line, guess.column, guess.raw, guess.first)
             assert self.bad is not None
-            self.bad.parts += [m.group(0) for m, _, _ in guess.later]
+            for later, later_line, _ in guess.later:
+                self.bad.add(later.group(0), later_line, later)
         self.split = self.guess = None
 
     # -- Problems ------------------------------------------------------------------
 
-    def report(self, line: int, column: int, message: str, kind: str) -> None:
-        self.visitor.handle_error(PdnError(line, column, _short(message), kind))
+    def report(self, line: int, column: int, message: str, kind: str, unparsed: str = "") -> None:
+        """An error; ``unparsed`` is the text it leaves out of the game."""
+        self.error(PdnError(line, column, _short(message), kind, None, unparsed))
+
+    def error(self, error: PdnError) -> None:
+        """Hand ``error`` to the visitor, and the text it leaves out of the
+        game, where it was read (so that exporters write it back)."""
+        self.visitor.handle_error(error)
+        if error.unparsed:
+            self.visitor.visit_unparsed(error.unparsed)
 
     def notation_warning(self, move: Move, text: str, line: int, column: int) -> None:
         # Liberal reading matched it anyway; the strict check tells.
@@ -990,7 +1087,9 @@ class _GameReader:
             )
         )
 
-    def fail(self, error: ValueError, line: int, column: int, raw: str) -> None:
+    def fail(
+        self, error: ValueError, line: int, column: int, raw: str, match: re.Match[str]
+    ) -> None:
         """A rejected move: the rest of its line is kept as text."""
         kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)), "illegal")
         self.reject(
@@ -998,11 +1097,21 @@ class _GameReader:
                 line, column, _short(str(error)), kind_name, self.board.fen(), len(self.frames)
             ),
             raw,
+            line,
+            match,
         )
 
-    def reject(self, bad: _Unparsed, raw: str) -> None:
-        """Keep ``raw`` and the rest of the line as the text of ``bad``."""
-        bad.parts.append(raw)
+    def reject_start(self, bad: _Unparsed) -> None:
+        """The tags give no board: all the movetext is kept as the text of
+        ``bad``, from the comments before the first move on."""
+        for comment in self.early_comments:
+            bad.add("{" + comment.replace("}", "]") + "}", 0)  # line 0: a line of their own
+        self.bad = bad
+
+    def reject(self, bad: _Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
+        """Keep ``raw`` (read on ``line``, ending where ``match`` does) and the
+        rest of the line as the text of ``bad``."""
+        bad.add(raw, line, match)
         self.bad = bad
         self.plain = False
 
@@ -1013,10 +1122,10 @@ class _TrialReader(_GameReader):
 
     __slots__ = ()
 
-    def reject(self, bad: _Unparsed, raw: str) -> None:
+    def reject(self, bad: _Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
         if bad.kind in _MOVE_ERRORS:
             raise _Stop
-        super().reject(bad, raw)
+        super().reject(bad, raw, line, match)
 
 
 _NO_BOARD = Board()

@@ -1,4 +1,5 @@
-"""The game tree of :mod:`draughts.pdn` and the visitors that build it."""
+"""The game tree of :mod:`draughts.pdn` (the visitors that build it are in
+:mod:`draughts.pdn.builders`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from draughts.pdn.headers import (
     Headers,
     PdnError,
     ResultT,
-    SkipType,
     variant_of_tags,
 )
 from draughts.pdn.infer import board_of_fen
@@ -40,7 +40,15 @@ class GameNode:
     (True, True)
     """
 
-    __slots__ = ("_nags", "comment", "move", "parent", "starting_comment", "variations")
+    __slots__ = (
+        "_nags",
+        "_unparsed",
+        "comment",
+        "move",
+        "parent",
+        "starting_comment",
+        "variations",
+    )
 
     parent: GameNode | None
     move: Move | None
@@ -54,6 +62,7 @@ class GameNode:
         # The set of nags is made on first use: most nodes never get one, and
         # an empty set for every move read cost 4% of reading a game.
         self._nags: set[int] | None = None
+        self._unparsed: tuple[str, str] | None = None
 
     @property
     def nags(self) -> set[int]:
@@ -67,6 +76,41 @@ class GameNode:
     @nags.setter
     def nags(self, nags: set[int]) -> None:
         self._nags = nags
+
+    # The text errors left out, as (before the move, after it), None on the
+    # nodes that have none, which is nearly all of them.
+
+    @property
+    def unparsed(self) -> str:
+        """Text read after this node's move, NAGs, comment and side lines
+        that is not part of the game (see :attr:`PdnError.unparsed`); the
+        exporters write it back there, so that reading their output finds
+        the same errors. For the game itself: the text before the first move
+        (all of the movetext when the tags give no board).
+
+        >>> import io
+        >>> from draughts.pdn import read_game
+        >>> game = read_game(io.StringIO("1. 32-28 19-23 2. 28-22 23x32 *"))
+        >>> game.end().unparsed
+        '28-22 23x32'
+        """
+        kept = self._unparsed
+        return "" if kept is None else kept[1]
+
+    @unparsed.setter
+    def unparsed(self, text: str) -> None:
+        self._unparsed = (self.starting_unparsed, text)
+
+    @property
+    def starting_unparsed(self) -> str:
+        """Like :attr:`unparsed`, for text read where a side line starts,
+        before its first move (a ``$3`` there, say)."""
+        kept = self._unparsed
+        return "" if kept is None else kept[0]
+
+    @starting_unparsed.setter
+    def starting_unparsed(self, text: str) -> None:
+        self._unparsed = (text, self.unparsed)
 
     def game(self) -> Game:
         """The root of the tree."""
@@ -214,8 +258,9 @@ class GameNode:
         return int(match[1]) * 3600 + int(match[2]) * 60 + float(match[3])
 
     def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
-        """Walk the tree from this node, as :func:`read_game` would read it,
-        and return the visitor's result."""
+        """Walk the tree from this node, as :func:`read_game` would read it
+        (the text errors left out included, see :attr:`unparsed`), and return
+        the visitor's result."""
         board = self.board()
         visitor.begin_game()
         visitor.visit_board(board)
@@ -297,6 +342,7 @@ class ChildNode(GameNode):
         self.comment = ""
         self.starting_comment = ""
         self._nags = None
+        self._unparsed = None
 
     def pdn(self) -> str:
         """The move in PDN notation, in the position where it is played."""
@@ -416,17 +462,44 @@ class Game(GameNode):
         """Walk the whole game, headers first, and return the visitor's result.
 
         The result token written is the ``Result`` tag (``*`` without one).
+        A game whose tags give no board (an invalid ``FEN``, an unknown
+        ``GameType``: :func:`read_game` reports it and keeps the movetext as
+        :attr:`unparsed`) is walked without :meth:`~BaseVisitor.visit_board`:
+
+        >>> import io
+        >>> from draughts.pdn import read_game
+        >>> game = read_game(io.StringIO('[GameType "20"] [FEN "W:W51:B1"] 1. 32-28 *'))
+        >>> print(game)
+        [GameType "20"]
+        [FEN "W:W51:B1"]
+        [Result "*"]
+        <BLANKLINE>
+        1. 32-28
+        *
+
+        :raises ValueError: when such a game has moves (added after reading).
         """
         visitor.begin_game()
         visitor.begin_headers()
         for name, value in self.headers.items():
             visitor.visit_header(name, value)
         if visitor.end_headers() is not SKIP:
-            board = self.board()
-            visitor.visit_board(board)
+            try:
+                board: Board | None = self.board()
+            except ValueError as error:
+                if self.variations:
+                    raise ValueError(
+                        f"the moves of a game cannot be written without its start: {error}"
+                    ) from None
+                board = None
+            if board is not None:
+                visitor.visit_board(board)
             if self.comment:
                 visitor.visit_comment(self.comment)
-            _walk(self, board, visitor)
+            if board is not None:
+                _walk(self, board, visitor)
+            elif self.unparsed:
+                visitor.visit_unparsed(self.unparsed)
         visitor.visit_result(self.headers.get("Result", "*"))
         visitor.end_game()
         return visitor.result()
@@ -436,8 +509,12 @@ class Game(GameNode):
 
     def __repr__(self) -> str:
         white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
+        try:
+            variant = self.variant.name
+        except ValueError:  # tags the library does not know
+            variant = "unknown variant"
         return (
-            f"<Game {white!r} vs. {black!r} ({self.variant.name}, "
+            f"<Game {white!r} vs. {black!r} ({variant}, "
             f"{len(self.mainline_moves())} moves, {len(self.errors)} errors)>"
         )
 
@@ -571,6 +648,9 @@ def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
     while tasks:
         kind, node = tasks.pop()
         if kind == "line":
+            kept = node._unparsed  # what unparsed reads, without the call
+            if kept is not None and kept[1]:  # after the node's side lines, as it was read
+                visitor.visit_unparsed(kept[1])
             if not node.variations:
                 continue
             main = node.variations[0]
@@ -596,123 +676,12 @@ def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
 def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:
     if node.starting_comment:
         visitor.visit_comment(node.starting_comment)
+    kept = node._unparsed
+    if kept is not None and kept[0]:
+        visitor.visit_unparsed(kept[0])
     visitor.visit_move(board, node.move)
     if node._nags:
         for nag in sorted(node._nags):
             visitor.visit_nag(nag)
     if node.comment:
         visitor.visit_comment(node.comment)
-
-
-class GameBuilder(BaseVisitor[Game]):
-    """Builds a :class:`Game` tree; the default visitor of :func:`read_game`.
-
-    >>> import io
-    >>> from draughts.pdn import read_game
-    >>> game = read_game(io.StringIO("32-28 {good} 19-23 *"), Visitor=GameBuilder)
-    >>> game.variations[0].comment
-    'good'
-    """
-
-    def begin_game(self) -> None:
-        self.game = Game(Headers())
-        self._node: GameNode = self.game
-        self._stack: list[GameNode] = []
-        self._starting = False
-        self._starting_comment = ""
-
-    def visit_header(self, name: str, value: str) -> None:
-        self.game.headers[name] = value
-
-    def visit_board(self, board: Board) -> None:
-        self.game.variant = board.variant
-        self.game.headers.read_as = board.variant  # what the headers say when no tag does
-
-    def visit_move(self, board: Board, move: Move) -> None:
-        node = ChildNode(self._node, move)
-        self._node.variations.append(node)
-        self._node = node
-        if self._starting:
-            self._node.starting_comment = self._starting_comment
-            self._starting = False
-            self._starting_comment = ""
-
-    def visit_comment(self, comment: str) -> None:
-        if self._starting:
-            self._starting_comment = _join(self._starting_comment, comment)
-        else:
-            self._node.comment = _join(self._node.comment, comment)
-
-    def visit_nag(self, nag: int) -> None:
-        self._node.nags.add(nag)
-
-    def begin_variation(self) -> None:
-        parent = self._node.parent
-        assert parent is not None, "the reader opens variations only after a move"
-        self._stack.append(self._node)
-        self._node = parent
-        self._starting = True
-
-    def end_variation(self) -> None:
-        self._node = self._stack.pop()
-        self._starting = False
-        self._starting_comment = ""
-
-    def visit_result(self, result: str) -> None:
-        if self.game.headers.get("Result", "*") == "*":
-            self.game.headers["Result"] = result
-
-    def handle_error(self, error: PdnError) -> None:
-        self.game.errors.append(error)
-
-    def handle_warning(self, warning: PdnError) -> None:
-        self.game.warnings.append(warning)
-
-    def result(self) -> Game:
-        return self.game
-
-
-def _join(first: str, second: str) -> str:
-    return f"{first} {second}" if first else second
-
-
-class HeadersBuilder(BaseVisitor[Headers]):
-    """Collects the headers and skips the moves (see :func:`read_headers`).
-
-    >>> import io
-    >>> from draughts.pdn import read_game
-    >>> read_game(io.StringIO('[Event "A"] 32-28 *'), Visitor=HeadersBuilder)
-    Headers(Event='A')
-    """
-
-    def begin_headers(self) -> Headers:
-        self.headers = Headers()
-        return self.headers
-
-    def visit_header(self, name: str, value: str) -> None:
-        self.headers[name] = value
-
-    def end_headers(self) -> SkipType:
-        return SKIP
-
-    def result(self) -> Headers:
-        return self.headers
-
-
-class SkipVisitor(BaseVisitor[bool]):
-    """Skips a whole game (see :func:`skip_game`).
-
-    >>> import io
-    >>> from draughts.pdn import read_game
-    >>> read_game(io.StringIO("32-28 *"), Visitor=SkipVisitor)
-    True
-    """
-
-    def end_headers(self) -> SkipType:
-        return SKIP
-
-    def begin_variation(self) -> SkipType:
-        return SKIP
-
-    def result(self) -> bool:
-        return True

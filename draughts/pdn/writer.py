@@ -99,6 +99,7 @@ class StringExporter(BaseVisitor[str]):
         self._number_due = True
         self._variant: Variant | None = None
         self._tags: dict[str, str] | None = {}
+        self._fresh = True  # no line of the game written yet
 
     def _flush(self) -> None:
         if self._line:
@@ -107,6 +108,10 @@ class StringExporter(BaseVisitor[str]):
         self._width = 0
 
     def _emit(self, line: str) -> None:
+        self._fresh = False
+        self._write_line(line)
+
+    def _write_line(self, line: str) -> None:
         self._lines.append(line)
 
     def _put(self, token: str) -> None:
@@ -196,6 +201,21 @@ class StringExporter(BaseVisitor[str]):
             self._append("}")
         self._number_due = True
 
+    def visit_unparsed(self, text: str) -> None:
+        """Write text an error left out of the game as it was read, on lines
+        of its own: joined to the tokens around it, it could read as
+        something else (``32-28`` and ``-23`` as one move)."""
+        self._write_headers()
+        if self._prefix:  # the "(" of a side line that starts with it
+            self._put("")
+        self._flush()
+        if self._fresh and text.startswith("\ufeff"):
+            # Not first in a file, where it would be read as a byte order mark.
+            self._emit("")
+        for line in text.split("\n"):
+            self._emit(line)
+        self._number_due = True
+
     def begin_variation(self) -> SkipType | None:
         if not self.variations:
             return SKIP
@@ -255,7 +275,7 @@ class FileExporter(StringExporter):
         super().begin_game()
         self._written = 0
 
-    def _emit(self, line: str) -> None:
+    def _write_line(self, line: str) -> None:
         self._written += self.handle.write(line + "\n")
 
     def end_game(self) -> None:

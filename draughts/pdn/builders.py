@@ -1,0 +1,155 @@
+"""The visitors that build what :func:`~draughts.pdn.read_game` returns: a
+:class:`~draughts.pdn.Game` tree, the headers alone, nothing."""
+
+from __future__ import annotations
+
+from draughts.board import Board
+from draughts.move import Move
+from draughts.pdn.headers import SKIP, BaseVisitor, Headers, PdnError, SkipType
+from draughts.pdn.tree import ChildNode, Game, GameNode
+from draughts.variant import Variant, find_variant
+
+
+class GameBuilder(BaseVisitor[Game]):
+    """Builds a :class:`Game` tree; the default visitor of :func:`read_game`.
+
+    >>> import io
+    >>> from draughts.pdn import read_game
+    >>> game = read_game(io.StringIO("32-28 {good} 19-23 *"), Visitor=GameBuilder)
+    >>> game.variations[0].comment
+    'good'
+    """
+
+    def __init__(self, variant: Variant | str | int | None = None) -> None:
+        # The variant a game is read as when its tags give no board (and so
+        # no visit_board tells it): the one read_game was given.
+        try:
+            self._default = None if variant is None else find_variant(variant)
+        except ValueError:  # the reader reports it
+            self._default = None
+
+    def begin_game(self) -> None:
+        self.game = Game(Headers())
+        self.game._default_variant = self._default
+        self._node: GameNode = self.game
+        self._stack: list[GameNode] = []
+        self._starting = False
+        self._starting_comment = ""
+        self._starting_unparsed = ""
+
+    def visit_header(self, name: str, value: str) -> None:
+        self.game.headers[name] = value
+
+    def visit_board(self, board: Board) -> None:
+        self.game.variant = board.variant
+        self.game.headers.read_as = board.variant  # what the headers say when no tag does
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        node = ChildNode(self._node, move)
+        self._node.variations.append(node)
+        self._node = node
+        if self._starting:
+            self._node.starting_comment = self._starting_comment
+            if self._starting_unparsed:
+                node.starting_unparsed = self._starting_unparsed
+            self._starting = False
+            self._starting_comment = ""
+            self._starting_unparsed = ""
+
+    def visit_comment(self, comment: str) -> None:
+        if self._starting:
+            self._starting_comment = _join(self._starting_comment, comment)
+        else:
+            self._node.comment = _join(self._node.comment, comment)
+
+    def visit_nag(self, nag: int) -> None:
+        self._node.nags.add(nag)
+
+    def begin_variation(self) -> None:
+        parent = self._node.parent
+        assert parent is not None, "the reader opens variations only after a move"
+        self._stack.append(self._node)
+        self._node = parent
+        self._starting = True
+
+    def end_variation(self) -> None:
+        main = self._stack.pop()
+        if self._starting and self._starting_unparsed:
+            # A side line with no move: kept whole, as text after the move it
+            # is a side line of (where it reads back the same).
+            comment = self._starting_comment.replace("}", "]")
+            text = "(\n" + (f"{{{comment}}}\n" if comment else "") + self._starting_unparsed + "\n)"
+            main.unparsed = _lines(main.unparsed, text)
+        self._node = main
+        self._starting = False
+        self._starting_comment = ""
+        self._starting_unparsed = ""
+
+    def visit_result(self, result: str) -> None:
+        if self.game.headers.get("Result", "*") == "*":
+            self.game.headers["Result"] = result
+
+    def handle_error(self, error: PdnError) -> None:
+        self.game.errors.append(error)
+
+    def visit_unparsed(self, text: str) -> None:
+        if self._starting:
+            self._starting_unparsed = _lines(self._starting_unparsed, text)
+        else:
+            self._node.unparsed = _lines(self._node.unparsed, text)
+
+    def handle_warning(self, warning: PdnError) -> None:
+        self.game.warnings.append(warning)
+
+    def result(self) -> Game:
+        return self.game
+
+
+def _join(first: str, second: str) -> str:
+    return f"{first} {second}" if first else second
+
+
+def _lines(first: str, second: str) -> str:
+    return f"{first}\n{second}" if first else second
+
+
+class HeadersBuilder(BaseVisitor[Headers]):
+    """Collects the headers and skips the moves (see :func:`read_headers`).
+
+    >>> import io
+    >>> from draughts.pdn import read_game
+    >>> read_game(io.StringIO('[Event "A"] 32-28 *'), Visitor=HeadersBuilder)
+    Headers(Event='A')
+    """
+
+    def begin_headers(self) -> Headers:
+        self.headers = Headers()
+        return self.headers
+
+    def visit_header(self, name: str, value: str) -> None:
+        self.headers[name] = value
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> Headers:
+        return self.headers
+
+
+class SkipVisitor(BaseVisitor[bool]):
+    """Skips a whole game (see :func:`skip_game`).
+
+    >>> import io
+    >>> from draughts.pdn import read_game
+    >>> read_game(io.StringIO("32-28 *"), Visitor=SkipVisitor)
+    True
+    """
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> bool:
+        return True
