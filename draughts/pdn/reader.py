@@ -9,7 +9,6 @@ memory. Nothing in it recurses, so nesting depth is not limited.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import IO, Any
 
@@ -20,12 +19,29 @@ from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, tag_is_unknown, va
 from draughts.pdn.infer import Evidence, GameText, board_of_fen, choose, read_ahead
 from draughts.pdn.lexer import (
     PLAIN_MOVE,
-    TOKEN,
     Cursor,
     forget,
     open_cursor,
 )
-from draughts.variant import VARIANTS, Variant, gametype_preset
+from draughts.pdn.pending import (
+    Guess,
+    Split,
+    Unparsed,
+    comment_text,
+    raw_comment,
+    short_message,
+)
+from draughts.pdn.resolver import (
+    NO_BOARD,
+    NO_RESOLVER,
+    Resolver,
+    may_start,
+    preset_numbering,
+    renumbered,
+    resolver_for,
+    start_board,
+)
+from draughts.variant import Variant
 
 _NAG_OF_STRENGTH = {
     "!": 1,
@@ -42,209 +58,12 @@ _NAG_OF_STRENGTH = {
     "(!?)": 5,
     "(?!)": 6,
 }
-_SQUARE = re.compile(r"[a-wyz][0-9]{1,2}|[0-9]+")  # not "x": "28x17" is 28 and 17
 _SETUP_FEN = re.compile(r'^\s*(?:FEN\s*"([^"]*)"|([^"]*))\s*$')
 _ERROR_KIND = (
     (AmbiguousMoveError, "ambiguous"),
     (IllegalMoveError, "illegal"),
     (InvalidMoveError, "invalid"),
 )
-
-
-class _Resolver:
-    """Finds the legal move a move text names, fast for the common short
-    form and through :meth:`Board.parse_pdn` for everything else."""
-
-    def __init__(self, variant: Variant) -> None:
-        self.number = {variant.square_name(n): n for n in variant.squares}
-        self.algebraic = variant.notation == "algebraic"
-        self.variant = variant
-        # Captures written with "-" are right where "-" is the separator (Thai).
-        self.dash_captures = variant.capture_separator == "-"
-        # A move of a plain line ("32-28", "1- 7") -> what word() says of it.
-        self.words: dict[str, tuple[int, int, bool]] = {}
-
-    def quick(self, board: Board, match: re.Match[str]) -> Move | None:
-        """The move a two-square token like ``32-28`` or ``19x28`` names, if
-        exactly one legal move joins the squares; else None (see :meth:`resolve`).
-
-        Only that move is looked up: the board's own legal move list (a Move
-        for each) would cost more than the rest of the reading."""
-        first, second, more = match.group("a", "b", "more")
-        if more is not None:
-            return None
-        origin = self.number.get(first)
-        destination = self.number.get(second)
-        if origin is None or destination is None:
-            return None
-        found = board.moves_between(origin, destination)
-        if len(found) != 1:
-            return None
-        return found[0]
-
-    def word(self, text: str) -> tuple[int, int, bool] | None:
-        """A move of a plain line (see :data:`draughts.pdn.lexer.PLAIN_LINE`): its squares, and
-        whether it is written as a capture; None if the board has no such
-        square."""
-        capture = "x" in text
-        first, second = text.split("x" if capture else "-")
-        origin, destination = self.number.get(first.strip()), self.number.get(second.strip())
-        if origin is None or destination is None:
-            return None
-        found = self.words[text] = (origin, destination, capture)
-        return found
-
-    def resolve(self, board: Board, text: str) -> Move:
-        """The legal move ``text`` names, in any form the reader knows.
-
-        :raises ValueError: (an :class:`InvalidMoveError`,
-            :class:`IllegalMoveError` or :class:`AmbiguousMoveError`).
-        """
-        if self.algebraic and len(text) == 3 and text[1].isalpha():
-            return self._file_and_square(board, text)
-        match = TOKEN.fullmatch(text)
-        if match is not None and match.group("a") is not None:
-            move = self.quick(board, match)
-            if move is not None:
-                return move
-        return board.parse_pdn(text)
-
-    def begins_capture(self, board: Board, text: str) -> bool:
-        """Whether ``text`` names the start of a legal capture that goes on
-        (the first part of ``4x31 31x42``)."""
-        squares = [self._square(token) for token in _SQUARE.findall(text)]
-        if len(squares) < 2 or None in squares:
-            return False
-        return any(
-            move.from_square == squares[0] and squares[-1] in move.path[1:-1]
-            for move in board.legal_moves
-            if move.captures
-        )
-
-    def _square(self, token: str) -> int | None:
-        """The square a token names, in any notation the board accepts."""
-        square = self.number.get(token)
-        if square is None:
-            try:
-                square = self.variant.parse_square(token)
-            except ValueError:
-                return None
-        return square
-
-    def join(self, first: str, second: str) -> str | None:
-        """``first`` and ``second`` as one capture, if ``second`` starts where
-        ``first`` ends: ``"4x31"`` and ``"31x42"`` give ``"4x31x42"``."""
-        head, tail = _SQUARE.findall(first), _SQUARE.findall(second)
-        if len(tail) < 2 or head[-1] != tail[0]:
-            return None
-        return "x".join(head + tail[1:])
-
-    def _file_and_square(self, board: Board, text: str) -> Move:
-        """Old Russian short notation: the origin's file and the destination
-        (``ed4``: the piece on the e-file that can go to d4)."""
-        destination = self.number.get(text[1:])
-        if destination is None:
-            raise InvalidMoveError(f"no square {text[1:]!r} on the board: {text!r}")
-        variant = board.variant
-        found = [
-            m
-            for m in board.legal_moves
-            if m.to_square == destination and variant.square_name(m.from_square)[0] == text[0]
-        ]
-        if len(found) == 1:
-            return found[0]
-        if not found:
-            raise IllegalMoveError(f"illegal move {text!r} in {board.fen()}")
-        listed = ", ".join(board.pdn(m, long=True) for m in found)
-        raise AmbiguousMoveError(
-            f"ambiguous move {text!r} in {board.fen()}: it could be {listed}", tuple(found)
-        )
-
-
-# What the reader keeps per variant: for the presets for good, for other
-# variants only for the few read last, like the board's own contexts (a start
-# board holds its variant's tables: kept for every custom variant a program
-# reads with, they would add up to megabytes).
-_PRESETS = frozenset(VARIANTS)
-_RECENT = 16
-_RESOLVERS: dict[Variant, _Resolver] = {}
-
-
-def _resolver(variant: Variant) -> _Resolver:
-    resolver = _RESOLVERS.get(variant)
-    if resolver is None:
-        if variant not in _PRESETS:
-            return _recent_resolver(variant)
-        resolver = _RESOLVERS[variant] = _Resolver(variant)
-    return resolver
-
-
-@functools.lru_cache(maxsize=_RECENT)
-def _recent_resolver(variant: Variant) -> _Resolver:
-    return _Resolver(variant)
-
-
-class _Unparsed:
-    """Text kept after a rejected move, until the end of its variation or game.
-
-    The text is kept as read, token by token: tokens of one source line with
-    what stood between them (spaces, nothing), a line break where the source
-    had one, so that it reads back as the same tokens (a ``[`` and a ``]`` of
-    two lines never join into a tag, ``49x4`` and ``x`` never into one move).
-    A side line that has no move before it (``closes``) keeps its own ``(``
-    and ``)``."""
-
-    __slots__ = (
-        "closes",
-        "column",
-        "depth",
-        "end",
-        "fen",
-        "kind",
-        "last_line",
-        "line",
-        "message",
-        "nesting",
-        "parts",
-        "source",
-    )
-
-    def __init__(
-        self, line: int, column: int, message: str, kind: str, fen: str | None, depth: int
-    ) -> None:
-        self.line, self.column, self.message, self.kind, self.fen = (
-            line,
-            column,
-            message,
-            kind,
-            fen,
-        )
-        self.depth = depth
-        self.nesting = 0
-        self.closes = False
-        self.parts: list[str] = []
-        self.last_line = line
-        self.source: str | None = None  # the line the last part was matched in
-        self.end = -1  # and where it ended there
-
-    def add(self, text: str, line: int, match: re.Match[str] | None = None) -> None:
-        """Keep ``text``, read on ``line`` where ``match`` (if known) ends."""
-        if self.parts:
-            if match is not None and match.string is self.source:
-                self.parts.append(match.string[self.end : match.start()])
-            else:
-                self.parts.append(" " if line == self.last_line else "\n")
-        self.parts.append(text)
-        self.last_line = line
-        if match is None:
-            self.source, self.end = None, -1
-        else:
-            self.source, self.end = match.string, match.end()
-
-    def error(self) -> PdnError:
-        return PdnError(
-            self.line, self.column, self.message, self.kind, self.fen, "".join(self.parts)
-        )
 
 
 def _strength(visitor: BaseVisitor[Any], strength: str) -> None:
@@ -256,44 +75,6 @@ def _strength(visitor: BaseVisitor[Any], strength: str) -> None:
         visitor.visit_nag(nag)
 
 
-_MESSAGE_LIMIT = 500
-
-
-def _short(message: str) -> str:
-    """The message, cut in the middle if the text it quotes is huge."""
-    if len(message) <= _MESSAGE_LIMIT:
-        return message
-    half = _MESSAGE_LIMIT // 2
-    return f"{message[:half]} ... ({len(message) - 2 * half} characters) ... {message[-half:]}"
-
-
-_WHITESPACE = str.maketrans("\t\n\r\f\v", "     ")
-
-
-def _comment_text(text: str) -> str:
-    """Whitespace folded to single spaces. Done with whole-string operations
-    (split/join or a regex would make an object per word of a huge comment)."""
-    text = text.translate(_WHITESPACE)
-    while "  " in text:
-        text = text.replace("    ", " ").replace("  ", " ")
-    return text.strip()
-
-
-def _raw_comment(kind: str, match: re.Match[str] | str, text: str) -> str:
-    """A comment as it was written, for text kept after a rejected move: a
-    ``;`` comment as it is (the rest of its line), one over several lines with
-    its line breaks, in parentheses (prose) in them, and one never closed
-    closed (it was at the end of the file)."""
-    if kind == "semicolon":
-        assert not isinstance(match, str)
-        return match.group("semicolon")
-    if kind == "prose":
-        return f"({text})"
-    if isinstance(match, str):
-        return "{" + text + "}"
-    return match.group(0)
-
-
 _LOOKAHEAD = 100  # moves to follow an ambiguous move before taking its first reading
 # Tokens that may stand between the parts of a split capture or between an
 # ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
@@ -302,47 +83,6 @@ _COMMENTS = frozenset(("comment", "cclose", "semicolon", "open_comment", "prose"
 _HEADER_TOKENS = frozenset(("tag", "tag2", "percent", *_COMMENTS))  # do not end the headers
 _MOVE_ERRORS = frozenset(("illegal", "ambiguous", "invalid", "fen"))
 _UNESCAPE = re.compile(r"\\(.)")
-
-
-class _Split:
-    """The first part of a capture written in the old split form
-    (``4x31 31x42``), waiting for the second."""
-
-    __slots__ = ("column", "error", "line", "match", "raw", "text")
-
-    def __init__(
-        self,
-        text: str,
-        line: int,
-        column: int,
-        raw: str,
-        error: ValueError,
-        match: re.Match[str],
-    ) -> None:
-        self.text, self.line, self.column, self.raw, self.error = text, line, column, raw, error
-        self.match = match  # where the part ends
-
-
-class _Guess:
-    """An ambiguous move waiting for the next moves to tell which it is: a
-    board and the moves for each reading, the moves read since, where the
-    move was and why it was ambiguous."""
-
-    __slots__ = ("column", "error", "first", "later", "line", "lines", "raw")
-
-    def __init__(
-        self,
-        lines: list[tuple[Board, list[Move]]],
-        first: re.Match[str],
-        line: int,
-        column: int,
-        error: ValueError,
-        raw: str,
-    ) -> None:
-        self.lines = lines
-        self.later: list[tuple[re.Match[str], int, int]] = []
-        self.first, self.line, self.column, self.error = first, line, column, error
-        self.raw = raw  # the move as read (both parts of a split capture)
 
 
 class _Stop(Exception):
@@ -398,7 +138,14 @@ class _GameReader:
     :meth:`run` dispatches each token to a method; the state those methods
     share is the attributes below. While :attr:`plain` is true the game is in
     the ordinary state (moves being replayed, nothing rejected or skipped, no
-    move waiting for the next one) and moves take the fast paths."""
+    move waiting for the next one) and moves take the fast paths.
+
+    The class is most of this module (about 700 lines): it is one state
+    machine, and its methods read and change the same state token by token;
+    split into classes, each token would cost attribute hops through them on
+    the reader's hottest path. What it holds between tokens lives in
+    :mod:`draughts.pdn.pending`, move texts are resolved by
+    :mod:`draughts.pdn.resolver`."""
 
     __slots__ = (
         "bad",
@@ -439,19 +186,19 @@ class _GameReader:
         self.in_headers = True
         self.special: dict[str, tuple[str, int, int]] = {}  # GameType, Variant, FEN
         self.early_comments: list[str] = []  # comments before the first move
-        self.board: Board = _NO_BOARD
-        self.resolver: _Resolver = _NO_RESOLVER
+        self.board: Board = NO_BOARD
+        self.resolver: Resolver = NO_RESOLVER
         self.preset: Variant | None = None  # the GameType's own numbering, if the tag gave another
         self.skip_all = False  # the visitor skips the moves
         self.frames: list[tuple[int, Move]] = []  # open variations: (ply, main move)
         self.moves_here = [0]  # moves played in each open line
         self.skipped = 0  # nesting inside a variation the visitor skips
-        self.bad: _Unparsed | None = None
+        self.bad: Unparsed | None = None
         self.result: str | None = None
         self.nesting = 0  # parentheses open in the movetext, whatever is skipped
         self.plain = False  # moves are being replayed: none of the states above
-        self.split: _Split | None = None
-        self.guess: _Guess | None = None
+        self.split: Split | None = None
+        self.guess: Guess | None = None
 
     # -- The token loop ---------------------------------------------------------
 
@@ -544,7 +291,7 @@ class _GameReader:
             ),
         )
         self.visitor.handle_warning(
-            PdnError(line, column, _short(f"no GameType: {choice.reason}"), "inferred")
+            PdnError(line, column, short_message(f"no GameType: {choice.reason}"), "inferred")
         )
         return choice.variant
 
@@ -554,7 +301,7 @@ class _GameReader:
         """Whether the game's moves (the first ``limit`` if given) replay as
         ``variant`` without an error, and how many are played before the first."""
         first = text.evidence.first
-        if fen is None and first is not None and not _may_start(variant, first):
+        if fen is None and first is not None and not may_start(variant, first):
             return False, 0
         cursor, handle = text.cursor()
         trial = _Trial(limit)
@@ -684,14 +431,14 @@ class _GameReader:
             self.report(line, column, "comment not closed before the end of the file", "syntax")
         if self.bad is not None:
             self.bad.add(
-                _raw_comment(kind, match, text),
+                raw_comment(kind, match, text),
                 line,
                 None if isinstance(match, str) else match,
             )
         elif self.in_headers:
-            self.early_comments.append(_comment_text(text))
+            self.early_comments.append(comment_text(text))
         elif not (self.skip_all or self.skipped) and text.strip():
-            self.visitor.visit_comment(_comment_text(text))
+            self.visitor.visit_comment(comment_text(text))
 
     def start_moves(self, line: int, column: int) -> None:
         """The headers are over: set up the board they describe."""
@@ -711,7 +458,9 @@ class _GameReader:
             )
         except ValueError as error:
             where = gametype or variant_tag or ("", line, column)
-            self.reject_start(_Unparsed(where[1], where[2], _short(str(error)), "variant", None, 0))
+            self.reject_start(
+                Unparsed(where[1], where[2], short_message(str(error)), "variant", None, 0)
+            )
             return
         if gametype is not None and variant_tag is not None:
             self.check_variant_tag(variant, variant_tag)
@@ -723,20 +472,20 @@ class _GameReader:
         fen_text = fen[0] if fen and fen[0].strip() else None
         try:
             board, crowned = (
-                (_start(variant), ()) if fen_text is None else board_of_fen(fen_text, variant)
+                (start_board(variant), ()) if fen_text is None else board_of_fen(fen_text, variant)
             )
         except ValueError as error:
             assert fen is not None
             self.reject_start(
-                _Unparsed(fen[1], fen[2], _short(f"invalid FEN tag: {error}"), "fen", None, 0)
+                Unparsed(fen[1], fen[2], short_message(f"invalid FEN tag: {error}"), "fen", None, 0)
             )
             return
         if crowned:
             assert fen is not None
             self.crowned_warning(crowned, fen[1], fen[2], board)
         self.board = board
-        self.preset = _preset_numbering(variant, gametype)
-        self.resolver = _resolver(variant)
+        self.preset = preset_numbering(variant, gametype)
+        self.resolver = resolver_for(variant)
         self.visitor.visit_board(board)
         for comment in self.early_comments:
             self.visitor.visit_comment(comment)
@@ -769,7 +518,7 @@ class _GameReader:
                 f"unknown Variant {value!r}: read as {variant.name} ({variant.gametype_string}) "
                 "by the GameType alone; a custom variant is read with read_game(..., variant=...)"
             )
-            self.visitor.handle_warning(PdnError(line, column, _short(message), "variant"))
+            self.visitor.handle_warning(PdnError(line, column, short_message(message), "variant"))
 
     # -- Movetext other than moves -----------------------------------------------
 
@@ -825,7 +574,7 @@ class _GameReader:
         elif match.group(0) in ("-", "--"):
             # "41. - -": the record does not know the moves; keep the rest as text.
             self.reject(
-                _Unparsed(
+                Unparsed(
                     line,
                     column,
                     "a move the record does not give ('-')",
@@ -871,7 +620,7 @@ class _GameReader:
     def open_variation(self, match: re.Match[str], line: int, column: int) -> None:
         if not self.moves_here[-1]:
             # Kept as text, parentheses and all, to where it closes.
-            bad = _Unparsed(line, column, "a variation must follow a move", "syntax", None, 0)
+            bad = Unparsed(line, column, "a variation must follow a move", "syntax", None, 0)
             bad.closes = True
             self.reject(bad, "(", line, match)
         elif self.visitor.begin_variation() is SKIP:
@@ -900,7 +649,7 @@ class _GameReader:
         fen = (fen_match.group(1) or fen_match.group(2)) if fen_match else ""
         if self.frames or self.moves_here[0]:
             self.reject(
-                _Unparsed(
+                Unparsed(
                     line,
                     column,
                     "a setup after the first move is not supported",
@@ -916,7 +665,7 @@ class _GameReader:
         try:
             board, crowned = board_of_fen(fen, self.board.variant)
         except ValueError as error:
-            bad = _Unparsed(line, column, _short(f"invalid setup: {error}"), "fen", None, 0)
+            bad = Unparsed(line, column, short_message(f"invalid setup: {error}"), "fen", None, 0)
             self.reject(bad, match.group(0), line, match)
             return
         if crowned:
@@ -961,22 +710,22 @@ class _GameReader:
                     line_board = board.copy(stack=False)
                     line_board.push(candidate)
                     lines.append((line_board, [candidate]))
-            self.guess = _Guess(lines, match, line, column, error, raw)
+            self.guess = Guess(lines, match, line, column, error, raw)
             return
         except ValueError as error:
             if self.resolver.begins_capture(board, text):
-                self.split = _Split(text, line, column, raw, error, match)
+                self.split = Split(text, line, column, raw, error, match)
                 return
             retry = None
             if self.preset is not None and not self.frames and not self.moves_here[0]:
-                retry = _renumbered(self.special.get("FEN"), self.preset, text)
+                retry = renumbered(self.special.get("FEN"), self.preset, text)
             if retry is None:
                 self.fail(error, line, column, raw, match)
                 return
             # The file numbers its squares as the GameType's preset does,
             # whatever the full GameType says (kurnik exports).
             self.board, move = retry
-            self.resolver = _resolver(self.board.variant)
+            self.resolver = resolver_for(self.board.variant)
             self.visitor.visit_board(self.board)
         self.commit(move, text, match, line, column)
 
@@ -1019,7 +768,7 @@ class _GameReader:
         elif not alive or len(guess.later) >= _LOOKAHEAD:
             self.unsettled()
 
-    def adopt(self, guess: _Guess, chosen: list[Move], why: str) -> None:
+    def adopt(self, guess: Guess, chosen: list[Move], why: str) -> None:
         """Read an ambiguous move as the first of ``chosen``, and the moves
         read since as the rest."""
         self.guess = None
@@ -1065,7 +814,7 @@ class _GameReader:
 
     def report(self, line: int, column: int, message: str, kind: str, unparsed: str = "") -> None:
         """An error; ``unparsed`` is the text it leaves out of the game."""
-        self.error(PdnError(line, column, _short(message), kind, None, unparsed))
+        self.error(PdnError(line, column, short_message(message), kind, None, unparsed))
 
     def error(self, error: PdnError) -> None:
         """Hand ``error`` to the visitor, and the text it leaves out of the
@@ -1093,22 +842,27 @@ class _GameReader:
         """A rejected move: the rest of its line is kept as text."""
         kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)), "illegal")
         self.reject(
-            _Unparsed(
-                line, column, _short(str(error)), kind_name, self.board.fen(), len(self.frames)
+            Unparsed(
+                line,
+                column,
+                short_message(str(error)),
+                kind_name,
+                self.board.fen(),
+                len(self.frames),
             ),
             raw,
             line,
             match,
         )
 
-    def reject_start(self, bad: _Unparsed) -> None:
+    def reject_start(self, bad: Unparsed) -> None:
         """The tags give no board: all the movetext is kept as the text of
         ``bad``, from the comments before the first move on."""
         for comment in self.early_comments:
             bad.add("{" + comment.replace("}", "]") + "}", 0)  # line 0: a line of their own
         self.bad = bad
 
-    def reject(self, bad: _Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
+    def reject(self, bad: Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
         """Keep ``raw`` (read on ``line``, ending where ``match`` does) and the
         rest of the line as the text of ``bad``."""
         bad.add(raw, line, match)
@@ -1122,77 +876,7 @@ class _TrialReader(_GameReader):
 
     __slots__ = ()
 
-    def reject(self, bad: _Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
+    def reject(self, bad: Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
         if bad.kind in _MOVE_ERRORS:
             raise _Stop
         super().reject(bad, raw, line, match)
-
-
-_NO_BOARD = Board()
-_STARTS: dict[Variant, Board] = {}
-
-
-def _start(variant: Variant) -> Board:
-    """A new board at the variant's start. Copying one kept for the purpose
-    costs a twentieth of ``Board(variant=...)``, which parses the FEN and
-    computes the position key."""
-    start = _STARTS.get(variant)
-    if start is None:
-        if variant not in _PRESETS:
-            return _recent_start(variant).copy()
-        start = _STARTS[variant] = Board(variant=variant)
-    return start.copy()
-
-
-@functools.lru_cache(maxsize=_RECENT)
-def _recent_start(variant: Variant) -> Board:
-    return Board(variant=variant)
-
-
-_NO_RESOLVER = _Resolver(_NO_BOARD.variant)
-
-
-def _may_start(variant: Variant, first: str) -> bool:
-    """Whether a legal move at the variant's start joins the first and last
-    squares of ``first`` (True when they are not squares of its board: the
-    reader may still read the move). Most variants tried for a game fail
-    at its first move: seen without setting up a reader, and without the
-    legal moves an error message lists."""
-    resolver = _resolver(variant)
-    squares = [resolver._square(token) for token in _SQUARE.findall(first)]
-    if len(squares) < 2 or None in squares:
-        return True
-    starts = _FIRST_MOVES.get(variant)
-    if starts is None:
-        moves = _start(variant).legal_moves
-        starts = _FIRST_MOVES[variant] = frozenset((m.from_square, m.to_square) for m in moves)
-    return (squares[0], squares[-1]) in starts
-
-
-_FIRST_MOVES: dict[Variant, frozenset[tuple[int, int]]] = {}
-"""The squares each legal first move of a preset joins (see :func:`_may_start`)."""
-
-
-def _preset_numbering(variant: Variant, gametype: str | None) -> Variant | None:
-    """The preset of the GameType number (of the variant's ``Variant`` tag,
-    if it has one) when a full GameType gave ``variant`` another numbering,
-    else None."""
-    if not gametype or "," not in gametype:
-        return None
-    preset = gametype_preset(gametype, variant.variant_tag) or gametype_preset(gametype)
-    if preset is None or preset.gametype_string == variant.gametype_string:
-        return None  # the same numbering (a custom variant, or the preset itself)
-    if (preset.width, preset.height) != (variant.width, variant.height):
-        return None
-    return preset
-
-
-def _renumbered(
-    fen: tuple[str, int, int] | None, preset: Variant, text: str
-) -> tuple[Board, Move] | None:
-    """The board and first move under the preset's numbering, if it takes the move."""
-    try:
-        board = Board(fen[0] if fen and fen[0].strip() else None, variant=preset)
-        return board, _resolver(preset).resolve(board, text)
-    except ValueError:
-        return None
