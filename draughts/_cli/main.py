@@ -18,11 +18,18 @@ from draughts._cli import perft as _perft
 from draughts._cli import play as _play
 from draughts._cli import serve as _serve
 
+# What --help says (the module docstring is for developers).
+_DESCRIPTION = (
+    "The rules of draughts in all their national variants: count moves, play the "
+    "built-in engine, check and convert PDN files, index and search them, play in "
+    "the browser, run engine matches and DXP games. 'draughts COMMAND --help' "
+    "tells more of each command."
+)
 
-# The module docstring is the --help description, so it stays as users know it.
-# Each subcommand's module (perft, play, pdn, index) registers its parser here.
+
+# Each subcommand's module registers its parser here.
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="draughts", description=__doc__)
+    parser = argparse.ArgumentParser(prog="draughts", description=_DESCRIPTION)
     parser.add_argument(
         "--version",
         action="version",
