@@ -22,6 +22,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from draughts.engine import Engine
+from draughts.engine.dxp import serve
+
 Step = tuple[Any, ...]
 
 
@@ -134,3 +137,19 @@ def in_thread(function: Callable[[], Any]) -> Callable[[], Any]:
         return outcome.get("value")
 
     return finish
+
+
+def serve_in_thread(engine: Engine, **options: Any) -> tuple[int, Callable[..., Any]]:
+    """Run :func:`draughts.engine.dxp.serve` for ``engine`` on a free port in
+    a thread: the port once it listens, and the call that joins the thread
+    and gives what ``serve`` returned (see :func:`in_thread`). A server
+    that never listens fails the test instead of hanging it."""
+    ports: list[int] = []
+    finish = in_thread(lambda: serve(engine, 0, on_listening=ports.append, **options))
+    deadline = time.monotonic() + 30
+    while not ports:
+        if time.monotonic() > deadline:
+            finish(0)  # raises what serve raised, or says the thread is stuck
+            raise AssertionError("serve returned without listening")
+        time.sleep(0.01)
+    return ports[0], finish

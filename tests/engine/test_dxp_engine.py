@@ -27,9 +27,9 @@ from draughts.engine._dxp_wire import (
     parse_message,
     position_of,
 )
-from draughts.engine.dxp import initiate, serve
+from draughts.engine.dxp import initiate
 from draughts.engine.matches import play_game
-from tests.engine.fake_dxp_peer import FakePeer, in_thread
+from tests.engine.fake_dxp_peer import FakePeer, in_thread, serve_in_thread
 
 NAME = "Fake Peer"
 ACCEPT = "A" + NAME.ljust(32) + "0"
@@ -276,20 +276,9 @@ def test_listen_reports_a_bad_gamereq() -> None:
 
 def test_serve_plays_takes_back_and_records_the_game() -> None:
     start = draughts.Board()
-    ports: list[int] = []
-    games = in_thread(
-        lambda: serve(
-            builtin("medium"),
-            0,
-            name="Server",
-            limit=Limit(depth=2),
-            games=1,
-            idle_timeout=5,
-            on_listening=ports.append,
-        )
+    port, games = serve_in_thread(
+        builtin("medium"), name="Server", limit=Limit(depth=2), games=1, idle_timeout=5
     )
-    while not ports:
-        time.sleep(0.01)
     peer = FakePeer(
         [
             ("send", request_for(start, draughts.WHITE)),  # our engine plays white
@@ -303,7 +292,7 @@ def test_serve_plays_takes_back_and_records_the_game() -> None:
             ("expect", "E0"),
             ("close",),
         ],
-        connect_to=ports[0],
+        connect_to=port,
     ).start()
     received = peer.join()
     (game,) = games()
@@ -317,14 +306,7 @@ def test_serve_plays_takes_back_and_records_the_game() -> None:
 
 
 def test_serve_stops_on_an_illegal_move() -> None:
-    ports: list[int] = []
-    games = in_thread(
-        lambda: serve(
-            builtin("easy"), 0, limit=Limit(depth=1), idle_timeout=5, on_listening=ports.append
-        )
-    )
-    while not ports:
-        time.sleep(0.01)
+    port, games = serve_in_thread(builtin("easy"), limit=Limit(depth=1), idle_timeout=5)
     peer = FakePeer(
         [
             ("send", request_for(draughts.Board(), draughts.BLACK)),
@@ -332,7 +314,7 @@ def test_serve_stops_on_an_illegal_move() -> None:
             ("send", "M0000474100"),
             ("expect", "E01"),
         ],
-        connect_to=ports[0],
+        connect_to=port,
     ).start()
     peer.join()
     with pytest.raises(EngineProtocolError, match="'M0000474100', which is not a legal move"):
@@ -351,22 +333,12 @@ def replay(game: pdn.Game) -> draughts.Board:
 
 
 def test_a_whole_game_over_loopback_agrees_with_the_board() -> None:
-    ports: list[int] = []
-    served = in_thread(
-        lambda: serve(
-            builtin("easy", seed=4),
-            0,
-            limit=Limit(depth=2),
-            games=1,
-            idle_timeout=10,
-            on_listening=ports.append,
-        )
+    port, served = serve_in_thread(
+        builtin("easy", seed=4), limit=Limit(depth=2), games=1, idle_timeout=10
     )
-    while not ports:
-        time.sleep(0.01)
     opening = draughts.Board()
     opening.push_pdn("32-28")  # black, the DXP side, moves first
-    with DxpEngine.connect("127.0.0.1", ports[0], minutes=5) as remote:
+    with DxpEngine.connect("127.0.0.1", port, minutes=5) as remote:
         board, termination, _reason, outcome = play_game(
             builtin("medium"), remote, opening, limit=Limit(depth=2), max_plies=400
         )
@@ -436,14 +408,8 @@ def test_a_misbehaving_initiator_gets_a_clear_error(
 
 
 def test_serve_refuses_a_finished_position_and_plays_the_next_request() -> None:
-    ports: list[int] = []
-    games = in_thread(
-        lambda: serve(
-            builtin("easy"), 0, limit=Limit(depth=1), idle_timeout=1, on_listening=ports.append
-        )  # after the peer leaves, serve waits a second for another
-    )
-    while not ports:
-        time.sleep(0.01)
+    # After the peer leaves, serve waits a second for another.
+    port, games = serve_in_thread(builtin("easy"), limit=Limit(depth=1), idle_timeout=1)
     over = draughts.Board("W:W:B20")  # white to move has no piece left
     peer = FakePeer(
         [
@@ -456,7 +422,7 @@ def test_serve_refuses_a_finished_position_and_plays_the_next_request() -> None:
             ("expect", "E0"),
             ("close",),
         ],
-        connect_to=ports[0],
+        connect_to=port,
     ).start()
     received = peer.join()
     assert received[0].endswith("2") and received[1].endswith("0")
@@ -471,23 +437,16 @@ def test_serve_answers_the_logged_matchmaker_request() -> None:
         "R01MatchMaker                      W001075B"
         "Wzzzzzzzzzzzzzzzezzzzzeeeeweeeeewwwwwwwwwwwwwwwwwww"
     )
-    ports: list[int] = []
-    games = in_thread(
-        lambda: serve(
-            builtin("medium"),
-            0,
-            name="Moby Dam (Nov 29 2026)",
-            games=1,
-            limit=Limit(depth=2),
-            idle_timeout=5,
-            on_listening=ports.append,
-        )
+    port, games = serve_in_thread(
+        builtin("medium"),
+        name="Moby Dam (Nov 29 2026)",
+        games=1,
+        limit=Limit(depth=2),
+        idle_timeout=5,
     )
-    while not ports:
-        time.sleep(0.01)
     peer = FakePeer(
         [("send", logged), ("expect", "A"), ("expect", "M"), ("send", "E20"), ("expect", "E0")],
-        connect_to=ports[0],
+        connect_to=port,
     ).start()
     accept, move, _ = peer.join()
     assert accept == "AMoby Dam (Nov 29 2026)          0"  # as in the log

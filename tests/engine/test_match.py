@@ -15,7 +15,6 @@ import draughts
 from draughts import pdn
 from draughts.engine import Engine, EngineError, Limit, PlayResult, builtin
 from draughts.engine.base import Analysis
-from draughts.engine.dxp import serve
 from draughts.engine.matches import (
     EngineSpec,
     MatchScore,
@@ -27,7 +26,7 @@ from draughts.engine.matches import (
     match,
     play_game,
 )
-from tests.engine.fake_dxp_peer import in_thread
+from tests.engine.fake_dxp_peer import serve_in_thread
 
 FAST = Limit(depth=1)
 
@@ -266,20 +265,10 @@ def test_engines_given_as_functions() -> None:
 
 
 def test_a_dxp_engine_in_a_match() -> None:
-    ports: list[int] = []
-    served = in_thread(
-        lambda: serve(
-            builtin("easy", seed=2),
-            0,
-            limit=Limit(depth=1),
-            games=2,
-            idle_timeout=10,
-            on_listening=ports.append,
-        )
+    port, served = serve_in_thread(
+        builtin("easy", seed=2), limit=Limit(depth=1), games=2, idle_timeout=10
     )
-    while not ports:
-        time.sleep(0.01)
-    result = match(f"dxp:127.0.0.1:{ports[0]}", "builtin:medium", games=2, limit=FAST)
+    result = match(f"dxp:127.0.0.1:{port}", "builtin:medium", games=2, limit=FAST)
     games = served()
     assert len(games) == 2  # both games on the one connection
     for record, theirs in zip(result.games, games, strict=True):
