@@ -57,6 +57,7 @@ else:
 if not _native_loaded:
     from draughts._core.pure import (  # type: ignore[assignment]
         Tables,
+        apply_keyed,
         board_moves,
         captures,
         find_step,
@@ -64,9 +65,10 @@ if not _native_loaded:
         legal_moves,
         moves_between,
         perft,
+        position_key,
         steps,
+        undo_keyed,
     )
-    from draughts._core.pure.keyed import apply_keyed, position_key, undo_keyed
 
 if TYPE_CHECKING:
     from draughts.variant import Variant

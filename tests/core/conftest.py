@@ -15,21 +15,6 @@ import pytest
 
 from draughts import _core
 from draughts._core import pure
-from draughts._core.pure import keyed
-
-PURE_FUNCTIONS = {
-    "legal_moves": pure.legal_moves,
-    "captures": pure.captures,
-    "board_moves": pure.board_moves,
-    "steps": pure.steps,
-    "has_step": pure.has_step,
-    "find_step": pure.find_step,
-    "moves_between": pure.moves_between,
-    "perft": pure.perft,
-    "apply_keyed": keyed.apply_keyed,
-    "undo_keyed": keyed.undo_keyed,
-    "position_key": keyed.position_key,
-}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -45,6 +30,6 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     if wanted == "native" and _core.BACKEND != "native":
         pytest.skip("the native core is not built here (or DRAUGHTS_PURE=1)")
     if wanted == "pure":
-        for name, function in PURE_FUNCTIONS.items():
+        for name, function in pure.FUNCTIONS.items():
             monkeypatch.setattr(_core, name, function)
     return str(wanted)

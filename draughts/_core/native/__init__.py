@@ -40,9 +40,6 @@ from draughts._core.native._native import (
     steps,
     undo_keyed,
 )
-from draughts._core.pure.keyed import apply_keyed as _pure_apply_keyed
-from draughts._core.pure.keyed import position_key as _pure_position_key
-from draughts._core.pure.keyed import undo_keyed as _pure_undo_keyed
 from draughts._core.raw import CAPTURES_KEPT, RawMove
 from draughts._options import CaptureRule
 from draughts.move import Move
@@ -66,21 +63,7 @@ __all__ = [
     "undo_keyed",
 ]
 
-_native.set_pure(
-    {
-        "legal_moves": pure.legal_moves,
-        "captures": pure.captures,
-        "board_moves": pure.board_moves,
-        "steps": pure.steps,
-        "has_step": pure.has_step,
-        "find_step": pure.find_step,
-        "moves_between": pure.moves_between,
-        "perft": pure.perft,
-        "apply_keyed": _pure_apply_keyed,
-        "undo_keyed": _pure_undo_keyed,
-        "position_key": _pure_position_key,
-    }
-)
+_native.set_pure(pure.FUNCTIONS)
 
 # The order of draughts._core.native.core.h's RULE_ constants.
 _RULE_CODES = {

@@ -1,6 +1,8 @@
 """Types of the C extension (see ``module.c``): the functions of
 :mod:`draughts._core.pure` with the same arguments, and the tables type."""
 
+from collections.abc import Callable
+
 from draughts._core.pure.tables import Tables
 from draughts._core.raw import RawMove
 from draughts.move import Move
@@ -91,4 +93,4 @@ def undo_keyed(
     key: int,
 ) -> tuple[int, int, int, int, int]: ...
 def position_key(t: Tables, color: int, m0: int, m1: int, k0: int, k1: int) -> int: ...
-def set_pure(functions: dict[str, object]) -> None: ...
+def set_pure(functions: dict[str, Callable[..., object]]) -> None: ...

@@ -1,6 +1,9 @@
 """The move generator in pure Python: the oracle any other backend of
 :mod:`draughts._core` is tested against."""
 
+from collections.abc import Callable
+
+from draughts._core.pure.keyed import apply_keyed, position_key, undo_keyed
 from draughts._core.pure.movegen import (
     board_moves,
     captures,
@@ -14,7 +17,9 @@ from draughts._core.pure.perft import perft
 from draughts._core.pure.tables import Tables
 
 __all__ = [
+    "FUNCTIONS",
     "Tables",
+    "apply_keyed",
     "board_moves",
     "captures",
     "find_step",
@@ -22,5 +27,24 @@ __all__ = [
     "legal_moves",
     "moves_between",
     "perft",
+    "position_key",
     "steps",
+    "undo_keyed",
 ]
+
+FUNCTIONS: dict[str, Callable[..., object]] = {
+    "legal_moves": legal_moves,
+    "captures": captures,
+    "board_moves": board_moves,
+    "steps": steps,
+    "has_step": has_step,
+    "find_step": find_step,
+    "moves_between": moves_between,
+    "perft": perft,
+    "apply_keyed": apply_keyed,
+    "undo_keyed": undo_keyed,
+    "position_key": position_key,
+}
+"""The interface's functions by name: what the native core passes a board it
+does not hold on to, and what the tests put in :mod:`draughts._core` to run
+on the pure generator."""
