@@ -400,6 +400,22 @@ class Searcher:
             return self.sign * self._static(pos)
         if len(moves) > 1:
             moves.sort(key=_taken)
+        return self._best_reply(pos, moves, alpha, beta, ply)
+
+    def _answer_threat(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
+        """A quiet position where the opponent threatens to capture: its
+        static score would ignore the threat, so every step is tried (once
+        per line) and the capture that follows is played out."""
+        self.threat_extensions -= 1
+        best = self._best_reply(pos, legal(self.t, pos), alpha, beta, ply)
+        self.threat_extensions += 1
+        return best
+
+    def _best_reply(
+        self, pos: Position, moves: list[RawMove], alpha: int, beta: int, ply: int
+    ) -> int:
+        """The best of ``moves`` with each answer played out in quiescence
+        (alpha-beta: the first score at or above ``beta`` ends the loop)."""
         best = -WIN - 1
         for move in moves:
             self._tick()
@@ -410,24 +426,6 @@ class Searcher:
                     alpha = score
                     if alpha >= beta:
                         break
-        return best
-
-    def _answer_threat(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
-        """A quiet position where the opponent threatens to capture: its
-        static score would ignore the threat, so every step is tried (once
-        per line) and the capture that follows is played out."""
-        self.threat_extensions -= 1
-        best = -WIN - 1
-        for move in legal(self.t, pos):
-            self._tick()
-            score = -self._quiesce(play(pos, move), -beta, -alpha, ply + 1)
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        self.threat_extensions += 1
         return best
 
     def _static(self, pos: Position) -> int:
