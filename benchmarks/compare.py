@@ -178,31 +178,28 @@ class Worker:
         self.proc.wait(timeout=30)
 
 
+def _output(lib: Lib, code: str, *, check: bool = False) -> str:
+    """What ``code`` prints in a fresh interpreter of that library."""
+    return subprocess.run(
+        [str(lib.python), "-c", code],
+        cwd=lib.cwd,
+        check=check,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **lib.env},
+    ).stdout.strip()
+
+
 def import_time(lib: Lib, clock: str) -> float:
     """Seconds to ``import draughts`` in a fresh interpreter."""
     now = "time.process_time()" if clock == "cpu" else "time.perf_counter()"
     code = f"import time; t = {now}; import draughts; print({now} - t)"
-    out = subprocess.run(
-        [str(lib.python), "-c", code],
-        cwd=lib.cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **lib.env},
-    ).stdout
-    return float(out.split()[-1])
+    return float(_output(lib, code, check=True).split()[-1])
 
 
 def _backend(lib: Lib) -> str:
     """The core ``draughts`` runs on in that library's interpreter."""
-    code = "import draughts; print(getattr(draughts, 'BACKEND', 'pure'))"
-    return subprocess.run(
-        [str(lib.python), "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=lib.cwd,
-        env={**os.environ, **lib.env},
-    ).stdout.strip()
+    return _output(lib, "import draughts; print(getattr(draughts, 'BACKEND', 'pure'))")
 
 
 def version(name: str, lib: Lib) -> str:
@@ -215,16 +212,7 @@ def version(name: str, lib: Lib) -> str:
             "print(getattr(draughts, '__version__', None) or m.version('draughtslib'), "
             "getattr(draughts, 'BACKEND', 'pure'))"
         )
-    number = (
-        subprocess.run(
-            [str(lib.python), "-c", code],
-            capture_output=True,
-            text=True,
-            cwd=lib.cwd,
-            env={**os.environ, **lib.env},
-        ).stdout.strip()
-        or "?"
-    )
+    number = _output(lib, code) or "?"
     if name != "ours":
         return number
     try:
