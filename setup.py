@@ -48,7 +48,7 @@ setup(
     ext_modules=[
         Extension(
             "draughts._core.native._native",
-            sources=[f"{NATIVE}/{name}.c" for name in ("movegen", "convert", "load", "module")],
+            sources=[f"{NATIVE}/{name}.c" for name in ("movegen", "convert", "load", "board_state", "module")],
             depends=[f"{NATIVE}/core.h", f"{NATIVE}/convert.h"],
             extra_compile_args=["-std=c11", "-O3"] if os.name != "nt" else [],
         )

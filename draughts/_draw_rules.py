@@ -33,6 +33,10 @@ the set-up, or with its own start ply."""
 class Tracker:
     """The counting rules of one variant, with what is needed to follow them."""
 
+    events = (int(Reset.CAPTURE), int(Reset.MAN_MOVE), int(Reset.PROMOTION))
+    """The bits of :meth:`after_progress`'s ``events``: a capture, a man
+    move, a promotion (what the native core's push passes)."""
+
     def __init__(self, t: Geometry, start_piece_count: int) -> None:
         rules = t.variant.draw_rules
         self.counting: tuple[DrawRule, ...] = tuple(r for r in rules if not r.is_repetition)

@@ -12,6 +12,10 @@ reaches move generation only through the names exported here:
   kings of each colour) and the colour to move (0 White, 1 Black); the
   functions take them as ``color, own_men, own_kings, opp_men, opp_kings``,
   perft as ``color, white_men, black_men, white_kings, black_kings``.
+- :class:`BoardState` is the base class of :class:`draughts.Board`: its
+  mutable state (:data:`STATE_NAMES`). The native one also plays and takes
+  back moves (``push`` and ``pop`` in C); the pure one leaves that to
+  Board's Python methods.
 - Moves are :class:`~draughts._core.raw.RawMove` values (internal indices);
   :func:`~draughts._core.raw.apply` plays one on the bitboards, and
   ``tables(...).moves`` (a :class:`~draughts._core.raw.MoveMaker`) turns them
@@ -30,6 +34,7 @@ import os
 from typing import TYPE_CHECKING
 
 from draughts._core.geometry import Geometry
+from draughts._core.pure.board_state import STATE_NAMES
 from draughts._core.raw import MoveMaker, RawMove, apply
 
 if os.environ.get("DRAUGHTS_PURE", "") == "1":
@@ -37,6 +42,7 @@ if os.environ.get("DRAUGHTS_PURE", "") == "1":
 else:
     try:
         from draughts._core.native import (
+            BoardState,
             Tables,
             apply_keyed,
             board_moves,
@@ -56,6 +62,7 @@ else:
         _native_loaded = False
 if not _native_loaded:
     from draughts._core.pure import (  # type: ignore[assignment]
+        BoardState,
         Tables,
         apply_keyed,
         board_moves,
@@ -75,6 +82,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BACKEND",
+    "STATE_IN_C",
+    "STATE_NAMES",
+    "BoardState",
     "Geometry",
     "MoveMaker",
     "RawMove",
@@ -96,6 +106,8 @@ __all__ = [
 
 BACKEND = "native" if _native_loaded else "pure"
 """Which generator runs: ``"native"`` (C11) or ``"pure"`` (pure Python)."""
+STATE_IN_C = _native_loaded
+"""Whether :class:`BoardState` has ``push`` and ``pop`` of its own (in C)."""
 
 
 def tables(variant: Variant) -> Tables:

@@ -370,19 +370,17 @@ class _GameReader:
         board = self.board
         resolver = self.resolver
         push = board.push
-        matching = board.moves_between
+        unique = board._unique_move
         visit_move = self.visitor.visit_move
         words = resolver.words
         played = 0
         for number, word in enumerate(PLAIN_MOVE.findall(text, 0, end)):
             squares = words.get(word) or resolver.word(word)
             if squares is not None:
-                origin, destination, capture = squares
-                between = matching(origin, destination)
                 # The only legal move between the squares, written with the
                 # right separator: play it.
-                if len(between) == 1 and bool(between[0].captures) == capture:
-                    chosen = between[0]
+                chosen = unique(*squares)
+                if chosen is not None:
                     visit_move(board, chosen)
                     push(chosen)
                     played += 1

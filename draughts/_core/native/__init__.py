@@ -28,6 +28,7 @@ except ImportError as error:  # not built: a ModuleNotFoundError, as for any abs
     ) from error
 from draughts._core.native._native import (
     MAX_SQUARES,
+    BoardState,
     apply_keyed,
     board_moves,
     captures,
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_SQUARES",
+    "BoardState",
     "Tables",
     "apply_keyed",
     "board_moves",

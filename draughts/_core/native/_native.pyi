@@ -2,12 +2,32 @@
 :mod:`draughts._core.pure` with the same arguments, and the tables type."""
 
 from collections.abc import Callable
+from typing import Any
 
 from draughts._core.pure.tables import Tables
 from draughts._core.raw import RawMove
 from draughts.move import Move
 
 MAX_SQUARES: int
+
+class BoardState:
+    """The state of a draughts.Board (see draughts._core.pure.board_state)
+    with push and pop in C."""
+
+    _ctx: Any
+    _men: list[int]
+    _kings: list[int]
+    _turn: int
+    _key: int | None
+    _stack: list[Any]
+    move_stack: list[Move]
+    _quiet_from: int
+    _starts: tuple[int | None, ...]
+    _kmoves: tuple[int, int, int, int]
+    _legal: list[Move] | None
+    def push(self, move: Move) -> None: ...
+    def pop(self) -> Move: ...
+    def _unique_move(self, origin: int, destination: int, capture: bool) -> Move | None: ...
 
 class Core:
     @property

@@ -64,13 +64,12 @@ int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what) {
 }
 
 PyObject *from_bits(CoreObject *c, bb_t bits) {
-    uint64_t words[MAX_PAD_WORDS] = {0};
     size_t nwords = ((size_t)c->pad_size + 63) / 64;
-    if (c->rules.padded) {
-        words[0] = (uint64_t)bits;
-        words[1] = (uint64_t)(bits >> 64);
-        return _PyLong_FromByteArray((unsigned char *)words, nwords * 8, 1, 0);
+    if (c->rules.padded) { /* at most two words: none to clear */
+        uint64_t pair[2] = {(uint64_t)bits, (uint64_t)(bits >> 64)};
+        return _PyLong_FromByteArray((unsigned char *)pair, nwords * 8, 1, 0);
     }
+    uint64_t words[MAX_PAD_WORDS] = {0};
     while (bits) {
         uint64_t lo = (uint64_t)bits;
         int sq = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(bits >> 64));

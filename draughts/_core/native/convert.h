@@ -17,6 +17,7 @@ typedef struct {
     int16_t *pad_to_sq;   /* padded index -> compact square, -1 off the board */
     int sq_to_pad[MAX_SQUARES];
     int number[MAX_SQUARES];      /* compact square -> square number */
+    int16_t sq_of_number[MAX_SQUARES + 1]; /* square number -> compact square, -1 for none */
     PyObject *pad_ints[MAX_SQUARES];    /* the padded index of each square, as an int */
     PyObject *number_ints[MAX_SQUARES]; /* the square number, as an int */
     PyObject *bit_ints[MAX_SQUARES];    /* the padded bit of each square, as an int */

@@ -135,6 +135,7 @@ static int load_squares(CoreObject *c, PyObject *sq_to_pad, PyObject *numbers) {
         return -1;
     }
     for (int i = 0; i < c->pad_size; i++) c->pad_to_sq[i] = -1;
+    for (int i = 0; i <= MAX_SQUARES; i++) c->sq_of_number[i] = -1;
     if (ints(sq_to_pad, c->sq_to_pad, MAX_SQUARES, 0, c->pad_size - 1, "squares") != r->n ||
         ints(numbers, c->number, MAX_SQUARES, 0, c->pad_size, "numbers") != r->n) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one index per square expected");
@@ -151,6 +152,7 @@ static int load_squares(CoreObject *c, PyObject *sq_to_pad, PyObject *numbers) {
         if (!c->pad_ints[sq] || !c->number_ints[sq]) return -1;
         if (c->number[sq] == 0) continue; /* padding, in a padded layout */
         c->pad_to_sq[c->sq_to_pad[sq]] = (int16_t)sq;
+        if (c->number[sq] <= MAX_SQUARES) c->sq_of_number[c->number[sq]] = (int16_t)sq;
         r->board |= BIT(sq);
         c->bit_ints[sq] = from_bits(c, BIT(sq));
         if (!c->bit_ints[sq]) return -1;

@@ -3,6 +3,7 @@
 
 from collections.abc import Callable
 
+from draughts._core.pure.board_state import STATE_NAMES, BoardState
 from draughts._core.pure.keyed import apply_keyed, position_key, undo_keyed
 from draughts._core.pure.movegen import (
     board_moves,
@@ -18,6 +19,8 @@ from draughts._core.pure.tables import Tables
 
 __all__ = [
     "FUNCTIONS",
+    "STATE_NAMES",
+    "BoardState",
     "Tables",
     "apply_keyed",
     "board_moves",
