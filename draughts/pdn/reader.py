@@ -366,27 +366,14 @@ class _GameReader:
         end = match.start("end")
         if end < 0:
             end = len(text)
-        # The hot loop: what it calls is bound to locals.
-        board = self.board
+        # The hot loop, in C on the native backend (see Board._play_words).
+        words = PLAIN_MOVE.findall(text, 0, end)
         resolver = self.resolver
-        push = board.push
-        unique = board._unique_move
-        visit_move = self.visitor.visit_move
-        words = resolver.words
-        played = 0
-        for number, word in enumerate(PLAIN_MOVE.findall(text, 0, end)):
-            squares = words.get(word) or resolver.word(word)
-            if squares is not None:
-                # The only legal move between the squares, written with the
-                # right separator: play it.
-                chosen = unique(*squares)
-                if chosen is not None:
-                    visit_move(board, chosen)
-                    push(chosen)
-                    played += 1
-                    continue
-            end = [m.start() for m in PLAIN_MOVE.finditer(text, 0, end)][number]
-            break
+        played = self.board._play_words(
+            words, resolver.words, resolver.word, self.visitor.visit_move
+        )
+        if played < len(words):  # the rest of the line, from that move on
+            end = [m.start() for m in PLAIN_MOVE.finditer(text, 0, end)][played]
         self.moves_here[-1] += played
         if end < len(text):
             self.cursor.push_back(text, end)

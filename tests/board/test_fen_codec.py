@@ -284,4 +284,9 @@ def test_every_remembered_item_reads_as_the_general_parser_reads_it() -> None:
                 assert (mask, is_king) == expected, (name, item)
                 break
             else:
-                pytest.fail(f"{name}: {item!r} is read by neither colour")
+                # A range no colour's men may fill (over a crowning row),
+                # remembered from a FEN that was then refused, as
+                # '[FEN "B:W1-32:B1"]' is in English: refused here too.
+                for letter in "WB":
+                    with pytest.raises(InvalidFenError):
+                        parse_fen(t, f"W:{letter}{item}")

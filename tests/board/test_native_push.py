@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import random
 import weakref
+from collections.abc import Callable
 
 import attrs
 import pytest
@@ -244,3 +245,59 @@ def test_the_unique_move_of_a_square_off_the_board_raises_as_moves_between() -> 
     for origin, destination in [(0, 14), (9, 33), (-1, 14)]:
         with pytest.raises(ValueError, match="no square"):
             board._unique_move(origin, destination, False)
+
+
+@SETTINGS
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1))
+def test_the_plain_line_loop_agrees_with_python(variant: draughts.Variant, seed: int) -> None:
+    """The PDN reader's loop over a line's moves, in C and in Python: the
+    same moves visited (each before its push) and played, the same count,
+    the same board, when the line goes wrong at a random place (a word with
+    no squares, a move that is not legal, the wrong separator)."""
+    rng = random.Random(seed)
+    game = draughts.Board(variant=variant)
+    words: list[str] = []
+    for _ in range(rng.randrange(1, 60)):
+        legal = list(game.legal_moves)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        sep = "x" if move.captures else "-"
+        words.append(f"{move.from_square}{sep}{move.to_square}")
+        game.push(move)
+    spoiled = rng.randrange(len(words) + 1)
+    if spoiled < len(words):
+        origin, destination = words[spoiled].replace("x", "-").split("-")
+        words[spoiled] = rng.choice(
+            [
+                f"{origin}-99",
+                f"{destination}-{origin}",
+                words[spoiled].translate({45: 120, 120: 45}),
+            ]
+        )
+
+    def squares_of(word: str) -> tuple[int, int, bool] | None:
+        capture = "x" in word
+        origin, destination = map(int, word.split("x" if capture else "-"))
+        last = variant.square_count
+        return None if max(origin, destination) > last else (origin, destination, capture)
+
+    def replay(play: Callable[..., int]) -> tuple[object, ...]:
+        board = draughts.Board(variant=variant)
+        seen: list[tuple[str, Move]] = []
+        cache: dict[str, tuple[int, int, bool]] = {}
+
+        def resolve(word: str) -> tuple[int, int, bool] | None:
+            found = squares_of(word)
+            if found is not None:
+                cache[word] = found
+            return found
+
+        def visit(b: draughts.Board, move: Move) -> None:
+            seen.append((b.fen(), move))
+
+        return (play(board, words, cache, resolve, visit), seen, state(board))
+
+    results = [replay(draughts.Board._play_words), replay(draughts.Board._play_words_python)]
+    assert results[0] == results[1]
+    assert results[0][0] == len(words) if spoiled == len(words) else results[0][0] <= spoiled

@@ -28,6 +28,13 @@ class BoardState:
     def push(self, move: Move) -> None: ...
     def pop(self) -> Move: ...
     def _unique_move(self, origin: int, destination: int, capture: bool) -> Move | None: ...
+    def _play_words(
+        self,
+        words: list[str],
+        squares: dict[str, tuple[int, int, bool]],
+        resolve: Callable[[str], tuple[int, int, bool] | None],
+        visit: Callable[[Any, Move], object],
+    ) -> int: ...
 
 class Core:
     @property

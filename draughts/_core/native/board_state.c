@@ -96,6 +96,15 @@ static int learn_context(StateObject *self, PyObject *ctx) {
     return 0;
 }
 
+/* The plain fields learn_context sets. */
+static void copy_learnt(StateObject *to, const StateObject *from) {
+    to->man_move_resets = from->man_move_resets;
+    to->crown_and_continue = from->crown_and_continue;
+    to->positional_pieces = from->positional_pieces;
+    to->long_diagonal = from->long_diagonal;
+    for (int i = 0; i < 3; i++) to->events[i] = from->events[i];
+}
+
 static PyObject *get_ctx(StateObject *self, void *closure) {
     (void)closure;
     if (self->ctx == NULL) {
@@ -105,14 +114,31 @@ static PyObject *get_ctx(StateObject *self, void *closure) {
     return Py_NewRef(self->ctx);
 }
 
+/* What learn_context found for the context set last (a board and its
+ * copies share one): setting the same one again copies it, since reading
+ * it anew would cost a new board or copy() about 0.4 us. Holds a reference
+ * to that context (contexts are kept anyway, see draughts._context). */
+static StateObject last_learnt;
+
 static int set_ctx(StateObject *self, PyObject *ctx, void *closure) {
     (void)closure;
     forget_context(self);
     Py_CLEAR(self->ctx);
     if (ctx == NULL) return 0;
-    if (learn_context(self, ctx) < 0) {
-        forget_context(self);
-        return -1;
+    if (ctx != last_learnt.ctx) {
+        if (learn_context(self, ctx) < 0) {
+            forget_context(self);
+            return -1;
+        }
+        forget_context(&last_learnt);
+        Py_XSETREF(last_learnt.ctx, Py_NewRef(ctx));
+        last_learnt.core = (CoreObject *)Py_XNewRef(self->core);
+        last_learnt.tracker = Py_NewRef(self->tracker);
+        copy_learnt(&last_learnt, self);
+    } else {
+        self->core = (CoreObject *)Py_XNewRef(last_learnt.core);
+        self->tracker = Py_NewRef(last_learnt.tracker);
+        copy_learnt(self, &last_learnt);
     }
     self->ctx = Py_NewRef(ctx);
     return 0;
@@ -397,19 +423,16 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
  * `capture` is true, else None; the board does not change. What the PDN
  * reader asks of every move it replays: one call instead of
  * Board.moves_between's Python and the tests on its list. */
-static PyObject *state_unique_move(StateObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObject *dest_number,
+                             PyObject *capture_flag) {
     static PyObject *str_python;
     if (str_python == NULL && (str_python = PyUnicode_InternFromString("_unique_move_python")) == NULL)
         return NULL;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_unique_move() takes origin, destination and capture");
-        return NULL;
-    }
     CoreObject *core = self->core;
     long c = self->turn && PyLong_CheckExact(self->turn) ? PyLong_AsLong(self->turn) : -1;
-    int origin = core ? square_of(core, args[0]) : -1;
-    int dest = core ? square_of(core, args[1]) : -1;
-    int capture = PyObject_IsTrue(args[2]);
+    int origin = core ? square_of(core, origin_number) : -1;
+    int dest = core ? square_of(core, dest_number) : -1;
+    int capture = PyObject_IsTrue(capture_flag);
     bb_t bb[4];
     int ready = core != NULL && state_complete(self) && (c == 0 || c == 1) && origin >= 0 &&
                 dest >= 0 && capture >= 0;
@@ -418,9 +441,9 @@ static PyObject *state_unique_move(StateObject *self, PyObject *const *args, Py_
                 list_bits(core, self->kings, i, &bb[2 + i]) == 0;
     if (!ready) { /* Python's answer, or its error for a square off the board */
         PyErr_Clear();
-        return PyObject_VectorcallMethod(str_python, (PyObject *[]){(PyObject *)self, args[0],
-                                                                    args[1], args[2]},
-                                         4 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        PyObject *args[] = {(PyObject *)self, origin_number, dest_number, capture_flag};
+        return PyObject_VectorcallMethod(str_python, args, 4 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                         NULL);
     }
     int o = 1 - (int)c;
     Side side = {bb[c], bb[2 + c], bb[o], bb[2 + o]};
@@ -451,6 +474,55 @@ static PyObject *state_unique_move(StateObject *self, PyObject *const *args, Py_
     }
     routes_free(&routes);
     return found ? found : Py_NewRef(Py_None);
+}
+
+static PyObject *state_unique_move(StateObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_unique_move() takes origin, destination and capture");
+        return NULL;
+    }
+    return unique_move(self, args[0], args[1], args[2]);
+}
+
+/* _play_words(words, squares, resolve, visit): Board._play_words_python in
+ * C (see there): the PDN reader's loop over the moves of a plain line. */
+static PyObject *state_play_words(StateObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyList_Check(args[0]) || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "_play_words() takes a list of words, a dict, and two functions");
+        return NULL;
+    }
+    PyObject *words = args[0], *squares = args[1], *resolve = args[2], *visit = args[3];
+    Py_ssize_t played = 0;
+    for (; played < PyList_GET_SIZE(words); played++) {
+        PyObject *word = PyList_GET_ITEM(words, played);
+        PyObject *found = PyDict_GetItemWithError(squares, word); /* borrowed */
+        if (found != NULL) {
+            Py_INCREF(found);
+        } else if (PyErr_Occurred() || (found = PyObject_CallOneArg(resolve, word)) == NULL) {
+            return NULL;
+        }
+        if (!PyTuple_Check(found) || PyTuple_GET_SIZE(found) != 3) { /* None: no such squares */
+            Py_DECREF(found);
+            break;
+        }
+        PyObject *move = unique_move(self, PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1),
+                                     PyTuple_GET_ITEM(found, 2));
+        Py_DECREF(found);
+        if (move == NULL) return NULL;
+        if (move == Py_None) {
+            Py_DECREF(move);
+            break;
+        }
+        PyObject *visit_args[] = {(PyObject *)self, move};
+        PyObject *visited = PyObject_Vectorcall(visit, visit_args, 2, NULL);
+        PyObject *pushed = visited ? state_push(self, move) : NULL;
+        Py_DECREF(move);
+        Py_XDECREF(visited);
+        if (pushed == NULL) return NULL;
+        Py_DECREF(pushed);
+    }
+    return PyLong_FromSsize_t(played);
 }
 
 /* -- pop ------------------------------------------------------------------------- */
@@ -575,6 +647,8 @@ static PyMethodDef state_methods[] = {
     {"pop", (PyCFunction)state_pop, METH_NOARGS, pop_doc},
     {"_unique_move", (PyCFunction)(void (*)(void))state_unique_move, METH_FASTCALL,
      "The only legal move between two squares, a capture or not as asked, or None."},
+    {"_play_words", (PyCFunction)(void (*)(void))state_play_words, METH_FASTCALL,
+     "Play the moves of a plain PDN line while each is the only one between its squares."},
     {NULL, NULL, 0, NULL},
 };
 
