@@ -1,13 +1,39 @@
 """Types of the C extension (see ``module.c``): the functions of
 :mod:`draughts._core.pure` with the same arguments, and the tables type."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from draughts._core.pure.tables import Tables
 from draughts._core.raw import RawMove
 from draughts.move import Move
 
 MAX_SQUARES: int
+
+class Search:
+    def __init__(
+        self,
+        core: Core,
+        evaluation: tuple[object, ...],
+        no_progress: int | None,
+        endings: dict[tuple[int, int, int, int], int],
+        sign: int,
+        breakthrough: bool,
+        game_keys: Sequence[int],
+    ) -> None: ...
+    def run(
+        self,
+        pos: tuple[int, int, int, int, int],
+        key: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        reversible: int,
+        root: Sequence[int] | None,
+        limits: tuple[bool, int, int, int, int | None, float | None],
+    ) -> tuple[int | None, int, tuple[int, RawMove] | None]: ...
+    def table_move(self, pos: tuple[int, int, int, int, int], key: int) -> RawMove | None: ...
+    def static(self, pos: tuple[int, int, int, int, int]) -> int: ...
 
 class Core:
     @property
