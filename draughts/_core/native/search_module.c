@@ -216,7 +216,7 @@ static int search_object_init(SearchObject *o, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "Search() takes positional arguments only");
         return -1;
     }
-    if (o->ready) {
+    if (o->core != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Search() is set up once");
         return -1;
     }
@@ -360,11 +360,11 @@ static int get_limits(Search *s, PyObject *limits) {
                         "max_nodes an int or None, deadline a float or None");
         return -1;
     }
-    /* A negative budget is spent at once, as "nodes >= max_nodes" says. */
     s->enforce = on, s->reductions = (int)reductions, s->threat_extensions = (int)threats;
-    s->nodes = count, s->max_nodes = budget < 0 && budget != -1 ? 0 : budget;
-    if (max_nodes != Py_None && budget < 0) s->max_nodes = 0;
-    s->deadline = deadline == Py_None ? -1.0 : (until < 0 ? 0.0 : until);
+    s->nodes = count;
+    /* A negative budget or deadline is spent at once, as in Python. */
+    s->max_nodes = max_nodes == Py_None ? -1 : budget < 0 ? 0 : budget;
+    s->deadline = deadline == Py_None ? -1.0 : until < 0 ? 0.0 : until;
     return 0;
 }
 
