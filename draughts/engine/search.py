@@ -29,6 +29,12 @@ What the search does, in the usual terms:
   no-progress count (the 25-move rule of international draughts) or one of
   its drawn materials (see :class:`DrawTable`);
 - the evaluation of :mod:`draughts.engine.evaluation`.
+
+:class:`Searcher` is the definition. Where the native core is built,
+:func:`searcher` gives a :class:`NativeSearcher` instead, whose tree runs in
+C (``draughts/_core/native/search.c``) node for node the same: same scores,
+principal variations and node counts; :class:`Searcher` is its oracle in the
+tests.
 """
 
 from __future__ import annotations

@@ -107,11 +107,14 @@ def test_random_playouts_search_alike(variant: str, seed: int, plies: int, depth
         _compare(board, depth)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_middle_games_search_alike_deeper(seed: int) -> None:
-    board = _playout("international", seed, 40)
+@pytest.mark.parametrize(
+    ("variant", "seed", "depth"),
+    [("international", 0, 7), ("international", 1, 6), ("international", 2, 6), ("english", 0, 9)],
+)
+def test_middle_games_search_alike_deeper(variant: str, seed: int, depth: int) -> None:
+    board = _playout(variant, seed, 40)
     assert board is not None
-    _compare(board, 5)
+    _compare(board, depth)
 
 
 def test_a_restricted_root_searches_alike() -> None:
