@@ -21,8 +21,9 @@ from typing import Protocol
 from draughts._core.raw import RawMove
 
 Pos = tuple[int, int, int, int, int]
-Limits = tuple[bool, int, int, int, int | None, float | None]
-"""``(enforce, reductions, threat_extensions, nodes, max_nodes, deadline)``."""
+Limits = tuple[bool, int, int, int, int | None, float | None, int]
+"""``(enforce, reductions, threat_extensions, nodes, max_nodes, deadline,
+table_entries)``."""
 
 
 class CompiledSearch(Protocol):

@@ -205,6 +205,8 @@ class Searcher:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.enforce = True
+        self.table_entries = _TABLE_ENTRIES
+        """The positions the transposition table holds before it is cleared."""
         self.history: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(_MAX_EXTENDED_PLY + 64)]
         self.root: list[RawMove] | None = None
@@ -345,7 +347,7 @@ class Searcher:
                         break
         bound = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
         stored = best + ply if best > WON else best - ply if best < -WON else best
-        if len(self.tt) >= _TABLE_ENTRIES:
+        if len(self.tt) >= self.table_entries:
             self.tt.clear()
         self.tt[key] = (depth, stored, bound, best_move)
         return best
@@ -573,6 +575,7 @@ class NativeSearcher(Searcher):
             self.nodes,
             self.max_nodes,
             self.deadline,
+            self.table_entries,
         )
         score, self.nodes, partial = self.compiled.run(
             pos, key, depth, alpha, beta, ply, reversible, root, limits

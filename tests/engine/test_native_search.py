@@ -117,6 +117,19 @@ def test_middle_games_search_alike_deeper(variant: str, seed: int, depth: int) -
     _compare(board, depth)
 
 
+def test_a_full_table_is_cleared_alike() -> None:
+    # With a table of 50 positions it is cleared many times in a search:
+    # the C table must forget what the dict forgets, when it forgets it.
+    board = _playout("international", 4, 40)
+    assert board is not None
+    oracle, subject = _searchers(board)
+    oracle.table_entries = subject.table_entries = 50
+    pos = _position(board, oracle.t)
+    assert subject.iterate(pos, 6, full_width=2) == oracle.iterate(pos, 6, full_width=2)
+    assert subject.nodes == oracle.nodes
+    assert len(oracle.tt) < 50
+
+
 def test_a_restricted_root_searches_alike() -> None:
     board = _playout("russian", 5, 30)
     assert board is not None
@@ -254,7 +267,7 @@ def test_bad_input_is_refused() -> None:
     _, subject = _searchers(board)
     pos = _position(board, subject.t)
     key = subject.key_of(pos)
-    limits = (True, 0, 1, 0, None, None)
+    limits = (True, 0, 1, 0, None, None, 1000)
     compiled = subject.compiled
     with pytest.raises(ValueError, match="share a square"):
         compiled.run((0, pos[1], pos[1], 0, 0), key, 2, -10, 10, 0, 0, None, limits)

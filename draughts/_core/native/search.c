@@ -3,7 +3,7 @@
  * nodes are visited follows the Python code exactly: the move order (the
  * generator's order, then stable sorts on the same keys), the
  * transposition table (an exact-key table that is cleared when it holds
- * TABLE_ENTRIES, as the dict is), killers, history, reductions, threat
+ * table_entries positions, as the dict is), killers, history, reductions, threat
  * answers, draws and the node count. Comments name the Python method each
  * function mirrors; the reasons are given there. */
 /* clock_gettime(CLOCK_MONOTONIC), the clock of Python's time.monotonic on POSIX. */
@@ -21,7 +21,6 @@
 #define UPPER 2
 #define CHECK_EVERY 1024
 #define MAX_EXTENDED_PLY 60
-#define TABLE_ENTRIES 1500000
 #define LATE 3
 /* The Python killers' list length; deeper plies grow it. */
 #define KILLER_PLIES (MAX_EXTENDED_PLY + 64)
@@ -174,7 +173,7 @@ static int tt_grow(Search *s) {
 
 /* self.tt[key] = (depth, stored, bound, best_move), cleared first when full. */
 static int tt_put(Search *s, uint64_t key, int depth, int score, int bound, const Route *m) {
-    if (s->tt_count >= TABLE_ENTRIES) {
+    if (s->tt_count >= s->table_entries) {
         memset(s->tt, 0, s->tt_cap * sizeof *s->tt);
         s->tt_count = 0;
     }

@@ -71,7 +71,8 @@ typedef struct {
     RouteList scratch;
     /* Limits and per-iteration counters, set by the caller of search_run. */
     unsigned long long nodes;
-    long long max_nodes; /* -1: none */
+    size_t table_entries; /* the table is cleared when it holds this many */
+    long long max_nodes;  /* -1: none */
     double deadline;     /* < 0: none */
     int enforce, reductions, threat_extensions;
     const int *root; /* indices into the root's legal moves, or NULL */

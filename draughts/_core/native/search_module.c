@@ -339,14 +339,21 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
 }
 
 /* The limits and counters of one call: (enforce, reductions,
- * threat_extensions, nodes, max_nodes, deadline). */
+ * threat_extensions, nodes, max_nodes, deadline, table_entries). */
 static int get_limits(Search *s, PyObject *limits) {
     PyObject *enforce, *nodes, *max_nodes, *deadline;
-    long reductions, threats;
-    if (!PyArg_ParseTuple(limits, "OllOOO;limits: (enforce, reductions, threat_extensions, nodes, "
-                                  "max_nodes, deadline)",
-                          &enforce, &reductions, &threats, &nodes, &max_nodes, &deadline))
+    long reductions, threats, entries;
+    if (!PyArg_ParseTuple(limits,
+                          "OllOOOl;limits: (enforce, reductions, threat_extensions, nodes, "
+                          "max_nodes, deadline, table_entries)",
+                          &enforce, &reductions, &threats, &nodes, &max_nodes, &deadline,
+                          &entries))
         return -1;
+    if (entries < 1 || entries > 100000000) {
+        PyErr_Format(PyExc_ValueError, "table_entries must be from 1 to 10**8, not %ld", entries);
+        return -1;
+    }
+    s->table_entries = (size_t)entries;
     int on = PyObject_IsTrue(enforce);
     if (on < 0) return -1;
     unsigned long long count = PyLong_Check(nodes) ? PyLong_AsUnsignedLongLong(nodes) : 0;
