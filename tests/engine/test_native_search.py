@@ -243,23 +243,24 @@ def test_the_static_evaluation_is_the_pure_one(variant: str) -> None:
 
 def test_two_threads_search_at_once() -> None:
     boards = [b for seed in (11, 12) if (b := _playout("international", seed, 40))]
+    assert len(boards) == 2
     pairs = [_searchers(board) for board in boards]
     expected = []
     for board, (oracle, _subject) in zip(boards, pairs, strict=True):
-        expected.append(oracle.iterate(_position(board, oracle.t), 4))
-    results: dict[int, tuple[int, int, list[_core.RawMove]]] = {}
+        expected.append(oracle.iterate(_position(board, oracle.t), 6))
+    results: dict[int, list[tuple[int, int, list[_core.RawMove]]]] = {0: [], 1: []}
 
     def run(i: int) -> None:
-        _oracle, subject = _searchers(boards[i])
         for _ in range(3):
-            results[i] = subject.iterate(_position(boards[i], subject.t), 4)
+            _oracle, subject = _searchers(boards[i])
+            results[i].append(subject.iterate(_position(boards[i], subject.t), 6))
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(boards))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert [results[i] for i in range(len(boards))] == expected
+    assert results == {i: [expected[i]] * 3 for i in range(2)}
 
 
 def test_bad_input_is_refused() -> None:
