@@ -48,8 +48,19 @@ setup(
     ext_modules=[
         Extension(
             "draughts._core.native._native",
-            sources=[f"{NATIVE}/{name}.c" for name in ("movegen", "convert", "load", "board_state", "module")],
-            depends=[f"{NATIVE}/core.h", f"{NATIVE}/convert.h"],
+            sources=[
+                f"{NATIVE}/{name}.c"
+                for name in (
+                    "movegen",
+                    "convert",
+                    "load",
+                    "board_state",
+                    "module",
+                    "search",
+                    "search_module",
+                )
+            ],
+            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "search")],
             extra_compile_args=["-std=c11", "-O3"] if os.name != "nt" else [],
         )
     ],

@@ -126,7 +126,7 @@ class BuiltinEngine(Engine):
         start = time.monotonic()
         seconds = _budget(limit, board.legal_moves.count())
         game_keys = _reversible_keys(board)
-        searcher = _search.Searcher(
+        searcher = _search.searcher(
             t,
             ctx.keys,
             deadline=None if seconds is None else start + seconds,

@@ -173,6 +173,34 @@ class Evaluator:
         self.king_dirs = t.king_move_dirs
         self.flying = t.flying_kings
 
+    def data(self) -> tuple[object, ...]:
+        """The masks and weights as plain data, in the order the native
+        search loads them (:func:`draughts._core.compiled_search`), which
+        counts the same features from them: the planes, centre, back rows,
+        edge, left and right halves, far halves, the men's step shifts, the
+        rows near crowning, the cones, the blended weights, men at start.
+
+        >>> import draughts
+        >>> from draughts._context import context
+        >>> data = evaluator(context(draughts.variant.ENGLISH).core).data()
+        >>> len(data), data[-1]
+        (12, 24)
+        """
+        return (
+            self.planes,
+            self.centre,
+            self.back,
+            self.edge,
+            self.left,
+            self.right,
+            self.far_half,
+            self.forward,
+            self.near,
+            self.cones,
+            self.blended,
+            self.men_at_start,
+        )
+
     def _cones(self, color: int) -> dict[int, int]:
         """Per square, the squares in front of a man there up to its
         crowning row, widening by one column each side per row (and one

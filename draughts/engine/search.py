@@ -29,6 +29,12 @@ What the search does, in the usual terms:
   no-progress count (the 25-move rule of international draughts) or one of
   its drawn materials (see :class:`DrawTable`);
 - the evaluation of :mod:`draughts.engine.evaluation`.
+
+:class:`Searcher` is the definition. Where the native core is built,
+:func:`searcher` gives a :class:`NativeSearcher` instead, whose tree runs in
+C (``draughts/_core/native/search.c``) node for node the same: same scores,
+principal variations and node counts; :class:`Searcher` is its oracle in the
+tests.
 """
 
 from __future__ import annotations
@@ -37,7 +43,8 @@ import time
 from collections.abc import Callable, Sequence
 
 from draughts import _core
-from draughts._core import RawMove, Tables
+from draughts._core import RawMove, Tables, zobrist
+from draughts._core.compiled import CompiledSearch
 from draughts._core.zobrist import Keys
 from draughts.engine.evaluation import Evaluator, evaluator
 from draughts.outcome import Goal, Reset
@@ -198,6 +205,8 @@ class Searcher:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.enforce = True
+        self.table_entries = _TABLE_ENTRIES
+        """The positions the transposition table holds before it is cleared."""
         self.history: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(_MAX_EXTENDED_PLY + 64)]
         self.root: list[RawMove] | None = None
@@ -338,7 +347,7 @@ class Searcher:
                         break
         bound = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
         stored = best + ply if best > WON else best - ply if best < -WON else best
-        if len(self.tt) >= _TABLE_ENTRIES:
+        if len(self.tt) >= self.table_entries:
             self.tt.clear()
         self.tt[key] = (depth, stored, bound, best_move)
         return best
@@ -460,13 +469,21 @@ class Searcher:
         seen = set()
         while len(line) < length and key not in seen:
             seen.add(key)
-            entry = self.tt.get(key)
-            if entry is None or entry[3] is None or entry[3] not in legal(self.t, pos):
+            move = self._table_move(pos, key)
+            if move is None:
                 break
-            line.append(entry[3])
-            key = self._child_key(key, pos, entry[3])
-            pos = play(pos, entry[3])
+            line.append(move)
+            key = self._child_key(key, pos, move)
+            pos = play(pos, move)
         return line
+
+    def _table_move(self, pos: Position, key: int) -> RawMove | None:
+        """The table's best move for ``pos`` (whose key is ``key``), if it
+        is one of its legal moves."""
+        entry = self.tt.get(key)
+        if entry is None or entry[3] is None or entry[3] not in legal(self.t, pos):
+            return None
+        return entry[3]
 
     def iterate(
         self,
@@ -519,6 +536,98 @@ class Searcher:
         if result is None:  # pragma: no cover - depth 1 is never interrupted
             raise LimitReached
         return result
+
+
+class NativeSearcher(Searcher):
+    """A :class:`Searcher` whose :meth:`search` runs in C (the GIL released):
+    the same tree node for node, so the same scores, principal variations
+    and node counts. :meth:`iterate`, the limits and the principal
+    variation stay those of :class:`Searcher`; the transposition table,
+    killers and history live in ``compiled`` (see :func:`searcher`, which
+    makes one where the core has a compiled search)."""
+
+    def __init__(
+        self,
+        t: Tables,
+        keys: Keys,
+        compiled: CompiledSearch,
+        *,
+        deadline: float | None = None,
+        max_nodes: int | None = None,
+        game_keys: Sequence[int] = (),
+    ) -> None:
+        super().__init__(t, keys, deadline=deadline, max_nodes=max_nodes, game_keys=game_keys)
+        self.compiled = compiled
+
+    def search(
+        self, pos: Position, key: int, depth: int, alpha: int, beta: int, ply: int, reversible: int
+    ) -> int:
+        root = None
+        if ply == 0 and self.root is not None:
+            index = {move: i for i, move in enumerate(legal(self.t, pos))}
+            if any(move not in index for move in self.root):
+                raise ValueError("Searcher.root has a move that is not legal in the position")
+            root = [index[move] for move in self.root]
+        limits = (
+            self.enforce,
+            self.reductions,
+            self.threat_extensions,
+            self.nodes,
+            self.max_nodes,
+            self.deadline,
+            self.table_entries,
+        )
+        score, self.nodes, partial = self.compiled.run(
+            pos, key, depth, alpha, beta, ply, reversible, root, limits
+        )
+        if partial is not None:
+            self.partial = partial
+        if score is None:
+            raise LimitReached
+        return score
+
+    def _table_move(self, pos: Position, key: int) -> RawMove | None:
+        return self.compiled.table_move(pos, key)
+
+
+def searcher(
+    t: Tables,
+    keys: Keys,
+    *,
+    deadline: float | None = None,
+    max_nodes: int | None = None,
+    game_keys: Sequence[int] = (),
+) -> Searcher:
+    """A search for the board of ``t``: a :class:`NativeSearcher` where the
+    core has the search compiled for it (the native backend, a board it
+    holds, the variant's own keys), else the Python :class:`Searcher`;
+    both answer alike. The arguments are those of :class:`Searcher`.
+
+    >>> import draughts
+    >>> from draughts._context import context
+    >>> ctx = context(draughts.variant.ENGLISH)
+    >>> s = searcher(ctx.core, ctx.keys)
+    >>> isinstance(s, NativeSearcher) == (draughts.BACKEND == "native")
+    True
+    """
+    compiled = None
+    if keys is zobrist.keys(len(t.square_of_index)):
+        goal = t.variant.goal
+        draws = _draw_table(t.variant)
+        compiled = _core.compiled_search(
+            t,
+            evaluator(t).data(),
+            draws.no_progress,
+            draws.endings,
+            -1 if goal is Goal.ANTIDRAUGHTS else 1,
+            goal is Goal.BREAKTHROUGH,
+            list(game_keys),
+        )
+    if compiled is None:
+        return Searcher(t, keys, deadline=deadline, max_nodes=max_nodes, game_keys=game_keys)
+    return NativeSearcher(
+        t, keys, compiled, deadline=deadline, max_nodes=max_nodes, game_keys=game_keys
+    )
 
 
 _DRAW_TABLES: dict[Variant, DrawTable] = {}

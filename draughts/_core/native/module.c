@@ -7,6 +7,7 @@
 extern PyTypeObject CoreType;
 extern PyTypeObject StateType;
 int board_state_init(void); /* board_state.c */
+extern PyTypeObject SearchType;
 
 static PyObject *pure_functions; /* name -> the pure generator's function */
 
@@ -489,11 +490,13 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__native(void) {
-    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 ||
+        PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
+        PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -3,6 +3,7 @@
 
 from collections.abc import Callable
 
+from draughts._core.compiled import no_compiled_search
 from draughts._core.pure.board_state import STATE_NAMES, BoardState
 from draughts._core.pure.keyed import apply_keyed, position_key, undo_keyed
 from draughts._core.pure.movegen import (
@@ -17,6 +18,8 @@ from draughts._core.pure.movegen import (
 from draughts._core.pure.perft import perft
 from draughts._core.pure.tables import Tables
 
+compiled_search = no_compiled_search
+
 __all__ = [
     "FUNCTIONS",
     "STATE_NAMES",
@@ -25,6 +28,7 @@ __all__ = [
     "apply_keyed",
     "board_moves",
     "captures",
+    "compiled_search",
     "find_step",
     "has_step",
     "legal_moves",
@@ -47,6 +51,7 @@ FUNCTIONS: dict[str, Callable[..., object]] = {
     "apply_keyed": apply_keyed,
     "undo_keyed": undo_keyed,
     "position_key": position_key,
+    "compiled_search": compiled_search,
 }
 """The interface's functions by name: what the native core passes a board it
 does not hold on to, and what the tests put in :mod:`draughts._core` to run

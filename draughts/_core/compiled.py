@@ -1,0 +1,60 @@
+"""The interface of a compiled search: what :func:`draughts._core.compiled_search`
+returns where the backend has one.
+
+The built-in engine's search is defined in Python
+(:class:`draughts.engine.search.Searcher`); the native backend also has it in
+C, node for node the same, and runs it when ``compiled_search`` gives an
+object. The pure backend has none: its ``compiled_search`` always answers
+None and the Python search runs.
+
+>>> import draughts
+>>> from draughts._context import context
+>>> no_compiled_search(context(draughts.variant.ENGLISH).core) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from draughts._core.raw import RawMove
+
+Pos = tuple[int, int, int, int, int]
+Limits = tuple[bool, int, int, int, int | None, float | None, int]
+"""``(enforce, reductions, threat_extensions, nodes, max_nodes, deadline,
+table_entries)``."""
+
+
+class CompiledSearch(Protocol):
+    """One search's tables (transposition table, killers, history) and the
+    compiled search over them; see :meth:`draughts.engine.search.Searcher.search`
+    for what the arguments mean."""
+
+    def run(
+        self,
+        pos: Pos,
+        key: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        reversible: int,
+        root: Sequence[int] | None,
+        limits: Limits,
+    ) -> tuple[int | None, int, tuple[int, RawMove] | None]:
+        """``(score, nodes, partial)``: the score (None when a limit ran
+        out), the node count after the search, and the best root move found
+        once it beat the first one. ``root`` lists the indices of the moves
+        allowed at ply 0 among the legal ones (None: all of them)."""
+
+    def table_move(self, pos: Pos, key: int) -> RawMove | None:
+        """The transposition table's move for ``pos`` if it is legal there."""
+
+    def static(self, pos: Pos) -> int:
+        """White's static score of ``pos``, drawn endings applied."""
+
+
+def no_compiled_search(t: object, *data: object) -> CompiledSearch | None:
+    """The pure backend's ``compiled_search``: there is none."""
+    return None

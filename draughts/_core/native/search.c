@@ -1,0 +1,576 @@
+/* The built-in engine's search (no Python): a line-by-line mirror of
+ * Searcher in draughts/engine/search.py. Everything that decides which
+ * nodes are visited follows the Python code exactly: the move order (the
+ * generator's order, then stable sorts on the same keys), the
+ * transposition table (an exact-key table that is cleared when it holds
+ * table_entries positions, as the dict is), killers, history, reductions, threat
+ * answers, draws and the node count. Comments name the Python method each
+ * function mirrors; the reasons are given there. */
+/* clock_gettime(CLOCK_MONOTONIC), the clock of Python's time.monotonic on POSIX. */
+#define _POSIX_C_SOURCE 199309L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "search.h"
+
+#define WIN 1000000
+#define WON (WIN - 10000)
+#define EXACT 0
+#define LOWER 1
+#define UPPER 2
+#define CHECK_EVERY 1024
+#define MAX_EXTENDED_PLY 60
+#define LATE 3
+/* The Python killers' list length; deeper plies grow it. */
+#define KILLER_PLIES (MAX_EXTENDED_PLY + 64)
+
+/* The bit-parallel sum, as in movegen.c: without -mpopcnt the builtin is a
+ * library call, which took 13% of the search's time. */
+static inline int popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+static inline int popcount(bb_t b) { return popcount64((uint64_t)b) + popcount64((uint64_t)(b >> 64)); }
+
+static inline int low_square(bb_t b) {
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+
+/* Python's floor division, for a positive divisor. */
+static inline long long floor_div(long long a, long long b) {
+    long long q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+void legal_routes(const Rules *r, const Pos *p, RouteList *out) {
+    int c = p->color;
+    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    out->len = 0;
+    if (gen_captures(r, c, &side, 0, out) == 0) gen_steps(r, c, &side, 0, out);
+}
+
+static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) {
+    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    out->len = 0;
+    gen_captures(r, c, &side, 0, out);
+}
+
+/* -- The evaluation (Evaluator.side, Evaluator.score, Searcher._static) ------ */
+
+static bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b) {
+    if (r->padded) {
+        int shift = e->shifts[color][i];
+        return shift >= 0 ? b << shift : b >> -shift;
+    }
+    bb_t out = 0;
+    for (; b; b &= b - 1) {
+        int to = e->shift_to[color][i][low_square(b)];
+        if (to >= 0) out |= BIT(to);
+    }
+    return out;
+}
+
+static long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
+    long long moves = 0;
+    for (; kings; kings &= kings - 1) {
+        int sq = low_square(kings);
+        for (int i = 0; i < r->n_king_move; i++) {
+            int d = r->king_move_dirs[i];
+            const uint8_t *ray = RAY(r, sq, d);
+            for (int j = 0; j < r->ray_len[sq][d]; j++) {
+                if (!(empty & BIT(ray[j]))) break;
+                moves++;
+                if (!r->flying) break;
+            }
+        }
+    }
+    return moves;
+}
+
+static long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
+                            bb_t opp_kings, const long long *w) {
+    const Evaluation *e = s->e;
+    const Rules *r = s->r;
+    bb_t bits = men | kings, empty = r->board & ~(bits | opp);
+    long long total = w[0] * popcount(men) + w[1] * popcount(kings);
+    long long advance = 0;
+    for (int k = 0; k < e->nplanes; k++) advance += (long long)popcount(men & e->planes[color][k]) << k;
+    bb_t steps = 0, behind = 0, supported = men & e->far_half[color];
+    for (int i = 0; i < e->nshifts[color]; i++) {
+        steps |= moved(e, r, color, i, men);
+        bb_t from_behind = moved(e, r, color, i, bits);
+        behind |= from_behind;
+        supported &= from_behind;
+    }
+    long long lopsided = popcount(men & e->left) - popcount(men & e->right);
+    total += w[2] * advance + w[3] * popcount(men & e->centre) +
+             w[4] * popcount(men & e->back[color]) + w[5] * popcount(steps & empty) +
+             w[6] * popcount(men & behind) + w[7] * popcount(supported) +
+             w[8] * popcount(men & e->edge) - w[9] * (lopsided < 0 ? -lopsided : lopsided);
+    if (!opp_kings)
+        for (bb_t near = men & e->near[color]; near; near &= near - 1)
+            if (!(e->cones[color][low_square(near)] & opp)) total += w[10];
+    if (kings) total += w[11] * king_mobility(r, kings, empty);
+    return total;
+}
+
+int search_static_white(const Search *s, const Pos *p) {
+    const bb_t *b = p->bb;
+    const long long *w = s->e->blended[popcount(b[0] | b[1])];
+    long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w) -
+                      side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w);
+    /* Rounded towards zero, so that both colours see the same score. */
+    long long magnitude = (total < 0 ? -total : total) / s->e->men_at_start;
+    long long white = total >= 0 ? magnitude : -magnitude;
+    if (popcount(b[0] | b[1] | b[2] | b[3]) <= SMALL_MATERIAL) {
+        int divisor = s->endings[popcount(b[2])][popcount(b[0])][popcount(b[3])][popcount(b[1])];
+        if (divisor >= 0) white = divisor ? floor_div(white, divisor) : 0;
+    }
+    return (int)white;
+}
+
+/* -- The transposition table -------------------------------------------------- */
+
+static uint64_t route_hash(const Route *m) {
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (int i = 0; i < m->ncaps; i++) h = (h ^ m->caps[i]) * 0x100000001b3ULL;
+    for (int i = 0; m->ncaps && i <= m->ncaps; i++) h = (h ^ m->path[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static int same_move(const Entry *e, const Route *m) {
+    return e->origin == m->origin && e->dest == m->dest && e->crowned == m->crowned &&
+           e->ncaps == m->ncaps && e->move_hash == route_hash(m);
+}
+
+static size_t slot_of(const Search *s, uint64_t key) {
+    size_t mask = s->tt_cap - 1, i = (size_t)(key ^ (key >> 29)) & mask;
+    while (s->tt[i].used && s->tt[i].key != key) i = (i + 1) & mask;
+    return i;
+}
+
+static const Entry *tt_get(const Search *s, uint64_t key) {
+    const Entry *e = &s->tt[slot_of(s, key)];
+    return e->used ? e : NULL;
+}
+
+static int tt_grow(Search *s) {
+    size_t cap = s->tt_cap * 2;
+    Entry *old = s->tt, *tt = calloc(cap, sizeof *tt);
+    if (tt == NULL) return -1;
+    size_t old_cap = s->tt_cap;
+    s->tt = tt, s->tt_cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].used) s->tt[slot_of(s, old[i].key)] = old[i];
+    free(old);
+    return 0;
+}
+
+/* self.tt[key] = (depth, stored, bound, best_move), cleared first when full. */
+static int tt_put(Search *s, uint64_t key, int depth, int score, int bound, const Route *m) {
+    if (s->tt_count >= s->table_entries) {
+        memset(s->tt, 0, s->tt_cap * sizeof *s->tt);
+        s->tt_count = 0;
+    }
+    if ((s->tt_count + 1) * 4 > s->tt_cap * 3 && tt_grow(s) < 0) return -1;
+    Entry *e = &s->tt[slot_of(s, key)];
+    if (!e->used) s->tt_count++;
+    *e = (Entry){key, route_hash(m), score, (int16_t)depth, 1, (uint8_t)bound,
+                 m->origin, m->dest, m->crowned, m->ncaps};
+    return 0;
+}
+
+/* -- Set-up ----------------------------------------------------------------------- */
+
+int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *game_keys,
+                size_t ngame_keys) {
+    memset(s, 0, sizeof *s);
+    s->r = r, s->e = e;
+    s->no_progress = -1;
+    memset(s->endings, -1, sizeof s->endings);
+    s->tt_cap = 4096;
+    s->tt = calloc(s->tt_cap, sizeof *s->tt);
+    s->base = ngame_keys ? ngame_keys - 1 : 0;
+    s->line_cap = s->base + 256;
+    s->line = calloc(s->line_cap, sizeof *s->line);
+    s->nkillers = KILLER_PLIES;
+    s->killers = calloc(s->nkillers, sizeof *s->killers);
+    if (s->tt == NULL || s->line == NULL || s->killers == NULL) return -1;
+    if (s->base) memcpy(s->line, game_keys, s->base * sizeof *s->line);
+    routes_init(&s->scratch);
+    return 0;
+}
+
+void search_free(Search *s) {
+    free(s->tt);
+    free(s->line);
+    free(s->killers);
+    for (size_t i = 0; i < s->nplies; i++) {
+        routes_free(&s->plies[i].moves);
+        free(s->plies[i].order);
+        free(s->plies[i].rank);
+    }
+    free(s->plies);
+    routes_free(&s->scratch);
+    memset(s, 0, sizeof *s);
+}
+
+/* The work space of ply, made on first use. */
+static Ply *ply_at(Search *s, int ply) {
+    if ((size_t)ply >= s->nplies) {
+        size_t n = (size_t)ply + 16;
+        Ply *plies = realloc(s->plies, n * sizeof *plies);
+        if (plies == NULL) return NULL;
+        memset(plies + s->nplies, 0, (n - s->nplies) * sizeof *plies);
+        s->plies = plies, s->nplies = n;
+    }
+    return &s->plies[ply];
+}
+
+static int order_room(Ply *p) {
+    if (p->order_cap >= p->moves.len) return 0;
+    size_t cap = p->moves.len + 32;
+    int *order = realloc(p->order, cap * sizeof *order);
+    if (order != NULL) p->order = order;
+    long long *rank = realloc(p->rank, cap * sizeof *rank);
+    if (rank != NULL) p->rank = rank;
+    if (order == NULL || rank == NULL) return -1;
+    p->order_cap = cap;
+    return 0;
+}
+
+/* The line and the killers must reach ply (forced moves extend lines). */
+static int reach(Search *s, int ply) {
+    if (s->base + (size_t)ply >= s->line_cap) {
+        size_t cap = s->base + (size_t)ply + 256;
+        uint64_t *line = realloc(s->line, cap * sizeof *line);
+        if (line == NULL) return -1;
+        memset(line + s->line_cap, 0, (cap - s->line_cap) * sizeof *line);
+        s->line = line, s->line_cap = cap;
+    }
+    if ((size_t)ply >= s->nkillers) {
+        size_t n = (size_t)ply + 64;
+        uint32_t(*killers)[2] = realloc(s->killers, n * sizeof *killers);
+        if (killers == NULL) return -1;
+        memset(killers + s->nkillers, 0, (n - s->nkillers) * sizeof *killers);
+        s->killers = killers, s->nkillers = n;
+    }
+    return 0;
+}
+
+/* -- The search ------------------------------------------------------------------- */
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Searcher._tick: returns 1 (and sets stopped) when a limit is spent. */
+static int tick(Search *s) {
+    s->nodes++;
+    if (s->nodes % CHECK_EVERY || !s->enforce) return 0;
+    if ((s->max_nodes >= 0 && s->nodes >= (unsigned long long)s->max_nodes) ||
+        (s->deadline >= 0 && now() >= s->deadline))
+        s->stopped = 1;
+    return s->stopped;
+}
+
+static void child_of(const Search *s, const Pos *p, const Route *m, uint64_t key, Pos *child,
+                     uint64_t *child_key) {
+    *child = *p;
+    *child_key = key;
+    play(s->r, m, p->color, child->bb, child_key);
+    child->color = 1 - p->color;
+}
+
+/* Searcher._crowned */
+static int crowned_score(const Pos *p, int ply) {
+    return (p->color == 0 ? p->bb[3] : p->bb[2]) ? ply - WIN : WIN - ply;
+}
+
+/* Captures most first, stably (the sort on _taken). */
+static void sort_by_taken(const RouteList *l, int *order) {
+    for (size_t i = 0; i < l->len; i++) {
+        size_t j = i;
+        int taken = l->items[i].ncaps;
+        while (j > 0 && l->items[order[j - 1]].ncaps < taken) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = (int)i;
+    }
+}
+
+static int quiesce(Search *s, const Pos *p, int alpha, int beta, int ply);
+
+/* Searcher._best_reply over the moves of ply's list, in order. */
+static int best_reply(Search *s, const Pos *p, int alpha, int beta, int ply) {
+    int best = -WIN - 1;
+    for (size_t i = 0; i < s->plies[ply].moves.len; i++) {
+        if (tick(s)) return 0;
+        /* Indexed afresh: a child may move the plies when it adds one. */
+        const Ply *here = &s->plies[ply];
+        Pos child;
+        uint64_t unused = 0;
+        child_of(s, p, &here->moves.items[here->order[i]], 0, &child, &unused);
+        int score = -quiesce(s, &child, -beta, -alpha, ply + 1);
+        if (s->stopped || s->failed) return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+static int in_order(Ply *here) {
+    if (order_room(here) < 0) return -1;
+    for (size_t i = 0; i < here->moves.len; i++) here->order[i] = (int)i;
+    return 0;
+}
+
+/* Searcher._quiesce, with _answer_threat. */
+static int quiesce(Search *s, const Pos *p, int alpha, int beta, int ply) {
+    if (s->breakthrough && (p->bb[2] | p->bb[3])) return crowned_score(p, ply);
+    Ply *here = ply_at(s, ply);
+    if (here == NULL) return s->failed = 1, 0;
+    capture_routes(s->r, p->color, p, &here->moves);
+    if (here->moves.failed) return s->failed = 1, 0;
+    if (here->moves.len == 0) {
+        int c = p->color;
+        bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
+        Side own = {p->bb[c], p->bb[2 + c], occupied & ~(p->bb[c] | p->bb[2 + c]), 0};
+        if (!any_step(s->r, c, &own)) return s->sign * (ply - WIN);
+        if (s->threat_extensions) {
+            capture_routes(s->r, 1 - c, p, &s->scratch);
+            if (s->scratch.failed) return s->failed = 1, 0;
+            if (s->scratch.len) {
+                legal_routes(s->r, p, &here->moves);
+                if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
+                s->threat_extensions--;
+                int best = best_reply(s, p, alpha, beta, ply);
+                s->threat_extensions++;
+                return best;
+            }
+        }
+        int white = search_static_white(s, p);
+        return s->sign * (p->color == 0 ? white : -white);
+    }
+    if (order_room(here) < 0) return s->failed = 1, 0;
+    sort_by_taken(&here->moves, here->order);
+    return best_reply(s, p, alpha, beta, ply);
+}
+
+static int tt_index(const Ply *here, const Entry *entry) {
+    for (size_t i = 0; i < here->moves.len; i++)
+        if (same_move(entry, &here->moves.items[here->order[i]])) return (int)i;
+    return -1;
+}
+
+/* Searcher._order: ply's moves best first. */
+static void order_moves(Search *s, Ply *here, int color, int ply, const Entry *entry) {
+    const RouteList *l = &here->moves;
+    int *order = here->order;
+    if (l->items[0].ncaps) {
+        sort_by_taken(l, order);
+    } else {
+        uint32_t first = s->killers[ply][0], second = s->killers[ply][1];
+        long long *rank = here->rank;
+        for (size_t i = 0; i < l->len; i++) {
+            const Route *m = &l->items[i];
+            uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
+            rank[i] = code == first    ? -(1LL << 40)
+                      : code == second ? -(1LL << 39)
+                                       : -s->history[color][m->origin][m->dest] -
+                                             (1LL << 30) * m->crowned;
+        }
+        for (size_t i = 0; i < l->len; i++) { /* stable insertion sort */
+            size_t j = i;
+            while (j > 0 && rank[order[j - 1]] > rank[i]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = (int)i;
+        }
+    }
+    int at = entry ? tt_index(here, entry) : -1;
+    if (at > 0) {
+        int moved_first = order[at];
+        memmove(order + 1, order, (size_t)at * sizeof *order);
+        order[0] = moved_first;
+    }
+}
+
+/* Searcher._reward */
+static void reward(Search *s, const Route *m, int color, int ply, int depth) {
+    uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
+    s->history[color][m->origin][m->dest] += (long long)depth * depth;
+    uint32_t *killers = s->killers[ply];
+    if (killers[0] != code) {
+        killers[1] = killers[0];
+        killers[0] = code;
+    }
+}
+
+/* The moves of ply's list for pos (the root's allowed ones at ply 0, by
+ * their indices among the legal moves), in order; -1 out of memory. */
+static long node_moves(Search *s, Ply *here, const Pos *p, int ply, const Entry *entry) {
+    RouteList *l = &here->moves;
+    legal_routes(s->r, p, l);
+    if (l->failed) return -1;
+    if (ply == 0 && s->root != NULL) {
+        size_t n = l->len, need = n + (size_t)s->nroot;
+        if (need > l->cap) {
+            Route *items = realloc(l->items, need * sizeof *items);
+            if (items == NULL) return -1;
+            l->items = items, l->cap = need;
+        }
+        for (int i = 0; i < s->nroot; i++) l->items[n + i] = l->items[s->root[i]];
+        memmove(l->items, l->items + n, (size_t)s->nroot * sizeof *l->items);
+        l->len = (size_t)s->nroot;
+    }
+    if (order_room(here) < 0) return -1;
+    for (size_t i = 0; i < l->len; i++) here->order[i] = (int)i;
+    if (l->len > 1) order_moves(s, here, p->color, ply, entry);
+    return (long)l->len;
+}
+
+static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,
+                  int reversible);
+
+/* Searcher._reduced */
+static int reduced(Search *s, const Pos *child, uint64_t key, int depth, int alpha, int ply,
+                   int reversible) {
+    s->reductions--;
+    int score = -search(s, child, key, depth - 1, -alpha - 1, -alpha, ply + 1, reversible);
+    s->reductions++;
+    return score;
+}
+
+/* Whether the line or the game repeats key at ply (Searcher.search). */
+static int repeated(const Search *s, uint64_t key, int ply, int reversible) {
+    long index = (long)s->base + ply, stop = index - reversible - 1;
+    if (stop < -1) stop = -1;
+    for (long i = index - 4; i > stop; i -= 2)
+        if (s->line[i] == key) return 1;
+    return 0;
+}
+
+/* A table score that decides the node, or 0 with *decided unset. */
+static int table_cut(const Entry *e, int depth, int alpha, int beta, int ply, int *decided) {
+    *decided = 0;
+    if (e->depth < depth || !ply) return 0;
+    int score = e->score > WON ? e->score - ply : e->score < -WON ? e->score + ply : e->score;
+    if (e->bound == EXACT || (e->bound == LOWER && score >= beta) ||
+        (e->bound == UPPER && score <= alpha))
+        *decided = 1;
+    return score;
+}
+
+/* The loop over the moves of Searcher.search; returns best, sets *best_at. */
+static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
+                     int ply, int reversible, int *best_at) {
+    Ply *here = &s->plies[ply];
+    size_t n = here->moves.len;
+    int best = -WIN - 1;
+    *best_at = here->order[0];
+    int next_depth = n == 1 && ply < MAX_EXTENDED_PLY ? depth : depth - 1;
+    bb_t own_men = p->bb[p->color];
+    for (size_t i = 0; i < n; i++) {
+        /* here may move when a child grows the plies: index afresh. */
+        int at = s->plies[ply].order[i];
+        Route *move = &s->plies[ply].moves.items[at];
+        Pos child;
+        uint64_t child_key;
+        child_of(s, p, move, key, &child, &child_key);
+        int after = move->ncaps || own_men & BIT(move->origin) ? 0 : reversible + 1;
+        int capture = move->ncaps != 0, crowned = move->crowned;
+        int score;
+        if (i == 0) {
+            score = -search(s, &child, child_key, next_depth, -beta, -alpha, ply + 1, after);
+        } else if (i >= LATE && depth >= 3 && s->reductions && !capture && !crowned &&
+                   ((score = reduced(s, &child, child_key, next_depth, alpha, ply, after)) <= alpha ||
+                    s->stopped || s->failed)) {
+            /* a late move that a shallower search shows to be no better */
+        } else {
+            score = -search(s, &child, child_key, next_depth, -alpha - 1, -alpha, ply + 1, after);
+            if (!s->stopped && !s->failed && alpha < score && score < beta)
+                score = -search(s, &child, child_key, next_depth, -beta, -score, ply + 1, after);
+        }
+        if (s->stopped || s->failed) return 0;
+        move = &s->plies[ply].moves.items[at];
+        if (score > best) {
+            best = score, *best_at = at;
+            if (ply == 0 && i) {
+                s->has_partial = 1, s->partial_score = score;
+                s->partial = *move;
+            }
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) {
+                    if (!capture) reward(s, move, p->color, ply, depth);
+                    break;
+                }
+            }
+        }
+    }
+    return best;
+}
+
+/* Searcher.search */
+static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,
+                  int reversible) {
+    if (tick(s)) return 0;
+    if (s->breakthrough && (p->bb[2] | p->bb[3])) return crowned_score(p, ply);
+    if (reach(s, ply) < 0) return s->failed = 1, 0;
+    s->line[s->base + (size_t)ply] = key;
+    if (ply && reversible >= 4 && repeated(s, key, ply, reversible)) return 0;
+    if (s->no_progress >= 0 && reversible >= s->no_progress) return 0;
+    if (depth <= 0) return quiesce(s, p, alpha, beta, ply);
+    const Entry *found = tt_get(s, key);
+    Entry entry;
+    if (found != NULL) {
+        int decided;
+        int score = table_cut(found, depth, alpha, beta, ply, &decided);
+        if (decided) return score;
+        entry = *found;
+    }
+    Ply *here = ply_at(s, ply);
+    long n = here == NULL ? -1 : node_moves(s, here, p, ply, found ? &entry : NULL);
+    if (n < 0) return s->failed = 1, 0;
+    if (n == 0) return s->sign * (ply - WIN);
+    int best_at, original_alpha = alpha;
+    int best = move_loop(s, p, key, depth, alpha, beta, ply, reversible, &best_at);
+    if (s->stopped || s->failed) return 0;
+    int bound = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
+    int stored = best > WON ? best + ply : best < -WON ? best - ply : best;
+    if (tt_put(s, key, depth, stored, bound, &s->plies[ply].moves.items[best_at]) < 0)
+        return s->failed = 1, 0;
+    return best;
+}
+
+int search_run(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,
+               int reversible) {
+    s->stopped = s->failed = 0;
+    s->has_partial = 0;
+    int score = search(s, p, key, depth, alpha, beta, ply, reversible);
+    return s->stopped || s->failed ? 0 : score;
+}
+
+int search_table_move(Search *s, const Pos *p, uint64_t key, RouteList *moves) {
+    const Entry *e = tt_get(s, key);
+    if (e == NULL) return -1;
+    legal_routes(s->r, p, moves);
+    for (size_t i = 0; i < moves->len; i++)
+        if (same_move(e, &moves->items[i])) return (int)i;
+    return -1;
+}

@@ -1,0 +1,102 @@
+/* The built-in engine's search in C: the same tree as the Python Searcher of
+ * draughts/engine/search.py, node for node (search.c, no Python), and the
+ * Python type that runs it (search_module.c).
+ *
+ * The evaluation's masks and weights are computed by the Python Evaluator
+ * (draughts/engine/evaluation.py) and loaded here as data, so the features
+ * are defined once; C only counts them. */
+#ifndef DRAUGHTS_NATIVE_SEARCH_H
+#define DRAUGHTS_NATIVE_SEARCH_H
+
+#include "core.h"
+
+#define N_FEATURES 12
+#define MAX_PLANES 8
+#define SMALL_MATERIAL 8 /* _SMALL_MATERIAL: endings are looked up with this many pieces or fewer */
+
+/* Evaluator's data, in compact squares. */
+typedef struct {
+    int nplanes;
+    bb_t planes[2][MAX_PLANES]; /* rows whose advancement has bit k set */
+    bb_t centre, back[2], edge, left, right, far_half[2], near[2];
+    int nshifts[2], shifts[2][NDIRS]; /* the padded shifts of a man's steps */
+    /* Unpadded boards: per colour, shift and square, the square one shift
+     * away (-1 off the board), since a bitboard shift means nothing there. */
+    int16_t shift_to[2][NDIRS][MAX_SQUARES];
+    bb_t cones[2][MAX_SQUARES];
+    long long (*blended)[N_FEATURES]; /* per number of men on the board */
+    int nblended;
+    long long men_at_start;
+} Evaluation;
+
+/* One transposition-table entry; the best move is told apart from its
+ * siblings by origin, destination, crowning, capture count and a 64-bit hash
+ * of its captured squares and path (two different legal moves of one
+ * position sharing all of them is a 2**-64 event). */
+typedef struct {
+    uint64_t key, move_hash;
+    int32_t score;
+    int16_t depth;
+    uint8_t used, bound, origin, dest, crowned, ncaps;
+} Entry;
+
+/* Per ply: the moves and the order to try them in. */
+typedef struct {
+    RouteList moves;
+    int *order;
+    long long *rank; /* the sort keys of quiet moves */
+    size_t order_cap;
+} Ply;
+
+typedef struct {
+    int color;
+    bb_t bb[4]; /* white men, black men, white kings, black kings */
+} Pos;
+
+typedef struct {
+    const Rules *r;
+    const Evaluation *e;
+    int sign, breakthrough, no_progress; /* no_progress -1: none */
+    int8_t endings[SMALL_MATERIAL + 1][SMALL_MATERIAL + 1][SMALL_MATERIAL + 1]
+                  [SMALL_MATERIAL + 1]; /* -1: none; else the divisor (0: drawn) */
+    Entry *tt;
+    size_t tt_cap, tt_count;
+    long long history[2][MAX_SQUARES][MAX_SQUARES];
+    uint32_t (*killers)[2];
+    size_t nkillers;
+    uint64_t *line; /* the game's reversible keys, then the current line */
+    size_t base, line_cap;
+    Ply *plies;
+    size_t nplies;
+    RouteList scratch;
+    /* Limits and per-iteration counters, set by the caller of search_run. */
+    unsigned long long nodes;
+    size_t table_entries; /* the table is cleared when it holds this many */
+    long long max_nodes;  /* -1: none */
+    double deadline;     /* < 0: none */
+    int enforce, reductions, threat_extensions;
+    const int *root; /* indices into the root's legal moves, or NULL */
+    int nroot;
+    /* Results. */
+    int stopped, failed;
+    int has_partial, partial_score;
+    Route partial;
+} Search;
+
+/* Allocate the tables (once); 0, or -1 out of memory. */
+int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *game_keys,
+                size_t ngame_keys);
+void search_free(Search *s);
+/* The negamax score of pos (key) at depth, as Searcher.search; s->stopped
+ * is set (and the score meaningless) when a limit ran out, s->failed when
+ * memory did. */
+int search_run(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,
+               int reversible);
+/* The transposition table's move for key among pos's legal moves (the
+ * first of *moves, sized by the call), or -1; *moves must be freed. */
+int search_table_move(Search *s, const Pos *p, uint64_t key, RouteList *moves);
+/* White's static score (Evaluator.score with the drawn endings applied). */
+int search_static_white(const Search *s, const Pos *p);
+void legal_routes(const Rules *r, const Pos *p, RouteList *out);
+
+#endif

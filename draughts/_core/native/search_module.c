@@ -1,0 +1,467 @@
+/* The Search type of draughts._core.native._native: one search's tables
+ * (transposition table, killers, history) kept between the iterations that
+ * draughts/engine/search.py's iterate loop asks for. The data it is built
+ * from comes from the Python Evaluator and DrawTable; everything is
+ * checked here before C reads it. The GIL is released while C searches. */
+#include "convert.h"
+#include "search.h"
+
+extern PyTypeObject CoreType;
+
+typedef struct {
+    PyObject_HEAD
+    CoreObject *core;
+    Evaluation evaluation;
+    Search search;
+    int ready, busy;
+} SearchObject;
+
+/* -- Loading the evaluation ----------------------------------------------------- */
+
+static int bits_at(CoreObject *c, PyObject *seq, Py_ssize_t i, bb_t *out, const char *what) {
+    PyObject *item = PySequence_GetItem(seq, i);
+    if (item == NULL) return -1;
+    int failed = to_bits(c, item, out, what);
+    Py_DECREF(item);
+    return failed;
+}
+
+/* A pair (one value per colour) of bitboards, or of sequences of them. */
+static int pair_of_masks(CoreObject *c, PyObject *pair, bb_t out[2], const char *what) {
+    if (!PySequence_Check(pair) || PySequence_Size(pair) != 2) {
+        PyErr_Format(PyExc_ValueError, "evaluation %s must be a pair", what);
+        return -1;
+    }
+    return bits_at(c, pair, 0, &out[0], what) < 0 || bits_at(c, pair, 1, &out[1], what) < 0 ? -1
+                                                                                            : 0;
+}
+
+static int load_planes(SearchObject *o, PyObject *planes) {
+    Evaluation *e = &o->evaluation;
+    for (int color = 0; color < 2; color++) {
+        PyObject *list = PySequence_GetItem(planes, color);
+        if (list == NULL) return -1;
+        Py_ssize_t n = PySequence_Size(list);
+        int failed = n < 1 || n > MAX_PLANES || (color && n != e->nplanes);
+        if (failed && !PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "evaluation planes: 1 to 8 masks per colour");
+        for (Py_ssize_t k = 0; !failed && k < n; k++)
+            failed = bits_at(o->core, list, k, &e->planes[color][k], "planes") < 0;
+        Py_DECREF(list);
+        if (failed) return -1;
+        e->nplanes = (int)n;
+    }
+    return 0;
+}
+
+/* The padded shifts of a man's steps, and (unpadded boards) their square maps. */
+static int load_shifts(SearchObject *o, PyObject *shifts) {
+    Evaluation *e = &o->evaluation;
+    CoreObject *c = o->core;
+    for (int color = 0; color < 2; color++) {
+        PyObject *list = PySequence_GetItem(shifts, color);
+        if (list == NULL) return -1;
+        Py_ssize_t n = PySequence_Size(list);
+        int failed = n < 0 || n > NDIRS;
+        if (failed && !PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "evaluation shifts: at most 8 per colour");
+        for (Py_ssize_t i = 0; !failed && i < n; i++) {
+            PyObject *item = PySequence_GetItem(list, i);
+            long shift = item ? PyLong_AsLong(item) : -1;
+            Py_XDECREF(item);
+            failed = PyErr_Occurred() != NULL;
+            if (!failed && (shift <= -c->pad_size || shift >= c->pad_size || shift == 0)) {
+                PyErr_Format(PyExc_ValueError, "evaluation shift %ld is off the board", shift);
+                failed = 1;
+            }
+            e->shifts[color][i] = (int)shift;
+            for (int sq = 0; !failed && sq < c->rules.n; sq++) {
+                long to = c->sq_to_pad[sq] + shift;
+                e->shift_to[color][i][sq] =
+                    to >= 0 && to < c->pad_size ? c->pad_to_sq[to] : (int16_t)-1;
+            }
+        }
+        Py_DECREF(list);
+        if (failed) return -1;
+        e->nshifts[color] = (int)n;
+    }
+    return 0;
+}
+
+/* Per colour, a dict: the padded index of each square -> its cone. */
+static int load_cones(SearchObject *o, PyObject *cones) {
+    CoreObject *c = o->core;
+    for (int color = 0; color < 2; color++) {
+        PyObject *dict = PySequence_GetItem(cones, color);
+        if (dict == NULL) return -1;
+        int failed = !PyDict_Check(dict);
+        if (failed) PyErr_SetString(PyExc_TypeError, "evaluation cones: a dict per colour");
+        for (int sq = 0; !failed && sq < c->rules.n; sq++) {
+            if (!(c->rules.board & BIT(sq))) continue; /* padding */
+            PyObject *mask = PyDict_GetItemWithError(dict, c->pad_ints[sq]);
+            if (mask == NULL && !PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "evaluation cones: no cone for index %R",
+                             c->pad_ints[sq]);
+            failed = mask == NULL ||
+                     to_bits(c, mask, &o->evaluation.cones[color][sq], "cones") < 0;
+        }
+        Py_DECREF(dict);
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+static int load_blended(SearchObject *o, PyObject *blended) {
+    Evaluation *e = &o->evaluation;
+    Py_ssize_t n = PySequence_Size(blended);
+    if (n < 0) return -1;
+    bb_t board = o->core->rules.board;
+    int squares = __builtin_popcountll((uint64_t)board) + __builtin_popcountll((uint64_t)(board >> 64));
+    if (n != squares + 1) {
+        PyErr_SetString(PyExc_ValueError, "evaluation weights: one row per count of men");
+        return -1;
+    }
+    e->blended = PyMem_RawCalloc((size_t)n, sizeof *e->blended);
+    if (e->blended == NULL) return PyErr_NoMemory(), -1;
+    e->nblended = (int)n;
+    for (Py_ssize_t men = 0; men < n; men++) {
+        PyObject *row = PySequence_GetItem(blended, men);
+        int failed = row == NULL || PySequence_Size(row) != N_FEATURES;
+        if (failed && !PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "evaluation weights: 12 per row");
+        for (int f = 0; !failed && f < N_FEATURES; f++) {
+            PyObject *item = PySequence_GetItem(row, f);
+            e->blended[men][f] = item ? PyLong_AsLongLong(item) : -1;
+            Py_XDECREF(item);
+            failed = PyErr_Occurred() != NULL;
+        }
+        Py_XDECREF(row);
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+/* (planes, centre, back, edge, left, right, far_half, shifts, near, cones,
+ * blended, men_at_start): see Searcher's use of Evaluator. */
+static int load_evaluation(SearchObject *o, PyObject *data) {
+    Evaluation *e = &o->evaluation;
+    CoreObject *c = o->core;
+    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 12) {
+        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 12 values expected");
+        return -1;
+    }
+    PyObject **v = &PyTuple_GET_ITEM(data, 0);
+    if (load_planes(o, v[0]) < 0 || to_bits(c, v[1], &e->centre, "centre") < 0 ||
+        pair_of_masks(c, v[2], e->back, "back") < 0 || to_bits(c, v[3], &e->edge, "edge") < 0 ||
+        to_bits(c, v[4], &e->left, "left") < 0 || to_bits(c, v[5], &e->right, "right") < 0 ||
+        pair_of_masks(c, v[6], e->far_half, "far_half") < 0 || load_shifts(o, v[7]) < 0 ||
+        pair_of_masks(c, v[8], e->near, "near") < 0 || load_cones(o, v[9]) < 0 ||
+        load_blended(o, v[10]) < 0)
+        return -1;
+    e->men_at_start = PyLong_AsLongLong(v[11]);
+    if (e->men_at_start < 1) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "men_at_start must be >= 1");
+        return -1;
+    }
+    return 0;
+}
+
+/* endings: {(white kings, white men, black kings, black men): divisor}. */
+static int load_endings(Search *s, PyObject *endings) {
+    if (!PyDict_Check(endings)) {
+        PyErr_SetString(PyExc_TypeError, "endings must be a dict");
+        return -1;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *material, *divisor;
+    while (PyDict_Next(endings, &pos, &material, &divisor)) {
+        int n[4];
+        long d = PyLong_Check(divisor) ? PyLong_AsLong(divisor) : -1;
+        int ok = PyTuple_Check(material) && PyTuple_GET_SIZE(material) == 4 && d >= 0 && d < 128;
+        for (int i = 0; ok && i < 4; i++) {
+            long count = PyLong_AsLong(PyTuple_GET_ITEM(material, i));
+            ok = count >= 0 && count <= SMALL_MATERIAL;
+            n[i] = (int)count;
+        }
+        if (!ok || PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "endings: bad entry %R: %R", material, divisor);
+            return -1;
+        }
+        s->endings[n[0]][n[1]][n[2]][n[3]] = (int8_t)d;
+    }
+    return 0;
+}
+
+/* -- The type --------------------------------------------------------------------- */
+
+static int get_int(PyObject *value, long low, long high, long *out, const char *what) {
+    int overflow = 0;
+    long v = PyLong_Check(value) ? PyLong_AsLongAndOverflow(value, &overflow) : 0;
+    if (!PyLong_Check(value) || overflow || v < low || v > high) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "%s must be an int from %ld to %ld, not %R", what, low,
+                         high, value);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Search(core, evaluation, no_progress, endings, sign, breakthrough, game_keys) */
+static int search_object_init(SearchObject *o, PyObject *args, PyObject *kwargs) {
+    PyObject *core, *evaluation, *no_progress, *endings, *sign, *game_keys;
+    int breakthrough;
+    if (kwargs != NULL && PyDict_GET_SIZE(kwargs)) {
+        PyErr_SetString(PyExc_TypeError, "Search() takes positional arguments only");
+        return -1;
+    }
+    if (o->core != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Search() is set up once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O!OOOOpO", &CoreType, &core, &evaluation, &no_progress,
+                          &endings, &sign, &breakthrough, &game_keys))
+        return -1;
+    if (!((CoreObject *)core)->ready) {
+        PyErr_SetString(PyExc_ValueError, "the native core does not hold this board");
+        return -1;
+    }
+    o->core = (CoreObject *)Py_NewRef(core);
+    if (load_evaluation(o, evaluation) < 0) return -1;
+    PyObject *keys = PySequence_Fast(game_keys, "game_keys must be a sequence of keys");
+    if (keys == NULL) return -1;
+    Py_ssize_t nkeys = PySequence_Fast_GET_SIZE(keys);
+    uint64_t *values = PyMem_RawCalloc((size_t)nkeys + 1, sizeof *values);
+    for (Py_ssize_t i = 0; values != NULL && i < nkeys && !PyErr_Occurred(); i++)
+        values[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(keys, i));
+    Py_DECREF(keys);
+    if (values == NULL || PyErr_Occurred()) {
+        PyMem_RawFree(values);
+        if (values == NULL) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "game_keys must be ints from 0 to 2**64 - 1");
+        return -1;
+    }
+    int failed = search_init(&o->search, &o->core->rules, &o->evaluation, values, (size_t)nkeys);
+    PyMem_RawFree(values);
+    if (failed < 0) return PyErr_NoMemory(), -1;
+    long sign_value, limit = -1;
+    if (get_int(sign, -1, 1, &sign_value, "sign") < 0 ||
+        (no_progress != Py_None && get_int(no_progress, 0, 1L << 30, &limit, "no_progress") < 0) ||
+        load_endings(&o->search, endings) < 0)
+        return -1;
+    if (sign_value == 0) return PyErr_SetString(PyExc_ValueError, "sign must be 1 or -1"), -1;
+    o->search.sign = (int)sign_value;
+    o->search.breakthrough = breakthrough;
+    o->search.no_progress = (int)limit;
+    o->ready = 1;
+    return 0;
+}
+
+static void search_object_dealloc(SearchObject *o) {
+    if (o->search.tt != NULL) search_free(&o->search);
+    PyMem_RawFree(o->evaluation.blended);
+    Py_XDECREF(o->core);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+/* (turn, white men, black men, white kings, black kings) */
+static int get_pos(CoreObject *c, PyObject *value, Pos *p) {
+    static const char *const names[] = {"white men", "black men", "white kings", "black kings"};
+    if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 5) {
+        PyErr_Format(PyExc_TypeError, "pos must be a tuple of 5 ints, not %R", value);
+        return -1;
+    }
+    long color;
+    if (get_int(PyTuple_GET_ITEM(value, 0), 0, 1, &color, "pos[0] (the side to move)") < 0)
+        return -1;
+    p->color = (int)color;
+    bb_t seen = 0;
+    for (int i = 0; i < 4; i++) {
+        if (to_bits(c, PyTuple_GET_ITEM(value, i + 1), &p->bb[i], names[i]) < 0) return -1;
+        if (seen & p->bb[i]) {
+            PyErr_Format(PyExc_ValueError, "pos: the %s share a square with other pieces",
+                         names[i]);
+            return -1;
+        }
+        seen |= p->bb[i];
+    }
+    return 0;
+}
+
+static int get_key(PyObject *value, uint64_t *key) {
+    *key = PyLong_Check(value) ? PyLong_AsUnsignedLongLong(value) : 0;
+    if (!PyLong_Check(value) || PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "key must be an int from 0 to 2**64 - 1, not %R", value);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_ready(SearchObject *o) {
+    if (!o->ready) return PyErr_SetString(PyExc_RuntimeError, "Search() was not set up"), -1;
+    if (o->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Search is already running in another thread");
+        return -1;
+    }
+    return 0;
+}
+
+/* Root indices: None, or a list of indices into pos's legal moves. */
+static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, int *nroot) {
+    *root = NULL, *nroot = 0;
+    if (value == Py_None) return 0;
+    PyObject *list = PySequence_Fast(value, "root must be None or a list of move indices");
+    if (list == NULL) return -1;
+    RouteList legal;
+    routes_init(&legal);
+    legal_routes(&o->core->rules, p, &legal);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(list);
+    *root = PyMem_RawMalloc(((size_t)n + 1) * sizeof **root);
+    int failed = *root == NULL || legal.failed;
+    if (failed) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; !failed && i < n; i++) {
+        long index;
+        failed = get_int(PySequence_Fast_GET_ITEM(list, i), 0, (long)legal.len - 1, &index,
+                         "root index") < 0;
+        if (!failed) (*root)[i] = (int)index;
+    }
+    routes_free(&legal);
+    Py_DECREF(list);
+    if (failed) {
+        PyMem_RawFree(*root);
+        *root = NULL;
+        return -1;
+    }
+    *nroot = (int)n;
+    return 0;
+}
+
+/* The limits and counters of one call: (enforce, reductions,
+ * threat_extensions, nodes, max_nodes, deadline, table_entries). */
+static int get_limits(Search *s, PyObject *limits) {
+    PyObject *enforce, *nodes, *max_nodes, *deadline;
+    long reductions, threats, entries;
+    if (!PyArg_ParseTuple(limits,
+                          "OllOOOl;limits: (enforce, reductions, threat_extensions, nodes, "
+                          "max_nodes, deadline, table_entries)",
+                          &enforce, &reductions, &threats, &nodes, &max_nodes, &deadline,
+                          &entries))
+        return -1;
+    if (entries < 1 || entries > 100000000) {
+        PyErr_Format(PyExc_ValueError, "table_entries must be from 1 to 10**8, not %ld", entries);
+        return -1;
+    }
+    s->table_entries = (size_t)entries;
+    int on = PyObject_IsTrue(enforce);
+    if (on < 0) return -1;
+    unsigned long long count = PyLong_Check(nodes) ? PyLong_AsUnsignedLongLong(nodes) : 0;
+    long long budget = max_nodes == Py_None ? -1 : PyLong_AsLongLong(max_nodes);
+    double until = deadline == Py_None ? -1.0 : PyFloat_AsDouble(deadline);
+    if (!PyLong_Check(nodes) || PyErr_Occurred() || reductions < 0 || reductions > 100000 ||
+        threats < 0 || threats > 100000) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError,
+                        "limits: nodes, reductions and threat extensions must be counts, "
+                        "max_nodes an int or None, deadline a float or None");
+        return -1;
+    }
+    s->enforce = on, s->reductions = (int)reductions, s->threat_extensions = (int)threats;
+    s->nodes = count;
+    /* A negative budget or deadline is spent at once, as in Python. */
+    s->max_nodes = max_nodes == Py_None ? -1 : budget < 0 ? 0 : budget;
+    s->deadline = deadline == Py_None ? -1.0 : until < 0 ? 0.0 : until;
+    return 0;
+}
+
+static PyObject *search_object_run(SearchObject *o, PyObject *args) {
+    PyObject *pos, *key_value, *root_value, *limits;
+    long depth, alpha, beta, ply, reversible;
+    if (check_ready(o) < 0 ||
+        !PyArg_ParseTuple(args, "OOlllllOO!", &pos, &key_value, &depth, &alpha, &beta, &ply,
+                          &reversible, &root_value, &PyTuple_Type, &limits))
+        return NULL;
+    Pos p;
+    uint64_t key;
+    int *root;
+    int nroot;
+    Search *s = &o->search;
+    if (get_pos(o->core, pos, &p) < 0 || get_key(key_value, &key) < 0 ||
+        get_limits(s, limits) < 0)
+        return NULL;
+    if (depth < -1000 || depth > 1000 || ply < 0 || ply > 1000 || reversible < 0 ||
+        reversible > (1L << 30) || alpha < -2000000 || beta > 2000000 || alpha >= beta) {
+        PyErr_Format(PyExc_ValueError,
+                     "search: depth %ld (up to 1000), ply %ld (0 to 1000), reversible %ld or "
+                     "window (%ld, %ld) out of range",
+                     depth, ply, reversible, alpha, beta);
+        return NULL;
+    }
+    if (get_root(o, root_value, &p, &root, &nroot) < 0) return NULL;
+    s->root = root, s->nroot = nroot;
+    int score;
+    o->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    score = search_run(s, &p, key, (int)depth, (int)alpha, (int)beta, (int)ply, (int)reversible);
+    Py_END_ALLOW_THREADS
+    o->busy = 0;
+    s->root = NULL;
+    PyMem_RawFree(root);
+    if (s->failed) return PyErr_NoMemory();
+    PyObject *partial = Py_None;
+    if (s->has_partial) {
+        PyObject *move = raw_move(o->core, &s->partial);
+        partial = move ? Py_BuildValue("(iN)", s->partial_score, move) : NULL;
+        if (partial == NULL) return NULL;
+    } else {
+        Py_INCREF(partial);
+    }
+    if (s->stopped) return Py_BuildValue("(OKN)", Py_None, s->nodes, partial);
+    return Py_BuildValue("(iKN)", score, s->nodes, partial);
+}
+
+static PyObject *search_object_table_move(SearchObject *o, PyObject *args) {
+    PyObject *pos, *key_value;
+    Pos p;
+    uint64_t key;
+    if (check_ready(o) < 0 || !PyArg_ParseTuple(args, "OO", &pos, &key_value) ||
+        get_pos(o->core, pos, &p) < 0 || get_key(key_value, &key) < 0)
+        return NULL;
+    RouteList moves;
+    routes_init(&moves);
+    int at = search_table_move(&o->search, &p, key, &moves);
+    PyObject *result = moves.failed ? PyErr_NoMemory()
+                       : at < 0     ? Py_NewRef(Py_None)
+                                    : raw_move(o->core, &moves.items[at]);
+    routes_free(&moves);
+    return result;
+}
+
+static PyObject *search_object_static(SearchObject *o, PyObject *pos) {
+    Pos p;
+    if (check_ready(o) < 0 || get_pos(o->core, pos, &p) < 0) return NULL;
+    return PyLong_FromLong(search_static_white(&o->search, &p));
+}
+
+static PyMethodDef search_methods[] = {
+    {"run", (PyCFunction)search_object_run, METH_VARARGS,
+     "run(pos, key, depth, alpha, beta, ply, reversible, root, limits) -> (score or None if a "
+     "limit ran out, nodes, partial): one Searcher.search call, without the GIL."},
+    {"table_move", (PyCFunction)search_object_table_move, METH_VARARGS,
+     "table_move(pos, key): the table's move for pos among its legal moves, or None."},
+    {"static", (PyCFunction)search_object_static, METH_O,
+     "static(pos): White's static score, the drawn endings applied."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The built-in engine's search tables and the C search over them.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)search_object_init,
+    .tp_dealloc = (destructor)search_object_dealloc,
+    .tp_methods = search_methods,
+};

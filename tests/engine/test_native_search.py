@@ -1,0 +1,304 @@
+"""The built-in engine's search in C against the Python Searcher (its oracle):
+the same depth, score, principal variation and node count at fixed depths on
+every preset, on positions of random playouts (with their repetition
+history), under Frisian root restrictions, node budgets and drawn endings;
+the same static evaluation; limits that stop it with a legal move; two
+threads searching at once; and the Python search where there is no C one.
+
+The oracle runs on the pure generator's tables, so nothing native is in it.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import threading
+import time
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import draughts
+from draughts import _core
+from draughts._core import pure, zobrist
+from draughts._core.compiled import no_compiled_search
+from draughts.engine import Limit, builtin
+from draughts.engine import search as _search
+from draughts.engine.builtin import _position, _reversible_keys
+
+native = pytest.importorskip("draughts._core.native", reason="the native core is not built")
+
+PRESETS = [variant.name for variant in draughts.variant.VARIANTS]
+
+
+@pytest.fixture(autouse=True)
+def _compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The C search, also when DRAUGHTS_PURE=1 put the pure core in place."""
+    monkeypatch.setattr(_core, "compiled_search", native.compiled_search)
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(variant: draughts.Variant) -> tuple[pure.Tables, native.Tables]:
+    return pure.Tables(variant), native.Tables(variant)
+
+
+def _playout(variant: str, seed: int, plies: int) -> draughts.Board | None:
+    """The position after up to ``plies`` random moves (None if the game
+    ended there), with its history."""
+    rng = random.Random(seed)
+    board = draughts.Board(variant=variant)
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            return None
+        board.push(rng.choice(moves))
+    return board if board.legal_moves else None
+
+
+def _searchers(
+    board: draughts.Board, **limits: object
+) -> tuple[_search.Searcher, _search.NativeSearcher]:
+    pt, nt = _tables(board.variant)
+    keys = zobrist.keys(len(pt.square_of_index))
+    game_keys = _reversible_keys(board)
+    oracle = _search.Searcher(pt, keys, game_keys=game_keys, **limits)  # type: ignore[arg-type]
+    subject = _search.searcher(nt, keys, game_keys=game_keys, **limits)  # type: ignore[arg-type]
+    assert isinstance(subject, _search.NativeSearcher)
+    return oracle, subject
+
+
+def _compare(board: draughts.Board, depth: int, root_every: int = 0) -> None:
+    """Both searches iterate to ``depth`` alike (with every ``root_every``-th
+    root move only, when given)."""
+    oracle, subject = _searchers(board)
+    pos = _position(board, oracle.t)
+    if root_every:
+        oracle.root = subject.root = _search.legal(oracle.t, pos)[::root_every]
+    reversible = len(_reversible_keys(board)) - 1
+    expected = oracle.iterate(pos, depth, reversible=reversible, full_width=1)
+    got = subject.iterate(pos, depth, reversible=reversible, full_width=1)
+    assert (got, subject.nodes) == (expected, oracle.nodes), (board.fen(), depth)
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_every_preset_searches_alike_at_depths_1_to_4(variant: str) -> None:
+    boards = [draughts.Board(variant=variant)]
+    boards += [b for seed in range(3) if (b := _playout(variant, seed, 20 + 25 * seed))]
+    for board in boards:
+        for depth in range(1, 5):
+            _compare(board, depth)
+
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=_QUIET)
+@given(
+    variant=st.sampled_from(PRESETS),
+    seed=st.integers(0, 2**32 - 1),
+    plies=st.integers(0, 120),
+    depth=st.integers(1, 4),
+)
+def test_random_playouts_search_alike(variant: str, seed: int, plies: int, depth: int) -> None:
+    board = _playout(variant, seed, plies)
+    if board is not None:
+        _compare(board, depth)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed", "depth"),
+    [("international", 0, 7), ("international", 1, 6), ("international", 2, 6), ("english", 0, 9)],
+)
+def test_middle_games_search_alike_deeper(variant: str, seed: int, depth: int) -> None:
+    board = _playout(variant, seed, 40)
+    assert board is not None
+    _compare(board, depth)
+
+
+def test_a_full_table_is_cleared_alike() -> None:
+    # With a table of 50 positions it is cleared many times in a search:
+    # the C table must forget what the dict forgets, when it forgets it.
+    board = _playout("international", 4, 40)
+    assert board is not None
+    oracle, subject = _searchers(board)
+    oracle.table_entries = subject.table_entries = 50
+    pos = _position(board, oracle.t)
+    assert subject.iterate(pos, 6, full_width=2) == oracle.iterate(pos, 6, full_width=2)
+    assert subject.nodes == oracle.nodes
+    assert len(oracle.tt) < 50
+
+
+def test_a_restricted_root_searches_alike() -> None:
+    board = _playout("russian", 5, 30)
+    assert board is not None
+    for depth in (1, 3, 4):
+        _compare(board, depth, root_every=2)
+
+
+def test_the_frisian_king_move_limit_at_the_root() -> None:
+    # Positions of random games where the board allows fewer moves than the
+    # generator (the Frisian limit on king moves): the engine restricts the
+    # root of both searches.
+    found = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        board = draughts.Board(variant="frisian")
+        for _ in range(200):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            t = _tables(board.variant)[0]
+            if len(_search.legal(t, _position(board, t))) != len(moves):
+                _compare_engines(board, Limit(depth=4))
+                found += 1
+                break
+            board.push(rng.choice(moves))
+        if found == 2:
+            return
+    pytest.fail("no restricted Frisian position in 400 random games")
+
+
+def _compare_engines(board: draughts.Board, limit: Limit) -> None:
+    """The built-in engine with the C search and with the Python one."""
+    got = builtin("hard").analyse(board, limit)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_core, "compiled_search", no_compiled_search)
+        expected = builtin("hard").analyse(board, limit)
+    fields = ("score", "depth", "pv", "nodes")
+    assert [getattr(got, f) for f in fields] == [getattr(expected, f) for f in fields]
+
+
+def test_a_repetition_in_the_game_history_searches_alike() -> None:
+    # Kings shuffled back and forth: the game's last positions come back in
+    # the search, which scores them as draws in both.
+    board = draughts.Board("W:WK46,K47:BK3,K4", variant="international")
+    there = [next(m for m in board.legal_moves if not m.captures)]
+    board.push(there[0])
+    there.append(next(m for m in board.legal_moves if not m.captures))
+    board.push(there[1])
+    for move in there:
+        board.push(board.find_move(move.to_square, move.from_square))
+    for move in there:
+        board.push(move)
+    assert len(_reversible_keys(board)) == 7
+    for depth in range(1, 6):
+        _compare(board, depth)
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        ("international", "W:WK46,K47,K48:BK5"),  # drawish: three kings against one
+        ("international", "W:WK46:BK5"),  # drawn at once
+        ("english", "W:WK1,K2:BK32"),
+        ("russian", "B:WK1,K3,K5:BK32"),
+        ("antidraughts", "W:W31,32:B20"),
+        ("breakthrough", "W:W16,17:B35,K50"),
+    ],
+)
+def test_endings_and_goals_search_alike(variant: str, fen: str) -> None:
+    board = draughts.Board(fen, variant=variant)
+    for depth in range(1, 6):
+        _compare(board, depth)
+
+
+def test_a_node_budget_stops_both_at_the_same_node() -> None:
+    board = _playout("international", 7, 40)
+    assert board is not None
+    for nodes in (1500, 5000):
+        _compare_engines(board, Limit(nodes=nodes))
+
+
+def test_a_deadline_stops_the_search_with_a_legal_move() -> None:
+    board = _playout("international", 8, 40)
+    assert board is not None
+    _, subject = _searchers(board, deadline=time.monotonic())
+    pos = _position(board, subject.t)
+    depth, _score, pv = subject.iterate(pos, 30, guard_depth=2)
+    assert 2 <= depth < 30 and pv and pv[0] in _search.legal(subject.t, pos)
+    # The built-in engine under a short clock still gives a legal move.
+    result = builtin("hard").play(board, Limit(remaining=0.05))
+    assert result.move in list(board.legal_moves)
+
+
+@pytest.mark.parametrize("variant", ["international", "english", "canadian", "turkish"])
+def test_the_static_evaluation_is_the_pure_one(variant: str) -> None:
+    # Random placements, few pieces included (the drawn endings divide the
+    # score, rounding down for negative scores as Python does).
+    pt, _nt = _tables(draughts.Board(variant=variant).variant)
+    oracle, subject = _searchers(draughts.Board(variant=variant))
+    squares = [i for i, number in enumerate(pt.square_of_index) if number]
+    rng = random.Random(3)
+    for _ in range(300):
+        chosen = rng.sample(squares, rng.randrange(1, min(len(squares), 30)))
+        masks = [0, 0, 0, 0]
+        for index in chosen:
+            masks[rng.randrange(4)] |= 1 << index
+        pos = (rng.randrange(2), *masks)
+        white = oracle._static(pos) * (1 if pos[0] == 0 else -1)
+        assert subject.compiled.static(pos) == white, pos
+
+
+def test_two_threads_search_at_once() -> None:
+    boards = [b for seed in (11, 12) if (b := _playout("international", seed, 40))]
+    assert len(boards) == 2
+    pairs = [_searchers(board) for board in boards]
+    expected = []
+    for board, (oracle, _subject) in zip(boards, pairs, strict=True):
+        expected.append(oracle.iterate(_position(board, oracle.t), 6))
+    results: dict[int, list[tuple[int, int, list[_core.RawMove]]]] = {0: [], 1: []}
+
+    def run(i: int) -> None:
+        for _ in range(3):
+            _oracle, subject = _searchers(boards[i])
+            results[i].append(subject.iterate(_position(boards[i], subject.t), 6))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(boards))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {i: [expected[i]] * 3 for i in range(2)}
+
+
+def test_bad_input_is_refused() -> None:
+    board = draughts.Board()
+    _, subject = _searchers(board)
+    pos = _position(board, subject.t)
+    key = subject.key_of(pos)
+    limits = (True, 0, 1, 0, None, None, 1000)
+    compiled = subject.compiled
+    with pytest.raises(ValueError, match="share a square"):
+        compiled.run((0, pos[1], pos[1], 0, 0), key, 2, -10, 10, 0, 0, None, limits)
+    with pytest.raises(ValueError, match="root index"):
+        compiled.run(pos, key, 2, -10, 10, 0, 0, [99], limits)
+    with pytest.raises(ValueError, match="depth"):
+        compiled.run(pos, key, 5000, -10, 10, 0, 0, None, limits)
+    with pytest.raises(ValueError, match="key"):
+        compiled.run(pos, -1, 2, -10, 10, 0, 0, None, limits)
+    with pytest.raises(TypeError, match="pos"):
+        compiled.static((0, 1, 2))
+    subject.root = [
+        _search.legal(
+            _tables(draughts.variant.ENGLISH)[0],
+            _position(draughts.Board(variant="english"), _tables(draughts.variant.ENGLISH)[0]),
+        )[0]
+    ]
+    with pytest.raises(ValueError, match="not legal"):
+        subject.iterate(pos, 2)
+
+
+def test_boards_the_native_core_does_not_hold_use_the_python_search() -> None:
+    big = attrs.evolve(draughts.variant.INTERNATIONAL, name="big", width=18, height=18)
+    pt = pure.Tables(big)
+    nt = native.Tables(big)
+    assert not nt.native_ready
+    searcher = _search.searcher(nt, zobrist.keys(len(pt.square_of_index)))
+    assert type(searcher) is _search.Searcher
+    # Keys other than the variant's own do not reach C either.
+    small = _tables(draughts.variant.ENGLISH)[1]
+    assert type(_search.searcher(small, zobrist.Keys(len(small.square_of_index)))) is (
+        _search.Searcher
+    )
