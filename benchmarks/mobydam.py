@@ -66,8 +66,8 @@ MODES = ("bulk", "nobulk")
 # One line of Moby Dam's perft output, e.g.
 # "perft(8) 6483961 nodes, 0.03 sec, 248590 kN/s, bulk".
 LINE = re.compile(
-    r"^perft\((?P<depth>\d+)\) (?P<nodes>\d+) nodes, (?P<sec>[\d.]+) sec, "
-    r"(?P<rate>\S+) kN/s, (?P<mode>bulk|nobulk)\s*$"
+    r"^perft\((?P<depth>\d+)\) (?P<nodes>\d+) nodes, (?P<sec>\d+\.\d+) sec, "
+    r"(?P<rate>\d+|inf|-?nan) kN/s, (?P<mode>bulk|nobulk)\s*$"
 )
 
 
