@@ -165,8 +165,10 @@ def run_mobydam(binary: Path, depth: int, mode: str, timeout: float) -> Sample:
             f"Moby Dam's clock read 0 s at depth {depth} ({mode}): too fast to time; "
             "use a greater --depth"
         )
-    # Its share over the whole run (every depth up to ``depth``, and its start).
-    return Sample(sample.leaves, sample.seconds, cpu / wall)
+    # Its share over the whole run (every depth up to ``depth``, and its start),
+    # which stands for its share at ``depth`` only where that is most of the run.
+    share = cpu / wall if sample.seconds >= 0.5 * wall else math.nan
+    return Sample(sample.leaves, sample.seconds, share)
 
 
 def run_ours(board: draughts.Board, depth: int, mode: str) -> Sample:
@@ -195,6 +197,11 @@ def machine_line() -> str:
         f"machine: {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}; "
         f"draughts core {_core.BACKEND}; {now}"
     )
+
+
+def percent(share: float) -> str:
+    """A CPU share as a percentage, ``n/a`` where it was not measured."""
+    return "n/a" if math.isnan(share) else f"{share:.0%}"
 
 
 def load_line() -> str:
@@ -258,7 +265,8 @@ def compare_mode(
         print(
             f"  round {round_ + 1}: Moby Dam {m.leaves:,} leaves in {m.seconds:.4f} s "
             f"({m.rate / 1e6:.1f} M/s), ours {o.leaves:,} in {o.seconds:.4f} s "
-            f"({o.rate / 1e6:.1f} M/s); CPU share {m.cpu_share:.0%}, {o.cpu_share:.0%}; "
+            f"({o.rate / 1e6:.1f} M/s); CPU share {percent(m.cpu_share)}, "
+            f"{percent(o.cpu_share)}; "
             f"{load_line()}",
             flush=True,
         )
@@ -284,19 +292,25 @@ def summary(mode: str, moby: list[Sample], ours: list[Sample], depth: int) -> st
         f"({min(s.rate for s in ours) / 1e6:.1f}-{max(s.rate for s in ours) / 1e6:.1f}); "
         f"median ratio {ratio:.2f} (Moby Dam / ours)"
     )
-    share = min(s.cpu_share for s in moby + ours)
+    share = min(s.cpu_share for s in moby + ours if not math.isnan(s.cpu_share))
     busy = share < 0.9
-    # Moby Dam's CPU time at the last depth is its wall time times its share
-    # over the whole run: an estimate; ours is measured.
-    moby_cpu = statistics.median(s.rate / s.cpu_share for s in moby)
-    our_cpu = statistics.median(s.rate / s.cpu_share for s in ours)
-    cpu_ratio = statistics.median(
-        (m.rate / m.cpu_share) / (o.rate / o.cpu_share) for m, o in zip(moby, ours, strict=True)
-    )
-    text += (
-        f"\n  per CPU second: Moby Dam {moby_cpu / 1e6:.1f} M (estimated), ours "
-        f"{our_cpu / 1e6:.1f} M; median ratio {cpu_ratio:.2f}"
-    )
+    if any(math.isnan(s.cpu_share) for s in moby):
+        text += (
+            "\n  per CPU second: not estimated (Moby Dam's last depth is under half of "
+            "its run: use a greater --depth)"
+        )
+    else:
+        # Moby Dam's CPU time at the last depth is its wall time times its share
+        # over the whole run: an estimate; ours is measured.
+        moby_cpu = statistics.median(s.rate / s.cpu_share for s in moby)
+        our_cpu = statistics.median(s.rate / s.cpu_share for s in ours)
+        cpu_ratio = statistics.median(
+            (m.rate / m.cpu_share) / (o.rate / o.cpu_share) for m, o in zip(moby, ours, strict=True)
+        )
+        text += (
+            f"\n  per CPU second: Moby Dam {moby_cpu / 1e6:.1f} M (estimated), ours "
+            f"{our_cpu / 1e6:.1f} M; median ratio {cpu_ratio:.2f}"
+        )
     text += f"\n  least CPU share {share:.0%}" + (
         ": others ran on this CPU too, so the leaves/s are low; both sides shared it alike "
         "only if the other load held steady"
