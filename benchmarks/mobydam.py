@@ -279,9 +279,23 @@ def compare_mode(
     return moby, ours
 
 
+def per_cpu_second(moby: list[Sample], ours: list[Sample]) -> tuple[float, float, float] | None:
+    """Median leaves per CPU second of each side and the median ratio, or None
+    where Moby Dam's share was not measured. Moby Dam's CPU time at the last
+    depth is its wall time times its share over the whole run (an estimate);
+    ours is measured."""
+    if any(math.isnan(s.cpu_share) for s in moby):
+        return None
+    moby_cpu = [s.rate / s.cpu_share for s in moby]
+    our_cpu = [s.rate / s.cpu_share for s in ours]
+    ratio = statistics.median(m / o for m, o in zip(moby_cpu, our_cpu, strict=True))
+    return statistics.median(moby_cpu), statistics.median(our_cpu), ratio
+
+
 def summary(mode: str, moby: list[Sample], ours: list[Sample], depth: int) -> str:
     """The medians, the median ratio and, for bulk counting at depth 8 and more,
-    issue 16's targets."""
+    issue 16's targets: judged by the wall clock, or per CPU second where other
+    processes took a tenth of the CPU or more."""
     moby_rate = statistics.median(s.rate for s in moby)
     our_rate = statistics.median(s.rate for s in ours)
     ratio = statistics.median(m.rate / o.rate for m, o in zip(moby, ours, strict=True))
@@ -292,35 +306,33 @@ def summary(mode: str, moby: list[Sample], ours: list[Sample], depth: int) -> st
         f"({min(s.rate for s in ours) / 1e6:.1f}-{max(s.rate for s in ours) / 1e6:.1f}); "
         f"median ratio {ratio:.2f} (Moby Dam / ours)"
     )
-    share = min(s.cpu_share for s in moby + ours if not math.isnan(s.cpu_share))
-    busy = share < 0.9
-    if any(math.isnan(s.cpu_share) for s in moby):
+    cpu = per_cpu_second(moby, ours)
+    if cpu is None:
         text += (
             "\n  per CPU second: not estimated (Moby Dam's last depth is under half of "
             "its run: use a greater --depth)"
         )
     else:
-        # Moby Dam's CPU time at the last depth is its wall time times its share
-        # over the whole run: an estimate; ours is measured.
-        moby_cpu = statistics.median(s.rate / s.cpu_share for s in moby)
-        our_cpu = statistics.median(s.rate / s.cpu_share for s in ours)
-        cpu_ratio = statistics.median(
-            (m.rate / m.cpu_share) / (o.rate / o.cpu_share) for m, o in zip(moby, ours, strict=True)
-        )
         text += (
-            f"\n  per CPU second: Moby Dam {moby_cpu / 1e6:.1f} M (estimated), ours "
-            f"{our_cpu / 1e6:.1f} M; median ratio {cpu_ratio:.2f}"
+            f"\n  per CPU second: Moby Dam {cpu[0] / 1e6:.1f} M (estimated), ours "
+            f"{cpu[1] / 1e6:.1f} M; median ratio {cpu[2]:.2f}"
         )
+    share = min(s.cpu_share for s in moby + ours if not math.isnan(s.cpu_share))
+    busy = share < 0.9
     text += f"\n  least CPU share {share:.0%}" + (
-        ": others ran on this CPU too, so the leaves/s are low; both sides shared it alike "
-        "only if the other load held steady"
-        if busy
-        else ""
+        ": others ran on this CPU too, so the wall-clock leaves/s are low" if busy else ""
     )
     if mode == "bulk" and depth >= 8:
-        speed = "met" if our_rate >= 60e6 else ("missed" + " (busy CPU)" * busy)
+        basis = "by the wall clock"
+        if busy and cpu is not None:
+            basis, our_rate, ratio = "per CPU second (the CPU was shared)", cpu[1], cpu[2]
+        speed = "met" if our_rate >= 60e6 else "missed"
         within = "met" if ratio <= 4 else "missed"
-        text += f"\n  issue 16: at least 60 M leaves/s {speed}; within 4x of Moby Dam {within}"
+        text += (
+            f"\n  issue 16, {basis}: at least 60 M leaves/s {speed}; within 4x of Moby Dam {within}"
+        )
+        if share < 0.75:  # time-sliced, both lose cache too: even CPU time is off
+            text += " (the CPU was too busy to judge: rerun on a quieter machine)"
     return text
 
 
