@@ -513,7 +513,9 @@ class Searcher:
         result: tuple[int, int, list[RawMove]] | None = None
         key = self.key_of(pos)
         # One entry per ply of the search (forced moves may add plies).
-        self.line += [0] * (self.base + max_depth + _MAX_EXTENDED_PLY + 2 - len(self.line))
+        plies = max_depth + _MAX_EXTENDED_PLY + 2
+        self.line += [0] * (self.base + plies - len(self.line))
+        self.killers += [[0, 0] for _ in range(plies - len(self.killers))]
         for depth in range(1, max_depth + 1):
             self.enforce = depth > guard_depth
             self.reductions = max(0, depth - (guard_depth if full_width is None else full_width))

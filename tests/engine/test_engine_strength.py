@@ -133,6 +133,24 @@ def test_the_no_progress_rule_is_a_draw_inside_the_search() -> None:
     assert searcher.search(pos, key, 2, -_search.WIN, _search.WIN, 1, 0) != 0
 
 
+def test_a_deep_iteration_sizes_every_per_ply_table() -> None:
+    # A search asked for 100 plies may reach ply 100 + 60 with forced moves:
+    # the killers of every ply, like the line's keys, must be there. Here
+    # the deepest plies are searched directly after a shallow iterate.
+    board = draughts.Board("W:WK46,K47:BK5", variant="international")
+    t = context(board.variant).core
+    searcher = _search.Searcher(t, context(board.variant).keys, max_nodes=10_000)
+    pos = _position(board, t)
+    searcher.iterate(pos, 100, guard_depth=1)
+    key = searcher.key_of(pos)
+    deepest = 100 + _search._MAX_EXTENDED_PLY
+    searcher.nodes, searcher.enforce = 0, False
+    searcher.tt.clear()  # so that the position is searched, not looked up
+    # Before the killers were sized here, this raised IndexError.
+    score = searcher.search(pos, key, 1, -_search.WIN - 1, _search.WIN + 1, deepest, 0)
+    assert -_search.WIN <= score <= _search.WIN
+
+
 def test_draw_tables_follow_the_variants_rules() -> None:
     international = _search.DrawTable(draughts.variant.INTERNATIONAL)
     assert international.no_progress == 50
