@@ -301,3 +301,28 @@ def test_the_plain_line_loop_agrees_with_python(variant: draughts.Variant, seed:
     results = [replay(draughts.Board._play_words), replay(draughts.Board._play_words_python)]
     assert results[0] == results[1]
     assert results[0][0] == len(words) if spoiled == len(words) else results[0][0] <= spoiled
+
+
+@pytest.mark.parametrize("variant", [V.RUSSIAN, V.BRAZILIAN], ids=lambda v: v.name)
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "W:WK1,K10,K19:BK32",  # three kings against one: the long-diagonal rules count
+        "W:WK1,K10:BK32",
+        "W:WK1,K10,K19:BK31,K32",  # one piece too many for them
+        "W:WK1,K10,K19,12:BK32,27",
+    ],
+)
+def test_king_moves_on_and_off_the_long_diagonal_count_as_in_python(
+    variant: draughts.Variant, fen: str
+) -> None:
+    """Russian and Brazilian rules about a lone king on the long diagonal
+    start or stop with a quiet king move onto or off it, when few pieces
+    are left: every move of these positions, and two plies deep."""
+    board = draughts.Board(fen, variant=variant)
+    for move in list(board.legal_moves):
+        check_move(board, move)
+        board.push(move)
+        for reply in list(board.legal_moves):
+            check_move(board, reply)
+        board.pop()

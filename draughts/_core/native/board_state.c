@@ -331,10 +331,20 @@ static int count_draw_rules(StateObject *self, const Played *p) {
         }
         return 0;
     }
-    bb_t all = p->own_men | p->own_kings | p->opp_men | p->opp_kings;
+    if (!((p->origin | p->target) & self->long_diagonal)) return 0;
+    /* A quiet king move onto or off the long diagonal: with few pieces left,
+     * a rule about the lone king there may start or stop. The board's
+     * lists already hold the position after the move (and a quiet move
+     * read only the mover's bitboards). */
+    bb_t all = 0;
+    for (int i = 0; i < 2; i++) {
+        bb_t men = 0, kings = 0; /* unreadable: no pieces, and update() decides */
+        list_bits(self->core, self->men, i, &men);
+        list_bits(self->core, self->kings, i, &kings);
+        all |= men | kings;
+    }
     int pieces = __builtin_popcountll((uint64_t)all) + __builtin_popcountll((uint64_t)(all >> 64));
-    if ((p->origin | p->target) & self->long_diagonal && pieces <= self->positional_pieces) {
-        /* A quiet king move onto or off the long diagonal, few pieces left. */
+    if (pieces <= self->positional_pieces) {
         PyObject *ply_int = PyLong_FromSsize_t(ply);
         PyObject *zero = PyLong_FromLong(0);
         if (ply_int != NULL && zero != NULL)
