@@ -343,7 +343,7 @@ static int count_draw_rules(StateObject *self, const Played *p) {
         list_bits(self->core, self->kings, i, &kings);
         all |= men | kings;
     }
-    int pieces = __builtin_popcountll((uint64_t)all) + __builtin_popcountll((uint64_t)(all >> 64));
+    int pieces = popcount(all);
     if (pieces <= self->positional_pieces) {
         PyObject *ply_int = PyLong_FromSsize_t(ply);
         PyObject *zero = PyLong_FromLong(0);

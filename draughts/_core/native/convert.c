@@ -80,6 +80,16 @@ PyObject *from_bits(CoreObject *c, bb_t bits) {
     return _PyLong_FromByteArray((unsigned char *)words, nwords * 8, 1, 0);
 }
 
+int get_key(PyObject *value, uint64_t *key) {
+    *key = PyLong_Check(value) ? PyLong_AsUnsignedLongLong(value) : (uint64_t)-1;
+    if (!PyLong_Check(value) || PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "key must be an int from 0 to 2**64 - 1, not %R", value);
+        return -1;
+    }
+    return 0;
+}
+
 int to_index(CoreObject *c, PyObject *value, int *out, const char *what) {
     int overflow = 0;
     long index = PyLong_Check(value) ? PyLong_AsLongAndOverflow(value, &overflow) : -1;

@@ -33,6 +33,8 @@ typedef struct {
 int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what);
 PyObject *from_bits(CoreObject *c, bb_t bits);
 int to_index(CoreObject *c, PyObject *value, int *out, const char *what);
+/* A Zobrist key from Python: an int of 0 to 2**64 - 1. */
+int get_key(PyObject *value, uint64_t *key);
 PyObject *raw_move(CoreObject *c, const Route *m);
 int route_of(CoreObject *c, PyObject *raw, Route *m);
 PyObject *capture_move(CoreObject *c, const Route *m);

@@ -79,6 +79,18 @@ typedef struct {
 
 #define RAY(r, sq, d) ((r)->ray_data + (r)->ray_off[sq][d])
 
+/* Without -mpopcnt (not every x86-64 has it), __builtin_popcount is a
+ * library call that took 12% of perft's time (13% of the search's): the
+ * bit-parallel sum is a dozen inline operations. */
+static inline int popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+static inline int popcount(bb_t b) { return popcount64((uint64_t)b) + popcount64((uint64_t)(b >> 64)); }
+
 /* Work out the derived masks once the rays and directions are loaded. */
 void derive_masks(Rules *r);
 void routes_init(RouteList *list);

@@ -357,16 +357,6 @@ static PyObject *py_perft(PyObject *mod, PyObject *const *args, size_t nargsf,
     return PyLong_FromUnsignedLongLong(total);
 }
 
-static int get_key(PyObject *value, uint64_t *key) {
-    *key = PyLong_Check(value) ? PyLong_AsUnsignedLongLong(value) : (uint64_t)-1;
-    if (!PyLong_Check(value) || PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "key must be an int from 0 to 2**64 - 1, not %R", value);
-        return -1;
-    }
-    return 0;
-}
-
 static PyObject *position_tuple(CoreObject *c, const bb_t bb[4], uint64_t key) {
     PyObject *v[5] = {from_bits(c, bb[0]), from_bits(c, bb[1]), from_bits(c, bb[2]),
                       from_bits(c, bb[3]), PyLong_FromUnsignedLongLong(key)};

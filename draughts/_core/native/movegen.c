@@ -20,17 +20,6 @@ static inline int top_bit(bb_t b) {
     return 63 - __builtin_clzll((uint64_t)b);
 }
 
-/* Without -mpopcnt (not every x86-64 has it), __builtin_popcount is a
- * library call that took 12% of perft's time: the bit-parallel sum is a
- * dozen inline operations. */
-static inline int popcount64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-
-static inline int popcount(bb_t b) { return popcount64((uint64_t)b) + popcount64((uint64_t)(b >> 64)); }
 
 /* Every square of b moved by shift (padded layouts only). */
 static inline bb_t shifted(bb_t b, int shift) { return shift > 0 ? b << shift : b >> -shift; }

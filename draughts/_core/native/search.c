@@ -25,16 +25,6 @@
 /* The Python killers' list length; deeper plies grow it. */
 #define KILLER_PLIES (MAX_EXTENDED_PLY + 64)
 
-/* The bit-parallel sum, as in movegen.c: without -mpopcnt the builtin is a
- * library call, which took 13% of the search's time. */
-static inline int popcount64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-
-static inline int popcount(bb_t b) { return popcount64((uint64_t)b) + popcount64((uint64_t)(b >> 64)); }
 
 static inline int low_square(bb_t b) {
     uint64_t lo = (uint64_t)b;

@@ -289,16 +289,6 @@ static int get_pos(CoreObject *c, PyObject *value, Pos *p) {
     return 0;
 }
 
-static int get_key(PyObject *value, uint64_t *key) {
-    *key = PyLong_Check(value) ? PyLong_AsUnsignedLongLong(value) : 0;
-    if (!PyLong_Check(value) || PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "key must be an int from 0 to 2**64 - 1, not %R", value);
-        return -1;
-    }
-    return 0;
-}
-
 static int check_ready(SearchObject *o) {
     if (!o->ready) return PyErr_SetString(PyExc_RuntimeError, "Search() was not set up"), -1;
     if (o->busy) {
