@@ -35,7 +35,7 @@ typedef struct {
 } StateObject;
 
 static PyObject *str_from_square, *str_to_square, *str_captures, *str_path, *str_after_progress, *str_update,
-    *str_push_python, *str_pop_python;
+    *str_push_python, *str_pop_python, *str_unique_move_python;
 
 /* -- The variant's context ---------------------------------------------------- */
 
@@ -428,16 +428,12 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
 
 /* -- The one move between two squares -------------------------------------------- */
 
-/* _unique_move(origin, destination, capture): the legal move between two
- * square numbers when it is the only one and is a capture exactly when
- * `capture` is true, else None; the board does not change. What the PDN
- * reader asks of every move it replays: one call instead of
- * Board.moves_between's Python and the tests on its list. */
+/* Board._unique_move_python in C: the legal move between two square
+ * numbers when it is the only one and is a capture exactly when `capture`
+ * is true, else None; the board does not change. What _play_words asks of
+ * every move of a line. */
 static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObject *dest_number,
                              PyObject *capture_flag) {
-    static PyObject *str_python;
-    if (str_python == NULL && (str_python = PyUnicode_InternFromString("_unique_move_python")) == NULL)
-        return NULL;
     CoreObject *core = self->core;
     long c = self->turn && PyLong_CheckExact(self->turn) ? PyLong_AsLong(self->turn) : -1;
     int origin = core ? square_of(core, origin_number) : -1;
@@ -452,7 +448,7 @@ static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObjec
     if (!ready) { /* Python's answer, or its error for a square off the board */
         PyErr_Clear();
         PyObject *args[] = {(PyObject *)self, origin_number, dest_number, capture_flag};
-        return PyObject_VectorcallMethod(str_python, args, 4 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+        return PyObject_VectorcallMethod(str_unique_move_python, args, 4 | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                          NULL);
     }
     int o = 1 - (int)c;
@@ -484,14 +480,6 @@ static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObjec
     }
     routes_free(&routes);
     return found ? found : Py_NewRef(Py_None);
-}
-
-static PyObject *state_unique_move(StateObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_unique_move() takes origin, destination and capture");
-        return NULL;
-    }
-    return unique_move(self, args[0], args[1], args[2]);
 }
 
 /* _play_words(words, squares, resolve, visit): Board._play_words_python in
@@ -655,8 +643,6 @@ PyDoc_STRVAR(pop_doc,
 static PyMethodDef state_methods[] = {
     {"push", (PyCFunction)state_push, METH_O, push_doc},
     {"pop", (PyCFunction)state_pop, METH_NOARGS, pop_doc},
-    {"_unique_move", (PyCFunction)(void (*)(void))state_unique_move, METH_FASTCALL,
-     "The only legal move between two squares, a capture or not as asked, or None."},
     {"_play_words", (PyCFunction)(void (*)(void))state_play_words, METH_FASTCALL,
      "Play the moves of a plain PDN line while each is the only one between its squares."},
     {NULL, NULL, 0, NULL},
@@ -677,12 +663,13 @@ PyTypeObject StateType = {
 };
 
 int board_state_init(void) {
-    static const char *names[] = {"from_square",    "to_square", "captures",     "path",
-                                  "after_progress", "update",    "_push_python", "_pop_python"};
-    PyObject **slots[] = {&str_from_square,    &str_to_square, &str_captures,
-                          &str_path,           &str_after_progress, &str_update,
-                          &str_push_python,    &str_pop_python};
-    for (int i = 0; i < 8; i++) {
+    static const char *names[] = {"from_square", "to_square",    "captures",
+                                  "path",        "after_progress", "update",
+                                  "_push_python", "_pop_python", "_unique_move_python"};
+    PyObject **slots[] = {&str_from_square,  &str_to_square,      &str_captures,
+                          &str_path,         &str_after_progress, &str_update,
+                          &str_push_python,  &str_pop_python,     &str_unique_move_python};
+    for (int i = 0; i < 9; i++) {
         *slots[i] = PyUnicode_InternFromString(names[i]);
         if (*slots[i] == NULL) return -1;
     }
