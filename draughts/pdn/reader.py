@@ -420,9 +420,11 @@ class _GameReader:
                 line,
                 None if isinstance(match, str) else match,
             )
+        elif not text.strip():
+            pass  # an empty comment says nothing, before the moves or among them
         elif self.in_headers:
             self.early_comments.append(comment_text(text))
-        elif not (self.skip_all or self.skipped) and text.strip():
+        elif not (self.skip_all or self.skipped):
             self.visitor.visit_comment(comment_text(text))
 
     def start_moves(self, line: int, column: int) -> None:

@@ -75,6 +75,9 @@ ROUND_TRIPS = [
     '1. 32-28 19-27 [\n Event\n "x" \n ] *',
     # A ; comment after a rejected move keeps its line to itself.
     "1. 32-28 19-23 2. 28-22 ; a } b\n 3. x {multi\nline]} tail *",
+    # An empty comment before the moves (here one never closed) adds nothing
+    # to the game's comment, as among the moves (found by the property below).
+    '1. 1. 1. 1. [FEN "W:W31-50:B1-20"] ; rest 1. 1. 1. 1.\n{ ',
 ]
 
 
