@@ -55,12 +55,13 @@ setup(
                     "convert",
                     "load",
                     "board_state",
+                    "plain_line",
                     "module",
                     "search",
                     "search_module",
                 )
             ],
-            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "search")],
+            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "plain_line", "search")],
             extra_compile_args=["-std=c11", "-O3"] if os.name != "nt" else [],
         )
     ],

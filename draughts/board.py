@@ -8,7 +8,7 @@ its machinery lives in the private modules it imports.
 from __future__ import annotations
 
 import copyreg
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import SupportsIndex
 
 from draughts import _core, _draw_rules
@@ -318,7 +318,8 @@ class Board(_core.BoardState):
     def _unique_move_python(self, origin: int, destination: int, capture: bool) -> Move | None:
         """The legal move from ``origin`` to ``destination`` when it is the
         only one and is a capture exactly when ``capture`` is true, else None
-        (what the PDN reader asks of every move it replays).
+        (what the PDN reader asks of every move of a plain line: the native
+        core's ``_play_line`` asks it here for a board it does not hold).
 
         :raises ValueError: for a square off the board.
         """
@@ -326,43 +327,6 @@ class Board(_core.BoardState):
         if len(between) == 1 and bool(between[0].captures) == capture:
             return between[0]
         return None
-
-    def _play_words_python(
-        self,
-        words: list[str],
-        squares: dict[str, tuple[int, int, bool]],
-        resolve: Callable[[str], tuple[int, int, bool] | None],
-        visit: Callable[[Board, Move], object],
-    ) -> int:
-        """The PDN reader's loop over the moves of a plain line: play each of
-        ``words`` while it is the only legal move between its squares
-        (``squares[word]``, or ``resolve(word)`` for a word not seen yet,
-        None if the board has no such squares) with the right separator,
-        calling ``visit(board, move)`` before each push. Returns how many
-        were played."""
-        # Bound to locals, and _unique_move_python written out: the pure
-        # backend's replay spends most of its time here.
-        matching = self.moves_between
-        push = self.push
-        played = 0
-        for word in words:
-            found = squares.get(word) or resolve(word)
-            if found is None:
-                break
-            origin, destination, capture = found
-            between = matching(origin, destination)
-            if len(between) != 1 or bool(between[0].captures) != capture:
-                break
-            move = between[0]
-            visit(self, move)
-            push(move)
-            played += 1
-        return played
-
-    # The native core runs the whole loop of a line in C (about 0.4 us a
-    # move less in a PDN replay), handing _unique_move_python what it does
-    # not hold.
-    _play_words = _core.BoardState._play_words if _core.STATE_IN_C else _play_words_python
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""

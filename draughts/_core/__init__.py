@@ -14,8 +14,9 @@ reaches move generation only through the names exported here:
   perft as ``color, white_men, black_men, white_kings, black_kings``.
 - :class:`BoardState` is the base class of :class:`draughts.Board`: its
   mutable state (:data:`STATE_NAMES`). The native one also plays and takes
-  back moves (``push`` and ``pop`` in C); the pure one leaves that to
-  Board's Python methods.
+  back moves (``push`` and ``pop`` in C) and replays the PDN reader's plain
+  lines (``_play_line``, with :data:`plain_line_end`); the pure one leaves
+  that to Board's Python methods and the PDN reader's.
 - Moves are :class:`~draughts._core.raw.RawMove` values (internal indices);
   :func:`~draughts._core.raw.apply` plays one on the bitboards, and
   ``tables(...).moves`` (a :class:`~draughts._core.raw.MoveMaker`) turns them
@@ -31,6 +32,7 @@ tests. Both give the same answers to the same calls.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from draughts._core.geometry import Geometry
@@ -57,6 +59,7 @@ else:
             steps,
             undo_keyed,
         )
+        from draughts._core.native import plain_line_end as _native_plain_line_end
 
         _native_loaded = True
     except ImportError:  # not built: no C compiler when it was installed
@@ -101,6 +104,7 @@ __all__ = [
     "legal_moves",
     "moves_between",
     "perft",
+    "plain_line_end",
     "position_key",
     "steps",
     "tables",
@@ -110,7 +114,13 @@ __all__ = [
 BACKEND = "native" if _native_loaded else "pure"
 """Which generator runs: ``"native"`` (C11) or ``"pure"`` (pure Python)."""
 STATE_IN_C = _native_loaded
-"""Whether :class:`BoardState` has ``push`` and ``pop`` of its own (in C)."""
+"""Whether :class:`BoardState` has ``push`` and ``pop`` of its own (in C),
+and ``_play_line``, the PDN reader's loop over a plain line's moves (see
+:meth:`draughts.pdn.resolver.Resolver.play_line`)."""
+plain_line_end: Callable[[str], int] | None = _native_plain_line_end if _native_loaded else None
+"""The native core's reading of a plain line of PDN movetext (see
+:data:`draughts.pdn.lexer.plain_line_end`); None on the pure core, where
+the lexer's regular expression reads it."""
 
 
 def tables(variant: Variant) -> Tables:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import attrs
 
@@ -274,7 +275,7 @@ def read_ahead(cursor: Cursor) -> GameText:
 
 
 def _scan(
-    tokens: Iterator[tuple[str, re.Match[str] | str, int, int]], evidence: Evidence
+    tokens: Iterator[tuple[str, Any, int, int]], evidence: Evidence
 ) -> tuple[str, int] | None:
     """Note the evidence of each token to the end of the game; the line it
     ends in and where, None at the end of the file."""
@@ -283,13 +284,13 @@ def _scan(
         if isinstance(match, str):  # a comment's text
             continue
         if kind == "line":
-            end = match.start("end")
-            words = PLAIN_MOVE.findall(match.string, 0, end if end >= 0 else len(match.string))
+            text, end = match
+            words = PLAIN_MOVE.findall(text, 0, end)
             if words and evidence.first is None and nesting == 0:
                 evidence.first = words[0]
             evidence.add_numbers(" ".join(words), len(words))
-            if end >= 0 and nesting <= 0:
-                return None if match.end() == len(match.string) else (match.string, match.end())
+            if end < len(text) and nesting <= 0:
+                return None  # a result ends the line, and the game
         elif kind in ("tag", "tag2"):  # the next game's
             return match.string, match.start()
         elif kind == "open":

@@ -263,9 +263,9 @@ def _skip(cursor: Cursor) -> bool:
     for kind, match, _line, _column in cursor.tokens():
         if kind == "line":
             found, in_headers = True, False
-            end = match.start("end")
-            if end >= 0:
-                push_back(match.string, end)
+            text, end = match
+            if end < len(text):  # a result
+                push_back(text, end)
             continue
         if kind in _IGNORED:
             continue

@@ -17,12 +17,7 @@ from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveErr
 from draughts.move import Move
 from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, tag_is_unknown, variant_of_tags
 from draughts.pdn.infer import Evidence, GameText, board_of_fen, choose, read_ahead
-from draughts.pdn.lexer import (
-    PLAIN_MOVE,
-    Cursor,
-    forget,
-    open_cursor,
-)
+from draughts.pdn.lexer import Cursor, forget, open_cursor
 from draughts.pdn.pending import (
     Guess,
     Split,
@@ -216,7 +211,10 @@ class _GameReader:
         inferred (the movetext is then pushed back on the cursor)."""
         for kind, match, line, column in self.cursor.tokens():
             if self.in_headers and kind not in _HEADER_TOKENS and self.must_infer():
-                self.cursor.push_back(match.string, 0 if kind == "line" else match.start())
+                if kind == "line":
+                    self.cursor.push_back(match[0], 0)
+                else:
+                    self.cursor.push_back(match.string, match.start())
                 return True
             if kind == "line":
                 self.plain_line(match, line)
@@ -347,15 +345,15 @@ class _GameReader:
         visitor.end_game()
         return visitor.result()
 
-    def plain_line(self, match: re.Match[str], line: int) -> None:
-        """A plain line (see PLAIN_LINE): its move numbers change nothing
-        while moves are being replayed, so only the moves are looked at.
-        Anything out of the ordinary (another state, a move that is not the
-        only legal one between its squares or is written with the wrong
-        separator) sends the line, from that move on, back to the tokenizer
-        and the token methods, which report it. So does the result, which
-        ends the game."""
-        text = match.string
+    def plain_line(self, plain: tuple[str, int], line: int) -> None:
+        """A plain line (see PLAIN_LINE), as ``(text, where its result
+        starts)``: its move numbers change nothing while moves are being
+        replayed, so only the moves are looked at. Anything out of the
+        ordinary (another state, a move that is not the only legal one
+        between its squares or is written with the wrong separator) sends
+        the line, from that move on, back to the tokenizer and the token
+        methods, which report it. So does the result, which ends the game."""
+        text, end = plain
         if self.in_headers:  # as the first number or move would
             self.found = True
             self.start_moves(line, len(text) - len(text.lstrip()) + 1)
@@ -363,20 +361,11 @@ class _GameReader:
         if not self.plain or self.split is not None or self.guess is not None:
             self.cursor.push_back(text, 0)
             return
-        end = match.start("end")
-        if end < 0:
-            end = len(text)
-        # The hot loop, in C on the native backend (see Board._play_words).
-        words = PLAIN_MOVE.findall(text, 0, end)
-        resolver = self.resolver
-        played = self.board._play_words(
-            words, resolver.words, resolver.word, self.visitor.visit_move
-        )
-        if played < len(words):  # the rest of the line, from that move on
-            end = [m.start() for m in PLAIN_MOVE.finditer(text, 0, end)][played]
+        # The hot loop, in C on the native backend (see Resolver.play_line).
+        played, stop = self.resolver.play_line(self.board, text, end, self.visitor.visit_move)
         self.moves_here[-1] += played
-        if end < len(text):
-            self.cursor.push_back(text, end)
+        if stop < len(text):  # the rest of the line, from the move not played on
+            self.cursor.push_back(text, stop)
 
     # -- Headers and what may come between moves --------------------------------
 

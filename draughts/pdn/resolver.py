@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
+from draughts import _core
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
-from draughts.pdn.lexer import TOKEN
+from draughts.pdn.lexer import PLAIN_MOVE, TOKEN
 from draughts.variant import VARIANTS, Variant, gametype_preset
 
 _SQUARE = re.compile(r"[a-wyz][0-9]{1,2}|[0-9]+")  # not "x": "28x17" is 28 and 17
@@ -29,6 +31,9 @@ class Resolver:
         self.dash_captures = variant.capture_separator == "-"
         # A move of a plain line ("32-28", "1- 7") -> what word() says of it.
         self.words: dict[str, tuple[int, int, bool]] = {}
+        # The square each number 0-99 of a plain move names, None for none
+        # (what the native core's line loop reads instead of words).
+        self.numbers = tuple(self.number.get(str(n)) for n in range(100))
 
     def quick(self, board: Board, match: re.Match[str]) -> Move | None:
         """The move a two-square token like ``32-28`` or ``19x28`` names, if
@@ -59,6 +64,49 @@ class Resolver:
             return None
         found = self.words[text] = (origin, destination, capture)
         return found
+
+    def _play_line_python(
+        self, board: Board, text: str, end: int, visit: Callable[[Board, Move], object]
+    ) -> tuple[int, int]:
+        """Play the moves of a plain line (see :data:`draughts.pdn.lexer.PLAIN_LINE`),
+        ``text[:end]`` being the line before its result, while each is the
+        only legal move between its squares and is written with the right
+        separator, calling ``visit(board, move)`` before each push. Returns
+        how many were played and where the first move not played starts
+        (``end`` if none)."""
+        # Bound to locals, and Board._unique_move_python written out: the
+        # pure backend's replay spends most of its time here.
+        words = PLAIN_MOVE.findall(text, 0, end)
+        squares, resolve = self.words, self.word
+        matching = board.moves_between
+        push = board.push
+        played = 0
+        for word in words:
+            found = squares.get(word) or resolve(word)
+            if found is None:
+                break
+            origin, destination, capture = found
+            between = matching(origin, destination)
+            if len(between) != 1 or bool(between[0].captures) != capture:
+                break
+            move = between[0]
+            visit(board, move)
+            push(move)
+            played += 1
+        if played == len(words):
+            return played, end
+        return played, [m.start() for m in PLAIN_MOVE.finditer(text, 0, end)][played]
+
+    def _play_line_native(
+        self, board: Board, text: str, end: int, visit: Callable[[Board, Move], object]
+    ) -> tuple[int, int]:
+        """:meth:`_play_line_python` in C, scanning the line as it goes (see
+        ``draughts/_core/native/plain_line.c``)."""
+        return board._play_line(text, end, self.numbers, visit)
+
+    # The native core runs the whole loop in C: a PDN replay's moves cost
+    # about a third of the pure loop's (docs/native.rst).
+    play_line = _play_line_native if _core.STATE_IN_C else _play_line_python
 
     def resolve(self, board: Board, text: str) -> Move:
         """The legal move ``text`` names, in any form the reader knows.

@@ -22,6 +22,8 @@ from draughts import _core
 from draughts import variant as V
 from draughts.errors import IllegalMoveError
 from draughts.move import Move
+from draughts.pdn import lexer as _pdn_lexer
+from draughts.pdn.resolver import Resolver
 
 pytestmark = pytest.mark.skipif(
     not _core.STATE_IN_C, reason="the native core is not built (or DRAUGHTS_PURE=1)"
@@ -216,10 +218,12 @@ def test_which_variants_push_in_c(
 
 
 def unique_in_c(board: draughts.Board, origin: int, destination: int, capture: bool) -> object:
-    """The C loop's answer for one move: the move it would visit, or None."""
+    """The C loop's answer for one move: the move it would visit, or None
+    (the line "1-2" or "1x2", its numbers naming the squares asked about)."""
     seen: list[Move] = []
-    squares = {"w": (origin, destination, capture)}
-    board.copy()._play_words(["w"], squares, lambda word: None, lambda b, m: seen.append(m))
+    text = "1x2" if capture else "1-2"
+    numbers = (None, origin, destination)
+    board.copy()._play_line(text, len(text), numbers, lambda b, m: seen.append(m))
     return seen[0] if seen else None
 
 
@@ -255,14 +259,11 @@ def test_the_unique_move_of_a_square_off_the_board_raises_as_moves_between() -> 
             unique_in_c(board, origin, destination, False)
 
 
-@SETTINGS
-@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1))
-def test_the_plain_line_loop_agrees_with_python(variant: draughts.Variant, seed: int) -> None:
-    """The PDN reader's loop over a line's moves, in C and in Python: the
-    same moves visited (each before its push) and played, the same count,
-    the same board, when the line goes wrong at a random place (a word with
-    no squares, a move that is not legal, the wrong separator)."""
-    rng = random.Random(seed)
+def plain_line(variant: draughts.Variant, rng: random.Random) -> str:
+    """A plain line of a random game's moves, with move numbers and spacing
+    as records write them, maybe spoiled at a random move (a number with no
+    square, a move that is not legal, the wrong separator), maybe ending
+    with a result."""
     game = draughts.Board(variant=variant)
     words: list[str] = []
     for _ in range(rng.randrange(1, 60)):
@@ -271,7 +272,7 @@ def test_the_plain_line_loop_agrees_with_python(variant: draughts.Variant, seed:
             break
         move = rng.choice(legal)
         sep = "x" if move.captures else "-"
-        words.append(f"{move.from_square}{sep}{move.to_square}")
+        words.append(f"{move.from_square}{rng.choice(['', ' '])}{sep}{move.to_square}")
         game.push(move)
     spoiled = rng.randrange(len(words) + 1)
     if spoiled < len(words):
@@ -283,32 +284,79 @@ def test_the_plain_line_loop_agrees_with_python(variant: draughts.Variant, seed:
                 words[spoiled].translate({45: 120, 120: 45}),
             ]
         )
+    parts = []
+    for ply, word in enumerate(words):
+        if ply % 2 == 0 and rng.random() < 0.7:
+            parts.append(f"{ply // 2 + 1}." + rng.choice(["", " ", "  "]))
+        parts.append(word + rng.choice([" ", "  ", "\t"]))
+    return "".join(parts) + rng.choice(["", "*", "2-0", "1-1", "1/2-1/2"]) + rng.choice(["", "\n"])
 
-    def squares_of(word: str) -> tuple[int, int, bool] | None:
-        capture = "x" in word
-        origin, destination = map(int, word.split("x" if capture else "-"))
-        last = variant.square_count
-        return None if max(origin, destination) > last else (origin, destination, capture)
 
-    def replay(play: Callable[..., int]) -> tuple[object, ...]:
+@SETTINGS
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1))
+def test_the_plain_line_loop_agrees_with_python(variant: draughts.Variant, seed: int) -> None:
+    """The PDN reader's loop over a plain line's moves, in C and in Python
+    (:meth:`Resolver.play_line`): the same moves visited (each before its
+    push) and played, the same count and place where it stopped, the same
+    board, when the line goes wrong at a random place."""
+    rng = random.Random(seed)
+    text = plain_line(variant, rng)
+    end = _pdn_lexer._plain_line_end_python(text)
+    if end < 0:  # a square over 99, which no plain line writes
+        assert _core.plain_line_end is not None and _core.plain_line_end(text) == -1
+        return
+
+    def replay(play: Callable[..., tuple[int, int]]) -> tuple[object, ...]:
         board = draughts.Board(variant=variant)
         seen: list[tuple[str, Move]] = []
-        cache: dict[str, tuple[int, int, bool]] = {}
-
-        def resolve(word: str) -> tuple[int, int, bool] | None:
-            found = squares_of(word)
-            if found is not None:
-                cache[word] = found
-            return found
 
         def visit(b: draughts.Board, move: Move) -> None:
             seen.append((b.fen(), move))
 
-        return (play(board, words, cache, resolve, visit), seen, state(board))
+        return (play(board, text, end, visit), seen, state(board))
 
-    results = [replay(draughts.Board._play_words), replay(draughts.Board._play_words_python)]
-    assert results[0] == results[1]
-    assert results[0][0] == len(words) if spoiled == len(words) else results[0][0] <= spoiled
+    resolver = Resolver(variant)
+    native = replay(resolver._play_line_native)
+    assert native == replay(Resolver(variant)._play_line_python)
+    played, stop = native[0]  # type: ignore[misc]
+    assert stop == end if played == len(_pdn_lexer.PLAIN_MOVE.findall(text, 0, end)) else stop < end
+
+
+@pytest.mark.parametrize(
+    ("text", "played", "stop"),
+    [
+        ("1. 32-28 19-23! 2. 28x19", 1, 9),  # a move strength is not plain
+        ("32-28 {c} 19-23", 1, 6),
+        ("32-28  19-23x", 1, 7),  # nor a move not followed by a space
+        ("32-28 1-1", 1, 6),  # the result of some variants
+        ("   ", 0, 3),
+        ("12.", 0, 3),
+    ],
+)
+def test_the_c_loop_stops_at_what_is_not_plain(text: str, played: int, stop: int) -> None:
+    """Given a line that is not plain (the lexer never gives it one), the C
+    loop plays the plain moves before the first thing that is not, and says
+    where that starts."""
+    board = draughts.Board()
+    result = board._play_line(text, len(text), Resolver(board.variant).numbers, lambda b, m: None)
+    assert result == (played, stop)
+    assert len(board.move_stack) == played
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        (b"32-28", 5, (), print),
+        ("32-28", 6, (), print),
+        ("32-28", -1, (), print),
+        ("32-28", 5, [], print),
+        ("32-28", 5, (), None),
+        ("32-28", 5.0, (), print),
+    ],
+)
+def test_the_c_loop_checks_its_arguments(arguments: tuple[object, ...]) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        draughts.Board()._play_line(*arguments)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("variant", [V.RUSSIAN, V.BRAZILIAN], ids=lambda v: v.name)

@@ -15,6 +15,7 @@
  * reference: its error messages, Frisian's king-move count, a hand-made
  * multi-capture without its route where men crown on the way. */
 #include "convert.h"
+#include "plain_line.h"
 
 #include <structmember.h>
 
@@ -32,6 +33,12 @@ typedef struct {
     int man_move_resets, crown_and_continue, positional_pieces;
     bb_t long_diagonal;
     long events[3]; /* the tracker's event bits: capture, man move, promotion */
+    /* The ints of men[0], men[1], kings[0], kings[1] as last read or made,
+     * and their bitboards: an int that is the same object has the same bits
+     * (ints never change), so most reads skip the conversion, which took
+     * 8% of a PDN replay. Owned references; cleared with the context. */
+    PyObject *seen[4];
+    bb_t seen_bits[4];
 } StateObject;
 
 static PyObject *str_from_square, *str_to_square, *str_captures, *str_path, *str_after_progress, *str_update,
@@ -42,6 +49,7 @@ static PyObject *str_from_square, *str_to_square, *str_captures, *str_path, *str
 static void forget_context(StateObject *self) {
     Py_CLEAR(self->core);
     Py_CLEAR(self->tracker);
+    for (int i = 0; i < 4; i++) Py_CLEAR(self->seen[i]);
 }
 
 static int long_attr(PyObject *owner, const char *name, long *out) {
@@ -157,14 +165,24 @@ static int square_of(CoreObject *c, PyObject *number) {
     return c->sq_of_number[n];
 }
 
-/* A board's bitboard out of one of its lists, or -1 if it is not what push
- * made (then Python's push handles the move). */
-static int list_bits(CoreObject *c, PyObject *list, int i, bb_t *out) {
+enum { MEN = 0, KINGS = 2 }; /* where a list's bitboards are in seen[] */
+
+/* The bitboard of colour i in the board's men (MEN) or kings (KINGS), or -1
+ * if it is not what push made (then Python's push handles the move). */
+static int state_bits(StateObject *self, int which, int i, bb_t *out) {
+    PyObject *list = which == MEN ? self->men : self->kings;
     if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != 2) return -1;
-    if (to_bits(c, PyList_GET_ITEM(list, i), out, "bitboard") < 0) {
+    PyObject *value = PyList_GET_ITEM(list, i);
+    if (value == self->seen[which + i]) {
+        *out = self->seen_bits[which + i];
+        return 0;
+    }
+    if (to_bits(self->core, value, out, "bitboard") < 0) {
         PyErr_Clear();
         return -1;
     }
+    Py_XSETREF(self->seen[which + i], Py_NewRef(value));
+    self->seen_bits[which + i] = *out;
     return 0;
 }
 
@@ -239,8 +257,7 @@ static int play_move(StateObject *self, PyObject *move, const MoveSquares *m, in
             bb[i] = bb[2 + i] = 0;
             continue;
         }
-        if (list_bits(core, self->men, i, &bb[i]) < 0 ||
-            list_bits(core, self->kings, i, &bb[2 + i]) < 0)
+        if (state_bits(self, MEN, i, &bb[i]) < 0 || state_bits(self, KINGS, i, &bb[2 + i]) < 0)
             return -1;
     }
     p->own_men = bb[c], p->opp_men = bb[o], p->own_kings = bb[2 + c], p->opp_kings = bb[2 + o];
@@ -339,8 +356,8 @@ static int count_draw_rules(StateObject *self, const Played *p) {
     bb_t all = 0;
     for (int i = 0; i < 2; i++) {
         bb_t men = 0, kings = 0; /* unreadable: no pieces, and update() decides */
-        list_bits(self->core, self->men, i, &men);
-        list_bits(self->core, self->kings, i, &kings);
+        state_bits(self, MEN, i, &men);
+        state_bits(self, KINGS, i, &kings);
         all |= men | kings;
     }
     int pieces = popcount(all);
@@ -417,6 +434,12 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
     /* The board changes from here on. */
     PyList_SetItem(self->men, c, values[0]);
     PyList_SetItem(self->kings, c, values[1]);
+    /* The mover's new ints and their bits (the opponent's are read anew:
+     * a quiet move did not read them). */
+    Py_XSETREF(self->seen[MEN + c], Py_NewRef(values[0]));
+    Py_XSETREF(self->seen[KINGS + c], Py_NewRef(values[1]));
+    self->seen_bits[MEN + c] = p.own_men;
+    self->seen_bits[KINGS + c] = p.own_kings;
     PyList_SetItem(self->men, o, values[2]);
     PyList_SetItem(self->kings, o, values[3]);
     replace(&self->key, values[4]);
@@ -430,7 +453,7 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
 
 /* Board._unique_move_python in C: the legal move between two square
  * numbers when it is the only one and is a capture exactly when `capture`
- * is true, else None; the board does not change. What _play_words asks of
+ * is true, else None; the board does not change. What _play_line asks of
  * every move of a line. */
 static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObject *dest_number,
                              PyObject *capture_flag) {
@@ -443,8 +466,7 @@ static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObjec
     int ready = core != NULL && state_complete(self) && (c == 0 || c == 1) && origin >= 0 &&
                 dest >= 0 && capture >= 0;
     for (int i = 0; ready && i < 2; i++)
-        ready = list_bits(core, self->men, i, &bb[i]) == 0 &&
-                list_bits(core, self->kings, i, &bb[2 + i]) == 0;
+        ready = state_bits(self, MEN, i, &bb[i]) == 0 && state_bits(self, KINGS, i, &bb[2 + i]) == 0;
     if (!ready) { /* Python's answer, or its error for a square off the board */
         PyErr_Clear();
         PyObject *args[] = {(PyObject *)self, origin_number, dest_number, capture_flag};
@@ -482,34 +504,45 @@ static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObjec
     return found ? found : Py_NewRef(Py_None);
 }
 
-/* _play_words(words, squares, resolve, visit): Board._play_words_python in
- * C (see there): the PDN reader's loop over the moves of a plain line. */
-static PyObject *state_play_words(StateObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4 || !PyList_Check(args[0]) || !PyDict_Check(args[1])) {
+/* _play_line(text, end, numbers, visit): the PDN reader's loop over the
+ * moves of a plain line (see plain_line.c), text[:end] being the line
+ * before its result. Each move is played while it is the only legal move
+ * between its squares (numbers[n]: the square a written number n names, or
+ * None) and is written with the right separator: visit(board, move), then
+ * push. Returns (moves played, where the move not played or anything not
+ * plain starts, else end); draughts.pdn.resolver.Resolver.play_line is the
+ * same loop in Python. */
+static PyObject *state_play_line(StateObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Text t;
+    if (nargs != 4 || text_of(args[0], &t) < 0 || !PyLong_Check(args[1]) ||
+        !PyTuple_Check(args[2]) || !PyCallable_Check(args[3])) {
+        PyErr_Clear();
         PyErr_SetString(PyExc_TypeError,
-                        "_play_words() takes a list of words, a dict, and two functions");
+                        "_play_line() takes a str, an int, a tuple and a function");
         return NULL;
     }
-    PyObject *words = args[0], *squares = args[1], *resolve = args[2], *visit = args[3];
-    Py_ssize_t played = 0;
-    for (; played < PyList_GET_SIZE(words); played++) {
-        PyObject *word = PyList_GET_ITEM(words, played);
-        PyObject *found = PyDict_GetItemWithError(squares, word); /* borrowed */
-        if (found != NULL) {
-            Py_INCREF(found);
-        } else if (PyErr_Occurred() || (found = PyObject_CallOneArg(resolve, word)) == NULL) {
-            return NULL;
-        }
-        if (!PyTuple_Check(found) || PyTuple_GET_SIZE(found) != 3) { /* None: no such squares */
-            Py_DECREF(found);
-            break;
-        }
-        PyObject *move = unique_move(self, PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1),
-                                     PyTuple_GET_ITEM(found, 2));
-        Py_DECREF(found);
+    PyObject *numbers = args[2], *visit = args[3];
+    Py_ssize_t end = PyLong_AsSsize_t(args[1]);
+    if (end < 0 || end > t.len) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "_play_line(): end %zd is outside the line", end);
+        return NULL;
+    }
+    Py_ssize_t pos = 0, played = 0;
+    PlainMove m;
+    while (next_plain_move(&t, &pos, end, &m) == 1) {
+        PyObject *origin = m.origin < PyTuple_GET_SIZE(numbers) ? PyTuple_GET_ITEM(numbers, m.origin)
+                                                                 : Py_None;
+        PyObject *dest = m.destination < PyTuple_GET_SIZE(numbers)
+                             ? PyTuple_GET_ITEM(numbers, m.destination)
+                             : Py_None;
+        PyObject *move = origin == Py_None || dest == Py_None
+                             ? Py_NewRef(Py_None)
+                             : unique_move(self, origin, dest, m.capture ? Py_True : Py_False);
         if (move == NULL) return NULL;
         if (move == Py_None) {
             Py_DECREF(move);
+            pos = m.start;
             break;
         }
         PyObject *visit_args[] = {(PyObject *)self, move};
@@ -519,8 +552,9 @@ static PyObject *state_play_words(StateObject *self, PyObject *const *args, Py_s
         Py_XDECREF(visited);
         if (pushed == NULL) return NULL;
         Py_DECREF(pushed);
+        played++;
     }
-    return PyLong_FromSsize_t(played);
+    return Py_BuildValue("(nn)", played, pos);
 }
 
 /* -- pop ------------------------------------------------------------------------- */
@@ -643,7 +677,7 @@ PyDoc_STRVAR(pop_doc,
 static PyMethodDef state_methods[] = {
     {"push", (PyCFunction)state_push, METH_O, push_doc},
     {"pop", (PyCFunction)state_pop, METH_NOARGS, pop_doc},
-    {"_play_words", (PyCFunction)(void (*)(void))state_play_words, METH_FASTCALL,
+    {"_play_line", (PyCFunction)(void (*)(void))state_play_line, METH_FASTCALL,
      "Play the moves of a plain PDN line while each is the only one between its squares."},
     {NULL, NULL, 0, NULL},
 };

@@ -3,6 +3,7 @@
  * object the native core does not hold (a board over 128 squares, or a
  * pure Tables) is passed on to the pure generator unchanged. */
 #include "convert.h"
+#include "plain_line.h"
 
 extern PyTypeObject CoreType;
 extern PyTypeObject StateType;
@@ -455,6 +456,14 @@ static PyObject *py_set_pure(PyObject *mod, PyObject *functions) {
     Py_RETURN_NONE;
 }
 
+/* plain_line_end(text): see plain_line.c. */
+static PyObject *py_plain_line_end(PyObject *unused, PyObject *text) {
+    (void)unused;
+    Text t;
+    if (text_of(text, &t) < 0) return NULL;
+    return PyLong_FromSsize_t(plain_line_end(&t));
+}
+
 #define ENTRY(name, doc) \
     {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL | METH_KEYWORDS, doc}
 
@@ -470,6 +479,8 @@ static PyMethodDef functions[] = {
     ENTRY(apply_keyed, "The bitboards and key after a move."),
     ENTRY(undo_keyed, "The bitboards and key before a move."),
     ENTRY(position_key, "The Zobrist key of a position."),
+    {"plain_line_end", (PyCFunction)py_plain_line_end, METH_O,
+     "Where the result of a plain PDN line starts (its length if none), or -1 if not plain."},
     {"set_pure", (PyCFunction)py_set_pure, METH_O, "The pure functions to fall back on."},
     {NULL, NULL, 0, NULL},
 };

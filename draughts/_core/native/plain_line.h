@@ -1,0 +1,35 @@
+/* The plain lines of PDN movetext ("1. 32-28 19-23 2. 28x19 14x23"), read
+ * in C for the PDN reader's hot loop; see plain_line.c. */
+#ifndef DRAUGHTS_NATIVE_PLAIN_LINE_H
+#define DRAUGHTS_NATIVE_PLAIN_LINE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* A str's characters, read by index whatever its width. */
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t len;
+} Text;
+
+/* A plain move as read: its two square numbers (1-99), whether it is
+ * written as a capture ("x"), and where it starts and ends. */
+typedef struct {
+    int origin, destination, capture;
+    Py_ssize_t start, end;
+} PlainMove;
+
+/* text as a Text; -1 with TypeError if it is not a str. */
+int text_of(PyObject *text, Text *out);
+
+/* Where the result at the end of a plain line starts (the line's length
+ * when it has none), or -1 when the line is not plain. */
+Py_ssize_t plain_line_end(const Text *t);
+
+/* The next plain move at or after *pos and before end, skipping spaces and
+ * move numbers: 1 and *move filled in, *pos set past it; 0 at end (*pos is
+ * end); -1 at anything else (*pos is where that starts). */
+int next_plain_move(const Text *t, Py_ssize_t *pos, Py_ssize_t end, PlainMove *move);
+
+#endif

@@ -1,0 +1,95 @@
+"""The native core's reading of plain PDN lines (``plain_line.c``) against
+its oracle, the lexer's regular expression :data:`draughts.pdn.lexer.PLAIN_LINE`:
+whether a line is plain and where its result starts, on random text, on
+every line of the test files and of the shared corpus."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from draughts import _core
+from draughts.pdn import lexer
+
+pytestmark = pytest.mark.skipif(
+    _core.plain_line_end is None, reason="the native core is not built (or DRAUGHTS_PURE=1)"
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "data" / "pdn"
+
+# What plain lines are made of, what comes close, and every kind of space
+# Python's \s knows (ASCII, the separators below 0x20, NEL, no-break, em).
+ALPHABET = '0123456789.-x/* \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2003X:!{}()[]"a'
+PIECES = ["1-1", "1-0", "2-0", "0-1", "0-2", "0-0", "1/2-1/2", "32-28", "12.", "1.", " ", "x"]
+
+
+def c_end(line: str) -> int:
+    assert _core.plain_line_end is not None
+    return _core.plain_line_end(line)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=30))
+def test_random_text_reads_as_the_regular_expression_reads_it(line: str) -> None:
+    assert c_end(line) == lexer._plain_line_end_python(line)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(PIECES) | st.text(alphabet=ALPHABET, max_size=3), max_size=12))
+def test_random_pieces_read_as_the_regular_expression_reads_them(pieces: list[str]) -> None:
+    line = "".join(pieces)
+    assert c_end(line) == lexer._plain_line_end_python(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "end"),
+    [
+        ("1. 32-28 19-23\n", 15),
+        ("1. 32-28 19-23 2-0\n", 15),
+        ("12.1-0", 3),  # a move number, then the result
+        ("32-28 1-1\n", 6),  # "1-1" with a space after it is a result
+        ("32-28 1-10\n", 11),  # ...and with a digit after it a move
+        ("\u20031. 32-28\u2003\n", 11),
+        ("1. 32-28 1-1 19-23\n", -1),
+        ("32-28*", -1),  # a move is followed by a space or the end
+        ("", -1),
+        ("1-0", -1),  # a result alone is not a plain line
+    ],
+)
+def test_where_the_result_starts(line: str, end: int) -> None:
+    assert c_end(line) == lexer._plain_line_end_python(line) == end
+
+
+def test_a_str_is_required() -> None:
+    assert _core.plain_line_end is not None
+    with pytest.raises(TypeError, match="must be a str"):
+        _core.plain_line_end(b"32-28")  # type: ignore[arg-type]
+
+
+def lines(folder: Path) -> Iterator[str]:
+    for path in sorted(folder.rglob("*.p?n")):
+        yield from path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+
+
+def test_every_line_of_the_test_files() -> None:
+    checked = [line for line in lines(ROOT / "tests" / "data" / "pdn")]
+    assert len(checked) > 1000
+    differ = [line for line in checked if c_end(line) != lexer._plain_line_end_python(line)]
+    assert differ == []
+
+
+@pytest.mark.slow
+def test_every_line_of_the_corpus() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared PDN corpus is not at {CORPUS} (only CI and developers have it)")
+    plain = 0
+    for line in lines(CORPUS):
+        end = c_end(line)
+        assert end == lexer._plain_line_end_python(line), repr(line)
+        plain += end >= 0
+    assert plain > 100_000
