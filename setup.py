@@ -55,13 +55,14 @@ setup(
                     "convert",
                     "load",
                     "board_state",
-                    "plain_line",
+                    "pdn_lines",
+                    "node_maker",
                     "module",
                     "search",
                     "search_module",
                 )
             ],
-            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "plain_line", "search")],
+            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "pdn_lines", "search")],
             extra_compile_args=["-std=c11", "-O3"] if os.name != "nt" else [],
         )
     ],

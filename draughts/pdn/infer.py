@@ -35,7 +35,7 @@ from draughts._context import context
 from draughts._fen import format_fen, parse_fen
 from draughts.board import Board
 from draughts.errors import InvalidFenError
-from draughts.pdn.lexer import PLAIN_MOVE, Cursor
+from draughts.pdn.lexer import PLAIN_MOVE, Cursor, where
 from draughts.piece import KING, Color
 from draughts.variant import (
     ANTIDRAUGHTS,
@@ -291,8 +291,8 @@ def _scan(
             evidence.add_numbers(" ".join(words), len(words))
             if end < len(text) and nesting <= 0:
                 return None  # a result ends the line, and the game
-        elif kind in ("tag", "tag2"):  # the next game's
-            return match.string, match.start()
+        elif kind in ("tag", "tag_line", "tag2"):  # the next game's
+            return where(kind, match)
         elif kind == "open":
             nesting += 1
         elif kind == "close":

@@ -55,7 +55,7 @@ import re
 from collections.abc import Iterator
 from typing import IO, Any, NamedTuple, cast
 
-from draughts.pdn.lexer import Cursor, forget, guess_encoding, open_cursor
+from draughts.pdn.lexer import Cursor, forget, guess_encoding, open_cursor, where
 
 __all__ = ["GameStart", "scan_offsets", "scan_starts", "seek_game"]
 
@@ -269,9 +269,9 @@ def _skip(cursor: Cursor) -> bool:
             continue
         if kind in _IGNORED:
             continue
-        if kind == "tag" or kind == "tag2":
+        if kind == "tag" or kind == "tag_line" or kind == "tag2":
             if not in_headers:
-                push_back(match.string, match.start())
+                push_back(*where(kind, match))
                 break
             found = True
             continue

@@ -17,7 +17,7 @@ from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveErr
 from draughts.move import Move
 from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, tag_is_unknown, variant_of_tags
 from draughts.pdn.infer import Evidence, GameText, board_of_fen, choose, read_ahead
-from draughts.pdn.lexer import Cursor, forget, open_cursor
+from draughts.pdn.lexer import Cursor, forget, open_cursor, where
 from draughts.pdn.pending import (
     Guess,
     Split,
@@ -75,7 +75,9 @@ _LOOKAHEAD = 100  # moves to follow an ambiguous move before taking its first re
 # ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
 _BETWEEN_MOVES = frozenset(("move", "number", "ellipsis", "percent"))
 _COMMENTS = frozenset(("comment", "cclose", "semicolon", "open_comment", "prose"))
-_HEADER_TOKENS = frozenset(("tag", "tag2", "percent", *_COMMENTS))  # do not end the headers
+_HEADER_TOKENS = frozenset(
+    ("tag", "tag_line", "tag2", "percent", *_COMMENTS)
+)  # do not end the headers
 _MOVE_ERRORS = frozenset(("illegal", "ambiguous", "invalid", "fen"))
 _UNESCAPE = re.compile(r"\\(.)")
 
@@ -211,10 +213,7 @@ class _GameReader:
         inferred (the movetext is then pushed back on the cursor)."""
         for kind, match, line, column in self.cursor.tokens():
             if self.in_headers and kind not in _HEADER_TOKENS and self.must_infer():
-                if kind == "line":
-                    self.cursor.push_back(match[0], 0)
-                else:
-                    self.cursor.push_back(match.string, match.start())
+                self.cursor.push_back(*where(kind, match))
                 return True
             if kind == "line":
                 self.plain_line(match, line)
@@ -233,9 +232,9 @@ class _GameReader:
                 continue
             if kind == "number" or kind == "ellipsis":
                 self.move_number(match, line, column)
-            elif kind == "tag" or kind == "tag2":
+            elif kind == "tag" or kind == "tag_line" or kind == "tag2":
                 if not self.in_headers:  # the next game's
-                    self.cursor.push_back(match.string, match.start())
+                    self.cursor.push_back(*where(kind, match))
                     break
                 self.tag(kind, match, line, column)
             elif kind in _COMMENTS:
@@ -377,10 +376,12 @@ class _GameReader:
         if self.bad is not None:
             self.bad.add(match.group(0), line, match)
 
-    def tag(self, kind: str, match: re.Match[str], line: int, column: int) -> None:
+    def tag(self, kind: str, match: Any, line: int, column: int) -> None:
         """A tag pair among the headers."""
         self.found = True
-        if kind == "tag":
+        if kind == "tag_line":
+            _, _, name, value = match
+        elif kind == "tag":
             name = match.group("name")
             value = match.group("value")
             if "\\" in value:

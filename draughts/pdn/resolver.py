@@ -101,7 +101,7 @@ class Resolver:
         self, board: Board, text: str, end: int, visit: Callable[[Board, Move], object]
     ) -> tuple[int, int]:
         """:meth:`_play_line_python` in C, scanning the line as it goes (see
-        ``draughts/_core/native/plain_line.c``)."""
+        ``draughts/_core/native/pdn_lines.c``)."""
         return board._play_line(text, end, self.numbers, visit)
 
     # The native core runs the whole loop in C: a PDN replay's moves cost

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from draughts import _core
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn.headers import (
@@ -350,6 +351,28 @@ class ChildNode(GameNode):
 
     def __repr__(self) -> str:
         return f"<ChildNode {self.move!s} at ply {self.ply()}>"
+
+
+NODE_DEFAULTS: dict[str, object] = {
+    "comment": "",
+    "starting_comment": "",
+    "_nags": None,
+    "_unparsed": None,
+}
+"""The slots :meth:`ChildNode.__init__` sets but ``parent``, ``move`` and
+``variations``, with the values it gives them (what the native core's
+:data:`add_child` sets)."""
+
+
+add_child: Callable[[GameNode, Move], ChildNode] | None = (
+    None
+    if _core.NodeMaker is None
+    else _core.NodeMaker(ChildNode, "parent", "move", "variations", NODE_DEFAULTS)
+)
+"""``ChildNode(parent, move)``, appended to ``parent.variations``, made by
+the native core (``draughts/_core/native/node_maker.c``), in two thirds of
+the time: what :class:`~draughts.pdn.builders.GameBuilder` does for every
+move read. None on the pure core."""
 
 
 class Game(GameNode):

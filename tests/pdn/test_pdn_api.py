@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 import draughts
-from draughts import pdn
+from draughts import _core, pdn
 from draughts.move import Move
 from draughts.pdn import lexer as _pdn_lexer
+from draughts.pdn.builders import GameBuilder
+from draughts.pdn.resolver import Resolver
 from tests.conftest import game_tree as tree
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
@@ -405,7 +407,32 @@ def test_plain_lines_read_as_token_by_token(
     variant = "english" if "W23:B8" in text else None
     fast = _read_all(text, variant)
     monkeypatch.setattr(_pdn_lexer, "plain_line_end", lambda line: -1)
+    monkeypatch.setattr(_pdn_lexer, "tag_line", None)
     assert _read_all(text, variant) == fast
+
+
+@pytest.mark.parametrize(
+    "text",
+    [*FAST_PATH_CASES, *sorted(DATA.glob("*.p?n"))],
+    ids=lambda text: text.name if isinstance(text, Path) else None,
+)
+def test_the_native_reading_reads_as_the_pure_one(
+    text: str | Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The native core's parts of the reader (plain lines and tag lines read
+    in C, moves played by the C loop, nodes made in C) against the pure
+    backend's, in one process: the same games, errors, warnings and text."""
+    if not _core.STATE_IN_C:
+        pytest.skip("the native core is not built (or DRAUGHTS_PURE=1)")
+    if isinstance(text, Path):
+        text = text.read_text(encoding="utf-8", errors="replace")
+    variant = "english" if "W23:B8" in text else None
+    native = _read_all(text, variant)
+    monkeypatch.setattr(_pdn_lexer, "plain_line_end", _pdn_lexer._plain_line_end_python)
+    monkeypatch.setattr(_pdn_lexer, "tag_line", None)
+    monkeypatch.setattr(Resolver, "play_line", Resolver._play_line_python)
+    monkeypatch.setattr(GameBuilder, "visit_move", GameBuilder._visit_move_python)
+    assert _read_all(text, variant) == native
 
 
 def test_unknown_default_variant_reported_at_the_first_plain_move() -> None:

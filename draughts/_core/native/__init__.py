@@ -30,6 +30,7 @@ from draughts._core.compiled import CompiledSearch
 from draughts._core.native._native import (
     MAX_SQUARES,
     BoardState,
+    NodeMaker,
     apply_keyed,
     board_moves,
     captures,
@@ -41,6 +42,7 @@ from draughts._core.native._native import (
     plain_line_end,
     position_key,
     steps,
+    tag_line,
     undo_keyed,
 )
 from draughts._core.raw import CAPTURES_KEPT, RawMove
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_SQUARES",
     "BoardState",
+    "NodeMaker",
     "Tables",
     "apply_keyed",
     "board_moves",
@@ -66,6 +69,7 @@ __all__ = [
     "plain_line_end",
     "position_key",
     "steps",
+    "tag_line",
     "undo_keyed",
 ]
 

@@ -3,12 +3,14 @@
  * object the native core does not hold (a board over 128 squares, or a
  * pure Tables) is passed on to the pure generator unchanged. */
 #include "convert.h"
-#include "plain_line.h"
+#include "pdn_lines.h"
 
 extern PyTypeObject CoreType;
 extern PyTypeObject StateType;
 int board_state_init(void); /* board_state.c */
 extern PyTypeObject SearchType;
+extern PyTypeObject MakerType;
+int node_maker_init(void); /* node_maker.c */
 
 static PyObject *pure_functions; /* name -> the pure generator's function */
 
@@ -456,12 +458,26 @@ static PyObject *py_set_pure(PyObject *mod, PyObject *functions) {
     Py_RETURN_NONE;
 }
 
-/* plain_line_end(text): see plain_line.c. */
+/* plain_line_end(text): see pdn_lines.c. */
 static PyObject *py_plain_line_end(PyObject *unused, PyObject *text) {
     (void)unused;
     Text t;
     if (text_of(text, &t) < 0) return NULL;
     return PyLong_FromSsize_t(plain_line_end(&t));
+}
+
+/* tag_line(text): see pdn_lines.c. */
+static PyObject *py_tag_line(PyObject *unused, PyObject *text) {
+    (void)unused;
+    Text t;
+    PyObject *name, *value;
+    Py_ssize_t start;
+    if (text_of(text, &t) < 0) return NULL;
+    int found = tag_line(&t, &name, &value, &start);
+    if (found < 0) return NULL;
+    if (found == 0) Py_RETURN_NONE;
+    PyObject *result = Py_BuildValue("(NNn)", name, value, start);
+    return result;
 }
 
 #define ENTRY(name, doc) \
@@ -481,6 +497,8 @@ static PyMethodDef functions[] = {
     ENTRY(position_key, "The Zobrist key of a position."),
     {"plain_line_end", (PyCFunction)py_plain_line_end, METH_O,
      "Where the result of a plain PDN line starts (its length if none), or -1 if not plain."},
+    {"tag_line", (PyCFunction)py_tag_line, METH_O,
+     "(name, value, where its [ is) of a line of one tag pair, else None."},
     {"set_pure", (PyCFunction)py_set_pure, METH_O, "The pure functions to fall back on."},
     {NULL, NULL, 0, NULL},
 };
@@ -492,12 +510,13 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 ||
-        PyType_Ready(&SearchType) < 0) return NULL;
+        PyType_Ready(&SearchType) < 0 || node_maker_init() < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
         PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
+        PyModule_AddObjectRef(m, "NodeMaker", (PyObject *)&MakerType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0) {
         Py_DECREF(m);
         return NULL;

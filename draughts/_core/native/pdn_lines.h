@@ -1,5 +1,6 @@
-/* The plain lines of PDN movetext ("1. 32-28 19-23 2. 28x19 14x23"), read
- * in C for the PDN reader's hot loop; see plain_line.c. */
+/* The commonest lines of PDN text, read in C for the PDN reader: plain
+ * lines of movetext ("1. 32-28 19-23 2. 28x19 14x23") and lines of one tag
+ * pair ('[Event "Open"]'); see pdn_lines.c. */
 #ifndef DRAUGHTS_NATIVE_PLAIN_LINE_H
 #define DRAUGHTS_NATIVE_PLAIN_LINE_H
 
@@ -8,6 +9,7 @@
 
 /* A str's characters, read by index whatever its width. */
 typedef struct {
+    PyObject *object; /* the str (borrowed) */
     int kind;
     const void *data;
     Py_ssize_t len;
@@ -31,5 +33,10 @@ Py_ssize_t plain_line_end(const Text *t);
  * move numbers: 1 and *move filled in, *pos set past it; 0 at end (*pos is
  * end); -1 at anything else (*pos is where that starts). */
 int next_plain_move(const Text *t, Py_ssize_t *pos, Py_ssize_t end, PlainMove *move);
+
+/* A line holding one tag pair and nothing else: 1 with *name and *value
+ * new references and *start where its "[" is, 0 if the line is not one (or
+ * its value has an escape), -1 with an exception. */
+int tag_line(const Text *t, PyObject **name, PyObject **value, Py_ssize_t *start);
 
 #endif

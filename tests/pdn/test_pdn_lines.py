@@ -1,4 +1,4 @@
-"""The native core's reading of plain PDN lines (``plain_line.c``) against
+"""The native core's reading of plain PDN lines (``pdn_lines.c``) against
 its oracle, the lexer's regular expression :data:`draughts.pdn.lexer.PLAIN_LINE`:
 whether a line is plain and where its result starts, on random text, on
 every line of the test files and of the shared corpus."""
@@ -93,3 +93,64 @@ def test_every_line_of_the_corpus() -> None:
         assert end == lexer._plain_line_end_python(line), repr(line)
         plain += end >= 0
     assert plain > 100_000
+
+
+# -- Lines of one tag pair -------------------------------------------------------
+
+TAG_ALPHABET = '[] \t\n"\\Eve1_x-:\u2003\x85'
+TAG_PIECES = ["[", "]", '"', "Event", " ", "\t", "\\", '"x"', "1. 32-28", "{", "\n"]
+
+
+def c_tag(line: str) -> tuple[str, str, int] | None:
+    assert _core.tag_line is not None
+    return _core.tag_line(line)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(st.sampled_from(TAG_PIECES) | st.text(alphabet=TAG_ALPHABET, max_size=3), max_size=10)
+)
+def test_random_tag_lines_read_as_the_regular_expression_reads_them(pieces: list[str]) -> None:
+    line = "".join(pieces)
+    assert c_tag(line) == lexer._tag_line_python(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "tag"),
+    [
+        ('[Event "Open"]\n', ("Event", "Open", 0)),
+        (' \t[ Site\t"a b" ]  \n', ("Site", "a b", 2)),
+        ('[Round ""]', ("Round", "", 0)),
+        ('[Event "a \\"b\\""]\n', None),  # an escape: the regular expression reads it
+        ('[Event "a"] [Site "b"]\n', None),  # two tags
+        ('[Event "a"b"]\n', None),  # a tag2 token
+        ("[Event Open]\n", None),
+        ('[Event "Open"] 1. 32-28\n', None),
+        ('[ "Open"]\n', None),
+    ],
+)
+def test_tag_lines(line: str, tag: tuple[str, str, int] | None) -> None:
+    assert c_tag(line) == lexer._tag_line_python(line) == tag
+
+
+def test_every_tag_line_of_the_test_files() -> None:
+    found = [line for line in lines(ROOT / "tests" / "data" / "pdn") if c_tag(line) is not None]
+    assert len(found) > 500
+    differ = [
+        line
+        for line in lines(ROOT / "tests" / "data" / "pdn")
+        if c_tag(line) != lexer._tag_line_python(line)
+    ]
+    assert differ == []
+
+
+@pytest.mark.slow
+def test_every_tag_line_of_the_corpus() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared PDN corpus is not at {CORPUS} (only CI and developers have it)")
+    found = 0
+    for line in lines(CORPUS):
+        tag = c_tag(line)
+        assert tag == lexer._tag_line_python(line), repr(line)
+        found += tag is not None
+    assert found > 100_000

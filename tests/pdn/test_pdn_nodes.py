@@ -1,0 +1,87 @@
+"""The game-tree nodes the native core makes for the reader
+(:data:`draughts.pdn.tree.add_child`) against ``ChildNode(parent, move)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import draughts
+from draughts import _core
+from draughts.pdn import tree
+from draughts.pdn.tree import ChildNode, Game, GameNode
+
+pytestmark = pytest.mark.skipif(
+    _core.NodeMaker is None, reason="the native core is not built (or DRAUGHTS_PURE=1)"
+)
+
+MOVE = draughts.Board().parse_pdn("32-28")
+
+
+def slots(node: GameNode) -> dict[str, Any]:
+    names = {"parent", "variations", *tree._state_slots(type(node))}
+    return {name: getattr(node, name) for name in names}
+
+
+def test_a_node_made_in_c_is_the_node_childnode_makes() -> None:
+    assert tree.add_child is not None
+    game, other = Game(), Game()
+    made = tree.add_child(game, MOVE)
+    expected = ChildNode(other, MOVE)
+    assert type(made) is ChildNode
+    assert game.variations == [made]
+    assert made.parent is game and made.variations == []
+    assert tree.add_child(game, MOVE).variations is not made.variations  # a list each
+    assert slots(made) == {**slots(expected), "parent": game}
+    # Every slot ChildNode.__init__ sets is set (NODE_DEFAULTS lists them all).
+    assert set(slots(expected)) == {"parent", "move", "variations", *tree.NODE_DEFAULTS}
+
+
+def test_nodes_made_in_c_grow_a_tree_like_any_other() -> None:
+    assert tree.add_child is not None
+    game = Game()
+    board = game.board()
+    node: GameNode = game
+    for text in ["32-28", "19-23", "28x19", "14x23"]:
+        node = tree.add_child(node, board.parse_pdn(text))
+        board.push(node.move)  # type: ignore[arg-type]
+    node.comment = "after four moves"
+    assert [n.ply() for n in game.mainline()] == [1, 2, 3, 4]
+    assert str(game).splitlines()[-1] == "1. 32-28 19-23 2. 28x19 14x23 {after four moves} *"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ((Game(),), "takes a parent node and a move"),
+        ((Game(), MOVE, None), "takes a parent node and a move"),
+        ((object(), MOVE), "GameNode"),  # not a node: its descriptor refuses it
+    ],
+)
+def test_a_maker_checks_what_it_is_given(arguments: tuple[object, ...], error: str) -> None:
+    assert tree.add_child is not None
+    with pytest.raises(TypeError, match=error):
+        tree.add_child(*arguments)  # type: ignore[arg-type]
+
+
+def test_a_parent_whose_children_are_not_a_list_is_refused() -> None:
+    assert tree.add_child is not None
+    game = Game()
+    game.variations = ()  # type: ignore[assignment]
+    with pytest.raises(TypeError, match="must be a list"):
+        tree.add_child(game, MOVE)
+
+
+@pytest.mark.parametrize(
+    ("names", "defaults"),
+    [
+        (("parent", "move", "nothing"), {}),
+        (("parent", "move", "variations"), {"pdn": 1}),  # a method, not a slot
+        (("parent", "move", "variations"), {1: 1}),
+    ],
+)
+def test_a_maker_takes_slots_only(names: tuple[str, str, str], defaults: dict[Any, Any]) -> None:
+    assert _core.NodeMaker is not None
+    with pytest.raises((TypeError, AttributeError)):
+        _core.NodeMaker(ChildNode, *names, defaults)
