@@ -169,3 +169,60 @@ def test_playing_entry_points(name: str, data: st.DataObject) -> None:
         lambda: native.position_key(n, color, *boards),
         lambda: keyed.position_key(t, color, *boards),
     )
+
+
+# -- The PDN reader's entry points: arbitrary text ---------------------------------
+
+# Any character: the three widths of a str (1, 2 and 4 bytes), surrogates and
+# the characters the readers look for.
+TEXT = st.text(
+    alphabet=st.characters(codec=None) | st.sampled_from('0123456789.-x/*[]"\\ \t\n'),
+    max_size=40,
+)
+
+
+@FUZZ
+@given(text=TEXT)
+def test_the_line_readers_take_any_text(text: str) -> None:
+    """Whether a line is plain, and its tag pair: what the regular
+    expressions, their oracles, say."""
+    from draughts.pdn import lexer
+
+    assert native.plain_line_end(text) == lexer._plain_line_end_python(text)
+    assert native.tag_line(text) == lexer._tag_line_python(text)
+
+
+@FUZZ
+@given(
+    text=TEXT,
+    end=st.integers(-3, 45),
+    numbers=st.lists(st.none() | st.integers(-3, 60) | st.just("x"), max_size=100),
+    variant=st.sampled_from(VARIANTS),
+)
+def test_the_line_loop_takes_any_text(
+    text: str, end: int, numbers: list[Any], variant: draughts.Variant
+) -> None:
+    """The C loop over a line's moves, given any text, end and numbers:
+    an answer within the line with that many moves played, or ValueError or
+    TypeError (for an end outside the line, a square that is no int)."""
+    board = draughts.Board(variant=variant)
+    played = []
+    try:
+        count, stop = board._play_line(text, end, tuple(numbers), lambda b, m: played.append(m))
+    except (ValueError, TypeError):
+        return
+    assert 0 <= end <= len(text) and 0 <= stop <= end
+    assert count == len(played) == len(board.move_stack)
+
+
+@FUZZ
+@given(arguments=st.lists(st.none() | st.integers() | st.text(max_size=3), max_size=3))
+def test_a_node_maker_takes_any_arguments(arguments: list[Any]) -> None:
+    from draughts.pdn import tree
+
+    assert tree.add_child is not None
+    try:
+        tree.add_child(*arguments)
+    except TypeError:
+        return
+    raise AssertionError(f"add_child{tuple(arguments)!r} made a node")
