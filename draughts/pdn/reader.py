@@ -857,3 +857,12 @@ class _TrialReader(_GameReader):
         if bad.kind in _MOVE_ERRORS:
             raise _Stop
         super().reject(bad, raw, line, match)
+
+    def fail(
+        self, error: ValueError, line: int, column: int, raw: str, match: re.Match[str]
+    ) -> None:
+        # Every rejected move is a move error, which ends a trial: the
+        # message and FEN fail() would write for it are not needed (writing
+        # them made reading the International corpus without a variant, 1,004
+        # games of 1,516 inferred, 3% slower on the native core).
+        raise _Stop
