@@ -159,7 +159,10 @@ class PlayResult:
     ponder: Move | None = None
     """The reply the engine expects, if it said."""
     analysis: Analysis | None = None
-    """What the engine reported while choosing."""
+    """What the engine reported while choosing. Its principal variation
+    starts with the move the search found best, which is not :attr:`move`
+    when the built-in engine's easy level plays one of its deliberate
+    mistakes (then :attr:`ponder` is None)."""
 
 
 class Engine(abc.ABC):

@@ -5,6 +5,7 @@ every line of the test files and of the shared corpus."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,3 +155,45 @@ def test_every_tag_line_of_the_corpus() -> None:
         assert tag == lexer._tag_line_python(line), repr(line)
         found += tag is not None
     assert found > 100_000
+
+
+# -- The whole corpus, read by the native reader and by the pure one ---------------
+
+
+def read_everything(text: str) -> list[object]:
+    from draughts import pdn
+
+    handle = io.StringIO(text)
+    games: list[object] = []
+    while (game := pdn.read_game(handle)) is not None:
+        games.append((dict(game.headers), str(game), game.errors, game.warnings))
+    return games
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "folder", sorted(p.name for p in CORPUS.iterdir()) if CORPUS.is_dir() else []
+)
+def test_the_corpus_reads_alike_with_and_without_the_native_reading(
+    folder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every game of the corpus (variants inferred where no tag names one),
+    read with the native core's lines, loop and nodes and again with the
+    pure reader's in the same process: the same tags, text, errors and
+    warnings."""
+    from draughts.pdn.builders import GameBuilder
+    from draughts.pdn.resolver import Resolver
+
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared PDN corpus is not at {CORPUS} (only CI and developers have it)")
+    texts = [
+        path.read_bytes().decode("utf-8", errors="replace")
+        for path in sorted((CORPUS / folder).rglob("*.p?n"))
+    ]
+    native = [read_everything(text) for text in texts]
+    monkeypatch.setattr(lexer, "plain_line_end", lexer._plain_line_end_python)
+    monkeypatch.setattr(lexer, "tag_line", None)
+    monkeypatch.setattr(Resolver, "play_line", Resolver._play_line_python)
+    monkeypatch.setattr(GameBuilder, "visit_move", GameBuilder._visit_move_python)
+    for text, games in zip(texts, native, strict=True):
+        assert read_everything(text) == games
