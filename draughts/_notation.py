@@ -56,8 +56,9 @@ def write_move(t: Geometry, move: Move, long: bool) -> str:
     return t.variant.capture_separator.join(names[s] for s in squares)
 
 
-def squares_of_text(t: Geometry, text: str, fen: str) -> list[int]:
-    """The squares a move text names, in order.
+def squares_of_text(t: Geometry, text: str, fen: Callable[[], str]) -> list[int]:
+    """The squares a move text names, in order (``fen()``, the position's
+    FEN, is asked for only by an error message).
 
     :raises InvalidMoveError: if the text is not shaped like a move or names
         a square the board does not have.
@@ -71,13 +72,13 @@ def squares_of_text(t: Geometry, text: str, fen: str) -> list[int]:
         elif _JOINED_NUMERIC.fullmatch(body):  # "3228": two squares, no separator
             tokens = [body[:2], body[2:]]
     if len(tokens) < 2 or not all(_SQUARE_TOKEN.fullmatch(token) for token in tokens):
-        raise InvalidMoveError(f"not a move: {text!r} in {fen}")
+        raise InvalidMoveError(f"not a move: {text!r} in {fen()}")
     squares = []
     for token in tokens:
         square = t.parse_square(token)
         if square is None:
             raise InvalidMoveError(
-                f"no square {token!r} on the {t.variant.name} board: {text!r} in {fen}"
+                f"no square {token!r} on the {t.variant.name} board: {text!r} in {fen()}"
             )
         squares.append(square)
     return squares
@@ -113,9 +114,15 @@ routes that take a legal move's pieces in another order."""
 
 
 def match_move(
-    t: Geometry, text: str, legal: Sequence[Move], fen: str, routes: Routes | None = None
+    t: Geometry,
+    text: str,
+    legal: Sequence[Move],
+    fen: Callable[[], str],
+    routes: Routes | None = None,
 ) -> Move:
-    """The legal move that ``text`` names.
+    """The legal move that ``text`` names. ``fen()`` gives the position's FEN
+    for an error message: made only then (made for every call, it took 7% of
+    reading the OCA, whose multi-captures are written out in full).
 
     ``routes`` gives the capture routes the legal moves do not show: a
     :class:`Move` keeps one route, and the same pieces taken in another
@@ -161,10 +168,10 @@ def match_move(
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
-        raise IllegalMoveError(_illegal_message(t, text, legal, fen))
+        raise IllegalMoveError(_illegal_message(t, text, legal, fen()))
     listed = ", ".join(write_move(t, m, True) for m in candidates)
     raise AmbiguousMoveError(
-        f"ambiguous move {text!r} in {fen}: it could be {listed}", tuple(candidates)
+        f"ambiguous move {text!r} in {fen()}: it could be {listed}", tuple(candidates)
     )
 
 

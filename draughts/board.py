@@ -861,7 +861,7 @@ class Board(_core.BoardState):
                     frozenset([number[i] for i in raw.captured]),
                 )
 
-        return match_move(ctx.core, text, self._legal_list(), self.fen(), routes)
+        return match_move(ctx.core, text, self._legal_list(), self.fen, routes)
 
     def push_pdn(self, text: str) -> Move:
         """Parse ``text`` with :meth:`parse_pdn`, play it and return it."""
