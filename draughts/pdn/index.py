@@ -58,9 +58,7 @@ variant and at least as many tables; a changed file's old rows are replaced.
 
 from __future__ import annotations
 
-import codecs
 import datetime
-import hashlib
 import os
 import re
 import sqlite3
@@ -73,8 +71,11 @@ import attrs
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
-from draughts.pdn.lexer import guess_encoding, open_cursor
-from draughts.pdn.record import GameRecord, MainLine, line_move_text, read_main_line
+from draughts.pdn._index_source import Source as _Source  # the name it had here
+from draughts.pdn._index_source import file_sha256
+from draughts.pdn._index_tables import SCHEMA, game_row
+from draughts.pdn.lexer import guess_encoding
+from draughts.pdn.record import GameRecord, line_move_text, read_main_line
 from draughts.pdn.tree import Game
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
@@ -116,64 +117,6 @@ def unsigned_key(key: int) -> int:
     True
     """
     return key + _TOP if key < 0 else key
-
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    name TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS files (
-    id INTEGER PRIMARY KEY,
-    path TEXT NOT NULL UNIQUE,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    sha256 TEXT NOT NULL,
-    encoding TEXT NOT NULL,
-    default_variant TEXT,
-    positions INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    indexed_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    file_id INTEGER NOT NULL REFERENCES files(id),
-    number INTEGER NOT NULL,
-    offset INTEGER NOT NULL,
-    variant TEXT NOT NULL,
-    result TEXT,
-    plies INTEGER NOT NULL,
-    start_fen TEXT,
-    final_fen TEXT NOT NULL,
-    moves TEXT NOT NULL,
-    errors INTEGER NOT NULL,
-    first_error TEXT,
-    white TEXT,
-    black TEXT,
-    event TEXT,
-    date TEXT,
-    site TEXT
-);
-CREATE UNIQUE INDEX IF NOT EXISTS games_by_file ON games(file_id, number);
-CREATE INDEX IF NOT EXISTS games_by_moves ON games(variant, moves);
-CREATE TABLE IF NOT EXISTS tags (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    position INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    value TEXT NOT NULL,
-    PRIMARY KEY (game_id, position)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tags_by_value ON tags(name, value);
-CREATE TABLE IF NOT EXISTS positions (
-    key INTEGER NOT NULL,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    PRIMARY KEY (key, game_id, ply)
-) WITHOUT ROWID;
-"""
-
-# The tags that also have a column of their own in ``games``.
-_TAG_COLUMNS = {"White": 0, "Black": 1, "Event": 2, "Date": 3, "Site": 4}
 
 
 @attrs.frozen
@@ -238,136 +181,10 @@ class Hit:
     otherwise None."""
 
 
-# -- Reading a file with byte offsets -------------------------------------------
-
-_NEWLINE = re.compile(rb"(\r\n|\r|\n)")
-
-
-class _Source:
-    """A text handle for the PDN reader over a file's bytes that reads as
-    :func:`draughts.pdn.open_pdn` does (the guessed encoding, universal
-    newlines, undecodable bytes replaced), hashes the bytes as they go by,
-    and tells where in the file the next game starts.
-
-    The reader asks for lines only (``readline``) and keeps what is left of
-    the line a game ended on for the next game; the byte where that rest
-    starts is the next game's offset, found from the reader's cursor."""
-
-    def __init__(self, raw: BinaryIO, encoding: str) -> None:
-        self._raw = raw
-        self._encoding = encoding
-        self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-        self.sha256 = hashlib.sha256()
-        self._queue: list[tuple[str, bytes]] = []  # lines after a lone CR, reversed
-        self._read = 0  # bytes taken from raw
-        self._queued = 0  # of which still in the queue
-        self._line = ""  # the last line given to the reader
-        self._line_bytes = b""
-        self._line_start = 0
-
-    def readline(self) -> str:
-        """The next line, ending in ``\\n`` (except maybe the last); "" at the end."""
-        if not self._queue:
-            data = self._raw.readline()
-            if not data:
-                return ""
-            self.sha256.update(data)
-            self._read += len(data)
-            last = not data.endswith(b"\n")  # only the end of the file has no newline
-            decode = self._decoder.decode
-            if b"\r" not in data:
-                return self._give(decode(data, last), data)
-            # Each line is decoded with its newline, which ends any broken
-            # character before it as a whole-file decoder would.
-            parts = _NEWLINE.split(data)  # text, newline, text, newline, ..., text
-            for index in range(0, len(parts) - 1, 2):
-                line = parts[index] + parts[index + 1]
-                final = last and index == len(parts) - 3 and not parts[-1]
-                text = decode(line, final)
-                self._queue.append((text[: -len(parts[index + 1])] + "\n", line))
-            if parts[-1]:
-                self._queue.append((decode(parts[-1], True), parts[-1]))
-            self._queue.reverse()
-            self._queued = len(data)
-        text, data = self._queue.pop()
-        self._queued -= len(data)
-        return self._give(text, data)
-
-    def _give(self, text: str, data: bytes) -> str:
-        self._line_start = self._read - self._queued - len(data)
-        self._line, self._line_bytes = text, data
-        return text
-
-    def next_offset(self) -> int:
-        """Where the reader's next game starts: the byte of the first
-        non-blank character of the rest of the line the last game ended on,
-        or the start of the next line; -1 if the reader kept a line this
-        handle did not give it last (it never does)."""
-        pending = open_cursor(cast(IO[str], self)).pending
-        end = self._line_start + len(self._line_bytes)
-        if pending is None:
-            return end
-        line, position = pending
-        if line is not self._line:
-            return -1
-        rest = line[position:]
-        blank = len(rest) - len(rest.lstrip())
-        if blank == len(rest):
-            return end
-        position += blank
-        data = self._line_bytes
-        if data.isascii():
-            return self._line_start + position
-        # Count the characters byte by byte, as the decoder makes them.
-        first = self._line_start == 0
-        decoder = codecs.getincrementaldecoder(
-            self._encoding if first or self._encoding != "utf-8-sig" else "utf-8"
-        )(errors="replace")
-        made = 0
-        if position == 0:
-            return self._line_start
-        for size in range(len(data)):
-            made += len(decoder.decode(data[size : size + 1]))
-            if made >= position:
-                return self._line_start + size + 1
-        return end
-
-
-def _file_sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as raw:
-        for block in iter(lambda: raw.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _variant_name(variant: Variant | str | int | None) -> str | None:
     if variant is None:
         return None
     return variant.name if isinstance(variant, Variant) else find_variant(variant).name
-
-
-def _game_rows(game_id: int, file_id: int, record: GameRecord, line: MainLine) -> tuple[Any, ...]:
-    columns: list[str | None] = [None] * len(_TAG_COLUMNS)
-    for name, value in record.tags:
-        slot = _TAG_COLUMNS.get(name)
-        if slot is not None and columns[slot] is None:
-            columns[slot] = value
-    return (
-        game_id,
-        file_id,
-        record.number,
-        record.offset,
-        record.variant,
-        record.result,
-        record.plies,
-        None if line.from_start else line.start_fen or None,
-        record.final_fen,
-        " ".join(line.moves),
-        record.errors,
-        record.first_error,
-        *columns,
-    )
 
 
 _MOVE_NUMBER = re.compile(r"^[0-9]+\.(?:\.\.)?|^\.\.\.?$")
@@ -417,7 +234,7 @@ class Index:
             # for a run that is indexing a file.
             return
         # One transaction (the script is idempotent: every table "IF NOT EXISTS").
-        script = f"""BEGIN IMMEDIATE; {_SCHEMA}
+        script = f"""BEGIN IMMEDIATE; {SCHEMA}
             INSERT OR IGNORE INTO meta (name, value) VALUES ('schema', '{SCHEMA_VERSION}');
             COMMIT;"""
         try:
@@ -496,7 +313,7 @@ class Index:
             ).fetchone()
             if old is not None and old[4] == default and (old[5] or not positions):
                 same = old[1] == stat.st_size and old[2] == stat.st_mtime_ns
-                if not same and old[1] == stat.st_size and _file_sha256(real) == old[3]:
+                if not same and old[1] == stat.st_size and file_sha256(real) == old[3]:
                     db.execute(
                         "UPDATE files SET mtime_ns = ? WHERE id = ?", (stat.st_mtime_ns, old[0])
                     )
@@ -612,7 +429,7 @@ class Index:
                 games += 1
                 game_id += 1
                 bad += record.errors > 0
-                game_rows.append(_game_rows(game_id, file_id, record, line))
+                game_rows.append(game_row(game_id, file_id, record, line))
                 tag_rows.extend(
                     (game_id, place, name, value) for place, (name, value) in enumerate(record.tags)
                 )
