@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import draughts
-from draughts._core import pure
+from draughts._core import STATE_IN_C, pure
 from draughts._core.pure import keyed
 from draughts._core.raw import RawMove
 from draughts.variant import CANADIAN, FRISIAN, INTERNATIONAL, ITALIAN, TURKISH
@@ -192,6 +192,7 @@ def test_the_line_readers_take_any_text(text: str) -> None:
     assert native.tag_line(text) == lexer._tag_line_python(text)
 
 
+@pytest.mark.skipif(not STATE_IN_C, reason="boards run on the pure core (DRAUGHTS_PURE=1)")
 @FUZZ
 @given(
     text=TEXT,
@@ -215,6 +216,7 @@ def test_the_line_loop_takes_any_text(
     assert count == len(played) == len(board.move_stack)
 
 
+@pytest.mark.skipif(not STATE_IN_C, reason="boards run on the pure core (DRAUGHTS_PURE=1)")
 @FUZZ
 @given(arguments=st.lists(st.none() | st.integers() | st.text(max_size=3), max_size=3))
 def test_a_node_maker_takes_any_arguments(arguments: list[Any]) -> None:
