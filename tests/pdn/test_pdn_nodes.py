@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -85,3 +86,9 @@ def test_a_maker_takes_slots_only(names: tuple[str, str, str], defaults: dict[An
     assert _core.NodeMaker is not None
     with pytest.raises((TypeError, AttributeError)):
         _core.NodeMaker(ChildNode, *names, defaults)
+
+
+def test_a_maker_needs_a_class_that_can_be_made() -> None:
+    assert _core.NodeMaker is not None
+    with pytest.raises(TypeError, match="cannot be instantiated"):
+        _core.NodeMaker(type(sys.flags), "parent", "move", "variations", {})

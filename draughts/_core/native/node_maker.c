@@ -58,6 +58,10 @@ static PyObject *maker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!UUUO!:NodeMaker", keywords, &PyType_Type,
                                      &cls, &parent, &move, &children, &PyDict_Type, &defaults))
         return NULL;
+    if (cls->tp_new == NULL) {
+        PyErr_Format(PyExc_TypeError, "NodeMaker: %R cannot be instantiated", cls);
+        return NULL;
+    }
     MakerObject *self = (MakerObject *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
     self->vectorcall = maker_vectorcall;

@@ -28,6 +28,9 @@ int text_of(PyObject *text, Text *out) {
                      Py_TYPE(text)->tp_name);
         return -1;
     }
+#if PY_VERSION_HEX < 0x030C0000 /* a str made by a legacy API may not be ready to read yet */
+    if (PyUnicode_READY(text) < 0) return -1;
+#endif
     out->object = text;
     out->kind = PyUnicode_KIND(text);
     out->data = PyUnicode_DATA(text);
