@@ -2,18 +2,42 @@
 a text handle for the PDN reader that hashes the bytes and tells the byte
 where each game starts, while the reader reads; and the hash of a file
 without reading its games, to tell whether a file that was touched changed.
+
+>>> import hashlib, io
+>>> from draughts.pdn import read_game
+>>> data = '[Event "é"] 1. 32-28 * [Event "b"]\\n1. 31-27 *\\n'.encode()
+>>> source = Source(io.BytesIO(data), "utf-8")
+>>> read_game(source).headers["Event"], source.next_offset()  # "é" is two bytes
+('é', 24)
+>>> read_game(source).headers["Event"], source.next_offset(), read_game(source)
+('b', 47, None)
+>>> source.sha256.digest() == hashlib.sha256(data).digest()
+True
 """
 
 from __future__ import annotations
 
-import codecs
 import hashlib
-import re
+from collections.abc import Callable
 from typing import IO, BinaryIO, cast
 
 from draughts.pdn.lexer import open_cursor
+from draughts.pdn.offsets import _Lines
 
-_NEWLINE = re.compile(rb"(\r\n|\r|\n)")
+
+class _Hashing:
+    """A binary stream that hashes the bytes as they are read from it."""
+
+    __slots__ = ("_raw", "_update")
+
+    def __init__(self, raw: BinaryIO, update: Callable[[bytes], object]) -> None:
+        self._raw = raw
+        self._update = update
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        self._update(data)
+        return data
 
 
 class Source:
@@ -22,88 +46,47 @@ class Source:
     newlines, undecodable bytes replaced), hashes the bytes as they go by,
     and tells where in the file the next game starts.
 
-    The reader asks for lines only (``readline``) and keeps what is left of
-    the line a game ended on for the next game; the byte where that rest
-    starts is the next game's offset, found from the reader's cursor."""
+    The lines, and where each starts, come from the line reader of
+    :func:`~draughts.pdn.scan_offsets` (:mod:`draughts.pdn.offsets`), so that
+    the index and the scan count bytes the same way. The reader asks for
+    lines only (``readline``) and keeps what is left of the line a game
+    ended on for the next game; the byte where that rest starts is the next
+    game's offset, found from the reader's cursor."""
 
     def __init__(self, raw: BinaryIO, encoding: str) -> None:
-        self._raw = raw
-        self._encoding = encoding
-        self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         self.sha256 = hashlib.sha256()
-        self._queue: list[tuple[str, bytes]] = []  # lines after a lone CR, reversed
-        self._read = 0  # bytes taken from raw
-        self._queued = 0  # of which still in the queue
-        self._line = ""  # the last line given to the reader
-        self._line_bytes = b""
-        self._line_start = 0
-
-    def readline(self) -> str:
-        """The next line, ending in ``\\n`` (except maybe the last); "" at the end."""
-        if not self._queue:
-            data = self._raw.readline()
-            if not data:
-                return ""
-            self.sha256.update(data)
-            self._read += len(data)
-            last = not data.endswith(b"\n")  # only the end of the file has no newline
-            decode = self._decoder.decode
-            if b"\r" not in data:
-                return self._give(decode(data, last), data)
-            # Each line is decoded with its newline, which ends any broken
-            # character before it as a whole-file decoder would.
-            parts = _NEWLINE.split(data)  # text, newline, text, newline, ..., text
-            for index in range(0, len(parts) - 1, 2):
-                line = parts[index] + parts[index + 1]
-                final = last and index == len(parts) - 3 and not parts[-1]
-                text = decode(line, final)
-                self._queue.append((text[: -len(parts[index + 1])] + "\n", line))
-            if parts[-1]:
-                self._queue.append((decode(parts[-1], True), parts[-1]))
-            self._queue.reverse()
-            self._queued = len(data)
-        text, data = self._queue.pop()
-        self._queued -= len(data)
-        return self._give(text, data)
-
-    def _give(self, text: str, data: bytes) -> str:
-        self._line_start = self._read - self._queued - len(data)
-        self._line, self._line_bytes = text, data
-        return text
+        stream = cast(IO[bytes], _Hashing(raw, self.sha256.update))  # it only calls read
+        # At offset 0: the first line is the file's, with its byte order mark
+        # if the encoding is utf-8-sig.
+        self._lines = _Lines(stream, encoding, "replace", 0)
+        # The reader calls readline once a line: the line reader's own method,
+        # not one of this class that would call it.
+        self.readline: Callable[[], str] = self._lines.readline
 
     def next_offset(self) -> int:
         """Where the reader's next game starts: the byte of the first
         non-blank character of the rest of the line the last game ended on,
-        or the start of the next line; -1 if the reader kept a line this
-        handle did not give it last (it never does)."""
+        or the start of the next line (the index's offsets, which its
+        databases store: :func:`~draughts.pdn.scan_starts` starts such a
+        game at its first line that is not blank); -1 if the reader kept a
+        line this handle did not give it last (it never does)."""
         pending = open_cursor(cast(IO[str], self)).pending
-        end = self._line_start + len(self._line_bytes)
+        lines = self._lines
         if pending is None:
-            return end
+            return lines.end
         line, position = pending
-        if line is not self._line:
+        if lines.index == 0 or line is not lines.texts[lines.index - 1]:
             return -1
         rest = line[position:]
         blank = len(rest) - len(rest.lstrip())
         if blank == len(rest):
-            return end
+            return lines.end
         position += blank
-        data = self._line_bytes
-        if data.isascii():
-            return self._line_start + position
-        # Count the characters byte by byte, as the decoder makes them.
-        first = self._line_start == 0
-        decoder = codecs.getincrementaldecoder(
-            self._encoding if first or self._encoding != "utf-8-sig" else "utf-8"
-        )(errors="replace")
-        made = 0
         if position == 0:
-            return self._line_start
-        for size in range(len(data)):
-            made += len(decoder.decode(data[size : size + 1]))
-            if made >= position:
-                return self._line_start + size + 1
-        return end
+            # byte_offset would count the first character's bytes (it is only
+            # asked for a character with another before it).
+            return lines.start
+        return lines.byte_offset(position)
 
 
 def file_sha256(path: str) -> str:

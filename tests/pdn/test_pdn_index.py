@@ -8,15 +8,18 @@ import os
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import draughts.pdn.index as index_module
-from draughts import Board, pdn
+from draughts import Board, Move, pdn
 from draughts.pdn.index import Index, signed_key, unsigned_key
 from draughts.pdn.record import read_main_line, read_record
 from tests.conftest import SHARED_PDN, shared_path
@@ -458,6 +461,94 @@ def test_the_source_reads_as_open_pdn_does(tmp_path: Path, data: bytes) -> None:
         lines = list(iter(source.readline, ""))
         assert lines == expected
         assert source.sha256.digest() == hashlib.sha256(data).digest()
+
+
+def test_a_game_after_an_undecodable_byte_starts_at_its_first_byte(tmp_path: Path) -> None:
+    # UTF-8 for 120 kB (the encoding is guessed from the first 64 kB), then,
+    # right before the second game's tag, the first byte of a three-byte
+    # character without the other two: the decoder gives its U+FFFD only
+    # with the "[" after it.
+    data = "\u00e9\n".encode() * 40_000 + b'1. 32-28 19-23 \xe9[White "X"]\n1. 31-27 *\n'
+    path = tmp_path / "x.pdn"
+    path.write_bytes(data)
+    with Index(":memory:") as index:
+        index.add_file(path)
+        first, second = index.search()
+        assert (first.offset, second.offset) == (0, data.index(b"[White"))
+        game = index.read_game(second)
+    assert game.headers["White"] == "X"
+    assert game.mainline_moves() == [Move(31, 27)]
+
+
+# Bytes that are not UTF-8: the first byte of a two- or three-byte character
+# without the rest (the decoder gives its U+FFFD with the next character), a
+# continuation byte alone, a byte UTF-8 never uses; and a whole character.
+STRAY = [b"\xe9", b"\xc3", b"\xe2\x82", b"\x80", b"\xff", b"\xc3\xa9"]
+PIECES = [
+    '[Event "é"]',
+    '[White "X"]',
+    '[Black "Y"]',
+    "1.",
+    "32-28",
+    "19-23",
+    "28x19",
+    "14x23",
+    "31-27",
+    "11-15",
+    "{c}",
+    "{é",
+    "}",
+    "(1. 33-29)",
+    "; note",
+    "2-0",
+    "0-2",
+    "*",
+    "é",
+]
+LINE_ENDS = [b"\n", b"\r\n", b"\r", b"\n\n", b"\r\r\n", b"\n\r"]
+# One line the encoding is guessed from, cheap to read: a comment to the end
+# of the line (a line of blanks this long takes the reader 50 ms).
+UTF8_HEAD = b";" + b" " * (1 << 16) + b"\n"
+
+
+@st.composite
+def stray_byte_files(draw: st.DrawFn) -> bytes:
+    """PDN text with stray bytes glued to its tokens and every kind of line
+    end (read as cp1252 unless it comes after :data:`UTF8_HEAD`)."""
+    parts: list[bytes] = []
+    for _ in range(draw(st.integers(1, 25))):
+        if draw(st.integers(0, 3)) == 0:
+            parts.append(draw(st.sampled_from(STRAY)))
+        parts.append(draw(st.sampled_from(PIECES)).encode())
+        parts.append(draw(st.sampled_from([b" ", b"", b"\t", *LINE_ENDS])))
+    return b"".join(parts)
+
+
+def message_free(game: pdn.Game) -> tuple[Any, ...]:
+    """What reading gave: the game's tags, moves and errors, without where the
+    errors are (lines and columns count from where reading started)."""
+    errors = [(error.kind, error.message, error.unparsed) for error in game.errors]
+    return dict(game.headers), game.mainline_moves(), errors
+
+
+@settings(max_examples=100, deadline=None)  # about 1 s
+@given(stray_byte_files(), st.booleans(), st.sampled_from([None, "english", "international"]))
+@example(b'1. 32-28 19-23 \xe9[White "X"]\r1. 31-27 *', True, "english")
+def test_every_offset_reads_its_game_with_stray_bytes(
+    text: bytes, utf8: bool, variant: str | None
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.pdn"
+        path.write_bytes(UTF8_HEAD + text if utf8 else text)
+        with pdn.open_pdn(path) as handle:
+            expected = []
+            while (game := pdn.read_game(handle, variant=variant)) is not None:
+                expected.append(message_free(game))
+        with Index(":memory:") as index:
+            index.add_file(path, variant=variant)
+            hits = index.search()
+            again = [message_free(index.read_game(hit)) for hit in hits]
+    assert again == expected
 
 
 def corpus_paths() -> list[Any]:
