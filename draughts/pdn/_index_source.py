@@ -81,12 +81,7 @@ class Source:
         blank = len(rest) - len(rest.lstrip())
         if blank == len(rest):
             return lines.end
-        position += blank
-        if position == 0:
-            # byte_offset would count the first character's bytes (it is only
-            # asked for a character with another before it).
-            return lines.start
-        return lines.byte_offset(position)
+        return lines.byte_offset(position + blank)
 
 
 def file_sha256(path: str) -> str:

@@ -226,7 +226,7 @@ class _Lines:
         """The offset of character ``position`` of the line last returned."""
         index = self.index - 1
         raw, start = self.lines[index], self.starts[index]
-        if raw.isascii():
+        if raw.isascii() or position == 0:  # (the loop below finds where a character ends)
             return start + position
         first = self.sig and start == 0
         decoder = codecs.getincrementaldecoder("utf-8-sig" if first else self.encoding)(self.errors)

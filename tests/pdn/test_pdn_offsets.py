@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import draughts
 from draughts import pdn
 from draughts.pdn import lexer
-from draughts.pdn.offsets import _chunk_starts, _chunks, _open_chunk
+from draughts.pdn.offsets import _chunk_starts, _chunks, _Lines, _open_chunk
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
@@ -434,3 +434,24 @@ def test_chunk_handles_are_let_go() -> None:
     del handle
     gc.collect()
     assert len(lexer._CURSORS) == before and all(ref() is None for ref in kept)
+
+
+@pytest.mark.parametrize(
+    ("data", "reads", "position", "offset"),
+    [
+        ("éabc\n".encode(), 1, 0, 0),  # the first character, not ASCII
+        ("éabc\n".encode(), 1, 1, 2),
+        (b"ab\n\xe9[x\n", 2, 0, 0),  # a line starting with a byte no character ends
+        (b"ab\n\xe9[x\n", 2, 1, 1),  # ...which the decoder outputs with the "["
+        (b"ab\n\xe9[x\n", 2, 2, 2),
+    ],
+)
+def test_where_a_character_of_a_line_starts(
+    data: bytes, reads: int, position: int, offset: int
+) -> None:
+    """The byte where character ``position`` of the line last read starts,
+    counted from that line's start."""
+    lines = _Lines(io.BytesIO(data), "utf-8", "replace", 0)
+    for _ in range(reads):
+        lines.readline()
+    assert lines.byte_offset(position) - lines.starts[lines.index - 1] == offset
