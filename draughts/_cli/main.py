@@ -1,22 +1,18 @@
 """The ``draughts`` command line.
 
-Subcommands live in small functions registered in :func:`_parser`; each
-returns the process exit code.
+Each subcommand lives in a module of :mod:`draughts._cli` that registers
+its parser (see :data:`_MODULES`); its function returns the process exit
+code.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import sys
 from collections.abc import Sequence
 
 import draughts
-from draughts._cli import dxp as _dxp_cli
-from draughts._cli import index as _index_cli
-from draughts._cli import match as _match_cli
-from draughts._cli import pdn as _pdn_cli
-from draughts._cli import perft as _perft
-from draughts._cli import play as _play
-from draughts._cli import serve as _serve
 
 # What --help says (the module docstring is for developers).
 _DESCRIPTION = (
@@ -26,9 +22,26 @@ _DESCRIPTION = (
     "tells more of each command."
 )
 
+# Each command's module (in draughts._cli) and the function that registers
+# its parsers, in the order --help lists them. Only the module of the command
+# given is imported: the engine's modules (DXP, Hub, matches) and the index's
+# took a quarter of the start-up of every other command.
+_MODULES = {
+    "perft": ("perft", "add_parser"),
+    "play": ("play", "add_parser"),
+    "validate": ("pdn", "add_parsers"),
+    "convert": ("pdn", "add_parsers"),
+    "index": ("index", "add_parsers"),
+    "search": ("index", "add_parsers"),
+    "serve": ("serve", "add_parser"),
+    "match": ("match", "add_parser"),
+    "dxp": ("dxp", "add_parser"),
+}
 
-# Each subcommand's module registers its parser here.
-def _parser() -> argparse.ArgumentParser:
+
+def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser, with the parsers of the command ``argv`` names (of every
+    command when it names none it knows, for --help and the usage error)."""
     parser = argparse.ArgumentParser(prog="draughts", description=_DESCRIPTION)
     parser.add_argument(
         "--version",
@@ -37,18 +50,16 @@ def _parser() -> argparse.ArgumentParser:
         help="print the version and which move generator runs (native or pure), then exit",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    _perft.add_parser(commands)
-    _play.add_parser(commands)
-    _pdn_cli.add_parsers(commands)
-    _index_cli.add_parsers(commands)
-    _serve.add_parser(commands)
-    _match_cli.add_parser(commands)
-    _dxp_cli.add_parser(commands)
+    command = next((word for word in argv if not word.startswith("-")), None)
+    wanted = [_MODULES[command]] if command in _MODULES else list(_MODULES.values())
+    for module, register in dict.fromkeys(wanted):  # each module once, in order
+        getattr(importlib.import_module(f"draughts._cli.{module}"), register)(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``)."""
-    args = _parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = _parser(words).parse_args(words)
     code: int = args.run(args)
     return code

@@ -143,3 +143,33 @@ def test_progress_bar_only_on_a_terminal(
     assert main(["validate", path]) == 0
     err = capsys.readouterr().err
     assert f"\r{path}:" in err and "%" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "unwanted"),
+    [
+        (
+            ["validate", str(EXAMPLES / "candidate95.pdn")],
+            ["draughts.engine", "draughts.pdn.index"],
+        ),
+        (["perft", "--depth", "1"], ["draughts.engine", "draughts.pdn.index", "draughts.dask"]),
+    ],
+)
+def test_a_command_imports_only_what_it_runs(command: list[str], unwanted: list[str]) -> None:
+    """A command's start-up pays for its own modules only (in a fresh
+    interpreter: the tests have imported everything)."""
+    code = (
+        "import sys\nfrom draughts._cli import main\n"
+        f"main({command!r})\nprint(sorted(m for m in {unwanted!r} if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    usage = capsys.readouterr().out
+    for command in ("perft", "play", "validate", "convert", "index", "search", "serve"):
+        assert command in usage
+    assert "{perft,play,validate,convert,index,search,serve,match,dxp}" in usage
