@@ -59,6 +59,7 @@ else:
             steps,
             undo_keyed,
         )
+        from draughts._core.native import NodeChain as _NativeNodeChain
         from draughts._core.native import NodeMaker as _NativeNodeMaker
         from draughts._core.native import plain_line_end as _native_plain_line_end
         from draughts._core.native import tag_line as _native_tag_line
@@ -130,6 +131,10 @@ tag_line: Callable[[str], tuple[str, str, int] | None] | None = (
 NodeMaker: type[_NativeNodeMaker] | None = _NativeNodeMaker if _native_loaded else None
 """The native core's maker of the PDN reader's game-tree nodes (see
 :data:`draughts.pdn.tree.add_child`); None on the pure core."""
+NodeChain: type[_NativeNodeChain] | None = _NativeNodeChain if _native_loaded else None
+"""The native core's line of nodes made one after the other by a
+:data:`NodeMaker` (see :meth:`draughts.pdn.builders.GameBuilder._plain_line_native`);
+None on the pure core."""
 """The native core's reading of a plain line of PDN movetext (see
 :data:`draughts.pdn.lexer.plain_line_end`); None on the pure core, where
 the lexer's regular expression reads it."""

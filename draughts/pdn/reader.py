@@ -155,6 +155,7 @@ class _GameReader:
         "guess",
         "in_headers",
         "infer",
+        "line_player",
         "moves_here",
         "nesting",
         "plain",
@@ -177,6 +178,9 @@ class _GameReader:
     ) -> None:
         self.cursor = cursor
         self.visitor = visitor
+        # A visitor may play a plain line's moves itself, calling the
+        # resolver's play_line with visits of its own (GameBuilder).
+        self.line_player = getattr(visitor, "_plain_line", None)
         self.default = default
         self.infer = infer and default is None  # choose the variant of a game without tags
         self.found = False  # a tag or movetext token was seen
@@ -361,7 +365,11 @@ class _GameReader:
             self.cursor.push_back(text, 0)
             return
         # The hot loop, in C on the native backend (see Resolver.play_line).
-        played, stop = self.resolver.play_line(self.board, text, end, self.visitor.visit_move)
+        player = self.line_player
+        if player is None:
+            played, stop = self.resolver.play_line(self.board, text, end, self.visitor.visit_move)
+        else:  # the visitor plays the line (GameBuilder on the native core)
+            played, stop = player(self.resolver, self.board, text, end)
         self.moves_here[-1] += played
         if stop < len(text):  # the rest of the line, from the move not played on
             self.cursor.push_back(text, stop)

@@ -92,3 +92,53 @@ def test_a_maker_needs_a_class_that_can_be_made() -> None:
     assert _core.NodeMaker is not None
     with pytest.raises(TypeError, match="cannot be instantiated"):
         _core.NodeMaker(type(sys.flags), "parent", "move", "variations", {})
+
+
+def test_a_chain_makes_each_node_a_child_of_the_last() -> None:
+    assert _core.NodeChain is not None and tree.add_child is not None
+    chain = _core.NodeChain(tree.add_child)
+    game = Game()
+    board = game.board()
+    chain.node = game
+    for text in ["32-28", "19-23"]:
+        move = board.parse_pdn(text)
+        assert chain(board, move) is None
+        board.push(move)
+    assert [node.move for node in game.mainline()] == list(board.move_stack)
+    assert chain.node is game.end()
+
+
+def test_a_chain_checks_what_it_is_given() -> None:
+    assert _core.NodeChain is not None and tree.add_child is not None
+    with pytest.raises(TypeError, match="callable"):
+        _core.NodeChain(None)
+    chain = _core.NodeChain(tree.add_child)
+    with pytest.raises(AttributeError, match="no node"):
+        chain(None, MOVE)
+    chain.node = Game()
+    with pytest.raises(TypeError, match="a board and a move"):
+        chain(MOVE)  # type: ignore[call-arg]
+    chain.node = object()
+    with pytest.raises(TypeError):
+        chain(None, MOVE)
+
+
+def test_a_builder_whose_visit_move_is_its_own_sees_every_move() -> None:
+    """A subclass of GameBuilder that extends visit_move is called for the
+    moves of plain lines too (the chain is only for GameBuilder's own)."""
+    import io
+
+    from draughts import pdn
+    from draughts.pdn.builders import GameBuilder
+
+    seen: list[str] = []
+
+    class Counting(GameBuilder):
+        def visit_move(self, board: draughts.Board, move: draughts.Move) -> None:
+            seen.append(board.pdn(move))
+            super().visit_move(board, move)
+
+    text = "1. 32-28 19-23 2. 28x19 14x23 3. 37-32 *"
+    game = pdn.read_game(io.StringIO(text), Visitor=Counting)
+    assert seen == ["32-28", "19-23", "28x19", "14x23", "37-32"]
+    assert game is not None and len(game.mainline_moves()) == 5

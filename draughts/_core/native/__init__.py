@@ -30,6 +30,7 @@ from draughts._core.compiled import CompiledSearch
 from draughts._core.native._native import (
     MAX_SQUARES,
     BoardState,
+    NodeChain,
     NodeMaker,
     apply_keyed,
     board_moves,
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_SQUARES",
     "BoardState",
+    "NodeChain",
     "NodeMaker",
     "Tables",
     "apply_keyed",

@@ -43,6 +43,13 @@ class NodeMaker:
     ) -> None: ...
     def __call__(self, parent: Any, move: Any) -> Any: ...
 
+class NodeChain:
+    """chain(board, move) sets chain.node = maker(chain.node, move)."""
+
+    node: Any
+    def __init__(self, maker: Any) -> None: ...
+    def __call__(self, board: Any, move: Any) -> None: ...
+
 class Search:
     def __init__(
         self,

@@ -10,6 +10,7 @@ extern PyTypeObject StateType;
 int board_state_init(void); /* board_state.c */
 extern PyTypeObject SearchType;
 extern PyTypeObject MakerType;
+extern PyTypeObject ChainType;
 int node_maker_init(void); /* node_maker.c */
 
 static PyObject *pure_functions; /* name -> the pure generator's function */
@@ -517,6 +518,7 @@ PyMODINIT_FUNC PyInit__native(void) {
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
         PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
         PyModule_AddObjectRef(m, "NodeMaker", (PyObject *)&MakerType) < 0 ||
+        PyModule_AddObjectRef(m, "NodeChain", (PyObject *)&ChainType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0) {
         Py_DECREF(m);
         return NULL;
