@@ -155,6 +155,13 @@ def test_validate_keeps_a_few_tasks_on_the_cluster(
     assert not [k for k in scheduler.tasks if k in watch.submitted]
 
 
+def test_a_file_given_twice(client: Any) -> None:
+    # Its tasks have the same keys: each result must still come back twice.
+    paths = [LOCAL[3], LOCAL[3]]
+    summary = draughts.dask.validate(paths, client, strict=True, blocksize=2_000)
+    assert summary.lines == tuple(cli("--strict", "--jobs", "1", *paths)[1].splitlines())
+
+
 def test_validate_on_a_scheduler_from_the_command_line(client: Any) -> None:
     address = client.scheduler.address
     for options in ([], ["--strict", "--json", "--variant", "english"]):
