@@ -240,7 +240,7 @@ def _in_order(calls: Sequence[_Call], client: Any) -> Iterator[Any]:
     running: dict[Any, int] = {}  # future: its call's index
     done: dict[int, Any] = {}  # results ahead of one still running
     as_completed: Any = distributed.as_completed
-    completed = as_completed()
+    completed = as_completed(loop=client.loop)  # without it, the default client's loop
 
     def submit() -> None:
         for index, (function, args) in waiting:

@@ -162,6 +162,18 @@ def test_a_file_given_twice(client: Any) -> None:
     assert summary.lines == tuple(cli("--strict", "--jobs", "1", *paths)[1].splitlines())
 
 
+def test_a_client_that_is_not_the_default(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if no client were the default one (a Client made with
+    # set_as_default=False): validate uses the client it is given.
+    def no_default() -> Any:
+        raise ValueError("No clients found")
+
+    monkeypatch.setattr(distributed.client, "default_client", no_default)
+    paths = LOCAL[:4]
+    summary = draughts.dask.validate(paths, client, blocksize=5_000)
+    assert summary.lines == tuple(cli("--jobs", "1", *paths)[1].splitlines())
+
+
 def test_validate_on_a_scheduler_from_the_command_line(client: Any) -> None:
     address = client.scheduler.address
     for options in ([], ["--strict", "--json", "--variant", "english"]):
