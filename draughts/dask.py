@@ -14,10 +14,10 @@ thread) and takes each report as soon as its piece is done, adding them up in
 file order: the scheduler and the workers hold a few pieces and their
 reports, whatever the size of the files. A Dask worker's own statistical
 profiler (``distributed.worker.profile``) keeps the call trees of its last
-1000 seconds of work, 0.1 to 0.13 MB a second while it checks games: its
-memory grows by that for the first 1000 seconds, then stays. Start the workers with
-``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False`` for memory that is flat
-from the start.
+1000 seconds of work, about 0.1 MB a second while it checks games: its memory
+grows by that for the first 1000 seconds, and slowly after. Start the workers
+with ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False`` for memory that is
+flat from the start.
 
 .. code-block:: python
 
