@@ -9,6 +9,16 @@ games, so the workers must see the files by the same paths (one machine, or a
 shared file system). Compressed files are split too, but each piece of one is
 found by decompressing from the start of the file.
 
+:func:`validate` keeps a few pieces on the cluster at a time (two per worker
+thread) and takes each report as soon as its piece is done, adding them up in
+file order: the scheduler and the workers hold a few pieces and their
+reports, whatever the size of the files. A Dask worker's own statistical
+profiler (``distributed.worker.profile``) keeps the call trees of its last
+1000 seconds of work, about 0.1 MB a second while it checks games: its memory
+grows by that for the first 1000 seconds, and slowly after. Start the workers
+with ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False`` for memory that is
+flat from the start.
+
 .. code-block:: python
 
     from distributed import Client
@@ -27,7 +37,7 @@ See the documentation's "Large files" page for starting a cluster and for
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -43,6 +53,11 @@ if TYPE_CHECKING:
 __all__ = ["Summary", "read_games", "validate"]
 
 _BLOCKSIZE = 8 << 20  # bytes of games per partition
+# Tasks of validate on the cluster at a time, per worker thread: one running
+# and one waiting, so that no thread waits for the next task.
+_TASKS_PER_THREAD = 2
+
+_Call = tuple[Callable[..., Any], tuple[Any, ...]]  # a task: a function and its arguments
 
 
 def _dask() -> Any:
@@ -181,53 +196,101 @@ def _check_piece(path: str, chunk: _Chunk, variant: str | None, strict: bool) ->
         return _cli._check_games(handle, variant, strict, chunk.start.number, chunk.games)
 
 
-def _tasks(
+def _calls(
     paths: Sequence[str], variant: str | None, strict: bool, blocksize: int
-) -> list[tuple[str, list[Any], Any]]:
-    """Per file: its path, the tasks of its pieces, and of its strict check."""
-    delayed = _dask().delayed
-    tasks = []
+) -> list[tuple[str, list[_Call], _Call | None]]:
+    """Per file: its path, the calls of its pieces, and of its strict check."""
+    calls = []
     for path in paths:
         try:
             pieces = _pieces(path, blocksize)
         except _cli._READ_ERRORS as error:
             raise _cli._InputError(path, error) from error
-        parts = [delayed(_check_piece, pure=True)(path, chunk, variant, strict) for chunk in pieces]
-        violations = delayed(_cli._strict_violations, pure=True)(path) if strict else None
-        tasks.append((path, parts, violations))
-    return tasks
+        parts: list[_Call] = [(_check_piece, (path, chunk, variant, strict)) for chunk in pieces]
+        violations: _Call | None = (_cli._strict_violations, (path,)) if strict else None
+        calls.append((path, parts, violations))
+    return calls
 
 
-def _compute(values: list[Any], client: Any) -> list[Any]:
-    """``values`` computed on ``client``; else on the current Dask client if
-    there is one, else by the scheduler Dask is configured with, else in
-    local processes."""
+def _current_client() -> Any:
+    """The current :class:`distributed.Client`, or None."""
+    try:
+        import distributed
+    except ImportError:
+        return None
+    current: Any = distributed.default_client
+    try:
+        return current()
+    except ValueError:
+        return None
+
+
+def _in_order(calls: Sequence[_Call], client: Any) -> Iterator[Any]:
+    """The results of ``calls``, in their order, computed on ``client`` with
+    a few tasks at a time on the cluster (``_TASKS_PER_THREAD`` per worker
+    thread): each result is taken from its worker as soon as it is done
+    (the worker and the scheduler then forget the task) and held here until
+    the results before it are in, and a new task replaces it. Submitting
+    every task at once made each worker keep all its results, and the
+    scheduler every task, until the last one was done."""
+    import distributed
+
+    window = max(2, _TASKS_PER_THREAD * sum(client.nthreads().values()))
+    waiting = iter(enumerate(calls))
+    running: dict[Any, int] = {}  # future: its call's index
+    done: dict[int, Any] = {}  # results ahead of one still running
+    as_completed: Any = distributed.as_completed
+    completed = as_completed(loop=client.loop)  # without it, the default client's loop
+
+    def submit() -> None:
+        for index, (function, args) in waiting:
+            future = client.submit(function, *args, pure=True)
+            running[future] = index
+            completed.add(future)
+            return
+
+    for _ in range(window):
+        submit()
+    first = 0
+    try:
+        for future in completed:
+            done[running.pop(future)] = future.result()
+            future.release()
+            submit()
+            while first in done:
+                yield done.pop(first)
+                first += 1
+    finally:  # an error, or the caller stopped: leave nothing on the cluster
+        if running:
+            client.cancel(list(running))
+
+
+def _results(calls: Sequence[_Call], client: Any) -> Iterator[Any]:
+    """The results of ``calls``, in their order: on ``client``; else on the
+    current Dask client if there is one, else by the scheduler Dask is
+    configured with, else in local processes."""
     if client is None:
-        try:
-            import distributed
-
-            current: Any = distributed.default_client
-            client = current()
-        except (ImportError, ValueError):
-            dask = _dask()
-            scheduler = dask.config.get("scheduler", None) or "processes"
-            return list(dask.compute(*values, scheduler=scheduler))
-    futures = client.compute(values)
-    return list(client.gather(futures))
+        client = _current_client()
+    if client is not None:
+        return _in_order(calls, client)
+    dask = _dask()
+    scheduler = dask.config.get("scheduler", None) or "processes"
+    values = [dask.delayed(function, pure=True)(*args) for function, args in calls]
+    return iter(dask.compute(*values, scheduler=scheduler))
 
 
 def _report_list(
     paths: Sequence[str], variant: str | None, strict: bool, blocksize: int, client: Any
 ) -> list[dict[str, Any]]:
-    tasks = _tasks(paths, variant, strict, blocksize)
-    flat: list[Any] = []
-    for _, parts, violations in tasks:
+    files = _calls(paths, variant, strict, blocksize)
+    flat: list[_Call] = []
+    for _, parts, violations in files:
         flat += parts
         if violations is not None:
             flat.append(violations)
-    results = iter(_compute(flat, client) if flat else [])
+    results = _results(flat, client) if flat else iter([])
     reports = []
-    for path, parts, violations in tasks:
+    for path, parts, violations in files:
         report = _cli._new_report(path)
         for _ in parts:
             _cli._add(report, next(results))

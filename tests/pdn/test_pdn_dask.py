@@ -109,6 +109,71 @@ def test_validate_gives_what_the_command_line_prints(client: Any, strict: bool) 
     assert draughts.dask.validate(LOCAL, strict=strict) == summary
 
 
+class TasksOnScheduler(distributed.diagnostics.plugin.SchedulerPlugin):
+    """The most tasks of ``validate`` the scheduler held at once: in all, and
+    not yet done (waiting, queued or running)."""
+
+    def __init__(self, scheduler: Any) -> None:
+        self.scheduler = scheduler
+        self.submitted: set[str] = set()
+        self.most_held = self.most_unfinished = 0
+
+    def transition(self, key: Any, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
+        tasks = [
+            task
+            for name, task in self.scheduler.tasks.items()
+            if distributed.utils.key_split(name) in ("check_piece", "strict_violations")
+            and task.state != "forgotten"  # the task being forgotten, still listed
+        ]
+        self.submitted.update(task.key for task in tasks)
+        unfinished = [task for task in tasks if task.state not in ("memory", "erred", "released")]
+        self.most_held = max(self.most_held, len(tasks))
+        self.most_unfinished = max(self.most_unfinished, len(unfinished))
+
+
+def test_validate_keeps_a_few_tasks_on_the_cluster(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One task per worker thread: two on the cluster's two threads.
+    monkeypatch.setattr(draughts.dask, "_TASKS_PER_THREAD", 1)
+    scheduler = client.cluster.scheduler
+    watch = TasksOnScheduler(scheduler)
+    scheduler.add_plugin(watch, name="tasks-on-scheduler")
+    try:
+        summary = draughts.dask.validate(LOCAL, client, strict=True, blocksize=5_000)
+    finally:
+        scheduler.remove_plugin(name="tasks-on-scheduler")
+    assert summary.lines == tuple(cli("--strict", "--jobs", "1", *LOCAL)[1].splitlines())
+    assert len(watch.submitted) > 40  # 32 pieces and 18 strict checks
+    # Never more than two tasks to run; a result is taken, and its task
+    # forgotten, as soon as it is done. (A task can be seen done beside the
+    # two that replaced it: the client's release of a key reaches the
+    # scheduler a step after the next task it submits.) Submitted all at
+    # once, all 50 were held until the last one was done.
+    assert watch.most_unfinished <= 2
+    assert watch.most_held <= 4
+    assert not [k for k in scheduler.tasks if k in watch.submitted]
+
+
+def test_a_file_given_twice(client: Any) -> None:
+    # Its tasks have the same keys: each result must still come back twice.
+    paths = [LOCAL[3], LOCAL[3]]
+    summary = draughts.dask.validate(paths, client, strict=True, blocksize=2_000)
+    assert summary.lines == tuple(cli("--strict", "--jobs", "1", *paths)[1].splitlines())
+
+
+def test_a_client_that_is_not_the_default(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if no client were the default one (a Client made with
+    # set_as_default=False): validate uses the client it is given.
+    def no_default() -> Any:
+        raise ValueError("No clients found")
+
+    monkeypatch.setattr(distributed.client, "default_client", no_default)
+    paths = LOCAL[:4]
+    summary = draughts.dask.validate(paths, client, blocksize=5_000)
+    assert summary.lines == tuple(cli("--jobs", "1", *paths)[1].splitlines())
+
+
 def test_validate_on_a_scheduler_from_the_command_line(client: Any) -> None:
     address = client.scheduler.address
     for options in ([], ["--strict", "--json", "--variant", "english"]):
