@@ -75,9 +75,8 @@ _LOOKAHEAD = 100  # moves to follow an ambiguous move before taking its first re
 # ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
 _BETWEEN_MOVES = frozenset(("move", "number", "ellipsis", "percent"))
 _COMMENTS = frozenset(("comment", "cclose", "semicolon", "open_comment", "prose"))
-_HEADER_TOKENS = frozenset(
-    ("tag", "tag_line", "tag2", "percent", *_COMMENTS)
-)  # do not end the headers
+# Tokens that do not end the headers.
+_HEADER_TOKENS = frozenset(("tag", "tag_line", "tag2", "percent", *_COMMENTS))
 _MOVE_ERRORS = frozenset(("illegal", "ambiguous", "invalid", "fen"))
 _UNESCAPE = re.compile(r"\\(.)")
 
