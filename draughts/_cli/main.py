@@ -39,7 +39,7 @@ _MODULES = {
 }
 
 
-def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The parser, with the parsers of the command ``argv`` names (of every
     command when it names none it knows, for --help and the usage error)."""
     parser = argparse.ArgumentParser(prog="draughts", description=_DESCRIPTION)
