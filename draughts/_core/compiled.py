@@ -54,6 +54,11 @@ class CompiledSearch(Protocol):
     def static(self, pos: Pos) -> int:
         """White's static score of ``pos``, drawn endings applied."""
 
+    def stop(self) -> None:
+        """End the :meth:`run` in progress in another thread at its next look
+        at the clock, if its root depth is beyond 1 (as
+        :meth:`draughts.engine.search.Searcher.stop`); callable while it runs."""
+
 
 def no_compiled_search(t: object, *data: object) -> CompiledSearch | None:
     """The pure backend's ``compiled_search``: there is none."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Literal
 
 import attrs
@@ -77,6 +78,14 @@ class BuiltinEngine(Engine):
       clock has, and losing on time is worse than a shallower search.
 
     An explicit ``Limit(depth=...)`` replaces the level's depth.
+    ``table_entries`` caps the positions the transposition table holds
+    (default 1,500,000: about 250 MB in pure Python, 70 MB in C).
+
+    :meth:`play` and :meth:`analyse` also take ``info``, called with an
+    :class:`Analysis` as each depth is complete, and ``stop``, a
+    :class:`~draughts.engine.search.StopSignal` that another thread sets to
+    end the search early (once its first depth is complete) with the best
+    move found so far.
 
     >>> import draughts
     >>> engine = BuiltinEngine("hard")
@@ -85,26 +94,45 @@ class BuiltinEngine(Engine):
     Move(14, 23, captures=(18,), path=(14, 23))
     """
 
-    def __init__(self, level: Level = "hard", *, seed: int = 0) -> None:
+    def __init__(
+        self, level: Level = "hard", *, seed: int = 0, table_entries: int | None = None
+    ) -> None:
         if level not in _LEVELS:
             raise ValueError(f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
+        if table_entries is not None and not 1 <= table_entries <= 10**8:
+            raise ValueError(f"table_entries must be from 1 to 10**8, not {table_entries!r}")
         self.level: Level = level
         """The playing strength."""
         self._settings = _LEVELS[level]
         self._random = random.Random(seed)
+        self._table_entries = table_entries
 
     @property
     def name(self) -> str:
         return f"draughts built-in ({self.level})"
 
-    def analyse(self, board: Board, limit: Limit | None = None) -> Analysis:
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        *,
+        info: Callable[[Analysis], None] | None = None,
+        stop: _search.StopSignal | None = None,
+    ) -> Analysis:
         require_moves(board)
-        analysis, _root = self._search(board, limit)
+        analysis, _root = self._search(board, limit, info, stop)
         return analysis
 
-    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+    def play(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        *,
+        info: Callable[[Analysis], None] | None = None,
+        stop: _search.StopSignal | None = None,
+    ) -> PlayResult:
         require_moves(board)
-        analysis, root = self._search(board, limit)
+        analysis, root = self._search(board, limit, info, stop)
         move = analysis.pv[0]
         if (
             self._settings.mistake
@@ -116,7 +144,13 @@ class BuiltinEngine(Engine):
             return PlayResult(move, None, analysis)
         return PlayResult(move, analysis.pv[1] if len(analysis.pv) > 1 else None, analysis)
 
-    def _search(self, board: Board, limit: Limit | None) -> tuple[Analysis, list[Move]]:
+    def _search(
+        self,
+        board: Board,
+        limit: Limit | None,
+        info: Callable[[Analysis], None] | None = None,
+        stop: _search.StopSignal | None = None,
+    ) -> tuple[Analysis, list[Move]]:
         settings = self._settings
         if limit is None or limit == Limit():
             limit = Limit(time=settings.time, depth=None if settings.time else settings.depth)
@@ -133,6 +167,8 @@ class BuiltinEngine(Engine):
             max_nodes=limit.nodes,
             game_keys=game_keys,
         )
+        if self._table_entries is not None:
+            searcher.table_entries = self._table_entries
         max_depth = limit.depth if limit.depth is not None else settings.depth
         root = list(board.legal_moves)
         raw_root = _search.legal(t, pos)
@@ -143,13 +179,26 @@ class BuiltinEngine(Engine):
             ]
         # Under a clock the clock rules: no depth is worth a loss on time.
         min_depth = 1 if limit.remaining is not None else settings.min_depth
-        depth, score, raw_pv = searcher.iterate(
-            pos,
-            max_depth,
-            min(min_depth, max_depth),
-            reversible=len(game_keys) - 1,
-            full_width=min(settings.full_width, max_depth),
-        )
+
+        def report(depth: int, score: int, raw_pv: list[RawMove]) -> None:
+            assert info is not None
+            seconds = time.monotonic() - start
+            info(Analysis(_score(score), depth, tuple(_moves(t, raw_pv)), searcher.nodes, seconds))
+
+        if stop is not None:
+            stop.watch(searcher)
+        try:
+            depth, score, raw_pv = searcher.iterate(
+                pos,
+                max_depth,
+                min(min_depth, max_depth),
+                report=None if info is None else report,
+                reversible=len(game_keys) - 1,
+                full_width=min(settings.full_width, max_depth),
+            )
+        finally:
+            if stop is not None:
+                stop.forget(searcher)
         pv = _moves(t, raw_pv)
         if not pv or pv[0] not in root:
             # Only when the game was already decided at the root (a king on

@@ -39,6 +39,7 @@ tests.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -73,7 +74,57 @@ _LATE = 3  # moves from this one on (counting from 0) are searched reduced first
 
 
 class LimitReached(Exception):
-    """The search ran out of time or nodes; the last complete depth counts."""
+    """The search ran out of time or nodes, or was stopped; the last
+    complete depth counts."""
+
+
+class StopSignal:
+    """A request, from another thread, that a search end now.
+
+    Give it to the searches it should end with :meth:`watch`; :meth:`set`
+    (from any thread, at any time) calls :meth:`Searcher.stop` on each of
+    them, and on every search it watches later: a search ends once its first
+    iteration is complete, with the best move found so far.
+
+    >>> signal = StopSignal()
+    >>> signal.is_set()
+    False
+    >>> signal.set()
+    >>> signal.is_set()
+    True
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._set = False
+        self._searchers: list[Searcher] = []
+
+    def is_set(self) -> bool:
+        """Whether :meth:`set` was called."""
+        return self._set
+
+    def set(self) -> None:
+        """Stop every search watched, now and later."""
+        with self._lock:
+            self._set = True
+            searchers = list(self._searchers)
+        for searcher in searchers:
+            searcher.stop()
+
+    def watch(self, searcher: Searcher) -> None:
+        """Have :meth:`set` stop ``searcher`` (at once if it was already
+        called)."""
+        with self._lock:
+            self._searchers.append(searcher)
+            stop_now = self._set
+        if stop_now:
+            searcher.stop()
+
+    def forget(self, searcher: Searcher) -> None:
+        """Stop watching ``searcher`` (its search is over)."""
+        with self._lock:
+            if searcher in self._searchers:
+                self._searchers.remove(searcher)
 
 
 class DrawTable:
@@ -227,6 +278,17 @@ class Searcher:
         self.partial: tuple[int, RawMove] | None = None
         """The best root move of the iteration in progress, once it has
         beaten the previous iteration's first move."""
+        self.stopped = False
+        """Set by :meth:`stop`."""
+        self.interruptible = False
+        """Whether the iteration in progress is beyond depth 1 (a stop
+        waits for depth 1, so that there is a move to play)."""
+
+    def stop(self) -> None:
+        """End the search now, from another thread: at its next look at the
+        clock (every 1024 nodes) once depth 1 is complete, whatever the guard
+        depth of :meth:`iterate`, as if its time had run out."""
+        self.stopped = True
 
     def key_of(self, pos: Position) -> int:
         """The Zobrist key of ``pos`` (as :attr:`draughts.Board.position_key`)."""
@@ -252,7 +314,11 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes % _CHECK_EVERY or not self.enforce:
+        if self.nodes % _CHECK_EVERY:
+            return
+        if self.stopped and self.interruptible:
+            raise LimitReached
+        if not self.enforce:
             return
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise LimitReached
@@ -517,7 +583,10 @@ class Searcher:
         self.line += [0] * (self.base + plies - len(self.line))
         self.killers += [[0, 0] for _ in range(plies - len(self.killers))]
         for depth in range(1, max_depth + 1):
+            if self.stopped and result is not None:
+                break
             self.enforce = depth > guard_depth
+            self.interruptible = depth > 1
             self.reductions = max(0, depth - (guard_depth if full_width is None else full_width))
             self.threat_extensions = THREAT_EXTENSIONS
             self.partial = None
@@ -590,6 +659,10 @@ class NativeSearcher(Searcher):
 
     def _table_move(self, pos: Position, key: int) -> RawMove | None:
         return self.compiled.table_move(pos, key)
+
+    def stop(self) -> None:
+        super().stop()
+        self.compiled.stop()
 
 
 def searcher(

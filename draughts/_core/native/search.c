@@ -261,10 +261,13 @@ static double now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Searcher._tick: returns 1 (and sets stopped) when a limit is spent. */
+/* Searcher._tick: returns 1 (and sets stopped) when a limit is spent or a
+ * stop was asked for. */
 static int tick(Search *s) {
     s->nodes++;
-    if (s->nodes % CHECK_EVERY || !s->enforce) return 0;
+    if (s->nodes % CHECK_EVERY) return 0;
+    if (s->interrupt && s->interruptible) return s->stopped = 1;
+    if (!s->enforce) return 0;
     if ((s->max_nodes >= 0 && s->nodes >= (unsigned long long)s->max_nodes) ||
         (s->deadline >= 0 && now() >= s->deadline))
         s->stopped = 1;
@@ -552,6 +555,7 @@ int search_run(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int 
                int reversible) {
     s->stopped = s->failed = 0;
     s->has_partial = 0;
+    s->interruptible = depth > 1;
     int score = search(s, p, key, depth, alpha, beta, ply, reversible);
     return s->stopped || s->failed ? 0 : score;
 }

@@ -77,6 +77,12 @@ typedef struct {
     int enforce, reductions, threat_extensions;
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
+    /* Searcher.stop: set by another thread (Search.stop, holding the GIL
+     * while this search runs without it), read at each look at the clock.
+     * A plain flag that only ever goes from 0 to 1: a late read costs at
+     * most one more look, CHECK_EVERY nodes. */
+    volatile int interrupt;
+    int interruptible; /* the root depth is beyond 1 (a stop waits for depth 1) */
     /* Results. */
     int stopped, failed;
     int has_partial, partial_score;

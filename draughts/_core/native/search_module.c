@@ -434,7 +434,17 @@ static PyObject *search_object_static(SearchObject *o, PyObject *pos) {
     return PyLong_FromLong(search_static_white(&o->search, &p));
 }
 
+/* Callable from another thread while run() works without the GIL: it only
+ * sets the flag the search reads (so it skips check_ready's busy test). */
+static PyObject *search_object_stop(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
+    if (!o->ready) return PyErr_SetString(PyExc_RuntimeError, "Search() was not set up"), NULL;
+    o->search.interrupt = 1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef search_methods[] = {
+    {"stop", (PyCFunction)search_object_stop, METH_NOARGS,
+     "stop(): end the search running in another thread, as Searcher.stop."},
     {"run", (PyCFunction)search_object_run, METH_VARARGS,
      "run(pos, key, depth, alpha, beta, ply, reversible, root, limits) -> (score or None if a "
      "limit ran out, nodes, partial): one Searcher.search call, without the GIL."},
