@@ -18,8 +18,8 @@ import draughts
 _DESCRIPTION = (
     "The rules of draughts in all their national variants: count moves, play the "
     "built-in engine, check and convert PDN files, index and search them, play in "
-    "the browser, run engine matches and DXP games. 'draughts COMMAND --help' "
-    "tells more of each command."
+    "the browser, run engine matches and DXP games, serve the engine over Hub. "
+    "'draughts COMMAND --help' tells more of each command."
 )
 
 # Each command's module (in draughts._cli) and the function that registers
@@ -36,6 +36,7 @@ _MODULES = {
     "serve": ("serve", "add_parser"),
     "match": ("match", "add_parser"),
     "dxp": ("dxp", "add_parser"),
+    "hub": ("hub", "add_parser"),
 }
 
 

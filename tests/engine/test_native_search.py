@@ -2,7 +2,8 @@
 the same depth, score, principal variation and node count at fixed depths on
 every preset, on positions of random playouts (with their repetition
 history), under Frisian root restrictions, node budgets and drawn endings;
-the same static evaluation; limits that stop it with a legal move; two
+the same static evaluation; limits and a stop from another thread that
+end it with a legal move; two
 threads searching at once; and the Python search where there is no C one.
 
 The oracle runs on the pure generator's tables, so nothing native is in it.
@@ -221,6 +222,56 @@ def test_a_deadline_stops_the_search_with_a_legal_move() -> None:
     # The built-in engine under a short clock still gives a legal move.
     result = builtin("hard").play(board, Limit(remaining=0.05))
     assert result.move in list(board.legal_moves)
+
+
+def test_a_stop_before_the_search_leaves_depth_1_alike() -> None:
+    # Whatever the guard depth, a stopped search completes depth 1 (there
+    # must be a move to play) and no more, both searches node for node.
+    board = _playout("international", 9, 30)
+    assert board is not None
+    oracle, subject = _searchers(board)
+    pos = _position(board, oracle.t)
+    signal = _search.StopSignal()
+    signal.set()
+    for searcher in (oracle, subject):
+        signal.watch(searcher)
+    expected = oracle.iterate(pos, 12, guard_depth=12)
+    assert subject.iterate(pos, 12, guard_depth=12) == expected
+    assert expected[0] == 1 and subject.nodes == oracle.nodes
+    # A run at depth 1 is never cut short, even when asked to stop.
+    key = subject.key_of(pos)
+    assert subject.search(pos, key, 1, -_search.WIN - 1, _search.WIN + 1, 0, 0) == expected[1]
+
+
+@pytest.mark.parametrize("kind", ["python", "c"])
+def test_a_stop_from_another_thread_ends_a_search_in_progress(kind: str) -> None:
+    # Limits are never enforced here (guard depth 40): only the stop, asked
+    # while a depth no search reaches is under way, can end it.
+    board = _playout("international", 10, 40)
+    assert board is not None
+    searcher = _searchers(board)[0 if kind == "python" else 1]
+    pos = _position(board, searcher.t)
+    reached: list[int] = []
+    deep = threading.Event()
+
+    def report(depth: int, score: int, pv: list[_core.RawMove]) -> None:
+        reached.append(depth)
+        if depth == 3:
+            deep.set()
+
+    outcome: list[tuple[int, int, list[_core.RawMove]]] = []
+    thread = threading.Thread(
+        target=lambda: outcome.append(searcher.iterate(pos, 40, guard_depth=40, report=report))
+    )
+    thread.start()
+    assert deep.wait(60)
+    time.sleep(0.2)  # well into a deeper iteration
+    searcher.stop()
+    thread.join(60)
+    assert not thread.is_alive(), "the stop was not obeyed"
+    ((depth, _score, pv),) = outcome
+    assert depth == reached[-1] >= 3 and depth < 40
+    assert pv and pv[0] in _search.legal(searcher.t, pos)
 
 
 @pytest.mark.parametrize("variant", ["international", "english", "canadian", "turkish"])
