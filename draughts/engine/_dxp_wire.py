@@ -42,6 +42,7 @@ import attrs
 from draughts.board import Board
 from draughts.engine.base import EngineError, EngineProtocolError, EngineTerminatedError
 from draughts.move import Move
+from draughts.outcome import Outcome
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, Piece
 from draughts.variant import INTERNATIONAL, Variant
 
@@ -51,6 +52,7 @@ __all__ = [
     "BackRequest",
     "Channel",
     "Chat",
+    "DxpGameEnded",
     "GameAccept",
     "GameEnd",
     "GameRequest",
@@ -58,6 +60,7 @@ __all__ = [
     "MoveMessage",
     "board_from_position",
     "check_variant",
+    "end_reason",
     "find_move",
     "format_message",
     "move_message",
@@ -397,6 +400,47 @@ def find_move(board: Board, message: MoveMessage) -> Move | None:
         ):
             return move
     return None
+
+
+# -- Game ends ---------------------------------------------------------------
+
+
+class DxpGameEnded(EngineError):
+    """The DXP peer sent GAMEEND instead of a move.
+
+    >>> str(DxpGameEnded(1, 0, "Moby Dam"))
+    'DXP peer Moby Dam ended the game: it gives up'
+    """
+
+    def __init__(self, reason: int, stop: int, peer: str) -> None:
+        self.reason = reason
+        """0 no reason, 1 the peer gives up, 2 it claims a draw, 3 it claims a win."""
+        self.stop = stop
+        """1 if the peer wants no further game."""
+        text = END_REASONS.get(reason, f"with reason {reason}")
+        super().__init__(f"DXP peer {peer} ended the game: {text}")
+
+    def outcome(self, board: Board, peer_color: Color) -> Outcome | None:
+        """The result this ends the game with on ``board``: the rules' own
+        when the game is over, else a resignation for reason 1 and a draw by
+        agreement for reason 2; None (no result) for reasons 0 and 3."""
+        over = board.outcome(claim_draw=True)
+        if over is not None:
+            return over
+        if self.reason == 1:
+            return board.outcome_on_resignation(peer_color)
+        if self.reason == 2:
+            return board.outcome_by_agreement()
+        return None
+
+
+def end_reason(outcome: Outcome | None, sender: Color) -> int:
+    """The GAMEEND reason ``sender`` gives for ``outcome``."""
+    if outcome is None:
+        return 0
+    if outcome.winner is None:
+        return 2
+    return 3 if outcome.winner == sender else 1
 
 
 # -- The socket ----------------------------------------------------------------
