@@ -34,6 +34,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--name", default="draughts", help="the name we give in DXP")
     parser.add_argument("--games", type=int, help="stop after this many games")
     parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="follower: drop a program silent this long when we wait for it (default: 300)",
+    )
+    parser.add_argument(
+        "--accept-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="follower: stop when no program connects for this long (default: wait for ever)",
+    )
+    parser.add_argument(
         "--move-time", type=float, help="seconds per move (default: from the clock)"
     )
     parser.add_argument("--minutes", type=int, default=10, help="initiator: minutes per side")
@@ -45,13 +58,23 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """The ``dxp`` subcommand: 0, 1 when the other program misbehaves, 2 for
-    bad arguments."""
+    """The ``dxp`` subcommand: 0, 1 when the other program misbehaves (as
+    initiator; the follower reports it and serves the next one), 2 for bad
+    arguments."""
     return run_dxp(args, sys.stdout, sys.stderr)
 
 
 def run_dxp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run the ``dxp`` subcommand, printing to ``out`` and ``err``."""
+    for option, value in (
+        ("--idle-timeout", args.idle_timeout),
+        ("--accept-timeout", args.accept_timeout),
+    ):
+        if value is not None and not 0 < value < float("inf"):
+            print(
+                f"draughts dxp: {option} wants a positive number of seconds, not {value}", file=err
+            )
+            return 2
     engine = builtin(args.level, seed=args.seed)
     limit = None if args.move_time is None else Limit(time=args.move_time)
 
@@ -82,6 +105,9 @@ def run_dxp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     flush=True,
                 ),
                 on_game=record,
+                on_error=lambda message: print(f"draughts dxp: {message}", file=err, flush=True),
+                idle_timeout=args.idle_timeout,
+                accept_timeout=args.accept_timeout,
             )
             return 0
         host, _, port = args.connect.rpartition(":")
@@ -107,6 +133,9 @@ def run_dxp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except EngineError as error:
         print(f"draughts dxp: {error}", file=err)
         return 1
+    except KeyboardInterrupt:
+        print("draughts dxp: interrupted", file=err)
+        return 130
     return 0
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+
+import attrs
 
 from draughts import pdn
 from draughts.board import Board
@@ -69,6 +71,7 @@ class _OurSide:
         our_color: Color,
         limit: Limit | None,
         timeout: float,
+        idle_timeout: float | None = None,
     ) -> None:
         self.channel = channel
         self.engine = engine
@@ -76,6 +79,8 @@ class _OurSide:
         self.our_color = our_color
         self.limit = limit
         self.timeout = timeout
+        self.idle_timeout = idle_timeout
+        """The longest the peer may stay silent on its move (None: its clock)."""
         self.start = Board() if request.position is None else board_from_position(request.position)
         self.board = self.start.copy()
         self.used = 0.0
@@ -125,6 +130,8 @@ class _OurSide:
 
     def their_turn(self) -> None:
         wait = max(self.request.minutes, 1) * 60.0 + _SLACK
+        if self.idle_timeout is not None:
+            wait = min(wait, self.idle_timeout)
         what = f"the peer's move in {self.board.fen()}"
         message = self.channel.receive(wait, what)
         if isinstance(message, MoveMessage):
@@ -184,48 +191,58 @@ def serve(
     limit: Limit | None = None,
     games: int | None = None,
     timeout: float = 10.0,
-    idle_timeout: float = 3600.0,
+    idle_timeout: float = 300.0,
+    accept_timeout: float | None = None,
     on_listening: Callable[[int], None] | None = None,
     on_game: Callable[[pdn.Game], None] | None = None,
+    on_error: Callable[[str], None] | None = None,
 ) -> list[pdn.Game]:
-    """Play ``engine`` as DXP follower: wait on ``host:port`` for a program
-    to connect, then accept and play its games until it closes the
-    connection, and wait for the next program; stop when a program's GAMEEND
-    asks for no further game, after ``games`` games, or when nothing happens
-    for ``idle_timeout`` seconds. One program is served at a time.
+    """Play ``engine`` as DXP follower: wait on ``host:port`` for programs
+    to connect, one at a time, and play every game each asks for. The
+    service ends after ``games`` games, or when no program connects for
+    ``accept_timeout`` seconds (None: it waits for ever).
+
+    A program's connection ends when it closes it, when its GAMEEND asks for
+    no further game, or at its first error: a message that cannot be read
+    or that does not belong where it comes, an illegal move (answered with a
+    GAMEEND), or silence for ``idle_timeout`` seconds whenever we wait for
+    it (for its GAMEREQ, for the rest of a message, and for its move, even
+    where its clock would allow more). An error abandons the game in
+    progress (it is not returned, nor counted in ``games``), is logged on
+    the ``draughts.engine.dxp`` logger and passed to ``on_error``; then the
+    next program is served. So a program that stalls keeps the others out
+    ``idle_timeout`` seconds at most.
 
     Each move is searched within ``limit``, else within a share of the clock
     the GAMEREQ gave. The program may take back moves (BACKREQ is accepted
     when the game has reached that move). ``on_listening`` is called with the
-    port once it is bound (useful with port 0); ``on_game`` with each game.
+    port once it is bound (useful with port 0); ``on_game`` with each game
+    played to its end; ``timeout`` bounds the wait for a GAMEEND answer.
 
-    :raises EngineError: if the program misbehaves (the game in progress is
-        then lost to the error).
+    :raises EngineError: if the port cannot be bound.
     """
     server = listen_socket(host, port)
     played: list[pdn.Game] = []
+    settings = _Follower(engine, name, limit, timeout, idle_timeout)
     try:
         if on_listening is not None:
             on_listening(server.getsockname()[1])
-        stopped = False
-        while not stopped and (games is None or len(played) < games):
+        while games is None or len(played) < games:
             try:
-                channel = accept(server, idle_timeout)
+                channel = accept(server, accept_timeout)
             except EngineError:
-                break  # nobody came: the idle timeout ends the service
+                break  # nobody came: the service ends
             try:
-                while games is None or len(played) < games:
-                    request = _next_request(channel, idle_timeout)
-                    if request is None:
-                        break
-                    game, stopped = _follow(channel, engine, request, name, limit, timeout)
-                    if game is None:
-                        continue  # refused: the program may ask for another
+                for game in settings.games(channel):
                     played.append(game)
                     if on_game is not None:
                         on_game(game)
-                    if stopped:
+                    if games is not None and len(played) >= games:
                         break
+            except EngineError as error:
+                _logger.warning("%s", error)
+                if on_error is not None:
+                    on_error(str(error))
             finally:
                 channel.close()
     finally:
@@ -233,8 +250,57 @@ def serve(
     return played
 
 
+@attrs.frozen
+class _Follower:
+    """How :func:`serve` plays: the engine, our name and the limits."""
+
+    engine: Engine
+    name: str
+    limit: Limit | None
+    timeout: float
+    idle_timeout: float
+
+    def games(self, channel: Channel) -> Iterator[pdn.Game]:
+        """The games the program on ``channel`` asks for, each played to its
+        end, until it closes the connection or asks for no further game.
+
+        :raises EngineError: at the program's first error (naming the game
+            it abandons, if one was under way).
+        """
+        while True:
+            request = _next_request(channel, self.idle_timeout)
+            if request is None:
+                return
+            side = _OurSide(
+                channel,
+                self.engine,
+                request,
+                request.follower_color,
+                self.limit,
+                self.timeout,
+                self.idle_timeout,
+            )
+            if not side.board.legal_moves:
+                channel.send(GameAccept(self.name, 2))
+                continue  # refused: the program may ask for another
+            channel.send(GameAccept(self.name, 0))
+            try:
+                side.play()
+            except EngineError as error:
+                raise EngineError(
+                    f"{error}; the game from {side.start.fen()} is abandoned after "
+                    f"{len(side.board.move_stack)} plies and the connection closed"
+                ) from None
+            yield side.record(request.name, self.name)
+            if side.stop:
+                return
+
+
 def _next_request(channel: Channel, idle_timeout: float) -> GameRequest | None:
-    """The next GAMEREQ, or None when the peer has closed the connection."""
+    """The next GAMEREQ, or None when the peer has closed the connection.
+
+    :raises EngineError: for another message, or silence.
+    """
     while True:
         try:
             message = channel.receive(idle_timeout, "a GAMEREQ")
@@ -245,26 +311,8 @@ def _next_request(channel: Channel, idle_timeout: float) -> GameRequest | None:
         if not isinstance(message, Chat | GameEnd):
             raise EngineProtocolError(
                 f"DXP peer {channel.peer} sent {format_message(message)!r} while we waited "
-                "for a GAMEREQ"
+                "for a GAMEREQ; the connection is closed"
             )
-
-
-def _follow(
-    channel: Channel,
-    engine: Engine,
-    request: GameRequest,
-    name: str,
-    limit: Limit | None,
-    timeout: float,
-) -> tuple[pdn.Game | None, bool]:
-    """Accept and play one game (None: refused, its position being over)."""
-    side = _OurSide(channel, engine, request, request.follower_color, limit, timeout)
-    if not side.board.legal_moves:
-        channel.send(GameAccept(name, 2))
-        return None, False
-    channel.send(GameAccept(name, 0))
-    side.play()
-    return side.record(request.name, name), side.stop
 
 
 def initiate(

@@ -558,8 +558,9 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return server
 
 
-def accept(server: socket.socket, timeout: float) -> Channel:
-    """Wait at most ``timeout`` seconds for a program to connect.
+def accept(server: socket.socket, timeout: float | None) -> Channel:
+    """Wait at most ``timeout`` seconds (None: for ever) for a program to
+    connect.
 
     :raises EngineError: if none does.
     """

@@ -8,7 +8,9 @@ then follows its script, one step at a time:
 - ``("raw", data)``: send bytes as they are (garbage, missing NULs);
 - ``("expect", prefix)``: read one message, which must start with ``prefix``;
 - ``("sleep", seconds)``: stay silent;
-- ``("close",)``: close the connection.
+- ``("close",)``: close the connection;
+- ``("expect_close",)``: read until the other side closes the connection
+  (what it sends meanwhile is kept in ``received``).
 
 Every message read is kept in ``received``; a step that fails is raised
 again by :meth:`FakePeer.join`.
@@ -90,14 +92,27 @@ class FakePeer:
             time.sleep(step[1])
         elif action == "close":
             sock.close()
+        elif action == "expect_close":
+            while (message := self._next(sock)) is not None:
+                self.received.append(message)
         else:
             raise ValueError(f"unknown step {step!r}")
 
     def _read(self, sock: socket.socket) -> str:
+        message = self._next(sock)
+        if message is None:
+            raise AssertionError(f"connection closed; received so far {self.received}")
+        return message
+
+    def _next(self, sock: socket.socket) -> str | None:
+        """The next message, or None at the end of the connection."""
         while b"\0" not in self._buffer:
-            chunk = sock.recv(4096)
+            try:
+                chunk = sock.recv(4096)
+            except ConnectionResetError:
+                chunk = b""
             if not chunk:
-                raise AssertionError(f"connection closed; received so far {self.received}")
+                return None
             self._buffer += chunk
         message, _, self._buffer = self._buffer.partition(b"\0")
         return message.decode("ascii")

@@ -14,7 +14,8 @@ from draughts import pdn
 from draughts._cli.dxp import run_dxp
 from draughts._cli.main import _parser
 from draughts.engine import DxpEngine, Limit, builtin
-from tests.engine.fake_dxp_peer import in_thread
+from draughts.engine._dxp_wire import GameRequest, format_message, position_of
+from tests.engine.fake_dxp_peer import FakePeer, in_thread
 
 
 def play_out(engine: DxpEngine, board: draughts.Board, ours: draughts.Color) -> draughts.Board:
@@ -49,6 +50,48 @@ def test_listen_serves_a_game_and_writes_it(tmp_path: Path) -> None:
         game = pdn.read_game(handle)
     assert game is not None and game.mainline_moves() == board.move_stack
     assert err.getvalue() == ""
+
+
+def test_listen_keeps_serving_after_a_disconnect_garbage_and_an_illegal_move(
+    tmp_path: Path,
+) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    record = tmp_path / "games.pdn"
+    args = _parser().parse_args(
+        [
+            *("dxp", "--listen", "0", "--games", "1", "--level", "easy", "--move-time", "0.05"),
+            *("--idle-timeout", "2", "--pdn", str(record)),
+        ]
+    )
+    finish = in_thread(lambda: run_dxp(args, out, err))
+    deadline = time.monotonic() + 10
+    while not (found := re.search(r"on 127\.0\.0\.1:(\d+)", out.getvalue())):
+        assert time.monotonic() < deadline, out.getvalue()
+        time.sleep(0.01)
+    port = int(found.group(1))
+    request = format_message(
+        GameRequest("Rude", draughts.WHITE, 1, 0, position_of(draughts.Board()))
+    )
+    for script in (
+        [("send", request), ("expect", "A"), ("expect", "M"), ("close",)],  # gone mid-game
+        [("raw", b"\x00\x01\x02 garbage\x00"), ("expect_close",)],
+        [("send", request), ("expect", "A"), ("expect", "M"), ("send", "M0000474100"),
+         ("expect", "E01"), ("expect_close",)],  # an illegal move
+    ):  # fmt: skip
+        FakePeer(script, connect_to=port).start().join(timeout=20)
+    with DxpEngine.connect("127.0.0.1", port) as engine:
+        board = play_out(engine, draughts.Board(), draughts.BLACK)
+    assert finish() == 0, err.getvalue()
+    reports = err.getvalue().splitlines()
+    assert len(reports) == 3, reports
+    assert "closed the connection" in reports[0] and "abandoned after 1 plies" in reports[0]
+    assert "1 to 127 ASCII characters" in reports[1]
+    assert "'M0000474100', which is not a legal move" in reports[2]
+    with record.open() as handle:  # only the game played to its end
+        game = pdn.read_game(handle)
+        assert pdn.read_game(handle) is None
+    assert game is not None and game.mainline_moves() == board.move_stack
+    assert f"draughts - draughts  {board.outcome().result()}" in out.getvalue()  # type: ignore[union-attr]
 
 
 def test_connect_plays_our_engine_as_initiator() -> None:

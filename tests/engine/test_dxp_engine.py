@@ -305,20 +305,76 @@ def test_serve_plays_takes_back_and_records_the_game() -> None:
     assert (game.headers["Result"], game.headers["Termination"]) == ("2-0", "resignation")
 
 
-def test_serve_stops_on_an_illegal_move() -> None:
-    port, games = serve_in_thread(builtin("easy"), limit=Limit(depth=1), idle_timeout=5)
-    peer = FakePeer(
+def _real_game(port: int) -> draughts.Board:
+    """A whole game from the start against the follower on ``port``, which
+    plays black, through DxpEngine; the final board. (The follower's game
+    starts where our GAMEREQ was sent: after white's first move.)"""
+    local = builtin("medium")
+    with DxpEngine.connect("127.0.0.1", port, minutes=5) as remote:
+        board = draughts.Board()
+        while board.outcome() is None and len(board.move_stack) < 300:
+            mover = local if board.turn == draughts.WHITE else remote
+            board.push(mover.play(board, Limit(depth=1)).move)
+        remote.end_game(board)
+    return board
+
+
+def test_an_illegal_move_ends_the_game_and_the_connection_not_the_service() -> None:
+    errors: list[str] = []
+    port, games = serve_in_thread(
+        builtin("easy"), limit=Limit(depth=1), games=1, on_error=errors.append
+    )
+    FakePeer(
         [
             ("send", request_for(draughts.Board(), draughts.BLACK)),
             ("expect", "A"),
             ("send", "M0000474100"),
-            ("expect", "E01"),
+            ("expect", "E01"),  # no further game: the illegal move ended it
+            ("expect_close",),
         ],
         connect_to=port,
-    ).start()
-    peer.join()
-    with pytest.raises(EngineProtocolError, match="'M0000474100', which is not a legal move"):
-        games()
+    ).start().join()
+    board = _real_game(port)
+    (game,) = games()
+    assert game.mainline_moves() == board.move_stack[1:]
+    (error,) = errors
+    assert "'M0000474100', which is not a legal move" in error
+    assert "the game from W:W31-50:B1-20 is abandoned after 0 plies" in error
+
+
+def test_the_follower_survives_a_disconnect_garbage_and_a_stall() -> None:
+    # One program after another: each misbehaves and loses its connection,
+    # the last plays a real game.
+    errors: list[str] = []
+    port, games = serve_in_thread(
+        builtin("easy"), limit=Limit(depth=1), games=1, idle_timeout=1, on_error=errors.append
+    )
+    start = draughts.Board()
+    scripts: list[list[tuple[object, ...]]] = [
+        # Gone in the middle of a game: after our first move (we play white).
+        [("send", request_for(start, draughts.WHITE)), ("expect", "A"), ("expect", "M"),
+         ("send", "M0001192400"), ("expect", "M"), ("close",)],
+        # Garbage instead of a GAMEREQ, then as a move.
+        [("raw", b"\xff\xfe garbage\0"), ("expect_close",)],
+        [("send", request_for(start, draughts.WHITE)), ("expect", "A"), ("expect", "M"),
+         ("send", "Qwhat"), ("expect_close",)],
+        # Half a message, then silence: dropped after the idle timeout.
+        [("raw", b"R01Half a"), ("expect_close",)],
+        # Connected, and nothing at all.
+        [("expect_close",)],
+    ]  # fmt: skip
+    for script in scripts:
+        FakePeer(script, connect_to=port).start().join(timeout=20)
+    board = _real_game(port)
+    (game,) = games()
+    assert game.mainline_moves() == board.move_stack[1:]
+    assert game.headers["Result"] == board.outcome().result()  # type: ignore[union-attr]
+    assert len(errors) == 5, errors
+    assert "closed the connection" in errors[0] and "abandoned after 3 plies" in errors[0]
+    assert "a DXP message is 1 to 127 ASCII characters" in errors[1]
+    assert "sent 'Qwhat'" in errors[2] and "abandoned after 1 plies" in errors[2]
+    assert "sent nothing for 1 s while we waited for a GAMEREQ" in errors[3]
+    assert "sent nothing for 1 s" in errors[4]
 
 
 # -- Whole games between our engines through DXP --------------------------------------
@@ -409,7 +465,7 @@ def test_a_misbehaving_initiator_gets_a_clear_error(
 
 def test_serve_refuses_a_finished_position_and_plays_the_next_request() -> None:
     # After the peer leaves, serve waits a second for another.
-    port, games = serve_in_thread(builtin("easy"), limit=Limit(depth=1), idle_timeout=1)
+    port, games = serve_in_thread(builtin("easy"), limit=Limit(depth=1), accept_timeout=1)
     over = draughts.Board("W:W:B20")  # white to move has no piece left
     peer = FakePeer(
         [
