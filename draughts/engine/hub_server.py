@@ -63,7 +63,14 @@ from draughts.engine.hub import format_line, format_move, parse_line, parse_move
 from draughts.piece import BLACK, KING, MAN, WHITE, Piece
 from draughts.variant import VARIANTS, Variant, find_variant
 
-__all__ = ["HubServer", "run_hub"]
+__all__ = [
+    "HubInputError",
+    "HubServer",
+    "hub_variant",
+    "parse_position",
+    "run_hub",
+    "table_entries",
+]
 
 # Scan's names for the variants it plays, where ours differ.
 _SCAN_NAMES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
@@ -176,15 +183,23 @@ class _Level:
         )
 
 
+_MOST = {"depth": 1000, "nodes": 2**62, "moves": 10**6}  # beyond: a GUI's mistake
+
+
 def _number(args: dict[str, str], name: str, kind: type[int] | type[float]) -> float | None:
-    """``args[name]`` as a positive ``kind`` (None when absent)."""
+    """``args[name]`` as a positive ``kind`` (None when absent; ``inc``,
+    ``moves`` and ``time`` may be 0).
+
+    :raises HubInputError: for anything else.
+    """
     if name not in args:
         return None
     try:
         value = kind(args[name])
     except ValueError:
         value = -1
-    if not (value > 0 or (value == 0 and name in ("inc", "moves", "time"))) or value == math.inf:
+    low_ok = value > 0 or (value == 0 and name in ("inc", "moves", "time"))
+    if not low_ok or value == math.inf or value > _MOST.get(name, math.inf):
         raise HubInputError(f"level: {name}={args[name]!r} is not a valid {name}")
     return value
 
@@ -223,13 +238,13 @@ class HubServer:
     ) -> None:
         self._write = write
         self._lock = threading.RLock()  # whole lines, and the search's state
+        self._engine: BuiltinEngine | None = None
+        self._board: Board | None = None
+        self._level = _Level()
         self._params: dict[str, str] = {}
         for name, value in (("variant", variant), ("level", level), ("hash", str(hash_mb))):
             self._set_param(name, value)
         self._set_param("seed", str(seed))
-        self._engine: BuiltinEngine | None = None
-        self._board: Board | None = None
-        self._level = _Level()
         self._running: _Running | None = None
         self.closed = False
         """Set by ``quit``, by :meth:`close` and when ``write`` fails."""
@@ -242,7 +257,7 @@ class HubServer:
                 return
             try:
                 self._write(line)
-            except OSError:  # the GUI is gone
+            except (OSError, ValueError):  # the GUI is gone (a closed pipe or file)
                 self.closed = True
 
     def _error(self, message: str) -> None:
@@ -272,6 +287,8 @@ class HubServer:
             handler(self, args)
         except HubInputError as error:
             self._error(str(error))
+        except Exception as error:  # a bug must not end the session the GUI relies on
+            self._error(f"internal error while obeying {line.strip()!r}: {error!r}")
         return not self.closed
 
     def _hub(self, args: dict[str, str]) -> None:

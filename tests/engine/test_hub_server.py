@@ -226,6 +226,7 @@ def test_the_match_command_with_our_hub_engine(capsys: pytest.CaptureFixture[str
         ("level move-time=soon", "move-time='soon'"),
         ("level time=inf", "time='inf'"),
         ("level nodes=1.5", "nodes='1.5'"),
+        ("level depth=100000", "depth='100000'"),
         ("go think", "no position"),
     ],
 )
