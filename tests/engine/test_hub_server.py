@@ -159,6 +159,43 @@ def test_every_variant_through_the_variant_parameter() -> None:
             assert len(board.move_stack) >= 4, name
 
 
+def test_every_preset_in_one_session() -> None:
+    lines: list[str] = []
+    server = HubServer(lines.append, level="medium")
+    for variant in draughts.variant.VARIANTS:
+        board = draughts.Board(variant=variant)
+        for command in (
+            f"set-param name=variant value={variant.name}",
+            f"pos pos={format_position(board)}",
+            "level depth=2",
+            "go think",
+        ):
+            assert server.handle(command)
+        server.wait()
+        command, args = parse_line(lines[-1])
+        assert command == "done", (variant.name, lines[-3:])
+        assert parse_move(args["move"], list(board.legal_moves)) is not None, variant.name
+
+
+def test_stop_during_go_think_plays_the_best_move_so_far() -> None:
+    lines: queue.Queue[str] = queue.Queue()
+    server = HubServer(lines.put)
+    server.handle(f"pos pos={START}")
+    server.handle("level infinite")
+    server.handle("go think")
+    while not (line := lines.get(timeout=30)).startswith("info depth=3 "):
+        pass
+    server.handle("stop")
+    server.wait(30)
+    answers = [line]
+    while not lines.empty():
+        answers.append(lines.get())
+    command, args = parse_line(answers[-1])
+    assert command == "done" and parse_move(args["move"], list(draughts.Board().legal_moves))
+    depths = [int(parse_line(a)[1]["depth"]) for a in answers if a.startswith("info")]
+    assert depths[-1] < 64  # stopped, not at the end of its depth
+
+
 def test_several_games_in_one_session_and_a_change_of_variant() -> None:
     lines: queue.Queue[str] = queue.Queue()
     server = HubServer(lines.put, level="medium")
