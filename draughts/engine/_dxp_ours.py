@@ -219,6 +219,9 @@ def serve(
     port once it is bound (useful with port 0); ``on_game`` with each game
     played to its end; ``timeout`` bounds the wait for a GAMEEND answer.
 
+    >>> from draughts.engine import builtin
+    >>> games = serve(builtin("hard"), 27531, games=10, on_error=print)  # doctest: +SKIP
+
     :raises EngineError: if the port cannot be bound.
     """
     server = listen_socket(host, port)
@@ -333,6 +336,9 @@ def initiate(
     ``host:port``: one game from each of ``boards`` (default: one from the
     start position), ours the colour from ``colors`` (default: white in
     every game), each with GAMEREQ giving ``minutes`` for ``moves`` moves.
+
+    >>> from draughts.engine import builtin
+    >>> games = initiate(builtin("hard"), "localhost", 27531, minutes=5)  # doctest: +SKIP
 
     :raises EngineError: if the program cannot be reached, refuses a game or
         misbehaves.

@@ -5,8 +5,7 @@ like any other :class:`~draughts.engine.Engine`: :meth:`DxpEngine.connect`
 makes us the *initiator* (we ask for each game with GAMEREQ), and
 :meth:`DxpEngine.listen` the *follower* (the other program connects and asks).
 :func:`serve` and :func:`initiate` do the opposite: our own engine plays a DXP
-program, as follower or as initiator (they live in
-:mod:`draughts.engine._dxp_ours`).
+program, as follower or as initiator.
 
 The message formats are in :mod:`draughts.engine._dxp_wire`; the protocol is
 described on the DamExchange pages (http://www.mesander.nl/damexchange/). DXP
