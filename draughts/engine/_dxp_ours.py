@@ -290,9 +290,10 @@ class _Follower:
             try:
                 side.play()
             except EngineError as error:
+                plies = len(side.board.move_stack)
                 raise EngineError(
-                    f"{error}; the game from {side.start.fen()} is abandoned after "
-                    f"{len(side.board.move_stack)} plies and the connection closed"
+                    f"{error}; the game from {side.start.fen()} is abandoned after {plies} "
+                    f"{'ply' if plies == 1 else 'plies'} and the connection closed"
                 ) from None
             yield side.record(request.name, self.name)
             if side.stop:

@@ -84,7 +84,7 @@ def test_listen_keeps_serving_after_a_disconnect_garbage_and_an_illegal_move(
     assert finish() == 0, err.getvalue()
     reports = err.getvalue().splitlines()
     assert len(reports) == 3, reports
-    assert "closed the connection" in reports[0] and "abandoned after 1 plies" in reports[0]
+    assert "closed the connection" in reports[0] and "abandoned after 1 ply" in reports[0]
     assert "1 to 127 ASCII characters" in reports[1]
     assert "'M0000474100', which is not a legal move" in reports[2]
     with record.open() as handle:  # only the game played to its end

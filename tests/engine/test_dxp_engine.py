@@ -372,7 +372,7 @@ def test_the_follower_survives_a_disconnect_garbage_and_a_stall() -> None:
     assert len(errors) == 5, errors
     assert "closed the connection" in errors[0] and "abandoned after 3 plies" in errors[0]
     assert "a DXP message is 1 to 127 ASCII characters" in errors[1]
-    assert "sent 'Qwhat'" in errors[2] and "abandoned after 1 plies" in errors[2]
+    assert "sent 'Qwhat'" in errors[2] and "abandoned after 1 ply" in errors[2]
     assert "sent nothing for 1 s while we waited for a GAMEREQ" in errors[3]
     assert "sent nothing for 1 s" in errors[4]
 
