@@ -182,8 +182,8 @@ class BuiltinEngine(Engine):
 
         def report(depth: int, score: int, raw_pv: list[RawMove]) -> None:
             assert info is not None
-            seconds = time.monotonic() - start
-            info(Analysis(_score(score), depth, tuple(_moves(t, raw_pv)), searcher.nodes, seconds))
+            spent = time.monotonic() - start
+            info(Analysis(_score(score), depth, tuple(_moves(t, raw_pv)), searcher.nodes, spent))
 
         if stop is not None:
             stop.watch(searcher)
