@@ -35,6 +35,7 @@ __all__ = [
     "game_pdn",
     "outcome_json",
     "position",
+    "short",
     "variants",
 ]
 
@@ -112,7 +113,7 @@ def board_from_request(body: Mapping[str, Any]) -> draughts.Board:
         raise BadRequest(f"fen: expected a string or null, not {fen!r}")
     moves = body.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise BadRequest(f"moves: expected a list of strings, not {_short(moves)}")
+        raise BadRequest(f"moves: expected a list of strings, not {short(moves)}")
     if len(moves) > MAX_MOVES:
         raise BadRequest(f"moves: {len(moves)} moves, more than the {MAX_MOVES} allowed")
     try:
@@ -143,7 +144,12 @@ def _play(board: draughts.Board, index: int, text: str) -> None:
     board.push(move)
 
 
-def _short(value: object) -> str:
+def short(value: object) -> str:
+    """``value`` as an error message quotes it: its ``repr``, cut short.
+
+    >>> short("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."
+    """
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -301,7 +307,7 @@ def game_pdn(body: object) -> str:
         value = request.get(field, defaults[field])
         # The writer escapes quotes and backslashes; a line break it cannot.
         if not isinstance(value, str) or not value.isprintable():
-            raise BadRequest(f"{field}: expected one line of printable text, not {_short(value)}")
+            raise BadRequest(f"{field}: expected one line of printable text, not {short(value)}")
         headers[tag] = value
     headers["Result"] = "*" if outcome is None else outcome.result()
     if outcome is not None:
