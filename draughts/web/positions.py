@@ -24,6 +24,7 @@ from typing import Any
 import draughts
 from draughts import pdn
 from draughts.outcome import Outcome
+from draughts.web.howto import how_to_play, menu_title
 
 __all__ = [
     "FIRST_VARIANTS",
@@ -318,7 +319,8 @@ def game_pdn(body: object) -> str:
 def variants() -> list[dict[str, Any]]:
     """Every preset, :data:`FIRST_VARIANTS` first, with what a page needs to
     draw its board: the size, the playing squares (number, row, column,
-    name) and how squares are written.
+    name) and how squares are written; and its name in the menu and its
+    rules in a few sentences (see :mod:`draughts.web.howto`).
 
     >>> [v["name"] for v in variants()][:5]
     ['english', 'dama', 'dama-flying', 'brazilian', 'international']
@@ -333,6 +335,8 @@ def variants() -> list[dict[str, Any]]:
         {
             "name": variant.name,
             "title": variant.title,
+            "menu": menu_title(variant),
+            "how_to_play": how_to_play(variant),
             "width": variant.width,
             "height": variant.height,
             "notation": variant.notation,
