@@ -78,9 +78,7 @@ def _directions(directions: Directions) -> str:
 def _men(variant: draughts.Variant) -> list[str]:
     moves = _directions(variant.man_moves)
     captures = _directions(variant.man_captures)
-    lines = [
-        f"Men move one square {moves} and capture by jumping an adjacent piece {captures}."
-    ]
+    lines = [f"Men move one square {moves} and capture by jumping an adjacent piece {captures}."]
     if not variant.men_capture_kings:
         lines.append("A man may not capture a king.")
     ending = {
@@ -120,8 +118,7 @@ def _captures(variant: draughts.Variant) -> str:
     rules = [_PRECEDENCE[rule] for rule in variant.capture_precedence]
     choice = f"you must {', then '.join(rules)}" if rules else "you may choose any capture"
     return (
-        "Capturing is compulsory, and a capture goes on while the piece can take more; "
-        f"{choice}."
+        f"Capturing is compulsory, and a capture goes on while the piece can take more; {choice}."
     )
 
 

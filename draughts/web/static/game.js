@@ -218,7 +218,6 @@ class Game {
   show(answer) {
     this.position = answer;
     this.selection = null;
-    if (this.cursor && !this.view.byCell) this.cursor = null;
     this.markMovable = false;
     this.draw();
     this.maybeEngine();
@@ -249,7 +248,7 @@ class Game {
         passed: new Set(sel ? sel.route.slice(1) : []),
         targets: new Set(candidates.map((m) => m.path[sel.route.length])),
         movable,
-        cursor: this.cursor,
+        cursor: document.activeElement === $("#board") ? this.cursor : null,
       },
       description: this.describePieces(),
     });
@@ -307,7 +306,7 @@ class Game {
     } else {
       delete $("#status").dataset.result;
       const thinking = this.thinking ? " (the engine is thinking)" : "";
-      const yours = this.humanToMove() && $("#engine").value !== "none" ? ": your move" : "";
+      const yours = this.humanToMove() && $("#engine").value !== "none" ? " (your turn)" : "";
       $("#status").textContent = `${names[p.turn]} to move${thinking}${yours}.`;
     }
     $("#sides").textContent = this.describeSides();
@@ -466,12 +465,14 @@ class Game {
     const route = this.selection.route;
     if (route.length > 1 || (candidates.length && candidates[0].captures.length)) {
       // Inside a capture a wrong click keeps the piece and says what to do.
-      const next = [...new Set(candidates.map((m) => m.path[route.length]))].map((s) => this.name(s));
+      const next = [...new Set(candidates.map((m) => m.path[route.length]))]
+        .sort((a, b) => a - b)
+        .map((s) => this.name(s));
       const where = next.length === 1 ? next[0] : `${next.slice(0, -1).join(", ")} or ${next[next.length - 1]}`;
       this.say(
         route.length > 1
           ? `The capture goes on: click ${where} (marked), or click the piece on ${this.name(route[0])} to start it again.`
-          : `This piece must capture: click ${where} (marked).`,
+          : `Capturing is compulsory: the piece on ${this.name(route[0])} must take; click ${where} (marked).`,
       );
       this.draw();
       return false;

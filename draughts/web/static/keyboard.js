@@ -32,7 +32,7 @@ export function listenForKeys(view, game) {
     if (!game.cursor) game.cursor = startCell(view, game);
     game.draw();
   });
-  box.addEventListener("blur", () => { game.cursor = null; game.draw(); });
+  box.addEventListener("blur", () => game.draw()); // the cursor is drawn only while focused
 }
 
 // Where the cursor starts: on the first piece that can move, else a corner.
