@@ -2,14 +2,11 @@
 few plain sentences, written from its :class:`~draughts.Variant` fields so
 that the words cannot drift from the rules the library plays.
 
->>> for line in how_to_play(draughts.find_variant("english")):
-...     print(line)
-Men move one square diagonally forward and capture by jumping an adjacent piece diagonally forward.
-A man that reaches the far row becomes a king, and that ends the move.
-Kings move one square diagonally in any direction, and capture forward or backward.
-Capturing is compulsory, and a capture goes on while the piece can take more; you may choose any capture.
-You win when your opponent has no pieces left or cannot move.
-Draws, when a player claims them: the same position for the third time (same side to move); 40 moves each in which no man moved and nothing was captured.
+>>> lines = how_to_play(draughts.find_variant("english"))
+>>> lines[1]
+'A man that reaches the far row becomes a king, and that ends the move.'
+>>> print(lines[-1][:72])
+Draws, when a player claims them: the same position for the third time
 """
 
 from __future__ import annotations
