@@ -5,7 +5,7 @@ that the words cannot drift from the rules the library plays.
 >>> lines = how_to_play(draughts.find_variant("english"))
 >>> lines[1]
 'A man that reaches the far row becomes a king, and that ends the move.'
->>> print(lines[-1][:72])
+>>> print(lines[-1][:70])
 Draws, when a player claims them: the same position for the third time
 """
 
