@@ -12,7 +12,9 @@ a hard time bound.
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,7 @@ _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*+"?')
 _BRACKETS = re.compile(r"[][{}]")
 _LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 _ENGINE_FIELDS = {"variant", "fen", "moves", "level", "seed"}
+_ANALYSIS_FIELDS = {"variant", "fen", "moves", "seconds"}
 
 
 def create_app(
@@ -62,8 +65,8 @@ def create_app(
     """The web board as an ASGI application: ``/`` is the page, ``/api/...``
     the JSON API (see :doc:`/web`).
 
-    :param engine_seconds: the time the engine may think per request, a
-        hard bound: when it runs out the engine answers the best move found
+    :param engine_seconds: the time the engine may think per move or
+        analysis request, a hard bound: when it runs out the engine answers the best move found
         so far, even before its level's least depth.
     :param engine_threads: how many engine searches may run at once; a
         request beyond them is answered 503 at once (try again later), so
@@ -102,13 +105,9 @@ def create_app(
             headers={"Content-Disposition": 'attachment; filename="game.pdn"'},
         )
 
-    async def engine(request: Request) -> Response:
+    async def search(work: Callable[[], dict[str, Any]]) -> Response:
+        """Run ``work`` (a search) in a worker thread if a slot is free."""
         nonlocal busy
-        body = positions.check_fields(await _json_body(request), _ENGINE_FIELDS)
-        board = positions.board_from_request(body)
-        level, seed = _engine_settings(body)
-        if board.outcome() is not None:
-            raise BadRequest("the game is over: the engine has no move to play", status=422)
         if busy >= engine_threads:
             raise BadRequest(
                 f"the engine is busy with {busy} other searches: try again in a moment",
@@ -118,12 +117,21 @@ def create_app(
         try:
             # A thread cannot be stopped: if the client leaves, the slot
             # stays taken until the (time-bounded) search ends.
-            answer = await anyio.to_thread.run_sync(
-                _engine_move, board, level, seed, engine_seconds
-            )
+            return JSONResponse(await anyio.to_thread.run_sync(work))
         finally:
             busy -= 1
-        return JSONResponse(answer)
+
+    async def engine(request: Request) -> Response:
+        body = positions.check_fields(await _json_body(request), _ENGINE_FIELDS)
+        board = _board_to_search(body)
+        level, seed = _engine_settings(body)
+        return await search(lambda: _engine_move(board, level, seed, engine_seconds))
+
+    async def analysis(request: Request) -> Response:
+        body = positions.check_fields(await _json_body(request), _ANALYSIS_FIELDS)
+        board = _board_to_search(body)
+        seconds = _seconds(body, engine_seconds)
+        return await search(lambda: _analysis(board, seconds))
 
     return Starlette(
         routes=[
@@ -131,6 +139,7 @@ def create_app(
             Route("/api/variants", variant_list),
             Route("/api/position", position, methods=["POST"]),
             Route("/api/engine", engine, methods=["POST"]),
+            Route("/api/analysis", analysis, methods=["POST"]),
             Route("/api/pdn", game_pdn, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
@@ -212,6 +221,44 @@ def _engine_settings(body: Any) -> tuple[Level, int]:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadRequest(f"seed: expected an integer, not {positions.short(seed)}")
     return level, seed
+
+
+def _board_to_search(body: Mapping[str, Any]) -> draughts.Board:
+    board = positions.board_from_request(body)
+    if board.outcome() is not None:
+        raise BadRequest("the game is over: the engine has no move to play", status=422)
+    return board
+
+
+def _seconds(body: Mapping[str, Any], cap: float) -> float:
+    """The ``seconds`` an analysis asks for, at most ``cap`` (the default)."""
+    seconds = body.get("seconds", cap)
+    if (
+        not isinstance(seconds, int | float)
+        or isinstance(seconds, bool)
+        or not 0 < seconds < math.inf
+    ):
+        raise BadRequest(f"seconds: expected a positive number, not {positions.short(seconds)}")
+    return min(float(seconds), cap)
+
+
+def _analysis(board: draughts.Board, seconds: float) -> dict[str, Any]:
+    """The hard level's view of ``board`` within ``seconds`` (run in a
+    worker thread): its score for the side to move, the depth, the nodes and
+    the best line, each move written as the position before it asks."""
+    result = builtin("hard", strict=True).analyse(board, Limit(time=seconds))
+    line = board.copy()
+    pv = []
+    for move in result.pv:
+        pv.append(line.pdn(move))
+        line.push(move)
+    return {
+        "score": None if result.score is None else str(result.score),
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "pv": pv,
+        "best": pv[0],
+    }
 
 
 def _engine_move(board: draughts.Board, level: Level, seed: int, seconds: float) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from draughts.engine import Limit, builtin
 from draughts.web import create_app
 from draughts.web.app import MAX_JSON_DEPTH
 
-ENDPOINTS = ("/api/position", "/api/engine", "/api/pdn")
+ENDPOINTS = ("/api/position", "/api/engine", "/api/analysis", "/api/pdn")
 HUGE = "9" * 5000  # more digits than Python reads into an int
 
 # Forty flying kings: one ply of the engine's capture search alone visits
@@ -32,7 +32,19 @@ KINGS_20 = (
 )
 
 # Every field a body may have, and a value of each JSON type.
-FIELDS = ("variant", "fen", "moves", "end", "level", "seed", "white", "black", "event", "date")
+FIELDS = (
+    "variant",
+    "fen",
+    "moves",
+    "end",
+    "level",
+    "seed",
+    "seconds",
+    "white",
+    "black",
+    "event",
+    "date",
+)
 WRONG: tuple[Any, ...] = (
     None,
     True,
@@ -94,9 +106,8 @@ def test_not_a_number_constants_are_refused(client: TestClient, path: str) -> No
 
 
 @pytest.mark.parametrize("path", ENDPOINTS)
-def test_every_field_of_every_type_is_answered_without_a_server_error(
-    client: TestClient, path: str
-) -> None:
+def test_every_field_of_every_type_is_answered_without_a_server_error(path: str) -> None:
+    client = TestClient(create_app(engine_seconds=0.05))
     base: dict[str, Any] = {"variant": "english", "moves": ["11-15"]}
     for field in FIELDS:
         for value in WRONG:
@@ -122,18 +133,27 @@ def test_a_strict_engine_keeps_to_the_time_within_the_first_ply() -> None:
     assert depth is not None and depth >= 6
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_the_20_kings_position_is_answered_within_the_cap(level: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "extra"),
+    [
+        ("/api/engine", {"level": "easy"}),
+        ("/api/engine", {"level": "medium"}),
+        ("/api/engine", {"level": "hard"}),
+        ("/api/analysis", {"seconds": 100}),  # more than the cap: the cap holds
+    ],
+)
+def test_the_20_kings_position_is_answered_within_the_cap(path: str, extra: Any) -> None:
     cap = 1.0
     client = TestClient(create_app(engine_seconds=cap))
-    body = {"variant": "international", "fen": KINGS_20, "level": level}
+    body = {"variant": "international", "fen": KINGS_20, **extra}
     start = time.monotonic()
-    response = client.post("/api/engine", json=body)
+    response = client.post(path, json=body)
     elapsed = time.monotonic() - start
     assert response.status_code == 200, response.text
     assert elapsed < cap + 1.0, f"{elapsed:.2f} s"
     board = draughts.Board(KINGS_20, variant="international")
-    assert board.parse_pdn(response.json()["move"]) in board.legal_moves
+    answer = response.json()
+    assert board.parse_pdn(answer.get("move") or answer["best"]) in board.legal_moves
 
 
 def test_searches_beyond_the_limit_are_refused_with_503() -> None:
@@ -153,6 +173,9 @@ def test_searches_beyond_the_limit_are_refused_with_503() -> None:
         assert refused_now.status_code == 503
         assert refused_now.headers["retry-after"] == "1"
         assert "busy" in refused_now.json()["error"]
+        # Analyses share the slots.
+        analysis = client.post("/api/analysis", json={"variant": "english", "seconds": 0.1})
+        assert analysis.status_code == 503
         # The rest of the API keeps answering meanwhile.
         assert client.post("/api/position", json={"variant": "english"}).status_code == 200
         assert running.result().status_code == 200
