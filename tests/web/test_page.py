@@ -269,3 +269,17 @@ def test_undo_gives_back_the_clock_of_the_position(page: Any) -> None:
     page.wait_for_timeout(500)
     assert page.inner_text("#status") == "Black to move."
     assert page.inner_text("#clock-black") in ("Black 0:03", "Black 0:02")
+
+
+def test_a_typed_capture_with_two_routes_asks_for_the_route(page: Any) -> None:
+    page.open("variant=international&engine=none&fen=W:WK44:B20,18,12,39")
+    assert page.get_attribute("#move-input", "placeholder") == "e.g. 44x22x9x25"
+    page.fill("#move-input", "44x25")
+    page.press("#move-input", "Enter")
+    assert page.inner_text("#message") == (
+        "2 captures go from 44 to 25: type the whole route (44x22x9x25, 44x17x3x25)."
+    )
+    page.fill("#move-input", "44-17-3-25")  # "-" for "x" is understood
+    page.press("#move-input", "Enter")
+    wait_for_plies(page, 1)
+    assert state(page)["history"] == ["44x17x3x25"]

@@ -218,6 +218,8 @@ class Game {
   show(answer) {
     this.position = answer;
     this.selection = null;
+    const example = answer.legal_moves.length ? answer.legal_moves[0].pdn : "";
+    $("#move-input").placeholder = example ? `e.g. ${example}` : "";
     this.markMovable = false;
     this.draw();
     this.maybeEngine();

@@ -1,7 +1,7 @@
 // Keyboard play: a cursor moved over the board with the arrow keys (Enter
 // or Space picks the square under it, as a click would), and moves typed as
 // they are written ("11-15", "22x13", "c3-d4", or every landing square of a
-// capture: "44x22x9x25").
+// capture: "44x22x9x25"; "-" and "x" alike).
 
 const KEYS = {
   ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
@@ -47,14 +47,15 @@ function startCell(view, game) {
 // ``squares`` are the variant's squares (number and name).
 export function parseTypedMove(text, legalMoves, squares) {
   const typed = text.trim().toLowerCase().replace(/\s+/g, "");
-  if (!typed) return { error: "Type a move, such as 11-15." };
+  const example = legalMoves.length ? ` (such as ${legalMoves[0].pdn})` : "";
+  if (!typed) return { error: `Type a move${example}.` };
   const exact = legalMoves.filter((m) => m.pdn.toLowerCase() === typed);
   if (exact.length === 1) return { move: exact[0] };
   const byName = new Map(squares.map((s) => [s.name.toLowerCase(), s.square]));
   const parts = typed.split(/[-x:]/);
   const stops = parts.map((part) => byName.get(part) ?? null);
   if (parts.length < 2 || stops.includes(null)) {
-    return { error: `"${text.trim()}" is not a move: write it as the move list does (11-15, 22x13).` };
+    return { error: `"${text.trim()}" is not a move: write it as the move list does${example}.` };
   }
   const first = stops[0];
   const last = stops[stops.length - 1];
