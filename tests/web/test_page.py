@@ -283,3 +283,29 @@ def test_a_typed_capture_with_two_routes_asks_for_the_route(page: Any) -> None:
     page.press("#move-input", "Enter")
     wait_for_plies(page, 1)
     assert state(page)["history"] == ["44x17x3x25"]
+
+
+def test_a_busy_engine_is_asked_again(page: Any) -> None:
+    """The server answers 503 when all its searches are taken: the page says
+    so and asks again, and the engine's move comes."""
+    refusals: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        if not refusals:
+            refusals.append(route.request.url)
+            route.fulfill(
+                status=503,
+                content_type="application/json",
+                body='{"error": "the engine is busy with 2 other searches: try again in a moment"}',
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/engine", busy_once)
+    page.open("variant=english&engine=black&level=easy")
+    page.wait_for_function(
+        "document.querySelector('#message').textContent.includes('busy with other games')"
+    )
+    wait_for_plies(page, 1)
+    assert len(refusals) == 1
+    assert page.inner_text("#message") == ""

@@ -31,6 +31,9 @@ const DRAW_WORDS = {
   agreement: "agreement",
 };
 
+const ENGINE_BUSY = "The engine is busy with other games: it will move in a moment.";
+const ENGINE_RETRY_MS = 1000; // the server's Retry-After
+
 const $ = (selector) => document.querySelector(selector);
 
 async function api(path, body) {
@@ -42,7 +45,7 @@ async function api(path, body) {
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
     try { message = (await response.json()).error; } catch { /* not JSON */ }
-    throw new Error(message);
+    throw Object.assign(new Error(message), { status: response.status });
   }
   return path === "api/pdn" ? response.text() : response.json();
 }
@@ -553,13 +556,20 @@ class Game {
     try {
       reply = await api("api/engine", this.request({ level: $("#level").value }));
     } catch (error) {
-      this.say(`The engine failed: ${error.message}`);
+      if (error.status === 503) {
+        // The server's searches are all taken: ask again in a moment.
+        this.say(ENGINE_BUSY);
+        setTimeout(() => { if (generation === this.generation) this.maybeEngine(); }, ENGINE_RETRY_MS);
+      } else {
+        this.say(`The engine failed: ${error.message}`);
+      }
       return;
     } finally {
       if (this.thinking === search) this.thinking = null;
       this.drawStatus();
     }
     if (generation !== this.generation || this.end) return;
+    if ($("#message").textContent === ENGINE_BUSY) this.say("");
     await this.advance([...this.moves, reply.move], p.turn);
   }
 
