@@ -239,7 +239,7 @@ def _seconds(body: Mapping[str, Any], cap: float) -> float:
         or not 0 < seconds < math.inf
     ):
         raise BadRequest(f"seconds: expected a positive number, not {positions.short(seconds)}")
-    return min(float(seconds), cap)
+    return float(min(seconds, cap))  # min first: float() of a 400-digit int overflows
 
 
 def _analysis(board: draughts.Board, seconds: float) -> dict[str, Any]:

@@ -68,6 +68,17 @@ def test_bad_analysis_requests(fast: TestClient, body: Any, status: int, words: 
     assert words in analyse(fast, body, status)["error"]
 
 
+def test_a_time_beyond_a_float_is_the_cap(fast: TestClient) -> None:
+    for seconds in ("9" * 400, "1e308"):
+        response = fast.post(
+            "/api/analysis",
+            content=f'{{"variant": "english", "seconds": {seconds}}}',
+            headers={"content-type": "application/json"},
+        )
+        assert response.status_code == 200, response.text
+        assert response.json()["best"]
+
+
 def test_an_infinite_time_is_refused(fast: TestClient) -> None:
     # 1e999 is valid JSON that Python reads as infinity.
     response = fast.post(

@@ -52,6 +52,7 @@ WRONG: tuple[Any, ...] = (
     -1,
     1.5,
     1e308,
+    10**400,  # an int no float can hold
     "",
     "x" * 300,
     [],
