@@ -23,7 +23,12 @@ from tests.web.test_browser import click, play_by_clicks, state, wait_for_plies
 pytestmark = pytest.mark.browser
 
 DOCS_STATIC = Path(__file__).resolve().parents[2] / "docs" / "_static"
-VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844), "landscape": (844, 390)}
+VIEWPORTS = {
+    "desktop": (1280, 800),
+    "phone": (390, 844),
+    "landscape": (844, 390),
+    "tablet": (768, 1024),
+}
 
 
 def open_at(chromium: Any, live_server: str, size: tuple[int, int], query: str) -> Any:
@@ -186,10 +191,10 @@ def test_the_message_stays_in_view_with_the_clock_on(
 
 
 @pytest.mark.parametrize("variant", ["dama", "international", "canadian", "turkish"])
-def test_no_horizontal_scrolling_on_phones_and_the_board_in_view(
+def test_no_horizontal_scrolling_and_the_board_in_view(
     chromium: Any, live_server: str, tmp_path: Path, variant: str
 ) -> None:
-    for name in ("landscape", "phone", "desktop"):
+    for name in VIEWPORTS:
         tab = open_at(chromium, live_server, VIEWPORTS[name], f"variant={variant}&minutes=3")
         try:
             widths = tab.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
