@@ -23,19 +23,55 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free)")
     serve.add_argument("--open", action="store_true", help="open the page in the web browser")
+    serve.add_argument(
+        "--engine-seconds",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="the most time the engine may think per request (default 1)",
+    )
+    serve.add_argument(
+        "--engine-threads",
+        type=int,
+        default=2,
+        metavar="N",
+        help="engine searches at once; more requests are answered 503 (default 2)",
+    )
     serve.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``serve`` subcommand: serve until interrupted."""
-    return serve(host=args.host, port=args.port, open_browser=args.open, out=sys.stdout)
+    return serve(
+        host=args.host,
+        port=args.port,
+        open_browser=args.open,
+        out=sys.stdout,
+        engine_seconds=args.engine_seconds,
+        engine_threads=args.engine_threads,
+    )
 
 
-def serve(*, host: str, port: int, open_browser: bool, out: TextIO) -> int:
-    """Serve the web board; returns the exit code (2 without the extra or
-    for a port out of range)."""
+def serve(
+    *,
+    host: str,
+    port: int,
+    open_browser: bool,
+    out: TextIO,
+    engine_seconds: float = 1.0,
+    engine_threads: int = 2,
+) -> int:
+    """Serve the web board; returns the exit code (2 without the extra, for
+    a port out of range or an engine setting that is not positive)."""
     if not 0 <= port <= 65535:
         print(f"draughts serve: --port {port} is not a port number (0 to 65535)", file=out)
+        return 2
+    if not engine_seconds > 0 or engine_threads < 1:
+        print(
+            f"draughts serve: --engine-seconds {engine_seconds} and --engine-threads "
+            f"{engine_threads} must both be positive",
+            file=out,
+        )
         return 2
     try:
         import uvicorn
@@ -48,7 +84,14 @@ def serve(*, host: str, port: int, open_browser: bool, out: TextIO) -> int:
             file=out,
         )
         return 2
-    server = uvicorn.Server(uvicorn.Config(create_app(), host=host, port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(engine_seconds=engine_seconds, engine_threads=engine_threads),
+            host=host,
+            port=port,
+            log_level="warning",
+        )
+    )
     announcer = threading.Thread(
         target=_announce, args=(server, open_browser, out), name="announce", daemon=True
     )

@@ -87,6 +87,12 @@ class BuiltinEngine(Engine):
     end the search early (once its first depth is complete) with the best
     move found so far.
 
+    A ``strict`` engine keeps to the limit's time and nodes even before the
+    level's least depth is complete, within the first ply too: a server
+    that must answer in time (the web board) uses it. When the first ply is
+    cut short it plays the best root move searched so far, or, if none was
+    finished, the move whose position evaluates best (depth 0).
+
     >>> import draughts
     >>> engine = BuiltinEngine("hard")
     >>> board = draughts.Board("B:W18:B14,K1", variant="english")
@@ -95,7 +101,12 @@ class BuiltinEngine(Engine):
     """
 
     def __init__(
-        self, level: Level = "hard", *, seed: int = 0, table_entries: int | None = None
+        self,
+        level: Level = "hard",
+        *,
+        seed: int = 0,
+        table_entries: int | None = None,
+        strict: bool = False,
     ) -> None:
         if level not in _LEVELS:
             raise ValueError(f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
@@ -106,6 +117,8 @@ class BuiltinEngine(Engine):
         self._settings = _LEVELS[level]
         self._random = random.Random(seed)
         self._table_entries = table_entries
+        self.strict = strict
+        """Whether the limit's time and nodes hold even before the least depth."""
 
     @property
     def name(self) -> str:
@@ -191,11 +204,13 @@ class BuiltinEngine(Engine):
             depth, score, raw_pv = searcher.iterate(
                 pos,
                 max_depth,
-                min(min_depth, max_depth),
+                0 if self.strict else min(min_depth, max_depth),
                 report=None if info is None else report,
                 reversible=len(game_keys) - 1,
                 full_width=min(settings.full_width, max_depth),
             )
+        except _search.LimitReached:  # only a strict engine, within the first ply
+            depth, score, raw_pv = 0, *_first_ply_so_far(searcher, pos, t)
         finally:
             if stop is not None:
                 stop.forget(searcher)
@@ -224,6 +239,26 @@ def _budget(limit: Limit, legal: int) -> float | None:
     return share if limit.time is None else min(share, limit.time)
 
 
+def _first_ply_so_far(
+    searcher: _search.Searcher, pos: _search.Position, t: Tables
+) -> tuple[int, list[RawMove]]:
+    """The score and move of a first ply cut short by the limit: its best
+    move searched so far, else the move whose position (unsearched: forty
+    flying kings can make one ply of captures millions of positions long)
+    evaluates best for the side to move."""
+    if searcher.partial is not None:
+        score, move = searcher.partial
+        return score, [move]
+    moves = searcher.root if searcher.root is not None else _search.legal(t, pos)
+
+    def value(move: RawMove) -> int:
+        after = _search.play(pos, move)
+        return searcher.sign * searcher.e.score(pos[0], *after[1:])
+
+    best = max(moves, key=value)
+    return value(best), [best]
+
+
 def _reversible_keys(board: Board) -> list[int]:
     """The position keys of ``board``'s game since its last man move or
     capture, oldest first, its current position last (what a repetition can
@@ -242,16 +277,18 @@ def _reversible_keys(board: Board) -> list[int]:
     return keys
 
 
-def builtin(level: Level = "hard", *, seed: int = 0) -> BuiltinEngine:
+def builtin(level: Level = "hard", *, seed: int = 0, strict: bool = False) -> BuiltinEngine:
     """The built-in engine at ``level`` (``"easy"``, ``"medium"`` or
-    ``"hard"``); ``seed`` fixes the easy level's mistakes.
+    ``"hard"``); ``seed`` fixes the easy level's mistakes; a ``strict``
+    engine keeps to the limit's time before the level's least depth (see
+    :class:`BuiltinEngine`).
 
     >>> builtin("easy", seed=3).name
     'draughts built-in (easy)'
 
     :raises ValueError: for an unknown level.
     """
-    return BuiltinEngine(level, seed=seed)
+    return BuiltinEngine(level, seed=seed, strict=strict)
 
 
 def _position(board: Board, t: Tables) -> _search.Position:

@@ -4,13 +4,17 @@ Starlette.
 The API is stateless: every request carries the whole game (variant, start
 FEN, moves), so any number of games can share one server and a page can be
 reloaded without losing anything it keeps. The engine runs in a worker
-thread, a few requests at a time and within a time bound, so that the event
-loop keeps answering while it thinks.
+thread so that the event loop keeps answering while it thinks: a few
+searches at a time (more are refused with 503, not queued) and each within
+a hard time bound.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +31,7 @@ from draughts.engine import Level, Limit, builtin
 from draughts.web import positions
 from draughts.web.positions import BadRequest
 
-__all__ = ["DEFAULT_ENGINE_SECONDS", "MAX_BODY_BYTES", "create_app"]
+__all__ = ["DEFAULT_ENGINE_SECONDS", "MAX_BODY_BYTES", "MAX_JSON_DEPTH", "create_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -35,14 +39,24 @@ MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted: a game of :data:`~draughts.web.positions.MAX_MOVES`
 plies in long notation fits with room to spare."""
 
+MAX_JSON_DEPTH = 8
+"""The deepest nesting of arrays and objects a body may have: the API's
+own bodies need 3 (an object holding ``end``, itself an object)."""
+
 DEFAULT_ENGINE_SECONDS = 1.0
 """How long the engine may think per request unless :func:`create_app` is
 told otherwise: the hard level's own second (see
 :class:`~draughts.engine.BuiltinEngine`). The easy and medium levels stop at
-their fixed depth well before."""
+their fixed depth well before, except in positions so rich in captures that
+the time runs out first."""
 
+# A string, or an unterminated one to the end: matching at every quote keeps
+# the scan linear (a failed match would be retried from each later quote).
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*+"?')
+_BRACKETS = re.compile(r"[][{}]")
 _LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 _ENGINE_FIELDS = {"variant", "fen", "moves", "level", "seed"}
+_ANALYSIS_FIELDS = {"variant", "fen", "moves", "seconds"}
 
 
 def create_app(
@@ -51,11 +65,12 @@ def create_app(
     """The web board as an ASGI application: ``/`` is the page, ``/api/...``
     the JSON API (see :doc:`/web`).
 
-    :param engine_seconds: the time the engine may think per request (its
-        levels' least depth is still searched, so a big board at the hard
-        level may take a little longer).
-    :param engine_threads: how many engine searches may run at once; more
-        requests wait for their turn.
+    :param engine_seconds: the time the engine may think per move or
+        analysis request, a hard bound: when it runs out the engine answers the best move found
+        so far, even before its level's least depth.
+    :param engine_threads: how many engine searches may run at once; a
+        request beyond them is answered 503 at once (try again later), so
+        that waiting requests never pile up.
 
     >>> from starlette.testclient import TestClient
     >>> client = TestClient(create_app())
@@ -70,7 +85,7 @@ def create_app(
         raise ValueError(f"engine_seconds must be positive, not {engine_seconds!r}")
     if engine_threads < 1:
         raise ValueError(f"engine_threads must be at least 1, not {engine_threads!r}")
-    engine_slots = anyio.CapacityLimiter(engine_threads)
+    busy = 0  # searches running; only the event loop's thread changes it
     variant_list_json = positions.variants()  # the presets do not change
 
     async def page(request: Request) -> Response:
@@ -90,16 +105,33 @@ def create_app(
             headers={"Content-Disposition": 'attachment; filename="game.pdn"'},
         )
 
+    async def search(work: Callable[[], dict[str, Any]]) -> Response:
+        """Run ``work`` (a search) in a worker thread if a slot is free."""
+        nonlocal busy
+        if busy >= engine_threads:
+            raise BadRequest(
+                f"the engine is busy with {busy} other searches: try again in a moment",
+                status=503,
+            )
+        busy += 1
+        try:
+            # A thread cannot be stopped: if the client leaves, the slot
+            # stays taken until the (time-bounded) search ends.
+            return JSONResponse(await anyio.to_thread.run_sync(work))
+        finally:
+            busy -= 1
+
     async def engine(request: Request) -> Response:
         body = positions.check_fields(await _json_body(request), _ENGINE_FIELDS)
+        board = _board_to_search(body)
         level, seed = _engine_settings(body)
-        board = positions.board_from_request(body)
-        if board.outcome() is not None:
-            raise BadRequest("the game is over: the engine has no move to play", status=422)
-        answer = await anyio.to_thread.run_sync(
-            _engine_move, board, level, seed, engine_seconds, limiter=engine_slots
-        )
-        return JSONResponse(answer)
+        return await search(lambda: _engine_move(board, level, seed, engine_seconds))
+
+    async def analysis(request: Request) -> Response:
+        body = positions.check_fields(await _json_body(request), _ANALYSIS_FIELDS)
+        board = _board_to_search(body)
+        seconds = _seconds(body, engine_seconds)
+        return await search(lambda: _analysis(board, seconds))
 
     return Starlette(
         routes=[
@@ -107,6 +139,7 @@ def create_app(
             Route("/api/variants", variant_list),
             Route("/api/position", position, methods=["POST"]),
             Route("/api/engine", engine, methods=["POST"]),
+            Route("/api/analysis", analysis, methods=["POST"]),
             Route("/api/pdn", game_pdn, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
@@ -116,14 +149,16 @@ def create_app(
 
 async def _bad_request(request: Request, error: Exception) -> Response:
     status = error.status if isinstance(error, BadRequest) else 400
-    return JSONResponse({"error": str(error)}, status_code=status)
+    headers = {"Retry-After": "1"} if status == 503 else None
+    return JSONResponse({"error": str(error)}, status_code=status, headers=headers)
 
 
 async def _json_body(request: Request) -> Any:
     """The request's JSON body, read no further than :data:`MAX_BODY_BYTES`.
 
     :raises BadRequest: (413) for a body too large, (400) for one that is
-        not JSON or not UTF-8.
+        not JSON or not UTF-8, or has a number too long to read or a nesting
+        deeper than :data:`MAX_JSON_DEPTH`.
     """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
@@ -134,11 +169,37 @@ async def _json_body(request: Request) -> Any:
         if len(data) > MAX_BODY_BYTES:
             raise BadRequest(_too_large(len(data)), status=413)
     try:
-        return json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise BadRequest("the body is not UTF-8 text") from None
+    # Measured before parsing: the parser recurses once per level.
+    depth = _nesting(text)
+    if depth > MAX_JSON_DEPTH:
+        raise BadRequest(
+            f"the body nests arrays and objects {depth} deep, more than the "
+            f"{MAX_JSON_DEPTH} allowed"
+        )
+    try:
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise BadRequest(f"the body is not JSON: {error}") from None
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise BadRequest(f"the body has a number that cannot be read: {error}") from None
+
+
+def _nesting(text: str) -> int:
+    """How deep ``text``'s arrays and objects nest, brackets inside strings
+    not counted (a malformed text gets a number all the same: the parser
+    then says what is wrong with it)."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _no_constant(name: str) -> Any:
+    raise BadRequest(f"the body is not JSON: {name} is not a JSON number")
 
 
 def _too_large(size: int) -> str:
@@ -146,21 +207,63 @@ def _too_large(size: int) -> str:
 
 
 def _engine_settings(body: Any) -> tuple[Level, int]:
+    """The level and seed of an engine request whose board was read (so its
+    ``moves`` are known to be a list)."""
     level = body.get("level", "medium")
-    if level not in _LEVELS:
-        raise BadRequest(f"level: expected one of {', '.join(_LEVELS)}, not {level!r}")
+    if not isinstance(level, str) or level not in _LEVELS:
+        raise BadRequest(
+            f"level: expected one of {', '.join(_LEVELS)}, not {positions.short(level)}"
+        )
     seed = body.get("seed", None)
     if seed is None:
         # The same position gets the same reply: a game can be replayed.
         seed = len(body.get("moves") or ())
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise BadRequest(f"seed: expected an integer, not {seed!r}")
+        raise BadRequest(f"seed: expected an integer, not {positions.short(seed)}")
     return level, seed
+
+
+def _board_to_search(body: Mapping[str, Any]) -> draughts.Board:
+    board = positions.board_from_request(body)
+    if board.outcome() is not None:
+        raise BadRequest("the game is over: the engine has no move to play", status=422)
+    return board
+
+
+def _seconds(body: Mapping[str, Any], cap: float) -> float:
+    """The ``seconds`` an analysis asks for, at most ``cap`` (the default)."""
+    seconds = body.get("seconds", cap)
+    if (
+        not isinstance(seconds, int | float)
+        or isinstance(seconds, bool)
+        or not 0 < seconds < math.inf
+    ):
+        raise BadRequest(f"seconds: expected a positive number, not {positions.short(seconds)}")
+    return float(min(seconds, cap))  # min first: float() of a 400-digit int overflows
+
+
+def _analysis(board: draughts.Board, seconds: float) -> dict[str, Any]:
+    """The hard level's view of ``board`` within ``seconds`` (run in a
+    worker thread): its score for the side to move, the depth, the nodes and
+    the best line, each move written as the position before it asks."""
+    result = builtin("hard", strict=True).analyse(board, Limit(time=seconds))
+    line = board.copy()
+    pv = []
+    for move in result.pv:
+        pv.append(line.pdn(move))
+        line.push(move)
+    return {
+        "score": None if result.score is None else str(result.score),
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "pv": pv,
+        "best": pv[0],
+    }
 
 
 def _engine_move(board: draughts.Board, level: Level, seed: int, seconds: float) -> dict[str, Any]:
     """The engine's move on ``board`` (run in a worker thread)."""
-    result = builtin(level, seed=seed).play(board, Limit(time=seconds))
+    result = builtin(level, seed=seed, strict=True).play(board, Limit(time=seconds))
     move = result.move
     analysis = result.analysis
     return {

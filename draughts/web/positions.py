@@ -24,6 +24,7 @@ from typing import Any
 import draughts
 from draughts import pdn
 from draughts.outcome import Outcome
+from draughts.web.howto import how_to_play, menu_title
 
 __all__ = [
     "FIRST_VARIANTS",
@@ -35,6 +36,7 @@ __all__ = [
     "game_pdn",
     "outcome_json",
     "position",
+    "short",
     "variants",
 ]
 
@@ -112,7 +114,7 @@ def board_from_request(body: Mapping[str, Any]) -> draughts.Board:
         raise BadRequest(f"fen: expected a string or null, not {fen!r}")
     moves = body.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise BadRequest(f"moves: expected a list of strings, not {_short(moves)}")
+        raise BadRequest(f"moves: expected a list of strings, not {short(moves)}")
     if len(moves) > MAX_MOVES:
         raise BadRequest(f"moves: {len(moves)} moves, more than the {MAX_MOVES} allowed")
     try:
@@ -143,7 +145,12 @@ def _play(board: draughts.Board, index: int, text: str) -> None:
     board.push(move)
 
 
-def _short(value: object) -> str:
+def short(value: object) -> str:
+    """``value`` as an error message quotes it: its ``repr``, cut short.
+
+    >>> short("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."
+    """
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -301,7 +308,7 @@ def game_pdn(body: object) -> str:
         value = request.get(field, defaults[field])
         # The writer escapes quotes and backslashes; a line break it cannot.
         if not isinstance(value, str) or not value.isprintable():
-            raise BadRequest(f"{field}: expected one line of printable text, not {_short(value)}")
+            raise BadRequest(f"{field}: expected one line of printable text, not {short(value)}")
         headers[tag] = value
     headers["Result"] = "*" if outcome is None else outcome.result()
     if outcome is not None:
@@ -312,7 +319,8 @@ def game_pdn(body: object) -> str:
 def variants() -> list[dict[str, Any]]:
     """Every preset, :data:`FIRST_VARIANTS` first, with what a page needs to
     draw its board: the size, the playing squares (number, row, column,
-    name) and how squares are written.
+    name) and how squares are written; and its name in the menu and its
+    rules in a few sentences (see :mod:`draughts.web.howto`).
 
     >>> [v["name"] for v in variants()][:5]
     ['english', 'dama', 'dama-flying', 'brazilian', 'international']
@@ -327,6 +335,8 @@ def variants() -> list[dict[str, Any]]:
         {
             "name": variant.name,
             "title": variant.title,
+            "menu": menu_title(variant),
+            "how_to_play": how_to_play(variant),
             "width": variant.width,
             "height": variant.height,
             "notation": variant.notation,

@@ -100,7 +100,7 @@ def test_the_engine_plays_black_and_moves_first(page: Any) -> None:
     wait_for_plies(page, 1)
     first = state(page)
     assert first["turn"] == "white"
-    assert page.inner_text("#status") == "White to move."
+    assert page.inner_text("#status") == "White to move (your turn)."
     # The engine's move earned its 5 seconds of increment.
     assert page.inner_text("#clock-black") in ("Red 1:05", "Red 1:04")
     text = first["legal_moves"][0]["pdn"]
@@ -186,9 +186,14 @@ def test_compulsory_capture_is_said_in_words(page: Any) -> None:
     # The pieces that can take are marked.
     assert page.locator("#board .movable.s14").count() == 1
     click(page, 14, 17)
-    assert "Capturing is compulsory" in page.inner_text("#message")
+    # The wrong square does not drop the piece: the message says what to do.
+    assert page.inner_text("#message") == (
+        "Capturing is compulsory: the piece on 14 must take; click 23 (marked)."
+    )
+    assert page.locator("#board .selected.s14").count() == 1
+    assert page.locator("#board .target.s23").count() == 1
     assert state(page)["history"] == []
-    click(page, 14, 23)
+    click(page, 23)
     wait_for_plies(page, 1)
     assert state(page)["history"] == ["14x23"]
 

@@ -28,7 +28,7 @@ def _post(url: str, body: dict[str, Any]) -> Any:
 
 def test_serve_prints_its_address_and_serves_the_board() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "draughts", "serve", "--port", "0"],
+        [sys.executable, "-m", "draughts", "serve", "--port", "0", "--engine-seconds", "0.2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -50,6 +50,17 @@ def test_serve_prints_its_address_and_serves_the_board() -> None:
 def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port 70000 is not a port number" in capsys.readouterr().out
+
+
+def test_serve_refuses_engine_settings_that_are_not_positive(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--engine-seconds", "0"]) == 2
+    assert "--engine-seconds 0.0 and --engine-threads 2 must both be positive" in (
+        capsys.readouterr().out
+    )
+    assert main(["serve", "--engine-threads", "0"]) == 2
+    assert "--engine-threads 0 must" in capsys.readouterr().out
 
 
 def test_serve_without_the_web_extra_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:

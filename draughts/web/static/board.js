@@ -49,7 +49,8 @@ export class BoardView {
     return [x + SQUARE / 2, y + SQUARE / 2];
   }
 
-  // state: {pieces, lastMove, marks: {selected, targets, movable}}
+  // state: {pieces, lastMove, marks: {selected, passed, targets, movable, cursor}};
+  // cursor is a [row, col] cell or null.
   render(state) {
     const { width, height, notation } = this.variant;
     const m = this.margin();
@@ -59,12 +60,15 @@ export class BoardView {
       xmlns: SVG_NS,
       viewBox: `0 0 ${full[0]} ${full[1]}`,
       class: `draughts-board ${this.variant.name}`,
+      role: "img",
+      "aria-label": state.description ?? "the board",
     });
     this.svg = svg;
     if (m) element(svg, "rect", { x: 0, y: 0, width: full[0], height: full[1], class: "border" });
     const last = state.lastMove;
     const tinted = new Set(last ? [last.from, last.to] : []);
     const marks = state.marks;
+    const numbers = [];
     for (let row = 0; row < height; row++) {
       for (let col = 0; col < width; col++) {
         const entry = this.byCell.get(`${row},${col}`);
@@ -86,14 +90,35 @@ export class BoardView {
         for (const [on, name] of overlays) {
           if (on) element(svg, "rect", { x, y, width: SQUARE, height: SQUARE, class: `${name} s${number}` });
         }
-        if (this.showCoordinates && notation === "numeric") {
-          element(svg, "text", { x: x + 2, y: y + 9, class: "coord number" }).textContent = String(number);
-        }
+        if (this.showCoordinates && notation === "numeric") numbers.push([x, y, number]);
       }
     }
     if (this.showCoordinates && notation === "algebraic") this.edges(svg, full);
     for (const piece of state.pieces) this.piece(svg, piece);
+    // Over the pieces, in the square's corner: readable on a full board.
+    for (const [x, y, number] of numbers) {
+      element(svg, "text", { x: x + 2, y: y + 10, class: "coord number" }).textContent = String(number);
+    }
     if (last) this.route(svg, last);
+    if (marks.cursor !== null && marks.cursor !== undefined) {
+      const [x, y] = this.corner(...marks.cursor);
+      element(svg, "rect", { x: x + 1.5, y: y + 1.5, width: SQUARE - 3, height: SQUARE - 3, class: "cursor" });
+    }
+  }
+
+  // The cell one step from ``cell`` ([row, col]) in a screen direction
+  // (dx, dy: right and down), the board's orientation taken into account.
+  step(cell, dx, dy) {
+    const { width, height } = this.variant;
+    const sign = this.orientation === "white" ? 1 : -1;
+    const row = Math.min(height - 1, Math.max(0, cell[0] - sign * dy));
+    const col = Math.min(width - 1, Math.max(0, cell[1] + sign * dx));
+    return [row, col];
+  }
+
+  squareOfCell([row, col]) {
+    const entry = this.byCell.get(`${row},${col}`);
+    return entry ? entry.square : null;
   }
 
   edges(svg, full) {

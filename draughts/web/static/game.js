@@ -4,6 +4,7 @@
 // whole game, so the page never decides what is legal.
 
 import { BoardView } from "./board.js";
+import { listenForKeys, parseTypedMove } from "./keyboard.js";
 
 const SCHEMES = {
   "black-white": { white: "White", black: "Black" },
@@ -30,6 +31,9 @@ const DRAW_WORDS = {
   agreement: "agreement",
 };
 
+const ENGINE_BUSY = "The engine is busy with other games: it will move in a moment.";
+const ENGINE_RETRY_MS = 1000; // the server's Retry-After
+
 const $ = (selector) => document.querySelector(selector);
 
 async function api(path, body) {
@@ -41,7 +45,7 @@ async function api(path, body) {
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
     try { message = (await response.json()).error; } catch { /* not JSON */ }
-    throw new Error(message);
+    throw Object.assign(new Error(message), { status: response.status });
   }
   return path === "api/pdn" ? response.text() : response.json();
 }
@@ -55,6 +59,8 @@ class Game {
       onDrop: (from, to) => this.drop(from, to),
     });
     this.view.listen();
+    this.cursor = null; // the keyboard's [row, col] while the board has the focus
+    listenForKeys(this.view, this);
     this.generation = 0; // bumped by every change, so late engine replies are dropped
     this.fillVariantList(variants);
     this.readAddress();
@@ -65,7 +71,7 @@ class Game {
 
   fillVariantList(variants) {
     const select = $("#variant");
-    for (const v of variants) select.add(new Option(v.title, v.name));
+    for (const v of variants) select.add(new Option(v.menu, v.name));
   }
 
   readAddress() {
@@ -96,11 +102,14 @@ class Game {
     if (this.startFen) query.set("fen", this.startFen);
     if (Number($("#minutes").value) > 0) query.set("minutes", $("#minutes").value);
     if (Number($("#increment").value) > 0) query.set("increment", $("#increment").value);
+    if (this.flipped) query.set("flip", "1");
+    if (!$("#coordinates").checked) query.set("coordinates", "0");
     history.replaceState(null, "", `?${query}`);
   }
 
   bindControls() {
-    $("#new-game").addEventListener("click", () => this.newGame());
+    // A new game starts from the variant's start; "Set position" from the FEN.
+    $("#new-game").addEventListener("click", () => { $("#fen").value = ""; this.newGame(); });
     $("#variant").addEventListener("change", () => {
       $("#fen").value = "";
       $("#scheme").value = DEFAULT_SCHEME[$("#variant").value] ?? "black-white";
@@ -108,7 +117,13 @@ class Game {
     });
     $("#set-fen").addEventListener("click", () => this.newGame());
     $("#undo").addEventListener("click", () => this.undo());
-    $("#flip").addEventListener("click", () => { this.flipped = !this.flipped; this.draw(); });
+    $("#flip").addEventListener("click", () => {
+      this.flipped = !this.flipped;
+      this.writeAddress();
+      this.draw();
+    });
+    for (const id of ["#minutes", "#increment"]) $(id).addEventListener("change", () => this.setClock());
+    $("#move-form").addEventListener("submit", (event) => { event.preventDefault(); this.typed(); });
     $("#resign").addEventListener("click", () => this.resign());
     $("#claim").addEventListener("click", () => this.finish({ by: "claim" }));
     $("#download").addEventListener("click", () => this.download());
@@ -147,21 +162,67 @@ class Game {
     this.end = null;
     this.endNote = "";
     this.selection = null;
+    this.cursor = null;
+    this.startClock();
+    const humans = this.humanSides();
+    this.baseOrientation = humans.length === 1 ? humans[0] : "white";
+    this.writeAddress();
+    this.describeVariant();
+    this.show(answer);
+    this.say("");
+  }
+
+  // The heading, the window's title and the how-to-play panel.
+  describeVariant() {
+    const variant = this.variant;
+    document.title = `${variant.title}: Draughts`;
+    $("#variant-title").textContent = variant.menu;
+    $("#rules").replaceChildren(
+      ...variant.how_to_play.map((line) => Object.assign(document.createElement("li"), { textContent: line })),
+    );
+  }
+
+  // Who plays which side, in words.
+  describeSides() {
+    const names = this.labels();
+    const first = this.variant.first_color;
+    const engine = $("#engine").value;
+    if (engine === "none") {
+      return `Two players on this screen: ${names[first]} moves first, then ${names[this.other(first)]}.`;
+    }
+    const you = this.other(engine);
+    const opens = (side) => (side === first ? ", moving first" : "");
+    return `You play ${names[you]}${opens(you)}; the engine (${$("#level").value}) plays ${names[engine]}${opens(engine)}.`;
+  }
+
+  // The clock from the form: both sides get the minutes, from now on (at
+  // once, so that it is seen as soon as it is set).
+  startClock() {
     const minutes = Number($("#minutes").value);
     this.clock = minutes > 0
       ? { white: minutes * 60000, black: minutes * 60000, increment: Number($("#increment").value) * 1000, last: performance.now() }
       : null;
-    const humans = this.humanSides();
-    this.baseOrientation = humans.length === 1 ? humans[0] : "white";
+    // The clock when each position was reached, by number of moves: an undo
+    // gives back the time of the position it returns to.
+    this.clockHistory = [];
+    if (this.clock) this.clockHistory[this.moves.length] = { white: this.clock.white, black: this.clock.black };
+  }
+
+  setClock() {
+    this.startClock();
     this.writeAddress();
-    this.show(answer);
-    this.say("");
+    if (this.clock && this.moves.length > 0 && !this.end && !this.position.outcome) {
+      this.say(`The clock is set: ${$("#minutes").value} minutes each from now.`);
+    }
+    this.drawStatus();
   }
 
   // The position answer from the server becomes the page.
   show(answer) {
     this.position = answer;
     this.selection = null;
+    const example = answer.legal_moves.length ? answer.legal_moves[0].pdn : "";
+    $("#move-input").placeholder = example ? `e.g. ${example}` : "";
     this.markMovable = false;
     this.draw();
     this.maybeEngine();
@@ -192,10 +253,23 @@ class Game {
         passed: new Set(sel ? sel.route.slice(1) : []),
         targets: new Set(candidates.map((m) => m.path[sel.route.length])),
         movable,
+        cursor: document.activeElement === $("#board") ? this.cursor : null,
       },
+      description: this.describePieces(),
     });
     this.drawMoves();
     this.drawStatus();
+  }
+
+  // The position in words, for screen readers.
+  describePieces() {
+    const names = this.labels();
+    return ["white", "black"].map((side) => {
+      const own = this.position.pieces.filter((x) => x.color === side);
+      const list = (kind) => own.filter((x) => x.kind === kind).map((x) => this.name(x.square)).join(", ");
+      const kings = list("king");
+      return `${names[side]}: men on ${list("man") || "no square"}${kings ? `; kings on ${kings}` : ""}`;
+    }).join(". ");
   }
 
   drawMoves() {
@@ -237,8 +311,11 @@ class Game {
     } else {
       delete $("#status").dataset.result;
       const thinking = this.thinking ? " (the engine is thinking)" : "";
-      $("#status").textContent = `${names[p.turn]} to move${thinking}.`;
+      const yours = this.humanToMove() && $("#engine").value !== "none" ? " (your turn)" : "";
+      $("#status").textContent = `${names[p.turn]} to move${thinking}${yours}.`;
     }
+    $("#sides").textContent = this.describeSides();
+    $("#flip").setAttribute("aria-pressed", String(this.flipped));
     for (const side of ["white", "black"]) {
       const face = $(`#clock-${side}`);
       face.hidden = !this.clock;
@@ -246,7 +323,9 @@ class Game {
       const ms = Math.max(0, this.clock[side]);
       const seconds = Math.ceil(ms / 1000);
       face.textContent = `${names[side]} ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+      face.setAttribute("aria-label", `${names[side]}'s clock`);
       face.classList.toggle("running", !outcome && p.turn === side);
+      face.classList.toggle("low", !outcome && ms < 10000);
     }
   }
 
@@ -309,8 +388,48 @@ class Game {
 
   click(square) {
     if (!this.humanToMove() || !this.selection) return;
-    if (square === this.selection.origin) return;
+    if (square === this.selection.origin) {
+      if (this.selection.route.length > 1) {
+        this.selection.route = [square];
+        this.say(`The capture starts again from ${this.name(square)}.`);
+        this.draw();
+      }
+      return;
+    }
     this.target(square);
+  }
+
+  // A square picked by the keyboard: a press and a click.
+  pick(square) {
+    if (!this.humanToMove()) {
+      if (this.thinking) this.say("Wait for the engine's move.");
+      return;
+    }
+    this.press(square);
+    this.click(square);
+  }
+
+  cancelSelection() {
+    if (!this.selection) return;
+    this.selection = null;
+    this.say("");
+    this.draw();
+  }
+
+  // A move typed in the form.
+  typed() {
+    if (!this.humanToMove()) {
+      const over = this.end || this.position.outcome;
+      this.say(over ? "The game is over: start a new game." : "Wait for your turn.");
+      return;
+    }
+    const answer = parseTypedMove($("#move-input").value, this.position.legal_moves, this.variant.squares);
+    if (answer.error) {
+      this.say(answer.error);
+      return;
+    }
+    $("#move-input").value = "";
+    this.play(answer.move);
   }
 
   drop(from, to) {
@@ -347,7 +466,23 @@ class Game {
       this.draw();
       return false;
     }
-    if (!this.ownPiece(square)) this.explainRefusal(square);
+    if (this.ownPiece(square)) return false;
+    const route = this.selection.route;
+    if (route.length > 1 || (candidates.length && candidates[0].captures.length)) {
+      // Inside a capture a wrong click keeps the piece and says what to do.
+      const next = [...new Set(candidates.map((m) => m.path[route.length]))]
+        .sort((a, b) => a - b)
+        .map((s) => this.name(s));
+      const where = next.length === 1 ? next[0] : `${next.slice(0, -1).join(", ")} or ${next[next.length - 1]}`;
+      this.say(
+        route.length > 1
+          ? `The capture goes on: click ${where} (marked), or click the piece on ${this.name(route[0])} to start it again.`
+          : `Capturing is compulsory: the piece on ${this.name(route[0])} must take; click ${where} (marked).`,
+      );
+      this.draw();
+      return false;
+    }
+    this.explainRefusal(square);
     return false;
   }
 
@@ -390,8 +525,24 @@ class Game {
     }
     if (generation !== this.generation) return;
     this.moves = moves;
-    if (this.clock && mover) this.clock[mover] += this.clock.increment;
+    this.keepClock(moves.length, mover);
     this.show(answer);
+  }
+
+  // After a move (``mover`` moved: the increment) or an undo (``mover``
+  // null: the clock of the position returned to, when it was kept).
+  keepClock(count, mover) {
+    const clock = this.clock;
+    if (!clock) return;
+    const history = this.clockHistory;
+    if (mover) {
+      clock[mover] += clock.increment;
+    } else if (history[count]) {
+      Object.assign(clock, history[count]);
+      clock.last = performance.now();
+    }
+    history.length = count;
+    history[count] = { white: clock.white, black: clock.black };
   }
 
   async maybeEngine() {
@@ -405,13 +556,20 @@ class Game {
     try {
       reply = await api("api/engine", this.request({ level: $("#level").value }));
     } catch (error) {
-      this.say(`The engine failed: ${error.message}`);
+      if (error.status === 503) {
+        // The server's searches are all taken: ask again in a moment.
+        this.say(ENGINE_BUSY);
+        setTimeout(() => { if (generation === this.generation) this.maybeEngine(); }, ENGINE_RETRY_MS);
+      } else {
+        this.say(`The engine failed: ${error.message}`);
+      }
       return;
     } finally {
       if (this.thinking === search) this.thinking = null;
       this.drawStatus();
     }
     if (generation !== this.generation || this.end) return;
+    if ($("#message").textContent === ENGINE_BUSY) this.say("");
     await this.advance([...this.moves, reply.move], p.turn);
   }
 
