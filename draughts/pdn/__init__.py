@@ -255,10 +255,10 @@ def validate(
     >>> text = "1. 32-28 19-23 2. 28-22 *\n\n1. 31-27 *\n"
     >>> with validate(io.BytesIO(text.encode())) as validation:
     ...     for report in validation:
-    ...         print(report.number, report.variant, report.plies, report.errors[:1])
+    ...         print(report.number, report.variant, report.plies, [e.kind for e in report.errors])
     ...     summary = validation.summary()
-    1 international 2 (PdnError(line=1, column=19, message="illegal move '28-22' in ...", kind='illegal', fen='W:W28,31,33-50:B1-18,20,23', unparsed='28-22 *'),)
-    2 international 1 ()
+    1 international 2 ['illegal']
+    2 international 1 []
     >>> summary.games, summary.games_with_errors, summary.ok
     (2, 1, False)
 

@@ -368,7 +368,9 @@ def choose(evidence: Evidence, fen: str | None, replay: Replay) -> Choice:
     ('english', True)
     """
     if fen is None and not evidence.moves:
-        return Choice(INTERNATIONAL, "read as international (no moves, no FEN tag)", False)
+        # Every variant fits: the game's file may tell (see draughts.pdn.validation).
+        reason = "read as international (no moves, no FEN tag)"
+        return Choice(INTERNATIONAL, reason, True, CANDIDATES[1:])
     candidates = _candidates(evidence, fen)
     if not candidates:
         return Choice(INTERNATIONAL, f"{evidence.squares()} fit no variant", False)

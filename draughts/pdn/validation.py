@@ -50,7 +50,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import IO, Any, Literal
 
 import attrs
@@ -258,8 +258,8 @@ def survey(handle: IO[str], count: int | None = None) -> list[Seen]:
 
     >>> import io
     >>> text = '[GameType "21"]\\n1. 11-15 *\\n[Event "E"]\\n1. 32-28 19-23 *\\n'
-    >>> [(seen.event, seen.named, seen.choice and seen.choice[0]) for seen in survey(io.StringIO(text))]
-    [(None, '', None), ('E', None, 'international')]
+    >>> [(s.event, s.named, s.choice and s.choice[0]) for s in survey(io.StringIO(text))]
+    [(None, 'english', None), ('E', None, 'international')]
     """
     seen: list[Seen] = []
     surveyor = _Surveyor()
@@ -331,14 +331,15 @@ def _verdict(seen: Seen, event: Counter[str], in_file: Counter[str]) -> Verdict:
     if not alike:
         return Verdict(chosen, "moves", reason)
     fits = (chosen, *alike)
-    for counts, where in ((event, "with this Event tag"), (in_file, "in the file")):
+    for counts, where in ((event, "with its Event tag"), (in_file, "of its file")):
         found = Counter({name: counts[name] for name in fits if counts[name]})
         if found:
             best, games = _most(found)
             others = ", ".join(name for name in fits if name != best)
             because = (
-                f"read as {best} as {games} other game{'s' if games != 1 else ''} {where} "
-                f"{'were' if games != 1 else 'was'}; the moves fit {others} too"
+                f"read as {best} ({games} other game{'s' if games != 1 else ''} {where} "
+                f"{'were' if games != 1 else 'was'} {best} by their tags or moves; "
+                f"its moves fit {others} too)"
             )
             return Verdict(best, "file", because)
     return Verdict(chosen, "guess", reason)
@@ -453,16 +454,17 @@ def check_piece(
 ) -> list[GameReport]:
     """The reports of a piece of a file (None: the whole file), named
     ``name``; ``verdicts`` has one verdict per game, or is one for all."""
-    if isinstance(verdicts, Verdict):
-        verdicts = itertools.repeat(verdicts)  # type: ignore[assignment]
+    each: Iterable[Verdict] = (
+        itertools.repeat(verdicts) if isinstance(verdicts, Verdict) else verdicts
+    )
     if chunk is None:
         with _open_text(path) as handle, _open_binary(path)[0] as raw:
             starts = ((s.offset, s.line, s.number) for s in scan_starts(raw))
-            return list(check(handle, name, starts, verdicts))
+            return list(check(handle, name, starts, each))
     data = chunk.data if chunk.data is not None else read_piece(path, chunk)
     with _open_chunk(chunk, data) as handle:
         starts = ((s.offset, s.line, s.number) for s in _chunk_starts(chunk, data))
-        return list(check(handle, name, starts, verdicts))
+        return list(check(handle, name, starts, each))
 
 
 def strict_violations(path: str) -> list[PdnError]:
@@ -607,6 +609,7 @@ class Validation(Iterator[GameReport]):
         jobs: int = 1,
         chunk_size: int = CHUNK_BYTES,
         runner: Runner | None = None,
+        on_close: Callable[[], None] | None = None,
     ) -> None:
         if jobs < 1 or chunk_size < 1:
             raise ValueError(f"jobs and chunk_size must be at least 1, not {jobs}, {chunk_size}")
@@ -617,12 +620,13 @@ class Validation(Iterator[GameReport]):
         self._sources: list[Any] = [sources] if single else list(sources)  # type: ignore[arg-type]
         self._pool = _Pool(jobs) if jobs > 1 and runner is None else None
         self._runner = runner
+        self._on_close = on_close
         self._split = jobs > 1 or runner is not None
         self._temporary: list[str] = []
         self._files: list[FileSummary] = []
         self.file: str | None = None
         """The file being read (to name it when it cannot be read)."""
-        self._reports = self._run()
+        self._reports: Generator[GameReport, None, None] = self._run()
 
     def __iter__(self) -> Validation:
         return self
@@ -643,6 +647,9 @@ class Validation(Iterator[GameReport]):
         if self._pool is not None:
             self._pool.close()
         self.close_temporary()
+        if self._on_close is not None:
+            self._on_close()
+            self._on_close = None
 
     def __enter__(self) -> Validation:
         return self
@@ -650,7 +657,7 @@ class Validation(Iterator[GameReport]):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _run(self) -> Iterator[GameReport]:
+    def _run(self) -> Generator[GameReport, None, None]:
         try:
             for source in self._sources:
                 self.file = source_name(source)

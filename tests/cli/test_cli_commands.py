@@ -61,6 +61,11 @@ def test_validate_variant_and_json(capsys: pytest.CaptureFixture[str]) -> None:
         16,
         0,
     )
+    assert entry["decided_by"] == {"moves": 14, "file": 2}
+    assert [(g["game"], g["variant"], g["decided_by"]) for g in entry["guessed"]] == [
+        (8, "english", "file"),
+        (16, "english", "file"),
+    ]
     # PDN 3.0's international, asked for, fails at the first move of each.
     assert main(["validate", "--json", "--variant", "international", str(path)]) == 1
     report = json.loads(capsys.readouterr().out)
@@ -72,7 +77,15 @@ def test_validate_summary_says_the_variants_read(capsys: pytest.CaptureFixture[s
     path = DATA / "British_Computer_Championship_2002.pdn"
     assert main(["validate", "--jobs", "1", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-2] == f"{path}: 16 games read as english 16, 16 inferred"
+    assert out[-2] == (
+        f"{path}: 16 games read as english 16 (by the file's other games 2, by their moves 14)"
+    )
+    # The games whose moves fit another variant too are named, with why.
+    assert out[:2] == [
+        f"{path}:{line}:1: game {number}: read as english (14 other games with its Event tag "
+        "were english by their tags or moves; its moves fit pool too)"
+        for line, number in ((71, 8), (151, 16))
+    ]
 
 
 def test_validate_strict(capsys: pytest.CaptureFixture[str]) -> None:
