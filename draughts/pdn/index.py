@@ -77,6 +77,7 @@ from draughts.pdn._index_tables import SCHEMA, game_row
 from draughts.pdn.lexer import guess_encoding
 from draughts.pdn.record import GameRecord, line_move_text, read_main_line
 from draughts.pdn.tree import Game
+from draughts.pdn.validation import settle, survey_piece
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
 __all__ = [
@@ -418,9 +419,17 @@ class Index:
             tag_rows: list[tuple[int, int, str, str]] = []
             key_rows: list[tuple[int, int, int]] = []
             offset = 0
+            # The variant of each game whose tags name none, decided with the
+            # whole file in view, as draughts.pdn.validate decides it.
+            verdicts = iter(settle(survey_piece(path, None)) if default is None else ())
             while True:
+                verdict = next(verdicts, None)
                 found = read_main_line(
-                    handle, file=path, offset=offset, number=games + 1, variant=variant
+                    handle,
+                    file=path,
+                    offset=offset,
+                    number=games + 1,
+                    variant=variant if verdict is None else verdict.variant,
                 )
                 if found is None:
                     break
@@ -745,13 +754,16 @@ class Index:
         """
         game_id = hit if isinstance(hit, int) else hit.game_id
         row = self._db.execute(
-            "SELECT f.path, f.size, f.mtime_ns, f.default_variant, g.offset"
+            "SELECT f.path, f.size, f.mtime_ns, f.default_variant, g.offset, g.variant"
             " FROM games g JOIN files f ON f.id = g.file_id WHERE g.id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
             raise KeyError(game_id)
-        path, size, mtime_ns, default, offset = row
+        path, size, mtime_ns, default, offset, indexed_as = row
+        # A game whose tags name no variant is read as it was indexed (its
+        # file may have settled it); tags, if any, still name their own.
+        default = default or indexed_as or None
         stat = os.stat(path)
         if (stat.st_size, stat.st_mtime_ns) != (size, mtime_ns):
             raise ValueError(f"{path} changed since it was indexed: index it again")

@@ -22,6 +22,7 @@ import draughts.pdn.index as index_module
 from draughts import Board, Move, pdn
 from draughts.pdn.index import Index, signed_key, unsigned_key
 from draughts.pdn.record import read_main_line, read_record
+from draughts.pdn.validation import settle, survey_piece
 from tests.conftest import SHARED_PDN, shared_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -387,17 +388,24 @@ def assert_offsets_read_the_same_games(path: Path, variant: str | None) -> int:
         index.add_file(path, variant=variant)
         hits = index.search()
         rows = index.connection.execute("SELECT moves, final_fen FROM games ORDER BY id").fetchall()
+    # Without a variant, each game is read as its file settles it (as validate does).
+    each = [variant] * len(hits)
+    if variant is None:
+        each = [verdict.variant for verdict in settle(survey_piece(str(path), None))]
     with pdn.open_pdn(path) as handle:
         sequential = []
-        while (record := read_record(handle, variant=variant)) is not None:
+        for own in each:
+            record = read_record(handle, variant=own)
+            assert record is not None
             sequential.append(record)
+        assert read_record(handle) is None
     assert len(hits) == len(sequential)
-    for hit, record, (moves, final_fen) in zip(hits, sequential, rows, strict=True):
+    for hit, record, (moves, final_fen), own in zip(hits, sequential, rows, each, strict=True):
         # A new handle each time: the reader keeps the rest of the last line
         # it read for the next game of the same handle, even after a seek.
         with pdn.open_pdn(path) as handle:
             handle.seek(hit.offset)
-            again = read_record(handle, variant=variant)
+            again = read_record(handle, variant=own)
             assert again is not None, (path, hit.number)
             same = (again.tags, again.plies, again.final_fen, again.result, again.errors)
             assert same == (
