@@ -702,7 +702,8 @@ class Validation(Iterator[GameReport]):
             with stream:
                 found = list(_chunks(stream, self.chunk_size, keep=False, encoding=encoding))
             pieces = list(found) if len(found) > 1 else [None]
-        split = pieces != [None]
+        # A file of one piece is read here, unless the tasks go to a cluster.
+        split = pieces != [None] or self._runner is not None
         verdicts: Iterator[Verdict] = iter(())
         if self.variant is None:
             calls: list[Call] = [(survey_piece, (path, piece)) for piece in pieces]
