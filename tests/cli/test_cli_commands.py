@@ -186,3 +186,14 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("perft", "play", "validate", "convert", "index", "search", "serve"):
         assert command in usage
     assert "{perft,play,validate,convert,index,search,serve,match,dxp}" in usage
+
+
+def test_validate_refuses_an_unknown_variant_before_reading(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The file does not exist: the variant is refused first, as a usage error.
+    assert main(["validate", "--variant", "nosuch", str(tmp_path / "none.pdn")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("draughts validate: --variant: ")
+    assert "nosuch" in captured.err and "none.pdn" not in captured.err

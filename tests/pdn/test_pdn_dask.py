@@ -185,3 +185,20 @@ def test_an_empty_list_and_a_missing_file(client: Any, tmp_path: Path) -> None:
     assert draughts.dask.read_games([]).compute() == []
     with pytest.raises(FileNotFoundError):
         draughts.dask.read_games([str(tmp_path / "none.pdn")])
+
+
+def test_validation_gives_the_reports_of_one_process(client: Any) -> None:
+    # A Czech championship without tags: 14 of its games take the variant the
+    # other games decided, in pieces on the cluster as in one process.
+    source = CORPUS / "czech" / "MR_Ceska_Dama_Druzstev_2008.pdn"
+    paths = list(LOCAL[:3])
+    if source.exists():
+        paths.append(str(source))
+    with pdn.validate(paths) as local:
+        expected = list(local)
+        summary = local.summary()
+    with draughts.dask.validation(paths, client, blocksize=3_000) as checked:
+        assert list(checked) == expected
+        assert checked.summary() == summary
+    if source.exists():
+        assert {r.variant for r in expected if r.file == paths[-1]} == {"czech"}

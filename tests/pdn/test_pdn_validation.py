@@ -269,3 +269,21 @@ def test_survey_reads_tags_and_choices_only() -> None:
     ]
     assert found[1].choice is not None and found[1].choice[0] == "russian"
     assert found[2].choice is not None and found[2].choice[0] == "international"
+
+
+def test_the_library_never_imports_the_command_line() -> None:
+    import ast
+
+    import draughts
+
+    package = Path(draughts.__file__).resolve().parent
+    for path in package.rglob("*.py"):
+        if "_cli" in path.parts or path.name == "__main__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            assert not [n for n in names if n.startswith("draughts._cli")], path
