@@ -7,13 +7,16 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from typing import IO, Any
 
 from draughts import pdn
 from draughts.pdn import _validation_text as _text
+from draughts.pdn import validation
 from draughts.variant import find_variant
 
 _PROGRESS_BYTES = 1 << 20  # files at least this large get a progress bar on a terminal
@@ -234,12 +237,18 @@ def _convert(args: argparse.Namespace) -> int:
             return 2
     games = bad = 0
     source: IO[str] | None = None
+    copy: str | None = None
     try:
-        source = pdn.open_pdn(sys.stdin.buffer if args.input == "-" else args.input)
+        path = args.input
+        if path == "-":  # read twice: the variants of its games, then the games
+            path = copy = _copy_of_stdin()
+        # Each game's variant as validate decides it, its whole file in view.
+        variants = validation.variants_of(path, args.variant)
+        source = pdn.open_pdn(path)
         with _output(args.output) as target:
             exporter = pdn.FileExporter(target)
             while True:
-                game = pdn.read_game(source, variant=args.variant)
+                game = pdn.read_game(source, variant=next(variants, args.variant))
                 if game is None:
                     break
                 games += 1
@@ -259,12 +268,21 @@ def _convert(args: argparse.Namespace) -> int:
     finally:
         if source is not None:
             source.close()
+        if copy is not None:
+            os.unlink(copy)
     where = "standard output" if args.output == "-" else args.output
     print(
         f"{games} games written to {where}, {bad} with errors",
         file=sys.stderr if args.output == "-" else sys.stdout,
     )
     return 1 if bad else 0
+
+
+def _copy_of_stdin() -> str:
+    """Standard input copied to a temporary file: its path."""
+    with tempfile.NamedTemporaryFile(prefix="draughts-stdin-", delete=False) as copy:
+        shutil.copyfileobj(sys.stdin.buffer, copy, 1 << 20)
+    return copy.name
 
 
 @contextlib.contextmanager

@@ -252,7 +252,7 @@ def validate(
     Handles are copied to a temporary file first (each file is read twice).
 
     >>> import io
-    >>> text = "1. 32-28 19-23 2. 28-22 *\n\n1. 31-27 *\n"
+    >>> text = "1. 32-28 19-23 2. 28-22 *\\n\\n1. 31-27 *\\n"
     >>> with validate(io.BytesIO(text.encode())) as validation:
     ...     for report in validation:
     ...         print(report.number, report.variant, report.plies, [e.kind for e in report.errors])

@@ -4,10 +4,10 @@ and a summary, the variant of each game decided with its whole file in view.
 >>> import os, tempfile
 >>> from draughts.pdn import validate
 >>> path = os.path.join(tempfile.mkdtemp(), "games.pdn")
->>> _ = open(path, "w").write('[GameType "21"]\\n1. 11-15 23-19 *\\n\\n1. 9-14 22-17 24-19 *\\n')
+>>> _ = open(path, "w").write('[GameType "21"]\\n1. 11-15 23-19 *\\n\\n1. 9-14 22-17 2. 11-15 *\\n')
 >>> validation = validate(path)
 >>> [(r.number, r.variant, r.decided_by, r.plies, len(r.errors)) for r in validation]
-[(1, 'english', 'tag', 2, 0), (2, 'english', 'moves', 3, 0)]
+[(1, 'english', 'tag', 2, 0), (2, 'english', 'file', 3, 0)]
 >>> summary = validation.summary()
 >>> summary.games, summary.ok, summary.files[0].variants
 (2, True, (('english', 2),))
@@ -70,7 +70,18 @@ from draughts.pdn.offsets import (
 from draughts.pdn.reader import read
 from draughts.variant import Variant, find_variant
 
-__all__ = ["DecidedBy", "FileSummary", "GameReport", "Summary", "Verdict", "settle"]
+__all__ = [
+    "DecidedBy",
+    "FileSummary",
+    "GameReport",
+    "Seen",
+    "Summary",
+    "Validation",
+    "Verdict",
+    "settle",
+    "survey",
+    "variants_of",
+]
 
 DecidedBy = Literal["tag", "caller", "moves", "file", "guess"]
 """How a game's variant was decided (see the module's documentation)."""
@@ -322,6 +333,22 @@ def settle(seen: Sequence[Seen], variant: str | None = None) -> list[Verdict]:
             by_event.setdefault(s.event, Counter())[decided] += 1
             in_file[decided] += 1
     return [_verdict(s, by_event.get(s.event, Counter()), in_file) for s in seen]
+
+
+def variants_of(path: str, variant: Variant | str | int | None = None) -> Iterator[str | None]:
+    """The variant to read each game of the file ``path`` as, in order,
+    decided as :func:`draughts.pdn.validate` decides it (None: as its tags
+    name it); what ``draughts convert`` and the index read games with.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.pdn")
+    >>> _ = open(path, "w").write('[GameType "21"] 1. 11-15 *\\n1. 32-28 19-23 *\\n')
+    >>> list(variants_of(path)), list(variants_of(path, "russian"))
+    ([None, 'international'], [None, 'russian'])
+    """
+    name = variant_name(variant)
+    for verdict in settle(survey_piece(path, None), name):
+        yield verdict.variant
 
 
 def _verdict(seen: Seen, event: Counter[str], in_file: Counter[str]) -> Verdict:

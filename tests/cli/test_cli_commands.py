@@ -197,3 +197,19 @@ def test_validate_refuses_an_unknown_variant_before_reading(
     assert captured.out == ""
     assert captured.err.startswith("draughts validate: --variant: ")
     assert "nosuch" in captured.err and "none.pdn" not in captured.err
+
+
+def test_convert_reads_games_as_validate_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The second game's moves fit English and pool: its file's first game,
+    # English by its tag, decides (read alone, it would be a guess).
+    source = tmp_path / "in.pdn"
+    source.write_text('[GameType "21"]\n1. 11-15 23-19 *\n\n1. 9-14 22-17 2. 11-15 *\n')
+    out = tmp_path / "out.pdn"
+    assert main(["convert", str(source), str(out)]) == 0
+    capsys.readouterr()
+    with pdn.open_pdn(out) as handle:
+        variants = [pdn.read_game(handle).variant.name for _ in range(2)]  # type: ignore[union-attr]
+    assert variants == ["english", "english"]
+    assert [r.variant for r in pdn.validate(str(source))] == variants
