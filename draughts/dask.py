@@ -45,7 +45,7 @@ import attrs
 from draughts.pdn import _validation_text
 from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
 from draughts.pdn.record import GameRecord, read_record
-from draughts.pdn.validation import Validation, read_piece
+from draughts.pdn.validation import Seen, Validation, read_piece, settle, survey_piece
 from draughts.variant import Variant
 
 if TYPE_CHECKING:
@@ -91,18 +91,31 @@ def _pieces(path: str, blocksize: int) -> list[_Chunk]:
         return list(_chunks(stream, blocksize, keep=False, encoding=encoding))
 
 
-def _records(path: str, chunk: _Chunk, variant: Variant | str | None) -> list[GameRecord]:
-    """The records of a piece's games (a task)."""
+def _records(
+    path: str, chunk: _Chunk, variant: Variant | str | None, settled: Sequence[str | None] | None
+) -> list[GameRecord]:
+    """The records of a piece's games (a task); ``settled``: the variant of
+    each game as its file settles it (None: ``variant`` for every game)."""
     data = read_piece(path, chunk)
     records = []
     with _open_chunk(chunk, data) as handle:
-        for start in _chunk_starts(chunk, data):
+        for place, start in enumerate(_chunk_starts(chunk, data)):
             record = read_record(
-                handle, file=path, offset=start.offset, number=start.number, variant=variant
+                handle,
+                file=path,
+                offset=start.offset,
+                number=start.number,
+                variant=variant if settled is None else settled[place],
             )
             assert record is not None
             records.append(record)
     return records
+
+
+def _settled(parts: Sequence[Sequence[Seen]]) -> list[list[str | None]]:
+    """The variant of each game of a file's pieces, from their surveys (a task)."""
+    verdicts = iter(settle([seen for part in parts for seen in part]))
+    return [[next(verdicts).variant for _ in part] for part in parts]
 
 
 def read_games(
@@ -113,7 +126,9 @@ def read_games(
     ``blocksize`` bytes of games (a partition never splits a game).
 
     ``variant`` is the variant of games without ``GameType`` or ``Variant``
-    tags (international if not given). The files are scanned for game
+    tags; if not given, each such game's is decided as
+    :func:`draughts.pdn.validate` decides it, with its whole file in view
+    (a survey task per piece and one per file come first). The files are scanned for game
     boundaries now, in this process; the games are read when the bag is
     computed. Each record's ``offset`` is its game's start (see
     :func:`draughts.pdn.scan_offsets`) and ``number`` its place in its file.
@@ -126,11 +141,18 @@ def read_games(
         # [(1, 0, '2-0', 1), (2, 29, '*', 2)]
     """
     module = _dask()
-    parts = [
-        module.delayed(_records, pure=True)(path, chunk, variant)
-        for path in _paths(paths)
-        for chunk in _pieces(path, blocksize)
-    ]
+    parts = []
+    for path in _paths(paths):
+        pieces = _pieces(path, blocksize)
+        settled: list[Any] = [None] * len(pieces)
+        if variant is None:  # each game's variant settled by its file: a survey first
+            surveys = [module.delayed(survey_piece, pure=True)(path, p) for p in pieces]
+            whole = module.delayed(_settled, pure=True)(surveys)
+            settled = [whole[place] for place in range(len(pieces))]
+        parts += [
+            module.delayed(_records, pure=True)(path, piece, variant, own)
+            for piece, own in zip(pieces, settled, strict=True)
+        ]
     bag: dask.bag.Bag = (
         module.bag.from_delayed(parts) if parts else module.bag.from_sequence([], npartitions=1)
     )
