@@ -45,7 +45,8 @@ import attrs
 from draughts.pdn import _validation_text
 from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
 from draughts.pdn.record import GameRecord, read_record
-from draughts.pdn.validation import Seen, Validation, read_piece, settle, survey_piece
+from draughts.pdn.settling import Seen, read_piece, settle, survey_piece
+from draughts.pdn.validation import Validation
 from draughts.variant import Variant
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from typing import IO, Any
 
 from draughts import pdn
 from draughts.pdn import _validation_text as _text
-from draughts.pdn import validation
+from draughts.pdn import settling
 from draughts.variant import find_variant
 
 _PROGRESS_BYTES = 1 << 20  # files at least this large get a progress bar on a terminal
@@ -243,7 +243,7 @@ def _convert(args: argparse.Namespace) -> int:
         if path == "-":  # read twice: the variants of its games, then the games
             path = copy = _copy_of_stdin()
         # Each game's variant as validate decides it, its whole file in view.
-        variants = validation.variants_of(path, args.variant)
+        variants = settling.variants_of(path, args.variant)
         source = pdn.open_pdn(path)
         with _output(args.output) as target:
             exporter = pdn.FileExporter(target)

@@ -76,8 +76,8 @@ from draughts.pdn._index_source import file_sha256
 from draughts.pdn._index_tables import SCHEMA, game_row
 from draughts.pdn.lexer import guess_encoding
 from draughts.pdn.record import GameRecord, line_move_text, read_main_line
+from draughts.pdn.settling import settle, survey_piece
 from draughts.pdn.tree import Game
-from draughts.pdn.validation import settle, survey_piece
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
 __all__ = [

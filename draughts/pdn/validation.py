@@ -30,13 +30,16 @@ How each game's variant is decided (:attr:`GameReport.decided_by`):
     the evidence leaves several, and the file decided none of them: the one
     the evidence ranks first (the commoner variant on a tie).
 
-A file is read in two passes: a survey that collects what decides each
-game's variant (its tags, or the inference's :class:`~draughts.pdn.infer.Choice`,
-never the moves' errors), then the check of every game as the variant
-settled for it. The survey of a piece of a file depends on that piece alone,
-and the settling on the whole file's survey in file order, so the reports
-are the same whether a file is read in one piece or many, in this process,
-in worker processes (``jobs``) or on a Dask cluster (:mod:`draughts.dask`).
+Each game is read once, as its tags, the caller or its evidence say, and
+its report kept aside (in a temporary file beyond a few megabytes: memory
+does not grow with the file) with what decides its variant
+(:class:`~draughts.pdn.settling.Seen`). Once the whole file is read, the
+games its moves leave open are settled by its decided games
+(:mod:`draughts.pdn.settling`); the few whose variant changes are read
+again, and the reports come out in file order. A piece of a file is read
+the same in this process, in worker processes (``jobs``) or on a Dask
+cluster (:mod:`draughts.dask`), and the settling depends on the whole file
+only, so the reports are the same however the file was split.
 """
 
 from __future__ import annotations
@@ -45,46 +48,42 @@ import collections
 import concurrent.futures
 import contextlib
 import io
-import itertools
 import os
+import pickle
 import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 import attrs
 
 from draughts.board import Board
 from draughts.move import Move
-from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, SkipType, variant_of_tags
-from draughts.pdn.infer import CANDIDATES, Choice
+from draughts.pdn.headers import BaseVisitor, PdnError
+from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import (
+    GameStart,
     _Chunk,
     _chunk_starts,
     _chunks,
     _open_binary,
     _open_chunk,
     scan_starts,
+    seek_game,
 )
 from draughts.pdn.reader import read
-from draughts.variant import Variant, find_variant
+from draughts.pdn.settling import (
+    Decided,
+    DecidedBy,
+    Seen,
+    read_piece,
+    seen_of,
+    variant_name,
+)
+from draughts.variant import Variant
 
-__all__ = [
-    "DecidedBy",
-    "FileSummary",
-    "GameReport",
-    "Seen",
-    "Summary",
-    "Validation",
-    "Verdict",
-    "settle",
-    "survey",
-    "variants_of",
-]
-
-DecidedBy = Literal["tag", "caller", "moves", "file", "guess"]
-"""How a game's variant was decided (see the module's documentation)."""
+__all__ = ["DecidedBy", "FileSummary", "GameReport", "Summary", "Validation"]
 
 NOT_SET_UP = ""
 """The variant of a game whose board could not be set up (an unknown
@@ -205,190 +204,33 @@ class Summary:
         return all(f.ok for f in self.files)
 
 
-# -- The survey: what decides each game's variant -----------------------------------
+# -- Reading a game once ---------------------------------------------------------
+
+_Read = tuple[str, int, list[PdnError], list[PdnError], str | None, str | None, Choice | None]
 
 
-@attrs.frozen
-class Seen:
-    """What the survey found of one game: its ``Event`` tag, and either the
-    variant its tags name or the inference's choice (None: the variant was
-    given, nothing was surveyed)."""
-
-    event: str | None
-    named: str | None
-    """The variant its tags name (``""`` for one the library does not know),
-    None if they name none."""
-    choice: tuple[str, tuple[str, ...], str] | None = None
-    """The inference's choice: the variant, the others the moves leave, the
-    reason; None for a game whose tags name its variant."""
-
-
-class _Chosen(Exception):
-    """Ends the survey of a game once its variant is chosen: its moves are
-    read in the check, as the variant settled for it."""
-
-
-class _Surveyor(BaseVisitor[Seen]):
-    """Reads a game's tags; for a game whose tags name no variant, stops
-    the reader once the inference has chosen one (the reader has read the
-    game's movetext ahead: the handle is at the next game)."""
+class _Checker(BaseVisitor[_Read]):
+    """Counts a game's moves (side lines too) and keeps its variant, errors
+    and warnings, its ``Event`` tag, the variant its tags name and the
+    inference's choice, without building a tree."""
 
     def begin_game(self) -> None:
+        self.variant = NOT_SET_UP
+        self.plies = 0
+        self.errors: list[PdnError] = []
+        self.warnings: list[PdnError] = []
         self.event: str | None = None
-        self.tags: dict[str, str] = {}
-        self.named: str | None = None
+        self.tagged = False  # a GameType or Variant tag names the variant
         self.choice: Choice | None = None
 
     def visit_header(self, name: str, value: str) -> None:
         if name == "Event" and self.event is None:
             self.event = value
-        elif name in ("GameType", "Variant"):
-            self.tags.setdefault(name, value)
-
-    def end_headers(self) -> SkipType | None:
-        tags = self.tags
-        if not any(value.strip() for value in tags.values()):
-            return None  # the reader infers the variant: see visit_choice
-        try:
-            self.named = variant_of_tags(tags.get("GameType"), tags.get("Variant"), None).name
-        except ValueError:
-            self.named = ""
-        return SKIP
+        elif name in ("GameType", "Variant") and value.strip():
+            self.tagged = True
 
     def visit_choice(self, choice: Choice) -> None:
         self.choice = choice
-        raise _Chosen
-
-    def result(self) -> Seen:
-        return Seen(self.event, self.named)
-
-
-def survey(handle: IO[str], count: int | None = None) -> list[Seen]:
-    """What decides the variant of each of the next ``count`` games of
-    ``handle`` (all if None), without checking their moves.
-
-    >>> import io
-    >>> text = '[GameType "21"]\\n1. 11-15 *\\n[Event "E"]\\n1. 32-28 19-23 *\\n'
-    >>> [(s.event, s.named, s.choice and s.choice[0]) for s in survey(io.StringIO(text))]
-    [(None, 'english', None), ('E', None, 'international')]
-    """
-    seen: list[Seen] = []
-    surveyor = _Surveyor()
-    while count is None or len(seen) < count:
-        try:
-            found: Seen | None = read(handle, surveyor, None)
-        except _Chosen:
-            choice = surveyor.choice
-            assert choice is not None
-            alike = tuple(v.name for v in choice.alike)
-            found = Seen(surveyor.event, None, (choice.variant.name, alike, choice.reason))
-        if found is None:
-            break
-        seen.append(found)
-    return seen
-
-
-# -- Settling: the file decides what the moves cannot -----------------------------
-
-
-@attrs.frozen
-class Verdict:
-    """The variant a game is to be checked as, and how it was decided
-    (``variant`` None: as its tags name it)."""
-
-    variant: str | None
-    decided_by: DecidedBy
-    reason: str | None = None
-
-
-_RANK = {variant.name: place for place, variant in enumerate(CANDIDATES)}
-
-
-def _most(counts: Counter[str]) -> tuple[str, int]:
-    """The variant most games chose, the commoner on a tie."""
-    return min(counts.items(), key=lambda item: (-item[1], _RANK.get(item[0], 99), item[0]))
-
-
-def settle(seen: Sequence[Seen], variant: str | None = None) -> list[Verdict]:
-    """The verdict of each game of a file from its survey: a game whose
-    tags or moves decide its variant keeps it; a game its moves leave open
-    takes, of the variants they leave, the one most decided games with its
-    ``Event`` tag chose, else the one most decided games of the file chose,
-    else the one the evidence ranks first (a guess).
-
-    >>> czech = Seen("E", None, ("czech", (), "read as czech (...)"))
-    >>> open_ = Seen("E", None, ("russian", ("czech",), "read as russian (...; a guess: ...)"))
-    >>> [(v.variant, v.decided_by) for v in settle([czech, open_])]
-    [('czech', 'moves'), ('czech', 'file')]
-    >>> [(v.variant, v.decided_by) for v in settle([open_])]
-    [('russian', 'guess')]
-    """
-    if variant is not None:
-        return [Verdict(None if s.named is not None else variant, "caller") for s in seen]
-    by_event: dict[str | None, Counter[str]] = {}
-    in_file: Counter[str] = Counter()
-    for s in seen:
-        decided = s.named if s.choice is None else (s.choice[0] if not s.choice[1] else None)
-        if decided:
-            by_event.setdefault(s.event, Counter())[decided] += 1
-            in_file[decided] += 1
-    return [_verdict(s, by_event.get(s.event, Counter()), in_file) for s in seen]
-
-
-def variants_of(path: str, variant: Variant | str | int | None = None) -> Iterator[str | None]:
-    """The variant to read each game of the file ``path`` as, in order,
-    decided as :func:`draughts.pdn.validate` decides it (None: as its tags
-    name it); what ``draughts convert`` and the index read games with.
-
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "a.pdn")
-    >>> _ = open(path, "w").write('[GameType "21"] 1. 11-15 *\\n1. 32-28 19-23 *\\n')
-    >>> list(variants_of(path)), list(variants_of(path, "russian"))
-    ([None, 'international'], [None, 'russian'])
-    """
-    name = variant_name(variant)
-    for verdict in settle(survey_piece(path, None), name):
-        yield verdict.variant
-
-
-def _verdict(seen: Seen, event: Counter[str], in_file: Counter[str]) -> Verdict:
-    if seen.choice is None:
-        return Verdict(None, "tag")
-    chosen, alike, reason = seen.choice
-    if not alike:
-        return Verdict(chosen, "moves", reason)
-    fits = (chosen, *alike)
-    for counts, where in ((event, "with its Event tag"), (in_file, "of its file")):
-        found = Counter({name: counts[name] for name in fits if counts[name]})
-        if found:
-            best, games = _most(found)
-            others = ", ".join(name for name in fits if name != best)
-            because = (
-                f"read as {best} ({games} other game{'s' if games != 1 else ''} {where} "
-                f"{'were' if games != 1 else 'was'} {best} by their tags or moves; "
-                f"its moves fit {others} too)"
-            )
-            return Verdict(best, "file", because)
-    return Verdict(chosen, "guess", reason)
-
-
-# -- The check: every game read as its verdict says --------------------------------
-
-
-class _Checker(BaseVisitor[tuple[str, int, list[PdnError], list[PdnError]]]):
-    """Counts a game's moves (side lines too) and keeps its variant,
-    errors and warnings, without building a tree."""
-
-    def begin_game(self) -> None:
-        self.variant = NOT_SET_UP
-        self.tagged = False  # a GameType or Variant tag names the variant
-        self.plies = 0
-        self.errors: list[PdnError] = []
-        self.warnings: list[PdnError] = []
-
-    def visit_header(self, name: str, value: str) -> None:
-        if name in ("GameType", "Variant") and value.strip():
-            self.tagged = True
 
     def visit_board(self, board: Board) -> None:
         self.variant = board.variant.name
@@ -400,105 +242,89 @@ class _Checker(BaseVisitor[tuple[str, int, list[PdnError], list[PdnError]]]):
         self.errors.append(error)
 
     def handle_warning(self, warning: PdnError) -> None:
-        self.warnings.append(warning)
+        if warning.kind != "inferred":  # the report says it: decided_by, reason
+            self.warnings.append(warning)
 
-    def result(self) -> tuple[str, int, list[PdnError], list[PdnError]]:
-        return self.variant, self.plies, self.errors, self.warnings
-
-
-def check(
-    handle: IO[str],
-    file: str,
-    starts: Iterable[tuple[int, int, int]],
-    verdicts: Iterable[Verdict],
-) -> Iterator[GameReport]:
-    """The report of each game of ``handle``, read as its verdict says;
-    ``starts`` gives each game's ``(offset, line, number)``.
-
-    This is the one place a game is checked: a faster check of a game
-    (one that gives its variant, plies, errors and warnings as
-    :class:`_Checker` does) plugs in here."""
-    checker = _Checker()
-    for (offset, line, number), verdict in zip(starts, verdicts, strict=False):
-        found = read(handle, checker, verdict.variant, False)
-        if found is None:
-            break
-        variant, plies, errors, warnings = found
-        tagged = checker.tagged
-        yield GameReport(
-            file=file,
-            number=number,
-            offset=offset,
-            line=line,
-            variant=variant,
-            decided_by="tag" if tagged else verdict.decided_by,
-            reason=None if tagged else verdict.reason,
-            plies=plies,
-            errors=tuple(errors),
-            warnings=tuple(warnings),
+    def result(self) -> _Read:
+        named = self.variant if self.tagged else None
+        return (
+            self.variant,
+            self.plies,
+            self.errors,
+            self.warnings,
+            self.event,
+            named,
+            self.choice,
         )
 
 
-# -- Pieces of files, read by path (here, in worker processes, on a cluster) -------
+Checked = tuple[GameReport, GameStart, Seen]
+"""A game read once: its report, its start, and what decides its variant."""
 
 
-def read_piece(path: str, chunk: _Chunk) -> bytes:
-    """A piece's bytes, read from the file (decompressed)."""
-    stream, _ = _open_binary(path)
-    with stream:
-        if stream.seekable():
-            stream.seek(chunk.start.offset)
-        else:
-            left = chunk.start.offset
-            while left > 0:
-                skipped = stream.read(min(left, 1 << 20))
-                if not skipped:
-                    break
-                left -= len(skipped)
-        size = chunk.end - chunk.start.offset
-        parts = []
-        while size > 0:
-            part = stream.read(size)
-            if not part:
-                break
-            parts.append(part)
-            size -= len(part)
-    return b"".join(parts)
+def check(
+    handle: IO[str], file: str, starts: Iterable[GameStart], variant: str | None
+) -> Iterator[Checked]:
+    """Read each game of ``handle`` once (``starts``: where each starts), as
+    its tags name it, else as ``variant``, else as its evidence chooses.
+
+    This is the one place a game is checked: a faster check of a game that
+    gives what :class:`_Checker` gives plugs in here (and a faster replay
+    of a candidate variant where the reader replays them,
+    :meth:`draughts.pdn.reader._GameReader.replays`)."""
+    checker = _Checker()
+    for start in starts:
+        found = read(handle, checker, variant)
+        if found is None:
+            break
+        read_as, plies, errors, warnings, event, named, choice = found
+        decided_by: DecidedBy = "tag" if named is not None else "caller"
+        reason = None
+        if choice is not None:
+            decided_by = "guess" if choice.alike else "moves"  # "guess" until the file settles
+            reason = choice.reason
+        report = GameReport(
+            file,
+            start.number,
+            start.offset,
+            start.line,
+            read_as,
+            decided_by,
+            reason,
+            plies,
+            tuple(errors),
+            tuple(warnings),
+        )
+        yield report, start, seen_of(event, named, choice)
 
 
-def survey_piece(path: str, chunk: _Chunk | None) -> list[Seen]:
-    """The survey of a piece of a file (None: the whole file)."""
-    if chunk is None:
-        with _open_text(path) as handle:
-            return survey(handle)
-    data = chunk.data if chunk.data is not None else read_piece(path, chunk)
-    with _open_chunk(chunk, data) as handle:
-        return survey(handle, chunk.games)
-
-
-def check_piece(
-    path: str, name: str, chunk: _Chunk | None, verdicts: Verdict | Sequence[Verdict]
-) -> list[GameReport]:
-    """The reports of a piece of a file (None: the whole file), named
-    ``name``; ``verdicts`` has one verdict per game, or is one for all."""
-    each: Iterable[Verdict] = (
-        itertools.repeat(verdicts) if isinstance(verdicts, Verdict) else verdicts
-    )
+def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Checked]:
+    """Read the games of a piece of a file once (None: the whole file)."""
     if chunk is None:
         with _open_text(path) as handle, _open_binary(path)[0] as raw:
-            starts = ((s.offset, s.line, s.number) for s in scan_starts(raw))
-            return list(check(handle, name, starts, each))
+            return list(check(handle, name, scan_starts(raw), variant))
     data = chunk.data if chunk.data is not None else read_piece(path, chunk)
     with _open_chunk(chunk, data) as handle:
-        starts = ((s.offset, s.line, s.number) for s in _chunk_starts(chunk, data))
-        return list(check(handle, name, starts, each))
+        return list(check(handle, name, _chunk_starts(chunk, data), variant))
+
+
+def recheck(path: str, report: GameReport, start: GameStart, variant: str) -> GameReport:
+    """A game read again as ``variant`` (its file settled it so)."""
+    with _open_text(path) as handle:
+        seek_game(handle, start)
+        found = read(handle, _Checker(), variant, False)
+    assert found is not None, "the game was read before"
+    read_as, plies, errors, warnings, *_ = found
+    return attrs.evolve(
+        report, variant=read_as, plies=plies, errors=tuple(errors), warnings=tuple(warnings)
+    )
 
 
 def strict_violations(path: str) -> list[PdnError]:
     """The PDN 3.0 violations of a whole file."""
-    from draughts.pdn import check_strict, open_pdn  # the package imports this module
+    from draughts.pdn import check_strict  # the package imports this module
 
-    with open_pdn(path) as handle:
+    with _open_text(path) as handle:
         return check_strict(handle)
 
 
@@ -506,6 +332,31 @@ def _open_text(path: str) -> IO[str]:
     from draughts.pdn import open_pdn  # the package imports this module
 
     return open_pdn(path)
+
+
+class _Spool:
+    """A file's games read once, kept in file order until the file is
+    settled: in memory up to a few megabytes, then in a temporary file."""
+
+    def __init__(self) -> None:
+        # Closed when read back, or by the caller's finally (not a with: it outlives __init__).
+        self.file = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115
+        self.count = 0
+
+    def add(self, item: Checked) -> None:
+        # Each item a pickle of its own: one pickler's memo would hold them all.
+        pickle.dump(item, self.file, pickle.HIGHEST_PROTOCOL)
+        self.count += 1
+
+    def __iter__(self) -> Iterator[Checked]:
+        self.file.seek(0)
+        for _ in range(self.count):
+            item: Checked = pickle.load(self.file)
+            yield item
+        self.file.close()
+
+
+_SPOOL_BYTES = 8 << 20
 
 
 # -- Adding up --------------------------------------------------------------------
@@ -548,16 +399,6 @@ class Tally:
             decided_by=tuple(sorted(self.decided.items())),
             pdn3_violations=found,
         )
-
-
-def variant_name(variant: Variant | str | int | None) -> str | None:
-    """The name of the variant given (None for None).
-
-    :raises ValueError: for a variant the library does not know.
-    """
-    if variant is None:
-        return None
-    return variant.name if isinstance(variant, Variant) else find_variant(variant).name
 
 
 def source_name(source: Any) -> str:
@@ -731,23 +572,42 @@ class Validation(Iterator[GameReport]):
             pieces = list(found) if len(found) > 1 else [None]
         # A file of one piece is read here, unless the tasks go to a cluster.
         split = pieces != [None] or self._runner is not None
-        verdicts: Iterator[Verdict] = iter(())
-        if self.variant is None:
-            calls: list[Call] = [(survey_piece, (path, piece)) for piece in pieces]
-            seen = [s for part in self._run_calls(calls, split) for s in part]
-            verdicts = iter(settle(seen))
-        checks: list[Call] = []
-        for piece in pieces:
-            own: Verdict | list[Verdict] = Verdict(self.variant, "caller")
-            if self.variant is None:
-                own = list(verdicts if piece is None else itertools.islice(verdicts, piece.games))
-            checks.append((check_piece, (path, name, piece, own)))
+        calls: list[Call] = [(check_piece, (path, name, piece, self.variant)) for piece in pieces]
         if self.strict:
-            checks.append((strict_violations, (path,)))
+            calls.append((strict_violations, (path,)))
+        results = self._run_calls(calls, split)
         tally = Tally(name)
-        results = self._run_calls(checks, split)
-        for _ in pieces:
-            for report in next(results):
+        if self.variant is not None:  # every game decided by its tags or the caller
+            for _ in pieces:
+                for report, _, _ in next(results):
+                    tally.add(report)
+                    yield report
+        else:
+            yield from self._settled(path, pieces, results, tally)
+        self._files.append(tally.summary(next(results) if self.strict else None))
+
+    def _settled(
+        self, path: str, pieces: list[_Chunk | None], results: Iterator[Any], tally: Tally
+    ) -> Iterator[GameReport]:
+        """The reports of a file's games once the file has settled the
+        variants their moves leave open."""
+        decided = Decided()
+        spool = _Spool()
+        try:
+            for _ in pieces:
+                for item in next(results):
+                    decided.add(item[2])
+                    spool.add(item)
+            for report, start, seen in spool:
+                if report.decided_by == "guess":  # the file may say more
+                    verdict = decided.verdict(seen, report.reason)
+                    if verdict.variant != report.variant:
+                        assert verdict.variant is not None
+                        report = recheck(path, report, start, verdict.variant)
+                    report = attrs.evolve(
+                        report, decided_by=verdict.decided_by, reason=verdict.reason
+                    )
                 tally.add(report)
                 yield report
-        self._files.append(tally.summary(next(results) if self.strict else None))
+        finally:
+            spool.file.close()

@@ -22,7 +22,7 @@ distributed = pytest.importorskip(
 import draughts.dask  # noqa: E402
 from draughts import pdn  # noqa: E402
 from draughts.pdn.record import GameRecord, read_record  # noqa: E402
-from draughts.pdn.validation import variants_of  # noqa: E402
+from draughts.pdn.settling import variants_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"

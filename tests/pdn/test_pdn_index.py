@@ -22,7 +22,7 @@ import draughts.pdn.index as index_module
 from draughts import Board, Move, pdn
 from draughts.pdn.index import Index, signed_key, unsigned_key
 from draughts.pdn.record import read_main_line, read_record
-from draughts.pdn.validation import settle, survey_piece
+from draughts.pdn.settling import settle, survey_piece
 from tests.conftest import SHARED_PDN, shared_path
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from draughts import pdn
-from draughts.pdn.validation import GameReport, Seen, Verdict, settle, survey
+from draughts.pdn.settling import Seen, Verdict, settle, survey
+from draughts.pdn.validation import GameReport
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"
@@ -221,7 +222,7 @@ def test_an_unknown_variant_is_refused_before_reading(tmp_path: Path) -> None:
 
 
 def chose(event: str | None, variant: str, *others: str) -> Seen:
-    return Seen(event, None, (variant, others, f"read as {variant}"))
+    return Seen(event, None, (variant, others))
 
 
 def test_settle_by_event_then_file_then_a_guess() -> None:
@@ -250,7 +251,7 @@ def test_settle_by_event_then_file_then_a_guess() -> None:
     ]
     assert "of its file" in str(verdicts[5].reason) and "Event" in str(verdicts[2].reason)
     assert settle([chose(None, "english", "pool")]) == [
-        Verdict("english", "guess", "read as english")
+        Verdict("english", "guess")
     ]
     # A tie goes to the commoner variant.
     tie = [chose(None, "czech"), chose(None, "russian"), chose(None, "pool", "russian", "czech")]
