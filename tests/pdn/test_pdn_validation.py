@@ -250,9 +250,7 @@ def test_settle_by_event_then_file_then_a_guess() -> None:
         ("pool", "file"),
     ]
     assert "of its file" in str(verdicts[5].reason) and "Event" in str(verdicts[2].reason)
-    assert settle([chose(None, "english", "pool")]) == [
-        Verdict("english", "guess")
-    ]
+    assert settle([chose(None, "english", "pool")]) == [Verdict("english", "guess")]
     # A tie goes to the commoner variant.
     tie = [chose(None, "czech"), chose(None, "russian"), chose(None, "pool", "russian", "czech")]
     assert settle(tie)[2].variant == "russian"
