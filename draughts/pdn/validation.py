@@ -407,7 +407,7 @@ def source_name(source: Any) -> str:
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
     name = getattr(source, "name", None)
-    if name in ("<stdin>", 0) or source is getattr(io, "_stdin_marker", None):
+    if name in ("<stdin>", 0):  # sys.stdin.buffer, open(0, "rb")
         return "-"
     return name if isinstance(name, str) else "<stream>"
 
