@@ -71,12 +71,13 @@ import attrs
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
+from draughts.pdn._index_settle import FileGames, SettlingVisitor, read_again, start_here
 from draughts.pdn._index_source import Source as _Source  # the name it had here
 from draughts.pdn._index_source import file_sha256
 from draughts.pdn._index_tables import SCHEMA, game_row
 from draughts.pdn.lexer import guess_encoding
-from draughts.pdn.record import GameRecord, line_move_text, read_main_line
-from draughts.pdn.settling import settle, survey_piece
+from draughts.pdn.reader import read
+from draughts.pdn.record import GameRecord, MainLine, line_move_text
 from draughts.pdn.tree import Game
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
@@ -419,18 +420,13 @@ class Index:
             tag_rows: list[tuple[int, int, str, str]] = []
             key_rows: list[tuple[int, int, int]] = []
             offset = 0
-            # The variant of each game whose tags name none, decided with the
-            # whole file in view, as draughts.pdn.validate decides it.
-            verdicts = iter(settle(survey_piece(path, None)) if default is None else ())
+            # Games whose tags name no variant are settled by the file, as
+            # draughts.pdn.validate settles them (see _resettle).
+            settling = FileGames() if default is None else None
             while True:
-                verdict = next(verdicts, None)
-                found = read_main_line(
-                    handle,
-                    file=path,
-                    offset=offset,
-                    number=games + 1,
-                    variant=variant if verdict is None else verdict.variant,
-                )
+                start = start_here(handle, offset, games + 1)
+                visitor = SettlingVisitor(path, offset, games + 1)
+                found: tuple[GameRecord, MainLine] | None = read(handle, visitor, variant)
                 if found is None:
                     break
                 record, line = found
@@ -438,6 +434,8 @@ class Index:
                 games += 1
                 game_id += 1
                 bad += record.errors > 0
+                if settling is not None:
+                    settling.add(game_id, start, record, visitor)
                 game_rows.append(game_row(game_id, file_id, record, line))
                 tag_rows.extend(
                     (game_id, place, name, value) for place, (name, value) in enumerate(record.tags)
@@ -452,11 +450,41 @@ class Index:
                     self._insert(game_rows, tag_rows, key_rows)
             keys += len(key_rows)
             self._insert(game_rows, tag_rows, key_rows)
+        if settling is not None:
+            more_bad, more_keys = self._resettle(path, file_id, settling, positions)
+            bad, keys = bad + more_bad, keys + more_keys
         db.execute(
             "UPDATE files SET sha256 = ?, games = ? WHERE id = ?",
             (source.sha256.hexdigest(), games, file_id),
         )
         return games, bad, keys
+
+    def _resettle(
+        self, path: str, file_id: int, settling: FileGames, positions: bool
+    ) -> tuple[int, int]:
+        """Replace the rows of the games the file settles as another variant
+        than their own evidence chose; the change in games with errors and
+        in position rows."""
+        db = self._db
+        bad = keys = 0
+        for game_id, start, own, settled in settling.changes():
+            record, line = read_again(path, start, settled)
+            before, old_line = read_again(path, start, own)
+            bad += (record.errors > 0) - (before.errors > 0)
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            row = game_row(game_id, file_id, record, line)
+            db.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(row))})", row)
+            if positions:
+                db.executemany(
+                    "DELETE FROM positions WHERE key = ? AND game_id = ? AND ply = ?",
+                    [(signed_key(k), game_id, ply) for ply, k in enumerate(old_line.keys)],
+                )
+                db.executemany(
+                    "INSERT INTO positions VALUES (?, ?, ?)",
+                    [(signed_key(k), game_id, ply) for ply, k in enumerate(line.keys)],
+                )
+                keys += len(line.keys) - len(old_line.keys)
+        return bad, keys
 
     def _insert(
         self,

@@ -286,16 +286,16 @@ def test_an_interrupted_run_leaves_a_consistent_database(
     monkeypatch.setattr(index_module, "_BATCH", 10)  # rows go to SQLite before the failure
     db_path = tmp_path / "games.sqlite"
     calls = {"n": 0}
-    real = index_module.read_main_line
+    real = index_module.read  # the reader, as the index calls it for each game
 
-    def failing(handle: Any, **kwargs: Any) -> Any:
-        if "second" in kwargs["file"]:
+    def failing(handle: Any, visitor: Any, *args: Any) -> Any:
+        if "second" in visitor._record._file:
             calls["n"] += 1
             if calls["n"] == 40:
                 raise KeyboardInterrupt
-        return real(handle, **kwargs)
+        return real(handle, visitor, *args)
 
-    monkeypatch.setattr(index_module, "read_main_line", failing)
+    monkeypatch.setattr(index_module, "read", failing)
     with Index(db_path) as index:
         with pytest.raises(KeyboardInterrupt):
             for _ in index.add_files([games, second], variant="english", positions=True):
@@ -308,7 +308,7 @@ def test_an_interrupted_run_leaves_a_consistent_database(
     db = sqlite3.connect(db_path)
     assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     db.close()
-    monkeypatch.setattr(index_module, "read_main_line", real)
+    monkeypatch.setattr(index_module, "read", real)
     with Index(db_path) as index:
         reports = list(index.add_files([games, second], variant="english", positions=True))
     assert [report.status for report in reports] == ["unchanged", "added"]
@@ -328,15 +328,15 @@ def test_a_killed_process_leaves_a_consistent_database(games: Path, tmp_path: Pa
 import os, sys
 sys.path.insert(0, {str(ROOT)!r})
 import draughts.pdn.index as module
-real, seen = module.read_main_line, [0]
+real, seen = module.read, [0]
 module._BATCH = 10
-def dying(handle, **kwargs):
-    if "second" in kwargs["file"]:
+def dying(handle, visitor, *args):
+    if "second" in visitor._record._file:
         seen[0] += 1
         if seen[0] == 45:
             os._exit(3)
-    return real(handle, **kwargs)
-module.read_main_line = dying
+    return real(handle, visitor, *args)
+module.read = dying
 with module.Index({str(db_path)!r}) as index:
     index.connection.execute("PRAGMA cache_size = 2")  # pages reach the file before COMMIT
     for path in ({str(games)!r}, {str(second)!r}):

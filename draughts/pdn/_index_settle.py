@@ -1,0 +1,91 @@
+"""The variants of an indexed file's games settled by the file, as
+:func:`draughts.pdn.validate` settles them (:mod:`draughts.pdn.settling`):
+each game is indexed as its tags or its evidence say while the file is read
+once, and the few games whose variant the file changes are read again and
+their rows replaced before the file's transaction ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO
+
+from draughts.pdn.infer import Choice
+from draughts.pdn.lexer import open_cursor
+from draughts.pdn.offsets import GameStart, seek_game
+from draughts.pdn.reader import read
+from draughts.pdn.record import GameRecord, MainLine, MainLineVisitor
+from draughts.pdn.settling import Decided, Seen, seen_of
+
+
+class SettlingVisitor(MainLineVisitor):
+    """A :class:`~draughts.pdn.record.MainLineVisitor` that also keeps the
+    inference's choice for a game whose tags name no variant."""
+
+    def begin_game(self) -> None:
+        super().begin_game()
+        self.choice: Choice | None = None
+        self.tagged = False
+
+    def visit_header(self, name: str, value: str) -> None:
+        super().visit_header(name, value)
+        if name in ("GameType", "Variant") and value.strip():
+            self.tagged = True
+
+    def visit_choice(self, choice: Choice) -> None:
+        self.choice = choice
+
+
+def start_here(handle: IO[str], offset: int, number: int) -> GameStart:
+    """Where the reader's next game on ``handle`` starts, with the line and
+    column sequential reading gives it (``offset`` from the index's source)."""
+    cursor = open_cursor(handle)
+    pending = cursor.pending
+    if pending is not None:
+        text, position = pending
+        rest = text[position:]
+        blank = len(rest) - len(rest.lstrip())
+        if blank < len(rest):
+            return GameStart(offset, cursor.line_number, position + blank + 1, number)
+    return GameStart(offset, cursor.line_number + 1, 1, number)
+
+
+class FileGames:
+    """The games of a file being indexed, as far as settling goes: the
+    decided ones counted, the open ones kept (their row, start and what
+    decides them) until the file is read."""
+
+    def __init__(self) -> None:
+        self.decided = Decided()
+        self.open: list[tuple[int, GameStart, Seen, str]] = []
+
+    def add(
+        self, game_id: int, start: GameStart, record: GameRecord, visitor: SettlingVisitor
+    ) -> None:
+        event = next((value for name, value in record.tags if name == "Event"), None)
+        named = record.variant if visitor.tagged else None
+        seen = seen_of(event, named, visitor.choice)
+        self.decided.add(seen)
+        if seen.open:
+            self.open.append((game_id, start, seen, record.variant))
+
+    def changes(self) -> Iterator[tuple[int, GameStart, str, str]]:
+        """The open games whose file settles them as another variant: their
+        row, start, the variant they were read as and the one to read them as."""
+        for game_id, start, seen, own in self.open:
+            verdict = self.decided.verdict(seen, None)
+            if verdict.variant is not None and verdict.variant != own:
+                yield game_id, start, own, verdict.variant
+
+
+def read_again(path: str, start: GameStart, variant: str) -> tuple[GameRecord, MainLine]:
+    """A game read again as ``variant``, at its start."""
+    from draughts.pdn import open_pdn  # the package imports the index
+
+    with open_pdn(path) as handle:
+        seek_game(handle, start)
+        found: tuple[GameRecord, MainLine] | None = read(
+            handle, MainLineVisitor(path, start.offset, start.number), variant, False
+        )
+    assert found is not None, "the game was read before"
+    return found
