@@ -7,9 +7,11 @@ their rows replaced before the file's transaction ends.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from typing import IO
 
+from draughts.pdn._index_tables import game_row
 from draughts.pdn.infer import Choice
 from draughts.pdn.lexer import open_cursor
 from draughts.pdn.offsets import GameStart, seek_game
@@ -89,3 +91,37 @@ def read_again(path: str, start: GameStart, variant: str) -> tuple[GameRecord, M
         )
     assert found is not None, "the game was read before"
     return found
+
+
+def _signed(key: int) -> int:
+    """A position key as the positions table stores it (see
+    :func:`draughts.pdn.index.signed_key`)."""
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
+def replace_settled(
+    db: sqlite3.Connection, path: str, file_id: int, games: FileGames, positions: bool
+) -> tuple[int, int]:
+    """Replace the rows of the games the file settles as another variant
+    than their own evidence chose (inside the file's transaction); the
+    change in games with errors and in position rows."""
+    bad = keys = 0
+    for game_id, start, own, settled in games.changes():
+        record, line = read_again(path, start, settled)
+        before, old_line = read_again(path, start, own)
+        bad += (record.errors > 0) - (before.errors > 0)
+        db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        row = game_row(game_id, file_id, record, line)
+        db.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(row))})", row)
+        if positions:
+            # By primary key: the table is sorted by key, not by game.
+            db.executemany(
+                "DELETE FROM positions WHERE key = ? AND game_id = ? AND ply = ?",
+                [(_signed(k), game_id, ply) for ply, k in enumerate(old_line.keys)],
+            )
+            db.executemany(
+                "INSERT INTO positions VALUES (?, ?, ?)",
+                [(_signed(k), game_id, ply) for ply, k in enumerate(line.keys)],
+            )
+            keys += len(line.keys) - len(old_line.keys)
+    return bad, keys

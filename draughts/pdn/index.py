@@ -71,7 +71,7 @@ import attrs
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
-from draughts.pdn._index_settle import FileGames, SettlingVisitor, read_again, start_here
+from draughts.pdn._index_settle import FileGames, SettlingVisitor, replace_settled, start_here
 from draughts.pdn._index_source import Source as _Source  # the name it had here
 from draughts.pdn._index_source import file_sha256
 from draughts.pdn._index_tables import SCHEMA, game_row
@@ -421,7 +421,7 @@ class Index:
             key_rows: list[tuple[int, int, int]] = []
             offset = 0
             # Games whose tags name no variant are settled by the file, as
-            # draughts.pdn.validate settles them (see _resettle).
+            # draughts.pdn.validate settles them (see replace_settled).
             settling = FileGames() if default is None else None
             while True:
                 start = start_here(handle, offset, games + 1)
@@ -451,40 +451,13 @@ class Index:
             keys += len(key_rows)
             self._insert(game_rows, tag_rows, key_rows)
         if settling is not None:
-            more_bad, more_keys = self._resettle(path, file_id, settling, positions)
+            more_bad, more_keys = replace_settled(self._db, path, file_id, settling, positions)
             bad, keys = bad + more_bad, keys + more_keys
         db.execute(
             "UPDATE files SET sha256 = ?, games = ? WHERE id = ?",
             (source.sha256.hexdigest(), games, file_id),
         )
         return games, bad, keys
-
-    def _resettle(
-        self, path: str, file_id: int, settling: FileGames, positions: bool
-    ) -> tuple[int, int]:
-        """Replace the rows of the games the file settles as another variant
-        than their own evidence chose; the change in games with errors and
-        in position rows."""
-        db = self._db
-        bad = keys = 0
-        for game_id, start, own, settled in settling.changes():
-            record, line = read_again(path, start, settled)
-            before, old_line = read_again(path, start, own)
-            bad += (record.errors > 0) - (before.errors > 0)
-            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-            row = game_row(game_id, file_id, record, line)
-            db.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(row))})", row)
-            if positions:
-                db.executemany(
-                    "DELETE FROM positions WHERE key = ? AND game_id = ? AND ply = ?",
-                    [(signed_key(k), game_id, ply) for ply, k in enumerate(old_line.keys)],
-                )
-                db.executemany(
-                    "INSERT INTO positions VALUES (?, ?, ?)",
-                    [(signed_key(k), game_id, ply) for ply, k in enumerate(line.keys)],
-                )
-                keys += len(line.keys) - len(old_line.keys)
-        return bad, keys
 
     def _insert(
         self,

@@ -142,14 +142,28 @@ def test_the_index_reads_games_as_validate_does(tmp_path: Path) -> None:
     path.write_text(stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn")), encoding="utf-8")
     reports = list(pdn.validate(str(path)))
     with Index() as index:
-        index.add_file(path)
+        index.add_file(path, positions=True)
         rows = index.connection.execute("SELECT number, variant, plies, errors FROM games")
         # (The index counts the plies of the main line, validate those of side lines too.)
         assert rows.fetchall() == [(r.number, r.variant, r.plies, len(r.errors)) for r in reports]
         # A game read again from its offset is read as it was indexed.
-        settled = next(r for r in reports if r.decided_by == "file")
-        hit = index.search()[settled.number - 1]
-        assert index.read_game(hit).variant.name == "czech"
+        # The games read otherwise alone: their rows and positions are Czech ones.
+        with pdn.open_pdn(path) as handle:
+            alone = [pdn.read_game(handle) for _ in reports]
+        changed = [
+            r for r, game in zip(reports, alone, strict=True) if game.variant.name != "czech"
+        ]
+        assert len(changed) == 5 and all(r.decided_by == "file" for r in changed)  # 4 + 1 moveless
+        for report in changed:
+            hit = index.search()[report.number - 1]
+            game = index.read_game(hit)
+            assert game.variant.name == "czech"
+            final = game.end().board()
+            found = index.games_with_position(final.fen(), variant="czech")
+            assert hit.game_id in [h.game_id for h in found]
+            assert not index.games_with_position(final.fen(), variant="russian")
+        total = index.connection.execute("SELECT COUNT(*) FROM positions").fetchone()[0]
+        assert total == sum(r.plies + 1 for r in reports)  # no side lines in this file
 
 
 # -- The API -------------------------------------------------------------------------
