@@ -9,10 +9,14 @@ games, so the workers must see the files by the same paths (one machine, or a
 shared file system). Compressed files are split too, but each piece of one is
 found by decompressing from the start of the file.
 
-:func:`validate` keeps a few pieces on the cluster at a time (two per worker
-thread) and takes each report as soon as its piece is done, adding them up in
-file order: the scheduler and the workers hold a few pieces and their
-reports, whatever the size of the files. A Dask worker's own statistical
+:func:`validation` is :func:`draughts.pdn.validate` with the pieces read by
+the cluster's workers: the same :class:`~draughts.pdn.GameReport` of every
+game, each game's variant settled by its whole file in the calling process
+(:mod:`draughts.pdn.validation`); :func:`validate` writes them out as
+``draughts validate`` does. Both keep a few pieces on the cluster at a time
+(two per worker thread) and take each piece's reports as soon as it is done:
+the scheduler and the workers hold a few pieces and their reports, whatever
+the size of the files. A Dask worker's own statistical
 profiler (``distributed.worker.profile``) keeps the call trees of its last
 1000 seconds of work, about 0.1 MB a second while it checks games: its memory
 grows by that for the first 1000 seconds, and slowly after. Start the workers
@@ -29,6 +33,8 @@ flat from the start.
     games.filter(lambda g: g.errors).pluck("first_error").compute()
     games.map(lambda g: g.result).frequencies().compute()
     print(draughts.dask.validate(["a.pdn", "b.pdn.gz"], client))
+    with draughts.dask.validation(["a.pdn"], client) as checked:
+        guessed = [report for report in checked if report.guessed]
 
 See the documentation's "Large files" page for starting a cluster and for
 ``draughts validate --scheduler``.
