@@ -17,7 +17,7 @@ from draughts.pdn.lexer import open_cursor
 from draughts.pdn.offsets import GameStart, seek_game
 from draughts.pdn.reader import read
 from draughts.pdn.record import GameRecord, MainLine, MainLineVisitor
-from draughts.pdn.settling import Decided, Seen, seen_of
+from draughts.pdn.settling import Decided, Seen, named_by_tags, seen_of
 
 
 class SettlingVisitor(MainLineVisitor):
@@ -27,12 +27,6 @@ class SettlingVisitor(MainLineVisitor):
     def begin_game(self) -> None:
         super().begin_game()
         self.choice: Choice | None = None
-        self.tagged = False
-
-    def visit_header(self, name: str, value: str) -> None:
-        super().visit_header(name, value)
-        if name in ("GameType", "Variant") and value.strip():
-            self.tagged = True
 
     def visit_choice(self, choice: Choice) -> None:
         self.choice = choice
@@ -64,8 +58,12 @@ class FileGames:
     def add(
         self, game_id: int, start: GameStart, record: GameRecord, visitor: SettlingVisitor
     ) -> None:
-        event = next((value for name, value in record.tags if name == "Event"), None)
-        named = record.variant if visitor.tagged else None
+        tags: dict[str, str] = {}
+        for name, value in record.tags:
+            if name in ("Event", "GameType", "Variant"):
+                tags.setdefault(name, value)
+        event = tags.pop("Event", None)
+        named = named_by_tags(tags)
         seen = seen_of(event, named, visitor.choice)
         self.decided.add(seen)
         if seen.open:

@@ -91,6 +91,22 @@ def seen_of(event: str | None, named: str | None, choice: Choice | None) -> Seen
     return Seen(event, None, (choice.variant.name, tuple(v.name for v in choice.alike)))
 
 
+def named_by_tags(tags: dict[str, str]) -> str | None:
+    """The variant a game's first ``GameType`` and ``Variant`` tags name
+    (``""`` for one the library does not know), None if they name none:
+    what every reader of a file counts as decided by its tags.
+
+    >>> named_by_tags({"GameType": "21"}), named_by_tags({"GameType": "99"}), named_by_tags({})
+    ('english', '', None)
+    """
+    if not any(value.strip() for value in tags.values()):
+        return None
+    try:
+        return variant_of_tags(tags.get("GameType"), tags.get("Variant"), None).name
+    except ValueError:
+        return ""
+
+
 # -- The survey: what decides each game, its moves not checked -----------------------
 
 
@@ -116,13 +132,9 @@ class _Surveyor(BaseVisitor[Seen]):
             self.tags.setdefault(name, value)
 
     def end_headers(self) -> SkipType | None:
-        tags = self.tags
-        if not any(value.strip() for value in tags.values()):
+        self.named = named_by_tags(self.tags)
+        if self.named is None:
             return None  # the reader infers the variant: see visit_choice
-        try:
-            self.named = variant_of_tags(tags.get("GameType"), tags.get("Variant"), None).name
-        except ValueError:
-            self.named = ""
         return SKIP
 
     def visit_board(self, board: Board) -> None:  # pragma: no cover - skipped or stopped

@@ -77,6 +77,7 @@ from draughts.pdn.settling import (
     Decided,
     DecidedBy,
     Seen,
+    named_by_tags,
     read_piece,
     seen_of,
     variant_name,
@@ -220,14 +221,14 @@ class _Checker(BaseVisitor[_Read]):
         self.errors: list[PdnError] = []
         self.warnings: list[PdnError] = []
         self.event: str | None = None
-        self.tagged = False  # a GameType or Variant tag names the variant
+        self.tags: dict[str, str] = {}  # the first GameType and Variant tags
         self.choice: Choice | None = None
 
     def visit_header(self, name: str, value: str) -> None:
         if name == "Event" and self.event is None:
             self.event = value
-        elif name in ("GameType", "Variant") and value.strip():
-            self.tagged = True
+        elif name in ("GameType", "Variant"):
+            self.tags.setdefault(name, value)
 
     def visit_choice(self, choice: Choice) -> None:
         self.choice = choice
@@ -246,7 +247,7 @@ class _Checker(BaseVisitor[_Read]):
             self.warnings.append(warning)
 
     def result(self) -> _Read:
-        named = self.variant if self.tagged else None
+        named = named_by_tags(self.tags) if self.tags else None
         return (
             self.variant,
             self.plies,
