@@ -217,3 +217,28 @@ def test_convert_reads_games_as_validate_does(
     with pdn.open_pdn(source) as handle:
         alone = [pdn.read_game(handle) for _ in range(40)]
     assert sum(game.variant.name == "russian" for game in alone if game) == 4
+
+
+def test_validate_names_the_guessed_games(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Nothing in this file tells international from frisian, antidraughts or
+    # breakthrough: every game is a guess, named with why.
+    path = tmp_path / "open.pdn"
+    path.write_text("1. 32-28 19-23 *\n\n1. 31-27 *\n")
+    assert main(["validate", "--jobs", "1", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(" (")[0] for line in out[:2]] == [
+        f"{path}:1:1: game 1: read as international",
+        f"{path}:3:1: game 2: read as international",
+    ]
+    assert all("a guess: frisian, antidraughts and breakthrough" in line for line in out[:2])
+    assert out[2] == f"{path}: 2 games read as international 2 (guessed 2)"
+    assert main(["validate", "--json", "--jobs", "1", str(path)]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["files"]
+    assert entry["decided_by"] == {"guess": 2}
+    assert [(g["game"], g["line"], g["decided_by"]) for g in entry["guessed"]] == [
+        (1, 1, "guess"),
+        (2, 3, "guess"),
+    ]
+    assert entry["guessed"][0]["reason"].startswith("read as international (squares 1-32")
