@@ -30,9 +30,10 @@ How each game's variant is decided (:attr:`GameReport.decided_by`):
     the evidence leaves several, and the file decided none of them: the one
     the evidence ranks first (the commoner variant on a tie).
 
-Each game is read once, as its tags, the caller or its evidence say, and
-its report kept aside (in a temporary file beyond a few megabytes: memory
-does not grow with the file) with what decides its variant
+Each game is read once, as its tags, the caller or its evidence say. From
+the first game whose moves leave its variant open, the reports are kept
+aside (in a temporary file beyond a few megabytes: memory does not grow
+with the file) with what decides each game's variant
 (:class:`~draughts.pdn.settling.Seen`). Once the whole file is read, the
 games its moves leave open are settled by its decided games
 (:mod:`draughts.pdn.settling`); the few whose variant changes are read
@@ -591,14 +592,20 @@ class Validation(Iterator[GameReport]):
         self, path: str, pieces: list[_Chunk | None], results: Iterator[Any], tally: Tally
     ) -> Iterator[GameReport]:
         """The reports of a file's games once the file has settled the
-        variants their moves leave open."""
+        variants their moves leave open. The reports before the first such
+        game are final as they come (a file whose tags name every game's
+        variant is never kept aside); from it on, they wait in the spool."""
         decided = Decided()
         spool = _Spool()
         try:
             for _ in pieces:
                 for item in next(results):
                     decided.add(item[2])
-                    spool.add(item)
+                    if spool.count or item[0].decided_by == "guess":
+                        spool.add(item)
+                    else:
+                        tally.add(item[0])
+                        yield item[0]
             for report, start, seen in spool:
                 if report.decided_by == "guess":  # the file may say more
                     verdict = decided.verdict(seen, report.reason)
