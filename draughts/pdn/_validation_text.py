@@ -8,7 +8,7 @@
 >>> for line in text_lines(validate(io.BytesIO(text.encode()))):  # doctest: +ELLIPSIS
 ...     print(line)
 <stream>:1:19: illegal move '28-22' in W:W28,31,33-50:B1-18,20,23: ...
-<stream>: 1 game read as international 1 (by their moves 1)
+<stream>: 1 game read as international 1 (by the evidence 1)
 1 file, 1 games, 2 moves, 1 games with errors (illegal 1)
 """
 
@@ -33,7 +33,7 @@ class Validated(Protocol):
 _DECIDED = {
     "tag": "by tags",
     "caller": "as asked",
-    "moves": "by their moves",
+    "evidence": "by the evidence",
     "file": "by the file's other games",
     "guess": "guessed",
 }
@@ -142,7 +142,9 @@ def json_report(validation: Validated) -> dict[str, Any]:
             "errors_by_kind": dict(file.errors_by_kind),
             "variants": dict(file.variants),
             "decided_by": dict(file.decided_by),
-            "inferred": sum(n for how, n in file.decided_by if how in ("moves", "file", "guess")),
+            "inferred": sum(
+                n for how, n in file.decided_by if how in ("evidence", "file", "guess")
+            ),
             "guessed": found.guessed,
         }
         if file.pdn3_violations is not None:

@@ -12,7 +12,7 @@ most decided games of its file chose, else the one the evidence ranks first
 >>> text = ('[Event "A"]\\n1. c3-d4 f6-g5 2. g3-h4 g5xe3 3. d2xf4 *\\n'
 ...         '[Event "A"]\\n1. c3-d4 f6-g5 *\\n')
 >>> [(v.variant, v.decided_by) for v in settle(survey(io.StringIO(text)))]
-[('russian', 'moves'), ('russian', 'file')]
+[('russian', 'evidence'), ('russian', 'file')]
 
 What decides a game (:class:`Seen`) depends on the game alone; how it is
 settled (:class:`Decided`, :func:`settle`) on the decided games of its file
@@ -45,9 +45,10 @@ __all__ = [
     "variants_of",
 ]
 
-DecidedBy = Literal["tag", "caller", "moves", "file", "guess"]
+DecidedBy = Literal["tag", "caller", "evidence", "file", "guess"]
 """How a game's variant was decided: its ``GameType`` or ``Variant`` tag,
-the caller's ``variant=``, its moves (its evidence leaves one variant), its
+the caller's ``variant=``, its evidence (its FEN tag, squares and moves
+leave one variant), its
 file's other games, or a guess (see the module's documentation)."""
 
 
@@ -250,7 +251,7 @@ class Decided:
             return Verdict(None, "tag")
         chosen, alike = seen.choice
         if not alike:
-            return Verdict(chosen, "moves", reason)
+            return Verdict(chosen, "evidence", reason)
         fits = (chosen, *alike)
         event = self.by_event.get(seen.event, Counter())
         for counts, where in ((event, "with its Event tag"), (self.in_file, "of its file")):
@@ -274,7 +275,7 @@ def settle(seen: Sequence[Seen], variant: str | None = None) -> list[Verdict]:
     >>> czech = Seen("E", None, ("czech", ()))
     >>> open_ = Seen("E", None, ("russian", ("czech",)))
     >>> [(v.variant, v.decided_by) for v in settle([czech, open_])]
-    [('czech', 'moves'), ('czech', 'file')]
+    [('czech', 'evidence'), ('czech', 'file')]
     >>> [(v.variant, v.decided_by) for v in settle([open_])]
     [('russian', 'guess')]
     """

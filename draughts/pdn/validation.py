@@ -18,7 +18,7 @@ How each game's variant is decided (:attr:`GameReport.decided_by`):
     its ``GameType`` or ``Variant`` tag names it;
 ``"caller"``
     no tag names one, and ``variant=`` was given;
-``"moves"``
+``"evidence"``
     no tag, no ``variant=``: the evidence of the game (its squares, its FEN
     tag, which variants replay its moves) leaves one variant
     (:func:`draughts.pdn.infer.choose`);
@@ -139,7 +139,7 @@ class GameReport:
 class FileSummary:
     """What checking one file found, its games added up.
 
-    >>> FileSummary("a.pdn", 2, 80, 0, (), (("english", 2),), (("moves", 2),)).ok
+    >>> FileSummary("a.pdn", 2, 80, 0, (), (("english", 2),), (("evidence", 2),)).ok
     True
     """
 
@@ -283,7 +283,7 @@ def check(
         decided_by: DecidedBy = "tag" if named is not None else "caller"
         reason = None
         if choice is not None:
-            decided_by = "guess" if choice.alike else "moves"  # "guess" until the file settles
+            decided_by = "guess" if choice.alike else "evidence"  # "guess" until the file settles
             reason = choice.reason
         report = GameReport(
             file,

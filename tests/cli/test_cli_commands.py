@@ -61,7 +61,7 @@ def test_validate_variant_and_json(capsys: pytest.CaptureFixture[str]) -> None:
         16,
         0,
     )
-    assert entry["decided_by"] == {"moves": 14, "file": 2}
+    assert entry["decided_by"] == {"evidence": 14, "file": 2}
     assert [(g["game"], g["variant"], g["decided_by"]) for g in entry["guessed"]] == [
         (8, "english", "file"),
         (16, "english", "file"),
@@ -78,7 +78,7 @@ def test_validate_summary_says_the_variants_read(capsys: pytest.CaptureFixture[s
     assert main(["validate", "--jobs", "1", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-2] == (
-        f"{path}: 16 games read as english 16 (by the file's other games 2, by their moves 14)"
+        f"{path}: 16 games read as english 16 (by the evidence 14, by the file's other games 2)"
     )
     # The games whose moves fit another variant too are named, with why.
     assert out[:2] == [

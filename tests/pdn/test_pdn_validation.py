@@ -179,7 +179,7 @@ def test_reports_say_where_and_how() -> None:
     assert (first.number, first.offset, first.line, first.variant) == (1, 0, 1, "english")
     assert (first.decided_by, first.reason, first.plies, first.ok) == ("tag", None, 2, True)
     assert (second.number, second.line, second.offset) == (2, 4, text.index("1. 32-28"))
-    assert second.decided_by in ("moves", "guess") and second.reason.startswith("read as")
+    assert second.decided_by in ("evidence", "guess") and second.reason.startswith("read as")
     assert [e.kind for e in second.errors] == ["illegal"] and second.plies == 2
     assert (third.variant, third.decided_by, [e.kind for e in third.errors]) == (
         "",
@@ -253,10 +253,10 @@ def test_settle_by_event_then_file_then_a_guess() -> None:
     ]
     verdicts = settle(seen)
     assert [(v.variant, v.decided_by) for v in verdicts] == [
-        ("czech", "moves"),
-        ("czech", "moves"),
+        ("czech", "evidence"),
+        ("czech", "evidence"),
         ("czech", "file"),
-        ("russian", "moves"),
+        ("russian", "evidence"),
         ("russian", "file"),
         ("czech", "file"),
         ("pool", "file"),
