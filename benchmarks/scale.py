@@ -152,17 +152,13 @@ def clean_files() -> list[Path]:
     """The corpus files whose every game validates without an error (not
     the conformance suite's: small files of a game or two that may end
     without a game terminator, which would run into the next file)."""
-    from draughts._cli.pdn import _Checker
-
     files = []
     for path in sorted(CORPUS.rglob("*.pdn")):
         if path.stat().st_size > 1 << 20 or "pdn3-conformance" in path.parts:
             continue  # OCA: its games have no GameType tag (they are English)
-        with pdn.open_pdn(path) as handle:
-            results = []
-            while (result := pdn.read_game(handle, Visitor=_Checker)) is not None:
-                results.append(result)
-        if results and not any(errors for _, errors, *_ in results):
+        with pdn.validate(path) as validation:
+            summary = validation.summary()
+        if summary.games and summary.ok:
             files.append(path)
     return files
 

@@ -9,10 +9,14 @@ games, so the workers must see the files by the same paths (one machine, or a
 shared file system). Compressed files are split too, but each piece of one is
 found by decompressing from the start of the file.
 
-:func:`validate` keeps a few pieces on the cluster at a time (two per worker
-thread) and takes each report as soon as its piece is done, adding them up in
-file order: the scheduler and the workers hold a few pieces and their
-reports, whatever the size of the files. A Dask worker's own statistical
+:func:`validation` is :func:`draughts.pdn.validate` with the pieces read by
+the cluster's workers: the same :class:`~draughts.pdn.GameReport` of every
+game, each game's variant settled by its whole file in the calling process
+(:mod:`draughts.pdn.validation`); :func:`validate` writes them out as
+``draughts validate`` does. Both keep a few pieces on the cluster at a time
+(two per worker thread) and take each piece's reports as soon as it is done:
+the scheduler and the workers hold a few pieces and their reports, whatever
+the size of the files. A Dask worker's own statistical
 profiler (``distributed.worker.profile``) keeps the call trees of its last
 1000 seconds of work, about 0.1 MB a second while it checks games: its memory
 grows by that for the first 1000 seconds, and slowly after. Start the workers
@@ -29,6 +33,8 @@ flat from the start.
     games.filter(lambda g: g.errors).pluck("first_error").compute()
     games.map(lambda g: g.result).frequencies().compute()
     print(draughts.dask.validate(["a.pdn", "b.pdn.gz"], client))
+    with draughts.dask.validation(["a.pdn"], client) as checked:
+        guessed = [report for report in checked if report.guessed]
 
 See the documentation's "Large files" page for starting a cluster and for
 ``draughts validate --scheduler``.
@@ -42,15 +48,17 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from draughts._cli import pdn as _cli
+from draughts.pdn import _validation_text
 from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
 from draughts.pdn.record import GameRecord, read_record
+from draughts.pdn.settling import Seen, read_piece, settle, survey_piece
+from draughts.pdn.validation import Validation
 from draughts.variant import Variant
 
 if TYPE_CHECKING:
     import dask.bag
 
-__all__ = ["Summary", "read_games", "validate"]
+__all__ = ["Summary", "read_games", "validate", "validation"]
 
 _BLOCKSIZE = 8 << 20  # bytes of games per partition
 # Tasks of validate on the cluster at a time, per worker thread: one running
@@ -90,42 +98,31 @@ def _pieces(path: str, blocksize: int) -> list[_Chunk]:
         return list(_chunks(stream, blocksize, keep=False, encoding=encoding))
 
 
-def _read_piece(path: str, chunk: _Chunk) -> bytes:
-    """A piece's bytes, read from the file (on a worker)."""
-    stream, _ = _open_binary(path)
-    with stream:
-        if stream.seekable():
-            stream.seek(chunk.start.offset)
-        else:
-            left = chunk.start.offset
-            while left > 0:
-                skipped = stream.read(min(left, 1 << 20))
-                if not skipped:
-                    break
-                left -= len(skipped)
-        size = chunk.end - chunk.start.offset
-        parts = []
-        while size > 0:
-            part = stream.read(size)
-            if not part:
-                break
-            parts.append(part)
-            size -= len(part)
-    return b"".join(parts)
-
-
-def _records(path: str, chunk: _Chunk, variant: Variant | str | None) -> list[GameRecord]:
-    """The records of a piece's games (a task)."""
-    data = _read_piece(path, chunk)
+def _records(
+    path: str, chunk: _Chunk, variant: Variant | str | None, settled: Sequence[str | None] | None
+) -> list[GameRecord]:
+    """The records of a piece's games (a task); ``settled``: the variant of
+    each game as its file settles it (None: ``variant`` for every game)."""
+    data = read_piece(path, chunk)
     records = []
     with _open_chunk(chunk, data) as handle:
-        for start in _chunk_starts(chunk, data):
+        for place, start in enumerate(_chunk_starts(chunk, data)):
             record = read_record(
-                handle, file=path, offset=start.offset, number=start.number, variant=variant
+                handle,
+                file=path,
+                offset=start.offset,
+                number=start.number,
+                variant=variant if settled is None else settled[place],
             )
             assert record is not None
             records.append(record)
     return records
+
+
+def _settled(parts: Sequence[Sequence[Seen]]) -> list[list[str | None]]:
+    """The variant of each game of a file's pieces, from their surveys (a task)."""
+    verdicts = iter(settle([seen for part in parts for seen in part]))
+    return [[next(verdicts).variant for _ in part] for part in parts]
 
 
 def read_games(
@@ -136,7 +133,9 @@ def read_games(
     ``blocksize`` bytes of games (a partition never splits a game).
 
     ``variant`` is the variant of games without ``GameType`` or ``Variant``
-    tags (international if not given). The files are scanned for game
+    tags; if not given, each such game's is decided as
+    :func:`draughts.pdn.validate` decides it, with its whole file in view
+    (a survey task per piece and one per file come first). The files are scanned for game
     boundaries now, in this process; the games are read when the bag is
     computed. Each record's ``offset`` is its game's start (see
     :func:`draughts.pdn.scan_offsets`) and ``number`` its place in its file.
@@ -149,11 +148,18 @@ def read_games(
         # [(1, 0, '2-0', 1), (2, 29, '*', 2)]
     """
     module = _dask()
-    parts = [
-        module.delayed(_records, pure=True)(path, chunk, variant)
-        for path in _paths(paths)
-        for chunk in _pieces(path, blocksize)
-    ]
+    parts = []
+    for path in _paths(paths):
+        pieces = _pieces(path, blocksize)
+        settled: list[Any] = [None] * len(pieces)
+        if variant is None:  # each game's variant settled by its file: a survey first
+            surveys = [module.delayed(survey_piece, pure=True)(path, p) for p in pieces]
+            whole = module.delayed(_settled, pure=True)(surveys)
+            settled = [whole[place] for place in range(len(pieces))]
+        parts += [
+            module.delayed(_records, pure=True)(path, piece, variant, own)
+            for piece, own in zip(pieces, settled, strict=True)
+        ]
     bag: dask.bag.Bag = (
         module.bag.from_delayed(parts) if parts else module.bag.from_sequence([], npartitions=1)
     )
@@ -188,28 +194,6 @@ class Summary:
 
     def __str__(self) -> str:
         return "\n".join(self.lines)
-
-
-def _check_piece(path: str, chunk: _Chunk, variant: str | None, strict: bool) -> dict[str, Any]:
-    """A piece's report (a task)."""
-    with _open_chunk(chunk, _read_piece(path, chunk)) as handle:
-        return _cli._check_games(handle, variant, strict, chunk.start.number, chunk.games)
-
-
-def _calls(
-    paths: Sequence[str], variant: str | None, strict: bool, blocksize: int
-) -> list[tuple[str, list[_Call], _Call | None]]:
-    """Per file: its path, the calls of its pieces, and of its strict check."""
-    calls = []
-    for path in paths:
-        try:
-            pieces = _pieces(path, blocksize)
-        except _cli._READ_ERRORS as error:
-            raise _cli._InputError(path, error) from error
-        parts: list[_Call] = [(_check_piece, (path, chunk, variant, strict)) for chunk in pieces]
-        violations: _Call | None = (_cli._strict_violations, (path,)) if strict else None
-        calls.append((path, parts, violations))
-    return calls
 
 
 def _current_client() -> Any:
@@ -279,34 +263,48 @@ def _results(calls: Sequence[_Call], client: Any) -> Iterator[Any]:
     return iter(dask.compute(*values, scheduler=scheduler))
 
 
-def _report_list(
-    paths: Sequence[str], variant: str | None, strict: bool, blocksize: int, client: Any
-) -> list[dict[str, Any]]:
-    files = _calls(paths, variant, strict, blocksize)
-    flat: list[_Call] = []
-    for _, parts, violations in files:
-        flat += parts
-        if violations is not None:
-            flat.append(violations)
-    results = _results(flat, client) if flat else iter([])
-    reports = []
-    for path, parts, violations in files:
-        report = _cli._new_report(path)
-        for _ in parts:
-            _cli._add(report, next(results))
-        reports.append(_cli._finish(report, next(results) if violations is not None else None))
-    return reports
+def validation(
+    paths: Paths,
+    client: Any = None,
+    *,
+    address: str | None = None,
+    variant: str | None = None,
+    strict: bool = False,
+    blocksize: int = _BLOCKSIZE,
+) -> Validation:
+    """:func:`draughts.pdn.validate` with the pieces of the files checked on a
+    Dask cluster: the same :class:`~draughts.pdn.GameReport` of every game,
+    in file order, and the same summary.
 
+    ``client`` is a :class:`distributed.Client`; with ``address`` instead,
+    a client of that scheduler is made (and closed with the validation);
+    with neither, the current client if there is one, else local
+    processes. Every file is split into pieces of about ``blocksize`` bytes
+    of games, each a task (two passes: the survey of each game's variant,
+    then the check).
 
-def _reports(
-    paths: Sequence[str], *, variant: str | None, strict: bool, address: str, chunk_size: int
-) -> list[dict[str, Any]]:
-    """The reports of ``draughts validate --scheduler ADDRESS``."""
-    import distributed
+    .. code-block:: python
 
-    connect: Any = distributed.Client
-    with connect(address) as client:
-        return _report_list(paths, variant, strict, chunk_size, client)
+        with draughts.dask.validation(["a.pdn", "b.pdn"], client) as checked:
+            bad = [report for report in checked if report.errors]
+            print(checked.summary().games)
+    """
+    on_close = None
+    if address is not None:
+        import distributed
+
+        connect: Any = distributed.Client
+        client = connect(address)
+        on_close = client.close
+    return Validation(
+        _paths(paths),
+        variant=variant,
+        strict=strict,
+        jobs=1,
+        chunk_size=blocksize,
+        runner=lambda calls: _results(calls, client),
+        on_close=on_close,
+    )
 
 
 def validate(
@@ -334,17 +332,15 @@ def validate(
         # g.pdn:1:19: illegal move '28-22' in W:W28,31,33-50:B1-18,20,23: capture is ...
         # 1 file, 2 games, 3 moves, 1 games with errors (illegal 1)
     """
-    reports = _report_list(_paths(paths), variant, strict, blocksize, client)
-    kinds: dict[str, int] = {}
-    for report in reports:
-        for kind, count in report["errors_by_kind"].items():
-            kinds[kind] = kinds.get(kind, 0) + count
+    with validation(paths, client, variant=variant, strict=strict, blocksize=blocksize) as checked:
+        lines = _validation_text.text_lines(checked)
+        found = checked.summary()
     return Summary(
-        files=len(reports),
-        games=sum(r["games"] for r in reports),
-        moves=sum(r["moves"] for r in reports),
-        games_with_errors=sum(r["games_with_errors"] for r in reports),
-        errors_by_kind=tuple(sorted(kinds.items())),
-        pdn3_violations=sum(r["pdn3_violations"] for r in reports) if strict else None,
-        lines=tuple(_cli._report_lines(reports, strict)),
+        files=len(found.files),
+        games=found.games,
+        moves=found.plies,
+        games_with_errors=found.games_with_errors,
+        errors_by_kind=found.errors_by_kind,
+        pdn3_violations=found.pdn3_violations,
+        lines=tuple(lines),
     )

@@ -53,6 +53,15 @@ from draughts.pdn.offsets import (
 from draughts.pdn.reader import read as _read
 from draughts.pdn.strict import check as _check
 from draughts.pdn.tree import ChildNode, Game, GameNode, set_variant_tags
+from draughts.pdn.validation import (
+    CHUNK_BYTES as _CHUNK_BYTES,
+)
+from draughts.pdn.validation import (
+    FileSummary,
+    GameReport,
+    Summary,
+    Validation,
+)
 from draughts.pdn.writer import FileExporter, StringExporter, normal_result
 from draughts.variant import Variant
 
@@ -61,9 +70,11 @@ __all__ = [
     "BaseVisitor",
     "ChildNode",
     "FileExporter",
+    "FileSummary",
     "Game",
     "GameBuilder",
     "GameNode",
+    "GameReport",
     "GameStart",
     "Headers",
     "HeadersBuilder",
@@ -71,6 +82,8 @@ __all__ = [
     "SkipType",
     "SkipVisitor",
     "StringExporter",
+    "Summary",
+    "Validation",
     "check_strict",
     "normal_result",
     "open_pdn",
@@ -81,6 +94,7 @@ __all__ = [
     "seek_game",
     "set_variant_tags",
     "skip_game",
+    "validate",
     "variant_of_tags",
 ]
 
@@ -215,3 +229,40 @@ def check_strict(handle: IO[str] | str) -> list[PdnError]:
     if isinstance(handle, str):
         handle = io.StringIO(handle)
     return _check(handle)
+
+
+def validate(
+    source: str | os.PathLike[str] | IO[bytes] | IO[str] | list[Any],
+    *,
+    variant: Variant | str | int | None = None,
+    strict: bool = False,
+    jobs: int = 1,
+    chunk_size: int = _CHUNK_BYTES,
+) -> Validation:
+    """Check every game of a PDN file (a path, a handle, or a list of them):
+    a :class:`Validation` that yields each game's :class:`GameReport` in
+    file order, and whose :meth:`~Validation.summary` adds them up.
+
+    ``variant`` is the variant of games whose tags name none; without it,
+    the evidence of each game decides, and where it leaves several variants,
+    the game's file does (see :mod:`draughts.pdn.validation`). ``strict``
+    adds the PDN 3.0 grammar check of each file. With ``jobs`` above 1, files
+    of more than ``chunk_size`` bytes are split at game boundaries and their
+    pieces checked in that many worker processes: the reports are the same.
+    Handles are copied to a temporary file first (each file is read twice).
+
+    >>> import io
+    >>> text = "1. 32-28 19-23 2. 28-22 *\\n\\n1. 31-27 *\\n"
+    >>> with validate(io.BytesIO(text.encode())) as validation:
+    ...     for report in validation:
+    ...         print(report.number, report.variant, report.plies, [e.kind for e in report.errors])
+    ...     summary = validation.summary()
+    1 international 2 ['illegal']
+    2 international 1 []
+    >>> summary.games, summary.games_with_errors, summary.ok
+    (2, 1, False)
+
+    :raises ValueError: for a variant the library does not know (at once);
+        a file that cannot be read raises when its games are reached.
+    """
+    return Validation(source, variant=variant, strict=strict, jobs=jobs, chunk_size=chunk_size)

@@ -71,11 +71,13 @@ import attrs
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
+from draughts.pdn._index_settle import FileGames, SettlingVisitor, replace_settled, start_here
 from draughts.pdn._index_source import Source as _Source  # the name it had here
 from draughts.pdn._index_source import file_sha256
 from draughts.pdn._index_tables import SCHEMA, game_row
 from draughts.pdn.lexer import guess_encoding
-from draughts.pdn.record import GameRecord, line_move_text, read_main_line
+from draughts.pdn.reader import read
+from draughts.pdn.record import GameRecord, MainLine, line_move_text
 from draughts.pdn.tree import Game
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
@@ -418,10 +420,13 @@ class Index:
             tag_rows: list[tuple[int, int, str, str]] = []
             key_rows: list[tuple[int, int, int]] = []
             offset = 0
+            # Games whose tags name no variant are settled by the file, as
+            # draughts.pdn.validate settles them (see replace_settled).
+            settling = FileGames() if default is None else None
             while True:
-                found = read_main_line(
-                    handle, file=path, offset=offset, number=games + 1, variant=variant
-                )
+                start = start_here(handle, offset, games + 1)
+                visitor = SettlingVisitor(path, offset, games + 1)
+                found: tuple[GameRecord, MainLine] | None = read(handle, visitor, variant)
                 if found is None:
                     break
                 record, line = found
@@ -429,6 +434,8 @@ class Index:
                 games += 1
                 game_id += 1
                 bad += record.errors > 0
+                if settling is not None:
+                    settling.add(game_id, start, record, visitor)
                 game_rows.append(game_row(game_id, file_id, record, line))
                 tag_rows.extend(
                     (game_id, place, name, value) for place, (name, value) in enumerate(record.tags)
@@ -443,6 +450,9 @@ class Index:
                     self._insert(game_rows, tag_rows, key_rows)
             keys += len(key_rows)
             self._insert(game_rows, tag_rows, key_rows)
+        if settling is not None:
+            more_bad, more_keys = replace_settled(self._db, path, file_id, settling, positions)
+            bad, keys = bad + more_bad, keys + more_keys
         db.execute(
             "UPDATE files SET sha256 = ?, games = ? WHERE id = ?",
             (source.sha256.hexdigest(), games, file_id),
@@ -745,13 +755,16 @@ class Index:
         """
         game_id = hit if isinstance(hit, int) else hit.game_id
         row = self._db.execute(
-            "SELECT f.path, f.size, f.mtime_ns, f.default_variant, g.offset"
+            "SELECT f.path, f.size, f.mtime_ns, f.default_variant, g.offset, g.variant"
             " FROM games g JOIN files f ON f.id = g.file_id WHERE g.id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
             raise KeyError(game_id)
-        path, size, mtime_ns, default, offset = row
+        path, size, mtime_ns, default, offset, indexed_as = row
+        # A game whose tags name no variant is read as it was indexed (its
+        # file may have settled it); tags, if any, still name their own.
+        default = default or indexed_as or None
         stat = os.stat(path)
         if (stat.st_size, stat.st_mtime_ns) != (size, mtime_ns):
             raise ValueError(f"{path} changed since it was indexed: index it again")

@@ -293,6 +293,9 @@ class _GameReader:
         self.visitor.handle_warning(
             PdnError(line, column, short_message(f"no GameType: {choice.reason}"), "inferred")
         )
+        note = getattr(self.visitor, "visit_choice", None)  # the Choice itself (validation)
+        if note is not None:
+            note(choice)
         return choice.variant
 
     def replays(

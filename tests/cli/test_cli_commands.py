@@ -61,6 +61,11 @@ def test_validate_variant_and_json(capsys: pytest.CaptureFixture[str]) -> None:
         16,
         0,
     )
+    assert entry["decided_by"] == {"evidence": 14, "file": 2}
+    assert [(g["game"], g["variant"], g["decided_by"]) for g in entry["guessed"]] == [
+        (8, "english", "file"),
+        (16, "english", "file"),
+    ]
     # PDN 3.0's international, asked for, fails at the first move of each.
     assert main(["validate", "--json", "--variant", "international", str(path)]) == 1
     report = json.loads(capsys.readouterr().out)
@@ -72,7 +77,15 @@ def test_validate_summary_says_the_variants_read(capsys: pytest.CaptureFixture[s
     path = DATA / "British_Computer_Championship_2002.pdn"
     assert main(["validate", "--jobs", "1", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-2] == f"{path}: 16 games read as english 16, 16 inferred"
+    assert out[-2] == (
+        f"{path}: 16 games read as english 16 (by the evidence 14, by the file's other games 2)"
+    )
+    # The games whose moves fit another variant too are named, with why.
+    assert out[:2] == [
+        f"{path}:{line}:1: game {number}: read as english (14 other games with its Event tag "
+        "were english by their tags or moves; its moves fit pool too)"
+        for line, number in ((71, 8), (151, 16))
+    ]
 
 
 def test_validate_strict(capsys: pytest.CaptureFixture[str]) -> None:
@@ -173,3 +186,59 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("perft", "play", "validate", "convert", "index", "search", "serve"):
         assert command in usage
     assert "{perft,play,validate,convert,index,search,serve,match,dxp,hub}" in usage
+
+
+def test_validate_refuses_an_unknown_variant_before_reading(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The file does not exist: the variant is refused first, as a usage error.
+    assert main(["validate", "--variant", "nosuch", str(tmp_path / "none.pdn")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("draughts validate: --variant: ")
+    assert "nosuch" in captured.err and "none.pdn" not in captured.err
+
+
+def test_convert_reads_games_as_validate_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A Czech championship without tags: read game by game, 4 of its games
+    # would be Russian; the file's other games make them Czech.
+    source = Path(__file__).resolve().parents[3] / "shared/data/pdn/czech"
+    source = source / "MR_Ceska_Dama_Druzstev_2008.pdn"
+    if not source.exists():
+        pytest.skip(f"{source} is absent: the shared corpus is only beside the repository in CI")
+    out = tmp_path / "out.pdn"
+    assert main(["convert", str(source), str(out)]) == 0
+    capsys.readouterr()
+    with pdn.open_pdn(out) as handle:
+        written = [pdn.read_game(handle) for _ in range(40)]
+    assert {game.headers.get("GameType") for game in written if game} == {"29"}
+    with pdn.open_pdn(source) as handle:
+        alone = [pdn.read_game(handle) for _ in range(40)]
+    assert sum(game.variant.name == "russian" for game in alone if game) == 4
+
+
+def test_validate_names_the_guessed_games(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Nothing in this file tells international from frisian, antidraughts or
+    # breakthrough: every game is a guess, named with why.
+    path = tmp_path / "open.pdn"
+    path.write_text("1. 32-28 19-23 *\n\n1. 31-27 *\n")
+    assert main(["validate", "--jobs", "1", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(" (")[0] for line in out[:2]] == [
+        f"{path}:1:1: game 1: read as international",
+        f"{path}:3:1: game 2: read as international",
+    ]
+    assert all("a guess: frisian, antidraughts and breakthrough" in line for line in out[:2])
+    assert out[2] == f"{path}: 2 games read as international 2 (guessed 2)"
+    assert main(["validate", "--json", "--jobs", "1", str(path)]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["files"]
+    assert entry["decided_by"] == {"guess": 2}
+    assert [(g["game"], g["line"], g["decided_by"]) for g in entry["guessed"]] == [
+        (1, 1, "guess"),
+        (2, 3, "guess"),
+    ]
+    assert entry["guessed"][0]["reason"].startswith("read as international (squares 1-32")

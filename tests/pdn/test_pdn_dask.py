@@ -22,6 +22,7 @@ distributed = pytest.importorskip(
 import draughts.dask  # noqa: E402
 from draughts import pdn  # noqa: E402
 from draughts.pdn.record import GameRecord, read_record  # noqa: E402
+from draughts.pdn.settling import variants_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"
@@ -44,11 +45,13 @@ def client() -> Iterator[Any]:
 def sequential_records(path: str, variant: str | None = None) -> list[GameRecord]:
     with open(path, "rb") as raw:
         starts = list(pdn.scan_starts(raw))
+    # Each game read as its file settles its variant (as validate does).
+    settled = list(variants_of(path)) if variant is None else [variant] * len(starts)
     records = []
     with pdn.open_pdn(path) as handle:
-        for start in starts:
+        for start, own in zip(starts, settled, strict=True):
             record = read_record(
-                handle, file=path, offset=start.offset, number=start.number, variant=variant
+                handle, file=path, offset=start.offset, number=start.number, variant=own
             )
             assert record is not None
             records.append(record)
@@ -72,10 +75,13 @@ def test_the_bag_holds_the_records_read_sequentially(client: Any) -> None:
     paths = list(LOCAL)
     if CORPUS.is_dir():
         paths.append(str(CORPUS / "english" / "tinsley.pdn"))
+        paths.append(str(CORPUS / "czech" / "MR_Ceska_Dama_Druzstev_2008.pdn"))
     bag = draughts.dask.read_games(paths, blocksize=20_000)
     assert bag.npartitions > len(paths)
     expected = [record for path in paths for record in sequential_records(path)]
     assert bag.compute() == expected
+    if CORPUS.is_dir():  # the Czech games the moves leave open are Czech by their file
+        assert {r.variant for r in expected if "czech" in r.file} == {"czech"}
     # A bag is a bag: the records can be counted and filtered on the cluster.
     bad = bag.filter(lambda r: r.errors > 0).map(lambda r: (r.file, r.number)).compute()
     assert bad == [(r.file, r.number) for r in expected if r.errors]
@@ -185,3 +191,20 @@ def test_an_empty_list_and_a_missing_file(client: Any, tmp_path: Path) -> None:
     assert draughts.dask.read_games([]).compute() == []
     with pytest.raises(FileNotFoundError):
         draughts.dask.read_games([str(tmp_path / "none.pdn")])
+
+
+def test_validation_gives_the_reports_of_one_process(client: Any) -> None:
+    # A Czech championship without tags: 14 of its games take the variant the
+    # other games decided, in pieces on the cluster as in one process.
+    source = CORPUS / "czech" / "MR_Ceska_Dama_Druzstev_2008.pdn"
+    paths = list(LOCAL[:3])
+    if source.exists():
+        paths.append(str(source))
+    with pdn.validate(paths) as local:
+        expected = list(local)
+        summary = local.summary()
+    with draughts.dask.validation(paths, client, blocksize=3_000) as checked:
+        assert list(checked) == expected
+        assert checked.summary() == summary
+    if source.exists():
+        assert {r.variant for r in expected if r.file == paths[-1]} == {"czech"}

@@ -22,6 +22,7 @@ import draughts.pdn.index as index_module
 from draughts import Board, Move, pdn
 from draughts.pdn.index import Index, signed_key, unsigned_key
 from draughts.pdn.record import read_main_line, read_record
+from draughts.pdn.settling import settle, survey_piece
 from tests.conftest import SHARED_PDN, shared_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -285,16 +286,16 @@ def test_an_interrupted_run_leaves_a_consistent_database(
     monkeypatch.setattr(index_module, "_BATCH", 10)  # rows go to SQLite before the failure
     db_path = tmp_path / "games.sqlite"
     calls = {"n": 0}
-    real = index_module.read_main_line
+    real = index_module.read  # the reader, as the index calls it for each game
 
-    def failing(handle: Any, **kwargs: Any) -> Any:
-        if "second" in kwargs["file"]:
+    def failing(handle: Any, visitor: Any, *args: Any) -> Any:
+        if "second" in visitor._record._file:
             calls["n"] += 1
             if calls["n"] == 40:
                 raise KeyboardInterrupt
-        return real(handle, **kwargs)
+        return real(handle, visitor, *args)
 
-    monkeypatch.setattr(index_module, "read_main_line", failing)
+    monkeypatch.setattr(index_module, "read", failing)
     with Index(db_path) as index:
         with pytest.raises(KeyboardInterrupt):
             for _ in index.add_files([games, second], variant="english", positions=True):
@@ -307,7 +308,7 @@ def test_an_interrupted_run_leaves_a_consistent_database(
     db = sqlite3.connect(db_path)
     assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     db.close()
-    monkeypatch.setattr(index_module, "read_main_line", real)
+    monkeypatch.setattr(index_module, "read", real)
     with Index(db_path) as index:
         reports = list(index.add_files([games, second], variant="english", positions=True))
     assert [report.status for report in reports] == ["unchanged", "added"]
@@ -327,15 +328,15 @@ def test_a_killed_process_leaves_a_consistent_database(games: Path, tmp_path: Pa
 import os, sys
 sys.path.insert(0, {str(ROOT)!r})
 import draughts.pdn.index as module
-real, seen = module.read_main_line, [0]
+real, seen = module.read, [0]
 module._BATCH = 10
-def dying(handle, **kwargs):
-    if "second" in kwargs["file"]:
+def dying(handle, visitor, *args):
+    if "second" in visitor._record._file:
         seen[0] += 1
         if seen[0] == 45:
             os._exit(3)
-    return real(handle, **kwargs)
-module.read_main_line = dying
+    return real(handle, visitor, *args)
+module.read = dying
 with module.Index({str(db_path)!r}) as index:
     index.connection.execute("PRAGMA cache_size = 2")  # pages reach the file before COMMIT
     for path in ({str(games)!r}, {str(second)!r}):
@@ -387,17 +388,24 @@ def assert_offsets_read_the_same_games(path: Path, variant: str | None) -> int:
         index.add_file(path, variant=variant)
         hits = index.search()
         rows = index.connection.execute("SELECT moves, final_fen FROM games ORDER BY id").fetchall()
+    # Without a variant, each game is read as its file settles it (as validate does).
+    each = [variant] * len(hits)
+    if variant is None:
+        each = [verdict.variant for verdict in settle(survey_piece(str(path), None))]
     with pdn.open_pdn(path) as handle:
         sequential = []
-        while (record := read_record(handle, variant=variant)) is not None:
+        for own in each:
+            record = read_record(handle, variant=own)
+            assert record is not None
             sequential.append(record)
+        assert read_record(handle) is None
     assert len(hits) == len(sequential)
-    for hit, record, (moves, final_fen) in zip(hits, sequential, rows, strict=True):
+    for hit, record, (moves, final_fen), own in zip(hits, sequential, rows, each, strict=True):
         # A new handle each time: the reader keeps the rest of the last line
         # it read for the next game of the same handle, even after a seek.
         with pdn.open_pdn(path) as handle:
             handle.seek(hit.offset)
-            again = read_record(handle, variant=variant)
+            again = read_record(handle, variant=own)
             assert again is not None, (path, hit.number)
             same = (again.tags, again.plies, again.final_fen, again.result, again.errors)
             assert same == (

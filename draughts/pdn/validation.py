@@ -1,0 +1,621 @@
+"""Validation of PDN files: every game checked, with a typed report for each
+and a summary, the variant of each game decided with its whole file in view.
+
+>>> import os, tempfile
+>>> from draughts.pdn import validate
+>>> path = os.path.join(tempfile.mkdtemp(), "games.pdn")
+>>> _ = open(path, "w").write('[GameType "21"]\\n1. 11-15 23-19 *\\n\\n1. 9-14 22-17 2. 11-15 *\\n')
+>>> validation = validate(path)
+>>> [(r.number, r.variant, r.decided_by, r.plies, len(r.errors)) for r in validation]
+[(1, 'english', 'tag', 2, 0), (2, 'english', 'file', 3, 0)]
+>>> summary = validation.summary()
+>>> summary.games, summary.ok, summary.files[0].variants
+(2, True, (('english', 2),))
+
+How each game's variant is decided (:attr:`GameReport.decided_by`):
+
+``"tag"``
+    its ``GameType`` or ``Variant`` tag names it;
+``"caller"``
+    no tag names one, and ``variant=`` was given;
+``"evidence"``
+    no tag, no ``variant=``: the evidence of the game (its squares, its FEN
+    tag, which variants replay its moves) leaves one variant
+    (:func:`draughts.pdn.infer.choose`);
+``"file"``
+    the evidence leaves several variants, and the decided games of its file
+    (by tag or by their moves) chose one of them: the one most of them chose
+    among the games with its ``Event`` tag, else in the whole file;
+``"guess"``
+    the evidence leaves several, and the file decided none of them: the one
+    the evidence ranks first (the commoner variant on a tie).
+
+Each game is read once, as its tags, the caller or its evidence say. From
+the first game whose moves leave its variant open, the reports are kept
+aside (in a temporary file beyond a few megabytes: memory does not grow
+with the file) with what decides each game's variant
+(:class:`~draughts.pdn.settling.Seen`). Once the whole file is read, the
+games its moves leave open are settled by its decided games
+(:mod:`draughts.pdn.settling`); the few whose variant changes are read
+again, and the reports come out in file order. A piece of a file is read
+the same in this process, in worker processes (``jobs``) or on a Dask
+cluster (:mod:`draughts.dask`), and the settling depends on the whole file
+only, so the reports are the same however the file was split.
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures
+import contextlib
+import io
+import os
+import pickle
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from typing import IO, Any
+
+import attrs
+
+from draughts.board import Board
+from draughts.move import Move
+from draughts.pdn.headers import BaseVisitor, PdnError
+from draughts.pdn.infer import Choice
+from draughts.pdn.offsets import (
+    GameStart,
+    _Chunk,
+    _chunk_starts,
+    _chunks,
+    _open_binary,
+    _open_chunk,
+    scan_starts,
+    seek_game,
+)
+from draughts.pdn.reader import read
+from draughts.pdn.settling import (
+    Decided,
+    DecidedBy,
+    Seen,
+    named_by_tags,
+    read_piece,
+    seen_of,
+    variant_name,
+)
+from draughts.variant import Variant
+
+__all__ = ["DecidedBy", "FileSummary", "GameReport", "Summary", "Validation"]
+
+NOT_SET_UP = ""
+"""The variant of a game whose board could not be set up (an unknown
+``GameType``, a bad ``FEN``)."""
+
+
+@attrs.frozen
+class GameReport:
+    """What checking one game found.
+
+    >>> report = GameReport("a.pdn", 3, 120, 9, "czech", "file", "read as czech (...)", 41)
+    >>> report.ok, report.guessed
+    (True, True)
+    """
+
+    file: str
+    """The file, as given (``-`` for standard input)."""
+    number: int
+    """The game's place in its file, from 1."""
+    offset: int
+    """The byte where the game starts (see :func:`draughts.pdn.scan_starts`)."""
+    line: int
+    """The line it starts on, from 1."""
+    variant: str
+    """The name of the variant its moves were checked under (:data:`NOT_SET_UP`
+    when its board could not be set up)."""
+    decided_by: DecidedBy
+    """How that variant was decided."""
+    reason: str | None
+    """Why, in words, when no tag and no caller named it: the evidence, and
+    for ``"file"`` the file's games that decided it."""
+    plies: int
+    """The legal moves read, side lines included."""
+    errors: tuple[PdnError, ...] = ()
+    warnings: tuple[PdnError, ...] = ()
+    """Its warnings (the PDN 3.0 violations the reader tolerates)."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the game has no error."""
+        return not self.errors
+
+    @property
+    def guessed(self) -> bool:
+        """Whether its moves leave its variant open (it was settled by its
+        file, or guessed)."""
+        return self.decided_by in ("file", "guess")
+
+
+@attrs.frozen
+class FileSummary:
+    """What checking one file found, its games added up.
+
+    >>> FileSummary("a.pdn", 2, 80, 0, (), (("english", 2),), (("evidence", 2),)).ok
+    True
+    """
+
+    file: str
+    games: int
+    plies: int
+    """The legal moves of all its games, side lines included."""
+    games_with_errors: int
+    errors_by_kind: tuple[tuple[str, int], ...]
+    """``(kind, games with an error of that kind)``, by kind."""
+    variants: tuple[tuple[str, int], ...]
+    """``(variant, games read as it)``, by name."""
+    decided_by: tuple[tuple[str, int], ...]
+    """``(how, games whose variant was decided so)``, by how."""
+    pdn3_violations: tuple[PdnError, ...] | None = None
+    """In strict mode, its PDN 3.0 violations (those of
+    :func:`draughts.pdn.check_strict`, then the reader's warnings); else None."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether no game has an error (and, in strict mode, no violation)."""
+        return not (self.games_with_errors or self.pdn3_violations)
+
+
+@attrs.frozen
+class Summary:
+    """What checking all the files found.
+
+    >>> summary = Summary((FileSummary("a.pdn", 2, 80, 1, (("illegal", 1),), (), ()),))
+    >>> summary.games, summary.games_with_errors, summary.ok
+    (2, 1, False)
+    """
+
+    files: tuple[FileSummary, ...]
+
+    @property
+    def games(self) -> int:
+        return sum(f.games for f in self.files)
+
+    @property
+    def plies(self) -> int:
+        return sum(f.plies for f in self.files)
+
+    @property
+    def games_with_errors(self) -> int:
+        return sum(f.games_with_errors for f in self.files)
+
+    @property
+    def errors_by_kind(self) -> tuple[tuple[str, int], ...]:
+        """``(kind, games with an error of that kind)`` over all files, by kind."""
+        kinds: Counter[str] = Counter()
+        for summary in self.files:
+            kinds.update(dict(summary.errors_by_kind))
+        return tuple(sorted(kinds.items()))
+
+    @property
+    def pdn3_violations(self) -> int | None:
+        """In strict mode, the PDN 3.0 violations of all the files; else None."""
+        found = [f.pdn3_violations for f in self.files if f.pdn3_violations is not None]
+        return sum(len(v) for v in found) if found else None
+
+    @property
+    def ok(self) -> bool:
+        return all(f.ok for f in self.files)
+
+
+# -- Reading a game once ---------------------------------------------------------
+
+_Read = tuple[str, int, list[PdnError], list[PdnError], str | None, str | None, Choice | None]
+
+
+class _Checker(BaseVisitor[_Read]):
+    """Counts a game's moves (side lines too) and keeps its variant, errors
+    and warnings, its ``Event`` tag, the variant its tags name and the
+    inference's choice, without building a tree."""
+
+    def begin_game(self) -> None:
+        self.variant = NOT_SET_UP
+        self.plies = 0
+        self.errors: list[PdnError] = []
+        self.warnings: list[PdnError] = []
+        self.event: str | None = None
+        self.tags: dict[str, str] = {}  # the first GameType and Variant tags
+        self.choice: Choice | None = None
+
+    def visit_header(self, name: str, value: str) -> None:
+        if name == "Event" and self.event is None:
+            self.event = value
+        elif name in ("GameType", "Variant"):
+            self.tags.setdefault(name, value)
+
+    def visit_choice(self, choice: Choice) -> None:
+        self.choice = choice
+
+    def visit_board(self, board: Board) -> None:
+        self.variant = board.variant.name
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        self.plies += 1
+
+    def handle_error(self, error: PdnError) -> None:
+        self.errors.append(error)
+
+    def handle_warning(self, warning: PdnError) -> None:
+        if warning.kind != "inferred":  # the report says it: decided_by, reason
+            self.warnings.append(warning)
+
+    def result(self) -> _Read:
+        named = named_by_tags(self.tags) if self.tags else None
+        return (
+            self.variant,
+            self.plies,
+            self.errors,
+            self.warnings,
+            self.event,
+            named,
+            self.choice,
+        )
+
+
+Checked = tuple[GameReport, GameStart, Seen]
+"""A game read once: its report, its start, and what decides its variant."""
+
+
+def check(
+    handle: IO[str], file: str, starts: Iterable[GameStart], variant: str | None
+) -> Iterator[Checked]:
+    """Read each game of ``handle`` once (``starts``: where each starts), as
+    its tags name it, else as ``variant``, else as its evidence chooses.
+
+    This is the one place a game is checked: a faster check of a game that
+    gives what :class:`_Checker` gives plugs in here (and a faster replay
+    of a candidate variant where the reader replays them,
+    :meth:`draughts.pdn.reader._GameReader.replays`)."""
+    checker = _Checker()
+    for start in starts:
+        found = read(handle, checker, variant)
+        if found is None:
+            break
+        read_as, plies, errors, warnings, event, named, choice = found
+        decided_by: DecidedBy = "tag" if named is not None else "caller"
+        reason = None
+        if choice is not None:
+            decided_by = "guess" if choice.alike else "evidence"  # "guess" until the file settles
+            reason = choice.reason
+        report = GameReport(
+            file,
+            start.number,
+            start.offset,
+            start.line,
+            read_as,
+            decided_by,
+            reason,
+            plies,
+            tuple(errors),
+            tuple(warnings),
+        )
+        yield report, start, seen_of(event, named, choice)
+
+
+def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Checked]:
+    """Read the games of a piece of a file once (None: the whole file)."""
+    if chunk is None:
+        with _open_text(path) as handle, _open_binary(path)[0] as raw:
+            return list(check(handle, name, scan_starts(raw), variant))
+    data = chunk.data if chunk.data is not None else read_piece(path, chunk)
+    with _open_chunk(chunk, data) as handle:
+        return list(check(handle, name, _chunk_starts(chunk, data), variant))
+
+
+def recheck(path: str, report: GameReport, start: GameStart, variant: str) -> GameReport:
+    """A game read again as ``variant`` (its file settled it so)."""
+    with _open_text(path) as handle:
+        seek_game(handle, start)
+        found = read(handle, _Checker(), variant, False)
+    assert found is not None, "the game was read before"
+    read_as, plies, errors, warnings, *_ = found
+    return attrs.evolve(
+        report, variant=read_as, plies=plies, errors=tuple(errors), warnings=tuple(warnings)
+    )
+
+
+def strict_violations(path: str) -> list[PdnError]:
+    """The PDN 3.0 violations of a whole file."""
+    from draughts.pdn import check_strict  # the package imports this module
+
+    with _open_text(path) as handle:
+        return check_strict(handle)
+
+
+def _open_text(path: str) -> IO[str]:
+    from draughts.pdn import open_pdn  # the package imports this module
+
+    return open_pdn(path)
+
+
+class _Spool:
+    """A file's games read once, kept in file order until the file is
+    settled: in memory up to a few megabytes, then in a temporary file."""
+
+    def __init__(self) -> None:
+        # Closed when read back, or by the caller's finally (not a with: it outlives __init__).
+        self.file = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115
+        self.count = 0
+
+    def add(self, item: Checked) -> None:
+        # Each item a pickle of its own: one pickler's memo would hold them all.
+        pickle.dump(item, self.file, pickle.HIGHEST_PROTOCOL)
+        self.count += 1
+
+    def __iter__(self) -> Iterator[Checked]:
+        self.file.seek(0)
+        for _ in range(self.count):
+            item: Checked = pickle.load(self.file)
+            yield item
+        self.file.close()
+
+
+_SPOOL_BYTES = 8 << 20
+
+
+# -- Adding up --------------------------------------------------------------------
+
+
+class Tally:
+    """A file's summary, made of its games' reports as they come."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.games = self.plies = self.bad = 0
+        self.kinds: Counter[str] = Counter()
+        self.variants: Counter[str] = Counter()
+        self.decided: Counter[str] = Counter()
+        self.warnings: list[PdnError] = []
+
+    def add(self, report: GameReport) -> None:
+        self.games += 1
+        self.plies += report.plies
+        self.variants[report.variant] += 1
+        self.decided[report.decided_by] += 1
+        if report.errors:
+            self.bad += 1
+            self.kinds.update({e.kind for e in report.errors})
+        self.warnings += report.warnings
+
+    def summary(self, violations: Sequence[PdnError] | None) -> FileSummary:
+        """The file's summary; in strict mode (``violations`` given) the
+        reader's warnings count as PDN 3.0 violations."""
+        found = None
+        if violations is not None:
+            found = tuple(violations) + tuple(self.warnings)
+        return FileSummary(
+            file=self.file,
+            games=self.games,
+            plies=self.plies,
+            games_with_errors=self.bad,
+            errors_by_kind=tuple(sorted(self.kinds.items())),
+            variants=tuple(sorted(self.variants.items())),
+            decided_by=tuple(sorted(self.decided.items())),
+            pdn3_violations=found,
+        )
+
+
+def source_name(source: Any) -> str:
+    """The name a report gives a file: a path as given, ``-`` for standard
+    input, a handle's ``name``, else ``<stream>``."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    name = getattr(source, "name", None)
+    if name in ("<stdin>", 0):  # sys.stdin.buffer, open(0, "rb")
+        return "-"
+    return name if isinstance(name, str) else "<stream>"
+
+
+# -- Running: the files, their pieces, in this process or elsewhere ------------------
+
+Call = tuple[Callable[..., Any], tuple[Any, ...]]
+"""A task: a function of this module and its arguments (they pickle)."""
+
+Runner = Callable[[Sequence[Call]], Iterator[Any]]
+"""Runs tasks and gives their results in their order (here, in a process
+pool, on a Dask cluster)."""
+
+Source = str | os.PathLike[str] | IO[bytes] | IO[str]
+CHUNK_BYTES = 4 << 20
+"""The bytes of games of a piece of a file sent to a worker."""
+
+
+def run_here(calls: Sequence[Call]) -> Iterator[Any]:
+    """A :data:`Runner` that runs the tasks in this process."""
+    for function, args in calls:
+        yield function(*args)
+
+
+class _Pool:
+    """A :data:`Runner` on a process pool, a few tasks ahead of the results
+    taken (two per process)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def __call__(self, calls: Sequence[Call]) -> Iterator[Any]:
+        if self.pool is None:
+            self.pool = concurrent.futures.ProcessPoolExecutor(self.jobs)
+        pool = self.pool
+        running: collections.deque[concurrent.futures.Future[Any]] = collections.deque()
+        for function, args in calls:
+            running.append(pool.submit(function, *args))
+            while len(running) > 2 * self.jobs:
+                yield running.popleft().result()
+        while running:
+            yield running.popleft().result()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Validation(Iterator[GameReport]):
+    """The games of PDN files being checked: iterate it for each game's
+    :class:`GameReport`, in file order; :meth:`summary` says what all of
+    them came to (made by :func:`draughts.pdn.validate`).
+
+    Use it as a context manager, or call :meth:`close`, when you stop
+    before the end: worker processes and temporary copies are then let go.
+
+    :raises ValueError: for a variant the library does not know.
+    """
+
+    def __init__(
+        self,
+        sources: Source | Iterable[Source],
+        *,
+        variant: Variant | str | int | None = None,
+        strict: bool = False,
+        jobs: int = 1,
+        chunk_size: int = CHUNK_BYTES,
+        runner: Runner | None = None,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
+        if jobs < 1 or chunk_size < 1:
+            raise ValueError(f"jobs and chunk_size must be at least 1, not {jobs}, {chunk_size}")
+        self.variant = variant_name(variant)
+        self.strict = strict
+        self.chunk_size = chunk_size
+        single = isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read")
+        self._sources: list[Any] = [sources] if single else list(sources)  # type: ignore[arg-type]
+        self._pool = _Pool(jobs) if jobs > 1 and runner is None else None
+        self._runner = runner
+        self._on_close = on_close
+        self._split = jobs > 1 or runner is not None
+        self._temporary: list[str] = []
+        self._files: list[FileSummary] = []
+        self.file: str | None = None
+        """The file being read (to name it when it cannot be read)."""
+        self._reports: Generator[GameReport, None, None] = self._run()
+
+    def __iter__(self) -> Validation:
+        return self
+
+    def __next__(self) -> GameReport:
+        return next(self._reports)
+
+    def summary(self) -> Summary:
+        """What all the games came to (the games not iterated yet are
+        checked first)."""
+        for _ in self._reports:
+            pass
+        return Summary(tuple(self._files))
+
+    def close(self) -> None:
+        """Stop: let worker processes and temporary copies go."""
+        self._reports.close()
+        if self._pool is not None:
+            self._pool.close()
+        self.close_temporary()
+        if self._on_close is not None:
+            self._on_close()
+            self._on_close = None
+
+    def __enter__(self) -> Validation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self) -> Generator[GameReport, None, None]:
+        try:
+            for source in self._sources:
+                self.file = source_name(source)
+                path = self._path(source)
+                yield from self._one_file(self.file, path)
+            self.file = None
+        finally:
+            self.close_temporary()
+
+    def close_temporary(self) -> None:
+        for path in self._temporary:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        self._temporary = []
+
+    def _path(self, source: Any) -> str:
+        """A path to read ``source`` by (a handle is copied to a temporary
+        file: it is read twice, maybe in other processes)."""
+        if isinstance(source, (str, os.PathLike)):
+            return os.fspath(source)
+        with tempfile.NamedTemporaryFile(prefix="draughts-pdn-", delete=False) as copy:
+            self._temporary.append(copy.name)
+            if isinstance(source, io.TextIOBase):
+                while block := source.read(1 << 20):
+                    copy.write(block.encode("utf-8"))
+            else:
+                shutil.copyfileobj(source, copy, 1 << 20)
+        return copy.name
+
+    def _run_calls(self, calls: Sequence[Call], split: bool) -> Iterator[Any]:
+        if not split:
+            return run_here(calls)
+        if self._runner is not None:
+            return self._runner(calls)
+        assert self._pool is not None
+        return self._pool(calls)
+
+    def _one_file(self, name: str, path: str) -> Iterator[GameReport]:
+        pieces: list[_Chunk | None] = [None]
+        if self._split:
+            stream, encoding = _open_binary(path)
+            with stream:
+                found = list(_chunks(stream, self.chunk_size, keep=False, encoding=encoding))
+            pieces = list(found) if len(found) > 1 else [None]
+        # A file of one piece is read here, unless the tasks go to a cluster.
+        split = pieces != [None] or self._runner is not None
+        calls: list[Call] = [(check_piece, (path, name, piece, self.variant)) for piece in pieces]
+        if self.strict:
+            calls.append((strict_violations, (path,)))
+        results = self._run_calls(calls, split)
+        tally = Tally(name)
+        if self.variant is not None:  # every game decided by its tags or the caller
+            for _ in pieces:
+                for report, _, _ in next(results):
+                    tally.add(report)
+                    yield report
+        else:
+            yield from self._settled(path, pieces, results, tally)
+        self._files.append(tally.summary(next(results) if self.strict else None))
+
+    def _settled(
+        self, path: str, pieces: list[_Chunk | None], results: Iterator[Any], tally: Tally
+    ) -> Iterator[GameReport]:
+        """The reports of a file's games once the file has settled the
+        variants their moves leave open. The reports before the first such
+        game are final as they come (a file whose tags name every game's
+        variant is never kept aside); from it on, they wait in the spool."""
+        decided = Decided()
+        spool = _Spool()
+        try:
+            for _ in pieces:
+                for item in next(results):
+                    decided.add(item[2])
+                    if spool.count or item[0].decided_by == "guess":
+                        spool.add(item)
+                    else:
+                        tally.add(item[0])
+                        yield item[0]
+            for report, start, seen in spool:
+                if report.decided_by == "guess":  # the file may say more
+                    verdict = decided.verdict(seen, report.reason)
+                    if verdict.variant != report.variant:
+                        assert verdict.variant is not None
+                        report = recheck(path, report, start, verdict.variant)
+                    report = attrs.evolve(
+                        report, decided_by=verdict.decided_by, reason=verdict.reason
+                    )
+                tally.add(report)
+                yield report
+        finally:
+            spool.file.close()

@@ -1,0 +1,302 @@
+"""``draughts.pdn.validate``: typed reports, the variant of a game its moves
+leave open decided by its file, the same reports in one piece or many."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from draughts import pdn
+from draughts.pdn.settling import Seen, Verdict, settle, survey
+from draughts.pdn.validation import GameReport
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "pdn"
+CORPUS = ROOT.parent / "shared" / "data" / "pdn"
+TAG = re.compile(r'\[[ \t]*(?:GameType|Variant)[ \t]*"[^"\n]*"[ \t]*\]')
+
+# Files of variants whose games the moves cannot tell from a commoner
+# variant's: every legal antidraughts, breakthrough or (from the start)
+# Brazilian move list is a legal international or Russian one, and frysk is
+# frisian with fewer men. A file of them alone decides nothing.
+UNDECIDABLE = {"antidraughts", "breakthrough", "brazilian", "frysk"}
+
+
+def corpus(relative: str) -> Path:
+    path = CORPUS / relative
+    if not path.exists():
+        pytest.skip(f"{CORPUS} is absent: the shared corpus is only beside the repository in CI")
+    return path
+
+
+def stripped(path: Path) -> str:
+    """The file's text with its GameType and Variant tags blanked out (lines
+    and columns stay where they were)."""
+    with pdn.open_pdn(path) as handle:
+        text = handle.read()
+    return TAG.sub(lambda match: " " * len(match.group(0)), text)
+
+
+def reports_of(text: str, **options: object) -> list[GameReport]:
+    with pdn.validate(io.BytesIO(text.encode()), **options) as validation:  # type: ignore[arg-type]
+        return list(validation)
+
+
+def assert_read_as_the_files_variant(path: Path, variant: str) -> None:
+    reports = reports_of(stripped(path))
+    assert reports
+    if variant in UNDECIDABLE:
+        # Nothing decides: each game is a guess that names the file's variant as fitting.
+        for report in reports:
+            assert report.decided_by == "guess" and report.reason is not None
+            assert variant in report.reason.split("a guess")[1], report
+        return
+    wrong = [(r.number, r.variant, r.reason) for r in reports if r.variant != variant]
+    assert not wrong, wrong[:5]
+
+
+# -- The corpus, its tags stripped --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        "czech/MR_Ceska_Dama_Druzstev_2008.pdn",  # 4 of 40 read as Russian game by game
+        "russian/abatsiev.pdn",
+        "italian/ci98-perani.pdn",
+        "english/British_Computer_Championship_2002.pdn",
+    ],
+)
+def test_a_file_decides_what_the_moves_cannot(relative: str) -> None:
+    assert_read_as_the_files_variant(corpus(relative), relative.split("/")[0])
+
+
+def corpus_files() -> list[object]:
+    if not CORPUS.is_dir():
+        return [pytest.param(Path(), marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
+    paths = sorted(
+        path
+        for folder in CORPUS.iterdir()
+        if folder.is_dir() and folder.name not in ("pdn3-conformance", "perft", "replay")
+        for path in folder.glob("*.p?n")
+    )
+    return [pytest.param(p, id=str(p.relative_to(CORPUS))) for p in paths]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", corpus_files())
+def test_every_corpus_file_reads_as_its_variant(path: Path) -> None:
+    variant = {"pool": "pool"}.get(path.parent.name, path.parent.name)
+    assert_read_as_the_files_variant(path, variant)
+
+
+def test_the_czech_championship_of_the_conformance_suite() -> None:
+    reports = reports_of(stripped(corpus("pdn3-conformance/succeed/mrcd2007.pdn")))
+    assert len(reports) == 102 and {r.variant for r in reports} == {"czech"}
+
+
+def test_two_variants_under_two_events() -> None:
+    czech = stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn"))
+    russian = stripped(corpus("russian/abatsiev.pdn"))
+    event = re.compile(r'\[Event\s+"[^"\n]*"\]')
+    text = event.sub('[Event "Czech league"]', czech) + "\n" + event.sub('[Event "Cup"]', russian)
+    reports = reports_of(text)
+    assert len(reports) == 40 + 198
+    assert Counter(r.variant for r in reports[:40]) == {"czech": 40}
+    assert Counter(r.variant for r in reports[40:]) == {"russian": 198}
+    # Open games of the Russian event were settled by that event's games,
+    # though the Czech event decided more games (26 against 3).
+    settled = [r for r in reports[40:] if r.decided_by == "file"]
+    assert settled and all("with its Event tag were russian" in str(r.reason) for r in settled)
+    # The same file as one event: the Czech games' majority decides the open ones.
+    merged = reports_of(event.sub('[Event "All"]', text))
+    assert any(r.variant == "czech" for r in merged[40:] if r.decided_by == "file")
+
+
+# -- The same reports however the files are read -----------------------------------------
+
+
+def test_pieces_and_processes_give_the_same_reports(tmp_path: Path) -> None:
+    path = tmp_path / "czech.pdn"
+    path.write_text(stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn")), encoding="utf-8")
+    local = sorted(DATA.glob("*.pdn"))[:4]
+    sources = [str(path), *map(str, local)]
+    with pdn.validate(sources) as validation:
+        one = list(validation)
+        summary = validation.summary()
+    assert [r.file for r in one if r.number == 1] == sources
+    for jobs, chunk in ((1, 1), (2, 1), (2, 3000)):
+        with pdn.validate(sources, jobs=jobs, chunk_size=chunk) as validation:
+            assert list(validation) == one, (jobs, chunk)
+            assert validation.summary() == summary
+
+
+def test_the_index_reads_games_as_validate_does(tmp_path: Path) -> None:
+    from draughts.pdn.index import Index
+
+    path = tmp_path / "czech.pdn"
+    path.write_text(stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn")), encoding="utf-8")
+    reports = list(pdn.validate(str(path)))
+    with Index() as index:
+        index.add_file(path, positions=True)
+        rows = index.connection.execute("SELECT number, variant, plies, errors FROM games")
+        # (The index counts the plies of the main line, validate those of side lines too.)
+        assert rows.fetchall() == [(r.number, r.variant, r.plies, len(r.errors)) for r in reports]
+        # A game read again from its offset is read as it was indexed.
+        # The games read otherwise alone: their rows and positions are Czech ones.
+        with pdn.open_pdn(path) as handle:
+            alone = [pdn.read_game(handle) for _ in reports]
+        changed = [
+            r for r, game in zip(reports, alone, strict=True) if game.variant.name != "czech"
+        ]
+        assert len(changed) == 5 and all(r.decided_by == "file" for r in changed)  # 4 + 1 moveless
+        for report in changed:
+            hit = index.search()[report.number - 1]
+            game = index.read_game(hit)
+            assert game.variant.name == "czech"
+            final = game.end().board()
+            found = index.games_with_position(final.fen(), variant="czech")
+            assert hit.game_id in [h.game_id for h in found]
+            assert not index.games_with_position(final.fen(), variant="russian")
+        total = index.connection.execute("SELECT COUNT(*) FROM positions").fetchone()[0]
+        assert total == sum(r.plies + 1 for r in reports)  # no side lines in this file
+
+
+# -- The API -------------------------------------------------------------------------
+
+
+def test_reports_say_where_and_how() -> None:
+    text = (
+        '[GameType "21"]\n1. 11-15 23-19 *\n\n'
+        "1. 32-28 19-23 2. 28-22 *\n\n"
+        '[GameType "99"]\n1. 32-28 *\n'
+    )
+    first, second, third = reports_of(text)
+    assert (first.number, first.offset, first.line, first.variant) == (1, 0, 1, "english")
+    assert (first.decided_by, first.reason, first.plies, first.ok) == ("tag", None, 2, True)
+    assert (second.number, second.line, second.offset) == (2, 4, text.index("1. 32-28"))
+    assert second.decided_by in ("evidence", "guess") and second.reason.startswith("read as")
+    assert [e.kind for e in second.errors] == ["illegal"] and second.plies == 2
+    assert (third.variant, third.decided_by, [e.kind for e in third.errors]) == (
+        "",
+        "tag",
+        ["variant"],
+    )
+    # Given a variant, games without tags are read as it.
+    assert [(r.variant, r.decided_by) for r in reports_of(text, variant="english")][:2] == [
+        ("english", "tag"),
+        ("english", "caller"),
+    ]
+
+
+def test_summary_and_strict_mode() -> None:
+    path = DATA / "fail_nested_comment.pdn"
+    with pdn.validate(path, strict=True) as validation:
+        reports = list(validation)
+        summary = validation.summary()
+    (file,) = summary.files
+    assert file.file == str(path) and file.games == len(reports)
+    assert file.pdn3_violations and summary.pdn3_violations == len(file.pdn3_violations)
+    assert not summary.ok
+    with pdn.validate(path) as validation:
+        assert validation.summary().pdn3_violations is None
+
+
+def test_summary_checks_the_games_not_iterated(tmp_path: Path) -> None:
+    validation = pdn.validate([DATA / "prof2.pdn", DATA / "babasy4.pdn"])
+    first = next(validation)
+    summary = validation.summary()
+    assert first.number == 1 and len(summary.files) == 2 and summary.games > 20
+
+
+def test_sources_of_every_kind(tmp_path: Path) -> None:
+    text = "1. 32-28 19-23 *\n\n1. 31-27 *\n"
+    path = tmp_path / "g.pdn"
+    path.write_text(text)
+    expected = [(r.number, r.offset, r.variant, r.plies) for r in pdn.validate(str(path))]
+    for source in (path, io.BytesIO(text.encode()), io.StringIO(text), [str(path)]):
+        got = [(r.number, r.offset, r.variant, r.plies) for r in pdn.validate(source)]
+        assert got == expected, source
+
+
+def test_an_unknown_variant_is_refused_before_reading(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="nosuch"):
+        pdn.validate(str(tmp_path / "absent.pdn"), variant="nosuch")
+    validation = pdn.validate(str(tmp_path / "absent.pdn"))
+    with pytest.raises(FileNotFoundError):
+        next(validation)
+    assert validation.file == str(tmp_path / "absent.pdn")
+
+
+# -- Settling ------------------------------------------------------------------------
+
+
+def chose(event: str | None, variant: str, *others: str) -> Seen:
+    return Seen(event, None, (variant, others))
+
+
+def test_settle_by_event_then_file_then_a_guess() -> None:
+    seen = [
+        chose("A", "czech"),
+        chose("A", "czech"),
+        chose("A", "russian", "czech", "pool"),
+        chose("B", "russian"),
+        chose("B", "russian", "czech"),
+        chose("C", "russian", "czech"),  # its event decided nothing: the file's majority
+        chose("C", "english", "pool"),  # nothing of the file fits: a guess
+        Seen("C", "pool"),  # named by its tags: it counts for the file
+        chose("D", "english", "pool"),
+    ]
+    verdicts = settle(seen)
+    assert [(v.variant, v.decided_by) for v in verdicts] == [
+        ("czech", "evidence"),
+        ("czech", "evidence"),
+        ("czech", "file"),
+        ("russian", "evidence"),
+        ("russian", "file"),
+        ("czech", "file"),
+        ("pool", "file"),
+        (None, "tag"),
+        ("pool", "file"),
+    ]
+    assert "of its file" in str(verdicts[5].reason) and "Event" in str(verdicts[2].reason)
+    assert settle([chose(None, "english", "pool")]) == [Verdict("english", "guess")]
+    # A tie goes to the commoner variant.
+    tie = [chose(None, "czech"), chose(None, "russian"), chose(None, "pool", "russian", "czech")]
+    assert settle(tie)[2].variant == "russian"
+    assert settle(tie, "english")[0] == Verdict("english", "caller")
+
+
+def test_survey_reads_tags_and_choices_only() -> None:
+    text = '[GameType "20"]\n1. 32-28 *\n[Event "E"]\n1. e3-d4 *\n1. 32-28\n'
+    handle = io.StringIO(text)
+    found = survey(handle)
+    assert [(s.event, s.named) for s in found] == [
+        (None, "international"),
+        ("E", None),
+        (None, None),
+    ]
+    assert found[1].choice is not None and found[1].choice[0] == "russian"
+    assert found[2].choice is not None and found[2].choice[0] == "international"
+
+
+def test_the_library_never_imports_the_command_line() -> None:
+    import ast
+
+    import draughts
+
+    package = Path(draughts.__file__).resolve().parent
+    for path in package.rglob("*.py"):
+        if "_cli" in path.parts or path.name == "__main__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            assert not [n for n in names if n.startswith("draughts._cli")], path
