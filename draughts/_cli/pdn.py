@@ -15,13 +15,14 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import IO, Any, get_args
 
 from draughts import pdn
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn.offsets import _Chunk, _chunks, _open_binary, _open_chunk
-from draughts.variant import find_variant
+from draughts.pdn.writer import Results
+from draughts.variant import INTERNATIONAL, find_variant
 
 _PROGRESS_BYTES = 1 << 20  # files at least this large get a progress bar on a terminal
 _PROGRESS_SECONDS = 0.25  # between updates of the bar
@@ -93,7 +94,8 @@ def add_parsers(commands: Any) -> None:
         "convert",
         help="rewrite a PDN file as clean PDN 3.0",
         description="Read every game of IN and write it to OUT as PDN 3.0 (UTF-8), every game "
-        "of the input, with its tags as they were. Text an error left out of a game (a "
+        "of the input, with its tags as they were read (--results and --tag-variant change "
+        "them). Text an error left out of a game (a "
         "rejected move and the rest of its line, the moves of a game whose FEN tag or "
         "variant is unknown) is written back as it was, so that reading OUT finds the same "
         "errors. Each error is printed as file:line:col: game N: message on standard error; "
@@ -105,6 +107,20 @@ def add_parsers(commands: Any) -> None:
     convert.add_argument("output", metavar="OUT")
     convert.add_argument(
         "--variant", default=None, help="variant of games without GameType/Variant tags"
+    )
+    convert.add_argument(
+        "--results",
+        choices=get_args(Results),
+        default=None,
+        help="write every result (the Result tag and the terminator) in one style: 2-0 "
+        "(2-0, 1-1, 0-2), 1-0 (1-0, 1/2-1/2, 0-1) or variant (each game's variant's own); "
+        "without it results are written as they were read",
+    )
+    convert.add_argument(
+        "--tag-variant",
+        action="store_true",
+        help="write the variant each game was read as in its GameType tag (and Variant tag, "
+        "for variants that share a GameType or a numbering of their own)",
     )
     convert.set_defaults(run=_convert)
 
@@ -559,7 +575,7 @@ def _convert(args: argparse.Namespace) -> int:
     try:
         source = pdn.open_pdn(sys.stdin.buffer if args.input == "-" else args.input)
         with _output(args.output) as target:
-            exporter = pdn.FileExporter(target)
+            exporter = pdn.FileExporter(target, results=args.results)
             while True:
                 game = pdn.read_game(source, variant=args.variant)
                 if game is None:
@@ -573,7 +589,8 @@ def _convert(args: argparse.Namespace) -> int:
                             f"{found.message}",
                             file=sys.stderr,
                         )
-                _name_variant(game)
+                if args.tag_variant:
+                    _tag_variant(game)
                 game.accept(exporter)
     except _READ_ERRORS as error:
         print(f"draughts convert: {error}", file=sys.stderr)
@@ -605,14 +622,14 @@ def _output(name: str) -> Iterator[IO[str]]:
         target.detach()
 
 
-def _name_variant(game: pdn.Game) -> None:
-    """Give a game without a GameType tag the tags of the variant it was read
-    as (``--variant``), unless its tags name a variant the library does not
-    know: they are kept as they are, and so is the error reading them gives."""
-    if "GameType" in game.headers:
-        return
+def _tag_variant(game: pdn.Game) -> None:
+    """Write the variant the game was read as in its tags (international too,
+    which a new game leaves untagged), unless its tags name a variant the
+    library does not know: they are kept, and so is the error reading them gives."""
     try:
         variant = game.variant
     except ValueError:
         return
     pdn.set_variant_tags(game.headers, variant)
+    if variant == INTERNATIONAL:
+        game.headers["GameType"] = "20"

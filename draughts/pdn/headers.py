@@ -87,7 +87,8 @@ class Headers(MutableMapping[str, str]):
     >>> list(headers), headers.variant().name
     (['Event', 'GameType', 'Site'], 'russian')
 
-    :raises ValueError: when a tag name is not letters, digits and ``_``.
+    :raises ValueError: when a tag name is not letters, digits and ``_``, or
+        a value has a line break (a tag pair is one line of PDN).
     """
 
     def __init__(self, data: Iterable[tuple[str, str]] | None = None, **tags: str) -> None:
@@ -105,7 +106,10 @@ class Headers(MutableMapping[str, str]):
     def __setitem__(self, name: str, value: str) -> None:
         if not _TAG_NAME.match(name):
             raise ValueError(f"invalid PDN tag name: {name!r}")
-        self._tags[name] = str(value)
+        value = str(value)
+        if "\n" in value or "\r" in value:
+            raise ValueError(f"a PDN tag value cannot hold a line break: {name} {value!r}")
+        self._tags[name] = value
 
     def __delitem__(self, name: str) -> None:
         del self._tags[name]

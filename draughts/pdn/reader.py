@@ -78,7 +78,8 @@ _COMMENTS = frozenset(("comment", "cclose", "semicolon", "open_comment", "prose"
 # Tokens that do not end the headers.
 _HEADER_TOKENS = frozenset(("tag", "tag_line", "tag2", "percent", *_COMMENTS))
 _MOVE_ERRORS = frozenset(("illegal", "ambiguous", "invalid", "fen"))
-_UNESCAPE = re.compile(r"\\(.)")
+# PDN 3.0 escapes only these two; any other backslash is kept ("C:\\games").
+_UNESCAPE = re.compile(r'\\([\\"])')
 
 
 class _Stop(Exception):

@@ -97,8 +97,10 @@ def test_convert(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["convert", str(source), str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"6 games written to {out}")
     text = out.read_text(encoding="utf-8")
-    # Short "ed4" notation comes out as full squares, results in PDN 3.0 form.
-    assert "1. e3-d4" in text and "0:1" not in text
+    # Short "ed4" notation comes out as full squares, terminators in PDN 3.0
+    # form, the Result tags as they were read.
+    assert "1. e3-d4" in text and " 0-1\n" in text and " 0:1" not in text
+    assert '[Result "0:1"]' in text
     assert all(len(line) <= 80 for line in text.splitlines())
     with pdn.open_pdn(out) as handle:
         first = pdn.read_game(handle)
@@ -109,13 +111,23 @@ def test_convert(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert pdn.check_strict(text) == []
 
 
-def test_convert_adds_the_gametype_of_tagless_games(
+def test_convert_tags_the_variant_only_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source, out = tmp_path / "in.pdn", tmp_path / "out.pdn"
     source.write_text("1. 11-15 23-19 *\n")
     assert main(["convert", "--variant", "english", str(source), str(out)]) == 0
-    assert out.read_text() == '[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n'
+    assert out.read_text().startswith('[Result "*"]\n\n1. 11-15 23-19 *\n\n')
+    assert main(["convert", "--tag-variant", "--variant", "english", str(source), str(out)]) == 0
+    assert out.read_text().startswith('[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n')
+    # The variant each game was read as, here inferred: English, then International.
+    source.write_text('1. 11-15 23-19 *\n\n[Result "1-0"]\n1. 32-28 1-0\n')
+    assert main(["convert", "--tag-variant", "--results", "2-0", str(source), str(out)]) == 0
+    assert out.read_text() == (
+        '[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n'
+        '[Result "2-0"]\n[GameType "20"]\n\n1. 32-28 2-0\n\n'
+    )
+    assert main(["convert", "--results", "1-1", str(source), str(out)]) == 2  # a usage error
 
 
 def test_module_entry_point() -> None:
