@@ -127,7 +127,9 @@ def test_convert_tags_the_variant_only_when_asked(
         '[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n'
         '[Result "2-0"]\n[GameType "20"]\n\n1. 32-28 2-0\n\n'
     )
-    assert main(["convert", "--results", "1-1", str(source), str(out)]) == 2  # a usage error
+    with pytest.raises(SystemExit) as usage:
+        main(["convert", "--results", "1-1", str(source), str(out)])
+    assert usage.value.code == 2
 
 
 def test_module_entry_point() -> None:

@@ -123,9 +123,13 @@ def difference(first: pdn.Game, again: pdn.Game) -> str | None:
         lost = set(comparable_errors(first)) - set(comparable_errors(again))
         new = set(comparable_errors(again)) - set(comparable_errors(first))
         return f"errors differ: lost {sorted(lost)[:1]} new {sorted(new)[:1]}"
-    for name, value in first.headers.items():
-        if name != "Result" and again.headers.get(name) != value:
+    # Every tag as it was read; a game without a Result tag gets "*".
+    expected = {**dict(first.headers), "Result": first.headers.get("Result", "*")}
+    for name, value in again.headers.items():
+        if expected.get(name) != value:
             return f"tag {name} differs"
+    if len(again.headers) != len(expected):
+        return "tags lost"
     if _written(first.comment) != again.comment or tree(first) != tree(again):
         return "moves, comments or NAGs differ"
     return None
