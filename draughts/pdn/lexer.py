@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from draughts import _core
+from draughts.pdn._text import handle_error
 
 # Alternatives are tried in order at each position, so results come before
 # moves ("1-0" is not a move) and move numbers before moves ("12." is not a
@@ -255,16 +256,28 @@ _STRONG_CURSORS: dict[int, tuple[Any, Cursor]] = {}
 
 
 def open_cursor(handle: IO[str]) -> Cursor:
+    """The cursor of ``handle``, made on its first reading.
+
+    :raises TypeError: for what is not a text handle (a path, bytes, a
+        binary handle), saying what to pass.
+    """
     try:
         cursor = _CURSORS.get(handle)
-        if cursor is None:
-            cursor = _CURSORS[handle] = Cursor(handle)
-        return cursor
     except TypeError:  # a handle without weak references: keep it alive
         entry = _STRONG_CURSORS.get(id(handle))
         if entry is None or entry[0] is not handle:
-            entry = _STRONG_CURSORS[id(handle)] = (handle, Cursor(handle))
+            entry = _STRONG_CURSORS[id(handle)] = (handle, _new_cursor(handle))
         return entry[1]
+    if cursor is None:
+        cursor = _CURSORS[handle] = _new_cursor(handle)
+    return cursor
+
+
+def _new_cursor(handle: IO[str]) -> Cursor:
+    error = handle_error(handle, "read_game")
+    if error is not None:
+        raise error
+    return Cursor(handle)
 
 
 def forget(handle: IO[str]) -> None:
