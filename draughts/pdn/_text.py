@@ -59,8 +59,8 @@ def handle_error(handle: object, function: str) -> TypeError | None:
     """Why ``handle`` is not the open text handle ``function`` reads, None
     if it is one.
 
-    >>> print(handle_error("games.pdn", "read_game"))
-    read_game reads an open text handle, not a str: pass open_pdn(path) for a file, io.StringIO(text) for PDN text
+    >>> print(handle_error(42, "read_game"))
+    read_game reads an open text handle, not an object of type int: pass open_pdn(path)
     """
     if isinstance(handle, str):
         what = "a str: pass open_pdn(path) for a file, io.StringIO(text) for PDN text"

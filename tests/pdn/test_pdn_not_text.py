@@ -23,7 +23,7 @@ CONTROLS = bytes(random.Random(2).choice(b"\x01\x02\x03\x1b\x7f[] 1.") for _ in 
     [
         (PROGRAM, "binary data (a NUL byte at byte 7)"),
         (CONTROLS, "binary data ("),
-        ("[Event \"x\"]\n1. 32-28 *".encode("utf-16"), "UTF-16 text"),
+        ('[Event "x"]\n1. 32-28 *'.encode("utf-16"), "UTF-16 text"),
     ],
 )
 def test_open_pdn_refuses_what_is_not_text(tmp_path: Path, data: bytes, reason: str) -> None:
