@@ -29,7 +29,9 @@ _ERROR_KIND = (
 # not one: a result, a NAG, a setup. A last token of the file that is one of
 # these and no token whole is taken for one the end of the file cut.
 _MOVE_START = re.compile(r"[0-9a-hA-H]+(?:[ \t]*[-xX:][ \t]*[0-9a-hA-H]*)*\Z")
-_OTHER_START = re.compile(r"(?:1/2?(?:[-:](?:1/?)?)?|\$|/[^/]*)\Z")
+_OTHER_START = re.compile(r"(?:1/2?(?:[-:](?:1/?)?)?|\$|/[^/]*|[-xX:])\Z")
+
+_BLANKS_TO_THE_END = re.compile(r"[ \t\r\f\v]*\Z")
 
 NO_RESULT = "no result marker: the record may be cut"
 """The warning (kind ``"incomplete"``) of a game whose movetext has no
@@ -129,7 +131,7 @@ class Problems:
         of an error (the end of the game may find it cut, see :meth:`cut`)."""
         text = match.group(0)
         message = short_message(f"unexpected {text!r}")
-        if match.end() == len(match.string) and not match.string.endswith("\n"):
+        if _at_the_end(match.string, match.end()):
             bad = Unparsed(line, column, message, "syntax", None, len(self.frames))
             self.reject(bad, text, line, match)
         else:
@@ -166,7 +168,7 @@ class Problems:
         if pending is None:  # the end of the file
             line, column = cursor.line_number, cursor.end_column
             bad = self.bad
-            text = "" if bad is None or not _cut_token(bad) else bad.parts[0]
+            text = "" if bad is None or not _cut_token(bad) else "".join(bad.parts)
             move = _MOVE_START.match(text)
             if bad is not None and (move or _OTHER_START.match(text)):
                 what = f"a move ({text!r})" if move else repr(text)
@@ -179,13 +181,15 @@ class Problems:
 
 
 def _cut_token(bad: Unparsed) -> bool:
-    """Whether the text ``bad`` keeps is one token that ends the file's last
-    line (the only one without a line break)."""
+    """Whether the text ``bad`` keeps ends the file (it is then a cut token
+    if it matches one of the patterns above: ``24x15x`` is one, read as the
+    move ``24x15`` and a stray ``x``)."""
     source = bad.source
-    return (
-        len(bad.parts) == 1
-        and not bad.closes
-        and source is not None
-        and bad.end == len(source)
-        and not source.endswith("\n")
-    )
+    return not bad.closes and source is not None and _at_the_end(source, bad.end)
+
+
+def _at_the_end(line: str, end: int) -> bool:
+    """Whether nothing but blanks follows ``end`` on the file's last line
+    (the only one without a line break): a move may have blanks inside
+    (``1- 7``)."""
+    return not line.endswith("\n") and _BLANKS_TO_THE_END.match(line, end) is not None

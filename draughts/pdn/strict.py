@@ -7,7 +7,8 @@ digits (``01`` to ``09`` allowed), ``-`` between the squares of a move and
 ``x`` or ``:`` between those of a capture, comments that do not nest, and a
 result or ``*`` between two games. Every place the text leaves the grammar
 is reported; after an error the check goes on with the next token, so one
-file gets all its errors.
+file gets all its errors. A game the end of the file cuts (no result or
+``*`` after it; a comment or a string never closed) is reported too.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ _TOKEN = re.compile(
 )
 
 _Token = tuple[str, str, int, int]  # kind, text, line, column
+_CLOSING = {"{": "}", '"': '"'}  # what ends a comment and a string
 
 
 def _tokens(text: str, errors: list[PdnError]) -> list[_Token]:
@@ -57,7 +59,13 @@ def _tokens(text: str, errors: list[PdnError]) -> list[_Token]:
         match = match_at(text, position)
         if match is None:
             bad = text[position]
-            errors.append(PdnError(line, position - line_start + 1, f"unexpected {bad!r}", "pdn3"))
+            column = position - line_start + 1
+            close = _CLOSING.get(bad)
+            if close is not None and close not in text[position + 1 :]:
+                what = "comment" if bad == "{" else "string"
+                errors.append(PdnError(line, column, f"the file ends inside a {what}", "pdn3"))
+                break
+            errors.append(PdnError(line, column, f"unexpected {bad!r}", "pdn3"))
             position += 1
             continue
         kind = match.lastgroup
@@ -75,7 +83,8 @@ def _tokens(text: str, errors: list[PdnError]) -> list[_Token]:
 def check(handle: IO[str]) -> list[PdnError]:
     """Every violation of the PDN 3.0 reading grammar in the text."""
     errors: list[PdnError] = []
-    tokens = _tokens(handle.read(), errors)
+    text = handle.read()
+    tokens = _tokens(text, errors)
 
     def error(token: _Token, message: str) -> None:
         errors.append(PdnError(token[2], token[3], message, "pdn3"))
@@ -142,6 +151,15 @@ def check(handle: IO[str]) -> list[PdnError]:
     if len(items) > 1:
         last = tokens[-1]
         errors.append(PdnError(last[2], last[3], "variation not closed", "pdn3"))
+    if in_game:  # at the end of the last line's text, where the end of the file cuts the game
+        last = text.removesuffix("\n").removesuffix("\r")
+        line = last.count("\n") + 1
+        column = len(last) - last.rfind("\n")
+        errors.append(
+            PdnError(
+                line, column, "a result or '*' must end a game before the end of the file", "pdn3"
+            )
+        )
     errors.sort(key=lambda e: (e.line, e.column))
     return errors
 
