@@ -152,9 +152,9 @@ def check(handle: IO[str]) -> list[PdnError]:
         last = tokens[-1]
         errors.append(PdnError(last[2], last[3], "variation not closed", "pdn3"))
     if in_game:  # at the end of the last line's text, where the end of the file cuts the game
-        last = text.removesuffix("\n").removesuffix("\r")
-        line = last.count("\n") + 1
-        column = len(last) - last.rfind("\n")
+        kept = text.removesuffix("\n").removesuffix("\r")
+        line = kept.count("\n") + 1
+        column = len(kept) - kept.rfind("\n")
         errors.append(
             PdnError(
                 line, column, "a result or '*' must end a game before the end of the file", "pdn3"
