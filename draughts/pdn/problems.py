@@ -31,6 +31,7 @@ _ERROR_KIND = (
 _MOVE_START = re.compile(r"[0-9a-hA-H]+(?:[ \t]*[-xX:][ \t]*[0-9a-hA-H]*)*\Z")
 _OTHER_START = re.compile(r"(?:1/2?(?:[-:](?:1/?)?)?|\$|/[^/]*|[-xX:])\Z")
 
+_TOKEN_ERRORS = frozenset(("illegal", "ambiguous", "invalid", "syntax"))
 _BLANKS_TO_THE_END = re.compile(r"[ \t\r\f\v]*\Z")
 
 NO_RESULT = "no result marker: the record may be cut"
@@ -185,7 +186,12 @@ def _cut_token(bad: Unparsed) -> bool:
     if it matches one of the patterns above: ``24x15x`` is one, read as the
     move ``24x15`` and a stray ``x``)."""
     source = bad.source
-    return not bad.closes and source is not None and _at_the_end(source, bad.end)
+    return (
+        bad.kind in _TOKEN_ERRORS  # not all the movetext of a game without a board
+        and not bad.closes
+        and source is not None
+        and _at_the_end(source, bad.end)
+    )
 
 
 def _at_the_end(line: str, end: int) -> bool:

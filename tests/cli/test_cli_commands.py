@@ -83,7 +83,16 @@ def test_validate_strict(capsys: pytest.CaptureFixture[str]) -> None:
     # prof2's separator quirks are accepted, and reported in strict mode.
     assert main(["validate", str(DATA / "prof2.pdn")]) == 1  # the "9n" typo
     capsys.readouterr()
-    assert main(["validate", "--strict", str(DATA / "succeed_variation.pdn")]) == 0
+    # PDN 3.0's own test file ends without a result marker, which the reading
+    # grammar allows; strict mode calls it an error (the record may be cut).
+    variation = DATA / "succeed_variation.pdn"
+    assert main(["validate", "--strict", str(variation)]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"{variation}:1:75: no result marker: the record may be cut"
+    )
+    # A file whose games all end with their result: nothing of the kind.
+    assert main(["validate", "--strict", str(DATA / "candidate95.pdn")]) == 1
+    assert "result marker" not in capsys.readouterr().out
 
 
 def test_validate_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
