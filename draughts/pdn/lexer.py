@@ -61,7 +61,15 @@ class Cursor:
     """Where reading of one handle stands: the line number and the part of
     the last line that belongs to the next game."""
 
-    __slots__ = ("__weakref__", "_handle", "end_column", "line_number", "pending", "record")
+    __slots__ = (
+        "__weakref__",
+        "_handle",
+        "end_column",
+        "line_number",
+        "pending",
+        "record",
+        "whole_lines",
+    )
 
     def __init__(self, handle: IO[str]) -> None:
         # Kept by weak reference: the cursor is the value of a weak dictionary
@@ -74,6 +82,9 @@ class Cursor:
         self.line_number = 0
         # Where the text of the last line ends, once the end of the file is reached.
         self.end_column = 1
+        # Whether a line without a line break is the file's last (not so for
+        # the lines of a game read ahead, the last cut where the game ends).
+        self.whole_lines = True
         self.pending: tuple[str, int] | None = None
         # While a list: every line read from the handle is appended to it
         # (the reader reads a game's moves ahead to choose its variant).
@@ -141,7 +152,7 @@ class Cursor:
                     break
                 position = match.end()
                 kind = match.lastgroup or "junk"
-                if kind == "junk" and _cut_tag(line, match):
+                if kind == "junk" and self.whole_lines and _cut_tag(line, match):
                     position = len(line)
                     yield "cut_tag", line[match.start() :], self.line_number, match.start() + 1
                     continue

@@ -132,7 +132,7 @@ class Problems:
         of an error (the end of the game may find it cut, see :meth:`cut`)."""
         text = match.group(0)
         message = short_message(f"unexpected {text!r}")
-        if _at_the_end(match.string, match.end()):
+        if self.cursor.whole_lines and _at_the_end(match.string, match.end()):
             bad = Unparsed(line, column, message, "syntax", None, len(self.frames))
             self.reject(bad, text, line, match)
         else:

@@ -268,6 +268,7 @@ class _GameReader(Problems):
         self.plain = not self.bad
         # The handle must live while its cursor reads (the cursor holds a weak reference).
         self.cursor, handle = text.cursor()
+        self.cursor.whole_lines = cursor.pending is None  # else the game's end cuts the last
         try:
             self.read_tokens()
         finally:
@@ -303,6 +304,7 @@ class _GameReader(Problems):
         if fen is None and first is not None and not may_start(variant, first):
             return False, 0
         cursor, handle = text.cursor()
+        cursor.whole_lines = self.cursor.pending is None
         trial = _Trial(limit)
         reader = _TrialReader(cursor, trial, variant, infer=False)
         reader.special = self.special
