@@ -98,7 +98,8 @@ def add_parsers(commands: Any) -> None:
         "them). Text an error left out of a game (a "
         "rejected move and the rest of its line, the moves of a game whose FEN tag or "
         "variant is unknown) is written back as it was, so that reading OUT finds the same "
-        "errors. Each error is printed as file:line:col: game N: message on standard error; "
+        "errors. Each error is printed as file:line:col: game N: message on standard error "
+        "(and each game without a result marker, a record the end of the file may have cut); "
         "exits with 1 when a game has an error, 2 when a file cannot be read or written. "
         "IN may be compressed (.gz, .bz2, .xz; .zst with draughtslib[zstd]); - reads "
         "standard input, and an OUT of - writes standard output.",
@@ -581,14 +582,16 @@ def _convert(args: argparse.Namespace) -> int:
                 if game is None:
                     break
                 games += 1
-                if game.errors:
-                    bad += 1
-                    for found in game.errors:
-                        print(
-                            f"{args.input}:{found.line}:{found.column}: game {games}: "
-                            f"{found.message}",
-                            file=sys.stderr,
-                        )
+                bad += 1 if game.errors else 0
+                # A cut record is written whole-looking: its warning is told too.
+                cut = [w for w in game.warnings if w.kind == "incomplete"]
+                for found in sorted([*game.errors, *cut], key=lambda e: (e.line, e.column)):
+                    print(
+                        f"{args.input}:{found.line}:{found.column}: game {games}: "
+                        + ("warning: " if found in cut else "")
+                        + found.message,
+                        file=sys.stderr,
+                    )
                 if args.tag_variant:
                     _tag_variant(game)
                 game.accept(exporter)

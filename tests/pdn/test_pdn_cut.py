@@ -150,3 +150,20 @@ def test_validate_strict_fails_a_cut_file(
     main(["validate", "--strict", str(path)])
     line, column = end_of(text[: first.end()].decode())
     assert f"{path}:{line}:{column}: " not in capsys.readouterr().out
+
+
+def test_convert_tells_a_cut_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, out = tmp_path / "cut.pdn", tmp_path / "out.pdn"
+    source.write_text('[Result "0-1"]\n1. 32-28 19-23\n2. 28x19 14x23 3. 37-3')
+    assert main(["convert", str(source), str(out)]) == 1  # the cut move is an error
+    assert capsys.readouterr().err.splitlines()[:2] == [
+        f"{source}:3:19: game 1: the file ends inside a move ('37-3'): the record is cut",
+        f"{source}:3:23: game 1: warning: no result marker: the record may be cut",
+    ]
+    source.write_text('[Result "0-1"]\n1. 32-28 19-23\n2. 28x19 14x23\n')
+    assert main(["convert", str(source), str(out)]) == 0  # cut between moves: a warning
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{source}:3:15: game 1: warning: no result marker: the record may be cut"
+    )
+    # The tag as it was read: the written record ends with its result.
+    assert out.read_text().endswith("1. 32-28 19-23 2. 28x19 14x23 0-1\n\n")
