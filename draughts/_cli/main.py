@@ -62,5 +62,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``)."""
     words = sys.argv[1:] if argv is None else list(argv)
     args = _parser(words).parse_args(words)
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except TypeError as error:
+        # A file that is not text, whatever the command reads it for. The PDN
+        # package is imported here only: not every command loads it.
+        from draughts.pdn import NotTextError
+
+        if not isinstance(error, NotTextError):
+            raise
+        print(f"draughts {args.command}: {error}", file=sys.stderr)
+        return 2
     return code

@@ -12,12 +12,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, get_args
 
 from draughts import pdn
 from draughts.pdn import _validation_text as _text
 from draughts.pdn import settling
-from draughts.variant import find_variant
+from draughts.pdn.writer import Results
+from draughts.variant import INTERNATIONAL, find_variant
 
 _PROGRESS_BYTES = 1 << 20  # files at least this large get a progress bar on a terminal
 _PROGRESS_SECONDS = 0.25  # between updates of the bar
@@ -89,10 +90,12 @@ def add_parsers(commands: Any) -> None:
         "convert",
         help="rewrite a PDN file as clean PDN 3.0",
         description="Read every game of IN and write it to OUT as PDN 3.0 (UTF-8), every game "
-        "of the input, with its tags as they were. Text an error left out of a game (a "
+        "of the input, with its tags as they were read (--results and --tag-variant change "
+        "them). Text an error left out of a game (a "
         "rejected move and the rest of its line, the moves of a game whose FEN tag or "
         "variant is unknown) is written back as it was, so that reading OUT finds the same "
-        "errors. Each error is printed as file:line:col: game N: message on standard error; "
+        "errors. Each error is printed as file:line:col: game N: message on standard error "
+        "(and each game without a result marker, a record the end of the file may have cut); "
         "exits with 1 when a game has an error, 2 when a file cannot be read or written. "
         "IN may be compressed (.gz, .bz2, .xz; .zst with draughtslib[zstd]); - reads "
         "standard input, and an OUT of - writes standard output.",
@@ -101,6 +104,20 @@ def add_parsers(commands: Any) -> None:
     convert.add_argument("output", metavar="OUT")
     convert.add_argument(
         "--variant", default=None, help="variant of games without GameType/Variant tags"
+    )
+    convert.add_argument(
+        "--results",
+        choices=get_args(Results),
+        default=None,
+        help="write every result (the Result tag and the terminator) in one style: 2-0 "
+        "(2-0, 1-1, 0-2), 1-0 (1-0, 1/2-1/2, 0-1) or variant (each game's variant's own); "
+        "without it results are written as they were read",
+    )
+    convert.add_argument(
+        "--tag-variant",
+        action="store_true",
+        help="write the variant each game was read as in its GameType tag (and Variant tag, "
+        "for variants that share a GameType or a numbering of their own)",
     )
     convert.set_defaults(run=_convert)
 
@@ -246,21 +263,24 @@ def _convert(args: argparse.Namespace) -> int:
         variants = settling.variants_of(path, args.variant)
         source = pdn.open_pdn(path)
         with _output(args.output) as target:
-            exporter = pdn.FileExporter(target)
+            exporter = pdn.FileExporter(target, results=args.results)
             while True:
                 game = pdn.read_game(source, variant=next(variants, args.variant))
                 if game is None:
                     break
                 games += 1
-                if game.errors:
-                    bad += 1
-                    for found in game.errors:
-                        print(
-                            f"{args.input}:{found.line}:{found.column}: game {games}: "
-                            f"{found.message}",
-                            file=sys.stderr,
-                        )
-                _name_variant(game)
+                bad += 1 if game.errors else 0
+                # A cut record is written whole-looking: its warning is told too.
+                cut = [w for w in game.warnings if w.kind == "incomplete"]
+                for found in sorted([*game.errors, *cut], key=lambda e: (e.line, e.column)):
+                    print(
+                        f"{args.input}:{found.line}:{found.column}: game {games}: "
+                        + ("warning: " if found in cut else "")
+                        + found.message,
+                        file=sys.stderr,
+                    )
+                if args.tag_variant:
+                    _tag_variant(game)
                 game.accept(exporter)
     except _READ_ERRORS as error:
         print(f"draughts convert: {error}", file=sys.stderr)
@@ -301,14 +321,14 @@ def _output(name: str) -> Iterator[IO[str]]:
         target.detach()
 
 
-def _name_variant(game: pdn.Game) -> None:
-    """Give a game without a GameType tag the tags of the variant it was read
-    as (``--variant``), unless its tags name a variant the library does not
-    know: they are kept as they are, and so is the error reading them gives."""
-    if "GameType" in game.headers:
-        return
+def _tag_variant(game: pdn.Game) -> None:
+    """Write the variant the game was read as in its tags (international too,
+    which a new game leaves untagged), unless its tags name a variant the
+    library does not know: they are kept, and so is the error reading them gives."""
     try:
         variant = game.variant
     except ValueError:
         return
     pdn.set_variant_tags(game.headers, variant)
+    if variant == INTERNATIONAL:
+        game.headers["GameType"] = "20"

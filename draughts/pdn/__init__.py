@@ -31,6 +31,7 @@ import os
 from collections.abc import Callable
 from typing import IO, Any, overload
 
+from draughts.pdn._text import NotTextError, handle_error, refuse_binary
 from draughts.pdn.builders import GameBuilder, HeadersBuilder, SkipVisitor
 from draughts.pdn.headers import (
     SKIP,
@@ -43,9 +44,11 @@ from draughts.pdn.headers import (
 )
 from draughts.pdn.lexer import guess_encoding as _guess_encoding
 from draughts.pdn.offsets import (
+    _HEAD,
     GameStart,
     _compression,
     _open_binary,
+    _read_head,
     scan_offsets,
     scan_starts,
     seek_game,
@@ -78,6 +81,7 @@ __all__ = [
     "GameStart",
     "Headers",
     "HeadersBuilder",
+    "NotTextError",
     "PdnError",
     "SkipType",
     "SkipVisitor",
@@ -188,6 +192,9 @@ def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:
     file). ``source`` may also be a binary handle (``sys.stdin.buffer``),
     which the returned handle closes when it is closed.
 
+    A file that is not text (a NUL byte, or mostly control bytes, in its
+    first 64 KiB, once decompressed) raises :class:`NotTextError` naming it.
+
     >>> import gzip, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.pdn")
     >>> with open(path, "wb") as file:
@@ -204,12 +211,28 @@ def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         with open(path, "rb") as raw:
-            head = raw.read(1 << 16)
+            head = raw.read(_HEAD)
         if _compression(head) is None:  # a plain file, opened as it always was
+            refuse_binary(head, path)
             return open(path, encoding=_guess_encoding(head), errors="replace")
         stream, encoding = _open_binary(path)
+        name = path
+    elif isinstance(source, (bytes, bytearray, io.TextIOBase)):
+        what = (
+            "bytes: pass io.BytesIO(data)"
+            if not isinstance(source, io.TextIOBase)
+            else ("a text handle: read_game reads it as it is")
+        )
+        raise TypeError(f"open_pdn takes a path or a binary handle, not {what}")
     else:
         stream, encoding = _open_binary(source)
+        name = str(getattr(source, "name", "<stream>"))
+    try:
+        head, stream = _read_head(stream, _HEAD, stream.seekable())
+        refuse_binary(head, name)
+    except BaseException:
+        stream.close()
+        raise
     return io.TextIOWrapper(stream, encoding=encoding, errors="replace")
 
 
@@ -228,6 +251,9 @@ def check_strict(handle: IO[str] | str) -> list[PdnError]:
     """
     if isinstance(handle, str):
         handle = io.StringIO(handle)
+    error = handle_error(handle, "check_strict")
+    if error is not None:
+        raise error
     return _check(handle)
 
 

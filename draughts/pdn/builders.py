@@ -128,7 +128,9 @@ class GameBuilder(BaseVisitor[Game]):
         self._starting_unparsed = ""
 
     def visit_result(self, result: str) -> None:
-        if self.game.headers.get("Result", "*") == "*":
+        # The terminator gives the Result tag a game has not; one it has is
+        # kept as it was read, "*" included.
+        if "Result" not in self.game.headers:
             self.game.headers["Result"] = result
 
     def handle_error(self, error: PdnError) -> None:

@@ -42,13 +42,16 @@ class PdnError:
     move no legal move matches), ``"ambiguous"`` (a move several legal moves
     match), ``"variant"`` (a ``GameType`` or ``Variant`` the library does not
     know), ``"fen"`` (a start position that cannot be set up) and ``"pdn3"``
-    (a violation of the PDN 3.0 grammar found by :func:`check_strict`); the
+    (a violation of the PDN 3.0 grammar found by :func:`check_strict`) and
+    ``"incomplete"`` (a move, a tag or a comment the end of the file stops in
+    the middle of: the record is cut); the
     warnings in :attr:`Game.warnings` have kind ``"notation"`` (a move written
     with the wrong separator, an ambiguous move read one way), ``"variant"``
     (a ``Variant`` tag the library does not know, read as the ``GameType``
     alone says), ``"fen"`` (a man on its crowning row in a FEN, read as a
-    king) or ``"inferred"`` (the variant chosen for a game no tag names one
-    of).
+    king), ``"inferred"`` (the variant chosen for a game no tag names one
+    of) or ``"incomplete"`` (no result marker before the next game or the end
+    of the file: the record may be cut).
 
     >>> error = PdnError(3, 14, "illegal move '32-27' in W:W31-50:B1-20", "illegal")
     >>> str(error)
@@ -87,7 +90,8 @@ class Headers(MutableMapping[str, str]):
     >>> list(headers), headers.variant().name
     (['Event', 'GameType', 'Site'], 'russian')
 
-    :raises ValueError: when a tag name is not letters, digits and ``_``.
+    :raises ValueError: when a tag name is not letters, digits and ``_``, or
+        a value has a line break (a tag pair is one line of PDN).
     """
 
     def __init__(self, data: Iterable[tuple[str, str]] | None = None, **tags: str) -> None:
@@ -105,7 +109,10 @@ class Headers(MutableMapping[str, str]):
     def __setitem__(self, name: str, value: str) -> None:
         if not _TAG_NAME.match(name):
             raise ValueError(f"invalid PDN tag name: {name!r}")
-        self._tags[name] = str(value)
+        value = str(value)
+        if "\n" in value or "\r" in value:
+            raise ValueError(f"a PDN tag value cannot hold a line break: {name} {value!r}")
+        self._tags[name] = value
 
     def __delitem__(self, name: str) -> None:
         del self._tags[name]

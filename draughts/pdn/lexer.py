@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from draughts import _core
+from draughts.pdn._text import handle_error
 
 # Alternatives are tried in order at each position, so results come before
 # moves ("1-0" is not a move) and move numbers before moves ("12." is not a
@@ -60,7 +61,15 @@ class Cursor:
     """Where reading of one handle stands: the line number and the part of
     the last line that belongs to the next game."""
 
-    __slots__ = ("__weakref__", "_handle", "line_number", "pending", "record")
+    __slots__ = (
+        "__weakref__",
+        "_handle",
+        "end_column",
+        "line_number",
+        "pending",
+        "record",
+        "whole_lines",
+    )
 
     def __init__(self, handle: IO[str]) -> None:
         # Kept by weak reference: the cursor is the value of a weak dictionary
@@ -71,6 +80,11 @@ class Cursor:
         except TypeError:  # no weak references: kept alive by _STRONG_CURSORS anyway
             self._handle = lambda: handle
         self.line_number = 0
+        # Where the text of the last line ends, once the end of the file is reached.
+        self.end_column = 1
+        # Whether a line without a line break is the file's last (not so for
+        # the lines of a game read ahead, the last cut where the game ends).
+        self.whole_lines = True
         self.pending: tuple[str, int] | None = None
         # While a list: every line read from the handle is appended to it
         # (the reader reads a game's moves ahead to choose its variant).
@@ -89,7 +103,9 @@ class Cursor:
     def tokens(self) -> Iterator[tuple[str, Any, int, int]]:
         """``(kind, match, line, column)``; a comment spanning lines comes as
         ``("comment", text, line, column)``, and one never closed as
-        ``("open_comment", text, line, column)``. A line of nothing but move
+        ``("open_comment", text, line, column)``; the ``[`` of a tag cut by the
+        end of the file comes as ``("cut_tag", text, line, column)``, the text
+        being the rest of the line. A line of nothing but move
         numbers and plain moves (see :data:`PLAIN_LINE`) comes whole, as
         ``("line", (text, end), line, 1)``, ``end`` being where its result
         starts (its length if it has none): the reader takes its moves
@@ -104,14 +120,18 @@ class Cursor:
         search = TOKEN.search
         plain_end = plain_line_end
         tag_of = tag_line
+        line = ""
         while True:
             if self.pending is not None:
                 line, position = self.pending
                 self.pending = None
             else:
-                line = readline()
-                if not line:
+                text = readline()
+                if not text:
+                    if line:
+                        self.end_column = len(line.rstrip("\r\n")) + 1
                     return
+                line = text
                 self.line_number += 1
                 position = 0
                 if self.line_number == 1 and line.startswith("\ufeff"):
@@ -132,14 +152,20 @@ class Cursor:
                     break
                 position = match.end()
                 kind = match.lastgroup or "junk"
+                if kind == "junk" and self.whole_lines and _cut_tag(line, match):
+                    position = len(line)
+                    yield "cut_tag", line[match.start() :], self.line_number, match.start() + 1
+                    continue
                 if kind == "cclose" and not match.group("cclose"):
                     start_line, column = self.line_number, match.start() + 1
                     parts = [match.group("comment")]
                     while True:
-                        line = readline()
-                        if not line:
+                        text = readline()
+                        if not text:
+                            self.end_column = len(line.rstrip("\r\n")) + 1
                             yield "open_comment", " ".join(parts), start_line, column
                             return
+                        line = text
                         self.line_number += 1
                         end = line.find("}")
                         if end < 0:
@@ -159,6 +185,13 @@ class Cursor:
                         position = end
                         continue
                 yield kind, match, self.line_number, match.start() + 1
+
+
+def _cut_tag(line: str, match: re.Match[str]) -> bool:
+    """Whether the junk token ``match`` is the ``[`` of a tag that the end of
+    the file cuts: on the last line (the only one without a line break),
+    with no ``]`` after it."""
+    return match.group(0) == "[" and not line.endswith("\n") and "]" not in line[match.end() :]
 
 
 def _recording(readline: Callable[[], str], record: list[str]) -> Callable[[], str]:
@@ -255,16 +288,28 @@ _STRONG_CURSORS: dict[int, tuple[Any, Cursor]] = {}
 
 
 def open_cursor(handle: IO[str]) -> Cursor:
+    """The cursor of ``handle``, made on its first reading.
+
+    :raises TypeError: for what is not a text handle (a path, bytes, a
+        binary handle), saying what to pass.
+    """
     try:
         cursor = _CURSORS.get(handle)
-        if cursor is None:
-            cursor = _CURSORS[handle] = Cursor(handle)
-        return cursor
     except TypeError:  # a handle without weak references: keep it alive
         entry = _STRONG_CURSORS.get(id(handle))
         if entry is None or entry[0] is not handle:
-            entry = _STRONG_CURSORS[id(handle)] = (handle, Cursor(handle))
+            entry = _STRONG_CURSORS[id(handle)] = (handle, _new_cursor(handle))
         return entry[1]
+    if cursor is None:
+        cursor = _CURSORS[handle] = _new_cursor(handle)
+    return cursor
+
+
+def _new_cursor(handle: IO[str]) -> Cursor:
+    error = handle_error(handle, "read_game")
+    if error is not None:
+        raise error
+    return Cursor(handle)
 
 
 def forget(handle: IO[str]) -> None:

@@ -13,9 +13,9 @@ import re
 from typing import IO, Any
 
 from draughts.board import Board
-from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from draughts.errors import AmbiguousMoveError
 from draughts.move import Move
-from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, tag_is_unknown, variant_of_tags
+from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
 from draughts.pdn.infer import Evidence, GameText, board_of_fen, choose, read_ahead
 from draughts.pdn.lexer import Cursor, forget, open_cursor, where
 from draughts.pdn.pending import (
@@ -26,6 +26,7 @@ from draughts.pdn.pending import (
     raw_comment,
     short_message,
 )
+from draughts.pdn.problems import Problems
 from draughts.pdn.resolver import (
     NO_BOARD,
     NO_RESOLVER,
@@ -54,11 +55,6 @@ _NAG_OF_STRENGTH = {
     "(?!)": 6,
 }
 _SETUP_FEN = re.compile(r'^\s*(?:FEN\s*"([^"]*)"|([^"]*))\s*$')
-_ERROR_KIND = (
-    (AmbiguousMoveError, "ambiguous"),
-    (IllegalMoveError, "illegal"),
-    (InvalidMoveError, "invalid"),
-)
 
 
 def _strength(visitor: BaseVisitor[Any], strength: str) -> None:
@@ -76,9 +72,10 @@ _LOOKAHEAD = 100  # moves to follow an ambiguous move before taking its first re
 _BETWEEN_MOVES = frozenset(("move", "number", "ellipsis", "percent"))
 _COMMENTS = frozenset(("comment", "cclose", "semicolon", "open_comment", "prose"))
 # Tokens that do not end the headers.
-_HEADER_TOKENS = frozenset(("tag", "tag_line", "tag2", "percent", *_COMMENTS))
+_HEADER_TOKENS = frozenset(("tag", "tag_line", "tag2", "cut_tag", "percent", *_COMMENTS))
 _MOVE_ERRORS = frozenset(("illegal", "ambiguous", "invalid", "fen"))
-_UNESCAPE = re.compile(r"\\(.)")
+# PDN 3.0 escapes only these two; any other backslash is kept ("C:\\games").
+_UNESCAPE = re.compile(r'\\([\\"])')
 
 
 class _Stop(Exception):
@@ -127,7 +124,7 @@ def read(
     return _GameReader(open_cursor(handle), visitor, default, infer).run()
 
 
-class _GameReader:
+class _GameReader(Problems):
     """The reading of one game: the tokens of a :class:`Cursor` go to a
     visitor while the moves are replayed on a board.
 
@@ -141,10 +138,10 @@ class _GameReader:
     split into classes, each token would cost attribute hops through them on
     the reader's hottest path. What it holds between tokens lives in
     :mod:`draughts.pdn.pending`, move texts are resolved by
-    :mod:`draughts.pdn.resolver`."""
+    :mod:`draughts.pdn.resolver`, problems reported by
+    :class:`~draughts.pdn.problems.Problems`."""
 
     __slots__ = (
-        "bad",
         "board",
         "cursor",
         "default",
@@ -157,7 +154,6 @@ class _GameReader:
         "line_player",
         "moves_here",
         "nesting",
-        "plain",
         "preset",
         "resolver",
         "result",
@@ -242,6 +238,9 @@ class _GameReader:
                 self.tag(kind, match, line, column)
             elif kind in _COMMENTS:
                 self.comment(kind, match, line, column)
+            elif kind == "cut_tag":
+                self.found = True
+                self.cut_tag(line, column)
             elif self.movetext(kind, match, line, column):
                 break
         return False
@@ -269,6 +268,7 @@ class _GameReader:
         self.plain = not self.bad
         # The handle must live while its cursor reads (the cursor holds a weak reference).
         self.cursor, handle = text.cursor()
+        self.cursor.whole_lines = cursor.pending is None  # else the game's end cuts the last
         try:
             self.read_tokens()
         finally:
@@ -307,6 +307,7 @@ class _GameReader:
         if fen is None and first is not None and not may_start(variant, first):
             return False, 0
         cursor, handle = text.cursor()
+        cursor.whole_lines = self.cursor.pending is None
         trial = _Trial(limit)
         reader = _TrialReader(cursor, trial, variant, infer=False)
         reader.special = self.special
@@ -330,6 +331,8 @@ class _GameReader:
         self.unsettled()
         if self.in_headers:
             self.start_moves(cursor.line_number, 1)
+        if self.result is None:
+            self.cut()
         bad = self.bad
         if bad is not None:
             # Parentheses the kept text leaves open are closed, as exporters
@@ -413,7 +416,7 @@ class _GameReader:
         else:
             text = match.group("comment")
         if kind == "open_comment":
-            self.report(line, column, "comment not closed before the end of the file", "syntax")
+            self.report(line, column, "comment not closed before the end of the file", "incomplete")
         if self.bad is not None:
             self.bad.add(
                 raw_comment(kind, match, text),
@@ -476,36 +479,6 @@ class _GameReader:
         self.visitor.visit_board(board)
         for comment in self.early_comments:
             self.visitor.visit_comment(comment)
-
-    def crowned_warning(
-        self, crowned: tuple[int, ...], line: int, column: int, board: Board
-    ) -> None:
-        """Men a FEN puts on their crowning row, read as kings."""
-        names = ", ".join(board.variant.square_name(square) for square in crowned)
-        several = len(crowned) > 1
-        self.visitor.handle_warning(
-            PdnError(
-                line,
-                column,
-                f"{'men' if several else 'a man'} on {names}, the row where "
-                f"{'they' if several else 'it'} would have been crowned: read as "
-                f"{'kings' if several else 'a king'}",
-                "fen",
-                board.fen(),
-            )
-        )
-
-    def check_variant_tag(self, variant: Variant, tag: tuple[str, int, int]) -> None:
-        """Warn of a ``Variant`` tag that names no variant of the ``GameType``:
-        a custom variant's game read without that variant (its rules may
-        not be the ``GameType``'s)."""
-        value, line, column = tag
-        if tag_is_unknown(variant, value):
-            message = (
-                f"unknown Variant {value!r}: read as {variant.name} ({variant.gametype_string}) "
-                "by the GameType alone; a custom variant is read with read_game(..., variant=...)"
-            )
-            self.visitor.handle_warning(PdnError(line, column, short_message(message), "variant"))
 
     # -- Movetext other than moves -----------------------------------------------
 
@@ -573,8 +546,8 @@ class _GameReader:
                 line,
                 match,
             )
-        else:  # junk
-            self.report(line, column, f"unexpected {match.group(0)!r}", "syntax", match.group(0))
+        else:
+            self.junk(match, line, column)
         return False
 
     def swallowed(self, kind: str, match: re.Match[str], line: int) -> bool:
@@ -796,65 +769,6 @@ class _GameReader:
             for later, later_line, _ in guess.later:
                 self.bad.add(later.group(0), later_line, later)
         self.split = self.guess = None
-
-    # -- Problems ------------------------------------------------------------------
-
-    def report(self, line: int, column: int, message: str, kind: str, unparsed: str = "") -> None:
-        """An error; ``unparsed`` is the text it leaves out of the game."""
-        self.error(PdnError(line, column, short_message(message), kind, None, unparsed))
-
-    def error(self, error: PdnError) -> None:
-        """Hand ``error`` to the visitor, and the text it leaves out of the
-        game, where it was read (so that exporters write it back)."""
-        self.visitor.handle_error(error)
-        if error.unparsed:
-            self.visitor.visit_unparsed(error.unparsed)
-
-    def notation_warning(self, move: Move, text: str, line: int, column: int) -> None:
-        # Liberal reading matched it anyway; the strict check tells.
-        written = "'-'" if move.captures else "a capture separator"
-        self.visitor.handle_warning(
-            PdnError(
-                line,
-                column,
-                f"{text!r} is written with {written} but is {self.board.pdn(move, long=False)}",
-                "notation",
-                self.board.fen(),
-            )
-        )
-
-    def fail(
-        self, error: ValueError, line: int, column: int, raw: str, match: re.Match[str]
-    ) -> None:
-        """A rejected move: the rest of its line is kept as text."""
-        kind_name = next((name for cls, name in _ERROR_KIND if isinstance(error, cls)), "illegal")
-        self.reject(
-            Unparsed(
-                line,
-                column,
-                short_message(str(error)),
-                kind_name,
-                self.board.fen(),
-                len(self.frames),
-            ),
-            raw,
-            line,
-            match,
-        )
-
-    def reject_start(self, bad: Unparsed) -> None:
-        """The tags give no board: all the movetext is kept as the text of
-        ``bad``, from the comments before the first move on."""
-        for comment in self.early_comments:
-            bad.add("{" + comment.replace("}", "]") + "}", 0)  # line 0: a line of their own
-        self.bad = bad
-
-    def reject(self, bad: Unparsed, raw: str, line: int, match: re.Match[str]) -> None:
-        """Keep ``raw`` (read on ``line``, ending where ``match`` does) and the
-        rest of the line as the text of ``bad``."""
-        bad.add(raw, line, match)
-        self.bad = bad
-        self.plain = False
 
 
 class _TrialReader(_GameReader):

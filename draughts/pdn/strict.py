@@ -7,7 +7,10 @@ digits (``01`` to ``09`` allowed), ``-`` between the squares of a move and
 ``x`` or ``:`` between those of a capture, comments that do not nest, and a
 result or ``*`` between two games. Every place the text leaves the grammar
 is reported; after an error the check goes on with the next token, so one
-file gets all its errors.
+file gets all its errors. The last game of a file may end without a result
+marker (the reading grammar allows it, and the standard's own test files do
+it; :func:`~draughts.pdn.read_game` warns of it); a comment or a string the end
+of the file leaves open is reported once.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ _TOKEN = re.compile(
 )
 
 _Token = tuple[str, str, int, int]  # kind, text, line, column
+_CLOSING = {"{": "}", '"': '"'}  # what ends a comment and a string
 
 
 def _tokens(text: str, errors: list[PdnError]) -> list[_Token]:
@@ -57,7 +61,13 @@ def _tokens(text: str, errors: list[PdnError]) -> list[_Token]:
         match = match_at(text, position)
         if match is None:
             bad = text[position]
-            errors.append(PdnError(line, position - line_start + 1, f"unexpected {bad!r}", "pdn3"))
+            column = position - line_start + 1
+            close = _CLOSING.get(bad)
+            if close is not None and close not in text[position + 1 :]:
+                what = "comment" if bad == "{" else "string"
+                errors.append(PdnError(line, column, f"the file ends inside a {what}", "pdn3"))
+                break
+            errors.append(PdnError(line, column, f"unexpected {bad!r}", "pdn3"))
             position += 1
             continue
         kind = match.lastgroup
@@ -75,7 +85,8 @@ def _tokens(text: str, errors: list[PdnError]) -> list[_Token]:
 def check(handle: IO[str]) -> list[PdnError]:
     """Every violation of the PDN 3.0 reading grammar in the text."""
     errors: list[PdnError] = []
-    tokens = _tokens(handle.read(), errors)
+    text = handle.read()
+    tokens = _tokens(text, errors)
 
     def error(token: _Token, message: str) -> None:
         errors.append(PdnError(token[2], token[3], message, "pdn3"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import IO, get_args
+from typing import IO, Literal, get_args
 
 from draughts.board import Board
 from draughts.move import Move
@@ -16,6 +16,10 @@ from draughts.variant import Variant, find_variant
 # -- Writing -------------------------------------------------------------------
 
 _WORD = re.compile(r"[^ \t\n\r\f\v]+")
+# What a tag value escapes: a quote, and a backslash the reader would take for
+# an escape (before a backslash, a quote or the closing quote); any other
+# backslash is written as it is, as files write paths ("C:\games").
+_ESCAPE = re.compile(r'"|\\(?=[\\"]|\Z)')
 _STRENGTH_OF_NAG = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 _WIN, _DRAW, _LOSS, _FORFEIT = "win", "draw", "loss", "forfeit"
 _RESULT_MEANING = {
@@ -47,6 +51,10 @@ def _result_texts(style: ResultStyle) -> dict[str, str]:
 
 _RESULT_TEXT = {style: _result_texts(style) for style in get_args(ResultStyle)}
 
+Results = Literal["2-0", "1-0", "variant"]
+"""The result styles an exporter may write results in (see :class:`StringExporter`)."""
+_STYLE_OF: dict[str, ResultStyle] = {"2-0": "international", "1-0": "default"}
+
 
 def normal_result(result: str, variant: Variant | str) -> str | None:
     """``result`` in the variant's PDN 3.0 result style, None if it is not
@@ -66,8 +74,13 @@ class StringExporter(BaseVisitor[str]):
     """Writes a game as PDN 3.0 text, lines wrapped at ``columns``.
 
     Moves are written short unless ambiguous, in the variant's notation;
-    move strengths ``!`` to ``?!`` follow the move, other NAGs are ``$n``;
-    the ``Result`` tag and the terminator use the variant's result style.
+    move strengths ``!`` to ``?!`` follow the move, other NAGs are ``$n``.
+    Tags are written as they are, the ``Result`` tag included, and the game
+    terminator as the result given, in PDN 3.0 form (``0-1`` for ``0:1``,
+    ``*`` for a text that is not a result).
+    ``results`` writes both in one style instead: ``"2-0"`` (``2-0``,
+    ``1-1``, ``0-2``), ``"1-0"`` (``1-0``, ``1/2-1/2``, ``0-1``) or
+    ``"variant"`` (each game's variant's own, see :func:`normal_result`).
 
     >>> from draughts.pdn import Game
     >>> game = Game(variant="russian")
@@ -75,6 +88,9 @@ class StringExporter(BaseVisitor[str]):
     >>> _ = game.add_variation(game.board().parse_pdn("a3-b4"), nags=[5])
     >>> print(game.accept(StringExporter(headers=False)))
     1. c3-d4 {main} (1. a3-b4!?) *
+    >>> game.headers["Result"] = "1/2-1/2"
+    >>> print(game.accept(StringExporter(results="2-0")).splitlines()[6])
+    [Result "1-1"]
     """
 
     def __init__(
@@ -84,11 +100,15 @@ class StringExporter(BaseVisitor[str]):
         comments: bool = True,
         variations: bool = True,
         columns: int = 80,
+        results: Results | None = None,
     ) -> None:
+        if results is not None and results not in get_args(Results):
+            raise ValueError(f"results must be one of {', '.join(get_args(Results))}: {results!r}")
         self.headers = headers
         self.comments = comments
         self.variations = variations
         self.columns = columns
+        self.results = results
         self._lines: list[str] = []
         self._reset()
 
@@ -152,15 +172,15 @@ class StringExporter(BaseVisitor[str]):
         if self._tags is None:
             return
         tags, self._tags = self._tags, None
-        if self._variant is None:
+        if self.results == "variant" and self._variant is None:
             with contextlib.suppress(ValueError):  # an unknown GameType: results kept as read
                 self._variant = variant_of_tags(tags.get("GameType"), tags.get("Variant"), None)
         if not self.headers or not tags:
             return
         for name, value in tags.items():
-            if name == "Result" and self._variant is not None:
-                value = normal_result(value, self._variant) or value
-            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+            if name == "Result":
+                value = self._result(value) or value
+            escaped = _ESCAPE.sub(r"\\\g<0>", value)
             self._emit(f'[{name} "{escaped}"]')
         if "Result" not in tags:
             self._emit('[Result "*"]')
@@ -227,13 +247,22 @@ class StringExporter(BaseVisitor[str]):
         self._append(")")
         self._number_due = True
 
+    def _result(self, result: str) -> str | None:
+        """``result`` in the style asked for (as it is without one), None
+        if it is not a result."""
+        style = _STYLE_OF.get(self.results or "")
+        if style is None and self.results == "variant" and self._variant is not None:
+            style = self._variant.result_style
+        meaning = _RESULT_MEANING.get(result.strip())
+        if meaning is None:
+            return None
+        return result.strip() if style is None else _RESULT_TEXT[style][meaning]
+
     def visit_result(self, result: str) -> None:
         self._write_headers()
-        if self._variant is not None:
-            result = normal_result(result, self._variant) or "*"
-        elif result not in _RESULT_MEANING:
-            result = "*"
-        self._put(result)
+        # PDN 3.0 terminators have no colon: "0:1" ends the game as "0-1"
+        # (the Result tag keeps the form it was read in).
+        self._put((self._result(result) or "*").replace(":", "-"))
 
     def end_game(self) -> None:
         self._write_headers()
@@ -266,8 +295,15 @@ class FileExporter(StringExporter):
         comments: bool = True,
         variations: bool = True,
         columns: int = 80,
+        results: Results | None = None,
     ) -> None:
-        super().__init__(headers=headers, comments=comments, variations=variations, columns=columns)
+        super().__init__(
+            headers=headers,
+            comments=comments,
+            variations=variations,
+            columns=columns,
+            results=results,
+        )
         self.handle = handle
         self._written = 0
 

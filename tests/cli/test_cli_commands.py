@@ -96,7 +96,16 @@ def test_validate_strict(capsys: pytest.CaptureFixture[str]) -> None:
     # prof2's separator quirks are accepted, and reported in strict mode.
     assert main(["validate", str(DATA / "prof2.pdn")]) == 1  # the "9n" typo
     capsys.readouterr()
-    assert main(["validate", "--strict", str(DATA / "succeed_variation.pdn")]) == 0
+    # PDN 3.0's own test file ends without a result marker, which the reading
+    # grammar allows; strict mode calls it an error (the record may be cut).
+    variation = DATA / "succeed_variation.pdn"
+    assert main(["validate", "--strict", str(variation)]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"{variation}:1:75: no result marker: the record may be cut"
+    )
+    # A file whose games all end with their result: nothing of the kind.
+    assert main(["validate", "--strict", str(DATA / "candidate95.pdn")]) == 1
+    assert "result marker" not in capsys.readouterr().out
 
 
 def test_validate_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -107,11 +116,13 @@ def test_validate_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Pat
 def test_convert(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "out.pdn"
     source = EXAMPLES / "First_Computers_Match_Moscow_1998.pdn"
-    assert main(["convert", str(source), str(out)]) == 0
+    assert main(["convert", "--tag-variant", str(source), str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"6 games written to {out}")
     text = out.read_text(encoding="utf-8")
-    # Short "ed4" notation comes out as full squares, results in PDN 3.0 form.
-    assert "1. e3-d4" in text and "0:1" not in text
+    # Short "ed4" notation comes out as full squares, terminators in PDN 3.0
+    # form, the Result tags as they were read.
+    assert "1. e3-d4" in text and " 0-1\n" in text and " 0:1" not in text
+    assert '[Result "0:1"]' in text
     assert all(len(line) <= 80 for line in text.splitlines())
     with pdn.open_pdn(out) as handle:
         first = pdn.read_game(handle)
@@ -122,13 +133,25 @@ def test_convert(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert pdn.check_strict(text) == []
 
 
-def test_convert_adds_the_gametype_of_tagless_games(
+def test_convert_tags_the_variant_only_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source, out = tmp_path / "in.pdn", tmp_path / "out.pdn"
     source.write_text("1. 11-15 23-19 *\n")
     assert main(["convert", "--variant", "english", str(source), str(out)]) == 0
-    assert out.read_text() == '[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n'
+    assert out.read_text().startswith('[Result "*"]\n\n1. 11-15 23-19 *\n\n')
+    assert main(["convert", "--tag-variant", "--variant", "english", str(source), str(out)]) == 0
+    assert out.read_text().startswith('[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n')
+    # The variant each game was read as, here inferred: English, then International.
+    source.write_text('1. 11-15 23-19 *\n\n[Result "1-0"]\n1. 32-28 1-0\n')
+    assert main(["convert", "--tag-variant", "--results", "2-0", str(source), str(out)]) == 0
+    assert out.read_text() == (
+        '[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n'
+        '[Result "2-0"]\n[GameType "20"]\n\n1. 32-28 2-0\n\n'
+    )
+    with pytest.raises(SystemExit) as usage:
+        main(["convert", "--results", "1-1", str(source), str(out)])
+    assert usage.value.code == 2
 
 
 def test_module_entry_point() -> None:
@@ -209,7 +232,7 @@ def test_convert_reads_games_as_validate_does(
     if not source.exists():
         pytest.skip(f"{source} is absent: the shared corpus is only beside the repository in CI")
     out = tmp_path / "out.pdn"
-    assert main(["convert", str(source), str(out)]) == 0
+    assert main(["convert", "--tag-variant", str(source), str(out)]) == 0
     capsys.readouterr()
     with pdn.open_pdn(out) as handle:
         written = [pdn.read_game(handle) for _ in range(40)]

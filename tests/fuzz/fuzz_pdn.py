@@ -51,14 +51,11 @@ from draughts.variant import Variant  # noqa: E402
 SHARED_CORPUS = REPO.parent / "shared" / "data" / "pdn"
 LOCAL_CORPUS = REPO / "tests" / "data" / "pdn"
 
-REPAIRED = frozenset(
-    (
-        "variation not closed before the end of the game",
-        "comment not closed before the end of the file",
-    )
-)
+REPAIRED = frozenset(("variation not closed before the end of the game",))
 """The errors an export mends rather than keeps: it closes every variation
-and comment (left open, they would swallow the games written after it)."""
+(left open, it would swallow the games written after it), and the errors of
+kind ``"incomplete"`` (a record the end of its file cut: a comment not
+closed, the text of a move or a tag the end stops in the middle of)."""
 
 
 # -- The round trip ---------------------------------------------------------------
@@ -72,7 +69,7 @@ def comparable_errors(game: pdn.Game) -> list[tuple[str, str, str | None]]:
     return sorted(
         (error.kind, error.message, error.fen)
         for error in game.errors
-        if error.message not in REPAIRED
+        if error.message not in REPAIRED and error.kind != "incomplete"
     )
 
 
@@ -123,9 +120,13 @@ def difference(first: pdn.Game, again: pdn.Game) -> str | None:
         lost = set(comparable_errors(first)) - set(comparable_errors(again))
         new = set(comparable_errors(again)) - set(comparable_errors(first))
         return f"errors differ: lost {sorted(lost)[:1]} new {sorted(new)[:1]}"
-    for name, value in first.headers.items():
-        if name != "Result" and again.headers.get(name) != value:
+    # Every tag as it was read; a game without a Result tag gets "*".
+    expected = {**dict(first.headers), "Result": first.headers.get("Result", "*")}
+    for name, value in again.headers.items():
+        if expected.get(name) != value:
             return f"tag {name} differs"
+    if len(again.headers) != len(expected):
+        return "tags lost"
     if _written(first.comment) != again.comment or tree(first) != tree(again):
         return "moves, comments or NAGs differ"
     return None

@@ -595,11 +595,32 @@ def test_export_short_long_and_numbers() -> None:
     )
 
 
-def test_export_results_in_the_variant_style() -> None:
+def test_export_writes_results_as_read_unless_a_style_is_asked_for() -> None:
     russian = read('[GameType "25"][Result "1/2:1/2"] 1. c3-d4 1/2:1/2')
-    assert '[Result "1/2-1/2"]' in str(russian) and str(russian).endswith("1/2-1/2")
+    # The tag as read; the terminator in PDN 3.0 form (no colon).
+    assert '[Result "1/2:1/2"]' in str(russian) and str(russian).endswith("1/2-1/2")
     international = read('[Result "1-0"] 1. 32-28 1-0')
-    assert str(international).endswith("1. 32-28 2-0")
+    assert str(international).endswith("1. 32-28 1-0")
+    drawn = read('[Result "1/2-1/2"] 1. 32-28 1/2-1/2')
+    assert '[Result "1/2-1/2"]' in str(drawn) and str(drawn).endswith("1/2-1/2")
+    styled = {
+        results: [
+            game.accept(pdn.StringExporter(results=results)).splitlines()[i]
+            for game in (russian, international, drawn)
+            for i in (-3, -1)
+        ]
+        for results in ("2-0", "1-0", "variant")
+    }
+    assert styled == {
+        "2-0": ['[Result "1-1"]', "1. c3-d4 1-1", '[Result "2-0"]', "1. 32-28 2-0",
+                '[Result "1-1"]', "1. 32-28 1-1"],
+        "1-0": ['[Result "1/2-1/2"]', "1. c3-d4 1/2-1/2", '[Result "1-0"]', "1. 32-28 1-0",
+                '[Result "1/2-1/2"]', "1. 32-28 1/2-1/2"],
+        "variant": ['[Result "1/2-1/2"]', "1. c3-d4 1/2-1/2", '[Result "2-0"]', "1. 32-28 2-0",
+                    '[Result "1-1"]', "1. 32-28 1-1"],
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="results must be one of"):
+        pdn.StringExporter(results="1-1")  # type: ignore[arg-type]
 
 
 def test_export_wraps_at_80_columns() -> None:

@@ -78,6 +78,11 @@ ROUND_TRIPS = [
     # An empty comment before the moves (here one never closed) adds nothing
     # to the game's comment, as among the moves (found by the property below).
     '1. 1. 1. 1. [FEN "W:W31-50:B1-20"] ; rest 1. 1. 1. 1.\n{ ',
+    # A stray "[" in a game whose variant is inferred, the result after it:
+    # the line read ahead is cut after the result, and the "[" is no tag the
+    # end of the file cuts.
+    "gh4fe5[4x99 0-2\n",
+    "3126192432272025373117374[29910-2\n",
 ]
 
 

@@ -85,6 +85,50 @@ def test_random_games_survive_export_and_reading(game: pdn.Game) -> None:
     assert all(len(line) <= 80 or " " not in line for line in text.splitlines())
 
 
+RESULTS = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "1:0", "1/2:1/2", "*", "?"]
+TAG_VALUES = st.one_of(
+    st.sampled_from(RESULTS),
+    st.text(st.characters(blacklist_characters="\r\n"), max_size=20),
+    st.text(alphabet=st.sampled_from(list('\\"] [x')), max_size=8),  # escapes and brackets
+)
+TAG_NAMES = st.one_of(
+    st.sampled_from(["Event", "Site", "Date", "White", "Black", "Round", "Annotator"]),
+    st.from_regex(r"[A-Za-z0-9_]{1,12}", fullmatch=True).filter(
+        lambda name: name not in ("GameType", "Variant", "FEN", "Result")
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(TAG_NAMES, TAG_VALUES), max_size=8),
+    st.sampled_from(RESULTS),
+    st.sampled_from(VARIANTS),
+    st.sampled_from([None, "2-0", "1-0", "variant"]),
+)
+def test_tags_read_back_as_they_were_written(
+    tags: list[tuple[str, str]], result: str, variant: str, results: str | None
+) -> None:
+    # Every tag, the Result tag included, reads back as it was written, in
+    # its order; the terminator written reads as a result whatever the tag.
+    game = pdn.Game(variant=variant)
+    for name, value in tags:
+        game.headers[name] = value
+    game.headers["Result"] = result
+    game.add_variation(next(iter(game.board().legal_moves)))
+    exporter = pdn.StringExporter(results=results)  # type: ignore[arg-type]
+    text = game.accept(exporter)
+    again = pdn.read_game(io.StringIO(text))
+    assert again is not None
+    assert again.errors == [], text
+    expected = dict(game.headers)
+    if results is not None:
+        expected["Result"] = text.split('[Result "', 1)[1].split('"]', 1)[0]
+        assert expected["Result"] in RESULTS[:7] or result in ("*", "?")
+    assert list(again.headers.items()) == list(expected.items())
+    assert again.mainline_moves() == game.mainline_moves()
+
+
 PDNISH = st.text(
     alphabet=st.sampled_from(list('0123456789-x:()[]{}"*!?$/. \n\tabchWBK%;\\')), max_size=300
 )
