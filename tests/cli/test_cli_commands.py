@@ -100,8 +100,8 @@ def test_validate_strict(capsys: pytest.CaptureFixture[str]) -> None:
     # grammar allows; strict mode calls it an error (the record may be cut).
     variation = DATA / "succeed_variation.pdn"
     assert main(["validate", "--strict", str(variation)]) == 1
-    assert capsys.readouterr().out.splitlines()[0] == (
-        f"{variation}:1:75: no result marker: the record may be cut"
+    assert f"{variation}:1:75: no result marker: the record may be cut" in (
+        capsys.readouterr().out.splitlines()
     )
     # A file whose games all end with their result: nothing of the kind.
     assert main(["validate", "--strict", str(DATA / "candidate95.pdn")]) == 1
