@@ -56,6 +56,7 @@ setup(
                     "load",
                     "board_state",
                     "pdn_lines",
+                    "pdn_split",
                     "node_maker",
                     "module",
                     "search",

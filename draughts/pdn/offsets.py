@@ -47,6 +47,7 @@ from __future__ import annotations
 import bz2
 import codecs
 import contextlib
+import functools
 import gzip
 import io
 import itertools
@@ -55,6 +56,7 @@ import re
 from collections.abc import Iterator
 from typing import IO, Any, NamedTuple, cast
 
+from draughts import _core
 from draughts.pdn.lexer import Cursor, forget, guess_encoding, open_cursor, where
 
 __all__ = ["GameStart", "scan_offsets", "scan_starts", "seek_game"]
@@ -287,10 +289,11 @@ def _skip(cursor: Cursor) -> bool:
     return found
 
 
-class _Scanner:
+class _PureScanner:
     """Finds the game starts of a binary stream, from its current position
     (``start``: the game there, if not the stream's start), keeping its bytes
-    for :func:`_chunks` if asked."""
+    for :func:`_chunks` if asked: the reader's own tokenizer on the decoded
+    lines, the oracle of :class:`_FastScanner`."""
 
     def __init__(
         self,
@@ -300,9 +303,10 @@ class _Scanner:
         errors: str = "replace",
         start: GameStart | None = None,
         keep: bool = False,
+        head: bytes = b"",
     ) -> None:
         offset = 0 if start is None else start.offset
-        lines = self.lines = _Lines(stream, encoding, errors, offset)
+        lines = self.lines = _Lines(stream, encoding, errors, offset, head)
         if keep:
             lines.blocks = []
         self.cursor = Cursor(lines)  # type: ignore[arg-type]  # it only calls readline
@@ -330,6 +334,22 @@ class _Scanner:
         """The encoding of the text from its start (``utf-8-sig`` only for
         a stream that starts with a byte order mark)."""
         return "utf-8-sig" if self.lines.sig else self.lines.encoding
+
+    @property
+    def text_encoding(self) -> str:
+        """The encoding of the text after its first line."""
+        return self.lines.encoding
+
+    @property
+    def end(self) -> int:
+        """Where the bytes read so far end."""
+        return self.lines.end
+
+    def batches(self) -> Iterator[list[int]]:
+        """The starts as :class:`_FastScanner` gives them: lists of four
+        ints per game (offset, line, column, end of its line)."""
+        for start in self:
+            yield [start.offset, start.line, start.column, self.line_end]
 
     def __iter__(self) -> Iterator[GameStart]:
         lines, cursor = self.lines, self.cursor
@@ -359,16 +379,195 @@ class _Scanner:
     def kept(self, start: int, end: int | None) -> bytes:
         """The bytes from ``start`` to ``end`` (None: all that was read),
         forgetting those before ``start``."""
-        blocks = self.lines.blocks
-        assert blocks is not None
-        while len(blocks) > 1 and blocks[1][0] <= start:
-            del blocks[0]
-        parts = []
-        for offset, data in blocks:
-            if end is not None and offset >= end:
-                break
-            parts.append(data[max(start - offset, 0) : None if end is None else end - offset])
-        return b"".join(parts)
+        return _kept(self.lines.blocks, start, end)
+
+
+def _kept(blocks: list[tuple[int, bytes]] | None, start: int, end: int | None) -> bytes:
+    """The bytes from ``start`` to ``end`` (None: all) of ``blocks``, the
+    blocks read with their offsets, forgetting those before ``start``."""
+    assert blocks is not None
+    while len(blocks) > 1 and blocks[1][0] <= start:
+        del blocks[0]
+    parts = []
+    for offset, data in blocks:
+        if end is not None and offset >= end:
+            break
+        parts.append(data[max(start - offset, 0) : None if end is None else end - offset])
+    return b"".join(parts)
+
+
+_FAST_BLOCK = 1 << 18  # bytes read at a time by the native scanner (fits a cache)
+_FAST_GAME = 1 << 24  # a game longer than this is left to the pure scanner (memory)
+_FAST_DETOUR = 1 << 16  # bytes the pure scanner reads on past what stopped the native one
+
+
+@functools.lru_cache(maxsize=32)
+def _fast_encoding(encoding: str) -> bool:
+    """Whether the native scanner reads text in ``encoding`` right: UTF-8,
+    or a code page of single bytes whose ASCII bytes are ASCII and whose
+    other bytes are not (so that no byte outside ASCII is a bracket, a
+    quote or a newline, and every ASCII byte is its character)."""
+    name = codecs.lookup(encoding).name
+    if name in ("utf-8", "utf-8-sig"):
+        return True
+    try:
+        text = bytes(range(256)).decode(name, "replace")
+    except (UnicodeError, LookupError):  # a codec that does not decode bytes
+        return False
+    return (
+        len(text) == 256
+        and all(ord(text[byte]) == byte for byte in range(128))
+        and all(ord(char) >= 128 for char in text[128:])
+    )
+
+
+class _Recorder:
+    """A binary stream read through, counting its bytes, keeping them for
+    :meth:`_FastScanner.kept` if asked, and checking that they decode when
+    the text layer's errors are ``strict`` (the pure scanner, which decodes
+    every line, raises there too)."""
+
+    __slots__ = ("blocks", "decoder", "offset", "stream")
+
+    def __init__(self, stream: IO[bytes], offset: int, keep: bool, check: str | None) -> None:
+        self.stream = stream
+        self.offset = offset
+        self.blocks: list[tuple[int, bytes]] | None = [] if keep else None
+        self.decoder = None if check is None else codecs.getincrementaldecoder(check)("strict")
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        self.record(data)
+        return data
+
+    def record(self, data: bytes) -> None:
+        """Count, keep and check bytes read from the stream."""
+        if self.decoder is not None:
+            self.decoder.decode(data, final=not data)
+        if self.blocks is not None and data:
+            self.blocks.append((self.offset, data))
+        self.offset += len(data)
+
+
+class _FastScanner:
+    """:class:`_PureScanner`'s game starts found by the native core
+    (``split_games`` in ``draughts/_core/native/pdn_split.c``) in the bytes
+    themselves, a megabyte at a time. Where the bytes hold what it cannot
+    read without decoding (a character outside ASCII between tokens, a byte
+    order mark), it hands over to the pure scanner from the last game start
+    it found, and takes over again some way past that place."""
+
+    def __init__(
+        self, stream: IO[bytes], encoding: str, errors: str, start: GameStart, keep: bool, head: bytes
+    ) -> None:
+        name = codecs.lookup(encoding).name
+        self.encoding = "utf-8-sig" if start.offset == 0 and name == "utf-8-sig" else encoding
+        self.text_encoding = "utf-8" if name == "utf-8-sig" else encoding
+        self.errors = errors
+        check = self.text_encoding if errors == "strict" else None
+        self.source = _Recorder(stream, start.offset, keep, check)
+        self.source.record(head)
+        self.data = head
+        self.base = start.offset  # where data starts in the stream
+        self.eof = False
+        self.resume = (start.offset, start.line, start.column, 0)  # and how many to skip
+        self.number = start.number
+        self.line_end = start.offset
+
+    @property
+    def end(self) -> int:
+        """Where the bytes read so far end."""
+        return self.source.offset
+
+    def kept(self, start: int, end: int | None) -> bytes:
+        """See :meth:`_PureScanner.kept`."""
+        return _kept(self.source.blocks, start, end)
+
+    def __iter__(self) -> Iterator[GameStart]:
+        for batch in self.batches():
+            for index in range(0, len(batch), 4):
+                offset, line, column, self.line_end = batch[index : index + 4]
+                yield GameStart(offset, line, column, self.number)
+                self.number += 1
+
+    def batches(self) -> Iterator[list[int]]:
+        """The starts as lists of four ints per game: offset, line, column
+        and where its line ends."""
+        split = _core.split_games
+        assert split is not None
+        while True:
+            offset, line, column, skip = self.resume
+            starts, state, stop = split(
+                self.data, offset - self.base, line, column, skip, self.eof, self.base
+            )
+            if starts:
+                self.resume = (starts[-4], starts[-3], starts[-2], 1)
+                yield starts
+            if state == 0:
+                return
+            if state == 1 and len(self.data) + self.base - self.resume[0] < _FAST_GAME:
+                self._read_more()
+                continue
+            # The pure scanner from the last game start, past where this one stopped.
+            if not (yield from self._detour(self.base + stop + _FAST_DETOUR)):
+                return
+
+    def _read_more(self) -> None:
+        keep_from = self.resume[0] - self.base
+        block = self.source.read(_FAST_BLOCK)
+        self.eof = not block
+        self.data = self.data[keep_from:] + block
+        self.base += keep_from
+
+    def _detour(self, until: int) -> Iterator[list[int]]:
+        """Scan with the pure scanner from the last start until a game
+        starts past ``until``; whether any bytes are left after it."""
+        offset, line, column, skip = self.resume
+        pure = _PureScanner(
+            cast("IO[bytes]", self.source),
+            encoding=self.encoding,
+            errors=self.errors,
+            start=GameStart(offset, line, column, 1),
+            keep=True,
+            head=self.data[offset - self.base :],
+        )
+        for found in pure:
+            if skip:
+                skip -= 1
+                continue
+            yield [found.offset, found.line, found.column, pure.line_end]
+            if found.offset > until:
+                self.resume = (found.offset, found.line, found.column, 1)
+                self.data = pure.kept(found.offset, None) + pure.lines.carry
+                self.base = found.offset
+                self.eof = False
+                return True
+        return False
+
+
+def _Scanner(  # noqa: N802  # a class to its callers
+    stream: IO[bytes],
+    *,
+    encoding: str | None = None,
+    errors: str = "replace",
+    start: GameStart | None = None,
+    keep: bool = False,
+) -> _PureScanner | _FastScanner:
+    """The native scanner where the core is built and reads the encoding,
+    else the pure one (see :class:`_PureScanner`)."""
+    if _core.split_games is None:
+        return _PureScanner(stream, encoding=encoding, errors=errors, start=start, keep=keep)
+    head = b""
+    if encoding is None:
+        while len(head) < _HEAD and (more := stream.read(_HEAD - len(head))):
+            head += more
+        encoding = guess_encoding(head)
+    _check_encoding(encoding)
+    if not _fast_encoding(encoding):
+        return _PureScanner(
+            stream, encoding=encoding, errors=errors, start=start, keep=keep, head=head
+        )
+    return _FastScanner(stream, encoding, errors, start or GameStart(0, 1, 1, 1), keep, head)
 
 
 class _Chunk(NamedTuple):
@@ -394,25 +593,28 @@ def _chunks(
     scanner = _Scanner(stream, encoding=encoding, keep=keep)
     first: GameStart | None = None
     count = 0
-    for start in scanner:
-        if first is None:
-            first, count = start, 1
-            continue
-        if start.offset - first.offset < size:
-            count += 1
-            continue
-        end = scanner.line_end
-        data = scanner.kept(first.offset, end) if keep else None
-        yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first))
-        first, count = start, 1
+    number = 1
+    for batch in scanner.batches():
+        for index in range(0, len(batch), 4):
+            offset = batch[index]
+            if first is None:
+                first, count = GameStart(offset, batch[index + 1], batch[index + 2], number), 1
+            elif offset - first.offset < size:
+                count += 1
+            else:
+                end = batch[index + 3]
+                data = scanner.kept(first.offset, end) if keep else None
+                yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first))
+                first, count = GameStart(offset, batch[index + 1], batch[index + 2], number), 1
+            number += 1
     if first is not None:
         data = scanner.kept(first.offset, None) if keep else None
-        end = first.offset + len(data) if data is not None else scanner.lines.end
+        end = first.offset + len(data) if data is not None else scanner.end
         yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first))
 
 
-def _chunk_encoding(scanner: _Scanner, start: GameStart) -> str:
-    return scanner.encoding if start.offset == 0 else scanner.lines.encoding
+def _chunk_encoding(scanner: _PureScanner | _FastScanner, start: GameStart) -> str:
+    return scanner.encoding if start.offset == 0 else scanner.text_encoding
 
 
 @contextlib.contextmanager
@@ -497,8 +699,10 @@ def scan_offsets(handle: IO[bytes] | IO[str]) -> Iterator[int]:
     >>> list(scan_offsets(io.BytesIO(data)))
     [0, 24]
     """
-    for start in scan_starts(handle):
-        yield start.offset
+    stream, encoding, errors, offset = _binary(handle)
+    scanner = _Scanner(stream, encoding=encoding, errors=errors, start=GameStart(offset, 1, 1, 1))
+    for batch in scanner.batches():
+        yield from batch[::4]
 
 
 def seek_game(handle: IO[str], start: GameStart | int) -> None:
