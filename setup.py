@@ -57,6 +57,7 @@ setup(
                     "board_state",
                     "pdn_lines",
                     "pdn_split",
+                    "pdn_check",
                     "node_maker",
                     "module",
                     "search",

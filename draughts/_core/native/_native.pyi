@@ -167,3 +167,14 @@ def set_pure(functions: dict[str, Callable[..., object]]) -> None: ...
 def split_games(
     data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int, /
 ) -> tuple[list[int], int, int]: ...
+def check_moves(
+    tables: Any,
+    text: str,
+    men: list[int],
+    kings: list[int],
+    turn: int,
+    numbers: tuple[int | None, ...],
+    dash_captures: bool,
+    limit: int,
+    /,
+) -> tuple[int, int, int, int, int]: ...
