@@ -8,6 +8,7 @@ under the variant its tags name and under every variant inference tries.
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -192,8 +193,11 @@ MOVETEXT = st.lists(
 )
 
 
+EXAMPLES = int(os.environ.get("DRAUGHTS_FUZZ_EXAMPLES", "300"))
+
+
 @native
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(MOVETEXT, st.sampled_from([INTERNATIONAL, ENGLISH, CANDIDATES[2], CANDIDATES[4]]))
 def test_random_movetexts(pieces: list[str], variant: Variant) -> None:
     agree(" ".join(pieces), variant, None)

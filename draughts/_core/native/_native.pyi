@@ -31,7 +31,7 @@ class BoardState:
         self,
         text: str,
         end: int,
-        numbers: tuple[int | None, ...],
+        numbers: bytes,
         visit: Callable[[Any, Move], object],
     ) -> tuple[int, int]: ...
 
@@ -173,7 +173,7 @@ def check_moves(
     men: list[int],
     kings: list[int],
     turn: int,
-    numbers: tuple[int | None, ...],
+    numbers: bytes,
     dash_captures: bool,
     limit: int,
     /,

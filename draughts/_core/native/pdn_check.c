@@ -62,18 +62,28 @@ static int number_at(const Reader *r, Py_ssize_t *i) {
 
 #define MAX_WRITTEN 32
 
+/* [ \t]* at i: the position after it. */
+static Py_ssize_t blanks(const Reader *r, Py_ssize_t i) {
+    while (ch(r, i) == ' ' || ch(r, i) == '\t') i++;
+    return i;
+}
+
 /* A move at *i: its written numbers (2 or more), whether written with
- * "x", *i past it. 0 if the text there is not such a move followed by a
- * space or the end; -1 for a "-" route of more than two squares. */
+ * "x", *i past it. Blanks may stand around a separator ("4- 9"), as the
+ * reader's plain lines allow. 0 if the text there is not such a move
+ * followed by a space or the end; -1 for a "-" route of more than two
+ * squares. */
 static int move_at(const Reader *r, Py_ssize_t *i, int written[MAX_WRITTEN], int *capture) {
     Py_ssize_t j = *i;
     int count = 0;
     if ((written[count++] = number_at(r, &j)) == 0) return 0;
-    Py_UCS4 sep = ch(r, j);
+    Py_ssize_t k = blanks(r, j);
+    Py_UCS4 sep = ch(r, k);
     if (sep != '-' && sep != 'x') return 0;
-    while (ch(r, j) == sep) {
-        j++;
+    while (ch(r, k) == sep) {
+        j = blanks(r, k + 1);
         if (count == MAX_WRITTEN || (written[count++] = number_at(r, &j)) == 0) return 0;
+        k = blanks(r, j);
     }
     if (!space_or_end(r, j)) return 0;
     *capture = sep == 'x';
@@ -88,6 +98,7 @@ typedef struct {
     int16_t square[100]; /* written number -> compact square, -1 for none */
     int dash_captures;
     int warned; /* a move written with the wrong separator: the reader warns */
+    RouteList routes; /* the captures of the position, kept between plies for its memory */
 } Game;
 
 /* Whether a legal move starts on square (captures first: they are
@@ -118,16 +129,17 @@ static int play_written(Game *g, const int *written, int count, int capture) {
     const Rules *rules = &g->core->rules;
     int c = g->color, o = 1 - c;
     Side side = {g->bb[c], g->bb[2 + c], g->bb[o], g->bb[2 + o]};
-    RouteList routes;
-    routes_init(&routes);
-    long n = gen_captures(rules, c, &side, 0, &routes);
+    RouteList *captures = &g->routes;
+    captures->len = 0;
+    captures->failed = 0;
+    long n = gen_captures(rules, c, &side, 0, captures);
     if (n < 0) return -1;
     const Route *chosen = NULL;
     Route step;
     size_t matches = 0;
     int origin = sq[0], dest = sq[count - 1];
-    for (size_t k = 0; k < routes.len; k++) {
-        const Route *route = &routes.items[k];
+    for (size_t k = 0; k < captures->len; k++) {
+        const Route *route = &captures->items[k];
         if (route->origin != origin || route->dest != dest) continue;
         if (count > 2) { /* a route written in full: that route exactly */
             if (route->ncaps + 1 != count) continue;
@@ -151,10 +163,9 @@ static int play_written(Game *g, const int *written, int count, int capture) {
         g->color = o;
         state = C_OK;
     } else if (matches == 0) {
-        int any = moves_from(g, &routes, origin);
+        int any = moves_from(g, captures, origin);
         state = any < 0 ? -1 : any ? C_UNKNOWN : C_ERROR;
     }
-    routes_free(&routes);
     return state;
 }
 
@@ -182,6 +193,7 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
             continue;
         }
         if (c == '$' && is_dig(ch(r, i + 1))) {
+            if (*plies == 0) return C_UNKNOWN; /* the reader: a NAG before any move */
             for (i++; is_dig(ch(r, i)); i++) {}
             continue;
         }
@@ -205,8 +217,9 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
  *     -> (state, plies, warned, result_start, result_end)
  *
  * tables: the variant's native tables (its board's _ctx.core); men, kings:
- * the board's two lists of two bitboard ints; turn: 0 or 1; numbers: a
- * tuple of 100 entries, the square each written number names or None;
+ * the board's two lists of two bitboard ints; turn: 0 or 1; numbers: 100
+ * native int16 (array('h').tobytes()), the square each written number
+ * names or 0 for none;
  * limit: the plies to play at most (0: all). state: 0 every move played,
  * 1 a sure move error after `plies` plies, 2 not known here (None in
  * Python). */
@@ -214,8 +227,8 @@ PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nar
     (void)unused;
     if (nargs != 8 || !PyObject_TypeCheck(args[0], &CoreType) || !PyUnicode_Check(args[1]) ||
         !PyList_Check(args[2]) || PyList_GET_SIZE(args[2]) != 2 || !PyList_Check(args[3]) ||
-        PyList_GET_SIZE(args[3]) != 2 || !PyTuple_Check(args[5]) ||
-        PyTuple_GET_SIZE(args[5]) != 100) {
+        PyList_GET_SIZE(args[3]) != 2 || !PyBytes_Check(args[5]) ||
+        PyBytes_GET_SIZE(args[5]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
         PyErr_SetString(PyExc_TypeError,
                         "check_moves(tables, text, men, kings, turn, numbers, dash_captures, limit)");
         return NULL;
@@ -235,13 +248,11 @@ PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     g.color = (int)turn;
+    const char *numbers = PyBytes_AS_STRING(args[5]);
     for (int k = 0; k < 100; k++) {
-        PyObject *number = PyTuple_GET_ITEM(args[5], k);
-        g.square[k] = -1;
-        if (number == Py_None) continue;
-        long n = PyLong_AsLong(number);
-        if (n == -1 && PyErr_Occurred()) return NULL;
-        if (n >= 1 && n <= MAX_SQUARES && n <= g.core->rules.n) g.square[k] = g.core->sq_of_number[n];
+        int16_t n;
+        memcpy(&n, numbers + k * (Py_ssize_t)sizeof n, sizeof n);
+        g.square[k] = n >= 1 && n <= MAX_SQUARES && n <= g.core->rules.n ? g.core->sq_of_number[n] : -1;
     }
     g.dash_captures = PyObject_IsTrue(args[6]);
     Py_ssize_t limit = PyLong_AsSsize_t(args[7]);
@@ -251,7 +262,9 @@ PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nar
 #endif
     Reader r = {PyUnicode_KIND(args[1]), PyUnicode_DATA(args[1]), PyUnicode_GET_LENGTH(args[1]), 0};
     Py_ssize_t plies = 0, result[2];
+    routes_init(&g.routes);
     int state = check(&g, &r, limit > 0 ? limit : -1, &plies, result);
+    routes_free(&g.routes);
     if (state < 0) return PyErr_NoMemory();
     return Py_BuildValue("(innnn)", state, plies, (Py_ssize_t)g.warned, result[0], result[1]);
 }
