@@ -191,7 +191,7 @@ def worker(row: str, paths: list[str]) -> dict[str, Any]:
         games = sum(sum(1 for _ in pdn.scan_offsets(io.BytesIO(data))) for data in datas)
     elif row in ("oca-fast", "intl-fast"):
         try:
-            import draughts.pdn._fastcheck  # noqa: F401
+            import draughts.pdn._fastcheck
         except ImportError:
             note += ", the reader (no _fastcheck)"
             variant = None if row == "oca-fast" else "international"
@@ -353,8 +353,9 @@ def _median(samples: list[dict[str, Any]], key: Callable[[dict[str, Any]], float
 
 def report(table: Table, libs: list[str]) -> None:
     base = libs[1] if len(libs) > 1 else None
-    print(f"\n{'row':<14}{'library':<16}{'games/s':>12}{'MB/s':>10}{'seconds':>9}"
-          f"{'x base':>8}  notes")
+    print(
+        f"\n{'row':<14}{'library':<16}{'games/s':>12}{'MB/s':>10}{'seconds':>9}{'x base':>8}  notes"
+    )
     for row, by_lib in table.items():
         base_seconds = None
         if base is not None and not any("na" in s for s in by_lib[base]):
@@ -367,8 +368,10 @@ def report(table: Table, libs: list[str]) -> None:
             seconds = _median(samples, lambda s: s["seconds"])
             games, size = samples[0]["games"], samples[0]["bytes"]
             ratio = f"{base_seconds / seconds:.2f}" if base_seconds and lib != base else "-"
-            print(f"{row:<14}{lib:<16}{games / seconds:>12,.0f}{size / seconds / 1e6:>10.1f}"
-                  f"{seconds:>9.3f}{ratio:>8}  {samples[0]['note']}")
+            print(
+                f"{row:<14}{lib:<16}{games / seconds:>12,.0f}{size / seconds / 1e6:>10.1f}"
+                f"{seconds:>9.3f}{ratio:>8}  {samples[0]['note']}"
+            )
     if "jobs1" in table and "jobs2" in table:
         for lib in libs:
             one = _median(table["jobs1"][lib], lambda s: s["seconds"])

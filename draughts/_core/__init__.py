@@ -61,8 +61,8 @@ else:
         )
         from draughts._core.native import NodeChain as _NativeNodeChain
         from draughts._core.native import NodeMaker as _NativeNodeMaker
-        from draughts._core.native import plain_line_end as _native_plain_line_end
         from draughts._core.native import check_moves as _native_check_moves
+        from draughts._core.native import plain_line_end as _native_plain_line_end
         from draughts._core.native import split_games as _native_split_games
         from draughts._core.native import tag_line as _native_tag_line
 

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from draughts import _core
 from draughts.pdn import offsets
 from draughts.pdn.offsets import GameStart
-
 from tests.conftest import SHARED_PDN
 
 pytestmark = pytest.mark.skipif(_core.split_games is None, reason="the native core is not built")
@@ -70,16 +69,16 @@ CASES = [
     b"   \n\n",
     b"{only a comment}",
     b'[Event "A"]\n1. 32-28 *\n\n[Event "B"]\n1. 31-27 * {C} 1. 33-29 *\n',
-    b"1. 32-28 2-0 [Event \"B\"] 1. 31-27 1-1",
+    b'1. 32-28 2-0 [Event "B"] 1. 31-27 1-1',
     b"1. 32-28 {a\nlong\r\ncomment} 2-0\r\n\r\n1. 33-29 0-2\r1. 34-30 *",
     b"1. 32-28 19-23 2. 28x19 (2. 37-32 2-0) 14x23 0-2\n1. 31-27 *",
     b"1. 32-28 (a word) 2-0 1. 33-29 (!?) 0-2 1. 34-30 *",
     b"1. 32-28* 19-23 * 1. 32 - 28 x 23 2-0 1-01 *",
     b"1. 32-28 ; 2-0 rest\n% 2-0\n/ 2-0 / 0-2 1/2-1/2 1:1 *",
-    b"\xef\xbb\xbf[Event \"BOM\"]\n1. 32-28 *\n\n1. 31-27 *",
-    "1. 32-28 \u00a0 19-23 2-0\n\n[Event \"é\"]\n1. 31-27 … 2-0 \u00a02-0".encode(),
+    b'\xef\xbb\xbf[Event "BOM"]\n1. 32-28 *\n\n1. 31-27 *',
+    '1. 32-28 \u00a0 19-23 2-0\n\n[Event "é"]\n1. 31-27 … 2-0 \u00a02-0'.encode(),
     b"1. 32-28 \xa0 19-23 2-0 \x85 1. 31-27 *",
-    b"[Event \"a\\\"b]\"] 1. 32-28 [Bad\n] 1-0 [x] 2-0",
+    b'[Event "a\\"b]"] 1. 32-28 [Bad\n] 1-0 [x] 2-0',
     b"1. 32-28\r",
     b"\x1c1. 32-28 2-0\x1f1. 32-28\v*\f1-1",
 ]
@@ -97,10 +96,56 @@ def test_awkward_texts_in_small_blocks(data: bytes, small_blocks: None) -> None:
 
 
 PIECES = [
-    "1.", "12.", "3...", " ", " ", "\n", "\r\n", "\r", "\t", "32-28", "19x28", "1-1", "2-0", "0-2",
-    "1/2-1/2", "1:0", "*", "(", ")", "{", "}", "[", "]", '[Event "x"]', '[Site "a]b"]', '"', ";",
-    "%", "/", "$12", "!?", "(!)", "...", "…", "é", "\u00a0", "\x85", "x", "-", "26x17 x10",
-    "(a b)", "(ab(c)d)", "e3-f4", "a1b2", "abc", "1234", "32-2845", "\x1c", "\ufeff", "ÿ",
+    "1.",
+    "12.",
+    "3...",
+    " ",
+    " ",
+    "\n",
+    "\r\n",
+    "\r",
+    "\t",
+    "32-28",
+    "19x28",
+    "1-1",
+    "2-0",
+    "0-2",
+    "1/2-1/2",
+    "1:0",
+    "*",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    '[Event "x"]',
+    '[Site "a]b"]',
+    '"',
+    ";",
+    "%",
+    "/",
+    "$12",
+    "!?",
+    "(!)",
+    "...",
+    "…",
+    "é",
+    "\u00a0",
+    "\x85",
+    "x",
+    "-",
+    "26x17 x10",
+    "(a b)",
+    "(ab(c)d)",
+    "e3-f4",
+    "a1b2",
+    "abc",
+    "1234",
+    "32-2845",
+    "\x1c",
+    "\ufeff",
+    "ÿ",
 ]
 
 
@@ -156,7 +201,7 @@ def test_an_encoding_of_two_bytes_a_character_is_scanned_by_the_pure_scanner() -
 
 def test_a_resumed_scan_from_the_middle_of_a_line() -> None:
     data = b"1. 32-28 2-0 1. 31-27 2-0 1. 33-29 *"
-    first, second, third = offsets.scan_starts(io.BytesIO(data))
+    _, second, third = offsets.scan_starts(io.BytesIO(data))
     stream = io.BytesIO(data)
     stream.seek(second.offset)
     fast = offsets._Scanner(stream, encoding="utf-8", start=second)

@@ -31,7 +31,7 @@ class BoardState:
         self,
         text: str,
         end: int,
-        numbers: bytes,
+        numbers: tuple[int | None, ...],
         visit: Callable[[Any, Move], object],
     ) -> tuple[int, int]: ...
 
@@ -163,7 +163,6 @@ def position_key(t: Tables, color: int, m0: int, m1: int, k0: int, k1: int) -> i
 def plain_line_end(text: str) -> int: ...
 def tag_line(text: str) -> tuple[str, str, int] | None: ...
 def set_pure(functions: dict[str, Callable[..., object]]) -> None: ...
-
 def split_games(
     data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int, /
 ) -> tuple[list[int], int, int]: ...
