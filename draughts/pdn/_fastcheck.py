@@ -33,9 +33,9 @@ times (Frisian): None.
 True
 >>> fast_replay(text, INTERNATIONAL, None, None) in (None, (False, 0))
 True
->>> check = fast_check(text, ENGLISH, None)
->>> check is None or (check.plies, check.result)
-(4, '0-1')
+>>> check = fast_check(text, ENGLISH, None)  # None on the pure core
+>>> check is None or (check.plies, check.result) == (4, "0-1")
+True
 """
 
 from __future__ import annotations
@@ -155,8 +155,8 @@ def fast_check(movetext: str, variant: Variant, fen: str | None) -> FastCheck | 
 
     >>> from draughts.variant import INTERNATIONAL
     >>> check = fast_check("1. 32-28 19-23 2. 28x19 14x23 2-0", INTERNATIONAL, None)
-    >>> check is None or check.plies
-    4
+    >>> check is None or check.plies == 4
+    True
     """
     run = _run(movetext, variant, fen, None)
     if run is None:
