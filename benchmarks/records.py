@@ -113,7 +113,10 @@ def _reader_games(data: bytes, variant: Any) -> int:
 
 def _fast_infer(data: bytes) -> tuple[int, int]:
     """The games of ``data`` with their variant chosen by fast replays (the
-    reader for those the fast path leaves to it): games, games read by the reader."""
+    reader for those the fast path leaves to it): games, games read by the
+    reader. The candidates after the chosen one are probed on their first
+    moves unless an earlier game of the file ruled them out (as issue 21
+    asks of inference)."""
     import io
 
     from draughts import pdn
@@ -121,6 +124,7 @@ def _fast_infer(data: bytes) -> tuple[int, int]:
     from draughts.pdn.infer import CANDIDATES
 
     games = slow = 0
+    ruled_out: set[int] = set()  # candidates a probe of an earlier game refuted
     for movetext, fen in _movetexts(data):
         games += 1
         chosen = None
@@ -135,8 +139,11 @@ def _fast_infer(data: bytes) -> tuple[int, int]:
             slow += 1
             pdn.read_game(io.StringIO(movetext), Visitor=_checker())
             continue
-        for variant in CANDIDATES[chosen + 1 :]:
-            fast_replay(movetext, variant, fen, 6)
+        for index in range(chosen + 1, len(CANDIDATES)):
+            if index not in ruled_out:
+                probe = fast_replay(movetext, CANDIDATES[index], fen, 6)
+                if probe is not None and not probe[0]:
+                    ruled_out.add(index)
     return games, slow
 
 

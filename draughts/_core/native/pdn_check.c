@@ -179,7 +179,7 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
         while (i < r->len && Py_UNICODE_ISSPACE(ch(r, i))) i++;
         if (i >= r->len) return C_OK;
         Py_UCS4 c = ch(r, i);
-        Py_ssize_t len = result_at(r, i);
+        Py_ssize_t len = (c >= '0' && c <= '2') || c == '*' ? result_at(r, i) : 0;
         if (len) { /* the end: only spaces may follow */
             result[0] = i, result[1] = i + len;
             for (i += len; i < r->len; i++)
