@@ -465,8 +465,9 @@ class _FastScanner:
         head: bytes,
     ) -> None:
         name = codecs.lookup(encoding).name
-        self.encoding = "utf-8-sig" if start.offset == 0 and name == "utf-8-sig" else encoding
         self.text_encoding = "utf-8" if name == "utf-8-sig" else encoding
+        sig = start.offset == 0 and name == "utf-8-sig"
+        self.encoding = "utf-8-sig" if sig else self.text_encoding
         self.errors = errors
         check = self.text_encoding if errors == "strict" else None
         self.source = _Recorder(stream, start.offset, keep, check)

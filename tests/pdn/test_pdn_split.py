@@ -238,3 +238,18 @@ def test_the_corpus_splits_as_the_pure_scanner_splits_it() -> None:
         for code in ("utf-8", "cp1252"):
             codecs.lookup(code)
             both(data, code)
+
+
+def test_the_encoding_of_a_scan_with_a_byte_order_mark() -> None:
+    data = b'\xef\xbb\xbf[Event "A"]\n1. 32-28 *\n\n[Event "B"]\n1. 31-27 *\n'
+    both(data, "utf-8-sig")
+    second = list(offsets.scan_starts(io.BytesIO(data)))[1]
+    for start in (None, second):
+        stream = io.BytesIO(data)
+        stream.seek(0 if start is None else start.offset)
+        fast = offsets._Scanner(stream, encoding="utf-8-sig", start=start)
+        stream = io.BytesIO(data)
+        stream.seek(0 if start is None else start.offset)
+        pure = offsets._PureScanner(stream, encoding="utf-8-sig", start=start)
+        assert (fast.encoding, fast.text_encoding) == (pure.encoding, pure.text_encoding)
+        assert list(fast) == list(pure)
