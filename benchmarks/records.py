@@ -35,10 +35,12 @@ Rows (a row a library cannot run prints ``n/a``):
     ``read_game`` building the tree, the International corpus, variant given.
 ``validate-api``
     ``draughts.pdn.validate`` on the OCA (no variant), once it exists.
-``jobs1``, ``jobs2``
-    ``draughts validate --variant english BIG --jobs N`` on the OCA copied
-    to about ``--big-mb`` MB (in a temporary folder); the ratio of the two
-    is printed after the table.
+``pieces``, ``jobs1``, ``jobs2``
+    On the OCA copied to about ``--big-mb`` MB (in a temporary folder): the
+    parent's work for ``--jobs N`` alone (the file cut into the 4 MB pieces
+    sent to the workers, their bytes kept; MB/s and peak memory), and
+    ``draughts validate --variant english BIG --jobs N``; the ratio of the
+    two is printed after the table.
 
 The load average is printed before and after: the machine may be shared.
 ``games/cpu-s`` divides by the CPU time of the sample's process and its
@@ -65,7 +67,7 @@ ROOT = HERE.parent
 BASELINES = HERE / ".baseline"
 SHARED_PDN = ROOT.parent / "shared" / "data" / "pdn"
 ROWS = ("split", "oca-fast", "oca-cli", "intl-fast", "intl-cli", "tree", "validate-api")
-JOB_ROWS = ("jobs1", "jobs2")
+JOB_ROWS = ("pieces", "jobs1", "jobs2")
 
 
 # -- The worker: one sample of one row, in the checkout it times ------------------
@@ -225,6 +227,13 @@ def worker(row: str, paths: list[str]) -> dict[str, Any]:
         else:
             games, slow = _run_fast(row, datas, intl)
             note += f", {slow} games by the reader"
+    elif row == "pieces":
+        from draughts.pdn.offsets import _chunks
+
+        with open(paths[0], "rb") as stream:
+            for chunk in _chunks(stream, 4 << 20, keep=True):
+                games += chunk.games
+        note += f", peak RSS {_peak_mb():.0f} MB"
     elif row == "tree":
         for data in datas:
             handle = pdn.open_pdn(io.BytesIO(data))
@@ -249,6 +258,13 @@ def worker(row: str, paths: list[str]) -> dict[str, Any]:
         return {"seconds": seconds, "cpu": cpu, "games": games, "bytes": size, "note": note}
     seconds, cpu = time.perf_counter() - started, _cpu() - cpu_started
     return {"seconds": seconds, "cpu": cpu, "games": games, "bytes": size, "note": note}
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory in MB (Linux counts in KB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _cpu() -> float:
@@ -360,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         if args.big_mb:
             big = str(big_file(Path(folder), args.oca, args.big_mb))
-            inputs["jobs1"] = inputs["jobs2"] = [big]
+            inputs["pieces"] = inputs["jobs1"] = inputs["jobs2"] = [big]
             rows += [row for row in JOB_ROWS if row not in rows]
         print(f"load average before: {load()}")
         table = run(rows, libs, inputs, args.rounds)
