@@ -56,6 +56,8 @@ setup(
                     "load",
                     "board_state",
                     "pdn_lines",
+                    "pdn_split",
+                    "pdn_check",
                     "node_maker",
                     "module",
                     "search",

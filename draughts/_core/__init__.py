@@ -61,7 +61,9 @@ else:
         )
         from draughts._core.native import NodeChain as _NativeNodeChain
         from draughts._core.native import NodeMaker as _NativeNodeMaker
+        from draughts._core.native import check_moves as _native_check_moves
         from draughts._core.native import plain_line_end as _native_plain_line_end
+        from draughts._core.native import split_games as _native_split_games
         from draughts._core.native import tag_line as _native_tag_line
 
         _native_loaded = True
@@ -102,6 +104,7 @@ __all__ = [
     "apply_keyed",
     "board_moves",
     "captures",
+    "check_moves",
     "compiled_search",
     "find_step",
     "has_step",
@@ -110,6 +113,7 @@ __all__ = [
     "perft",
     "plain_line_end",
     "position_key",
+    "split_games",
     "steps",
     "tables",
     "tag_line",
@@ -138,6 +142,16 @@ None on the pure core."""
 """The native core's reading of a plain line of PDN movetext (see
 :data:`draughts.pdn.lexer.plain_line_end`); None on the pure core, where
 the lexer's regular expression reads it."""
+split_games: Callable[..., tuple[list[int], int, int]] | None = (
+    _native_split_games if _native_loaded else None
+)
+"""The native core's search for the game starts of PDN bytes (see
+:class:`draughts.pdn.offsets._FastScanner`); None on the pure core."""
+check_moves: Callable[..., tuple[int, int, int, int, int]] | None = (
+    _native_check_moves if _native_loaded else None
+)
+"""The native core's check of a game's movetext without a game tree (see
+:mod:`draughts.pdn._fastcheck`); None on the pure core."""
 
 
 def tables(variant: Variant) -> Tables:

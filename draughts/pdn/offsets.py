@@ -44,23 +44,23 @@ with these byte offsets, because the decoder has no state at a game start.
 
 from __future__ import annotations
 
-import bz2
 import codecs
 import contextlib
-import gzip
+import functools
 import io
 import itertools
-import lzma
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import IO, Any, NamedTuple, cast
 
+from draughts import _core
+from draughts.pdn._opening import _BLOCK, _HEAD
+from draughts.pdn._opening import _compression as _compression  # for draughts.pdn
+from draughts.pdn._opening import _open_binary as _open_binary  # for the command line, Dask
 from draughts.pdn.lexer import Cursor, forget, guess_encoding, open_cursor, where
 
 __all__ = ["GameStart", "scan_offsets", "scan_starts", "seek_game"]
 
-_BLOCK = 1 << 18  # bytes read at a time
-_HEAD = 1 << 16  # bytes the encoding is guessed from, as open_pdn does
 _NONSPACE = re.compile(r"\S")
 
 
@@ -287,10 +287,11 @@ def _skip(cursor: Cursor) -> bool:
     return found
 
 
-class _Scanner:
+class _PureScanner:
     """Finds the game starts of a binary stream, from its current position
     (``start``: the game there, if not the stream's start), keeping its bytes
-    for :func:`_chunks` if asked."""
+    for :func:`_chunks` if asked: the reader's own tokenizer on the decoded
+    lines, the oracle of :class:`_FastScanner`."""
 
     def __init__(
         self,
@@ -300,9 +301,10 @@ class _Scanner:
         errors: str = "replace",
         start: GameStart | None = None,
         keep: bool = False,
+        head: bytes = b"",
     ) -> None:
         offset = 0 if start is None else start.offset
-        lines = self.lines = _Lines(stream, encoding, errors, offset)
+        lines = self.lines = _Lines(stream, encoding, errors, offset, head)
         if keep:
             lines.blocks = []
         self.cursor = Cursor(lines)  # type: ignore[arg-type]  # it only calls readline
@@ -330,6 +332,22 @@ class _Scanner:
         """The encoding of the text from its start (``utf-8-sig`` only for
         a stream that starts with a byte order mark)."""
         return "utf-8-sig" if self.lines.sig else self.lines.encoding
+
+    @property
+    def text_encoding(self) -> str:
+        """The encoding of the text after its first line."""
+        return self.lines.encoding
+
+    @property
+    def end(self) -> int:
+        """Where the bytes read so far end."""
+        return self.lines.end
+
+    def batches(self) -> Iterator[list[int]]:
+        """The starts as :class:`_FastScanner` gives them: lists of four
+        ints per game (offset, line, column, end of its line)."""
+        for start in self:
+            yield [start.offset, start.line, start.column, self.line_end]
 
     def __iter__(self) -> Iterator[GameStart]:
         lines, cursor = self.lines, self.cursor
@@ -359,16 +377,202 @@ class _Scanner:
     def kept(self, start: int, end: int | None) -> bytes:
         """The bytes from ``start`` to ``end`` (None: all that was read),
         forgetting those before ``start``."""
-        blocks = self.lines.blocks
-        assert blocks is not None
-        while len(blocks) > 1 and blocks[1][0] <= start:
-            del blocks[0]
-        parts = []
-        for offset, data in blocks:
-            if end is not None and offset >= end:
-                break
-            parts.append(data[max(start - offset, 0) : None if end is None else end - offset])
-        return b"".join(parts)
+        return _kept(self.lines.blocks, start, end)
+
+
+def _kept(blocks: list[tuple[int, bytes]] | None, start: int, end: int | None) -> bytes:
+    """The bytes from ``start`` to ``end`` (None: all) of ``blocks``, the
+    blocks read with their offsets, forgetting those before ``start``."""
+    assert blocks is not None
+    while len(blocks) > 1 and blocks[1][0] <= start:
+        del blocks[0]
+    parts = []
+    for offset, data in blocks:
+        if end is not None and offset >= end:
+            break
+        parts.append(data[max(start - offset, 0) : None if end is None else end - offset])
+    return b"".join(parts)
+
+
+_FAST_BLOCK = 1 << 18  # bytes read at a time by the native scanner (fits a cache)
+_FAST_GAME = 1 << 24  # a game longer than this is left to the pure scanner (memory)
+_FAST_DETOUR = 1 << 16  # bytes the pure scanner reads on past what stopped the native one
+
+
+@functools.lru_cache(maxsize=32)
+def _fast_encoding(encoding: str) -> bool:
+    """Whether the native scanner reads text in ``encoding`` right: UTF-8,
+    or a code page of single bytes whose ASCII bytes are ASCII and whose
+    other bytes are not (so that no byte outside ASCII is a bracket, a
+    quote or a newline, and every ASCII byte is its character)."""
+    name = codecs.lookup(encoding).name
+    if name in ("utf-8", "utf-8-sig"):
+        return True
+    try:
+        text = bytes(range(256)).decode(name, "replace")
+    except (UnicodeError, LookupError):  # a codec that does not decode bytes
+        return False
+    return (
+        len(text) == 256
+        and all(ord(text[byte]) == byte for byte in range(128))
+        and all(ord(char) >= 128 for char in text[128:])
+    )
+
+
+class _Recorder:
+    """A binary stream read through, counting its bytes, keeping them for
+    :meth:`_FastScanner.kept` if asked, and checking that they decode when
+    the text layer's errors are ``strict`` (the pure scanner, which decodes
+    every line, raises there too)."""
+
+    __slots__ = ("blocks", "decoder", "offset", "stream")
+
+    def __init__(self, stream: IO[bytes], offset: int, keep: bool, check: str | None) -> None:
+        self.stream = stream
+        self.offset = offset
+        self.blocks: list[tuple[int, bytes]] | None = [] if keep else None
+        self.decoder = None if check is None else codecs.getincrementaldecoder(check)("strict")
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        self.record(data)
+        return data
+
+    def record(self, data: bytes) -> None:
+        """Count, keep and check bytes read from the stream."""
+        if self.decoder is not None:
+            self.decoder.decode(data, final=not data)
+        if self.blocks is not None and data:
+            self.blocks.append((self.offset, data))
+        self.offset += len(data)
+
+
+class _FastScanner:
+    """:class:`_PureScanner`'s game starts found by the native core
+    (``split_games`` in ``draughts/_core/native/pdn_split.c``) in the bytes
+    themselves, a megabyte at a time. Where the bytes hold what it cannot
+    read without decoding (a character outside ASCII between tokens, a byte
+    order mark), it hands over to the pure scanner from the last game start
+    it found, and takes over again some way past that place."""
+
+    def __init__(
+        self,
+        stream: IO[bytes],
+        encoding: str,
+        errors: str,
+        start: GameStart,
+        keep: bool,
+        head: bytes,
+    ) -> None:
+        name = codecs.lookup(encoding).name
+        self.text_encoding = "utf-8" if name == "utf-8-sig" else encoding
+        sig = start.offset == 0 and name == "utf-8-sig"
+        self.encoding = "utf-8-sig" if sig else self.text_encoding
+        self.errors = errors
+        check = self.text_encoding if errors == "strict" else None
+        self.source = _Recorder(stream, start.offset, keep, check)
+        self.source.record(head)
+        self.data = head
+        self.base = start.offset  # where data starts in the stream
+        self.eof = False
+        self.resume = (start.offset, start.line, start.column, 0)  # and how many to skip
+        self.number = start.number
+        self.line_end = start.offset
+
+    @property
+    def end(self) -> int:
+        """Where the bytes read so far end."""
+        return self.source.offset
+
+    def kept(self, start: int, end: int | None) -> bytes:
+        """See :meth:`_PureScanner.kept`."""
+        return _kept(self.source.blocks, start, end)
+
+    def __iter__(self) -> Iterator[GameStart]:
+        for batch in self.batches():
+            for index in range(0, len(batch), 4):
+                offset, line, column, self.line_end = batch[index : index + 4]
+                yield GameStart(offset, line, column, self.number)
+                self.number += 1
+
+    def batches(self) -> Iterator[list[int]]:
+        """The starts as lists of four ints per game: offset, line, column
+        and where its line ends."""
+        split = _core.split_games
+        assert split is not None
+        while True:
+            offset, line, column, skip = self.resume
+            starts, state, stop = split(
+                self.data, offset - self.base, line, column, skip, self.eof, self.base
+            )
+            if starts:
+                self.resume = (starts[-4], starts[-3], starts[-2], 1)
+                yield starts
+            if state == 0:
+                return
+            if state == 1 and len(self.data) + self.base - self.resume[0] < _FAST_GAME:
+                self._read_more()
+                continue
+            # The pure scanner from the last game start, past where this one stopped.
+            if not (yield from self._detour(self.base + stop + _FAST_DETOUR)):
+                return
+
+    def _read_more(self) -> None:
+        keep_from = self.resume[0] - self.base
+        block = self.source.read(_FAST_BLOCK)
+        self.eof = not block
+        self.data = self.data[keep_from:] + block
+        self.base += keep_from
+
+    def _detour(self, until: int) -> Generator[list[int], None, bool]:
+        """Scan with the pure scanner from the last start until a game
+        starts past ``until``; whether any bytes are left after it."""
+        offset, line, column, skip = self.resume
+        pure = _PureScanner(
+            cast("IO[bytes]", self.source),
+            encoding=self.encoding,
+            errors=self.errors,
+            start=GameStart(offset, line, column, 1),
+            keep=True,
+            head=self.data[offset - self.base :],
+        )
+        for found in pure:
+            if skip:
+                skip -= 1
+                continue
+            yield [found.offset, found.line, found.column, pure.line_end]
+            if found.offset > until:
+                self.resume = (found.offset, found.line, found.column, 1)
+                self.data = pure.kept(found.offset, None) + pure.lines.carry
+                self.base = found.offset
+                self.eof = False
+                return True
+        return False
+
+
+def _Scanner(  # a class to its callers
+    stream: IO[bytes],
+    *,
+    encoding: str | None = None,
+    errors: str = "replace",
+    start: GameStart | None = None,
+    keep: bool = False,
+) -> _PureScanner | _FastScanner:
+    """The native scanner where the core is built and reads the encoding,
+    else the pure one (see :class:`_PureScanner`)."""
+    if _core.split_games is None:
+        return _PureScanner(stream, encoding=encoding, errors=errors, start=start, keep=keep)
+    head = b""
+    if encoding is None:
+        while len(head) < _HEAD and (more := stream.read(_HEAD - len(head))):
+            head += more
+        encoding = guess_encoding(head)
+    _check_encoding(encoding)
+    if not _fast_encoding(encoding):
+        return _PureScanner(
+            stream, encoding=encoding, errors=errors, start=start, keep=keep, head=head
+        )
+    return _FastScanner(stream, encoding, errors, start or GameStart(0, 1, 1, 1), keep, head)
 
 
 class _Chunk(NamedTuple):
@@ -394,25 +598,28 @@ def _chunks(
     scanner = _Scanner(stream, encoding=encoding, keep=keep)
     first: GameStart | None = None
     count = 0
-    for start in scanner:
-        if first is None:
-            first, count = start, 1
-            continue
-        if start.offset - first.offset < size:
-            count += 1
-            continue
-        end = scanner.line_end
-        data = scanner.kept(first.offset, end) if keep else None
-        yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first))
-        first, count = start, 1
+    number = 1
+    for batch in scanner.batches():
+        for index in range(0, len(batch), 4):
+            offset = batch[index]
+            if first is None:
+                first, count = GameStart(offset, batch[index + 1], batch[index + 2], number), 1
+            elif offset - first.offset < size:
+                count += 1
+            else:
+                end = batch[index + 3]
+                data = scanner.kept(first.offset, end) if keep else None
+                yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first))
+                first, count = GameStart(offset, batch[index + 1], batch[index + 2], number), 1
+            number += 1
     if first is not None:
         data = scanner.kept(first.offset, None) if keep else None
-        end = first.offset + len(data) if data is not None else scanner.lines.end
+        end = first.offset + len(data) if data is not None else scanner.end
         yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first))
 
 
-def _chunk_encoding(scanner: _Scanner, start: GameStart) -> str:
-    return scanner.encoding if start.offset == 0 else scanner.lines.encoding
+def _chunk_encoding(scanner: _PureScanner | _FastScanner, start: GameStart) -> str:
+    return scanner.encoding if start.offset == 0 else scanner.text_encoding
 
 
 @contextlib.contextmanager
@@ -497,8 +704,10 @@ def scan_offsets(handle: IO[bytes] | IO[str]) -> Iterator[int]:
     >>> list(scan_offsets(io.BytesIO(data)))
     [0, 24]
     """
-    for start in scan_starts(handle):
-        yield start.offset
+    stream, encoding, errors, offset = _binary(handle)
+    scanner = _Scanner(stream, encoding=encoding, errors=errors, start=GameStart(offset, 1, 1, 1))
+    for batch in scanner.batches():
+        yield from batch[::4]
 
 
 def seek_game(handle: IO[str], start: GameStart | int) -> None:
@@ -537,125 +746,3 @@ def seek_game(handle: IO[str], start: GameStart | int) -> None:
         cursor.push_back(" " * pad + rest, pad)
     else:
         cursor.line_number = start.line - 1
-
-
-# -- Opening files, compressed or not ---------------------------------------------
-
-_MAGIC = (
-    (b"\x1f\x8b", "gzip"),
-    (b"BZh", "bz2"),
-    (b"\xfd7zXZ\x00", "xz"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
-)
-
-
-class _Prefixed(io.RawIOBase):
-    """Bytes already read from a stream that cannot seek, then the rest of it."""
-
-    def __init__(self, head: bytes, stream: IO[bytes]) -> None:
-        self._head = head
-        self._stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer).cast("B")
-        if self._head:
-            count = min(len(view), len(self._head))
-            view[:count] = self._head[:count]
-            self._head = self._head[count:]
-            return count
-        data = self._stream.read(len(view))
-        view[: len(data)] = data
-        return len(data)
-
-    def close(self) -> None:
-        super().close()
-        self._stream.close()
-
-
-def _read_head(stream: IO[bytes], size: int, seekable: bool) -> tuple[bytes, IO[bytes]]:
-    """The first ``size`` bytes of ``stream`` (fewer at its end), and a stream
-    that still starts with them (``stream`` itself if it is ``seekable``)."""
-    if seekable:
-        position = stream.tell()
-        head = stream.read(size)
-        stream.seek(position)
-        return head, stream
-    parts: list[bytes] = []
-    got = 0
-    while got < size:
-        part = stream.read(size - got)
-        if not part:
-            break
-        parts.append(part)
-        got += len(part)
-    head = b"".join(parts)
-    return head, io.BufferedReader(_Prefixed(head, stream), _BLOCK)
-
-
-def _compression(head: bytes) -> str | None:
-    for magic, name in _MAGIC:
-        if head.startswith(magic):
-            return name
-    return None
-
-
-def _decompressed(stream: IO[bytes], name: str) -> IO[bytes]:
-    """``stream`` itself, or a reader of what it decompresses to when it is
-    gzip, bzip2, xz or zstd data (told by its first bytes; zstd needs the
-    optional ``zstandard`` package). ``name`` names the file in errors.
-
-    >>> import gzip, io
-    >>> _decompressed(io.BytesIO(gzip.compress(b"1. 32-28 *")), "g.pdn.gz").read()
-    b'1. 32-28 *'
-    """
-    seekable = stream.seekable()
-    head, stream = _read_head(stream, 6, seekable)
-    kind = _compression(head)
-    if kind is None:
-        return stream
-    if kind == "gzip":
-        return cast("IO[bytes]", gzip.GzipFile(fileobj=stream, mode="rb"))
-    if kind == "bz2":
-        return bz2.BZ2File(stream)
-    if kind == "xz":
-        return lzma.LZMAFile(stream)
-    try:
-        import zstandard  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        stream.close()
-        raise ModuleNotFoundError(
-            f"{name} is zstd-compressed: reading it needs the zstandard package "
-            "(pip install draughtslib[zstd])",
-            name="zstandard",
-        ) from None
-    reader: IO[bytes] = zstandard.ZstdDecompressor().stream_reader(stream, closefd=True)
-    return reader
-
-
-def _open_binary(source: str | IO[bytes], name: str | None = None) -> tuple[IO[bytes], str]:
-    """The decompressed bytes of a path or a binary handle (see
-    :func:`_decompressed`), positioned at the start, and the encoding
-    :func:`~draughts.pdn.open_pdn` reads them in.
-
-    >>> import io
-    >>> stream, encoding = _open_binary(io.BytesIO("[Site \\"Cannes é\\"]".encode("cp1252")))
-    >>> stream.read(6), encoding
-    (b'[Site ', 'cp1252')
-    """
-    if isinstance(source, str):
-        name = name or source
-        raw: IO[bytes] = open(source, "rb")  # noqa: SIM115  # returned
-    else:
-        raw, name = source, name or str(getattr(source, "name", "<stream>"))
-    try:
-        seekable = raw.seekable()
-        stream = _decompressed(raw, name)
-        # gzip says it can seek over a pipe; what decompresses a pipe cannot.
-        head, stream = _read_head(stream, _HEAD, seekable and stream.seekable())
-    except BaseException:
-        raw.close()
-        raise
-    return stream, guess_encoding(head)

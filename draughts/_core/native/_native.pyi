@@ -164,3 +164,17 @@ def position_key(t: Tables, color: int, m0: int, m1: int, k0: int, k1: int) -> i
 def plain_line_end(text: str) -> int: ...
 def tag_line(text: str) -> tuple[str, str, int] | None: ...
 def set_pure(functions: dict[str, Callable[..., object]]) -> None: ...
+def split_games(
+    data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int, /
+) -> tuple[list[int], int, int]: ...
+def check_moves(
+    tables: Any,
+    text: str,
+    men: list[int],
+    kings: list[int],
+    turn: int,
+    numbers: bytes,
+    dash_captures: bool,
+    limit: int,
+    /,
+) -> tuple[int, int, int, int, int]: ...

@@ -481,6 +481,11 @@ static PyObject *py_tag_line(PyObject *unused, PyObject *text) {
     return result;
 }
 
+/* split_games(...): see pdn_split.c. */
+PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+/* check_moves(...): see pdn_check.c. */
+PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+
 #define ENTRY(name, doc) \
     {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL | METH_KEYWORDS, doc}
 
@@ -500,6 +505,10 @@ static PyMethodDef functions[] = {
      "Where the result of a plain PDN line starts (its length if none), or -1 if not plain."},
     {"tag_line", (PyCFunction)py_tag_line, METH_O,
      "(name, value, where its [ is) of a line of one tag pair, else None."},
+    {"split_games", (PyCFunction)(void (*)(void))py_split_games, METH_FASTCALL,
+     "The game starts of PDN bytes (see draughts.pdn.offsets)."},
+    {"check_moves", (PyCFunction)(void (*)(void))py_check_moves, METH_FASTCALL,
+     "A game's movetext played on bitboards (see draughts.pdn._fastcheck)."},
     {"set_pure", (PyCFunction)py_set_pure, METH_O, "The pure functions to fall back on."},
     {NULL, NULL, 0, NULL},
 };

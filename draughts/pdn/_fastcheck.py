@@ -1,0 +1,170 @@
+"""A game's movetext checked in one call into the native core, building no
+game tree: what validation and variant inference need of most games, at a
+fraction of the full reader's cost.
+
+Both functions take the movetext of one game (the text after its tags, up
+to and including its result), the variant to read it as, and the position
+its ``FEN`` tag sets up (None: the variant's start). They answer only where
+the answer is certainly the full reader's (:func:`draughts.pdn.read_game`);
+everywhere else, and always on the pure core, they return None and the
+caller reads the game with the reader:
+
+- :func:`fast_replay` has the contract of
+  :data:`draughts.pdn.infer.Replay`: whether every move (the first
+  ``limit`` only, if given) is legal, and how many were played before the
+  first error.
+- :func:`fast_check` returns a :class:`FastCheck` only when the reader
+  would report no error and no warning for the movetext.
+
+The native loop (``draughts/_core/native/pdn_check.c``) reads move numbers,
+moves of two squares written with ``-`` or ``x``, captures written in full
+(``26x17x10``), comments in braces, NAGs and the result. It takes a move as
+the reader's plain-line loop does (the only legal move between its squares;
+a capture written in full, the capture with exactly that route), and calls
+a move an error only when no legal move starts on its square. Variations,
+comments after ``;``, move strengths, setups, algebraic squares, an
+ambiguous move (which the reader settles by the moves after it), the first
+part of a capture split in two, a variant whose kings may move only so many
+times (Frisian): None.
+
+>>> from draughts.variant import ENGLISH, INTERNATIONAL
+>>> text = "1. 11-15 24-20 2. 8-11 28-24 {a quiet start} 0-1"
+>>> fast_replay(text, ENGLISH, None, None) in (None, (True, 4))
+True
+>>> fast_replay(text, INTERNATIONAL, None, None) in (None, (False, 0))
+True
+>>> check = fast_check(text, ENGLISH, None)  # None on the pure core
+>>> check is None or (check.plies, check.result) == (4, "0-1")
+True
+"""
+
+from __future__ import annotations
+
+import array
+from typing import Any
+
+import attrs
+
+from draughts import _core
+from draughts.board import Board
+from draughts.pdn.resolver import resolver_for, start_board
+from draughts.variant import Variant
+
+__all__ = ["FastCheck", "fast_check", "fast_replay"]
+
+_OK, _ERROR = 0, 1
+
+
+@attrs.frozen
+class FastCheck:
+    """A movetext the reader reads without an error or a warning.
+
+    >>> FastCheck(plies=4, result="0-1", result_offset=41)
+    FastCheck(plies=4, result='0-1', result_offset=41)
+    """
+
+    plies: int
+    """The moves played."""
+    result: str | None
+    """The termination marker that ends the movetext (``"2-0"``, ``"*"``),
+    None when the movetext has none (a cut record: the reader's warning
+    about it is the caller's to give)."""
+    result_offset: int | None
+    """Where the marker starts in the movetext (characters), None without one."""
+
+
+# Each variant's setup from its start, by the variant's identity: hashing a
+# Variant (an attrs class of some twenty fields) cost a third of the time of
+# a fast replay. The variant is kept in the entry, so its id is not reused.
+_SETUPS: dict[int, tuple[Variant, tuple[Any, ...] | None]] = {}
+
+
+def _setup(variant: Variant, fen: str | None) -> tuple[Any, ...] | None:
+    """What the native loop needs to play ``variant`` from ``fen``: its
+    tables, the bitboards, the side to move, the square of each written
+    number, whether captures are written with ``-``; None where the native
+    loop cannot play it."""
+    if fen is None:
+        cached = _SETUPS.get(id(variant))
+        if cached is not None and cached[0] is variant:
+            return cached[1]
+        board = start_board(variant)
+    else:
+        try:
+            board = Board(fen, variant=variant)
+        except ValueError:
+            return None  # the reader's own reading of the FEN decides
+    ctx = board._ctx
+    setup: tuple[Any, ...] | None = None
+    if not ctx.king_limit:
+        resolver = resolver_for(variant)
+        numbers = array.array("h", (resolver._square(str(n)) or 0 for n in range(100))).tobytes()
+        setup = (
+            ctx.core,
+            board._men,
+            board._kings,
+            board._turn,
+            numbers,
+            resolver.dash_captures,
+        )
+    if fen is None and len(_SETUPS) < 64:
+        _SETUPS[id(variant)] = (variant, setup)
+    return setup
+
+
+def _run(
+    movetext: str, variant: Variant, fen: str | None, limit: int | None
+) -> tuple[int, int, int, int, int] | None:
+    """The native loop's answer, None where it has none. (Inference calls
+    this some fifteen times a game: the setup of a start is looked up
+    first, without a call.)"""
+    check_moves = _core.check_moves
+    if check_moves is None:
+        return None
+    cached = _SETUPS.get(id(variant)) if fen is None else None
+    setup = cached[1] if cached is not None and cached[0] is variant else _setup(variant, fen)
+    if setup is None:
+        return None
+    run = check_moves(
+        setup[0], movetext, setup[1], setup[2], setup[3], setup[4], setup[5], limit or 0
+    )
+    return None if run[0] > _ERROR else run
+
+
+def fast_replay(
+    movetext: str, variant: Variant, fen: str | None, limit: int | None
+) -> tuple[bool, int] | None:
+    """Whether every move of ``movetext`` (the first ``limit`` if given) is
+    legal as ``variant`` from ``fen`` (None: the start), and how many were
+    played before the first error, as :data:`draughts.pdn.infer.Replay`
+    answers; None where the reader must tell (see the module).
+
+    >>> from draughts.variant import INTERNATIONAL
+    >>> fast_replay("1. 32-28 19-23 2. 28x19 14x23 *", INTERNATIONAL, None, 3) in (None, (True, 3))
+    True
+    """
+    run = _run(movetext, variant, fen, limit)
+    if run is None:
+        return None
+    return run[0] == _OK, run[1]
+
+
+def fast_check(movetext: str, variant: Variant, fen: str | None) -> FastCheck | None:
+    """The moves and the result of ``movetext`` read as ``variant`` from
+    ``fen`` (None: the start) when the reader reads it with no error and no
+    warning; None otherwise, or where the reader must tell (see the module).
+
+    >>> from draughts.variant import INTERNATIONAL
+    >>> check = fast_check("1. 32-28 19-23 2. 28x19 14x23 2-0", INTERNATIONAL, None)
+    >>> check is None or check.plies == 4
+    True
+    """
+    run = _run(movetext, variant, fen, None)
+    if run is None:
+        return None
+    state, plies, warned, start, end = run
+    if state != _OK or warned:
+        return None
+    if start < 0:
+        return FastCheck(plies, None, None)
+    return FastCheck(plies, movetext[start:end], start)

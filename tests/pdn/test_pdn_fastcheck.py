@@ -1,0 +1,251 @@
+"""The tree-less check of a movetext (:mod:`draughts.pdn._fastcheck`) against
+the full reader (:func:`draughts.pdn.read_game` with a visitor that counts):
+wherever the fast path answers, its answer is the reader's. For each game of
+the test files and the examples (and of the whole shared corpus, ``slow``),
+under the variant its tags name and under every variant inference tries.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from draughts import _core, pdn
+from draughts.pdn import _fastcheck
+from draughts.pdn.headers import BaseVisitor, PdnError
+from draughts.pdn.infer import CANDIDATES
+from draughts.variant import ENGLISH, INTERNATIONAL, Variant, gametype_preset
+from tests.conftest import SHARED_PDN
+
+native = pytest.mark.skipif(_core.check_moves is None, reason="the native core is not built")
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted((ROOT / "tests" / "data").rglob("*.pdn")) + sorted((ROOT / "examples").glob("*.pdn"))
+MOVE_ERRORS = frozenset(("illegal", "ambiguous", "invalid", "fen"))
+TAG = re.compile(r'\s*\[\s*(\w+)\s*"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+
+
+class Counter(BaseVisitor[tuple[int, int | None, list[PdnError], list[PdnError]]]):
+    """The moves read, how many before the first move error (None: none),
+    the errors and the warnings."""
+
+    def begin_game(self) -> None:
+        self.plies, self.first_error = 0, None
+        self.errors: list[PdnError] = []
+        self.warnings: list[PdnError] = []
+
+    def visit_move(self, board: object, move: object) -> None:
+        self.plies += 1
+
+    def handle_error(self, error: PdnError) -> None:
+        self.errors.append(error)
+        if error.kind in MOVE_ERRORS and self.first_error is None:
+            self.first_error = self.plies
+
+    def handle_warning(self, warning: PdnError) -> None:
+        self.warnings.append(warning)
+
+    def result(self) -> tuple[int, int | None, list[PdnError], list[PdnError]]:
+        return self.plies, self.first_error, self.errors, self.warnings
+
+
+def games(data: bytes) -> Iterator[tuple[str, str | None, str | None]]:
+    """Each game's movetext, FEN and GameType, split as the reader splits."""
+    text = data.decode("utf-8", "replace")
+    offsets = list(pdn.scan_offsets(io.BytesIO(data)))
+    raw = data
+    for start, end in zip(offsets, [*offsets[1:], len(raw)], strict=True):
+        game = raw[start:end].decode("utf-8", "replace")
+        tags: dict[str, str] = {}
+        lines = game.splitlines(keepends=True)
+        while lines and (match := TAG.match(lines[0])):
+            tags[match.group(1)] = match.group(2)
+            lines.pop(0)
+        yield "".join(lines), tags.get("FEN"), tags.get("GameType")
+    del text
+
+
+def reader(movetext: str, variant: Variant, fen: str | None) -> tuple[int, int | None, list, list]:
+    head = f'[FEN "{fen}"]\n' if fen is not None else ""
+    result = pdn.read_game(io.StringIO(head + movetext), variant=variant, Visitor=Counter)
+    return result if result is not None else (0, None, [], [])
+
+
+def agree(movetext: str, variant: Variant, fen: str | None) -> int:
+    """Check both functions against the reader; how many answers they gave."""
+    answered = 0
+    full = None
+    for limit in (None, 6):
+        fast = _fastcheck.fast_replay(movetext, variant, fen, limit)
+        if fast is None:
+            continue
+        full = full or reader(movetext, variant, fen)
+        plies, first_error, _, _ = full
+        played = plies if first_error is None else first_error
+        if limit is not None and played >= limit:
+            expected = (True, limit)
+        else:
+            expected = (first_error is None, played)
+        assert fast == expected, (variant.name, limit, movetext[:300])
+        answered += 1
+    check = _fastcheck.fast_check(movetext, variant, fen)
+    if check is not None:
+        full = full or reader(movetext, variant, fen)
+        plies, first_error, errors, warnings = full
+        assert (errors, warnings) == ([], []), (variant.name, movetext[:300])
+        assert check.plies == plies
+        answered += 1
+    return answered
+
+
+def tagged_variant(gametype: str | None) -> Variant | None:
+    if gametype is None:
+        return None
+    try:
+        return gametype_preset(gametype)
+    except (ValueError, KeyError):
+        return None
+
+
+def check_file(data: bytes) -> int:
+    answered = 0
+    for movetext, fen, gametype in games(data):
+        variants = list(CANDIDATES)
+        tagged = tagged_variant(gametype)
+        if tagged is not None and tagged not in variants:
+            variants.append(tagged)
+        for variant in variants:
+            answered += agree(movetext, variant, fen)
+    return answered
+
+
+@native
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
+def test_the_fast_path_answers_as_the_reader(path: Path) -> None:
+    check_file(path.read_bytes())
+
+
+@native
+def test_the_fast_path_answers_for_most_plain_games() -> None:
+    text = "1. 32-28 19-23 2. 28x19 14x23 3. 37-32 {a comment} 10-14 $1 4. 41-37 5-10 2-0"
+    assert _fastcheck.fast_replay(text, INTERNATIONAL, None, None) == (True, 8)
+    assert _fastcheck.fast_replay(text, INTERNATIONAL, None, 3) == (True, 3)
+    assert _fastcheck.fast_replay(text, ENGLISH, None, None) == (False, 0)
+    check = _fastcheck.fast_check(text, INTERNATIONAL, None)
+    assert check == _fastcheck.FastCheck(8, "2-0", text.index("2-0"))
+    assert agree(text, INTERNATIONAL, None) == 3
+
+
+@native
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. 32-28 (1. 31-27) 19-23 *",  # a variation
+        "1. 32-28 ; a comment to the end of the line\n*",
+        "1. 32-28! 19-23 *",  # a strength
+        "1. 32-28 19-23 2-0 1. 31-27",  # text after the result
+        "1. 32-28 {not closed",
+        "1. 32-28-23 *",  # a route written with "-"
+    ],
+)
+def test_what_the_fast_path_leaves_to_the_reader(text: str) -> None:
+    assert _fastcheck.fast_replay(text, INTERNATIONAL, None, None) is None
+    assert _fastcheck.fast_check(text, INTERNATIONAL, None) is None
+
+
+@native
+def test_a_move_written_with_the_wrong_separator_replays_but_is_not_clean() -> None:
+    text = "1. 32x28 19-23 *"
+    assert _fastcheck.fast_replay(text, INTERNATIONAL, None, None) == (True, 2)
+    assert _fastcheck.fast_check(text, INTERNATIONAL, None) is None
+    assert agree(text, INTERNATIONAL, None) == 2
+
+
+def test_the_pure_core_always_defers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_core, "check_moves", None)
+    assert _fastcheck.fast_replay("1. 32-28 *", INTERNATIONAL, None, None) is None
+    assert _fastcheck.fast_check("1. 32-28 *", INTERNATIONAL, None) is None
+
+
+@native
+def test_a_fen_the_board_refuses_is_left_to_the_reader() -> None:
+    assert _fastcheck.fast_replay("1. 32-28 *", INTERNATIONAL, "W:Wnonsense", None) is None
+    text = "1. 28-23 *"
+    fen = "W:W28:B10"
+    assert _fastcheck.fast_replay(text, INTERNATIONAL, fen, None) == (True, 1)
+    assert agree(text, INTERNATIONAL, fen) == 3
+
+
+MOVETEXT = st.lists(
+    st.sampled_from(
+        [
+            "1.",
+            "2...",
+            " ",
+            "\n",
+            "32-28",
+            "19-23",
+            "28x19",
+            "14x23",
+            "37-32",
+            "10-14",
+            "11-15",
+            "24-20",
+            "8-11",
+            "28-24",
+            "26x17x10",
+            "{c}",
+            "$3",
+            "2-0",
+            "0-1",
+            "*",
+            "1/2-1/2",
+            "x",
+            "-",
+            "12",
+            "{",
+            "}",
+            "(",
+            ")",
+            "!",
+            "é",
+            "\u00a0",
+            "31-27",
+            "17-21",
+            "21x30",
+            "99-98",
+        ]
+    ),
+    max_size=30,
+)
+
+
+EXAMPLES = int(os.environ.get("DRAUGHTS_FUZZ_EXAMPLES", "300"))
+
+
+@native
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(MOVETEXT, st.sampled_from([INTERNATIONAL, ENGLISH, CANDIDATES[2], CANDIDATES[4]]))
+def test_random_movetexts(pieces: list[str], variant: Variant) -> None:
+    agree(" ".join(pieces), variant, None)
+
+
+def corpus_files() -> list[Path]:
+    return sorted(SHARED_PDN.rglob("*.pdn")) if SHARED_PDN.exists() else []
+
+
+@native
+@pytest.mark.slow
+def test_every_corpus_game_answers_as_the_reader() -> None:
+    files = corpus_files()
+    if not files:
+        pytest.skip(f"{SHARED_PDN} is absent: the shared test corpus is only present in CI")
+    answered = sum(check_file(path.read_bytes()) for path in files)
+    assert answered > 0
