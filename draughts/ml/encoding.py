@@ -1,0 +1,224 @@
+"""Positions as NumPy arrays: :func:`encode` and :func:`encode_batch`.
+
+An observation is a stack of planes of the variant's board, ``(planes,
+height, width)`` of ``float32``, row 0 at the top as :func:`str` of a board
+draws it (Black's side, White at the bottom) and column 0 on the left:
+
+- ``white men``, ``white kings``, ``black men``, ``black kings``: 1 where such
+  a piece stands (with ``perspective=True``: the side to move's men and
+  kings, then the opponent's, and the board turned half a turn when Black is
+  to move, so that the side to move always plays up the array);
+- ``black to move``: 1 everywhere when Black is to move (kept with
+  ``perspective=True``, so that the two sides' positions stay apart);
+- ``squares``: 1 on the variant's playing squares (the dark squares; every
+  square in Turkish draughts);
+- ``repetition`` (variants with a repetition rule): how many times the
+  position has now occurred, over the rule's limit (1/3 on a first time);
+- one plane per counting draw rule of the variant, in
+  :attr:`Variant.draw_rules <draughts.Variant.draw_rules>` order: 0 while its
+  material is not on the board, else ``(count + 1) / (limit + 1)`` with the
+  count of :meth:`Board.draw_rule_counts <draughts.Board.draw_rule_counts>`
+  (so a count of 0 still shows);
+- ``white king moves``, ``black king moves`` (variants with
+  :attr:`Variant.king_move_limit <draughts.Variant.king_move_limit>`,
+  Frisian): on the square of the king a side has moved in a row, the number
+  of those moves over the limit (with ``perspective=True``, the side to
+  move's plane first).
+
+Two positions that differ in their pieces, the side to move or the rule
+state above get different arrays. What the arrays cannot show is the rest of
+the game's history: which earlier positions may repeat later.
+
+>>> import draughts, draughts.ml
+>>> board = draughts.Board(variant="english")
+>>> draughts.ml.plane_names("english")
+('white men', 'white kings', 'black men', 'black kings', 'black to move', 'squares', \
+'repetition', 'forty-move-rule')
+>>> x = draughts.ml.encode(board)
+>>> x.shape, x.dtype
+((8, 8, 8), dtype('float32'))
+>>> int(x[0].sum()), int(x[2].sum()), float(x[4, 0, 0])
+(12, 12, 1.0)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from draughts import _core
+from draughts.board import Board
+from draughts.piece import BLACK, KING, MAN, WHITE, Color
+from draughts.variant import Variant, find_variant
+
+__all__ = ["encode", "encode_batch", "observation_shape", "plane_names"]
+
+Observation = npt.NDArray[np.float32]
+
+
+class Layout:
+    """What the encoding needs about one variant, built once per variant."""
+
+    def __init__(self, variant: Variant) -> None:
+        geometry = _core.tables(variant)
+        self.variant = variant
+        self.height, self.width = variant.height, variant.width
+        count = geometry.square_count
+        rows = np.zeros(count + 1, dtype=np.intp)
+        cols = np.zeros(count + 1, dtype=np.intp)
+        for square in range(1, count + 1):
+            row, col = divmod(geometry.index_of_square[square], geometry.stride)
+            rows[square] = self.height - 1 - row  # row 0 of the array at the top
+            cols[square] = col
+        self.rows, self.cols = rows, cols
+        # The same squares seen from Black: the board turned half a turn.
+        self.flipped_rows = self.height - 1 - rows
+        self.flipped_cols = self.width - 1 - cols
+        names = ["white men", "white kings", "black men", "black kings", "black to move"]
+        names.append("squares")
+        rules = variant.draw_rules
+        self.repetition = next((r for r in rules if r.is_repetition), None)
+        if self.repetition is not None:
+            names.append("repetition")
+        self.limits = tuple(r.limit for r in rules if not r.is_repetition)
+        names += [r.termination.value for r in rules if not r.is_repetition]
+        self.king_limit = variant.king_move_limit or 0
+        if self.king_limit:
+            names += ["white king moves", "black king moves"]
+        self.names = tuple(names)
+        self.shape = (len(names), self.height, self.width)
+        self.squares = np.zeros((self.height, self.width), dtype=np.float32)
+        self.squares[rows[1:], cols[1:]] = 1.0
+
+    def fill(self, board: Board, out: Observation, perspective: bool) -> None:
+        """Write ``board``'s planes into ``out`` (shape :attr:`shape`)."""
+        out[...] = 0.0
+        black = board.turn == BLACK
+        turned = perspective and black
+        rows, cols = (self.flipped_rows, self.flipped_cols) if turned else (self.rows, self.cols)
+        first, second = (BLACK, WHITE) if turned else (WHITE, BLACK)
+        for plane, (color, kind) in enumerate(
+            ((first, MAN), (first, KING), (second, MAN), (second, KING))
+        ):
+            squares = list(board.pieces(color, kind))
+            if squares:
+                out[plane, rows[squares], cols[squares]] = 1.0
+        if black:
+            out[4] = 1.0
+        out[5] = self.squares[::-1, ::-1] if turned else self.squares
+        plane = 6
+        if self.repetition is not None:
+            out[plane] = _occurrences(board, self.repetition.limit) / self.repetition.limit
+            plane += 1
+        for (_, count), limit in zip(board.draw_rule_counts(), self.limits, strict=True):
+            if count is not None:
+                out[plane] = (count + 1) / (limit + 1)
+            plane += 1
+        if self.king_limit:
+            self._fill_king_moves(board, out[plane : plane + 2], rows, cols, (first, second))
+
+    def _fill_king_moves(
+        self,
+        board: Board,
+        out: Observation,
+        rows: npt.NDArray[np.intp],
+        cols: npt.NDArray[np.intp],
+        colors: tuple[Color, Color],
+    ) -> None:
+        # The board counts a side's king moves from its last move on (a
+        # set-up starts every count at 0), so the king followed stands on
+        # the destination of that side's last move.
+        for plane, color in enumerate(colors):
+            moves = board.king_moves(color)
+            if moves:
+                last = board.move_stack[-2 if board.turn == color else -1]
+                out[plane, rows[last.to_square], cols[last.to_square]] = moves / self.king_limit
+
+
+def _occurrences(board: Board, limit: int) -> int:
+    """How many times the position has occurred (at most ``limit``)."""
+    seen = 1
+    while seen < limit and board.is_repetition(seen + 1):
+        seen += 1
+    return seen
+
+
+@functools.lru_cache(maxsize=64)
+def layout(variant: Variant) -> Layout:
+    """The :class:`Layout` of ``variant`` (kept for the 64 used last)."""
+    return Layout(variant)
+
+
+def plane_names(variant: Variant | str | int) -> tuple[str, ...]:
+    """The names of the planes of ``variant``'s observations, in order (see
+    the module's documentation; with ``perspective=True`` the colours read
+    "side to move" and "opponent").
+
+    >>> plane_names("frisian")[-3:]
+    ('seven-move-rule', 'white king moves', 'black king moves')
+    """
+    return layout(find_variant(variant)).names
+
+
+def observation_shape(variant: Variant | str | int) -> tuple[int, int, int]:
+    """The shape of one observation of ``variant``: ``(planes, height, width)``.
+
+    >>> observation_shape("international")
+    (10, 10, 10)
+    """
+    shape = layout(find_variant(variant)).shape
+    return (shape[0], shape[1], shape[2])
+
+
+def encode(board: Board, *, perspective: bool = False) -> Observation:
+    """The planes of ``board`` as a new ``float32`` array of
+    :func:`observation_shape` (see the module's documentation).
+
+    >>> import draughts
+    >>> board = draughts.Board("W:W28:BK5", variant="international")
+    >>> x = encode(board)
+    >>> x[0].nonzero(), x[3].nonzero()  # a white man on 28, a black king on 5
+    ((array([5]), array([4])), (array([0]), array([9])))
+    >>> y = encode(board, perspective=True)  # White to move: nothing turns
+    >>> bool((x == y).all())
+    True
+    """
+    lay = layout(board.variant)
+    out = np.empty(lay.shape, dtype=np.float32)
+    lay.fill(board, out, perspective)
+    return out
+
+
+def encode_batch(
+    boards: Sequence[Board], *, perspective: bool = False, out: Observation | None = None
+) -> Observation:
+    """The planes of boards of one variant, stacked: shape ``(len(boards),
+    planes, height, width)``; written into ``out`` when given.
+
+    >>> import draughts
+    >>> encode_batch([draughts.Board(), draughts.Board()]).shape
+    (2, 10, 10, 10)
+
+    :raises ValueError: for boards of different variants, an empty sequence,
+        or an ``out`` of the wrong shape or type.
+    """
+    if not boards:
+        raise ValueError("encode_batch needs at least one board")
+    variant = boards[0].variant
+    lay = layout(variant)
+    shape = (len(boards), *lay.shape)
+    if out is None:
+        out = np.empty(shape, dtype=np.float32)
+    elif out.shape != shape or out.dtype != np.float32:
+        raise ValueError(f"out must be a float32 array of shape {shape}, not {out.dtype} {out.shape}")
+    for i, board in enumerate(boards):
+        if board.variant != variant:
+            raise ValueError(
+                f"board {i} plays {board.variant.name}, board 0 {variant.name}: "
+                "encode_batch takes boards of one variant"
+            )
+        lay.fill(board, out[i], perspective)
+    return out
