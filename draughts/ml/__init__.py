@@ -28,9 +28,12 @@ from draughts.ml.actions import (
     move_to_index,
 )
 from draughts.ml.encoding import encode, encode_batch, observation_shape, plane_names
+from draughts.ml.env import PlayStats, VectorEnv, play
 
 __all__ = [
     "SLOTS",
+    "PlayStats",
+    "VectorEnv",
     "action_space_size",
     "encode",
     "encode_batch",
@@ -40,4 +43,5 @@ __all__ = [
     "move_to_index",
     "observation_shape",
     "plane_names",
+    "play",
 ]

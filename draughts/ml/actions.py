@@ -94,11 +94,16 @@ def legal_indices(board: Board) -> list[int]:
     :raises ValueError: if more than :data:`SLOTS` legal moves share an
         origin and a destination.
     """
+    return indexed(board)[1]
+
+
+def indexed(board: Board) -> tuple[list[Move], list[int]]:
+    """The legal moves and their action indices, in the board's order."""
     moves = list(board.legal_moves)
     n = _squares(board.variant)
     base = [(m.from_square - 1) * n + m.to_square - 1 for m in moves]
     if len(set(base)) == len(base):
-        return base
+        return moves, base
     groups: dict[int, list[int]] = {}
     for i, b in enumerate(base):
         groups.setdefault(b, []).append(i)
@@ -114,7 +119,7 @@ def legal_indices(board: Board) -> list[int]:
         members.sort(key=lambda i: _key(moves[i]))
         for slot, i in enumerate(members):
             base[i] = b + slot * n * n
-    return base
+    return moves, base
 
 
 def legal_mask(board: Board, *, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:

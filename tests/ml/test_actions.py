@@ -1,0 +1,112 @@
+"""The action index: a bijection on each position's legal moves."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import draughts  # noqa: E402
+from draughts import VARIANTS, Board, IllegalMoveError  # noqa: E402
+from draughts.ml import (  # noqa: E402
+    SLOTS,
+    action_space_size,
+    index_to_move,
+    legal_indices,
+    legal_mask,
+    move_to_index,
+)
+
+from .helpers import custom_variants, random_positions  # noqa: E402
+
+
+def check_bijection(board: Board) -> None:
+    """Every legal move has one index in range, no two share one, the
+    inverse gives the move back, and the mask marks exactly those."""
+    size = action_space_size(board.variant)
+    moves = list(board.legal_moves)
+    indices = legal_indices(board)
+    assert len(set(indices)) == len(moves) == len(indices)
+    for move, index in zip(moves, indices, strict=True):
+        assert 0 <= index < size
+        assert move_to_index(board, move) == index
+        back = index_to_move(board, index)
+        assert back == move
+        assert set(back.captures) == set(move.captures)
+    mask = legal_mask(board)
+    assert mask.shape == (size,)
+    assert sorted(np.flatnonzero(mask).tolist()) == sorted(indices)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_presets(variant: draughts.Variant) -> None:
+    for board in random_positions(variant, games=4, seed=11):
+        check_bijection(board)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_presets_many_games(variant: draughts.Variant) -> None:
+    for board in random_positions(variant, games=300, seed=12):
+        check_bijection(board)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=custom_variants(), seed=st.integers(0, 1000))
+def test_custom_variants(variant: draughts.Variant, seed: int) -> None:
+    for board in random_positions(variant, games=1, seed=seed, plies=150):
+        check_bijection(board)
+
+
+def test_routes_that_share_origin_and_destination() -> None:
+    # A Turkish king with two routes from h8 to a8 that take different men.
+    board = Board("W:WKh8:Ba7,d5,e7,f7,g6,h7", variant="turkish")
+    ends = [m for m in board.legal_moves if board.pdn(m, long=False) == "h8xa8"]
+    assert len(ends) == 2 and set(ends[0].captures) != set(ends[1].captures)
+    indices = sorted(move_to_index(board, m) for m in ends)
+    n = 64
+    assert indices[1] - indices[0] == n * n  # slot 0 and slot 1 of one pair
+    check_bijection(board)
+
+
+def test_route_order_does_not_matter() -> None:
+    board = Board("W:WK47:B9,12,33", variant="international")
+    move = index_to_move(board, 2320)
+    reordered = draughts.Move(47, 21, captures=tuple(reversed(move.captures)))
+    assert move_to_index(board, reordered) == 2320
+
+
+def test_bad_actions() -> None:
+    board = Board(variant="english")
+    with pytest.raises(IllegalMoveError, match="not a legal move"):
+        index_to_move(board, 0)
+    with pytest.raises(ValueError, match="outside 0..8191"):
+        index_to_move(board, 8192)
+    with pytest.raises(ValueError, match="outside"):
+        index_to_move(board, -1)
+    with pytest.raises(IllegalMoveError, match="not legal"):
+        move_to_index(board, draughts.Move(21, 17))
+    with pytest.raises(IllegalMoveError, match="not legal"):
+        move_to_index(board, draughts.Move(99, 17))
+    with pytest.raises(ValueError, match="shape"):
+        legal_mask(board, out=np.zeros(3, dtype=bool))
+
+
+def test_every_index_of_the_space_is_either_legal_or_refused() -> None:
+    board = Board("W:WK47:B9,12,33", variant="international")
+    legal = set(legal_indices(board))
+    for index in range(action_space_size(board.variant)):
+        if index in legal:
+            assert move_to_index(board, index_to_move(board, index)) == index
+        else:
+            with pytest.raises(IllegalMoveError):
+                index_to_move(board, index)
+
+
+def test_sizes() -> None:
+    assert action_space_size("international") == SLOTS * 50 * 50
+    assert action_space_size("turkish") == SLOTS * 64 * 64
+    assert action_space_size("canadian") == SLOTS * 72 * 72
