@@ -16,16 +16,18 @@ draws it (Black's side, White at the bottom) and column 0 on the left:
   position has now occurred, over the rule's limit (1/3 on a first time);
 - one plane per counting draw rule of the variant, in
   :attr:`Variant.draw_rules <draughts.Variant.draw_rules>` order: 0 while its
-  material is not on the board, else ``(count + 1) / (limit + 1)`` with the
-  count of :meth:`Board.draw_rule_counts <draughts.Board.draw_rule_counts>`
-  (so a count of 0 still shows);
+  material is not on the board, else ``(count + 1) / (count + limit + 2)``
+  with the count of :meth:`Board.draw_rule_counts
+  <draughts.Board.draw_rule_counts>`: a count of 0 still shows, the value
+  grows with the count, is 1/2 when the count reaches the limit and stays
+  below 1 (a claimable rule's count may pass its limit);
 - ``white king moves``, ``black king moves`` (variants with
   :attr:`Variant.king_move_limit <draughts.Variant.king_move_limit>`,
   Frisian): on the square of the king a side has moved in a row, the number
   of those moves over the limit (with ``perspective=True``, the side to
   move's plane first).
 
-Two positions that differ in their pieces, the side to move or the rule
+Every value lies between 0 and 1. Two positions that differ in their pieces, the side to move or the rule
 state above get different arrays. What the arrays cannot show is the rest of
 the game's history: which earlier positions may repeat later.
 
@@ -93,11 +95,12 @@ class Layout:
         self.squares = np.zeros((self.height, self.width), dtype=np.float32)
         self.squares[rows[1:], cols[1:]] = 1.0
 
-    def fill(self, board: Board, out: Observation, perspective: bool) -> None:
-        """Write ``board``'s planes into ``out`` (shape :attr:`shape`)."""
+    def fill(self, board: Board, out: Observation, viewer: Color | None) -> None:
+        """Write ``board``'s planes into ``out`` (shape :attr:`shape`), as
+        ``viewer`` sees it (None: White at the bottom, colours absolute)."""
         out[...] = 0.0
         black = board.turn == BLACK
-        turned = perspective and black
+        turned = viewer == BLACK
         rows, cols = (self.flipped_rows, self.flipped_cols) if turned else (self.rows, self.cols)
         first, second = (BLACK, WHITE) if turned else (WHITE, BLACK)
         for plane, (color, kind) in enumerate(
@@ -115,7 +118,7 @@ class Layout:
             plane += 1
         for (_, count), limit in zip(board.draw_rule_counts(), self.limits, strict=True):
             if count is not None:
-                out[plane] = (count + 1) / (limit + 1)
+                out[plane] = (count + 1) / (count + limit + 2)
             plane += 1
         if self.king_limit:
             self._fill_king_moves(board, out[plane : plane + 2], rows, cols, (first, second))
@@ -173,9 +176,21 @@ def observation_shape(variant: Variant | str | int) -> tuple[int, int, int]:
     return (shape[0], shape[1], shape[2])
 
 
-def encode(board: Board, *, perspective: bool = False) -> Observation:
+def _viewer(board: Board, perspective: bool, viewer: Color | None) -> Color | None:
+    if viewer is not None:
+        return viewer
+    return board.turn if perspective else None
+
+
+def encode(
+    board: Board, *, perspective: bool = False, viewer: Color | None = None
+) -> Observation:
     """The planes of ``board`` as a new ``float32`` array of
     :func:`observation_shape` (see the module's documentation).
+
+    ``perspective=True`` shows the board as the side to move sees it;
+    ``viewer`` as that colour sees it, whoever is to move (what a two-player
+    environment shows the player who waits).
 
     >>> import draughts
     >>> board = draughts.Board("W:W28:BK5", variant="international")
@@ -185,10 +200,13 @@ def encode(board: Board, *, perspective: bool = False) -> Observation:
     >>> y = encode(board, perspective=True)  # White to move: nothing turns
     >>> bool((x == y).all())
     True
+    >>> z = encode(board, viewer=draughts.BLACK)  # Black's men and kings first
+    >>> z[1].nonzero()  # the black king on 5, turned half a turn
+    (array([9]), array([0]))
     """
     lay = layout(board.variant)
     out = np.empty(lay.shape, dtype=np.float32)
-    lay.fill(board, out, perspective)
+    lay.fill(board, out, _viewer(board, perspective, viewer))
     return out
 
 
@@ -220,5 +238,5 @@ def encode_batch(
                 f"board {i} plays {board.variant.name}, board 0 {variant.name}: "
                 "encode_batch takes boards of one variant"
             )
-        lay.fill(board, out[i], perspective)
+        lay.fill(board, out[i], board.turn if perspective else None)
     return out

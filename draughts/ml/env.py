@@ -37,6 +37,7 @@ what the policy needs.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 import attrs
 import numpy as np
@@ -61,7 +62,11 @@ class VectorEnv:
     documentation).
 
     ``seed`` seeds :meth:`sample`'s random numbers; ``fen`` starts every game
-    from another position; ``perspective`` is :func:`~draughts.ml.encode`'s.
+    from another position; ``perspective`` is :func:`~draughts.ml.encode`'s;
+    ``max_plies`` truncates longer games; ``claim_draw`` ends a game as soon
+    as the side to move could claim a draw. An illegal action raises, or with
+    ``illegal="lose"`` forfeits the game (an outcome by resignation: the
+    convention of Gymnasium's and PettingZoo's board games).
 
     >>> env = VectorEnv("international", 2, seed=0)
     >>> env.observations.shape, env.masks.shape
@@ -81,6 +86,7 @@ class VectorEnv:
         perspective: bool = True,
         max_plies: int | None = None,
         claim_draw: bool = False,
+        illegal: Literal["raise", "lose"] = "raise",
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
@@ -92,6 +98,7 @@ class VectorEnv:
         self.perspective = perspective
         self.max_plies = max_plies
         self.claim_draw = claim_draw
+        self.illegal = illegal
         self._layout = layout(self.variant)
         self.action_space_size = action_space_size(self.variant)
         self.observation_shape = self._layout.shape
@@ -105,6 +112,9 @@ class VectorEnv:
         self.outcomes: list[Outcome | None] = [None] * num_envs
         """The outcome of the game each game ended at the last step (None
         where it goes on, or was truncated)."""
+        self.final_boards: list[Board | None] = [None] * num_envs
+        """The board of the last game each game ended (or truncated), with
+        its moves: what to record or turn into training data."""
         self.boards = [Board(fen, variant=self.variant) for _ in range(num_envs)]
         self.rng = np.random.default_rng(seed)
         self._moves: list[dict[int, Move]] = [{} for _ in range(num_envs)]
@@ -127,6 +137,7 @@ class VectorEnv:
         self.terminated[:] = False
         self.truncated[:] = False
         self.outcomes = [None] * self.num_envs
+        self.final_boards = [None] * self.num_envs
         return self.observations, self.masks
 
     def _refresh(self, i: int) -> None:
@@ -139,7 +150,7 @@ class VectorEnv:
         moves, indices = indexed(board)
         self._moves[i] = dict(zip(indices, moves, strict=True))
         mask[indices] = True
-        self._layout.fill(board, self.observations[i], self.perspective)
+        self._layout.fill(board, self.observations[i], board.turn if self.perspective else None)
 
     def step(
         self, actions: npt.ArrayLike
@@ -155,7 +166,8 @@ class VectorEnv:
         truncated`` (the environment's own arrays, filled in place).
 
         :raises IllegalMoveError: if an action is not legal in its game
-            (the games before it in the batch have moved).
+            (the games before it in the batch have moved) and ``illegal``
+            is ``"raise"``.
         :raises ValueError: if ``actions`` does not hold one integer per game.
         """
         acts = np.asarray(actions)
@@ -163,31 +175,36 @@ class VectorEnv:
             raise ValueError(
                 f"actions must be {self.num_envs} integers, not {acts.dtype} {acts.shape}"
             )
-        rewards, terminated, truncated = self.rewards, self.terminated, self.truncated
         for i, action in enumerate(acts.tolist()):
-            board = self.boards[i]
-            move = self._moves[i].get(action)
-            if move is None:
-                raise IllegalMoveError(
-                    f"game {i}: action {action} is not a legal move in {board.fen()}"
-                )
-            mover = board.turn
+            self._step_one(i, action)
+        return self.observations, self.masks, self.rewards, self.terminated, self.truncated
+
+    def _step_one(self, i: int, action: int) -> None:
+        board = self.boards[i]
+        mover = board.turn
+        move = self._moves[i].get(action)
+        if move is not None:
             board.push(move)
             outcome = board.outcome(claim_draw=self.claim_draw)
-            reward = 0.0
-            if outcome is not None and outcome.winner is not None:
-                reward = 1.0 if outcome.winner == mover else -1.0
-            rewards[i] = reward
-            terminated[i] = outcome is not None
-            truncated[i] = (
-                outcome is None and self.max_plies is not None and board.ply() >= self.max_plies
-            )
-            self.outcomes[i] = outcome
-            if outcome is not None or truncated[i]:
-                self._layout.fill(board, self.final_observations[i], self.perspective)
-                self.boards[i] = Board(self.fen, variant=self.variant)
-            self._refresh(i)
-        return self.observations, self.masks, rewards, terminated, truncated
+        elif self.illegal == "lose":
+            outcome = board.outcome_on_resignation(mover)
+        else:
+            raise IllegalMoveError(f"game {i}: action {action} is not a legal move in {board.fen()}")
+        reward = 0.0
+        if outcome is not None and outcome.winner is not None:
+            reward = 1.0 if outcome.winner == mover else -1.0
+        self.rewards[i] = reward
+        self.terminated[i] = ended = outcome is not None
+        self.truncated[i] = cut = (
+            not ended and self.max_plies is not None and board.ply() >= self.max_plies
+        )
+        self.outcomes[i] = outcome
+        if ended or cut:
+            viewer = board.turn if self.perspective else None
+            self._layout.fill(board, self.final_observations[i], viewer)
+            self.final_boards[i] = board
+            self.boards[i] = Board(self.fen, variant=self.variant)
+        self._refresh(i)
 
     def sample(self) -> Actions:
         """A legal action for every game, uniformly at random.

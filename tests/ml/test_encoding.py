@@ -65,8 +65,8 @@ def test_rule_state_shows() -> None:
     assert after[names.index("repetition"), 0, 0] == pytest.approx(2 / 3)
     counts = dict((rule.termination.value, (n, rule.limit)) for rule, n in board.draw_rule_counts())
     assert counts["twenty-five-move-rule"] == (4, 50)  # plies
-    assert after[names.index("twenty-five-move-rule"), 0, 0] == pytest.approx(5 / 51)
-    assert before[names.index("twenty-five-move-rule"), 0, 0] == pytest.approx(1 / 51)
+    assert after[names.index("twenty-five-move-rule"), 0, 0] == pytest.approx(5 / 56)
+    assert before[names.index("twenty-five-move-rule"), 0, 0] == pytest.approx(1 / 52)
 
 
 def test_frisian_king_moves() -> None:
