@@ -172,11 +172,17 @@ class DraughtsVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.i
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
             self.action_space.seed(seed)
         obs, masks = self.env.reset()
-        return self._out(obs), {"action_mask": masks.astype(np.int8)}
+        return self._out(obs), self._masks({})
+
+    def _masks(self, infos: dict[str, Any]) -> dict[str, Any]:
+        # Every game has a mask: the info layout of Gymnasium's vector envs.
+        infos["action_mask"] = self.env.masks.astype(np.int8)
+        infos["_action_mask"] = np.ones(self.num_envs, dtype=np.bool_)
+        return infos
 
     def step(
         self, actions: npt.NDArray[np.int64]
-    ) -> tuple[Observation, npt.NDArray[np.float32], Any, Any, dict[str, Any]]:
+    ) -> tuple[Observation, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
         """Play ``actions[i]`` in game ``i``; see the class documentation."""
         env = self.env
         env.step(np.asarray(actions, dtype=np.int64))
@@ -188,11 +194,10 @@ class DraughtsVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.i
             infos = self._add_info(
                 infos, {"final_obs": env.final_observations[i].copy(), "final_info": info}, i
             )
-        infos["action_mask"] = env.masks.astype(np.int8)
-        infos["_action_mask"] = np.ones(self.num_envs, dtype=np.bool_)
+        self._masks(infos)
         return (
             self._out(env.observations),
-            self._out(env.rewards),
+            env.rewards.astype(np.float64),  # Gymnasium's vector envs' reward type
             self._out(env.terminated),
             self._out(env.truncated),
             infos,
