@@ -1,34 +1,41 @@
 """Moves as action indices: a fixed index space per variant.
 
-With ``n`` playing squares numbered 1 to ``n``, a move from square ``a`` to
-square ``b`` has the index::
+With ``n`` playing squares numbered 1 to ``n``, the action space has
+``2 * n * n`` indices (:func:`action_space_size`) in two blocks:
 
-    slot * n * n + (a - 1) * n + (b - 1)
-
-``slot`` is 0 for nearly every move. It tells apart the legal moves that
-share an origin and a destination and capture different pieces (two routes of
-a king round a block of pieces, a Turkish man's loop): those moves, ranked by
-their sorted captured squares, take slots 0, 1, ... in that order. There are
-:data:`SLOTS` slots, so :func:`action_space_size` is ``SLOTS * n * n``.
+- ``(a - 1) * n + (b - 1)``, the *move block*: the move from square ``a`` to
+  square ``b``. Nearly every move has an index here, the same in every
+  position;
+- ``n * n + k``, the *extra block*: the legal moves that share an origin and
+  a destination with another and capture other pieces (two routes of a king
+  round a block of pieces, a Turkish man's loop). Among the moves of one
+  (origin, destination) pair, ranked by their sorted captured squares, the
+  first takes the pair's index in the move block; the others, ranked over
+  the whole position by (origin, destination, sorted captured squares),
+  take ``k = 0, 1, ...``.
 
 Why this scheme: a policy network sees one fixed output per (origin,
 destination) pair, the same pair in every position, which is what a move
-means to a player and what a network learns best; the slots cost nothing
-until a position needs them. It is a bijection on each position's legal
-moves: the library's identity of a move is its origin, destination and set
-of captured squares, and within one (origin, destination) pair the sets are
+means to a player and what a network learns best; the extra block costs
+little, and only positions that need it use it. It is a bijection on each
+position's legal moves: the library's identity of a move is its origin,
+destination and set of captured squares, and within one pair the sets are
 distinct and ranked. A whole move is one action, so an environment step is
 one move of the game and a game record gives one index per move; the
 alternative, a capture chain as a sequence of single jumps (one action per
-jump), would make a move several steps, and two routes that capture the same
-set (one move for the rules) different sequences.
+jump, as OpenSpiel's checkers does), would make a move several steps, and
+two routes that capture the same set (one move for the rules) different
+sequences. The extra block holds ``n * n`` moves, so a position would need
+more than ``n * n`` legal moves beyond the first of each pair to overflow it
+(:class:`ValueError`); the most seen in random positions of the presets is
+7 (Frisian), in random games 2.
 
 >>> import draughts
->>> board = draughts.Board("W:WK47:B9,12,33", variant="international")
->>> [(board.pdn(m), move_to_index(board, m)) for m in board.legal_moves]
-[('47x17', 2316), ('47x21', 2320), ('47x26', 2325)]
->>> index_to_move(board, 2320)
-Move(47, 21, captures=(33, 9, 12), path=(47, 20, 3, 21))
+>>> board = draughts.Board("W:WKh8:Ba7,d5,e7,f7,g6,h7", variant="turkish")
+>>> [(board.pdn(m), move_to_index(board, m)) for m in board.legal_moves][:3]
+[('h8xh6xa6xa8', 448), ('h8xh5xa5xa8', 4096), ('h8xe8', 452)]
+>>> index_to_move(board, 4096).captures  # the second route from h8 to a8
+(16, 28, 9)
 """
 
 from __future__ import annotations
@@ -45,22 +52,12 @@ from draughts.move import Move
 from draughts.variant import Variant, find_variant
 
 __all__ = [
-    "SLOTS",
     "action_space_size",
     "index_to_move",
     "legal_indices",
     "legal_mask",
     "move_to_index",
 ]
-
-SLOTS = 8
-"""How many legal moves may share an origin and a destination. In random
-games of every preset the most seen is 3 (Turkish); a position with more
-raises :class:`ValueError` rather than give two moves one index.
-
->>> SLOTS
-8
-"""
 
 
 @functools.lru_cache(maxsize=64)
@@ -69,14 +66,14 @@ def _squares(variant: Variant) -> int:
 
 
 def action_space_size(variant: Variant | str | int) -> int:
-    """The number of action indices of ``variant``: ``SLOTS * n * n`` for
-    ``n`` playing squares.
+    """The number of action indices of ``variant``: ``2 * n * n`` for ``n``
+    playing squares (see the module's documentation).
 
     >>> action_space_size("international"), action_space_size("english")
-    (20000, 8192)
+    (5000, 2048)
     """
     n = _squares(find_variant(variant))
-    return SLOTS * n * n
+    return 2 * n * n
 
 
 def _key(move: Move) -> tuple[int, ...]:
@@ -91,8 +88,8 @@ def legal_indices(board: Board) -> list[int]:
     >>> legal_indices(draughts.Board(variant="english"))
     [268, 269, 301, 302, 334, 335, 367]
 
-    :raises ValueError: if more than :data:`SLOTS` legal moves share an
-        origin and a destination.
+    :raises ValueError: if the position has more moves that share an origin
+        and a destination than the extra block holds.
     """
     return indexed(board)[1]
 
@@ -107,18 +104,19 @@ def indexed(board: Board) -> tuple[list[Move], list[int]]:
     groups: dict[int, list[int]] = {}
     for i, b in enumerate(base):
         groups.setdefault(b, []).append(i)
+    extras: list[tuple[int, tuple[int, ...], int]] = []
     for b, members in groups.items():
-        if len(members) == 1:
-            continue
-        if len(members) > SLOTS:
-            raise ValueError(
-                f"{len(members)} legal moves from {moves[members[0]].from_square} to "
-                f"{moves[members[0]].to_square} in {board.fen()} ({board.variant.name}): "
-                f"the action index has {SLOTS} slots"
-            )
-        members.sort(key=lambda i: _key(moves[i]))
-        for slot, i in enumerate(members):
-            base[i] = b + slot * n * n
+        if len(members) > 1:
+            members.sort(key=lambda i: _key(moves[i]))
+            extras += [(b, _key(moves[i]), i) for i in members[1:]]
+    if len(extras) > n * n:
+        raise ValueError(
+            f"{len(extras)} legal moves share an origin and a destination with another in "
+            f"{board.fen()} ({board.variant.name}): the extra block holds {n * n}"
+        )
+    extras.sort()
+    for k, (_, _, i) in enumerate(extras):
+        base[i] = n * n + k
     return moves, base
 
 
@@ -129,13 +127,15 @@ def legal_mask(board: Board, *, out: npt.NDArray[np.bool_] | None = None) -> npt
     >>> import draughts
     >>> mask = legal_mask(draughts.Board(variant="english"))
     >>> mask.shape, int(mask.sum())
-    ((8192,), 7)
+    ((2048,), 7)
     """
     size = action_space_size(board.variant)
     if out is None:
         out = np.zeros(size, dtype=np.bool_)
     elif out.shape != (size,) or out.dtype != np.bool_:
-        raise ValueError(f"out must be a bool array of shape ({size},), not {out.dtype} {out.shape}")
+        raise ValueError(
+            f"out must be a bool array of shape ({size},), not {out.dtype} {out.shape}"
+        )
     else:
         out[:] = False
     out[legal_indices(board)] = True
@@ -152,20 +152,17 @@ def move_to_index(board: Board, move: Move) -> int:
 
     :raises IllegalMoveError: if ``move`` is not legal on ``board``.
     """
-    n = _squares(board.variant)
     try:
         between = board.moves_between(move.from_square, move.to_square)
     except ValueError:
         between = []
     if move not in between:
         raise IllegalMoveError(f"{move!r} is not legal in {board.fen()} ({board.variant.name})")
-    slot = sorted(_key(m) for m in between).index(_key(move)) if len(between) > 1 else 0
-    if slot >= SLOTS:
-        raise ValueError(
-            f"{len(between)} legal moves from {move.from_square} to {move.to_square} in "
-            f"{board.fen()} ({board.variant.name}): the action index has {SLOTS} slots"
-        )
-    return slot * n * n + (move.from_square - 1) * n + move.to_square - 1
+    n = _squares(board.variant)
+    if len(between) == 1 or _key(move) == min(_key(m) for m in between):
+        return (move.from_square - 1) * n + move.to_square - 1
+    moves, indices = indexed(board)
+    return indices[moves.index(move)]
 
 
 def index_to_move(board: Board, index: int) -> Move:
@@ -180,17 +177,21 @@ def index_to_move(board: Board, index: int) -> Move:
     :raises ValueError: if ``index`` is out of range.
     """
     n = _squares(board.variant)
-    size = SLOTS * n * n
+    size = 2 * n * n
     if not 0 <= index < size:
         raise ValueError(f"action {index!r} is outside 0..{size - 1} ({board.variant.name})")
-    slot, rest = divmod(int(index), n * n)
-    origin, destination = divmod(rest, n)
-    between = board.moves_between(origin + 1, destination + 1)
-    if slot < len(between):
-        if len(between) > 1:
-            between.sort(key=_key)
-        return between[slot]
+    index = int(index)
+    if index < n * n:
+        origin, destination = divmod(index, n)
+        between = board.moves_between(origin + 1, destination + 1)
+        if between:
+            return min(between, key=_key)
+        where = f"{origin + 1} to {destination + 1}"
+    else:
+        moves, indices = indexed(board)
+        if index in indices:
+            return moves[indices.index(index)]
+        where = f"extra move {index - n * n}"
     raise IllegalMoveError(
-        f"action {index} ({origin + 1} to {destination + 1}, slot {slot}) is not a legal move "
-        f"in {board.fen()} ({board.variant.name})"
+        f"action {index} ({where}) is not a legal move in {board.fen()} ({board.variant.name})"
     )

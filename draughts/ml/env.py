@@ -23,7 +23,7 @@ ended and ``outcomes`` its :class:`~draughts.Outcome`.
 >>> env = draughts.ml.VectorEnv("english", 4, seed=1)
 >>> obs, masks = env.reset()
 >>> obs.shape, masks.shape, int(masks.sum())
-((4, 8, 8, 8), (4, 8192), 28)
+((4, 8, 8, 8), (4, 2048), 28)
 >>> obs, masks, rewards, terminated, truncated = env.step(env.sample())
 >>> [board.ply() for board in env.boards]
 [1, 1, 1, 1]
@@ -49,6 +49,7 @@ from draughts.ml.actions import action_space_size, indexed
 from draughts.ml.encoding import Observation, layout
 from draughts.move import Move
 from draughts.outcome import Outcome
+from draughts.piece import Color
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
 __all__ = ["PlayStats", "VectorEnv", "play"]
@@ -70,7 +71,7 @@ class VectorEnv:
 
     >>> env = VectorEnv("international", 2, seed=0)
     >>> env.observations.shape, env.masks.shape
-    ((2, 10, 10, 10), (2, 20000))
+    ((2, 10, 10, 10), (2, 5000))
 
     :raises ValueError: for ``num_envs`` below 1 or ``max_plies`` below 1.
     :raises InvalidFenError: for a bad ``fen``.
@@ -120,6 +121,7 @@ class VectorEnv:
         self._moves: list[dict[int, Move]] = [{} for _ in range(num_envs)]
         for i in range(num_envs):
             self._refresh(i)
+        self._observe()
 
     def reset(self, *, seed: int | None = None) -> tuple[Observation, npt.NDArray[np.bool_]]:
         """Start every game again; with ``seed``, reseed :meth:`sample`.
@@ -133,6 +135,7 @@ class VectorEnv:
         for i in range(self.num_envs):
             self.boards[i] = Board(self.fen, variant=self.variant)
             self._refresh(i)
+        self._observe()
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -140,8 +143,16 @@ class VectorEnv:
         self.final_boards = [None] * self.num_envs
         return self.observations, self.masks
 
+    def _viewer(self, board: Board) -> Color | None:
+        return board.turn if self.perspective else None
+
+    def _observe(self) -> None:
+        """Fill every game's observation from its board."""
+        lay = self._layout
+        lay.fill([lay.state(b, self._viewer(b)) for b in self.boards], self.observations)
+
     def _refresh(self, i: int) -> None:
-        """Fill game ``i``'s observation and mask from its board."""
+        """Fill game ``i``'s mask from its board."""
         board = self.boards[i]
         mask = self.masks[i]
         old = self._moves[i]
@@ -150,7 +161,6 @@ class VectorEnv:
         moves, indices = indexed(board)
         self._moves[i] = dict(zip(indices, moves, strict=True))
         mask[indices] = True
-        self._layout.fill(board, self.observations[i], board.turn if self.perspective else None)
 
     def step(
         self, actions: npt.ArrayLike
@@ -175,11 +185,23 @@ class VectorEnv:
             raise ValueError(
                 f"actions must be {self.num_envs} integers, not {acts.dtype} {acts.shape}"
             )
-        for i, action in enumerate(acts.tolist()):
-            self._step_one(i, action)
+        ended: list[int] = []
+        try:
+            for i, action in enumerate(acts.tolist()):
+                if self._step_one(i, action):
+                    ended.append(i)
+        finally:  # an illegal action stops the batch: the games played so far show
+            if ended:
+                lay = self._layout
+                final = np.empty((len(ended), *lay.shape), dtype=np.float32)
+                boards = [self.final_boards[i] for i in ended]
+                lay.fill([lay.state(b, self._viewer(b)) for b in boards if b is not None], final)
+                self.final_observations[ended] = final
+            self._observe()
         return self.observations, self.masks, self.rewards, self.terminated, self.truncated
 
-    def _step_one(self, i: int, action: int) -> None:
+    def _step_one(self, i: int, action: int) -> bool:
+        """Play ``action`` in game ``i``; whether the game ended (and started again)."""
         board = self.boards[i]
         mover = board.turn
         move = self._moves[i].get(action)
@@ -189,7 +211,9 @@ class VectorEnv:
         elif self.illegal == "lose":
             outcome = board.outcome_on_resignation(mover)
         else:
-            raise IllegalMoveError(f"game {i}: action {action} is not a legal move in {board.fen()}")
+            raise IllegalMoveError(
+                f"game {i}: action {action} is not a legal move in {board.fen()}"
+            )
         reward = 0.0
         if outcome is not None and outcome.winner is not None:
             reward = 1.0 if outcome.winner == mover else -1.0
@@ -200,11 +224,10 @@ class VectorEnv:
         )
         self.outcomes[i] = outcome
         if ended or cut:
-            viewer = board.turn if self.perspective else None
-            self._layout.fill(board, self.final_observations[i], viewer)
             self.final_boards[i] = board
             self.boards[i] = Board(self.fen, variant=self.variant)
         self._refresh(i)
+        return ended or cut
 
     def sample(self) -> Actions:
         """A legal action for every game, uniformly at random.

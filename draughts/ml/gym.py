@@ -61,7 +61,7 @@ class DraughtsEnv(gymnasium.Env[Observation, np.int64]):
 
     >>> env = DraughtsEnv("international", max_plies=200)
     >>> env.action_space
-    Discrete(20000)
+    Discrete(5000)
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's attribute
@@ -95,9 +95,7 @@ class DraughtsEnv(gymnasium.Env[Observation, np.int64]):
         obs, masks = self._env.reset()
         return obs[0].copy(), self._info(masks[0])
 
-    def step(
-        self, action: np.int64 | int
-    ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play ``action`` (a move index) for the side to move."""
         env = self._env
         env.step(np.array([action], dtype=np.int64))
@@ -132,7 +130,7 @@ class DraughtsVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.i
     >>> env = DraughtsVectorEnv("english", 4)
     >>> obs, infos = env.reset(seed=0)
     >>> obs.shape, infos["action_mask"].shape
-    ((4, 8, 8, 8), (4, 8192))
+    ((4, 8, 8, 8), (4, 2048))
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -171,7 +169,7 @@ class DraughtsVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.i
         if isinstance(seed, int):
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
             self.action_space.seed(seed)
-        obs, masks = self.env.reset()
+        obs, _masks = self.env.reset()
         return self._out(obs), self._masks({})
 
     def _masks(self, infos: dict[str, Any]) -> dict[str, Any]:

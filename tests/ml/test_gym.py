@@ -26,11 +26,11 @@ def test_gymnasium_check_env(variant: str) -> None:
 
 def test_a_game_to_its_end() -> None:
     env = DraughtsEnv("english", render_mode="ansi")
-    obs, info = env.reset(seed=3)
+    _, info = env.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(1000):
         legal = np.flatnonzero(info["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        _obs, reward, terminated, _truncated, info = env.step(int(rng.choice(legal)))
         if terminated:
             break
     assert terminated and reward in (0.0, 1.0, -1.0)
@@ -41,7 +41,7 @@ def test_a_game_to_its_end() -> None:
 
 def test_an_illegal_action_loses() -> None:
     env = DraughtsEnv("english")
-    obs, info = env.reset()
+    _obs, info = env.reset()
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, truncated, _ = env.step(illegal)
     assert (reward, terminated, truncated) == (-1.0, True, False)
@@ -76,6 +76,6 @@ def test_vector_env_spaces_hold_what_it_returns() -> None:
     obs, infos = env.reset(seed=0)
     assert obs in env.observation_space
     actions = env.action_space.sample(mask=tuple(infos["action_mask"]))
-    obs, rewards, terminated, truncated, infos = env.step(actions)
+    obs, _rewards, _terminated, _truncated, infos = env.step(actions)
     assert obs in env.observation_space
     assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
