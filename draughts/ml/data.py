@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from draughts.board import Board
 from draughts.ml.actions import move_to_index
-from draughts.ml.encoding import Observation, encode, layout
+from draughts.ml.encoding import State, layout
 from draughts.ml.env import Policy, VectorEnv
 from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
@@ -111,8 +111,14 @@ def load(path: str | os.PathLike[str]) -> Dataset:
             raise ValueError(f"{os.fspath(path)} is not a draughts.ml dataset: {error}") from None
 
 
-_Row = tuple[Observation, int, bool]
-"""One position of a game: its planes, the move's index, White to move."""
+_Row = tuple[State, int, bool]
+"""One position of a game: what its planes are made of, the move's index,
+White to move. The planes are made at the end, many rows at a time (see
+:class:`~draughts.ml.encoding.Layout`)."""
+
+_CHUNK = 4096
+"""Rows encoded at a time: big enough for NumPy's calls to cost little per
+row, small enough to keep the temporaries small."""
 
 
 @attrs.define
@@ -131,7 +137,7 @@ class _Rows:
     def __init__(self, variant: Variant, perspective: bool) -> None:
         self.variant = variant
         self.perspective = perspective
-        self.observations: list[Observation] = []
+        self.states: list[State] = []
         self.actions: list[int] = []
         self.results: list[int] = []
         self.plies: list[int] = []
@@ -139,19 +145,19 @@ class _Rows:
         self.skipped = 0
 
     def add_game(self, game: int, rows: list[_Row], white_score: int) -> None:
-        for ply, (observation, action, white_to_move) in enumerate(rows):
-            self.observations.append(observation)
+        for ply, (state, action, white_to_move) in enumerate(rows):
+            self.states.append(state)
             self.actions.append(action)
             self.results.append(white_score if white_to_move else -white_score)
             self.plies.append(ply)
             self.games.append(game)
 
     def dataset(self) -> Dataset:
-        observations = (
-            np.stack(self.observations)
-            if self.observations
-            else np.zeros((0, *layout(self.variant).shape), dtype=np.float32)
-        )
+        lay = layout(self.variant)
+        states = self.states
+        observations = np.empty((len(states), *lay.shape), dtype=np.float32)
+        for start in range(0, len(states), _CHUNK):
+            lay.fill(states[start : start + _CHUNK], observations[start : start + _CHUNK])
         return Dataset(
             variant=self.variant.name,
             observations=observations,
@@ -184,8 +190,9 @@ class _GameRows(BaseVisitor[_Game]):
 
     def visit_move(self, board: Board, move: Move) -> None:
         if self.depth == 0:
-            observation = encode(board, perspective=self.perspective)
-            self.game.rows.append((observation, move_to_index(board, move), board.turn == WHITE))
+            lay = layout(board.variant)
+            state = lay.state(board, board.turn if self.perspective else None)
+            self.game.rows.append((state, move_to_index(board, move), board.turn == WHITE))
 
     def begin_variation(self) -> None:
         self.depth += 1
@@ -267,6 +274,7 @@ def selfplay_dataset(env: VectorEnv, *, steps: int, policy: Policy | None = None
     """
     rows = _Rows(env.variant, env.perspective)
     pending: list[list[_Row]] = [[] for _ in range(env.num_envs)]
+    lay = layout(env.variant)
     game = 0
     for _ in range(steps):
         actions = np.asarray(
@@ -274,7 +282,8 @@ def selfplay_dataset(env: VectorEnv, *, steps: int, policy: Policy | None = None
         ).astype(np.int64)
         for i, board in enumerate(env.boards):
             white = board.turn == WHITE
-            pending[i].append((env.observations[i].copy(), int(actions[i]), white))
+            state = lay.state(board, board.turn if env.perspective else None)
+            pending[i].append((state, int(actions[i]), white))
         env.step(actions)
         for i in np.flatnonzero(env.terminated | env.truncated).tolist():
             outcome = env.outcomes[i]

@@ -22,8 +22,7 @@ from draughts.ml import (  # noqa: E402
     legal_mask,
     move_to_index,
 )
-
-from .helpers import custom_variants, random_positions  # noqa: E402
+from tests.ml.helpers import custom_variants, random_positions  # noqa: E402
 
 
 def check_bijection(board: Board) -> None:

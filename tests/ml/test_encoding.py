@@ -9,8 +9,7 @@ np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)
 import draughts  # noqa: E402
 from draughts import BLACK, VARIANTS, WHITE, Board  # noqa: E402
 from draughts.ml import encode, encode_batch, observation_shape, plane_names  # noqa: E402
-
-from .helpers import random_positions  # noqa: E402
+from tests.ml.helpers import random_positions  # noqa: E402
 
 
 def _state(board: Board) -> tuple[object, ...]:
