@@ -233,12 +233,12 @@ def dataset(
     ([0, 0, 0, 0, 1], [-1, 1, -1, 1, 1], 1)
     """
     wanted = None if variant is None else find_variant(variant)
-    handle = pdn_source if hasattr(pdn_source, "read") else open_pdn(pdn_source)  # type: ignore[arg-type]
+    handle = open_pdn(pdn_source) if isinstance(pdn_source, (str, os.PathLike)) else pdn_source
     rows: _Rows | None = None
     skipped = number = 0
     try:
         while max_games is None or number < max_games:
-            game = read_game(handle, variant=wanted, Visitor=lambda: _GameRows(perspective))  # type: ignore[arg-type]
+            game = read_game(handle, variant=wanted, Visitor=lambda: _GameRows(perspective))
             if game is None:
                 break
             number += 1
@@ -255,7 +255,7 @@ def dataset(
             rows.add_game(number - 1, game.rows, score)
     finally:
         if handle is not pdn_source:
-            handle.close()  # type: ignore[union-attr]
+            handle.close()
     if rows is None:
         rows = _Rows(wanted or find_variant("international"), perspective)
     rows.skipped = skipped

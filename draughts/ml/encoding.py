@@ -237,7 +237,8 @@ def encode(board: Board, *, perspective: bool = False, viewer: Color | None = No
     lay = layout(board.variant)
     out = np.empty((1, *lay.shape), dtype=np.float32)
     lay.fill([lay.state(board, _viewer(board, perspective, viewer))], out)
-    return out[0]
+    result: Observation = out[0]
+    return result
 
 
 def encode_batch(

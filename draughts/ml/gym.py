@@ -80,7 +80,8 @@ class DraughtsEnv(gymnasium.Env[Observation, np.int64]):
         self._env = VectorEnv(
             find_variant(variant), 1, max_plies=max_plies, claim_draw=claim_draw, illegal="lose"
         )
-        self.observation_space, self.action_space = _spaces(
+        # Box's type parameter is any number array; ours are float32.
+        self.observation_space, self.action_space = _spaces(  # type: ignore[assignment]
             self._env.variant, self._env.action_space_size
         )
 
@@ -110,7 +111,7 @@ class DraughtsEnv(gymnasium.Env[Observation, np.int64]):
             obs, mask = env.observations[0].copy(), env.masks[0]
         return obs, reward, terminated, truncated, self._info(mask)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The board as text (``render_mode="ansi"``; after the end of a game,
         its last position), else None."""
         if self.render_mode != "ansi":
@@ -203,4 +204,4 @@ class DraughtsVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.i
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point=DraughtsEnv)
+    gymnasium.register(id=ENV_ID, entry_point="draughts.ml.gym:DraughtsEnv")

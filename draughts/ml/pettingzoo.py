@@ -47,7 +47,8 @@ _AGENTS = ("player_0", "player_1")
 _COLORS = {"player_0": WHITE, "player_1": BLACK}
 
 
-class DraughtsAECEnv(AECEnv[str, dict[str, Any], int]):
+# PettingZoo ships no type information: its AECEnv is Any to mypy.
+class DraughtsAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """One game of ``variant`` for two agents (see the module's
     documentation). :func:`env` wraps it in PettingZoo's order checks.
 
