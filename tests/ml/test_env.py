@@ -63,16 +63,18 @@ def test_trajectories_replay_on_board(variant: draughts.Variant) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
 def test_trajectories_replay_on_board_many_games(variant: draughts.Variant) -> None:
-    assert replay_check(variant, num_envs=32, steps=4000, seed=2) >= 300
+    # About 1,000 to 2,000 games a preset (400 at least: 300 plies at most each).
+    assert replay_check(variant, num_envs=32, steps=4000, seed=2) >= 400
 
 
 _DIGEST = """
 import hashlib, sys
 import draughts, draughts.ml
 h = hashlib.sha256()
-for name in sys.argv[1:]:
-    env = draughts.ml.VectorEnv(name, 8, seed=5, max_plies=200)
-    for _ in range(300):
+num_envs, steps = int(sys.argv[1]), int(sys.argv[2])
+for name in sys.argv[3:]:
+    env = draughts.ml.VectorEnv(name, num_envs, seed=5, max_plies=200)
+    for _ in range(steps):
         actions = env.sample()
         obs, masks, rewards, terminated, truncated = env.step(actions)
         for array in (actions, obs, masks, rewards, terminated, truncated):
@@ -81,13 +83,15 @@ print(draughts.BACKEND, h.hexdigest())
 """
 
 
-def test_both_cores_give_the_same_trajectories() -> None:
+def same_on_both_cores(num_envs: int, steps: int) -> None:
+    """Random self-play in every preset gives the same actions, arrays and
+    ends on the native core as on the pure one (its oracle)."""
     names = [v.name for v in VARIANTS]
     results = {}
     for pure in ("0", "1"):
         env = {**os.environ, "DRAUGHTS_PURE": pure}
         out = subprocess.run(
-            [sys.executable, "-c", _DIGEST, *names],
+            [sys.executable, "-c", _DIGEST, str(num_envs), str(steps), *names],
             env=env,
             capture_output=True,
             text=True,
@@ -96,6 +100,15 @@ def test_both_cores_give_the_same_trajectories() -> None:
         results[out[0]] = out[1]
     assert "pure" in results  # and "native" too where the extension is built
     assert len(set(results.values())) == 1, results
+
+
+def test_both_cores_give_the_same_trajectories() -> None:
+    same_on_both_cores(num_envs=8, steps=300)
+
+
+@pytest.mark.slow
+def test_both_cores_give_the_same_trajectories_many_games() -> None:
+    same_on_both_cores(num_envs=32, steps=1500)
 
 
 def test_arrays_are_filled_in_place() -> None:
