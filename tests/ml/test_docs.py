@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)")
 
-from draughts import VARIANTS  # noqa: E402
-from draughts.ml import action_space_size, observation_shape, plane_names  # noqa: E402
+from draughts import VARIANTS
+from draughts.ml import action_space_size, observation_shape, plane_names
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "ml.rst"
 BEGIN = ".. The table below is written by tests/ml/test_docs.py: do not edit it by hand.\n"
