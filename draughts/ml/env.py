@@ -73,7 +73,8 @@ class VectorEnv:
     >>> env.observations.shape, env.masks.shape
     ((2, 10, 10, 10), (2, 5000))
 
-    :raises ValueError: for ``num_envs`` below 1 or ``max_plies`` below 1.
+    :raises ValueError: for ``num_envs`` below 1, ``max_plies`` below 1, or
+        a start position where the game is already over.
     :raises InvalidFenError: for a bad ``fen``.
     """
 
@@ -117,6 +118,12 @@ class VectorEnv:
         """The board of the last game each game ended (or truncated), with
         its moves: what to record or turn into training data."""
         self.boards = [Board(fen, variant=self.variant) for _ in range(num_envs)]
+        over = self.boards[0].outcome(claim_draw=claim_draw)
+        if over is not None:
+            raise ValueError(
+                f"the start position {self.boards[0].fen()} ({self.variant.name}) is already "
+                f"over: {over.termination.value}"
+            )
         self.rng = np.random.default_rng(seed)
         self._moves: list[dict[int, Move]] = [{} for _ in range(num_envs)]
         for i in range(num_envs):

@@ -6,10 +6,13 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)")
 
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
 import draughts  # noqa: E402
 from draughts import BLACK, VARIANTS, WHITE, Board  # noqa: E402
 from draughts.ml import encode, encode_batch, observation_shape, plane_names  # noqa: E402
-from tests.ml.helpers import random_positions  # noqa: E402
+from tests.ml.helpers import custom_variants, random_positions  # noqa: E402
 
 
 def _state(board: Board) -> tuple[object, ...]:
@@ -51,6 +54,20 @@ def test_different_positions_get_different_arrays(
         key = encode(board, perspective=perspective).tobytes()
         assert seen.setdefault(key, state) == state, board.fen()
     assert len(seen) == len(states)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=custom_variants(), seed=st.integers(0, 1000), perspective=st.booleans())
+def test_custom_variants_keep_positions_apart(
+    variant: draughts.Variant, seed: int, perspective: bool
+) -> None:
+    seen: dict[bytes, tuple[object, ...]] = {}
+    for board in random_positions(variant, games=2, seed=seed, plies=150):
+        x = encode(board, perspective=perspective)
+        assert x.shape == observation_shape(variant)
+        assert ((x >= 0) & (x <= 1)).all()
+        state = _state(board)
+        assert seen.setdefault(x.tobytes(), state) == state, board.fen()
 
 
 def test_rule_state_shows() -> None:

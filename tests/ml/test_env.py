@@ -10,6 +10,9 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)")
 
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
 import draughts  # noqa: E402
 from draughts import VARIANTS, Board, IllegalMoveError  # noqa: E402
 from draughts.ml import (  # noqa: E402
@@ -20,6 +23,7 @@ from draughts.ml import (  # noqa: E402
     legal_mask,
     play,
 )
+from tests.ml.helpers import custom_variants  # noqa: E402
 
 
 def replay_check(
@@ -65,6 +69,12 @@ def test_trajectories_replay_on_board(variant: draughts.Variant) -> None:
 def test_trajectories_replay_on_board_many_games(variant: draughts.Variant) -> None:
     # About 1,000 to 2,000 games a preset (400 at least: 300 plies at most each).
     assert replay_check(variant, num_envs=32, steps=4000, seed=2) >= 400
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=custom_variants(), seed=st.integers(0, 1000))
+def test_custom_variants_replay_on_board(variant: draughts.Variant, seed: int) -> None:
+    replay_check(variant, num_envs=2, steps=60, seed=seed, max_plies=40)
 
 
 _DIGEST = """
@@ -130,6 +140,8 @@ def test_illegal_and_malformed_actions() -> None:
         env.step(np.zeros(2, dtype=np.float32))
     with pytest.raises(ValueError, match="num_envs"):
         VectorEnv("english", 0)
+    with pytest.raises(ValueError, match="already over: no-pieces"):
+        VectorEnv("english", 2, fen="B:W18:B")
 
 
 def test_play_counts_the_games() -> None:
