@@ -22,7 +22,9 @@ def _state(board: Board) -> tuple[object, ...]:
         moves = board.king_moves(color)
         last = board.move_stack[-2 if board.turn == color else -1].to_square if moves else 0
         followed.append((moves, last))
-    repetitions = sum(board.is_repetition(k) for k in range(2, 4))
+    # Repetition is rule state only in a variant with a repetition rule.
+    rule = any(r.is_repetition for r in board.variant.draw_rules)
+    repetitions = sum(board.is_repetition(k) for k in range(2, 4)) if rule else 0
     counts = tuple(n for _, n in board.draw_rule_counts())
     return (board.fen(), counts, repetitions, tuple(followed))
 
