@@ -113,7 +113,7 @@ def same_on_both_cores(num_envs: int, steps: int) -> None:
 
 
 def test_both_cores_give_the_same_trajectories() -> None:
-    same_on_both_cores(num_envs=8, steps=300)
+    same_on_both_cores(num_envs=4, steps=120)
 
 
 @pytest.mark.slow
