@@ -52,7 +52,12 @@ _WHITE_SCORE = {"2-0": 1, "0-2": -1, "1-1": 0}
 
 @attrs.frozen(eq=False)
 class Dataset:
-    """Positions, moves and results as arrays (see the module's documentation)."""
+    """Positions, moves and results as arrays (see the module's documentation).
+
+    >>> data = selfplay_dataset(VectorEnv("english", 2, seed=5), steps=150)
+    >>> len(data) == len(data.actions) == len(data.observations), data.perspective
+    (True, True)
+    """
 
     variant: str
     observations: npt.NDArray[np.float32]
@@ -92,6 +97,13 @@ class Dataset:
 
 def load(path: str | os.PathLike[str]) -> Dataset:
     """The :class:`Dataset` :meth:`Dataset.save` wrote to ``path``.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "none.npz")
+    >>> np.savez(path, x=np.zeros(1))
+    >>> load(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: ...none.npz is not a draughts.ml dataset: ...
 
     :raises ValueError: if the file is not such a dataset.
     """

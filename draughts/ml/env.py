@@ -256,7 +256,11 @@ class VectorEnv:
 
 @attrs.frozen
 class PlayStats:
-    """What :func:`play` saw: moves played and how the games that ended did."""
+    """What :func:`play` saw: moves played and how the games that ended did.
+
+    >>> PlayStats(steps=100, games=2, white_wins=1, black_wins=0, draws=1, truncated=0).games
+    2
+    """
 
     steps: int
     """Moves played, over all games."""
