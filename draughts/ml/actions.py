@@ -14,6 +14,12 @@ With ``n`` playing squares numbered 1 to ``n``, the action space has
   the whole position by (origin, destination, sorted captured squares),
   take ``k = 0, 1, ...``.
 
+With ``perspective=True`` the squares are numbered as the side to move sees
+them: for Black, on the board turned half a turn, as
+:func:`~draughts.ml.encode` shows it with ``perspective=True``; so one
+network plays both sides with the same outputs. The extra block is then
+ranked with the turned numbers too.
+
 Why this scheme: a policy network sees one fixed output per (origin,
 destination) pair, the same pair in every position, which is what a move
 means to a player and what a network learns best; the extra block costs
@@ -49,6 +55,7 @@ from draughts import _core
 from draughts.board import Board
 from draughts.errors import IllegalMoveError
 from draughts.move import Move
+from draughts.piece import WHITE
 from draughts.variant import Variant, find_variant
 
 __all__ = [
@@ -76,29 +83,82 @@ def action_space_size(variant: Variant | str | int) -> int:
     return 2 * n * n
 
 
-def _key(move: Move) -> tuple[int, ...]:
-    return tuple(sorted(move.captures))
+@functools.lru_cache(maxsize=64)
+def turned_squares(variant: Variant) -> tuple[int, ...] | None:
+    """Square ``n``'s number seen from the other side (the board turned half
+    a turn, as :func:`~draughts.ml.encode` turns it), at index ``n``; None
+    where turning does not map the playing squares onto themselves."""
+    geometry = _core.tables(variant)
+    count, stride = geometry.square_count, geometry.stride
+    height, width = variant.height, variant.width
+    at: dict[tuple[int, int], int] = {}
+    for square in range(1, count + 1):
+        at[divmod(geometry.index_of_square[square], stride)] = square
+    turned = [0]
+    for square in range(1, count + 1):
+        row, col = divmod(geometry.index_of_square[square], stride)
+        other = at.get((height - 1 - row, width - 1 - col))
+        if other is None:
+            return None
+        turned.append(other)
+    return tuple(turned)
 
 
-def legal_indices(board: Board) -> list[int]:
+Frame = tuple[int, ...] | None
+"""How squares are numbered for the index: None as they are, else a table
+from each square to its number on the turned board."""
+
+
+def _frame(board: Board, perspective: bool) -> Frame:
+    if not perspective or board.turn == WHITE:
+        return None
+    turned = turned_squares(board.variant)
+    if turned is None:
+        raise ValueError(
+            f"the {board.variant.name} board does not map onto itself turned half a turn: "
+            "its action index has no perspective"
+        )
+    return turned
+
+
+def _key(move: Move, frame: Frame = None) -> tuple[int, ...]:
+    if frame is None:
+        return tuple(sorted(move.captures))
+    return tuple(sorted(frame[square] for square in move.captures))
+
+
+def _pair(move: Move, n: int, frame: Frame) -> int:
+    """The move-block index of the move's (origin, destination) pair."""
+    if frame is None:
+        return (move.from_square - 1) * n + move.to_square - 1
+    return (frame[move.from_square] - 1) * n + frame[move.to_square] - 1
+
+
+def legal_indices(board: Board, *, perspective: bool = False) -> list[int]:
     """The action index of each legal move, in the order of
-    :attr:`Board.legal_moves <draughts.Board.legal_moves>`.
+    :attr:`Board.legal_moves <draughts.Board.legal_moves>`; with
+    ``perspective=True``, of the moves as the side to move sees them (see
+    the module's documentation).
 
     >>> import draughts
-    >>> legal_indices(draughts.Board(variant="english"))
+    >>> board = draughts.Board(variant="english")  # Black to move
+    >>> legal_indices(board)
     [268, 269, 301, 302, 334, 335, 367]
+    >>> legal_indices(board, perspective=True)
+    [755, 754, 722, 721, 689, 688, 656]
 
     :raises ValueError: if the position has more moves that share an origin
         and a destination than the extra block holds.
     """
-    return indexed(board)[1]
+    return indexed(board, perspective)[1]
 
 
-def indexed(board: Board) -> tuple[list[Move], list[int]]:
+def indexed(board: Board, perspective: bool = False) -> tuple[list[Move], list[int]]:
     """The legal moves and their action indices, in the board's order."""
     moves = list(board.legal_moves)
     n = _squares(board.variant)
-    base = [(m.from_square - 1) * n + m.to_square - 1 for m in moves]
+    frame = _frame(board, perspective)
+    base = [_pair(m, n, frame) for m in moves]
     if len(set(base)) == len(base):
         return moves, base
     groups: dict[int, list[int]] = {}
@@ -107,8 +167,8 @@ def indexed(board: Board) -> tuple[list[Move], list[int]]:
     extras: list[tuple[int, tuple[int, ...], int]] = []
     for b, members in groups.items():
         if len(members) > 1:
-            members.sort(key=lambda i: _key(moves[i]))
-            extras += [(b, _key(moves[i]), i) for i in members[1:]]
+            members.sort(key=lambda i: _key(moves[i], frame))
+            extras += [(b, _key(moves[i], frame), i) for i in members[1:]]
     if len(extras) > n * n:
         raise ValueError(
             f"{len(extras)} legal moves share an origin and a destination with another in "
@@ -120,9 +180,12 @@ def indexed(board: Board) -> tuple[list[Move], list[int]]:
     return moves, base
 
 
-def legal_mask(board: Board, *, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+def legal_mask(
+    board: Board, *, perspective: bool = False, out: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.bool_]:
     """A boolean array of :func:`action_space_size`, true exactly at the
-    indices of the legal moves (written into ``out`` when given).
+    indices of the legal moves (written into ``out`` when given;
+    ``perspective`` as for :func:`legal_indices`).
 
     >>> import draughts
     >>> mask = legal_mask(draughts.Board(variant="english"))
@@ -138,17 +201,19 @@ def legal_mask(board: Board, *, out: npt.NDArray[np.bool_] | None = None) -> npt
         )
     else:
         out[:] = False
-    out[legal_indices(board)] = True
+    out[legal_indices(board, perspective=perspective)] = True
     return out
 
 
-def move_to_index(board: Board, move: Move) -> int:
-    """The action index of the legal ``move``.
+def move_to_index(board: Board, move: Move, *, perspective: bool = False) -> int:
+    """The action index of the legal ``move`` (``perspective`` as for
+    :func:`legal_indices`).
 
     >>> import draughts
     >>> board = draughts.Board(variant="english")
-    >>> move_to_index(board, board.parse_pdn("11-15"))
-    334
+    >>> move = board.parse_pdn("11-15")
+    >>> move_to_index(board, move), move_to_index(board, move, perspective=True)
+    (334, 689)
 
     :raises IllegalMoveError: if ``move`` is not legal on ``board``.
     """
@@ -159,19 +224,21 @@ def move_to_index(board: Board, move: Move) -> int:
     if move not in between:
         raise IllegalMoveError(f"{move!r} is not legal in {board.fen()} ({board.variant.name})")
     n = _squares(board.variant)
-    if len(between) == 1 or _key(move) == min(_key(m) for m in between):
-        return (move.from_square - 1) * n + move.to_square - 1
-    moves, indices = indexed(board)
+    frame = _frame(board, perspective)
+    if len(between) == 1 or _key(move, frame) == min(_key(m, frame) for m in between):
+        return _pair(move, n, frame)
+    moves, indices = indexed(board, perspective)
     return indices[moves.index(move)]
 
 
-def index_to_move(board: Board, index: int) -> Move:
+def index_to_move(board: Board, index: int, *, perspective: bool = False) -> Move:
     """The legal move with action index ``index`` (the inverse of
-    :func:`move_to_index`).
+    :func:`move_to_index`, with the same ``perspective``).
 
     >>> import draughts
-    >>> index_to_move(draughts.Board(variant="english"), 334)
-    Move(11, 15)
+    >>> board = draughts.Board(variant="english")
+    >>> index_to_move(board, 334), index_to_move(board, 689, perspective=True)
+    (Move(11, 15), Move(11, 15))
 
     :raises IllegalMoveError: if no legal move has that index.
     :raises ValueError: if ``index`` is out of range.
@@ -181,14 +248,17 @@ def index_to_move(board: Board, index: int) -> Move:
     if not 0 <= index < size:
         raise ValueError(f"action {index!r} is outside 0..{size - 1} ({board.variant.name})")
     index = int(index)
+    frame = _frame(board, perspective)
     if index < n * n:
-        origin, destination = divmod(index, n)
-        between = board.moves_between(origin + 1, destination + 1)
+        origin, destination = (square + 1 for square in divmod(index, n))
+        if frame is not None:  # turning twice gives the square back
+            origin, destination = frame[origin], frame[destination]
+        between = board.moves_between(origin, destination)
         if between:
-            return min(between, key=_key)
-        where = f"{origin + 1} to {destination + 1}"
+            return min(between, key=lambda m: _key(m, frame))
+        where = f"{origin} to {destination}"
     else:
-        moves, indices = indexed(board)
+        moves, indices = indexed(board, perspective)
         if index in indices:
             return moves[indices.index(index)]
         where = f"extra move {index - n * n}"

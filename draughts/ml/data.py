@@ -6,7 +6,9 @@ A :class:`Dataset` has one row per position where a move was played:
   position (:func:`~draughts.ml.encode`, from the side to move's view unless
   ``perspective=False``);
 - ``actions`` ``int64``: the index of the move played
-  (:func:`~draughts.ml.move_to_index`);
+  (:func:`~draughts.ml.move_to_index`, also from the side to move's view
+  unless ``perspective=False``: Black's 11-15 and White's 22-18 in English
+  draughts are one index);
 - ``results`` ``int8``: how the game ended for the side to move: 1 won,
   -1 lost, 0 drawn;
 - ``plies`` ``int32``: the position's ply in its game (0 at the start);
@@ -20,7 +22,7 @@ in ``skipped``.
 >>> text = '[GameType "21"]\\n[Result "1-0"]\\n1. 11-15 23-19 2. 8-11 22-17 1-0'
 >>> data = dataset(io.StringIO(text))
 >>> data.variant, data.observations.shape, data.actions.tolist()
-('english', (4, 8, 8, 8), [334, 722, 234, 688])
+('english', (4, 8, 8, 8), [689, 722, 789, 688])
 >>> data.results.tolist(), data.plies.tolist()
 ([-1, 1, -1, 1], [0, 1, 2, 3])
 """
@@ -204,7 +206,8 @@ class _GameRows(BaseVisitor[_Game]):
         if self.depth == 0:
             lay = layout(board.variant)
             state = lay.state(board, board.turn if self.perspective else None)
-            self.game.rows.append((state, move_to_index(board, move), board.turn == WHITE))
+            action = move_to_index(board, move, perspective=self.perspective)
+            self.game.rows.append((state, action, board.turn == WHITE))
 
     def begin_variation(self) -> None:
         self.depth += 1

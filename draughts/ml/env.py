@@ -7,7 +7,9 @@ arrays are made once and filled in place on every :meth:`~VectorEnv.step`:
 - ``observations`` ``(num_envs, planes, height, width)`` ``float32``: each
   game's position to move from (:func:`~draughts.ml.encode`, by default from
   the side to move's view);
-- ``masks`` ``(num_envs, action_space_size)`` ``bool``: its legal moves;
+- ``masks`` ``(num_envs, action_space_size)`` ``bool``: its legal moves
+  (their indices as the side to move sees them, like the observations: see
+  :func:`~draughts.ml.legal_indices`);
 - ``rewards`` ``float32``: +1 to the side that just moved if its move won
   the game, -1 if it lost it (antidraughts), else 0;
 - ``terminated``: the move ended the game, as :meth:`Board.outcome
@@ -45,7 +47,7 @@ import numpy.typing as npt
 
 from draughts.board import Board
 from draughts.errors import IllegalMoveError
-from draughts.ml.actions import action_space_size, indexed
+from draughts.ml.actions import action_space_size, indexed, turned_squares
 from draughts.ml.encoding import Observation, layout
 from draughts.move import Move
 from draughts.outcome import Outcome
@@ -63,7 +65,9 @@ class VectorEnv:
     documentation).
 
     ``seed`` seeds :meth:`sample`'s random numbers; ``fen`` starts every game
-    from another position; ``perspective`` is :func:`~draughts.ml.encode`'s;
+    from another position; ``perspective`` (the default) shows the observations and numbers the
+    actions as the side to move sees them (:func:`~draughts.ml.encode`,
+    :func:`~draughts.ml.legal_indices`);
     ``max_plies`` truncates longer games; ``claim_draw`` ends a game as soon
     as the side to move could claim a draw. An illegal action raises, or with
     ``illegal="lose"`` forfeits the game (an outcome by resignation: the
@@ -73,8 +77,10 @@ class VectorEnv:
     >>> env.observations.shape, env.masks.shape
     ((2, 10, 10, 10), (2, 5000))
 
-    :raises ValueError: for ``num_envs`` below 1, ``max_plies`` below 1, or
-        a start position where the game is already over.
+    :raises ValueError: for ``num_envs`` below 1, ``max_plies`` below 1, a
+        start position where the game is already over, or ``perspective``
+        on a board that turning does not map onto itself (dark squares and
+        an odd height).
     :raises InvalidFenError: for a bad ``fen``.
     """
 
@@ -95,6 +101,11 @@ class VectorEnv:
         if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.variant = find_variant(variant)
+        if perspective and turned_squares(self.variant) is None:
+            raise ValueError(
+                f"the {self.variant.name} board does not map onto itself turned half a turn: "
+                "make the environment with perspective=False"
+            )
         self.num_envs = num_envs
         self.fen = fen
         self.perspective = perspective
@@ -170,7 +181,7 @@ class VectorEnv:
 
     def _refresh(self, i: int) -> None:
         """Index game ``i``'s legal moves (:meth:`_observe` marks them)."""
-        moves, indices = indexed(self.boards[i])
+        moves, indices = indexed(self.boards[i], self.perspective)
         self._moves[i] = dict(zip(indices, moves, strict=True))
 
     def step(

@@ -3,7 +3,8 @@
 
 One agent plays both sides (self-play): the observation is the board as the
 side to move sees it (:func:`~draughts.ml.encode` with ``perspective=True``),
-the action a :mod:`move index <draughts.ml.actions>` of the
+the action a :mod:`move index <draughts.ml.actions>` (also as the side to
+move sees it, ``perspective=True``) of the
 :class:`~gymnasium.spaces.Discrete` action space, ``info["action_mask"]``
 the legal moves (``int8``, as :meth:`Discrete.sample
 <gymnasium.spaces.Discrete.sample>` takes it), and the reward goes to the
@@ -106,7 +107,7 @@ class DraughtsEnv(gymnasium.Env[Observation, np.int64]):
             # The vector environment has already started again: show the end.
             final = env.final_boards[0]
             assert final is not None
-            obs, mask = env.final_observations[0].copy(), legal_mask(final)
+            obs, mask = env.final_observations[0].copy(), legal_mask(final, perspective=True)
         else:
             obs, mask = env.observations[0].copy(), env.masks[0]
         return obs, reward, terminated, truncated, self._info(mask)
@@ -189,7 +190,7 @@ class DraughtsVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.i
         for i in np.flatnonzero(env.terminated | env.truncated).tolist():
             final = env.final_boards[i]
             assert final is not None
-            info = {"action_mask": legal_mask(final).astype(np.int8)}
+            info = {"action_mask": legal_mask(final, perspective=True).astype(np.int8)}
             infos = self._add_info(
                 infos, {"final_obs": env.final_observations[i].copy(), "final_info": info}, i
             )

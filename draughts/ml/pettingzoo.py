@@ -6,7 +6,8 @@ Each agent observes a dictionary, as PettingZoo's board games do:
 ``"observation"``, the board as that agent sees it (:func:`~draughts.ml.encode`
 with ``viewer`` its colour), and ``"action_mask"``, its legal moves as
 ``int8`` (all zeros while the other side is to move). An action is a
-:mod:`move index <draughts.ml.actions>`. At the end the winner gets +1 and
+:mod:`move index <draughts.ml.actions>` as the agent sees the board
+(``perspective=True``). At the end the winner gets +1 and
 the loser -1 (0 each in a draw, decided as :meth:`Board.outcome
 <draughts.Board.outcome>` decides it); an illegal action ends the game with
 -1 for the agent that played it and 0 for the other, as in PettingZoo's
@@ -103,7 +104,7 @@ class DraughtsAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         color: Color = _COLORS[agent]
         board = self.board
         if board.turn == color and not self._ended:
-            mask = legal_mask(board).astype(np.int8)
+            mask = legal_mask(board, perspective=True).astype(np.int8)
         else:
             mask = np.zeros(action_space_size(self.variant), dtype=np.int8)
         return {"observation": encode(board, viewer=color), "action_mask": mask}
@@ -131,7 +132,7 @@ class DraughtsAECEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         board = self.board
         try:
-            move = index_to_move(board, int(action))  # type: ignore[arg-type]
+            move = index_to_move(board, int(action), perspective=True)  # type: ignore[arg-type]
         except (IllegalMoveError, ValueError, TypeError):
             self.rewards[agent] = -1.0
             self._end(truncated=False)

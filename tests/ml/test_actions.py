@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 from collections import Counter
 
@@ -17,6 +18,7 @@ import draughts  # noqa: E402
 from draughts import KING, MAN, VARIANTS, Board, Color, IllegalMoveError, Piece  # noqa: E402
 from draughts.ml import (  # noqa: E402
     action_space_size,
+    encode,
     index_to_move,
     legal_indices,
     legal_mask,
@@ -27,20 +29,59 @@ from tests.ml.helpers import custom_variants, random_positions  # noqa: E402
 
 def check_bijection(board: Board) -> None:
     """Every legal move has one index in range, no two share one, the
-    inverse gives the move back, and the mask marks exactly those."""
+    inverse gives the move back, and the mask marks exactly those; with
+    either numbering (``perspective``)."""
     size = action_space_size(board.variant)
     moves = list(board.legal_moves)
-    indices = legal_indices(board)
-    assert len(set(indices)) == len(moves) == len(indices)
-    for move, index in zip(moves, indices, strict=True):
-        assert 0 <= index < size
-        assert move_to_index(board, move) == index
-        back = index_to_move(board, index)
-        assert back == move
-        assert set(back.captures) == set(move.captures)
-    mask = legal_mask(board)
-    assert mask.shape == (size,)
-    assert sorted(np.flatnonzero(mask).tolist()) == sorted(indices)
+    for perspective in (False, True):
+        indices = legal_indices(board, perspective=perspective)
+        assert len(set(indices)) == len(moves) == len(indices)
+        for move, index in zip(moves, indices, strict=True):
+            assert 0 <= index < size
+            assert move_to_index(board, move, perspective=perspective) == index
+            back = index_to_move(board, index, perspective=perspective)
+            assert back == move
+            assert set(back.captures) == set(move.captures)
+        mask = legal_mask(board, perspective=perspective)
+        assert mask.shape == (size,)
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(indices)
+
+
+@functools.cache
+def turned_squares(variant: draughts.Variant) -> dict[int, int]:
+    """Each square and the square at its cell on the board turned half a
+    turn, found through the observation's cells (not the library's table)."""
+    cells = variant.width * variant.height
+    count = cells if variant.all_squares else cells // 2
+    cell_of = {}
+    for square in range(1, count + 1):
+        board = Board.empty(variant=variant)
+        board.set_piece_at(square, Piece(KING, Color.WHITE))
+        cell_of[square] = int(np.flatnonzero(encode(board)[1])[0])
+    square_at = {cell: square for square, cell in cell_of.items()}
+    return {square: square_at[cells - 1 - cell] for square, cell in cell_of.items()}
+
+
+def mirrored(board: Board) -> Board:
+    """The position with the colours swapped and the board turned half a
+    turn, the other side to move: the same game seen from the other side."""
+    turned = turned_squares(board.variant)
+    other = Board.empty(variant=board.variant)
+    for square, piece in board.piece_map().items():
+        other.set_piece_at(turned[square], Piece(piece.kind, Color(1 - piece.color)))
+    other.turn = Color(1 - board.turn)
+    return other
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_perspective_numbers_the_mirrored_position(variant: draughts.Variant) -> None:
+    """Black's moves numbered from Black's side are White's moves in the
+    mirrored position numbered as they are."""
+    boards = [b for b in random_positions(variant, games=2, seed=21) if b.turn == Color.BLACK]
+    for board in boards[::7]:
+        fresh = Board(board.fen(), variant=variant)  # no history: no frozen king
+        seen = sorted(legal_indices(fresh, perspective=True))
+        assert seen == sorted(legal_indices(mirrored(fresh)))
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)

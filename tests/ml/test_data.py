@@ -39,7 +39,7 @@ def replay(data: Dataset, results: dict[int, int] | None = None) -> int:
             if results is not None:
                 score = results[game] if board.turn == WHITE else -results[game]
                 assert data.results[row] == score
-            board.push(index_to_move(board, int(data.actions[row])))
+            board.push(index_to_move(board, int(data.actions[row]), perspective=data.perspective))
         games += 1
     return games
 
@@ -106,7 +106,7 @@ def test_selfplay_rows_replay(variant: str) -> None:
         rows = np.flatnonzero(data.games == game)
         board = Board(variant=variant)
         for row in rows.tolist():
-            board.push(index_to_move(board, int(data.actions[row])))
+            board.push(index_to_move(board, int(data.actions[row]), perspective=True))
         outcome = board.outcome()
         assert outcome is not None
         winner = 0 if outcome.winner is None else (1 if outcome.winner == WHITE else -1)

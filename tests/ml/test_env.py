@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import attrs
 import pytest
 
 np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)")
@@ -36,13 +37,13 @@ def replay_check(
     ended = 0
     for _ in range(steps):
         for i, board in enumerate(boards):
-            assert (env.masks[i] == legal_mask(board)).all()
+            assert (env.masks[i] == legal_mask(board, perspective=True)).all()
             assert (env.observations[i] == encode(board, perspective=True)).all()
         actions = env.sample()
         env.step(actions)
         for i, board in enumerate(boards):
             mover = board.turn
-            board.push(index_to_move(board, int(actions[i])))
+            board.push(index_to_move(board, int(actions[i]), perspective=True))
             outcome = board.outcome()
             assert env.terminated[i] == (outcome is not None)
             assert env.outcomes[i] == outcome
@@ -140,6 +141,11 @@ def test_illegal_and_malformed_actions() -> None:
         env.step(np.zeros(2, dtype=np.float32))
     with pytest.raises(ValueError, match="num_envs"):
         VectorEnv("english", 0)
+    # 8 x 7: turning the board puts the dark squares on light ones.
+    odd = attrs.evolve(draughts.variant.RUSSIAN, name="odd", width=8, height=7, men_rows=2)
+    with pytest.raises(ValueError, match="perspective=False"):
+        VectorEnv(odd, 1)
+    assert VectorEnv(odd, 1, perspective=False).masks.sum() > 0
     with pytest.raises(ValueError, match="already over: no-pieces"):
         VectorEnv("english", 2, fen="B:W18:B")
 

@@ -45,9 +45,9 @@ def test_games_follow_the_board(variant: str) -> None:
                 continue
             assert agent == f"player_{int(board.turn)}"
             mask = observation["action_mask"]
-            assert (mask == legal_mask(board)).all()
+            assert (mask == legal_mask(board, perspective=True)).all()
             action = int(rng.choice(np.flatnonzero(mask)))
-            board.push(index_to_move(board, action))
+            board.push(index_to_move(board, action, perspective=True))
             game.step(action)
 
 
