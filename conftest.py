@@ -11,3 +11,18 @@ try:
     import draughts._core.native  # noqa: F401
 except ModuleNotFoundError:
     collect_ignore.append("draughts/_core/native/__init__.py")
+
+# draughts.ml needs the ml extra (NumPy; Gymnasium and PettingZoo for its
+# adapters): without it, its doctests and its page's examples are not collected
+# (tests/ml skips with the reason).
+_ML_NEEDS = {
+    "draughts/ml": "numpy",
+    "docs/ml.rst": "numpy",
+    "draughts/ml/gym.py": "gymnasium",
+    "draughts/ml/pettingzoo.py": "pettingzoo",
+}
+for _path, _module in _ML_NEEDS.items():
+    try:
+        __import__(_module)
+    except ModuleNotFoundError:
+        collect_ignore.append(_path)

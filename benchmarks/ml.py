@@ -1,0 +1,207 @@
+"""Steps per second of ``draughts.ml.VectorEnv`` beside py-draughts and OpenSpiel.
+
+    python benchmarks/ml.py                   # ours, and the peers whose venvs exist
+    python benchmarks/ml.py --seconds 2 --num-envs 256
+    python benchmarks/ml.py --install         # make the peers' venvs first (pip)
+    python benchmarks/ml.py --peers ''        # ours only
+
+Every row is random self-play with an observation and a legal-move mask at
+every step (what a learning loop needs), timed for about ``--seconds``:
+
+- ours: ``VectorEnv`` (International and English), on the native core and,
+  in a child process, on the pure one (``DRAUGHTS_PURE=1``);
+- py-draughts 1.10.1 (International): ``to_tensor()`` and
+  ``legal_moves_mask()``, then a random legal move;
+- OpenSpiel (its ``checkers``, the English rules without a flying king):
+  ``observation_tensor()`` and ``legal_actions()``, then a random one.
+
+Each peer runs in its own virtual environment under ``benchmarks/.venvs/``
+(git-ignored; py-draughts and pydraughts both install a module named
+``draughts``); a peer without one is skipped. Also measured: ``encode_batch``
+(boards/s) and ``dataset`` on a PDN file (games/s; default the OCA file of
+the shared corpus, skipped when absent). Ratios are ours over the peer's,
+from one run; the load average is printed, since the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+VENVS = HERE / ".venvs"
+OCA = REPO.parent / "shared" / "data" / "pdn" / "english" / "OCA_2.0.pdn"
+PEERS = {"py-draughts": "py-draughts==1.10.1", "open_spiel": "open_spiel"}
+
+# Each loop prints {"steps": n, "seconds": s} after running for the given time.
+OURS = """
+import json, sys, time
+import draughts, draughts.ml as ml
+variant, num_envs, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+env = ml.VectorEnv(variant, num_envs, seed=1)
+env.step(env.sample())
+steps, start = 0, time.perf_counter()
+while time.perf_counter() - start < seconds:
+    env.step(env.sample())
+    steps += num_envs
+print(json.dumps({"steps": steps, "seconds": time.perf_counter() - start,
+                  "backend": draughts.BACKEND}))
+"""
+
+PY_DRAUGHTS = """
+import json, random, sys, time
+import draughts
+seconds = float(sys.argv[1])
+rng = random.Random(1)
+board = draughts.StandardBoard()
+steps, start = 0, time.perf_counter()
+while time.perf_counter() - start < seconds:
+    board.to_tensor()
+    board.legal_moves_mask()
+    moves = board.legal_moves
+    if not moves or board.game_over:
+        board = draughts.StandardBoard()
+        continue
+    board.push(rng.choice(moves))
+    steps += 1
+print(json.dumps({"steps": steps, "seconds": time.perf_counter() - start}))
+"""
+
+OPEN_SPIEL = """
+import json, random, sys, time
+import pyspiel
+seconds = float(sys.argv[1])
+rng = random.Random(1)
+game = pyspiel.load_game("checkers")
+state = game.new_initial_state()
+steps, start = 0, time.perf_counter()
+while time.perf_counter() - start < seconds:
+    state.observation_tensor()
+    actions = state.legal_actions()
+    state.apply_action(rng.choice(actions))
+    steps += 1
+    if state.is_terminal():
+        state = game.new_initial_state()
+print(json.dumps({"steps": steps, "seconds": time.perf_counter() - start}))
+"""
+
+
+def _run(python: Path, code: str, args: list[str], env: dict[str, str], cwd: Path) -> dict:
+    out = subprocess.run(
+        [str(python), "-c", code, *args],
+        env={**os.environ, **env},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode:
+        return {"error": out.stderr.strip().splitlines()[-1] if out.stderr else "failed"}
+    result: dict = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _peer_python(peer: str, install: bool) -> Path | None:
+    python = VENVS / peer / "bin" / "python"
+    if not python.exists() and install:
+        print(f"setting up {VENVS / peer} ...", file=sys.stderr, flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENVS / peer)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", PEERS[peer]], check=True)
+    return python if python.exists() else None
+
+
+def _encode_rate(seconds: float) -> float:
+    import draughts
+    import draughts.ml as ml
+
+    env = ml.VectorEnv("international", 64, seed=2)
+    boards: list[draughts.Board] = []
+    while len(boards) < 1024:
+        env.step(env.sample())
+        boards += [b.copy() for b in env.boards]
+    boards = boards[:1024]
+    out = ml.encode_batch(boards)
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        ml.encode_batch(boards, out=out)
+        count += len(boards)
+    return count / (time.perf_counter() - start)
+
+
+def _dataset_rate(path: Path, games: int) -> float:
+    import draughts.ml as ml
+
+    start = time.perf_counter()
+    data = ml.dataset(path, max_games=games)
+    seconds = time.perf_counter() - start
+    return (int(data.games.max()) + 1) / seconds if len(data) else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    parser.add_argument("--num-envs", type=int, default=64, help="games per VectorEnv (64)")
+    parser.add_argument("--peers", default=",".join(PEERS), help="peers to run, comma-separated")
+    parser.add_argument("--install", action="store_true", help="make missing peer venvs")
+    parser.add_argument("--pdn", type=Path, default=OCA, help="file for the dataset row")
+    parser.add_argument("--games", type=int, default=1000, help="games read by the dataset row")
+    args = parser.parse_args()
+    seconds, n = str(args.seconds), str(args.num_envs)
+    rows: list[tuple[str, float | None, str]] = []
+    for variant in ("international", "english"):
+        for pure in ("0", "1"):
+            result = _run(
+                Path(sys.executable), OURS, [variant, n, seconds], {"DRAUGHTS_PURE": pure}, REPO
+            )
+            rate = result["steps"] / result["seconds"] if "steps" in result else None
+            label = f"ours VectorEnv {variant} ({result.get('backend', pure == '1' and 'pure')})"
+            rows.append((label, rate, result.get("error", "")))
+    for peer in [p for p in args.peers.split(",") if p]:
+        if peer not in PEERS:
+            parser.error(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
+        python = _peer_python(peer, args.install)
+        label = {"py-draughts": "py-draughts international", "open_spiel": "OpenSpiel checkers"}[
+            peer
+        ]
+        if python is None:
+            rows.append((label, None, f"skipped: no {VENVS / peer} (use --install)"))
+            continue
+        code = PY_DRAUGHTS if peer == "py-draughts" else OPEN_SPIEL
+        result = _run(python, code, [seconds], {}, VENVS)
+        rate = result["steps"] / result["seconds"] if "steps" in result else None
+        rows.append((label, rate, result.get("error", "")))
+    sys.path.insert(0, str(REPO))
+    rows.append(("ours encode_batch international (boards/s)", _encode_rate(args.seconds), ""))
+    if args.pdn.exists():
+        label = f"ours dataset {args.pdn.name}, {args.games} games (games/s)"
+        rows.append((label, _dataset_rate(args.pdn, args.games), ""))
+    else:
+        rows.append(("ours dataset", None, f"skipped: {args.pdn} is absent"))
+    _report(rows, args)
+
+
+def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace) -> None:
+    rates = {label: rate for label, rate, _ in rows}
+    print(f"{'row':<58} {'per second':>12}  note")
+    for label, rate, note in rows:
+        shown = f"{rate:12,.0f}" if rate is not None else f"{'-':>12}"
+        print(f"{label:<58} {shown}  {note}")
+    pairs = (
+        ("ours VectorEnv international (native)", "py-draughts international"),
+        ("ours VectorEnv english (native)", "OpenSpiel checkers"),
+    )
+    for ours, peer in pairs:
+        mine, theirs = rates.get(ours), rates.get(peer)
+        if mine and theirs:
+            print(f"ratio {ours} / {peer}: {mine / theirs:.2f}")
+    print(f"num_envs {args.num_envs}, {args.seconds} s a row, load average {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,319 @@
+"""Many games at once: :class:`VectorEnv`, random self-play and :func:`play`.
+
+A :class:`VectorEnv` holds ``num_envs`` games of one variant and steps them
+all with one array of action indices (see :mod:`draughts.ml.actions`). Its
+arrays are made once and filled in place on every :meth:`~VectorEnv.step`:
+
+- ``observations`` ``(num_envs, planes, height, width)`` ``float32``: each
+  game's position to move from (:func:`~draughts.ml.encode`, by default from
+  the side to move's view);
+- ``masks`` ``(num_envs, action_space_size)`` ``bool``: its legal moves
+  (their indices as the side to move sees them, like the observations: see
+  :func:`~draughts.ml.legal_indices`);
+- ``rewards`` ``float32``: +1 to the side that just moved if its move won
+  the game, -1 if it lost it (antidraughts), else 0;
+- ``terminated``: the move ended the game, as :meth:`Board.outcome
+  <draughts.Board.outcome>` decides (the variant's automatic draw rules
+  included; claimable draws are taken only with ``claim_draw=True``);
+- ``truncated``: the game reached ``max_plies`` without an end.
+
+A game that ends starts again at once: the arrays then show the new game's
+first position, ``final_observations`` the last position of the game that
+ended and ``outcomes`` its :class:`~draughts.Outcome`.
+
+>>> import draughts.ml
+>>> env = draughts.ml.VectorEnv("english", 4, seed=1)
+>>> obs, masks = env.reset()
+>>> obs.shape, masks.shape, int(masks.sum())
+((4, 8, 8, 8), (4, 2048), 28)
+>>> obs, masks, rewards, terminated, truncated = env.step(env.sample())
+>>> [board.ply() for board in env.boards]
+[1, 1, 1, 1]
+
+This environment runs on the library's :class:`~draughts.Board` (the native
+move generator where it is built, else the pure one): about as fast as a
+Python loop over the games, with nothing to gain from a batch size beyond
+what the policy needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from draughts.board import Board
+from draughts.errors import IllegalMoveError
+from draughts.ml.actions import action_space_size, indexed, turned_squares
+from draughts.ml.encoding import Observation, layout
+from draughts.move import Move
+from draughts.outcome import Outcome
+from draughts.piece import Color
+from draughts.variant import INTERNATIONAL, Variant, find_variant
+
+__all__ = ["PlayStats", "VectorEnv", "play"]
+
+Actions = npt.NDArray[np.int64]
+Policy = Callable[[Observation, npt.NDArray[np.bool_]], npt.ArrayLike]
+
+
+class VectorEnv:
+    """``num_envs`` games of ``variant`` stepped together (see the module's
+    documentation).
+
+    ``seed`` seeds :meth:`sample`'s random numbers; ``fen`` starts every game
+    from another position; ``perspective`` (the default) shows the observations and numbers the
+    actions as the side to move sees them (:func:`~draughts.ml.encode`,
+    :func:`~draughts.ml.legal_indices`);
+    ``max_plies`` truncates longer games; ``claim_draw`` ends a game as soon
+    as the side to move could claim a draw. An illegal action raises, or with
+    ``illegal="lose"`` forfeits the game (an outcome by resignation: the
+    convention of Gymnasium's and PettingZoo's board games).
+
+    >>> env = VectorEnv("international", 2, seed=0)
+    >>> env.observations.shape, env.masks.shape
+    ((2, 10, 10, 10), (2, 5000))
+
+    :raises ValueError: for ``num_envs`` below 1, ``max_plies`` below 1, a
+        start position where the game is already over, or ``perspective``
+        on a board that turning does not map onto itself (dark squares and
+        an odd height).
+    :raises InvalidFenError: for a bad ``fen``.
+    """
+
+    def __init__(
+        self,
+        variant: Variant | str | int = INTERNATIONAL,
+        num_envs: int = 1,
+        *,
+        seed: int | None = None,
+        fen: str | None = None,
+        perspective: bool = True,
+        max_plies: int | None = None,
+        claim_draw: bool = False,
+        illegal: Literal["raise", "lose"] = "raise",
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if max_plies is not None and max_plies < 1:
+            raise ValueError(f"max_plies must be at least 1, not {max_plies}")
+        self.variant = find_variant(variant)
+        if perspective and turned_squares(self.variant) is None:
+            raise ValueError(
+                f"the {self.variant.name} board does not map onto itself turned half a turn: "
+                "make the environment with perspective=False"
+            )
+        self.num_envs = num_envs
+        self.fen = fen
+        self.perspective = perspective
+        self.max_plies = max_plies
+        self.claim_draw = claim_draw
+        self.illegal = illegal
+        self._layout = layout(self.variant)
+        self.action_space_size = action_space_size(self.variant)
+        self.observation_shape = self._layout.shape
+        shape = (num_envs, *self._layout.shape)
+        self.observations: Observation = np.zeros(shape, dtype=np.float32)
+        self.final_observations: Observation = np.zeros(shape, dtype=np.float32)
+        self.masks = np.zeros((num_envs, self.action_space_size), dtype=np.bool_)
+        self.rewards = np.zeros(num_envs, dtype=np.float32)
+        self.terminated = np.zeros(num_envs, dtype=np.bool_)
+        self.truncated = np.zeros(num_envs, dtype=np.bool_)
+        self.outcomes: list[Outcome | None] = [None] * num_envs
+        """The outcome of the game each game ended at the last step (None
+        where it goes on, or was truncated)."""
+        self.final_boards: list[Board | None] = [None] * num_envs
+        """The board of the last game each game ended (or truncated), with
+        its moves: what to record or turn into training data."""
+        self.boards = [Board(fen, variant=self.variant) for _ in range(num_envs)]
+        over = self.boards[0].outcome(claim_draw=claim_draw)
+        if over is not None:
+            raise ValueError(
+                f"the start position {self.boards[0].fen()} ({self.variant.name}) is already "
+                f"over: {over.termination.value}"
+            )
+        self.rng = np.random.default_rng(seed)
+        self._moves: list[dict[int, Move]] = [{} for _ in range(num_envs)]
+        for i in range(num_envs):
+            self._refresh(i)
+        self._observe()
+
+    def reset(self, *, seed: int | None = None) -> tuple[Observation, npt.NDArray[np.bool_]]:
+        """Start every game again; with ``seed``, reseed :meth:`sample`.
+        Returns the observations and the masks.
+
+        :raises ValueError: if a start position has more moves between two
+            squares than the action index has slots.
+        """
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        for i in range(self.num_envs):
+            self.boards[i] = Board(self.fen, variant=self.variant)
+            self._refresh(i)
+        self._observe()
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        self.outcomes = [None] * self.num_envs
+        self.final_boards = [None] * self.num_envs
+        return self.observations, self.masks
+
+    def _viewer(self, board: Board) -> Color | None:
+        return board.turn if self.perspective else None
+
+    def _observe(self) -> None:
+        """Fill every game's observation and mask from its board."""
+        lay = self._layout
+        lay.fill([lay.state(b, self._viewer(b)) for b in self.boards], self.observations)
+        # One pass over the whole mask array and one scatter: 130 us for 64
+        # International games against 640 us for a clear and a scatter per
+        # game (timeit, 10 moves a game, 2026-12-04), about 8 us a step.
+        rows: list[int] = []
+        cols: list[int] = []
+        for i, moves in enumerate(self._moves):
+            rows += [i] * len(moves)
+            cols += moves
+        self.masks[...] = False
+        self.masks[rows, cols] = True
+
+    def _refresh(self, i: int) -> None:
+        """Index game ``i``'s legal moves (:meth:`_observe` marks them)."""
+        moves, indices = indexed(self.boards[i], self.perspective)
+        self._moves[i] = dict(zip(indices, moves, strict=True))
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        Observation,
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """Play one move in every game: ``actions[i]`` is game ``i``'s
+        action index. Returns ``observations, masks, rewards, terminated,
+        truncated`` (the environment's own arrays, filled in place).
+
+        :raises IllegalMoveError: if an action is not legal in its game
+            (the games before it in the batch have moved) and ``illegal``
+            is ``"raise"``.
+        :raises ValueError: if ``actions`` does not hold one integer per game.
+        """
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, not {acts.dtype} {acts.shape}"
+            )
+        ended: list[int] = []
+        try:
+            for i, action in enumerate(acts.tolist()):
+                if self._step_one(i, action):
+                    ended.append(i)
+        finally:  # an illegal action stops the batch: the games played so far show
+            if ended:
+                lay = self._layout
+                final = np.empty((len(ended), *lay.shape), dtype=np.float32)
+                boards = [self.final_boards[i] for i in ended]
+                lay.fill([lay.state(b, self._viewer(b)) for b in boards if b is not None], final)
+                self.final_observations[ended] = final
+            self._observe()
+        return self.observations, self.masks, self.rewards, self.terminated, self.truncated
+
+    def _step_one(self, i: int, action: int) -> bool:
+        """Play ``action`` in game ``i``; whether the game ended (and started again)."""
+        board = self.boards[i]
+        mover = board.turn
+        move = self._moves[i].get(action)
+        if move is not None:
+            board.push(move)
+            outcome = board.outcome(claim_draw=self.claim_draw)
+        elif self.illegal == "lose":
+            outcome = board.outcome_on_resignation(mover)
+        else:
+            raise IllegalMoveError(
+                f"game {i}: action {action} is not a legal move in {board.fen()}"
+            )
+        reward = 0.0
+        if outcome is not None and outcome.winner is not None:
+            reward = 1.0 if outcome.winner == mover else -1.0
+        self.rewards[i] = reward
+        self.terminated[i] = ended = outcome is not None
+        self.truncated[i] = cut = (
+            not ended and self.max_plies is not None and board.ply() >= self.max_plies
+        )
+        self.outcomes[i] = outcome
+        if ended or cut:
+            self.final_boards[i] = board
+            self.boards[i] = Board(self.fen, variant=self.variant)
+        self._refresh(i)
+        return ended or cut
+
+    def sample(self) -> Actions:
+        """A legal action for every game, uniformly at random.
+
+        >>> env = VectorEnv("english", 3, seed=7)
+        >>> bool(env.masks[np.arange(3), env.sample()].all())
+        True
+        """
+        # One draw of num_envs uniforms, not one generator call per game:
+        # 1.2 us a game instead of 7.4 (64 International games, 2026-12-04).
+        picks = self.rng.random(self.num_envs).tolist()
+        actions = np.empty(self.num_envs, dtype=np.int64)
+        for i, moves in enumerate(self._moves):
+            keys = list(moves)
+            actions[i] = keys[int(picks[i] * len(keys))]
+        return actions
+
+
+@attrs.frozen
+class PlayStats:
+    """What :func:`play` saw: moves played and how the games that ended did.
+
+    >>> PlayStats(steps=100, games=2, white_wins=1, black_wins=0, draws=1, truncated=0).games
+    2
+    """
+
+    steps: int
+    """Moves played, over all games."""
+    games: int
+    """Games that ended (terminated or truncated)."""
+    white_wins: int
+    black_wins: int
+    draws: int
+    """Games terminated without a winner."""
+    truncated: int
+    """Games cut at ``max_plies``."""
+
+
+def play(env: VectorEnv, policy: Policy | None = None, *, steps: int) -> PlayStats:
+    """Step ``env`` ``steps`` times with ``policy(observations, masks)``, which
+    returns an action per game (None: :meth:`VectorEnv.sample`, random
+    self-play), and count the games that ended.
+
+    >>> env = VectorEnv("english", 8, seed=3)
+    >>> stats = play(env, steps=400)
+    >>> stats.steps, stats.games == stats.white_wins + stats.black_wins + stats.draws
+    (3200, True)
+    >>> greedy = lambda obs, masks: masks.argmax(axis=1)  # the lowest legal index
+    >>> play(env, greedy, steps=10).steps
+    80
+    """
+    games = white = black = draws = cut = 0
+    for _ in range(steps):
+        actions = env.sample() if policy is None else policy(env.observations, env.masks)
+        env.step(actions)
+        for i in np.flatnonzero(env.terminated | env.truncated).tolist():
+            games += 1
+            outcome = env.outcomes[i]
+            if outcome is None:
+                cut += 1
+            elif outcome.winner is None:
+                draws += 1
+            elif int(outcome.winner) == 0:
+                white += 1
+            else:
+                black += 1
+    return PlayStats(steps * env.num_envs, games, white, black, draws, cut)

@@ -1,0 +1,114 @@
+"""Training data from game records and self-play: rows that replay on Board."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)")
+
+import draughts.pdn  # noqa: E402
+from draughts import WHITE, Board  # noqa: E402
+from draughts.ml import (  # noqa: E402
+    Dataset,
+    VectorEnv,
+    dataset,
+    encode,
+    index_to_move,
+    load,
+    selfplay_dataset,
+)
+from draughts.pdn import normal_result  # noqa: E402
+from tests.conftest import shared_path  # noqa: E402
+
+
+def replay(data: Dataset, results: dict[int, int] | None = None) -> int:
+    """Play each game's actions from the start on a Board: the rows'
+    observations and plies are the board's, the results the game's (White's
+    score per game in ``results`` when given). Returns the games seen."""
+    games = 0
+    for game in np.unique(data.games).tolist():
+        rows = np.flatnonzero(data.games == game)
+        assert data.plies[rows].tolist() == list(range(len(rows)))
+        board = Board(variant=data.variant)
+        for row in rows.tolist():
+            expected = encode(board, perspective=data.perspective)
+            assert (data.observations[row] == expected).all(), (game, row)
+            if results is not None:
+                score = results[game] if board.turn == WHITE else -results[game]
+                assert data.results[row] == score
+            board.push(index_to_move(board, int(data.actions[row]), perspective=data.perspective))
+        games += 1
+    return games
+
+
+def test_a_corpus_file() -> None:
+    path = shared_path("english/OCA_2.0.pdn")
+    data = dataset(path, max_games=150)
+    assert data.variant == "english" and len(data) > 150 * 20
+    assert data.observations.shape == (len(data), 8, 8, 8)
+    assert data.observations.dtype == np.float32 and data.actions.dtype == np.int64
+    # White's score per game, from the game's own Result tag.
+    scores = {}
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number in range(150):
+            game = draughts.pdn.read_game(handle)
+            assert game is not None
+            text = normal_result(game.headers.get("Result", "*"), "international")
+            scores[number] = {"2-0": 1, "0-2": -1, "1-1": 0}.get(text or "", 99)
+    assert replay(data, scores) + data.skipped == 150
+
+
+def test_games_left_out_are_counted() -> None:
+    text = (
+        '[GameType "21"]\n1. 11-15 23-19 1-0\n\n'  # kept
+        '[GameType "21"]\n1. 11-15 23-19 *\n\n'  # no result
+        '[GameType "20"]\n1. 32-28 2-0\n\n'  # another variant
+        '[GameType "21"]\n1. 11-15 11-16 0-1\n\n'  # an illegal move
+    )
+    data = dataset(io.StringIO(text))
+    assert (len(data), data.skipped, data.games.tolist()) == (2, 3, [0, 0])
+    assert data.results.tolist() == [-1, 1]  # Black moved first and lost
+
+
+def test_garbage_and_empty_sources(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.pdn"
+    junk.write_bytes(bytes(range(256)) * 20)
+    data = dataset(junk)
+    assert len(data) == 0 and data.observations.shape[1:] == (10, 10, 10)
+    empty = dataset(io.StringIO(""), variant="frisian")
+    assert len(empty) == 0 and empty.variant == "frisian"
+
+
+def test_save_and_load(tmp_path: Path) -> None:
+    data = selfplay_dataset(VectorEnv("russian", 3, seed=4), steps=250)
+    path = tmp_path / "games.npz"
+    data.save(path)
+    back = load(path)
+    for name in ("observations", "actions", "results", "plies", "games"):
+        assert (getattr(back, name) == getattr(data, name)).all()
+    assert (back.variant, back.perspective, back.skipped) == ("russian", True, data.skipped)
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.zeros(3))
+    with pytest.raises(ValueError, match=r"not a draughts\.ml dataset"):
+        load(other)
+
+
+@pytest.mark.parametrize("variant", ["english", "frisian", "turkish", "antidraughts"])
+def test_selfplay_rows_replay(variant: str) -> None:
+    env = VectorEnv(variant, 4, seed=8, max_plies=120)
+    data = selfplay_dataset(env, steps=300)
+    assert replay(data) >= 1
+    # Each game's rows end where the game ended: its last row's move ends it.
+    for game in np.unique(data.games).tolist():
+        rows = np.flatnonzero(data.games == game)
+        board = Board(variant=variant)
+        for row in rows.tolist():
+            board.push(index_to_move(board, int(data.actions[row]), perspective=True))
+        outcome = board.outcome()
+        assert outcome is not None
+        winner = 0 if outcome.winner is None else (1 if outcome.winner == WHITE else -1)
+        first = rows[0]
+        assert data.results[first] == (winner if Board(variant=variant).turn == WHITE else -winner)
