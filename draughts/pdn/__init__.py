@@ -48,7 +48,6 @@ from draughts.pdn.offsets import (
     GameStart,
     _compression,
     _open_binary,
-    _read_head,
     scan_offsets,
     scan_starts,
     seek_game,
@@ -216,7 +215,6 @@ def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:
             refuse_binary(head, path)
             return open(path, encoding=_guess_encoding(head), errors="replace")
         stream, encoding = _open_binary(path)
-        name = path
     elif isinstance(source, (bytes, bytearray, io.TextIOBase)):
         what = (
             "bytes: pass io.BytesIO(data)"
@@ -224,15 +222,8 @@ def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:
             else ("a text handle: read_game reads it as it is")
         )
         raise TypeError(f"open_pdn takes a path or a binary handle, not {what}")
-    else:
+    else:  # _open_binary refuses what is not text
         stream, encoding = _open_binary(source)
-        name = str(getattr(source, "name", "<stream>"))
-    try:
-        head, stream = _read_head(stream, _HEAD, stream.seekable())
-        refuse_binary(head, name)
-    except BaseException:
-        stream.close()
-        raise
     return io.TextIOWrapper(stream, encoding=encoding, errors="replace")
 
 

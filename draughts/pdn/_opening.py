@@ -10,6 +10,7 @@ import io
 import lzma
 from typing import IO, Any, cast
 
+from draughts.pdn._text import refuse_binary
 from draughts.pdn.lexer import guess_encoding
 
 _BLOCK = 1 << 18  # bytes read at a time
@@ -118,6 +119,8 @@ def _open_binary(source: str | IO[bytes], name: str | None = None) -> tuple[IO[b
     >>> stream, encoding = _open_binary(io.BytesIO("[Site \\"Cannes é\\"]".encode("cp1252")))
     >>> stream.read(6), encoding
     (b'[Site ', 'cp1252')
+
+    A source that is not text raises :class:`~draughts.pdn.NotTextError`.
     """
     if isinstance(source, str):
         name = name or source
@@ -129,6 +132,7 @@ def _open_binary(source: str | IO[bytes], name: str | None = None) -> tuple[IO[b
         stream = _decompressed(raw, name)
         # gzip says it can seek over a pipe; what decompresses a pipe cannot.
         head, stream = _read_head(stream, _HEAD, seekable and stream.seekable())
+        refuse_binary(head, name)
     except BaseException:
         raw.close()
         raise

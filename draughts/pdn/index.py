@@ -75,6 +75,7 @@ from draughts.pdn._index_settle import FileGames, SettlingVisitor, replace_settl
 from draughts.pdn._index_source import Source as _Source  # the name it had here
 from draughts.pdn._index_source import file_sha256
 from draughts.pdn._index_tables import SCHEMA, game_row
+from draughts.pdn._text import refuse_binary
 from draughts.pdn.lexer import guess_encoding
 from draughts.pdn.reader import read
 from draughts.pdn.record import GameRecord, MainLine, line_move_text
@@ -394,7 +395,9 @@ class Index:
         position rows."""
         db = self._db
         with open(path, "rb") as raw:
-            encoding = guess_encoding(raw.read(1 << 16))
+            head = raw.read(1 << 16)
+            refuse_binary(head, path)
+            encoding = guess_encoding(head)
             raw.seek(0)
             cursor = db.execute(
                 "INSERT INTO files (path, size, mtime_ns, sha256, encoding, default_variant,"

@@ -84,6 +84,8 @@ def test_open_pdn_says_what_to_pass() -> None:
         ["validate", "--jobs", "1", "{path}"],
         ["validate", "--jobs", "1", "--strict", "{path}"],
         ["validate", "--jobs", "1", "--json", "{path}"],
+        ["validate", "--jobs", "2", "{path}"],
+        ["index", "--db", "{out}", "{path}"],
     ],
 )
 def test_commands_refuse_a_binary_file_in_one_line(
