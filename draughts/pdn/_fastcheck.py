@@ -41,6 +41,7 @@ True
 from __future__ import annotations
 
 import array
+import re
 from typing import Any
 
 import attrs
@@ -53,6 +54,9 @@ from draughts.variant import Variant
 __all__ = ["FastCheck", "fast_check", "fast_replay"]
 
 _OK, _ERROR = 0, 1
+
+# A result marker as the lexer reads one (or "*"), ending the text.
+_ENDS_WITH_RESULT = re.compile(r"(?:1/2[-:]1/2|[12][-:]0|0[-:][012]|1[-:]1|\*)\s*\Z")
 
 
 @attrs.frozen
@@ -145,6 +149,10 @@ def fast_replay(
     """
     run = _run(movetext, variant, fen, limit)
     if run is None:
+        return None
+    if run[0] == _ERROR and not _ENDS_WITH_RESULT.search(movetext):
+        # The reader takes a move it rejects at the very end of a text with
+        # no result marker for a cut one, not an error: it tells that case.
         return None
     return run[0] == _OK, run[1]
 

@@ -219,6 +219,14 @@ class GameText:
     line_number: int
     """The number of the first line in the file."""
     evidence: Evidence
+    _joined: str | None = attrs.field(default=None, init=False)
+
+    def movetext(self) -> str:
+        """The movetext as one string, from its start (made once: every
+        candidate variant's fast replay reads it)."""
+        if self._joined is None:
+            self._joined = self.lines[0][self.start :] + "".join(self.lines[1:])
+        return self._joined
 
     def cursor(self) -> tuple[Cursor, _Lines]:
         """A cursor that reads the movetext as the file's cursor would, and

@@ -15,6 +15,7 @@ from typing import IO, Any
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError
 from draughts.move import Move
+from draughts.pdn._fastcheck import fast_replay
 from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
 from draughts.pdn.infer import Evidence, GameText, board_of_fen, choose, read_ahead
 from draughts.pdn.lexer import Cursor, forget, open_cursor, where
@@ -306,6 +307,12 @@ class _GameReader(Problems):
         first = text.evidence.first
         if fen is None and first is not None and not may_start(variant, first):
             return False, 0
+        # One call into C where the native core can tell (tests/pdn/
+        # test_pdn_fastcheck.py holds it to this trial reader): untagged
+        # files try a dozen candidates a game.
+        fast = fast_replay(text.movetext(), variant, fen, limit)
+        if fast is not None:
+            return fast
         cursor, handle = text.cursor()
         cursor.whole_lines = self.cursor.pending is None
         trial = _Trial(limit)

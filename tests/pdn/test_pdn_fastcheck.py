@@ -99,7 +99,10 @@ def agree(movetext: str, variant: Variant, fen: str | None) -> int:
     if check is not None:
         full = full or reader(movetext, variant, fen)
         plies, first_error, errors, warnings = full
-        assert (errors, warnings) == ([], []), (variant.name, movetext[:300])
+        # Without a result marker the reader warns that the record may be
+        # cut: that warning is the caller's to give (check.result is None).
+        cut = [w.kind for w in warnings] == ["incomplete"] and check.result is None
+        assert errors == [] and (warnings == [] or cut), (variant.name, movetext[:300])
         assert check.plies == plies
         answered += 1
     return answered
