@@ -20,7 +20,7 @@ from draughts.ml import (  # noqa: E402
     load,
     selfplay_dataset,
 )
-from draughts.pdn import normal_result  # noqa: E402
+from draughts.pdn import NotTextError, normal_result  # noqa: E402
 from tests.conftest import shared_path  # noqa: E402
 
 
@@ -76,8 +76,10 @@ def test_games_left_out_are_counted() -> None:
 def test_garbage_and_empty_sources(tmp_path: Path) -> None:
     junk = tmp_path / "junk.pdn"
     junk.write_bytes(bytes(range(256)) * 20)
-    data = dataset(junk)
-    assert len(data) == 0 and data.observations.shape[1:] == (10, 10, 10)
+    with pytest.raises(NotTextError, match=r"junk\.pdn: not a PDN file"):
+        dataset(junk)
+    garbage = dataset(io.StringIO("}{ ]] 99-99 xyz\n" * 20))
+    assert len(garbage) == 0 and garbage.observations.shape[1:] == (10, 10, 10)
     empty = dataset(io.StringIO(""), variant="frisian")
     assert len(empty) == 0 and empty.variant == "frisian"
 

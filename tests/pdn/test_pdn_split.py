@@ -157,6 +157,13 @@ def test_random_texts_split_as_the_pure_scanner_splits_them(pieces: list[str], c
     both(data, code)
 
 
+@pytest.mark.parametrize("data", [b"[1-1*", b"1. 32-28 *\n[1-1 *", b'[Event "x"]\n1. 32-28 [ 2-0'])
+def test_a_tag_cut_by_the_end_of_the_file(data: bytes) -> None:
+    # The lexer reads a "[" on the last line, with no "]" after it and no
+    # line break, as a tag the end of the file cuts (the rest of the line).
+    both(data)
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(PIECES), max_size=40))
 def test_random_texts_in_small_blocks(pieces: list[str]) -> None:

@@ -415,6 +415,12 @@ static int scan_game(Scan *S, Py_ssize_t *pos, int *found) {
         switch (c) {
         case '[':
             e = tag_end(S, p);
+            if (!e && S->final && S->le == S->n &&
+                memchr(d + p + 1, ']', (size_t)(S->le - p - 1)) == NULL) {
+                e = -1; /* bail: on the last line, with no line break, a tag
+                           the end of the file cuts, which the pure scanner reads */
+                break;
+            }
             if (!e) {
                 p++; /* a "[" alone: junk */
                 *found = 1, in_headers = 0;
