@@ -8,7 +8,9 @@ code.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -36,6 +38,7 @@ _MODULES = {
     "serve": ("serve", "add_parser"),
     "match": ("match", "add_parser"),
     "dxp": ("dxp", "add_parser"),
+    "variants": ("variants", "add_parser"),
 }
 
 
@@ -61,5 +64,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``)."""
     words = sys.argv[1:] if argv is None else list(argv)
     args = _parser(words).parse_args(words)
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
+    except BrokenPipeError:
+        # The reader went away (`draughts perft | head -1`): end quietly, as
+        # a tool killed by SIGPIPE does, with its status 128 + 13. Standard
+        # output is pointed at /dev/null so that Python's own flush at exit
+        # does not fail again (the recipe of the signal module's docs).
+        with contextlib.suppress(OSError, ValueError):  # ValueError: no file number
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _BROKEN_PIPE
+    except KeyboardInterrupt:
+        return _INTERRUPTED
     return code
+
+
+_BROKEN_PIPE = 141
+_INTERRUPTED = 130  # 128 + SIGINT, what a shell shows for a tool stopped by Ctrl+C
