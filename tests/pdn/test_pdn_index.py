@@ -22,7 +22,7 @@ import draughts.pdn.index as index_module
 from draughts import Board, Move, pdn
 from draughts.pdn.index import Index, signed_key, unsigned_key
 from draughts.pdn.record import read_main_line, read_record
-from tests.conftest import SHARED_PDN, shared_path
+from tests.conftest import SHARED_PDN, corpus_marks, shared_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -559,8 +559,7 @@ def corpus_paths() -> list[Any]:
         if path.suffix not in (".pdn", ".phn"):
             continue
         relative = path.relative_to(SHARED_PDN).as_posix()
-        marks = [pytest.mark.slow] if relative == "english/OCA_2.0.pdn" else []
-        params.append(pytest.param(relative, marks=marks, id=relative))
+        params.append(pytest.param(relative, marks=corpus_marks(path), id=relative))
     return params
 
 

@@ -21,6 +21,7 @@ import draughts
 from draughts import pdn
 from draughts.pdn import lexer
 from draughts.pdn.offsets import _chunk_starts, _chunks, _Lines, _open_chunk
+from tests.conftest import corpus_marks
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
@@ -369,8 +370,7 @@ def corpus_params() -> list[Any]:
     params = []
     for path in files:
         relative = path.relative_to(CORPUS).as_posix()
-        marks = [pytest.mark.slow] if path.stat().st_size > 1 << 20 else []  # OCA: 22,621 games
-        params.append(pytest.param(relative, marks=marks, id=relative))
+        params.append(pytest.param(relative, marks=corpus_marks(path), id=relative))
     return params
 
 
