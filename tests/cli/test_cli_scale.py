@@ -54,8 +54,16 @@ def test_jobs_print_what_one_job_prints(options: list[str]) -> None:
 @pytest.mark.parametrize(
     ("variant", "files"),
     [
-        ("english", ["english/tinsley.pdn", "english/11_man_english.pdn"]),
-        ("russian", ["russian/abatsiev.pdn", "russian/World_Championship_1998.pdn"]),
+        pytest.param(
+            "english",
+            ["english/tinsley.pdn", "english/11_man_english.pdn"],
+            marks=pytest.mark.slow,  # 1,100 games
+        ),
+        pytest.param(
+            "russian",
+            ["russian/abatsiev.pdn", "russian/World_Championship_1998.pdn"],
+            marks=pytest.mark.slow,  # 700 games
+        ),
         ("international", ["international/wk2003.pdn", "pdn3-conformance/fail/abatsiev.pdn"]),
     ],
 )
