@@ -531,12 +531,33 @@ def message_free(game: pdn.Game) -> tuple[Any, ...]:
     return dict(game.headers), game.mainline_moves(), errors
 
 
-@settings(max_examples=100, deadline=None)  # about 1 s
-@given(stray_byte_files(), st.booleans(), st.sampled_from([None, "english", "international"]))
+STRAY_BYTES = (
+    stray_byte_files(),
+    st.booleans(),
+    st.sampled_from([None, "english", "international"]),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(*STRAY_BYTES)
 @example(b'1. 32-28 19-23 \xe9[White "X"]\r1. 31-27 *', True, "english")
 def test_every_offset_reads_its_game_with_stray_bytes(
     text: bytes, utf8: bool, variant: str | None
 ) -> None:
+    _offsets_read_their_games(text, utf8, variant)
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None)  # about 1 s
+@given(*STRAY_BYTES)
+@example(b'1. 32-28 19-23 \xe9[White "X"]\r1. 31-27 *', True, "english")
+def test_every_offset_reads_its_game_with_stray_bytes_many(
+    text: bytes, utf8: bool, variant: str | None
+) -> None:
+    _offsets_read_their_games(text, utf8, variant)
+
+
+def _offsets_read_their_games(text: bytes, utf8: bool, variant: str | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "x.pdn"
         path.write_bytes(UTF8_HEAD + text if utf8 else text)

@@ -353,9 +353,16 @@ def pdn_files(draw: st.DrawFn) -> bytes:
     return body.encode(encoding)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(pdn_files())
 def test_generated_files_split_as_read_game_splits_them(data: bytes) -> None:
+    check_every_start(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=250, deadline=None)
+@given(pdn_files())
+def test_generated_files_split_as_read_game_splits_them_many(data: bytes) -> None:
     check_every_start(data)
 
 
