@@ -4,6 +4,7 @@ validate --scheduler`` print what ``draughts validate --jobs 1`` prints."""
 
 from __future__ import annotations
 
+import functools
 import gzip
 import os
 import subprocess
@@ -56,6 +57,7 @@ def sequential_records(path: str, variant: str | None = None) -> list[GameRecord
     return records
 
 
+@functools.cache  # the tests compare with the same few runs: each made once
 def cli(*args: str) -> tuple[int, str]:
     done = subprocess.run(
         [sys.executable, "-m", "draughts", "validate", *args],
