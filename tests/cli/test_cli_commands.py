@@ -172,4 +172,7 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     usage = capsys.readouterr().out
     for command in ("perft", "play", "validate", "convert", "index", "search", "serve"):
         assert command in usage
-    assert "{perft,play,validate,convert,index,search,serve,match,dxp}" in usage
+    from draughts._cli.main import _MODULES
+
+    assert "variants" in _MODULES
+    assert "{" + ",".join(_MODULES) + "}" in usage

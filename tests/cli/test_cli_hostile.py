@@ -129,6 +129,7 @@ CASES = [
     _case("serve", "--port", "-1", usage=True),
     _case("serve", "--port", "99999", usage=True),
     _case("serve", "--port", "x", usage=True),
+    _case("serve", "--host", "256.0.0.1", "--port", "0", usage=True),
     # match: refused before a game is played
     _case("match", "builtin:easy", usage=True),
     _case("match", "builtin:easy", "nothing", usage=True),
