@@ -40,7 +40,16 @@ def corpus(*relative: str) -> list[str]:
     return [str(CORPUS / r) for r in relative]
 
 
-@pytest.mark.parametrize("options", [[], ["--strict"], ["--json"], ["--variant", "english"]])
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        # Nine validate runs with worker processes: the default run has three.
+        pytest.param(["--strict"], marks=pytest.mark.slow),
+        pytest.param(["--json"], marks=pytest.mark.slow),
+        pytest.param(["--variant", "english"], marks=pytest.mark.slow),
+    ],
+)
 def test_jobs_print_what_one_job_prints(options: list[str]) -> None:
     files = [str(p) for p in LOCAL]
     one = validate(*options, "--jobs", "1", *files)

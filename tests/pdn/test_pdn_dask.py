@@ -71,9 +71,13 @@ def cli(*args: str) -> tuple[int, str]:
     return done.returncode, done.stdout
 
 
-def test_the_bag_holds_the_records_read_sequentially(client: Any) -> None:
+@pytest.mark.parametrize(
+    "corpus",
+    [pytest.param(False, id="local"), pytest.param(True, marks=pytest.mark.slow, id="tinsley")],
+)
+def test_the_bag_holds_the_records_read_sequentially(client: Any, corpus: bool) -> None:
     paths = list(LOCAL)
-    if CORPUS.is_dir():
+    if corpus and CORPUS.is_dir():  # 724 games more
         paths.append(str(CORPUS / "english" / "tinsley.pdn"))
     bag = draughts.dask.read_games(paths, blocksize=20_000)
     assert bag.npartitions > len(paths)
