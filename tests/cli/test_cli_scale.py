@@ -73,7 +73,11 @@ def test_jobs_print_what_one_job_prints(options: list[str]) -> None:
             ["russian/abatsiev.pdn", "russian/World_Championship_1998.pdn"],
             marks=pytest.mark.slow,  # 700 games
         ),
-        ("international", ["international/wk2003.pdn", "pdn3-conformance/fail/abatsiev.pdn"]),
+        pytest.param(
+            "international",
+            ["international/wk2003.pdn", "pdn3-conformance/fail/abatsiev.pdn"],
+            marks=pytest.mark.slow,  # 240 games
+        ),
     ],
 )
 def test_jobs_on_corpus_files(variant: str, files: list[str]) -> None:

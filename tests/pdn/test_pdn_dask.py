@@ -185,6 +185,7 @@ def test_a_client_that_is_not_the_default(client: Any, monkeypatch: pytest.Monke
     assert summary.lines == tuple(cli("--jobs", "1", *paths)[1].splitlines())
 
 
+@pytest.mark.slow  # four command lines, two of them as Dask clients
 def test_validate_on_a_scheduler_from_the_command_line(client: Any) -> None:
     address = client.scheduler.address
     for options in ([], ["--strict", "--json", "--variant", "english"]):
