@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,6 +22,33 @@ def shared_path(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: the shared test corpus is only present in CI")
     return path
+
+
+@functools.cache
+def _corpus_sample() -> frozenset[Path]:
+    """Of each folder of the shared corpus, the smallest file of at least
+    4 KB (a few games, not a one-line edge case), or the largest if all are
+    smaller."""
+
+    def rank(path: Path) -> tuple[bool, int]:
+        size = path.stat().st_size
+        return (size < 4096, size if size >= 4096 else -size)
+
+    chosen: dict[Path, Path] = {}
+    for path in sorted(SHARED_PDN.rglob("*")):
+        if path.suffix in (".pdn", ".phn"):
+            best = chosen.get(path.parent)
+            if best is None or rank(path) < rank(best):
+                chosen[path.parent] = path
+    return frozenset(chosen.values())
+
+
+def corpus_marks(path: Path) -> list[pytest.MarkDecorator]:
+    """The marks of a test of one corpus file ``path``: the default run
+    reads a sample, one small file of each folder (every variant, the
+    conformance suite's files that must pass and those that must fail);
+    ``-m slow`` reads every file."""
+    return [] if path.resolve() in _corpus_sample() else [pytest.mark.slow]
 
 
 def game_tree(node: pdn.GameNode, move_key: Callable[[object], object] = str) -> list[object]:

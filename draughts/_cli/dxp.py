@@ -10,6 +10,7 @@ from typing import TextIO
 
 import draughts
 from draughts import pdn
+from draughts._cli.arguments import integer, port, positive
 from draughts.engine import EngineError, Limit, builtin
 from draughts.engine.dxp import DEFAULT_PORT, initiate, serve
 from draughts.engine.matches import load_openings
@@ -23,34 +24,41 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     role = parser.add_mutually_exclusive_group(required=True)
     role.add_argument(
         "--listen",
-        type=int,
+        type=port,
         metavar="PORT",
         help=f"wait for a program to connect and ask for games (DXP's port: {DEFAULT_PORT})",
     )
     role.add_argument("--connect", metavar="HOST:PORT", help="ask a waiting program for games")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--level", default="hard", choices=["easy", "medium", "hard"])
+    parser.add_argument(
+        "--level",
+        default="hard",
+        choices=["easy", "medium", "hard"],
+        help="the built-in engine's strength (default hard)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
     parser.add_argument("--name", default="draughts", help="the name we give in DXP")
-    parser.add_argument("--games", type=int, help="stop after this many games")
+    parser.add_argument("--games", type=integer(1), help="stop after this many games")
     parser.add_argument(
         "--idle-timeout",
-        type=float,
+        type=positive,
         default=300.0,
         metavar="SECONDS",
         help="follower: drop a program silent this long when we wait for it (default: 300)",
     )
     parser.add_argument(
         "--accept-timeout",
-        type=float,
+        type=positive,
         metavar="SECONDS",
         help="follower: stop when no program connects for this long (default: wait for ever)",
     )
     parser.add_argument(
-        "--move-time", type=float, help="seconds per move (default: from the clock)"
+        "--move-time", type=positive, help="seconds per move (default: from the clock)"
     )
-    parser.add_argument("--minutes", type=int, default=10, help="initiator: minutes per side")
-    parser.add_argument("--moves", type=int, default=0, help="initiator: moves in that time")
+    parser.add_argument(
+        "--minutes", type=integer(1), default=10, help="initiator: minutes per side"
+    )
+    parser.add_argument("--moves", type=integer(0), default=0, help="initiator: moves in that time")
     parser.add_argument("--fen", help="initiator: start from this position")
     parser.add_argument("--openings", help="initiator: play each opening of this file twice")
     parser.add_argument("--pdn", help="append every game to this PDN file")
@@ -127,7 +135,9 @@ def run_dxp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             limit=limit,
             on_game=record,
         )
-    except ValueError as error:
+    except BrokenPipeError:
+        raise  # the reader of standard output went away: main() ends quietly
+    except (ValueError, OSError) as error:  # OSError: an openings file, a port in use
         print(f"draughts dxp: {error}", file=err)
         return 2
     except EngineError as error:

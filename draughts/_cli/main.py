@@ -8,7 +8,9 @@ code.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -37,6 +39,7 @@ _MODULES = {
     "match": ("match", "add_parser"),
     "dxp": ("dxp", "add_parser"),
     "hub": ("hub", "add_parser"),
+    "variants": ("variants", "add_parser"),
 }
 
 
@@ -64,6 +67,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser(words).parse_args(words)
     try:
         code: int = args.run(args)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
+    except BrokenPipeError:
+        # The reader went away (`draughts perft | head -1`): end quietly, as
+        # a tool killed by SIGPIPE does, with its status 128 + 13. Standard
+        # output is pointed at /dev/null so that Python's own flush at exit
+        # does not fail again (the recipe of the signal module's docs).
+        with contextlib.suppress(OSError, ValueError):  # ValueError: no file number
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _BROKEN_PIPE
+    except KeyboardInterrupt:
+        return _INTERRUPTED
     except TypeError as error:
         # A file that is not text, whatever the command reads it for. The PDN
         # package is imported here only: not every command loads it.
@@ -74,3 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"draughts {args.command}: {error}", file=sys.stderr)
         return 2
     return code
+
+
+_BROKEN_PIPE = 141
+_INTERRUPTED = 130  # 128 + SIGINT, what a shell shows for a tool stopped by Ctrl+C

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from draughts._cli.arguments import integer, positive
 from draughts.engine import Limit
 from draughts.engine.matches import MatchGame, MatchScore, TimeControl, engine_spec, match
 
@@ -26,20 +27,22 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("engine_a", help="the first engine")
     parser.add_argument("engine_b", help="the second engine")
     parser.add_argument("--variant", default="international", help="variant name or GameType")
-    parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    parser.add_argument("--games", type=integer(1), default=2, help="number of games (default 2)")
     parser.add_argument("--openings", help="a PDN file of openings, or a file of FEN lines")
     parser.add_argument("--time", help="clock per side: SECONDS or SECONDS+INCREMENT")
-    parser.add_argument("--move-time", type=float, help="fixed seconds per move (no clock)")
-    parser.add_argument("--depth", type=int, help="fixed search depth per move")
+    parser.add_argument("--move-time", type=positive, help="fixed seconds per move (no clock)")
+    parser.add_argument("--depth", type=integer(1), help="fixed search depth per move")
     parser.add_argument("--pdn", help="write every game to this PDN file")
-    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
-    parser.add_argument("--max-plies", type=int, help="adjudicate a draw after this many plies")
+    parser.add_argument("--concurrency", type=integer(1), default=1, help="games played at once")
     parser.add_argument(
-        "--material", type=float, help="adjudicate a win for a side this many men ahead"
+        "--max-plies", type=integer(1), help="adjudicate a draw after this many plies"
+    )
+    parser.add_argument(
+        "--material", type=positive, help="adjudicate a win for a side this many men ahead"
     )
     parser.add_argument(
         "--material-plies",
-        type=int,
+        type=integer(1),
         default=10,
         help="plies the material lead must last (default 10)",
     )
@@ -66,7 +69,7 @@ def run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 2
     if time_control is None and limit is None:
         time_control = TimeControl(60, 1)
-    described = f"clock {time_control}" if time_control else f"{limit}"
+    described = _describe(time_control, limit)
     if not args.quiet:
         print(f"{specs[0].label} v {specs[1].label}, {args.games} games, {described}", file=out)
 
@@ -98,8 +101,30 @@ def run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             event=args.event,
             on_game=show,
         )
+    except BrokenPipeError:
+        raise  # the reader of standard output went away: main() ends quietly
     except (ValueError, OSError) as error:
         print(f"draughts match: {error}", file=err)
         return 2
     print(result.score.table(), file=out)
     return 0
+
+
+def _describe(clock: TimeControl | None, limit: Limit | None) -> str:
+    """The time control in words, as the match's first line shows it.
+
+    >>> _describe(TimeControl(60, 1), None)
+    'a clock of 60 s per side plus 1 s a move'
+    >>> _describe(None, Limit(time=0.5, depth=6))
+    'depth 6 or 0.5 s a move, whichever comes first'
+    """
+    parts = []
+    if clock is not None:
+        more = f" plus {clock.increment:g} s a move" if clock.increment else ""
+        parts.append(f"a clock of {clock.base:g} s per side{more}")
+    if limit is not None:
+        steps = [f"depth {limit.depth}"] if limit.depth is not None else []
+        steps += [f"{limit.time:g} s"] if limit.time is not None else []
+        both = ", whichever comes first" if len(steps) == 2 else ""
+        parts.append(" or ".join(steps) + f" a move{both}")
+    return "; ".join(parts)

@@ -34,7 +34,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Register the ``play`` subcommand."""
     play = commands.add_parser("play", help="play against the built-in engine")
     play.add_argument("--variant", default="international", help="variant name or GameType")
-    play.add_argument("--level", default="medium", choices=["easy", "medium", "hard"])
+    play.add_argument(
+        "--level",
+        default="medium",
+        choices=["easy", "medium", "hard"],
+        help="the engine's strength (default medium)",
+    )
     play.add_argument(
         "--color", default="white", choices=["white", "black"], help="the side you play"
     )

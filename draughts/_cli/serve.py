@@ -7,6 +7,7 @@ command says how to install it instead of failing on an import.
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 import threading
 import time
@@ -84,6 +85,10 @@ def serve(
             file=out,
         )
         return 2
+    problem = _cannot_listen(host, port)
+    if problem:
+        print(f"draughts serve: cannot listen on {host}:{port}: {problem}", file=out)
+        return 2
     server = uvicorn.Server(
         uvicorn.Config(
             create_app(engine_seconds=engine_seconds, engine_threads=engine_threads),
@@ -98,6 +103,18 @@ def serve(
     announcer.start()
     server.run()
     return 0
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why a server cannot listen on ``host:port`` (an unknown host, a port
+    taken), or None: tried here, where it is one message, rather than in
+    uvicorn, which logs the error and exits with its own status, 3."""
+    try:
+        family, *_ = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.create_server((host, port), family=family):
+            return None
+    except OSError as error:
+        return error.strerror or str(error)
 
 
 def _announce(server: uvicorn.Server, open_browser: bool, out: TextIO) -> None:

@@ -242,10 +242,19 @@ def elo_error_margin(wins: int, draws: int, losses: int, confidence: float = 0.9
     mean = (wins + draws / 2) / games
     if mean in (0, 1):
         return math.inf  # all won or all lost: no finite interval
+    low, high = _score_interval(wins, draws, losses, confidence)
+    return (elo_difference(high) - elo_difference(low)) / 2
+
+
+def _score_interval(wins: int, draws: int, losses: int, confidence: float) -> tuple[float, float]:
+    """The ``confidence`` interval of the mean score per game (normal
+    approximation; its ends may pass 0 or 1)."""
+    games = wins + draws + losses
+    mean = (wins + draws / 2) / games
     variance = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2) / games
     z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
     spread = z * math.sqrt(variance / games)
-    return (elo_difference(mean + spread) - elo_difference(mean - spread)) / 2
+    return mean - spread, mean + spread
 
 
 @attrs.frozen
@@ -309,13 +318,39 @@ class MatchScore:
             self._row(self.a, self.wins, self.losses, width),
             self._row(self.b, self.losses, self.wins, width),
         ]
-        elo, margin = self.elo, self.margin
-        text = f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
-        spread = f"{margin:.0f}" if math.isfinite(margin) else "inf"
-        rows.append(f"Elo difference ({self.a} - {self.b}): {text} +/- {spread} (95 %)")
+        rows.append(f"Elo difference ({self.a} - {self.b}){self._elo_text()}")
         if self.unfinished:
             rows.append(f"{self.unfinished} game(s) without a result are not counted")
         return "\n".join(rows)
+
+    def _elo_text(self) -> str:
+        """``: +147 +/- 66 (95 %)``, or a bound where the interval is open.
+
+        >>> MatchScore("a", "b", wins=10)._elo_text()
+        ' > +183 at 95 % (all 10 games won)'
+        >>> MatchScore("a", "b", wins=9, draws=1)._elo_text()
+        ': +512, > +311 at 95 %'
+        """
+        n = self.games
+        if n == 0:
+            return ": no game with a result yet"
+        if self.wins == n or self.losses == n:
+            # Were the expected score p, a game is won with a chance of p at
+            # most (a draw counts 1/2), so n wins in n games with p**n at
+            # most: p**n = 5 % gives the one-sided 95 % bound.
+            bound = elo_difference(0.05 ** (1 / n))
+            games = "the only game" if n == 1 else f"all {n} games"
+            if self.wins == n:
+                return f" > {bound:+.0f} at 95 % ({games} won)"
+            return f" < {-bound:+.0f} at 95 % ({games} lost)"
+        elo, margin = self.elo + 0.0, self.margin  # + 0.0: no "-0" for an even score
+        if math.isfinite(margin):
+            return f": {elo:+.0f} +/- {margin:.0f} (95 %)"
+        # The interval reaches 0 % or 100 %: only its other end is a bound.
+        low, high = _score_interval(self.wins, self.draws, self.losses, 0.95)
+        if high >= 1:
+            return f": {elo:+.0f}, > {elo_difference(low):+.0f} at 95 %"
+        return f": {elo:+.0f}, < {elo_difference(high):+.0f} at 95 %"
 
     def _row(self, name: str, wins: int, losses: int, width: int) -> str:
         points = wins + self.draws / 2

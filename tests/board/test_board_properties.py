@@ -11,7 +11,9 @@ import draughts
 from draughts.variant import CaptureRule, Directions
 
 PLIES = 60
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 8 playouts of each variant by default, 20 in -m slow.
+FAST = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _variant_ids(variant: draughts.Variant) -> str:
@@ -36,9 +38,21 @@ def _free_choice(variant: draughts.Variant) -> draughts.Variant:
 
 
 @pytest.mark.parametrize("variant", draughts.VARIANTS, ids=_variant_ids)
-@SETTINGS
+@FAST
 @given(data=st.data())
 def test_move_properties(variant: draughts.Variant, data: st.DataObject) -> None:
+    _move_properties(variant, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", draughts.VARIANTS, ids=_variant_ids)
+@SLOW
+@given(data=st.data())
+def test_move_properties_many(variant: draughts.Variant, data: st.DataObject) -> None:
+    _move_properties(variant, data)
+
+
+def _move_properties(variant: draughts.Variant, data: st.DataObject) -> None:
     for board in _playout(data, variant):
         moves = list(board.legal_moves)
         fen = board.fen()
@@ -89,9 +103,21 @@ def test_move_properties(variant: draughts.Variant, data: st.DataObject) -> None
 
 
 @pytest.mark.parametrize("variant", draughts.VARIANTS, ids=_variant_ids)
-@SETTINGS
+@FAST
 @given(data=st.data())
 def test_fen_and_stack_properties(variant: draughts.Variant, data: st.DataObject) -> None:
+    _fen_and_stack_properties(variant, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", draughts.VARIANTS, ids=_variant_ids)
+@SLOW
+@given(data=st.data())
+def test_fen_and_stack_properties_many(variant: draughts.Variant, data: st.DataObject) -> None:
+    _fen_and_stack_properties(variant, data)
+
+
+def _fen_and_stack_properties(variant: draughts.Variant, data: st.DataObject) -> None:
     board = draughts.Board(variant=variant)
     fens = [board.fen()]
     for _ in range(data.draw(st.integers(0, PLIES), label="plies")):

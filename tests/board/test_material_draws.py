@@ -178,9 +178,25 @@ def _check(board: Board, material: set[Termination]) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_no_material_draw_while_the_side_to_move_can_take_everything(
+    variant: draughts.Variant, data: st.DataObject
+) -> None:
+    _no_material_draw_while_everything_can_be_taken(variant, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_material_draw_while_the_side_to_move_can_take_everything_many(
+    variant: draughts.Variant, data: st.DataObject
+) -> None:
+    _no_material_draw_while_everything_can_be_taken(variant, data)
+
+
+def _no_material_draw_while_everything_can_be_taken(
     variant: draughts.Variant, data: st.DataObject
 ) -> None:
     material = _material_terminations(variant)

@@ -24,7 +24,7 @@ from draughts._context import context
 from draughts.variant import Notation
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=_QUIET)
+FAST = settings(max_examples=10, deadline=None, suppress_health_check=_QUIET)
 SLOW = settings(max_examples=300, deadline=None, suppress_health_check=_QUIET)
 PLIES = 6
 OTHER_ROUTES = 2

@@ -40,7 +40,16 @@ def corpus(*relative: str) -> list[str]:
     return [str(CORPUS / r) for r in relative]
 
 
-@pytest.mark.parametrize("options", [[], ["--strict"], ["--json"], ["--variant", "english"]])
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        # Nine validate runs with worker processes: the default run has three.
+        pytest.param(["--strict"], marks=pytest.mark.slow),
+        pytest.param(["--json"], marks=pytest.mark.slow),
+        pytest.param(["--variant", "english"], marks=pytest.mark.slow),
+    ],
+)
 def test_jobs_print_what_one_job_prints(options: list[str]) -> None:
     files = [str(p) for p in LOCAL]
     one = validate(*options, "--jobs", "1", *files)
@@ -54,9 +63,21 @@ def test_jobs_print_what_one_job_prints(options: list[str]) -> None:
 @pytest.mark.parametrize(
     ("variant", "files"),
     [
-        ("english", ["english/tinsley.pdn", "english/11_man_english.pdn"]),
-        ("russian", ["russian/abatsiev.pdn", "russian/World_Championship_1998.pdn"]),
-        ("international", ["international/wk2003.pdn", "pdn3-conformance/fail/abatsiev.pdn"]),
+        pytest.param(
+            "english",
+            ["english/tinsley.pdn", "english/11_man_english.pdn"],
+            marks=pytest.mark.slow,  # 1,100 games
+        ),
+        pytest.param(
+            "russian",
+            ["russian/abatsiev.pdn", "russian/World_Championship_1998.pdn"],
+            marks=pytest.mark.slow,  # 700 games
+        ),
+        pytest.param(
+            "international",
+            ["international/wk2003.pdn", "pdn3-conformance/fail/abatsiev.pdn"],
+            marks=pytest.mark.slow,  # 240 games
+        ),
     ],
 )
 def test_jobs_on_corpus_files(variant: str, files: list[str]) -> None:

@@ -127,8 +127,23 @@ def test_the_score_table() -> None:
     rows = [line.split() for line in table.splitlines()]
     assert rows[1] == ["hard", "5", "3", "1", "1", "3.5", "70.0%"]
     assert rows[2] == ["medium", "5", "1", "1", "3", "1.5", "30.0%"]
-    assert "Elo difference (hard - medium): +147 +/- " in table
+    # 3.5/5: the 95 % interval of the score passes 100 %, so only its lower
+    # end bounds the difference (0.7 - 1.96 * 0.4 / sqrt(5) = 0.349: -108).
+    assert "Elo difference (hard - medium): +147, > -108 at 95 %" in table
     assert "1 game(s) without a result" in table
+
+
+def test_a_score_of_all_or_nothing_is_a_bound() -> None:
+    # Ten wins in ten: an expected score p gives ten wins with a chance of
+    # p**10 at most, 5 % at p = 0.05 ** 0.1 = 0.7411, that is +183 Elo.
+    table = MatchScore("a", "b", wins=10).table()
+    assert table.splitlines()[-1] == "Elo difference (a - b) > +183 at 95 % (all 10 games won)"
+    table = MatchScore("a", "b", losses=10).table()
+    assert table.splitlines()[-1] == "Elo difference (a - b) < -183 at 95 % (all 10 games lost)"
+    assert "inf" not in MatchScore("a", "b", wins=9, draws=1).table()
+    assert MatchScore("a", "b").table().endswith(": no game with a result yet")
+    table = MatchScore("a", "b", wins=60, draws=20, losses=20).table()
+    assert table.endswith("Elo difference (a - b): +147 +/- 66 (95 %)")
 
 
 # -- Games -------------------------------------------------------------------------
@@ -308,7 +323,7 @@ def test_the_match_command(capsys: pytest.CaptureFixture[str]) -> None:
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert "builtin:easy v builtin:easy:3, 2 games" in out
+    assert "builtin:easy v builtin:easy:3, 2 games, depth 1 a move\n" in out
     assert out.count("game ") >= 2 and "Elo difference (builtin:easy - builtin:easy:3)" in out
     assert main(["match", "builtin:easy", "nothing"]) == 2
     assert "an engine is builtin:LEVEL" in capsys.readouterr().err

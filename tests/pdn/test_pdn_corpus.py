@@ -14,6 +14,7 @@ import pytest
 
 import draughts
 from draughts import pdn
+from tests.conftest import corpus_marks
 from tests.conftest import game_tree as tree
 from tests.fuzz.fuzz_pdn import comparable_errors
 
@@ -70,10 +71,7 @@ def corpus_params() -> list[object]:
     params: list[object] = []
     for path in corpus_files():
         relative = path.relative_to(CORPUS).as_posix()
-        marks: list[pytest.MarkDecorator] = []
-        if relative == "english/OCA_2.0.pdn":
-            marks.append(pytest.mark.slow)  # 22,621 games: about 40 s
-        params.append(pytest.param(relative, marks=marks, id=relative))
+        params.append(pytest.param(relative, marks=corpus_marks(path), id=relative))
     return params or [pytest.param("", marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
 
 
@@ -111,8 +109,7 @@ def round_trip_params() -> list[object]:
     params: list[object] = []
     for path in corpus_files():
         relative = path.relative_to(CORPUS).as_posix()
-        marks = [pytest.mark.slow] if relative == "english/OCA_2.0.pdn" else []
-        params.append(pytest.param(relative, marks=marks, id=relative))
+        params.append(pytest.param(relative, marks=corpus_marks(path), id=relative))
     return params or [pytest.param("", marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
 
 

@@ -201,9 +201,16 @@ def token_soups(draw: st.DrawFn) -> str:
     return "".join(token + draw(st.sampled_from(SEPARATORS)) for token in tokens)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(token_soups())
 def test_any_text_reads_back_with_the_same_errors(text: str) -> None:
+    assert round_trip_failure(text) is None, repr(text)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(token_soups())
+def test_any_text_reads_back_with_the_same_errors_many(text: str) -> None:
     assert round_trip_failure(text) is None, repr(text)
 
 
@@ -213,8 +220,16 @@ GAMES = [
 ]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.sampled_from(GAMES), st.integers(0, 2**32 - 1))
 def test_mutated_games_read_back_with_the_same_errors(text: str, seed: int) -> None:
+    mutated = mutate(random.Random(seed), text)
+    assert round_trip_failure(mutated) is None, repr(mutated)
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 2**32 - 1))
+def test_mutated_games_read_back_with_the_same_errors_many(text: str, seed: int) -> None:
     mutated = mutate(random.Random(seed), text)
     assert round_trip_failure(mutated) is None, repr(mutated)

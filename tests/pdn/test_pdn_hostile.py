@@ -4,6 +4,10 @@ error, without RecursionError and in time and memory that grow linearly.
 Linearity is checked by timing the same input at two sizes, four times
 apart: linear work takes about 4x as long, quadratic work 16x; the bound of 9x
 leaves room for a noisy machine.
+
+Each test runs at a tenth of its size by default (still past the recursion
+limit and the sizes a regular expression or a copy per token would choke
+on), and at full size, with the linearity check, in ``-m slow``.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from draughts import pdn
 
@@ -38,6 +44,15 @@ def assert_linear(make: Callable[[int], str], small: int) -> None:
     assert ratio < 9, ratio
 
 
+def sizes(full: int, small: int | None = None) -> list[object]:
+    """``small`` (a tenth of ``full``) in the default run, ``full`` in ``-m slow``."""
+    small = full // 10 if small is None else small
+    return [
+        pytest.param(small, False, id=f"{small:_}"),
+        pytest.param(full, True, marks=pytest.mark.slow, id=f"{full:_}"),
+    ]
+
+
 def nested(depth: int) -> str:
     # Each "(" opens a variation on the move just played, inside the previous one.
     return "1. 32-28 " + "(1. 33-29 " * depth + ")" * depth + " *"
@@ -48,14 +63,16 @@ def shuffle(plies: int) -> str:
     return '[FEN "W:WK50:BK1"] ' + "50-45 1-6 45-50 6-1 " * (plies // 4) + "*"
 
 
-def test_ten_thousand_nested_variations() -> None:
-    game = read(nested(10_000))
+@pytest.mark.parametrize(("depth", "full"), sizes(10_000, small=2_000))  # twice the recursion limit
+def test_ten_thousand_nested_variations(depth: int, full: bool) -> None:
+    game = read(nested(depth))
     assert game.errors == []
-    assert len(game.variations) == 10_001  # every variation replaces 32-28
+    assert len(game.variations) == depth + 1  # every variation replaces 32-28
     text = str(game)
     again = read(text)
-    assert len(again.variations) == 10_001 and again.errors == []
-    assert_linear(nested, 2_500)
+    assert len(again.variations) == depth + 1 and again.errors == []
+    if full:
+        assert_linear(nested, depth // 4)
 
 
 def test_deep_line_of_side_lines() -> None:
@@ -69,8 +86,9 @@ def test_deep_line_of_side_lines() -> None:
     assert read(str(game)).mainline_moves() == game.mainline_moves()
 
 
-def test_fifty_megabyte_comment(tmp_path: Path) -> None:
-    words = 10_000_000  # "word " is five characters: 50 MB
+@pytest.mark.parametrize(("words", "full"), sizes(10_000_000))
+def test_fifty_megabyte_comment(tmp_path: Path, words: int, full: bool) -> None:
+    # "word " is five characters: 50 MB at full size
     path = tmp_path / "comment.pdn"
     path.write_text("1. 32-28 {" + "word " * words + "} 19-23 *")
     tracemalloc.start()
@@ -82,34 +100,39 @@ def test_fifty_megabyte_comment(tmp_path: Path) -> None:
     assert len(game.variations[0].comment) == 5 * words - 1
     assert [str(m) for m in game.mainline_moves()] == ["32-28", "19-23"]
     # The line, the comment and copies while folding spaces: no object per word.
-    assert peak < 5 * 50_000_000
+    assert peak < 5 * 5 * words
 
 
-def test_million_character_line() -> None:
-    junk = read("x" * 1_000_000)
+@pytest.mark.parametrize(("size", "full"), sizes(1_000_000))
+def test_million_character_line(size: int, full: bool) -> None:
+    junk = read("x" * size)
     assert [e.kind for e in junk.errors] == ["syntax"]
     assert len(junk.errors[0].message) < 600  # the quoted text is cut short
-    parens = read("(" * 1_000_000)
+    parens = read("(" * size)
     assert [e.message for e in parens.errors] == [
         "a variation must follow a move",
         "variation not closed before the end of the game",
     ]
-    numbers = read("1. " * 333_333 + "32-28 *")
+    numbers = read("1. " * (size // 3) + "32-28 *")
     assert [str(m) for m in numbers.mainline_moves()] == ["32-28"]
-    assert_linear(lambda n: "(" * n, 250_000)
+    if full:
+        assert_linear(lambda n: "(" * n, size // 4)
 
 
-def test_hundred_thousand_plies() -> None:
-    game = read(shuffle(100_000))
-    assert game.errors == [] and len(game.mainline_moves()) == 100_000
+@pytest.mark.parametrize(("plies", "full"), sizes(100_000))
+def test_hundred_thousand_plies(plies: int, full: bool) -> None:
+    game = read(shuffle(plies))
+    assert game.errors == [] and len(game.mainline_moves()) == plies
     assert game.end().board().fen() == "W:WK50:BK1"
     lines = str(game).splitlines()
     assert max(len(line) for line in lines) <= 80
-    assert_linear(shuffle, 10_000)
+    if full:
+        assert_linear(shuffle, plies // 10)
 
 
-def test_fen_naming_a_million_squares() -> None:
-    squares = ",".join(str(n) for n in range(1, 1_000_001))
+@pytest.mark.parametrize(("count", "full"), sizes(1_000_000))
+def test_fen_naming_a_million_squares(count: int, full: bool) -> None:
+    squares = ",".join(str(n) for n in range(1, count + 1))
     game = read(f'[FEN "W:W{squares}:B"] 1. 32-28 *')
     assert [e.kind for e in game.errors] == ["fen"]
     assert len(game.errors[0].message) < 600

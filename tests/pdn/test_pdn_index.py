@@ -23,7 +23,7 @@ from draughts import Board, Move, pdn
 from draughts.pdn.index import Index, signed_key, unsigned_key
 from draughts.pdn.record import read_main_line, read_record
 from draughts.pdn.settling import settle, survey_piece
-from tests.conftest import SHARED_PDN, shared_path
+from tests.conftest import SHARED_PDN, corpus_marks, shared_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -539,12 +539,33 @@ def message_free(game: pdn.Game) -> tuple[Any, ...]:
     return dict(game.headers), game.mainline_moves(), errors
 
 
-@settings(max_examples=100, deadline=None)  # about 1 s
-@given(stray_byte_files(), st.booleans(), st.sampled_from([None, "english", "international"]))
+STRAY_BYTES = (
+    stray_byte_files(),
+    st.booleans(),
+    st.sampled_from([None, "english", "international"]),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(*STRAY_BYTES)
 @example(b'1. 32-28 19-23 \xe9[White "X"]\r1. 31-27 *', True, "english")
 def test_every_offset_reads_its_game_with_stray_bytes(
     text: bytes, utf8: bool, variant: str | None
 ) -> None:
+    _offsets_read_their_games(text, utf8, variant)
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None)  # about 1 s
+@given(*STRAY_BYTES)
+@example(b'1. 32-28 19-23 \xe9[White "X"]\r1. 31-27 *', True, "english")
+def test_every_offset_reads_its_game_with_stray_bytes_many(
+    text: bytes, utf8: bool, variant: str | None
+) -> None:
+    _offsets_read_their_games(text, utf8, variant)
+
+
+def _offsets_read_their_games(text: bytes, utf8: bool, variant: str | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "x.pdn"
         path.write_bytes(UTF8_HEAD + text if utf8 else text)
@@ -567,8 +588,7 @@ def corpus_paths() -> list[Any]:
         if path.suffix not in (".pdn", ".phn"):
             continue
         relative = path.relative_to(SHARED_PDN).as_posix()
-        marks = [pytest.mark.slow] if relative == "english/OCA_2.0.pdn" else []
-        params.append(pytest.param(relative, marks=marks, id=relative))
+        params.append(pytest.param(relative, marks=corpus_marks(path), id=relative))
     return params
 
 

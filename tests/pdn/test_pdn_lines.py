@@ -28,21 +28,47 @@ CORPUS = ROOT.parent / "shared" / "data" / "pdn"
 ALPHABET = '0123456789.-x/* \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2003X:!{}()[]"a'
 PIECES = ["1-1", "1-0", "2-0", "0-1", "0-2", "0-0", "1/2-1/2", "32-28", "12.", "1.", " ", "x"]
 
+# The random lines: 300 of each kind by default, 3,000 in -m slow (which
+# .ci/native also runs on the sanitizer build).
+FAST = settings(max_examples=300, deadline=None)
+SLOW = settings(max_examples=3000, deadline=None)
+
 
 def c_end(line: str) -> int:
     assert _core.plain_line_end is not None
     return _core.plain_line_end(line)
 
 
-@settings(max_examples=3000, deadline=None)
-@given(st.text(alphabet=ALPHABET, max_size=30))
+TEXT = st.text(alphabet=ALPHABET, max_size=30)
+LINE_PIECES = st.lists(
+    st.sampled_from(PIECES) | st.text(alphabet=ALPHABET, max_size=3), max_size=12
+)
+
+
+@FAST
+@given(TEXT)
 def test_random_text_reads_as_the_regular_expression_reads_it(line: str) -> None:
     assert c_end(line) == lexer._plain_line_end_python(line)
 
 
-@settings(max_examples=3000, deadline=None)
-@given(st.lists(st.sampled_from(PIECES) | st.text(alphabet=ALPHABET, max_size=3), max_size=12))
+@pytest.mark.slow
+@SLOW
+@given(TEXT)
+def test_random_text_reads_as_the_regular_expression_reads_it_many(line: str) -> None:
+    assert c_end(line) == lexer._plain_line_end_python(line)
+
+
+@FAST
+@given(LINE_PIECES)
 def test_random_pieces_read_as_the_regular_expression_reads_them(pieces: list[str]) -> None:
+    line = "".join(pieces)
+    assert c_end(line) == lexer._plain_line_end_python(line)
+
+
+@pytest.mark.slow
+@SLOW
+@given(LINE_PIECES)
+def test_random_pieces_read_as_the_regular_expression_reads_them_many(pieces: list[str]) -> None:
     line = "".join(pieces)
     assert c_end(line) == lexer._plain_line_end_python(line)
 
@@ -88,11 +114,24 @@ def c_tag(line: str) -> tuple[str, str, int] | None:
     return _core.tag_line(line)
 
 
-@settings(max_examples=3000, deadline=None)
-@given(
-    st.lists(st.sampled_from(TAG_PIECES) | st.text(alphabet=TAG_ALPHABET, max_size=3), max_size=10)
+TAG_LINE_PIECES = st.lists(
+    st.sampled_from(TAG_PIECES) | st.text(alphabet=TAG_ALPHABET, max_size=3), max_size=10
 )
+
+
+@FAST
+@given(TAG_LINE_PIECES)
 def test_random_tag_lines_read_as_the_regular_expression_reads_them(pieces: list[str]) -> None:
+    line = "".join(pieces)
+    assert c_tag(line) == lexer._tag_line_python(line)
+
+
+@pytest.mark.slow
+@SLOW
+@given(TAG_LINE_PIECES)
+def test_random_tag_lines_read_as_the_regular_expression_reads_them_many(
+    pieces: list[str],
+) -> None:
     line = "".join(pieces)
     assert c_tag(line) == lexer._tag_line_python(line)
 

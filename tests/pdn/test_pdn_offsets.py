@@ -21,6 +21,7 @@ import draughts
 from draughts import pdn
 from draughts.pdn import lexer
 from draughts.pdn.offsets import _chunk_starts, _chunks, _Lines, _open_chunk
+from tests.conftest import corpus_marks
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
@@ -352,9 +353,16 @@ def pdn_files(draw: st.DrawFn) -> bytes:
     return body.encode(encoding)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(pdn_files())
 def test_generated_files_split_as_read_game_splits_them(data: bytes) -> None:
+    check_every_start(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=250, deadline=None)
+@given(pdn_files())
+def test_generated_files_split_as_read_game_splits_them_many(data: bytes) -> None:
     check_every_start(data)
 
 
@@ -369,8 +377,7 @@ def corpus_params() -> list[Any]:
     params = []
     for path in files:
         relative = path.relative_to(CORPUS).as_posix()
-        marks = [pytest.mark.slow] if path.stat().st_size > 1 << 20 else []  # OCA: 22,621 games
-        params.append(pytest.param(relative, marks=marks, id=relative))
+        params.append(pytest.param(relative, marks=corpus_marks(path), id=relative))
     return params
 
 

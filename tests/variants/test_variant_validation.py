@@ -215,11 +215,24 @@ def _variants(draw: st.DrawFn) -> dict[str, object]:
     }
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields=_variants(), data=st.data())
 def test_an_accepted_variant_can_be_set_up_and_played(
     fields: dict[str, object], data: st.DataObject
 ) -> None:
+    _set_up_and_play(fields, data)
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields=_variants(), data=st.data())
+def test_an_accepted_variant_can_be_set_up_and_played_many(
+    fields: dict[str, object], data: st.DataObject
+) -> None:
+    _set_up_and_play(fields, data)
+
+
+def _set_up_and_play(fields: dict[str, object], data: st.DataObject) -> None:
     try:
         variant = attrs.evolve(INTERNATIONAL, name="random", **fields)
     except ValueError:

@@ -64,6 +64,7 @@ def play_by_clicks(page: Any, text: str) -> None:
     wait_for_plies(page, before + 1)
 
 
+@pytest.mark.slow  # a whole game to its end against the engine (about 4 s idle, 13 s loaded)
 def test_a_whole_english_game_by_clicks_against_the_easy_engine(page: Any) -> None:
     page.open("variant=english&engine=white&level=easy")
     assert page.input_value("#engine") == "white" and page.input_value("#level") == "easy"
