@@ -25,7 +25,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--variant", default="international", help="variant name or alias (or Scan's: normal, bt)"
     )
-    parser.add_argument("--level", default="hard", choices=["easy", "medium", "hard"])
+    parser.add_argument(
+        "--level",
+        default="hard",
+        choices=["easy", "medium", "hard"],
+        help="the built-in engine's strength at the start (default hard)",
+    )
     parser.add_argument("--hash", type=int, default=96, help="transposition table size in MB")
     parser.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
     parser.set_defaults(run=run)

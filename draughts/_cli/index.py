@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from draughts._cli.arguments import integer
 from draughts.pdn.index import FileReport, Hit, Index
 
 
@@ -25,7 +26,7 @@ def add_parsers(commands: Any) -> None:
         "--positions also the position key after every ply of the main line. A file indexed "
         "already and unchanged is skipped; each file is written in one transaction.",
     )
-    index.add_argument("files", nargs="+", metavar="FILE")
+    index.add_argument("files", nargs="+", metavar="FILE", help="PDN files to add (compressed too)")
     index.add_argument("--db", required=True, help="the database file (created if absent)")
     index.add_argument(
         "--positions",
@@ -64,7 +65,7 @@ def add_parsers(commands: Any) -> None:
         help="variant of --fen and --moves (default: the database's, if it has one only, "
         "else international)",
     )
-    search.add_argument("--limit", type=int, default=None, help="list at most N games")
+    search.add_argument("--limit", type=integer(1), default=None, help="list at most N games")
     search.add_argument("--json", action="store_true", help="print a JSON list")
     search.set_defaults(run=_search)
 

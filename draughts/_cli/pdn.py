@@ -53,7 +53,12 @@ def add_parsers(commands: Any) -> None:
         "Large inputs are split at game boundaries and checked in worker processes; the "
         "output is the same as with --jobs 1.",
     )
-    validate.add_argument("files", nargs="+", metavar="FILE")
+    validate.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="PDN files (compressed too), or - for standard input",
+    )
     validate.add_argument(
         "--variant", default=None, help="variant of games without GameType/Variant tags"
     )
@@ -100,8 +105,12 @@ def add_parsers(commands: Any) -> None:
         "IN may be compressed (.gz, .bz2, .xz; .zst with draughtslib[zstd]); - reads "
         "standard input, and an OUT of - writes standard output.",
     )
-    convert.add_argument("input", metavar="IN")
-    convert.add_argument("output", metavar="OUT")
+    convert.add_argument(
+        "input", metavar="IN", help="the PDN file to read, or - for standard input"
+    )
+    convert.add_argument(
+        "output", metavar="OUT", help="the PDN file to write, or - for standard output"
+    )
     convert.add_argument(
         "--variant", default=None, help="variant of games without GameType/Variant tags"
     )

@@ -23,11 +23,6 @@ from draughts._cli.main import _parser
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_PDN = ROOT / "tests" / "data" / "pdn" / "candidate95.pdn"
 
-# Cases that fail only because of draughts/_cli/pdn.py or draughts/_cli/index.py
-# (validate, convert, index, search), which are being rewritten elsewhere.
-_PDN_CLI = "draughts/_cli/pdn.py is being rewritten (issue 22 part 9, validate/convert)"
-_INDEX_CLI = "draughts/_cli/index.py is being rewritten (issue 22 part 9, index/search)"
-
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
@@ -49,11 +44,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     }
 
 
-def _case(*argv: str, usage: bool = False, xfail: str | None = None) -> Any:
+def _case(*argv: str, usage: bool = False) -> Any:
     """A command line, and whether it must be refused as a usage error (exit
     2: an unknown variant or a number out of range, before any work)."""
-    marks = [pytest.mark.xfail(strict=False, reason=xfail)] if xfail else []
-    return pytest.param(list(argv), usage, marks=marks, id=" ".join(argv))
+    return pytest.param(list(argv), usage, id=" ".join(argv))
 
 
 CASES = [
@@ -88,7 +82,7 @@ CASES = [
     _case("validate", "BINARY"),
     _case("validate", "EMPTY"),
     _case("validate", "DIRECTORY"),
-    _case("validate", "--variant", "nosuch", "GOOD", usage=True, xfail=_PDN_CLI),
+    _case("validate", "--variant", "nosuch", "GOOD", usage=True),
     _case("validate", "--variant", "nosuch", "MISSING", usage=True),
     _case("validate", "--jobs", "0", "GOOD", usage=True),
     _case("validate", "--jobs", "x", "GOOD", usage=True),
@@ -124,7 +118,7 @@ CASES = [
     _case("search", "--db", "EMPTY", "--moves", "99-99 zz"),
     _case("search", "--db", "EMPTY", "--variant", "nosuch", "--moves", "11-15", usage=True),
     _case("search", "--db", "EMPTY", "--tag", "novalue"),
-    _case("search", "--db", "EMPTY", "--limit", "-1", usage=True, xfail=_INDEX_CLI),
+    _case("search", "--db", "EMPTY", "--limit", "-1", usage=True),
     _case("search", "--db", "EMPTY", "--limit", "x", usage=True),
     # serve: refused before a server starts
     _case("serve", "--port", "-1", usage=True),
@@ -233,18 +227,8 @@ def _undocumented(parser: argparse.ArgumentParser) -> list[str]:
     ]
 
 
-def _help_cases() -> list[object]:
-    lacking = {"validate": _PDN_CLI, "convert": _PDN_CLI, "index": _INDEX_CLI}
-    return [
-        pytest.param(
-            name,
-            marks=[pytest.mark.xfail(strict=False, reason=lacking[name])]
-            if name in lacking
-            else [],
-            id=name,
-        )
-        for name in _subcommands(_parser())
-    ]
+def _help_cases() -> list[str]:
+    return list(_subcommands(_parser()))
 
 
 @pytest.mark.parametrize("command", _help_cases())
