@@ -31,6 +31,7 @@ import os
 from collections.abc import Callable
 from typing import IO, Any, overload
 
+from draughts.pdn._opening import _HEAD
 from draughts.pdn._text import NotTextError, handle_error, refuse_binary
 from draughts.pdn.builders import GameBuilder, HeadersBuilder, SkipVisitor
 from draughts.pdn.headers import (
@@ -44,7 +45,6 @@ from draughts.pdn.headers import (
 )
 from draughts.pdn.lexer import guess_encoding as _guess_encoding
 from draughts.pdn.offsets import (
-    _HEAD,
     GameStart,
     _compression,
     _open_binary,
