@@ -85,8 +85,12 @@ def cut_failures(text: str, cuts: range) -> list[str]:
     return failures
 
 
-def test_a_file_cut_after_every_byte() -> None:
-    text = (DATA / "pdn" / "candidate95.pdn").read_bytes()[:3000].decode("utf-8")
+@pytest.mark.parametrize(
+    "size", [pytest.param(1500, id="first-game"), pytest.param(3000, marks=pytest.mark.slow)]
+)
+def test_a_file_cut_after_every_byte(size: int) -> None:
+    # The first 1,500 bytes: the tags and the first 24 moves of the first game.
+    text = (DATA / "pdn" / "candidate95.pdn").read_bytes()[:size].decode("utf-8")
     assert cut_failures(text, range(1, len(text) + 1)) == []
 
 

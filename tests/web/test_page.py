@@ -190,7 +190,15 @@ def test_the_message_stays_in_view_with_the_clock_on(
         tab.context.close()
 
 
-@pytest.mark.parametrize("variant", ["dama", "international", "canadian", "turkish"])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        pytest.param("dama", marks=pytest.mark.slow),
+        "international",
+        "canadian",  # the largest board
+        pytest.param("turkish", marks=pytest.mark.slow),
+    ],
+)
 def test_no_horizontal_scrolling_and_the_board_in_view(
     chromium: Any, live_server: str, tmp_path: Path, variant: str
 ) -> None:
