@@ -111,7 +111,7 @@ def table_entries(megabytes: int) -> int:
     power-of-two array (up to 86 bytes a position), the Python one a dict
     of tuples (about 170 bytes a position).
 
-    >>> table_entries(86) == (2**20 if draughts.BACKEND == "native" else 530_464)
+    >>> table_entries(86) == (2**20 if draughts.BACKEND == "native" else 530_456)
     True
     """
     per_entry = 86 if draughts.BACKEND == "native" else 170
