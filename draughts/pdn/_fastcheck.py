@@ -48,6 +48,7 @@ import attrs
 
 from draughts import _core
 from draughts.board import Board
+from draughts.pdn.lexer import RESULT
 from draughts.pdn.resolver import resolver_for, start_board
 from draughts.variant import Variant
 
@@ -56,7 +57,7 @@ __all__ = ["FastCheck", "fast_check", "fast_replay"]
 _OK, _ERROR = 0, 1
 
 # A result marker as the lexer reads one (or "*"), ending the text.
-_ENDS_WITH_RESULT = re.compile(r"(?:1/2[-:]1/2|[12][-:]0|0[-:][012]|1[-:]1|\*)\s*\Z")
+_ENDS_WITH_RESULT = re.compile(rf"(?:{RESULT}|\*)\s*\Z")
 
 
 @attrs.frozen

@@ -19,6 +19,8 @@ from draughts.pdn._text import handle_error
 # square). The last alternative catches any other character, so no text is
 # skipped silently.
 SQ = r"(?:[a-zA-Z][0-9]{1,2}|[0-9]{1,3})"
+RESULT = r"(?:1/2[-:]1/2|[12][-:]0|0[-:][012]|1[-:]1)(?![0-9])"
+"""A result marker, as PDN 3.0 writes it and as old files do (``:``)."""
 TOKEN = re.compile(
     r"""
     (?P<tag>\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\])
@@ -27,7 +29,7 @@ TOKEN = re.compile(
   | (?P<semicolon>;[^\n]*)
   | (?P<percent>%[^\n]*)
   | /(?P<setup>[^/\n]*)/
-  | (?P<result>(?:1/2[-:]1/2|[12][-:]0|0[-:][012]|1[-:]1)(?![0-9]))
+  | (?P<result>RESULT)
   | (?P<number>[0-9]+\.(?:\.\.)?)
   | (?P<ellipsis>\.\.\.?|…)
   | (?P<move>(?P<squares>(?P<a>SQ)[ \t]*(?P<sep>[-xX:])[ \t]*(?P<b>SQ)
@@ -40,7 +42,7 @@ TOKEN = re.compile(
   | (?P<close>\))
   | (?P<star>\*)
   | (?P<junk>[^\s{}()\[\]]+|\S)
-    """.replace("SQ", SQ),
+    """.replace("SQ", SQ).replace("RESULT", RESULT),
     re.VERBOSE,
 )
 
