@@ -38,6 +38,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="engine searches at once; more requests are answered 503 (default 2)",
     )
+    serve.add_argument(
+        "--db",
+        metavar="FILE",
+        help="an index made by draughts index --positions: the opening explorer shows its games",
+    )
     serve.set_defaults(run=run)
 
 
@@ -50,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         out=sys.stdout,
         engine_seconds=args.engine_seconds,
         engine_threads=args.engine_threads,
+        db=args.db,
     )
 
 
@@ -61,9 +67,11 @@ def serve(
     out: TextIO,
     engine_seconds: float = 1.0,
     engine_threads: int = 2,
+    db: str | None = None,
 ) -> int:
     """Serve the web board; returns the exit code (2 without the extra, for
-    a port out of range or an engine setting that is not positive)."""
+    a port out of range, an engine setting that is not positive or a
+    ``db`` that is not an index of games with positions)."""
     if not 0 <= port <= 65535:
         print(f"draughts serve: --port {port} is not a port number (0 to 65535)", file=out)
         return 2
@@ -85,13 +93,18 @@ def serve(
             file=out,
         )
         return 2
+    try:
+        app = create_app(engine_seconds=engine_seconds, engine_threads=engine_threads, db=db)
+    except ValueError as error:
+        print(f"draughts serve: --db: {error}", file=out)
+        return 2
     problem = _cannot_listen(host, port)
     if problem:
         print(f"draughts serve: cannot listen on {host}:{port}: {problem}", file=out)
         return 2
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(engine_seconds=engine_seconds, engine_threads=engine_threads),
+            app,
             host=host,
             port=port,
             log_level="warning",

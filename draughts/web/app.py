@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -22,22 +23,42 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import draughts
-from draughts.engine import Level, Limit, builtin
+from draughts.engine import Analysis, Level, Limit, builtin
+from draughts.engine.search import StopSignal
 from draughts.web import positions
+from draughts.web.explorer import Explorer
 from draughts.web.positions import BadRequest
+from draughts.web.streams import Slots, analysis_events
+from draughts.web.study import study
 
-__all__ = ["DEFAULT_ENGINE_SECONDS", "MAX_BODY_BYTES", "MAX_JSON_DEPTH", "create_app"]
+__all__ = [
+    "DEFAULT_ENGINE_SECONDS",
+    "MAX_BODY_BYTES",
+    "MAX_JSON_DEPTH",
+    "MAX_STUDY_BYTES",
+    "create_app",
+]
 
 STATIC = Path(__file__).resolve().parent / "static"
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted: a game of :data:`~draughts.web.positions.MAX_MOVES`
 plies in long notation fits with room to spare."""
+
+MAX_STUDY_BYTES = 1024 * 1024
+"""The largest PDN text ``POST /api/study`` accepts (its JSON body): a game
+with many annotated variations fits."""
 
 MAX_JSON_DEPTH = 8
 """The deepest nesting of arrays and objects a body may have: the API's
@@ -57,10 +78,19 @@ _BRACKETS = re.compile(r"[][{}]")
 _LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 _ENGINE_FIELDS = {"variant", "fen", "moves", "level", "seed"}
 _ANALYSIS_FIELDS = {"variant", "fen", "moves", "seconds"}
+_EXPLORER_FIELDS = {"variant", "fen", "moves"}
+_NO_EXPLORER = (
+    "the opening explorer is off: start the server with an index of games, "
+    "draughts serve --db games.sqlite (made by draughts index --positions)"
+)
+_GAME_ID = re.compile(r"[0-9]{1,18}")  # below 2**63: an SQLite integer
 
 
 def create_app(
-    *, engine_seconds: float = DEFAULT_ENGINE_SECONDS, engine_threads: int = 2
+    *,
+    engine_seconds: float = DEFAULT_ENGINE_SECONDS,
+    engine_threads: int = 2,
+    db: str | os.PathLike[str] | None = None,
 ) -> Starlette:
     """The web board as an ASGI application: ``/`` is the page, ``/api/...``
     the JSON API (see :doc:`/web`).
@@ -71,6 +101,9 @@ def create_app(
     :param engine_threads: how many engine searches may run at once; a
         request beyond them is answered 503 at once (try again later), so
         that waiting requests never pile up.
+    :param db: an index of games made by ``draughts index --positions``
+        (:mod:`draughts.pdn.index`) for the opening explorer; without it the
+        explorer is off.
 
     >>> from starlette.testclient import TestClient
     >>> client = TestClient(create_app())
@@ -78,14 +111,20 @@ def create_app(
     'white'
     >>> client.post("/api/position", json={"variant": "chess"}).status_code
     422
+    >>> client.post("/api/explorer", json={"variant": "english"}).status_code
+    404
 
-    :raises ValueError: for a time or a thread count that is not positive.
+    :raises ValueError: for a time or a thread count that is not positive,
+        or a ``db`` that is not an index with positions.
     """
     if not engine_seconds > 0:
         raise ValueError(f"engine_seconds must be positive, not {engine_seconds!r}")
     if engine_threads < 1:
         raise ValueError(f"engine_threads must be at least 1, not {engine_threads!r}")
-    busy = 0  # searches running; only the event loop's thread changes it
+    explorer = None if db is None else Explorer(db)
+    engine_slots = Slots(engine_threads, "the engine")
+    # The explorer's questions are reads, but of a database that can be big.
+    explorer_slots = Slots(engine_threads, "the games database")
     variant_list_json = positions.variants()  # the presets do not change
 
     async def page(request: Request) -> Response:
@@ -105,33 +144,54 @@ def create_app(
             headers={"Content-Disposition": 'attachment; filename="game.pdn"'},
         )
 
-    async def search(work: Callable[[], dict[str, Any]]) -> Response:
-        """Run ``work`` (a search) in a worker thread if a slot is free."""
-        nonlocal busy
-        if busy >= engine_threads:
-            raise BadRequest(
-                f"the engine is busy with {busy} other searches: try again in a moment",
-                status=503,
-            )
-        busy += 1
-        try:
-            # A thread cannot be stopped: if the client leaves, the slot
-            # stays taken until the (time-bounded) search ends.
-            return JSONResponse(await anyio.to_thread.run_sync(work))
-        finally:
-            busy -= 1
-
     async def engine(request: Request) -> Response:
         body = positions.check_fields(await _json_body(request), _ENGINE_FIELDS)
         board = _board_to_search(body)
         level, seed = _engine_settings(body)
-        return await search(lambda: _engine_move(board, level, seed, engine_seconds))
+        return JSONResponse(
+            await engine_slots.run(lambda: _engine_move(board, level, seed, engine_seconds))
+        )
 
     async def analysis(request: Request) -> Response:
         body = positions.check_fields(await _json_body(request), _ANALYSIS_FIELDS)
         board = _board_to_search(body)
         seconds = _seconds(body, engine_seconds)
-        return await search(lambda: _analysis(board, seconds))
+        return JSONResponse(await engine_slots.run(lambda: _analysis(board, seconds)))
+
+    async def analysis_stream(request: Request) -> Response:
+        body = positions.check_fields(_query_body(request), _ANALYSIS_FIELDS)
+        board = _board_to_search(body)
+        seconds = _seconds(body, engine_seconds)
+        events = analysis_events(
+            engine_slots, lambda info, stop: _analysis(board, seconds, info, stop)
+        )
+        return StreamingResponse(
+            events,
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def explore(request: Request) -> Response:
+        if explorer is None:
+            raise BadRequest(_NO_EXPLORER, status=404)
+        body = positions.check_fields(await _json_body(request), _EXPLORER_FIELDS)
+        board = positions.board_from_request(body)
+        found = explorer  # for the closure: not None here
+        return JSONResponse(await explorer_slots.run(lambda: found.explore(board)))
+
+    async def stored_game(request: Request) -> Response:
+        if explorer is None:
+            raise BadRequest(_NO_EXPLORER, status=404)
+        text = request.path_params["id"]
+        if not _GAME_ID.fullmatch(text):
+            raise BadRequest(f"game id: expected a number, not {positions.short(text)}")
+        found = explorer
+        game = await explorer_slots.run(lambda: found.game_pdn(int(text)))
+        return PlainTextResponse(game, media_type="application/x-pdn; charset=utf-8")
+
+    async def study_game(request: Request) -> Response:
+        body = await _json_body(request, limit=MAX_STUDY_BYTES)
+        return JSONResponse(await anyio.to_thread.run_sync(lambda: study(body)))
 
     return Starlette(
         routes=[
@@ -140,7 +200,11 @@ def create_app(
             Route("/api/position", position, methods=["POST"]),
             Route("/api/engine", engine, methods=["POST"]),
             Route("/api/analysis", analysis, methods=["POST"]),
+            Route("/api/analysis/stream", analysis_stream),
             Route("/api/pdn", game_pdn, methods=["POST"]),
+            Route("/api/study", study_game, methods=["POST"]),
+            Route("/api/explorer", explore, methods=["POST"]),
+            Route("/api/games/{id}", stored_game),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={BadRequest: _bad_request},
@@ -153,21 +217,22 @@ async def _bad_request(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": str(error)}, status_code=status, headers=headers)
 
 
-async def _json_body(request: Request) -> Any:
-    """The request's JSON body, read no further than :data:`MAX_BODY_BYTES`.
+async def _json_body(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
+    """The request's JSON body, read no further than ``limit`` bytes.
 
     :raises BadRequest: (413) for a body too large, (400) for one that is
         not JSON or not UTF-8, or has a number too long to read or a nesting
         deeper than :data:`MAX_JSON_DEPTH`.
     """
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise BadRequest(_too_large(int(declared)), status=413)
+    # A 5,000-digit length is "large": compared as text, never converted.
+    if declared.isdigit() and (len(declared) > 12 or int(declared) > limit):
+        raise BadRequest(_too_large(declared, limit), status=413)
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
-        if len(data) > MAX_BODY_BYTES:
-            raise BadRequest(_too_large(len(data)), status=413)
+        if len(data) > limit:
+            raise BadRequest(_too_large(str(len(data)), limit), status=413)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -202,8 +267,35 @@ def _no_constant(name: str) -> Any:
     raise BadRequest(f"the body is not JSON: {name} is not a JSON number")
 
 
-def _too_large(size: int) -> str:
-    return f"the body has {size} bytes or more, more than the {MAX_BODY_BYTES} allowed"
+def _too_large(size: str, limit: int) -> str:
+    shown = size if len(size) <= 12 else f"{size[:6]}... ({len(size)} digits)"
+    return f"the body has {shown} bytes or more, more than the {limit} allowed"
+
+
+def _query_body(request: Request) -> dict[str, Any]:
+    """The fields of a GET request's query string as a JSON body would give
+    them: ``moves`` separated by spaces, ``seconds`` a number.
+
+    :raises BadRequest: for a field given twice or a ``seconds`` that is not
+        a number.
+    """
+    query = request.query_params
+    body: dict[str, Any] = {}
+    for key in query:
+        values = query.getlist(key)
+        if len(values) > 1:
+            raise BadRequest(f"{positions.short(key)[1:-1]}: given {len(values)} times")
+        body[key] = values[0]
+    if "moves" in body:
+        body["moves"] = body["moves"].split()
+    if "seconds" in body:
+        try:
+            body["seconds"] = float(body["seconds"])
+        except ValueError:
+            raise BadRequest(
+                f"seconds: expected a positive number, not {positions.short(body['seconds'])}"
+            ) from None
+    return body
 
 
 def _engine_settings(body: Any) -> tuple[Level, int]:
@@ -242,11 +334,29 @@ def _seconds(body: Mapping[str, Any], cap: float) -> float:
     return float(min(seconds, cap))  # min first: float() of a 400-digit int overflows
 
 
-def _analysis(board: draughts.Board, seconds: float) -> dict[str, Any]:
+def _analysis(
+    board: draughts.Board,
+    seconds: float,
+    info: Callable[[dict[str, Any]], None] | None = None,
+    stop: StopSignal | None = None,
+) -> dict[str, Any]:
     """The hard level's view of ``board`` within ``seconds`` (run in a
     worker thread): its score for the side to move, the depth, the nodes and
-    the best line, each move written as the position before it asks."""
-    result = builtin("hard", strict=True).analyse(board, Limit(time=seconds))
+    the best line, each move written as the position before it asks. With
+    ``info``, every deeper search's view is given to it as it comes;
+    ``stop`` ends the search early (with the view so far)."""
+
+    def report(analysis: Analysis) -> None:
+        assert info is not None
+        info(_analysis_json(board, analysis))
+
+    result = builtin("hard", strict=True).analyse(
+        board, Limit(time=seconds), info=None if info is None else report, stop=stop
+    )
+    return _analysis_json(board, result)
+
+
+def _analysis_json(board: draughts.Board, result: Analysis) -> dict[str, Any]:
     line = board.copy()
     pv = []
     for move in result.pv:
@@ -257,7 +367,7 @@ def _analysis(board: draughts.Board, seconds: float) -> dict[str, Any]:
         "depth": result.depth,
         "nodes": result.nodes,
         "pv": pv,
-        "best": pv[0],
+        "best": pv[0] if pv else None,
     }
 
 
