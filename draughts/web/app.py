@@ -83,7 +83,8 @@ _NO_EXPLORER = (
     "the opening explorer is off: start the server with an index of games, "
     "draughts serve --db games.sqlite (made by draughts index --positions)"
 )
-_GAME_ID = re.compile(r"[0-9]{1,18}")  # below 2**63: an SQLite integer
+_GAME_ID = re.compile(r"[0-9]+")
+_MOST_ID_DIGITS = 18  # below 2**63, SQLite's largest integer
 
 
 def create_app(
@@ -185,6 +186,8 @@ def create_app(
         text = request.path_params["id"]
         if not _GAME_ID.fullmatch(text):
             raise BadRequest(f"game id: expected a number, not {positions.short(text)}")
+        if len(text) > _MOST_ID_DIGITS:
+            raise BadRequest(f"no game {positions.short(text)[1:-1]} in the index", status=404)
         found = explorer
         game = await explorer_slots.run(lambda: found.game_pdn(int(text)))
         return PlainTextResponse(game, media_type="application/x-pdn; charset=utf-8")
