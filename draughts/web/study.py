@@ -41,7 +41,7 @@ def study(body: object) -> dict[str, Any]:
     ``move`` as PDN, its ``comment``, ``starting_comment`` and ``nags``.
 
     :raises BadRequest: for a body that is not ``{"pdn": "..."}``, (422) for
-        a text with no game, an unknown variant or more than
+        a text with no game (nothing but errors), an unknown variant or more than
         :data:`MAX_NODES` moves.
     """
     request = check_fields(body, _FIELDS)
@@ -59,6 +59,9 @@ def study(body: object) -> dict[str, Any]:
     game = pdn.read_game(io.StringIO(text), variant=variant)
     if game is None:
         raise BadRequest("pdn: the text holds no game", status=422)
+    if game.errors and not game.variations and not list(game.headers.items()):
+        # Nothing read but errors ("hello", binary data): not a game.
+        raise BadRequest(f"pdn: the text holds no game: {game.errors[0]}", status=422)
     start = game.board()
     return {
         "variant": game.variant.name,

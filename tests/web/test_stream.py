@@ -152,11 +152,17 @@ def test_bad_study_requests(client: TestClient, body: Any, status: int, words: s
     assert words in response.json()["error"]
 
 
-def test_garbage_is_a_game_with_errors_not_a_failure(client: TestClient) -> None:
-    response = client.post("/api/study", json={"pdn": "\x00\x01 1. 99-98 {unclosed"})
-    assert response.status_code in (200, 422), response.text
-    if response.status_code == 200:
-        assert response.json()["errors"]
+@pytest.mark.parametrize("text", ["\x00\x01 1. 99-98 {unclosed", "hello world", "[Event"])
+def test_garbage_is_no_game(client: TestClient, text: str) -> None:
+    response = client.post("/api/study", json={"pdn": text})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"].startswith("pdn: the text holds no game: 1:1: ")
+
+
+def test_a_game_with_errors_is_studied_as_far_as_it_goes(client: TestClient) -> None:
+    answer = client.post("/api/study", json={"pdn": "1. 32-28 19-23 2. 99-98 *"}).json()
+    assert [node["move"] for node in answer["nodes"][1:]] == ["32-28", "19-23"]
+    assert answer["errors"] and "99-98" in answer["errors"][0]
 
 
 def test_a_text_over_the_limit_is_a_413(client: TestClient) -> None:

@@ -49,8 +49,9 @@ export class BoardView {
     return [x + SQUARE / 2, y + SQUARE / 2];
   }
 
-  // state: {pieces, lastMove, marks: {selected, passed, targets, movable, cursor}};
-  // cursor is a [row, col] cell or null.
+  // state: {pieces, lastMove, best, marks: {selected, passed, targets, movable,
+  // cursor}}; best is the engine's move ({from, to, path}) or null, cursor
+  // a [row, col] cell or null.
   render(state) {
     const { width, height, notation } = this.variant;
     const m = this.margin();
@@ -100,6 +101,7 @@ export class BoardView {
       element(svg, "text", { x: x + 2, y: y + 10, class: "coord number" }).textContent = String(number);
     }
     if (last) this.route(svg, last);
+    if (state.best) this.arrow(svg, state.best);
     if (marks.cursor !== null && marks.cursor !== undefined) {
       const [x, y] = this.corner(...marks.cursor);
       element(svg, "rect", { x: x + 1.5, y: y + 1.5, width: SQUARE - 3, height: SQUARE - 3, class: "cursor" });
@@ -159,6 +161,22 @@ export class BoardView {
         class: "crown",
       });
     }
+  }
+
+  // The engine's best move: an arrow along its route.
+  arrow(svg, move) {
+    const defs = element(svg, "defs", {});
+    const marker = element(defs, "marker", {
+      id: "best-head", viewBox: "0 0 10 10", refX: 5, refY: 5,
+      markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse",
+    });
+    element(marker, "path", { d: "M0,0L10,5L0,10z", class: "best-head" });
+    const path = move.path.length >= 2 ? move.path : [move.from, move.to];
+    element(svg, "polyline", {
+      points: path.map((s) => this.center(s).join(",")).join(" "),
+      class: `best s${move.from}`,
+      "marker-end": "url(#best-head)",
+    });
   }
 
   route(svg, move) {

@@ -3,8 +3,12 @@
 // rules live on the server: every change asks POST /api/position with the
 // whole game, so the page never decides what is legal.
 
+import { Analysis } from "./analysis.js";
 import { BoardView } from "./board.js";
+import { Editor } from "./editor.js";
+import { Explorer } from "./explorer.js";
 import { listenForKeys, parseTypedMove } from "./keyboard.js";
+import { Study } from "./study.js";
 
 const SCHEMES = {
   "black-white": { white: "White", black: "Black" },
@@ -47,7 +51,7 @@ async function api(path, body) {
     try { message = (await response.json()).error; } catch { /* not JSON */ }
     throw Object.assign(new Error(message), { status: response.status });
   }
-  return path === "api/pdn" ? response.text() : response.json();
+  return path === "api/pdn" || path.startsWith("api/games/") ? response.text() : response.json();
 }
 
 class Game {
@@ -62,11 +66,22 @@ class Game {
     this.cursor = null; // the keyboard's [row, col] while the board has the focus
     listenForKeys(this.view, this);
     this.generation = 0; // bumped by every change, so late engine replies are dropped
+    this.analysis = new Analysis(this);
+    this.study = new Study(this);
+    this.editor = new Editor(this);
+    this.explorer = new Explorer(this, (id) => this.openStored(id));
     this.fillVariantList(variants);
     this.readAddress();
     this.bindControls();
-    this.newGame();
+    this.newGame().then(() => this.replayAddressMoves());
     setInterval(() => this.tick(), 100);
+  }
+
+  // The moves of a shared link, played once the game is set up.
+  async replayAddressMoves() {
+    const moves = this.addressMoves;
+    this.addressMoves = [];
+    if (moves.length) await this.advance(moves, null);
   }
 
   fillVariantList(variants) {
@@ -91,6 +106,8 @@ class Game {
     $("#increment").value = Number(query.get("increment")) > 0 ? query.get("increment") : "0";
     $("#coordinates").checked = query.get("coordinates") !== "0";
     this.flipped = query.get("flip") === "1";
+    $("#analysis-on").checked = query.get("analysis") === "1";
+    this.addressMoves = (query.get("moves") ?? "").split(/\s+/).filter(Boolean);
   }
 
   writeAddress() {
@@ -104,7 +121,20 @@ class Game {
     if (Number($("#increment").value) > 0) query.set("increment", $("#increment").value);
     if (this.flipped) query.set("flip", "1");
     if (!$("#coordinates").checked) query.set("coordinates", "0");
+    if ($("#analysis-on").checked) query.set("analysis", "1");
     history.replaceState(null, "", `?${query}`);
+    return query;
+  }
+
+  // A link to this position: the address with the moves played.
+  share() {
+    const query = this.writeAddress();
+    if (this.moves.length) query.set("moves", this.moves.join(" "));
+    const link = `${location.origin}${location.pathname}?${query}`;
+    $("#share-link").value = link;
+    $("#share-link").hidden = false;
+    $("#share-link").select();
+    navigator.clipboard?.writeText(link).catch(() => { /* http: the field is selected */ });
   }
 
   bindControls() {
@@ -127,6 +157,8 @@ class Game {
     $("#resign").addEventListener("click", () => this.resign());
     $("#claim").addEventListener("click", () => this.finish({ by: "claim" }));
     $("#download").addEventListener("click", () => this.download());
+    $("#share").addEventListener("click", () => this.share());
+    $("#analysis-on").addEventListener("change", () => this.writeAddress());
     for (const id of ["#show-movable", "#coordinates", "#scheme"]) {
       $(id).addEventListener("change", () => { this.writeAddress(); this.draw(); });
     }
@@ -144,6 +176,8 @@ class Game {
     return ["white", "black"].filter((side) => side !== engine);
   }
 
+  // A new game from the form's variant and FEN; false if the server
+  // refuses the FEN (the message says why).
   async newGame() {
     const variant = this.variants.get($("#variant").value);
     const fen = $("#fen").value.trim() || null;
@@ -152,8 +186,9 @@ class Game {
       answer = await api("api/position", { variant: variant.name, fen, moves: [] });
     } catch (error) {
       this.say(`Cannot start from that position: ${error.message}`);
-      return;
+      return false;
     }
+    if (!this.study.entering) this.study.close();
     this.generation++;
     this.variant = variant;
     this.view.setVariant(variant);
@@ -170,6 +205,43 @@ class Game {
     this.describeVariant();
     this.show(answer);
     this.say("");
+    return true;
+  }
+
+  // A study's game: its variant and start, two players on this screen.
+  async setUp(variant, fen) {
+    if (!this.variants.has(variant)) {
+      this.say(`The page does not know the variant ${variant}.`);
+      return false;
+    }
+    $("#variant").value = variant;
+    $("#scheme").value = DEFAULT_SCHEME[variant] ?? "black-white";
+    $("#fen").value = fen ?? "";
+    $("#engine").value = "none";
+    return this.newGame();
+  }
+
+  // A game of the server's database, opened in the study view.
+  async openStored(id) {
+    let text;
+    try {
+      text = await api(`api/games/${id}`);
+    } catch (error) {
+      this.say(`The game cannot be opened: ${error.message}`);
+      return;
+    }
+    $("#pdn-text").value = text;
+    $("#study-card").open = true;
+    await this.study.load(text);
+  }
+
+  // A move named by its PDN text (the explorer's), if legal here.
+  playText(text) {
+    const move = this.position.legal_moves.find((m) => m.pdn === text);
+    if (!move) return;
+    if (this.study.active()) this.study.played(text);
+    else if (this.humanToMove()) this.play(move);
+    else this.say("Wait for your turn.");
   }
 
   // The heading, the window's title and the how-to-play panel.
@@ -226,6 +298,8 @@ class Game {
     this.markMovable = false;
     this.draw();
     this.maybeEngine();
+    this.analysis.update();
+    this.explorer.update();
   }
 
   request(extra = {}) {
@@ -245,9 +319,11 @@ class Game {
     const candidates = sel ? this.candidates() : [];
     const movable = new Set();
     if (($("#show-movable").checked || this.markMovable) && this.humanToMove()) for (const m of p.legal_moves) movable.add(m.from);
+    const editing = this.editor.active;
     this.view.render({
-      pieces: p.pieces,
-      lastMove: p.last_move,
+      pieces: editing ? this.editor.pieceList() : p.pieces,
+      lastMove: editing ? null : p.last_move,
+      best: editing ? null : this.analysis.bestMove(),
       marks: {
         selected: sel ? sel.origin : null,
         passed: new Set(sel ? sel.route.slice(1) : []),
@@ -371,6 +447,10 @@ class Game {
 
   // A press on a square: select the piece, if it is ours; true when it may be dragged.
   press(square) {
+    if (this.editor.active) {
+      this.editor.click(square);
+      return false;
+    }
     if (!this.humanToMove()) return false;
     if (!this.ownPiece(square)) return false;
     const moves = this.position.legal_moves.filter((m) => m.from === square);
@@ -401,6 +481,10 @@ class Game {
 
   // A square picked by the keyboard: a press and a click.
   pick(square) {
+    if (this.editor.active) {
+      this.editor.click(square);
+      return;
+    }
     if (!this.humanToMove()) {
       if (this.thinking) this.say("Wait for the engine's move.");
       return;
@@ -509,6 +593,10 @@ class Game {
     const mover = this.position.turn;
     this.selection = null;
     this.say("");
+    if (this.study.active()) {
+      this.study.played(move.pdn);
+      return;
+    }
     await this.advance([...this.moves, move.pdn], mover);
   }
 
@@ -547,7 +635,8 @@ class Game {
 
   async maybeEngine() {
     const p = this.position;
-    if (this.end || p.outcome || this.thinking || $("#engine").value !== p.turn) return;
+    // A study is stepped through by hand: the engine plays no side in it.
+    if (this.end || p.outcome || this.thinking || $("#engine").value !== p.turn || this.study.active()) return;
     const generation = this.generation;
     const search = {}; // this search's token: an undo may start another one meanwhile
     this.thinking = search;
@@ -574,6 +663,10 @@ class Game {
   }
 
   undo() {
+    if (this.study.active()) {
+      this.study.back();
+      return;
+    }
     if (this.moves.length === 0) return;
     const engineSide = $("#engine").value;
     let moves = this.moves.slice(0, -1);

@@ -1,0 +1,96 @@
+// The opening explorer: for the position on the board, the moves played
+// from it in the server's games (POST api/explorer; the server needs
+// --db), with the number of games and the score, and the games, which open
+// in the study view. A server without games answers 404: the panel stays
+// hidden.
+
+const $ = (selector) => document.querySelector(selector);
+
+function cell(text, className) {
+  return Object.assign(document.createElement("td"), { textContent: text, className: className ?? "" });
+}
+
+function percent(part, whole) {
+  return whole ? `${Math.round((100 * part) / whole)}%` : "";
+}
+
+export class Explorer {
+  // game: the page's Game; open(id) opens a game of the index.
+  constructor(game, open) {
+    this.game = game;
+    this.open = open;
+    this.off = false; // the server has no games
+    this.key = null;
+  }
+
+  async update() {
+    if (this.off || !this.game.position) return;
+    const body = this.game.request();
+    const key = JSON.stringify(body);
+    if (key === this.key) return;
+    this.key = key;
+    let response;
+    try {
+      response = await fetch("api/explorer", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: key,
+      });
+    } catch (error) {
+      $("#explorer-state").textContent = `The games cannot be reached: ${error.message}`;
+      return;
+    }
+    if (response.status === 404) {
+      this.off = true;
+      $("#explorer").hidden = true;
+      return;
+    }
+    const answer = await response.json();
+    if (key !== this.key) return; // the board moved on meanwhile
+    $("#explorer").hidden = false;
+    if (!response.ok) {
+      $("#explorer-state").textContent = answer.error;
+      this.show({ moves: [], games: [] });
+      return;
+    }
+    this.show(answer);
+  }
+
+  show(answer) {
+    const names = this.game.labels();
+    const total = answer.moves.reduce((sum, m) => sum + m.games, 0);
+    $("#explorer-state").textContent = answer.games.length
+      ? `${answer.games.length === 50 ? "The first 50" : answer.games.length} games had this position.`
+      : "No game of the database had this position.";
+    $("#explorer-head").replaceChildren(
+      ...["Move", "Games", `${names.white} wins`, "Draws", `${names.black} wins`].map((text) =>
+        Object.assign(document.createElement("th"), { textContent: text, scope: "col" })),
+    );
+    const rows = answer.moves.map((m) => {
+      const row = document.createElement("tr");
+      const button = Object.assign(document.createElement("button"), {
+        type: "button", className: "link", textContent: m.pdn,
+      });
+      button.setAttribute("aria-label", `play ${m.pdn}`);
+      button.addEventListener("click", () => this.game.playText(m.pdn));
+      const first = document.createElement("td");
+      first.append(button);
+      row.append(first, cell(`${m.games} (${percent(m.games, total)})`, "number"),
+        cell(percent(m.white_wins, m.games), "number"), cell(percent(m.draws, m.games), "number"),
+        cell(percent(m.black_wins, m.games), "number"));
+      return row;
+    });
+    $("#explorer-moves").replaceChildren(...rows);
+    $("#explorer-games").replaceChildren(...answer.games.map((g) => {
+      const item = document.createElement("li");
+      const button = Object.assign(document.createElement("button"), { type: "button", className: "link" });
+      const players = `${g.white ?? "?"} - ${g.black ?? "?"}`;
+      const about = [g.event, g.date].filter(Boolean).join(", ");
+      button.textContent = `${players}${about ? ` (${about})` : ""} ${g.result ?? "*"}`;
+      button.dataset.game = String(g.id);
+      button.addEventListener("click", () => this.open(g.id));
+      item.append(button);
+      return item;
+    }));
+  }
+}
