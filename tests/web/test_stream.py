@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import anyio
 import pytest
@@ -16,6 +18,15 @@ from starlette.testclient import TestClient
 import draughts
 from draughts.web import create_app
 from draughts.web.streams import Slots, analysis_events
+
+T = TypeVar("T")
+
+
+def run(collect: Callable[[], Awaitable[T]]) -> T:
+    """``anyio.run(collect)`` in a thread of its own: Playwright's tests
+    leave an event loop on this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, collect).result()
 
 
 def events(text: str) -> list[tuple[str, Any]]:
@@ -75,7 +86,7 @@ def test_a_busy_server_says_so_in_an_event() -> None:
     async def collect() -> list[str]:
         return [item async for item in analysis_events(slots, lambda info, stop: {})]
 
-    (only,) = anyio.run(collect)
+    (only,) = run(collect)
     name, data = events(only)[0]
     assert name == "error" and data["status"] == 503
     assert "busy" in data["error"] and slots.busy == 1
@@ -93,7 +104,7 @@ def test_the_slot_is_given_back_when_the_search_ends() -> None:
         await anyio.sleep(0.05)  # the thread gives the slot back through the loop
         return found
 
-    found = [events(item)[0] for item in anyio.run(collect)]
+    found = [events(item)[0] for item in run(collect)]
     assert found == [("info", {"depth": 1}), ("done", {"depth": 2})]
     assert slots.busy == 0
 
