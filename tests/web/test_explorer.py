@@ -210,3 +210,13 @@ def test_serve_refuses_what_is_not_an_index_with_positions(tmp_path: Path) -> No
         assert serve(host="127.0.0.1", port=0, open_browser=False, out=out, db=str(path)) == 2
         assert out.getvalue().startswith("draughts serve: --db: ") and words in out.getvalue()
     assert not (tmp_path / "absent.sqlite").exists()  # not created by looking
+
+
+def test_a_content_length_of_5000_digits_is_a_413(client: TestClient) -> None:
+    response = client.post(
+        "/api/position",
+        content=b"{}",
+        headers={"content-length": "9" * 5000, "content-type": "application/json"},
+    )
+    assert response.status_code == 413
+    assert "(5000 digits) bytes or more" in response.json()["error"]
