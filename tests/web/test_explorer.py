@@ -20,6 +20,8 @@ from draughts import pdn
 from draughts._cli.serve import serve
 from draughts.pdn.index import Index
 from draughts.web import create_app
+from draughts.web.explorer import Explorer
+from draughts.web.positions import BadRequest
 from tests.conftest import shared_path
 
 FILES = (
@@ -220,3 +222,11 @@ def test_a_content_length_of_5000_digits_is_a_413(client: TestClient) -> None:
     )
     assert response.status_code == 413
     assert "(5000 digits) bytes or more" in response.json()["error"]
+
+
+def test_a_question_over_the_time_bound_is_a_503(games_db: Path) -> None:
+    explorer = Explorer(games_db, seconds=1e-9)
+    with pytest.raises(BadRequest) as caught:
+        explorer.explore(draughts.Board(variant="english"))
+    assert caught.value.status == 503
+    assert "took more than 1e-09 s over this position" in str(caught.value)

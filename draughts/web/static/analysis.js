@@ -5,6 +5,7 @@
 // the stream again by itself when the server ends it.
 
 const $ = (selector) => document.querySelector(selector);
+const RETRY_MS = 1000; // the server's Retry-After
 
 export class Analysis {
   // game: the page's Game (its request(), position and draw()).
@@ -96,7 +97,18 @@ export class Analysis {
     }
     const data = JSON.parse(fields.data ?? "{}");
     if (fields.event === "error") {
-      this.say(data.status === 503 ? "The engine is busy with other games: switch analysis off and on again in a moment." : data.error);
+      if (data.status !== 503) {
+        this.say(data.error);
+        return;
+      }
+      // Every search slot is taken (the page's last searches may still be
+      // ending): ask again in a moment, if the board is still there.
+      this.say("The engine is busy: the analysis starts in a moment.");
+      setTimeout(() => {
+        if (this.key !== key) return;
+        this.key = null;
+        this.update();
+      }, RETRY_MS);
       return;
     }
     this.view = data;

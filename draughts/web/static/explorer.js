@@ -30,27 +30,30 @@ export class Explorer {
     if (key === this.key) return;
     this.key = key;
     let response;
+    let answer;
     try {
       response = await fetch("api/explorer", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: key,
       });
+      if (response.status === 404) {
+        this.off = true;
+        $("#explorer").hidden = true;
+        return;
+      }
+      answer = await response.json();
     } catch (error) {
+      if (key === this.key) this.key = null; // asked again at the next change
       $("#explorer-state").textContent = `The games cannot be reached: ${error.message}`;
       return;
     }
-    if (response.status === 404) {
-      this.off = true;
-      $("#explorer").hidden = true;
-      return;
-    }
-    const answer = await response.json();
     if (key !== this.key) return; // the board moved on meanwhile
     $("#explorer").hidden = false;
     if (!response.ok) {
-      $("#explorer-state").textContent = answer.error;
+      this.key = null;
       this.show({ moves: [], games: [] });
+      $("#explorer-state").textContent = answer.error;
       return;
     }
     this.show(answer);
