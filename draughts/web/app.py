@@ -19,8 +19,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import anyio
-import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import (
@@ -126,6 +124,8 @@ def create_app(
     engine_slots = Slots(engine_threads, "the engine")
     # The explorer's questions are reads, but of a database that can be big.
     explorer_slots = Slots(engine_threads, "the games database")
+    # Reading a PDN text of a megabyte takes seconds of CPU.
+    reader_slots = Slots(engine_threads, "the PDN reader")
     variant_list_json = positions.variants()  # the presets do not change
 
     async def page(request: Request) -> Response:
@@ -194,7 +194,7 @@ def create_app(
 
     async def study_game(request: Request) -> Response:
         body = await _json_body(request, limit=MAX_STUDY_BYTES)
-        return JSONResponse(await anyio.to_thread.run_sync(lambda: study(body)))
+        return JSONResponse(await reader_slots.run(lambda: study(body)))
 
     return Starlette(
         routes=[

@@ -56,7 +56,10 @@ def study(body: object) -> dict[str, Any]:
             variant = draughts.find_variant(variant).name
         except ValueError as error:
             raise BadRequest(f"variant: {error}", status=422) from None
-    game = pdn.read_game(io.StringIO(text), variant=variant)
+    try:
+        game = pdn.read_game(io.StringIO(text), variant=variant)
+    except ValueError as error:  # a NAG of thousands of digits: int() refuses it
+        raise BadRequest(f"pdn: the text cannot be read: {error}", status=422) from None
     if game is None:
         raise BadRequest("pdn: the text holds no game", status=422)
     if game.errors and not game.variations and not list(game.headers.items()):

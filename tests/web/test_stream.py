@@ -176,6 +176,19 @@ def test_a_game_with_errors_is_studied_as_far_as_it_goes(client: TestClient) -> 
     assert answer["errors"] and "99-98" in answer["errors"][0]
 
 
+def test_a_nag_of_5000_digits_is_a_422_not_a_failure(client: TestClient) -> None:
+    response = client.post("/api/study", json={"pdn": "1. 32-28 $" + "9" * 5000 + " *"})
+    assert response.status_code == 422
+    assert response.json()["error"].startswith("pdn: the text cannot be read: ")
+
+
+def test_variations_nested_5000_deep_are_read(client: TestClient) -> None:
+    text = "1. 11-15 " + "(1. 9-13 " * 5000 + ")" * 5000 + " *"
+    answer = client.post("/api/study", json={"pdn": text}).json()
+    # Each variation is another first move: 11-15 and 5,000 times 9-13.
+    assert len(answer["nodes"][0]["children"]) == 5001
+
+
 def test_a_text_over_the_limit_is_a_413(client: TestClient) -> None:
     response = client.post("/api/study", json={"pdn": "1. 32-28 " * 200_000})
     assert response.status_code == 413 and response.json()["error"]

@@ -62,9 +62,12 @@ export class Explorer {
   show(answer) {
     const names = this.game.labels();
     const total = answer.moves.reduce((sum, m) => sum + m.games, 0);
-    $("#explorer-state").textContent = answer.games.length
-      ? `${answer.games.length === 50 ? "The first 50" : answer.games.length} games had this position.`
-      : "No game of the database had this position.";
+    // The games listed are the first few; those that went on are all counted.
+    const count = Math.max(total, answer.games.length);
+    const listed = answer.games.length;
+    $("#explorer-state").textContent = count === 0
+      ? "No game of the database had this position."
+      : `${count} games had this position${count > listed ? ` (the first ${listed} listed)` : ""}.`;
     $("#explorer-head").replaceChildren(
       ...["Move", "Games", `${names.white} wins`, "Draws", `${names.black} wins`].map((text) =>
         Object.assign(document.createElement("th"), { textContent: text, scope: "col" })),
