@@ -7,7 +7,11 @@ not an index with positions."""
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
+import subprocess
+import sys
+import urllib.request
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -230,3 +234,33 @@ def test_a_question_over_the_time_bound_is_a_503(games_db: Path) -> None:
         explorer.explore(draughts.Board(variant="english"))
     assert caught.value.status == 503
     assert "took more than 1e-09 s over this position" in str(caught.value)
+
+
+def test_serve_with_db_answers_the_explorer(tmp_path: Path) -> None:
+    games = tmp_path / "games.pdn"
+    games.write_text('[White "Ann"]\n1. 11-15 23-19 1-0\n\n[White "Bob"]\n1. 11-15 22-17 0-1\n')
+    db = tmp_path / "games.sqlite"
+    with Index(db) as index:
+        index.add_file(games, variant="english", positions=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "draughts", "serve", "--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        url = line.split(" at ", 1)[1].split()[0]
+        request = urllib.request.Request(
+            url + "api/explorer",
+            data=json.dumps({"variant": "english", "moves": ["11-15"]}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answer = json.load(response)
+        assert [(m["pdn"], m["games"]) for m in answer["moves"]] == [("23-19", 1), ("22-17", 1)]
+        assert [g["white"] for g in answer["games"]] == ["Ann", "Bob"]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
