@@ -2,10 +2,10 @@
 slots (more requests are refused with 503, never queued), and a search
 whose progress is streamed to the page as Server-Sent Events.
 
->>> import anyio
->>> slots = Slots(1, "the engine")
->>> anyio.run(slots.run, lambda: {"answer": 42})
-{'answer': 42}
+>>> print(event("info", {"depth": 1, "best": "32-28"}), end="")
+event: info
+data: {"depth": 1, "best": "32-28"}
+<BLANKLINE>
 """
 
 from __future__ import annotations
