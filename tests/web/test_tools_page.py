@@ -39,7 +39,7 @@ def current(page: Any) -> str:
     return text.split()[-1].rstrip(".")
 
 
-def test_a_pasted_game_stepped_through_with_the_arrow_keys(page: Any) -> None:
+def test_a_pasted_game_stepped_through_with_the_arrow_keys(page: Any, tmp_path: Path) -> None:
     page.open("variant=international&engine=white")
     page.click("#study-card summary")
     page.click("#load-pdn")
@@ -53,12 +53,16 @@ def test_a_pasted_game_stepped_through_with_the_arrow_keys(page: Any) -> None:
         "This PDN cannot be studied: pdn: the text holds no game: 1:1: "
     )
     assert page.is_hidden("#study-view")
-    page.fill("#pdn-text", STUDIED)
-    page.click("#load-pdn")
+    # A file chosen is read and studied at once.
+    upload = tmp_path / "club.pdn"
+    upload.write_text(STUDIED)
+    page.set_input_files("#pdn-file", str(upload))
     page.wait_for_selector("#study-view:not([hidden])")
+    assert page.input_value("#pdn-text") == STUDIED
     assert page.input_value("#variant") == "english" and page.input_value("#engine") == "none"
     assert page.inner_text("#study-header") == "Ann - Bob, Club match"
     assert page.inner_text("#study-comment") == "A quiet opening."
+    assert page.inner_text("#study-state") == "8 moves read (English draughts / American checkers)."
     page.focus("#study-forward")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("window.draughtsGame.position.history.length === 1")
