@@ -173,12 +173,14 @@ class Explorer:
             known = db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
         if known is None:
             raise BadRequest(f"no game {game_id} in the index", status=404)
-        # Index opens read-write, but on an existing index writes nothing.
-        with Index(self.path) as index:
-            try:
+        try:
+            # Index opens read-write, but on an existing index writes nothing.
+            with Index(self.path) as index:
                 game = index.read_game(game_id)
-            except (OSError, ValueError) as error:
-                raise BadRequest(f"game {game_id} cannot be read: {error}", status=409) from None
+        except KeyError:  # removed since the question above
+            raise BadRequest(f"no game {game_id} in the index", status=404) from None
+        except (OSError, ValueError, sqlite3.Error) as error:
+            raise BadRequest(f"game {game_id} cannot be read: {error}", status=409) from None
         if "GameType" not in game.headers:
             set_variant_tags(game.headers, game.variant)
         return str(game).rstrip("\n") + "\n"

@@ -264,3 +264,23 @@ def test_serve_with_db_answers_the_explorer(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_game_whose_file_changed_is_a_409(tmp_path: Path) -> None:
+    games = tmp_path / "games.pdn"
+    games.write_text("1. 11-15 23-19 *\n")
+    db = tmp_path / "games.sqlite"
+    with Index(db) as index:
+        index.add_file(games, variant="english", positions=True)
+    client = TestClient(create_app(db=db))
+    game_id = client.post("/api/explorer", json={"variant": "english"}).json()["games"][0]["id"]
+    assert client.get(f"/api/games/{game_id}").status_code == 200
+    games.write_text("1. 9-13 22-18 *\n\n")
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 409
+    assert "changed since it was indexed" in response.json()["error"]
+    games.unlink()
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 409 and response.json()["error"].startswith(
+        f"game {game_id} cannot be read: "
+    )
