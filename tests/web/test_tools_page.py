@@ -131,6 +131,9 @@ def test_the_position_editor_gives_a_fen(page: Any) -> None:
     page.wait_for_function("window.draughtsGame.position.fen === 'B:WK18:B14'")
     assert page.is_hidden("#editor-fen")
     assert [m["pdn"] for m in state(page)["legal_moves"]] == ["14x23"]
+    # The share link holds the FEN.
+    page.click("#share")
+    assert "fen=B%3AWK18%3AB14" in page.input_value("#share-link")
     # A position the rules refuse is said so, and the editor stays open.
     page.click("#editor summary")
     page.click("#editor-clear")
