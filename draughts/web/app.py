@@ -99,7 +99,8 @@ def create_app(
         so far, even before its level's least depth.
     :param engine_threads: how many engine searches may run at once; a
         request beyond them is answered 503 at once (try again later), so
-        that waiting requests never pile up.
+        that waiting requests never pile up. The explorer's questions and the
+        studied PDN texts have as many slots again each, of their own.
     :param db: an index of games made by ``draughts index --positions``
         (:mod:`draughts.pdn.index`) for the opening explorer; without it the
         explorer is off.
@@ -127,6 +128,9 @@ def create_app(
     # Reading a PDN text of a megabyte takes seconds of CPU.
     reader_slots = Slots(engine_threads, "the PDN reader")
     variant_list_json = positions.variants()  # the presets do not change
+
+    # The handlers below are closures over these settings and slots, which
+    # is why this one function is longer than most: one call, one app.
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
