@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 import draughts
 from draughts.web import create_app
+from draughts.web.app import _analysis
 from draughts.web.streams import Slots, analysis_events
 
 T = TypeVar("T")
@@ -192,3 +193,26 @@ def test_variations_nested_5000_deep_are_read(client: TestClient) -> None:
 def test_a_text_over_the_limit_is_a_413(client: TestClient) -> None:
     response = client.post("/api/study", json={"pdn": "1. 32-28 " * 200_000})
     assert response.status_code == 413 and response.json()["error"]
+
+
+def test_a_client_that_leaves_stops_the_search() -> None:
+    """The stream closed after its first event: the search (given 30 s)
+    stops, and its slot is given back, within a second or two."""
+    slots = Slots(1, "the engine")
+    board = draughts.Board(variant="international")
+
+    def search(info: Any, stop: Any) -> dict[str, Any]:
+        return _analysis(board, 30.0, info, stop)
+
+    async def first_then_leave() -> tuple[str, float]:
+        stream = analysis_events(slots, search)
+        first = await stream.__anext__()
+        await stream.aclose()
+        left = time.monotonic()
+        while slots.busy and time.monotonic() - left < 10:
+            await anyio.sleep(0.02)
+        return first, time.monotonic() - left
+
+    first, waited = run(first_then_leave)
+    assert events(first)[0][0] == "info"
+    assert slots.busy == 0 and waited < 3
