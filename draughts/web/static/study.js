@@ -65,6 +65,7 @@ export class Study {
     for (let i = 1; i < answer.nodes.length; i++) this.plies[i] = this.plies[answer.nodes[i].parent] + 1;
     this.firstTurn = this.game.position.turn;
     $("#study-view").hidden = false;
+    document.body.classList.add("studying");
     const problems = answer.errors.length ? ` It has ${answer.errors.length} error(s): ${answer.errors[0]}` : "";
     this.say(`${answer.nodes.length - 1} moves read (${this.game.variant.menu}).${problems}`);
     this.current = 0;
@@ -74,6 +75,7 @@ export class Study {
   close() {
     this.tree = null;
     $("#study-view").hidden = true;
+    document.body.classList.remove("studying");
     this.say("");
   }
 
