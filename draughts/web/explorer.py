@@ -68,8 +68,9 @@ class Explorer:
         self.path = os.path.abspath(os.fspath(path))
         self.seconds = seconds
         if not os.path.isfile(self.path):
+            what = "not a file" if os.path.exists(self.path) else "no such file"
             raise ValueError(
-                f"{self.path}: no such file (make an index with "
+                f"{self.path}: {what} (make an index with "
                 "draughts index --positions --db FILE GAMES.pdn)"
             )
         try:

@@ -125,6 +125,8 @@ CASES = [
     _case("serve", "--port", "99999", usage=True),
     _case("serve", "--port", "x", usage=True),
     _case("serve", "--host", "256.0.0.1", "--port", "0", usage=True),
+    _case("serve", "--port", "0", "--db", "/nonexistent/games.sqlite", usage=True),
+    _case("serve", "--port", "0", "--db", "/dev/null", usage=True),
     # match: refused before a game is played
     _case("match", "builtin:easy", usage=True),
     _case("match", "builtin:easy", "nothing", usage=True),

@@ -210,6 +210,7 @@ def test_serve_refuses_what_is_not_an_index_with_positions(tmp_path: Path) -> No
         no_positions: "has no positions: index the files again with draughts index --positions",
         other: "is not an index of PDN games",
         text: "is not an index of PDN games",
+        tmp_path: "not a file (make an index with draughts index --positions",
     }
     for path, words in cases.items():
         out = io.StringIO()
