@@ -88,7 +88,15 @@ if not _native_loaded:
     )
 
 if TYPE_CHECKING:
+    from draughts._core import native as _native_backend
+    from draughts._core import pure as _pure_backend
+    from draughts._core.contract import Backend
     from draughts.variant import Variant
+
+    # mypy holds both backends to the one contract (the tests hold their
+    # parameters to it at run time: tests/core/test_contract.py).
+    _pure_checked: Backend = _pure_backend
+    _native_checked: Backend = _native_backend
 
 __all__ = [
     "BACKEND",

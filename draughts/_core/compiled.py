@@ -9,7 +9,8 @@ None and the Python search runs.
 
 >>> import draughts
 >>> from draughts._context import context
->>> no_compiled_search(context(draughts.variant.ENGLISH).core) is None
+>>> t = context(draughts.variant.ENGLISH).core
+>>> no_compiled_search(t, (), None, {}, 1, False, []) is None
 True
 """
 
@@ -60,6 +61,15 @@ class CompiledSearch(Protocol):
         :meth:`draughts.engine.search.Searcher.stop`); callable while it runs."""
 
 
-def no_compiled_search(t: object, *data: object) -> CompiledSearch | None:
-    """The pure backend's ``compiled_search``: there is none."""
+def no_compiled_search(
+    t: object,
+    evaluation: tuple[object, ...],
+    no_progress: int | None,
+    endings: dict[tuple[int, int, int, int], int],
+    sign: int,
+    breakthrough: bool,
+    game_keys: list[int],
+) -> CompiledSearch | None:
+    """The pure backend's ``compiled_search`` (the parameters of
+    :class:`draughts._core.contract.Backend`'s): there is none."""
     return None

@@ -72,7 +72,10 @@ static int load_rays(CoreObject *c, PyObject *rays) {
     uint8_t buffer[MAX_SQUARES];
     int values[MAX_SQUARES];
     r->ray_data = PyMem_Malloc((size_t)n * NDIRS * MAX_SQUARES);
-    if (r->ray_data == NULL) return -1;
+    if (r->ray_data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
     for (int sq = 0; sq < n; sq++) {
         PyObject *per_dir = PySequence_GetItem(rays, sq);
         if (per_dir == NULL) return -1;
@@ -261,15 +264,45 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     return type->tp_alloc(type, 0); /* zeroed: not ready until _load */
 }
 
-static void core_dealloc(CoreObject *c) {
-    PyTypeObject *type = Py_TYPE(c);
+/* The Python objects a Core holds: the Move and RawMove types, the capture
+ * cache and the step moves (the ints of pad_ints, number_ints and bit_ints
+ * hold nothing and are left out). A Tables subclass adds its __dict__. */
+static int core_traverse(CoreObject *c, visitproc visit, void *arg) {
+    Py_VISIT(c->move_type);
+    Py_VISIT((PyObject *)c->raw_type);
+    Py_VISIT(c->capture_moves);
     if (c->step_moves != NULL) {
         for (int i = 0; i <= c->rules.ray_total; i++) {
-            Py_XDECREF(c->step_moves[i]);
-            Py_XDECREF(c->step_raws[0][i]);
-            Py_XDECREF(c->step_raws[1][i]);
+            Py_VISIT(c->step_moves[i]);
+            Py_VISIT(c->step_raws[0][i]);
+            Py_VISIT(c->step_raws[1][i]);
         }
     }
+    return 0;
+}
+
+/* Breaks a cycle: the core stops being ready first, so that any later
+ * call (a finaliser's) passes it to the pure generator, which needs none
+ * of what is cleared. */
+static int core_clear(CoreObject *c) {
+    c->ready = 0;
+    Py_CLEAR(c->move_type);
+    Py_CLEAR(c->raw_type);
+    Py_CLEAR(c->capture_moves);
+    if (c->step_moves != NULL) {
+        for (int i = 0; i <= c->rules.ray_total; i++) {
+            Py_CLEAR(c->step_moves[i]);
+            Py_CLEAR(c->step_raws[0][i]);
+            Py_CLEAR(c->step_raws[1][i]);
+        }
+    }
+    return 0;
+}
+
+static void core_dealloc(CoreObject *c) {
+    PyTypeObject *type = Py_TYPE(c);
+    PyObject_GC_UnTrack(c);
+    core_clear(c);
     PyMem_Free(c->step_moves);
     PyMem_Free(c->step_raws[0]);
     PyMem_Free(c->step_raws[1]);
@@ -280,9 +313,6 @@ static void core_dealloc(CoreObject *c) {
     }
     PyMem_Free(c->pad_to_sq);
     PyMem_Free(c->rules.ray_data);
-    Py_XDECREF(c->move_type);
-    Py_XDECREF((PyObject *)c->raw_type);
-    Py_XDECREF(c->capture_moves);
     type->tp_free((PyObject *)c);
 }
 
@@ -305,8 +335,10 @@ static PyGetSetDef core_getset[] = {
 PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.Core",
     .tp_basicsize = sizeof(CoreObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "A variant's tables for the native move generator.",
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
     .tp_new = core_new,
     .tp_dealloc = (destructor)core_dealloc,
     .tp_methods = core_methods,

@@ -116,7 +116,7 @@ static int load_blended(SearchObject *o, PyObject *blended) {
     Py_ssize_t n = PySequence_Size(blended);
     if (n < 0) return -1;
     bb_t board = o->core->rules.board;
-    int squares = __builtin_popcountll((uint64_t)board) + __builtin_popcountll((uint64_t)(board >> 64));
+    int squares = popcount(board);
     if (n != squares + 1) {
         PyErr_SetString(PyExc_ValueError, "evaluation weights: one row per count of men");
         return -1;
@@ -258,10 +258,25 @@ static int search_object_init(SearchObject *o, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
+static int search_object_traverse(SearchObject *o, visitproc visit, void *arg) {
+    Py_VISIT(o->core);
+    return 0;
+}
+
+/* The search reads its core's rules: once the core goes, it is no longer
+ * ready and every method but dealloc refuses. A running search holds a
+ * reference to this object, so it is never cleared under a search. */
+static int search_object_clear(SearchObject *o) {
+    o->ready = 0;
+    Py_CLEAR(o->core);
+    return 0;
+}
+
 static void search_object_dealloc(SearchObject *o) {
+    PyObject_GC_UnTrack(o);
     if (o->search.tt != NULL) search_free(&o->search);
     PyMem_RawFree(o->evaluation.blended);
-    Py_XDECREF(o->core);
+    search_object_clear(o);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
@@ -458,8 +473,10 @@ static PyMethodDef search_methods[] = {
 PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.Search",
     .tp_basicsize = sizeof(SearchObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "The built-in engine's search tables and the C search over them.",
+    .tp_traverse = (traverseproc)search_object_traverse,
+    .tp_clear = (inquiry)search_object_clear,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)search_object_init,
     .tp_dealloc = (destructor)search_object_dealloc,

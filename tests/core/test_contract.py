@@ -1,0 +1,146 @@
+"""The backend contract (:mod:`draughts._core.contract`): both backends and
+:mod:`draughts._core` keep it, every native function's parameters (read
+from its C text signature) are the pure one's, and the checker reports a
+backend that breaks it."""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Callable
+
+import pytest
+
+from draughts import _core
+from draughts._core import contract, pure
+
+BOTH_BACKENDS = False  # this module compares the backends itself
+
+try:
+    from draughts._core import native
+    from draughts._core.native import _native
+except ImportError:  # not built
+    native = None  # type: ignore[assignment]
+    _native = None  # type: ignore[assignment]
+
+needs_native = pytest.mark.skipif(native is None, reason="the native core is not built here")
+
+
+def _shape(function: Callable[..., object]) -> list[tuple[str, str, object]]:
+    return [
+        (p.name, p.kind.name, p.default) for p in inspect.signature(function).parameters.values()
+    ]
+
+
+def test_the_pure_backend_keeps_the_contract() -> None:
+    assert contract.violations(pure) == []
+
+
+@needs_native
+def test_the_native_backend_keeps_the_contract_and_its_extras() -> None:
+    assert contract.violations(native, extras=True) == []
+
+
+def test_the_core_exports_the_contract() -> None:
+    assert contract.violations(_core) == []
+    assert set(contract.CONTRACT) | set(contract.EXTRAS) <= set(_core.__all__)
+    if _core.BACKEND == "native":
+        assert contract.violations(_core, extras=True) == []
+    else:
+        assert all(getattr(_core, name) is None for name in contract.EXTRAS)
+
+
+def test_the_pure_fallback_table_is_the_contract() -> None:
+    assert tuple(pure.FUNCTIONS) == contract.FUNCTION_NAMES
+    assert all(pure.FUNCTIONS[name] is getattr(pure, name) for name in contract.FUNCTION_NAMES)
+
+
+@needs_native
+@pytest.mark.parametrize("name", contract.FUNCTION_NAMES)
+def test_a_native_function_has_the_pure_ones_parameters(name: str) -> None:
+    assert _shape(getattr(native, name)) == _shape(getattr(pure, name))
+
+
+@needs_native
+def test_every_c_function_has_a_text_signature() -> None:
+    functions = [
+        value for value in vars(_native).values() if isinstance(value, types.BuiltinFunctionType)
+    ]
+    assert len(functions) >= len(contract.FUNCTION_NAMES) - 1 + len(contract.EXTRAS)
+    for function in functions:
+        assert function.__text_signature__, function.__name__
+        inspect.signature(function)  # the text parses
+
+
+# -- The checker finds planted violations ------------------------------------------
+
+
+def _pure_copy(**changes: object) -> types.SimpleNamespace:
+    """A fake backend: the pure one's members, some replaced or removed (None)."""
+    members = {name: getattr(pure, name) for name in contract.CONTRACT}
+    members.update(changes)
+    return types.SimpleNamespace(**{k: v for k, v in members.items() if v is not None})
+
+
+def test_the_checker_reports_a_missing_function() -> None:
+    assert contract.violations(_pure_copy(has_step=None)) == ["has_step: missing"]
+
+
+def test_the_checker_reports_a_missing_class() -> None:
+    assert contract.violations(_pure_copy(BoardState=None)) == ["BoardState: missing"]
+    assert contract.violations(_pure_copy(Tables=pure.legal_moves)) == ["Tables: not a class"]
+
+
+def test_the_checker_reports_a_renamed_parameter() -> None:
+    def steps(t: object, colour: int, men: int, kings: int, occupied: int, frozen_kings: int = 0):  # type: ignore[no-untyped-def]
+        return []
+
+    assert contract.violations(_pure_copy(steps=steps)) == [
+        "steps: parameter 2 is 'colour' (positional or keyword) where the contract has"
+        " 'color' (positional or keyword)"
+    ]
+
+
+def test_the_checker_reports_another_default_or_kind_or_count() -> None:
+    def perft(t, depth, c, m0, m1, k0, k1, keep_duplicates=False, bulk=False):  # type: ignore[no-untyped-def]
+        return 0
+
+    def position_key(t, color, m0, m1, k0, k1, /):  # type: ignore[no-untyped-def]
+        return 0
+
+    def has_step(t, color, men, kings, occupied, extra=0):  # type: ignore[no-untyped-def]
+        return False
+
+    found = contract.violations(
+        _pure_copy(perft=perft, position_key=position_key, has_step=has_step)
+    )
+    assert found == [
+        "has_step: 6 parameters where the contract has 5",
+        "perft: parameter 9 is 'bulk=False' (positional or keyword) where the contract has"
+        " 'bulk=True' (positional or keyword)",
+        "position_key: parameter 1 is 't' (positional-only) where the contract has"
+        " 't' (positional or keyword)",
+    ]
+
+
+def test_the_checker_reports_a_c_function_without_text_signature() -> None:
+    class Opaque:
+        """Stands for a C function whose docstring has no signature line."""
+
+        __signature__ = "no text signature"
+
+        def __call__(self, *args: object) -> None:
+            return None
+
+    assert contract.violations(_pure_copy(find_step=Opaque())) == [
+        "find_step: no signature to read (a C function needs a text signature)"
+    ]
+
+
+@needs_native
+def test_the_checker_reports_a_c_function_with_other_parameters() -> None:
+    found = contract.violations(_pure_copy(captures=_native.board_moves))
+    assert found == [
+        "captures: parameter 7 is 'frozen_kings=0' (positional or keyword) where the contract"
+        " has 'keep_duplicates=False' (positional or keyword)"
+    ]
