@@ -1,0 +1,69 @@
+"""The native extension as a CPython module: its types take part in garbage
+collection, its names are its own, and it says what it needs of a
+free-threaded interpreter."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+import sysconfig
+import weakref
+
+import pytest
+
+from draughts.engine.evaluation import Evaluator
+from draughts.move import Move
+from draughts.variant import ENGLISH
+
+native = pytest.importorskip("draughts._core.native", reason="the native core is not built here")
+_native = native._native
+
+BOTH_BACKENDS = False  # native only, whatever the run's backend
+
+
+def _search(t: native.Tables) -> object:
+    search = native.compiled_search(t, Evaluator(t).data(), None, {}, 1, False, [])
+    assert search is not None
+    return search
+
+
+def test_a_core_shows_the_collector_what_it_holds() -> None:
+    t = native.Tables(ENGLISH)
+    referents = gc.get_referents(t)
+    assert Move in referents  # the Move type, held in C
+    assert any(isinstance(r, Move) for r in referents)  # the step moves
+    assert gc.is_tracked(t)
+
+
+def test_a_cycle_through_a_core_and_its_search_is_collected() -> None:
+    t = native.Tables(ENGLISH)
+    search = _search(t)
+    assert t in gc.get_referents(search)
+    t.cycle = search  # Tables -> its __dict__ -> Search -> Tables (evaluator() would keep t)
+    gone = weakref.ref(t)
+    del t, search
+    gc.collect()
+    assert gone() is None
+
+
+def test_the_types_have_distinct_qualified_names() -> None:
+    types = [_native.Core, _native.BoardState, _native.Search, _native.NodeMaker, _native.NodeChain]
+    names = [f"{t.__module__}.{t.__qualname__}" for t in types]
+    assert len(set(names)) == len(names)
+    assert all(name.startswith("draughts._core.native._native.") for name in names)
+
+
+@pytest.mark.skipif(
+    not sysconfig.get_config_var("Py_GIL_DISABLED"), reason="not a free-threaded CPython"
+)
+def test_a_free_threaded_interpreter_turns_the_gil_on_for_it() -> None:
+    """The module declares Py_MOD_GIL_USED (see module.c for why)."""
+    code = "import sys, draughts._core.native; print(sys._is_gil_enabled())"
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "True"
