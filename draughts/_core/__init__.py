@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from draughts._core.geometry import Geometry
-from draughts._core.pure.board_state import STATE_NAMES
+from draughts._core.pure.board_state import STATE_NAMES, UNDO_FIELDS, UNDO_KEY, UndoRecord
 from draughts._core.raw import MoveMaker, RawMove, apply
 
 if os.environ.get("DRAUGHTS_PURE", "") == "1":
@@ -102,12 +102,15 @@ __all__ = [
     "BACKEND",
     "STATE_IN_C",
     "STATE_NAMES",
+    "UNDO_FIELDS",
+    "UNDO_KEY",
     "BoardState",
     "Geometry",
     "MoveMaker",
     "NodeMaker",
     "RawMove",
     "Tables",
+    "UndoRecord",
     "apply",
     "apply_keyed",
     "board_moves",

@@ -8,10 +8,13 @@ import gc
 import subprocess
 import sys
 import sysconfig
+import types
 import weakref
 
 import pytest
 
+import draughts
+from draughts._core import UNDO_FIELDS, UNDO_KEY
 from draughts.engine.evaluation import Evaluator
 from draughts.move import Move
 from draughts.variant import ENGLISH
@@ -67,3 +70,34 @@ def test_a_free_threaded_interpreter_turns_the_gil_on_for_it() -> None:
         check=True,
     )
     assert out.stdout.strip() == "True"
+
+
+def test_the_undo_record_has_the_same_fields_on_both_sides() -> None:
+    assert _native.UNDO_FIELDS == UNDO_FIELDS
+    board = draughts.Board()
+    before = (board._men[:], board._kings[:], board._turn, board.position_key)
+    for push in (board.push, board._push_python):  # the C push and the Python one
+        push(next(iter(board.legal_moves)))
+        record = dict(zip(UNDO_FIELDS, board._stack[-1], strict=True))
+        assert record["key"] == board._stack[-1][UNDO_KEY]
+        board.pop()
+        assert (board._men, board._kings, board._turn, board.position_key) == before
+        assert [record[f"{c}_men"] for c in ("white", "black")] == before[0]
+        assert [record[f"{c}_kings"] for c in ("white", "black")] == before[1]
+        assert (record["turn"], record["key"]) == before[2:]
+
+
+def test_the_rule_switches_are_read_by_name() -> None:
+    t = native.Tables(ENGLISH)
+    data = list(native._table_data(t))
+    switches = data[7]
+    assert isinstance(switches, native.RuleSwitches)
+    assert switches.men_capture_kings and not switches.flying_kings
+    missing = {k: v for k, v in switches._asdict().items() if k != "stops_behind_king"}
+    data[7] = types.SimpleNamespace(**missing)
+    with pytest.raises(AttributeError, match="stops_behind_king"):
+        _native.Core()._load(*data)
+    data[7] = switches
+    core = _native.Core()
+    core._load(*data)
+    assert core.native_ready

@@ -9,6 +9,7 @@ from draughts._core.raw import RawMove
 from draughts.move import Move
 
 MAX_SQUARES: int
+UNDO_FIELDS: tuple[str, ...]
 
 class BoardState:
     """The state of a draughts.Board (see draughts._core.pure.board_state)

@@ -7,7 +7,8 @@
 
 extern PyTypeObject CoreType;
 extern PyTypeObject StateType;
-int board_state_init(void); /* board_state.c */
+int board_state_init(void);  /* board_state.c */
+PyObject *undo_fields(void); /* board_state.c */
 extern PyTypeObject SearchType;
 extern PyTypeObject MakerType;
 extern PyTypeObject ChainType;
@@ -545,7 +546,10 @@ static int exec_module(PyObject *m) {
         PyModule_AddObjectRef(m, "NodeChain", (PyObject *)&ChainType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0)
         return -1;
-    return 0;
+    PyObject *fields = undo_fields();
+    int failed = fields == NULL || PyModule_AddObjectRef(m, "UNDO_FIELDS", fields) < 0;
+    Py_XDECREF(fields);
+    return failed ? -1 : 0;
 }
 
 /* Multi-phase initialisation (PEP 489). The types are static and the pure
