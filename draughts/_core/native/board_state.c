@@ -461,7 +461,7 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
     MoveSquares m;
     Played p;
     long c = self->turn && PyLong_CheckExact(self->turn) ? PyLong_AsLong(self->turn) : -1;
-    if (self->core == NULL || !state_complete(self) || (c != 0 && c != 1) ||
+    if (self->core == NULL || !self->core->ready || !state_complete(self) || (c != 0 && c != 1) ||
         read_move(self->core, move, &m) < 0 || play_move(self, move, &m, (int)c, &p) < 0) {
         PyErr_Clear();
         return python_push(self, move);
@@ -533,7 +533,7 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
  * every move of a line. */
 static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObject *dest_number,
                              PyObject *capture_flag) {
-    CoreObject *core = self->core;
+    CoreObject *core = self->core && self->core->ready ? self->core : NULL;
     long c = self->turn && PyLong_CheckExact(self->turn) ? PyLong_AsLong(self->turn) : -1;
     int origin = core ? square_of(core, origin_number) : -1;
     int dest = core ? square_of(core, dest_number) : -1;
