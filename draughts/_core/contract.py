@@ -250,10 +250,26 @@ def violations(backend: object, *, extras: bool = False) -> list[str]:
     >>> [line for line in violations(fake) if "perft" in line]
     ['perft: 2 parameters where the contract has 9']
     """
-    wanted = {**CONTRACT, **(EXTRAS if extras else {})}
+    return _check(backend, {**CONTRACT, **(EXTRAS if extras else {})})
+
+
+def protocol_violations(obj: object, protocol: type) -> list[str]:
+    """How ``obj`` breaks any other protocol's methods, as :func:`violations`
+    reports them: the tests hold the native search object to
+    :class:`~draughts._core.compiled.CompiledSearch` this way.
+
+    >>> class Stops(Protocol):
+    ...     def stop(self) -> None: ...
+    >>> protocol_violations(object(), Stops)
+    ['stop: missing']
+    """
+    return _check(obj, _members(protocol))
+
+
+def _check(obj: object, wanted: dict[str, inspect.Signature | None]) -> list[str]:
     problems = []
     for name, signature in wanted.items():
-        value = getattr(backend, name, None)
+        value = getattr(obj, name, None)
         if value is None:
             problems.append(f"{name}: missing")
         elif signature is None:

@@ -13,6 +13,9 @@ import pytest
 
 from draughts import _core
 from draughts._core import contract, pure
+from draughts._core.compiled import CompiledSearch
+from draughts.engine.evaluation import Evaluator
+from draughts.variant import ENGLISH
 
 BOTH_BACKENDS = False  # this module compares the backends itself
 
@@ -39,6 +42,7 @@ def test_the_pure_backend_keeps_the_contract() -> None:
 @needs_native
 def test_the_native_backend_keeps_the_contract_and_its_extras() -> None:
     assert contract.violations(native, extras=True) == []
+    assert set(contract.CONTRACT) | set(contract.EXTRAS) <= set(native.__all__)
 
 
 def test_the_core_exports_the_contract() -> None:
@@ -143,4 +147,26 @@ def test_the_checker_reports_a_c_function_with_other_parameters() -> None:
     assert found == [
         "captures: parameter 7 is 'frozen_kings=0' (positional or keyword) where the contract"
         " has 'keep_duplicates=False' (positional or keyword)"
+    ]
+
+
+@needs_native
+def test_the_native_search_keeps_the_compiled_search_protocol() -> None:
+    t = native.Tables(ENGLISH)
+    search = native.compiled_search(t, Evaluator(t).data(), None, {}, 1, False, [])
+    assert contract.protocol_violations(search, CompiledSearch) == []
+    assert str(inspect.signature(_native.Search)).startswith("(core, evaluation, no_progress")
+
+
+def test_the_protocol_checker_reports_a_method_with_other_parameters() -> None:
+    class Search:
+        def run(self, pos: object, key: int) -> None: ...
+        def table_move(self, pos: object, key: int, /) -> None: ...
+        def static(self, pos: object, /) -> int:
+            return 0
+
+    assert contract.protocol_violations(Search(), CompiledSearch) == [
+        "run: parameter 1 is 'pos' (positional or keyword) where the contract has"
+        " 'pos' (positional-only)",
+        "stop: missing",
     ]

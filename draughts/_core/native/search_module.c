@@ -458,15 +458,19 @@ static PyObject *search_object_stop(SearchObject *o, PyObject *Py_UNUSED(ignored
 }
 
 static PyMethodDef search_methods[] = {
+    /* Text signatures first (inspect.signature reads them): the parameters
+     * of draughts._core.compiled.CompiledSearch, which a test compares. */
     {"stop", (PyCFunction)search_object_stop, METH_NOARGS,
-     "stop(): end the search running in another thread, as Searcher.stop."},
+     "stop($self, /)\n--\n\nEnd the search running in another thread, as Searcher.stop."},
     {"run", (PyCFunction)search_object_run, METH_VARARGS,
-     "run(pos, key, depth, alpha, beta, ply, reversible, root, limits) -> (score or None if a "
-     "limit ran out, nodes, partial): one Searcher.search call, without the GIL."},
+     "run($self, pos, key, depth, alpha, beta, ply, reversible, root, limits, /)\n--\n\n"
+     "(score or None if a limit ran out, nodes, partial): one Searcher.search call, without "
+     "the GIL."},
     {"table_move", (PyCFunction)search_object_table_move, METH_VARARGS,
-     "table_move(pos, key): the table's move for pos among its legal moves, or None."},
+     "table_move($self, pos, key, /)\n--\n\n"
+     "The table's move for pos among its legal moves, or None."},
     {"static", (PyCFunction)search_object_static, METH_O,
-     "static(pos): White's static score, the drawn endings applied."},
+     "static($self, pos, /)\n--\n\nWhite's static score, the drawn endings applied."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -474,7 +478,9 @@ PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.Search",
     .tp_basicsize = sizeof(SearchObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "The built-in engine's search tables and the C search over them.",
+    .tp_doc = "Search(core, evaluation, no_progress, endings, sign, breakthrough, game_keys, /)\n"
+              "--\n\n"
+              "The built-in engine's search tables and the C search over them.",
     .tp_traverse = (traverseproc)search_object_traverse,
     .tp_clear = (inquiry)search_object_clear,
     .tp_new = PyType_GenericNew,
