@@ -10,6 +10,7 @@ import sys
 import sysconfig
 import types
 import weakref
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +102,28 @@ def test_the_rule_switches_are_read_by_name() -> None:
     core = _native.Core()
     core._load(*data)
     assert core.native_ready
+
+
+def test_a_second_interpreter_runs_the_pure_core() -> None:
+    """The module refuses to load in a subinterpreter (its types are
+    static: Py_mod_multiple_interpreters, CPython 3.12 and later), and the
+    library there falls back on the pure core."""
+    if sys.version_info < (3, 12):
+        pytest.skip("CPython 3.11 has no Py_mod_multiple_interpreters: the module loads there")
+    try:
+        import _interpreters as interpreters  # type: ignore[import-not-found]  # 3.13
+    except ImportError:
+        import _xxsubinterpreters as interpreters  # type: ignore[import-not-found]  # 3.12
+    root = str(Path(draughts.__file__).resolve().parents[1])
+    code = (
+        f"import sys; sys.path.insert(0, {root!r}); import draughts\n"
+        "assert draughts.BACKEND == 'pure', draughts.BACKEND\n"
+        "board = draughts.Board(); board.push(next(iter(board.legal_moves)))\n"
+    )
+    interpreter = interpreters.create()
+    try:
+        failure = interpreters.run_string(interpreter, code)  # 3.12 raises instead
+    finally:
+        interpreters.destroy(interpreter)
+    assert failure is None, failure.formatted
+    assert draughts.BACKEND == "native"

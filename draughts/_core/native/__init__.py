@@ -9,7 +9,8 @@ preset, and every dark-square board up to 16x16); for a bigger board its
 functions pass their arguments on to the pure generator unchanged.
 
 Importing this package raises :class:`ModuleNotFoundError` when the
-extension was not built (no C compiler at install time).
+extension was not built (no C compiler at install time) or cannot load
+(CPython 3.12 and later refuse it in a subinterpreter: its types are static).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ try:
     from draughts._core.native import _native
 except ImportError as error:  # not built: a ModuleNotFoundError, as for any absent module
     raise ModuleNotFoundError(
-        "the native core was not built (no C compiler at install time)",
+        f"the native core cannot be imported ({error}): it was not built (no C compiler at"
+        " install time), or this interpreter refuses it (a subinterpreter)",
         name="draughts._core.native._native",
     ) from error
 from draughts._core.compiled import CompiledSearch
