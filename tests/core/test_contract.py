@@ -5,9 +5,11 @@ backend that breaks it."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import types
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +172,46 @@ def test_the_protocol_checker_reports_a_method_with_other_parameters() -> None:
         " 'pos' (positional-only)",
         "stop: missing",
     ]
+
+
+def _stub_parameters(function: ast.FunctionDef) -> list[tuple[str, str]]:
+    """A stub's parameters as ``(name, kind)``, ``self`` left out."""
+    a = function.args
+    kinds = [
+        *((p.arg, "POSITIONAL_ONLY") for p in a.posonlyargs),
+        *((p.arg, "POSITIONAL_OR_KEYWORD") for p in a.args),
+        *([(a.vararg.arg, "VAR_POSITIONAL")] if a.vararg else []),
+        *((p.arg, "KEYWORD_ONLY") for p in a.kwonlyargs),
+    ]
+    return [k for k in kinds if k[0] != "self"]
+
+
+def _runtime_parameters(value: Callable[..., object]) -> list[tuple[str, str]]:
+    parameters = inspect.signature(value).parameters.values()
+    return [(p.name, p.kind.name) for p in parameters if p.name != "self"]
+
+
+@needs_native
+def test_the_stub_file_has_the_c_parameters() -> None:
+    """``_native.pyi`` (what mypy reads) against the C text signatures (what
+    runs): every function and every method of Core, BoardState and Search."""
+    stub = ast.parse(Path(_native.__file__).with_name("_native.pyi").read_text("utf-8"))
+    checked = 0
+    for node in stub.body:
+        if isinstance(node, ast.FunctionDef):
+            pairs = [(node, getattr(_native, node.name))]
+        elif isinstance(node, ast.ClassDef) and node.name in {"Core", "BoardState", "Search"}:
+            cls = getattr(_native, node.name)
+            pairs = [
+                (f, getattr(cls, f.name))
+                for f in node.body
+                if isinstance(f, ast.FunctionDef) and not f.decorator_list
+            ]
+        else:
+            continue
+        for function, value in pairs:
+            if function.name == "__init__":
+                value = _native.Search  # the only C type with constructor arguments
+            assert _stub_parameters(function) == _runtime_parameters(value), function.name
+            checked += 1
+    assert checked >= len(contract.FUNCTION_NAMES) + 8

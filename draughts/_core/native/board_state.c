@@ -754,6 +754,7 @@ static PyMethodDef state_methods[] = {
     {"push", (PyCFunction)state_push, METH_O, push_doc},
     {"pop", (PyCFunction)state_pop, METH_NOARGS, pop_doc},
     {"_play_line", (PyCFunction)(void (*)(void))state_play_line, METH_FASTCALL,
+     "_play_line($self, text, end, numbers, visit, /)\n--\n\n"
      "Play the moves of a plain PDN line while each is the only one between its squares."},
     {NULL, NULL, 0, NULL},
 };

@@ -344,7 +344,11 @@ static PyObject *core_ready(CoreObject *c, void *closure) {
 }
 
 static PyMethodDef core_methods[] = {
-    {"_load", (PyCFunction)core_load, METH_VARARGS, "Load the tables (once)."},
+    {"_load", (PyCFunction)core_load, METH_VARARGS,
+     "_load($self, n, pad_size, squares, numbers, rays, dirs, promotion, switches, rules, "
+     "man_value, king_value, key_men, key_kings, key_black, step_moves, move_type, raw_type, "
+     "captures_kept, /)\n--\n\n"
+     "Load the tables (once): see draughts._core.native._table_data."},
     {NULL, NULL, 0, NULL},
 };
 
