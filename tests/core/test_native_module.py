@@ -5,6 +5,7 @@ free-threaded interpreter."""
 from __future__ import annotations
 
 import gc
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -127,3 +128,21 @@ def test_a_second_interpreter_runs_the_pure_core() -> None:
         interpreters.destroy(interpreter)
     assert failure is None, failure.formatted
     assert draughts.BACKEND == "native"
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc here")
+def test_a_compiler_without_int128_is_told_why() -> None:
+    """core.h stops a build without ``unsigned __int128`` (MSVC, 32-bit
+    targets) with the reason; GCC stands in for such a compiler with the
+    type's macro undefined."""
+    header = Path(native.__file__).with_name("core.h")
+    if not header.exists():
+        pytest.skip("an installed wheel: no C sources beside the module")
+    out = subprocess.run(
+        ["gcc", "-U__SIZEOF_INT128__", "-fsyntax-only", "-x", "c", str(header)],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode != 0
+    assert "needs a C compiler with unsigned __int128" in out.stderr
+    assert "runs the pure-Python core" in out.stderr

@@ -20,7 +20,7 @@
  * then installs the package without the extension and the pure core runs
  * (DRAUGHTS_REQUIRE_NATIVE=1 makes that an error instead). */
 #if !defined(__SIZEOF_INT128__)
-#error "draughts: the native core needs a C compiler with unsigned __int128 (GCC or Clang; on Windows, clang-cl). This one has none: build with CC=clang-cl, or use the pure-Python core."
+#error "draughts: the native core needs a C compiler with unsigned __int128 (GCC, Clang or clang-cl), which this one lacks; the package installs without it and runs the pure-Python core."
 #endif
 typedef unsigned __int128 bb_t;
 
