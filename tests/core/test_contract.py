@@ -215,3 +215,11 @@ def test_the_stub_file_has_the_c_parameters() -> None:
             assert _stub_parameters(function) == _runtime_parameters(value), function.name
             checked += 1
     assert checked >= len(contract.FUNCTION_NAMES) + 8
+
+
+@needs_native
+def test_both_board_states_hold_the_same_attributes() -> None:
+    """STATE_NAMES: the pure state's slots, and the C state's members."""
+    assert pure.BoardState.__slots__ == _core.STATE_NAMES
+    missing = [name for name in _core.STATE_NAMES if not hasattr(native.BoardState, name)]
+    assert missing == []
