@@ -39,6 +39,10 @@ class OptionalBuildExt(build_ext):
             raise error
         compiler = getattr(self.compiler, "compiler_so", None) or ["the C compiler"]
         reason = f"{compiler[0]} failed: {type(error).__name__}"
+        if getattr(self.compiler, "compiler_type", "") == "msvc":
+            # core.h stops the build with #error: a bitboard is an unsigned
+            # __int128, which MSVC does not have (clang-cl does).
+            reason = "MSVC has no unsigned __int128, which the native core's bitboards need"
         sys.stderr.write(
             f"warning: draughts: native core not built ({reason}); the pure-Python core runs\n"
         )

@@ -13,6 +13,7 @@ from typing import SupportsIndex
 
 from draughts import _core, _draw_rules
 from draughts._context import VariantContext, context
+from draughts._core import UNDO_KEY, UndoRecord
 from draughts._diagram import text_diagram
 from draughts._fen import format_fen, parse_fen
 from draughts._notation import match_move, write_move
@@ -36,7 +37,6 @@ _PIECES = (
 # black kings, side to move, position key, ply of the last capture or man move,
 # draw-rule count starts, Frisian king moves). pop() restores it whole instead
 # of undoing a move.
-_State = tuple[int, int, int, int, int, int, int, tuple[int | None, ...], tuple[int, int, int, int]]
 
 # Consecutive non-capturing moves of one king per side, for
 # Variant.king_move_limit: (white king bit, its moves, black king bit, its moves).
@@ -75,7 +75,7 @@ class Board(_core.BoardState):
         self._ctx: VariantContext = context(self._variant)
         self.move_stack: list[Move] = []
         """The moves played on this board, oldest first."""
-        self._stack: list[_State] = []
+        self._stack: list[UndoRecord] = []
         self._legal: list[Move] | None = None
         self.set_fen(self._ctx.fen.starting_fen if fen is None else fen)
 
@@ -656,7 +656,7 @@ class Board(_core.BoardState):
         seen = 1
         stack = self._stack
         for ply in range(len(stack) - 2, max(self._quiet_from, 0) - 1, -2):
-            if stack[ply][5] == key:
+            if stack[ply][UNDO_KEY] == key:
                 seen += 1
                 if seen >= count:
                     return True

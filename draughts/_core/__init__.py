@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from draughts._core.geometry import Geometry
-from draughts._core.pure.board_state import STATE_NAMES
+from draughts._core.pure.board_state import STATE_NAMES, UNDO_FIELDS, UNDO_KEY, UndoRecord
 from draughts._core.raw import MoveMaker, RawMove, apply
 
 if os.environ.get("DRAUGHTS_PURE", "") == "1":
@@ -88,18 +88,29 @@ if not _native_loaded:
     )
 
 if TYPE_CHECKING:
+    from draughts._core import native as _native_backend
+    from draughts._core import pure as _pure_backend
+    from draughts._core.contract import Backend
     from draughts.variant import Variant
+
+    # mypy holds both backends to the one contract (the tests hold their
+    # parameters to it at run time: tests/core/test_contract.py).
+    _pure_checked: Backend = _pure_backend
+    _native_checked: Backend = _native_backend
 
 __all__ = [
     "BACKEND",
     "STATE_IN_C",
     "STATE_NAMES",
+    "UNDO_FIELDS",
+    "UNDO_KEY",
     "BoardState",
     "Geometry",
     "MoveMaker",
     "NodeMaker",
     "RawMove",
     "Tables",
+    "UndoRecord",
     "apply",
     "apply_keyed",
     "board_moves",

@@ -9,7 +9,8 @@ None and the Python search runs.
 
 >>> import draughts
 >>> from draughts._context import context
->>> no_compiled_search(context(draughts.variant.ENGLISH).core) is None
+>>> t = context(draughts.variant.ENGLISH).core
+>>> no_compiled_search(t, (), None, {}, 1, False, []) is None
 True
 """
 
@@ -29,7 +30,8 @@ table_entries)``."""
 class CompiledSearch(Protocol):
     """One search's tables (transposition table, killers, history) and the
     compiled search over them; see :meth:`draughts.engine.search.Searcher.search`
-    for what the arguments mean."""
+    for what the arguments mean. The arguments are positional only, as the C
+    methods take them (a test compares their text signatures with these)."""
 
     def run(
         self,
@@ -42,16 +44,17 @@ class CompiledSearch(Protocol):
         reversible: int,
         root: Sequence[int] | None,
         limits: Limits,
+        /,
     ) -> tuple[int | None, int, tuple[int, RawMove] | None]:
         """``(score, nodes, partial)``: the score (None when a limit ran
         out), the node count after the search, and the best root move found
         once it beat the first one. ``root`` lists the indices of the moves
         allowed at ply 0 among the legal ones (None: all of them)."""
 
-    def table_move(self, pos: Pos, key: int) -> RawMove | None:
+    def table_move(self, pos: Pos, key: int, /) -> RawMove | None:
         """The transposition table's move for ``pos`` if it is legal there."""
 
-    def static(self, pos: Pos) -> int:
+    def static(self, pos: Pos, /) -> int:
         """White's static score of ``pos``, drawn endings applied."""
 
     def stop(self) -> None:
@@ -60,6 +63,15 @@ class CompiledSearch(Protocol):
         :meth:`draughts.engine.search.Searcher.stop`); callable while it runs."""
 
 
-def no_compiled_search(t: object, *data: object) -> CompiledSearch | None:
-    """The pure backend's ``compiled_search``: there is none."""
+def no_compiled_search(
+    t: object,
+    evaluation: tuple[object, ...],
+    no_progress: int | None,
+    endings: dict[tuple[int, int, int, int], int],
+    sign: int,
+    breakthrough: bool,
+    game_keys: list[int],
+) -> CompiledSearch | None:
+    """The pure backend's ``compiled_search`` (the parameters of
+    :class:`draughts._core.contract.Backend`'s): there is none."""
     return None

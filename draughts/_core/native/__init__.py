@@ -9,12 +9,13 @@ preset, and every dark-square board up to 16x16); for a bigger board its
 functions pass their arguments on to the pure generator unchanged.
 
 Importing this package raises :class:`ModuleNotFoundError` when the
-extension was not built (no C compiler at install time).
+extension was not built (no C compiler at install time) or cannot load
+(CPython 3.12 and later refuse it in a subinterpreter: its types are static).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from draughts._core import pure, zobrist
 from draughts._core.geometry import REVERSE
@@ -23,7 +24,8 @@ try:
     from draughts._core.native import _native
 except ImportError as error:  # not built: a ModuleNotFoundError, as for any absent module
     raise ModuleNotFoundError(
-        "the native core was not built (no C compiler at install time)",
+        f"the native core cannot be imported ({error}): it was not built (no C compiler at"
+        " install time), or this interpreter refuses it (a subinterpreter)",
         name="draughts._core.native._native",
     ) from error
 from draughts._core.compiled import CompiledSearch
@@ -91,6 +93,26 @@ _RULE_CODES = {
 }
 
 
+class RuleSwitches(NamedTuple):
+    """The rule switches ``Core._load`` reads, each by its name (``load.c``'s
+    ``SWITCHES`` table maps the names to the C ``Rules`` struct's fields).
+    All but ``padded`` are the :class:`~draughts._core.geometry.Geometry`
+    attributes of the same name."""
+
+    flying_kings: bool
+    removal_at_end: bool
+    reverse_in_capture: bool
+    crown_and_stop: bool
+    crown_and_continue: bool
+    men_capture_kings: bool
+    lands_directly_behind: bool
+    stops_behind_king: bool
+    must_land_to_continue: bool
+    majority_only: bool
+    padded: bool
+    """Whether the native squares are the padded grid's own indices."""
+
+
 class Tables(_native.Core, pure.Tables):
     """A variant's geometry with the native generator's tables (and the pure
     generator's, for boards the native core does not hold)."""
@@ -148,18 +170,18 @@ def _table_data(t: pure.Tables) -> tuple[object, ...]:
     )
     promotion = [[compact[i] for i in squares if mask >> i & 1] for mask in t.promotion_mask]
     count = len(squares) if padded else t.square_count
-    flags = (
-        t.flying_kings,
-        t.removal_at_end,
-        t.reverse_in_capture,
-        t.crown_and_stop,
-        t.crown_and_continue,
-        t.men_capture_kings,
-        t.lands_directly_behind,
-        t.stops_behind_king,
-        t.must_land_to_continue,
-        t.majority_only,
-        padded,
+    switches = RuleSwitches(
+        flying_kings=t.flying_kings,
+        removal_at_end=t.removal_at_end,
+        reverse_in_capture=t.reverse_in_capture,
+        crown_and_stop=t.crown_and_stop,
+        crown_and_continue=t.crown_and_continue,
+        men_capture_kings=t.men_capture_kings,
+        lands_directly_behind=t.lands_directly_behind,
+        stops_behind_king=t.stops_behind_king,
+        must_land_to_continue=t.must_land_to_continue,
+        majority_only=t.majority_only,
+        padded=padded,
     )
     keys = zobrist.keys(len(t.square_of_index))
     steps = t.moves.steps
@@ -174,7 +196,7 @@ def _table_data(t: pure.Tables) -> tuple[object, ...]:
         rays,
         dirs,
         promotion,
-        [int(flag) for flag in flags],
+        switches,
         [_RULE_CODES[rule] for rule in t.precedence],
         t.man_value,
         t.king_value,

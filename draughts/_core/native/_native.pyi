@@ -9,6 +9,7 @@ from draughts._core.raw import RawMove
 from draughts.move import Move
 
 MAX_SQUARES: int
+UNDO_FIELDS: tuple[str, ...]
 
 class BoardState:
     """The state of a draughts.Board (see draughts._core.pure.board_state)
@@ -25,14 +26,15 @@ class BoardState:
     _starts: tuple[int | None, ...]
     _kmoves: tuple[int, int, int, int]
     _legal: list[Move] | None
-    def push(self, move: Move) -> None: ...
-    def pop(self) -> Move: ...
+    def push(self, move: Move, /) -> None: ...
+    def pop(self, /) -> Move: ...
     def _play_line(
         self,
         text: str,
         end: int,
         numbers: tuple[int | None, ...],
         visit: Callable[[Any, Move], object],
+        /,
     ) -> tuple[int, int]: ...
 
 class NodeMaker:
@@ -60,6 +62,7 @@ class Search:
         sign: int,
         breakthrough: bool,
         game_keys: Sequence[int],
+        /,
     ) -> None: ...
     def run(
         self,
@@ -72,15 +75,38 @@ class Search:
         reversible: int,
         root: Sequence[int] | None,
         limits: tuple[bool, int, int, int, int | None, float | None, int],
+        /,
     ) -> tuple[int | None, int, tuple[int, RawMove] | None]: ...
-    def table_move(self, pos: tuple[int, int, int, int, int], key: int) -> RawMove | None: ...
-    def static(self, pos: tuple[int, int, int, int, int]) -> int: ...
-    def stop(self) -> None: ...
+    def table_move(self, pos: tuple[int, int, int, int, int], key: int, /) -> RawMove | None: ...
+    def static(self, pos: tuple[int, int, int, int, int], /) -> int: ...
+    def stop(self, /) -> None: ...
 
 class Core:
     @property
     def native_ready(self) -> bool: ...
-    def _load(self, *data: object) -> None: ...
+    # Typed object: _table_data builds them and the C checks each one.
+    def _load(
+        self,
+        n: object,
+        pad_size: object,
+        squares: object,
+        numbers: object,
+        rays: object,
+        dirs: object,
+        promotion: object,
+        switches: object,
+        rules: object,
+        man_value: object,
+        king_value: object,
+        key_men: object,
+        key_kings: object,
+        key_black: object,
+        step_moves: object,
+        move_type: object,
+        raw_type: object,
+        captures_kept: object,
+        /,
+    ) -> None: ...
 
 def legal_moves(
     t: Tables,
@@ -161,9 +187,9 @@ def undo_keyed(
     key: int,
 ) -> tuple[int, int, int, int, int]: ...
 def position_key(t: Tables, color: int, m0: int, m1: int, k0: int, k1: int) -> int: ...
-def plain_line_end(text: str) -> int: ...
-def tag_line(text: str) -> tuple[str, str, int] | None: ...
-def set_pure(functions: dict[str, Callable[..., object]]) -> None: ...
+def plain_line_end(text: str, /) -> int: ...
+def tag_line(text: str, /) -> tuple[str, str, int] | None: ...
+def set_pure(functions: dict[str, Callable[..., object]], /) -> None: ...
 def split_games(
     data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int, /
 ) -> tuple[list[int], int, int]: ...

@@ -21,6 +21,40 @@
 
 extern PyTypeObject CoreType;
 
+/* The undo record: a tuple of these fields, in the order of
+ * draughts._core.pure.board_state.UNDO_FIELDS (the module publishes
+ * undo_field_names as _native.UNDO_FIELDS and a test compares the two). */
+enum {
+    UNDO_WHITE_MEN,
+    UNDO_BLACK_MEN,
+    UNDO_WHITE_KINGS,
+    UNDO_BLACK_KINGS,
+    UNDO_TURN,
+    UNDO_KEY,
+    UNDO_QUIET_FROM,
+    UNDO_STARTS,
+    UNDO_KMOVES,
+    UNDO_SIZE
+};
+
+static const char *const undo_field_names[UNDO_SIZE] = {
+    [UNDO_WHITE_MEN] = "white_men",     [UNDO_BLACK_MEN] = "black_men",
+    [UNDO_WHITE_KINGS] = "white_kings", [UNDO_BLACK_KINGS] = "black_kings",
+    [UNDO_TURN] = "turn",               [UNDO_KEY] = "key",
+    [UNDO_QUIET_FROM] = "quiet_from",   [UNDO_STARTS] = "starts",
+    [UNDO_KMOVES] = "kmoves",
+};
+
+PyObject *undo_fields(void) {
+    PyObject *names = PyTuple_New(UNDO_SIZE);
+    for (int i = 0; names != NULL && i < UNDO_SIZE; i++) {
+        PyObject *name = PyUnicode_FromString(undo_field_names[i]);
+        if (name == NULL) Py_CLEAR(names);
+        else PyTuple_SET_ITEM(names, i, name);
+    }
+    return names;
+}
+
 typedef struct {
     PyObject_HEAD
     /* Board's state, under the names Board uses. */
@@ -427,7 +461,7 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
     MoveSquares m;
     Played p;
     long c = self->turn && PyLong_CheckExact(self->turn) ? PyLong_AsLong(self->turn) : -1;
-    if (self->core == NULL || !state_complete(self) || (c != 0 && c != 1) ||
+    if (self->core == NULL || !self->core->ready || !state_complete(self) || (c != 0 && c != 1) ||
         read_move(self->core, move, &m) < 0 || play_move(self, move, &m, (int)c, &p) < 0) {
         PyErr_Clear();
         return python_push(self, move);
@@ -438,13 +472,18 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
      * board as it was. */
     PyObject *old_key = self->key == Py_None ? PyLong_FromUnsignedLongLong(p.old_key)
                                              : Py_NewRef(self->key);
-    PyObject *record = old_key == NULL ? NULL
-                                       : PyTuple_Pack(9, PyList_GET_ITEM(self->men, 0),
-                                                      PyList_GET_ITEM(self->men, 1),
-                                                      PyList_GET_ITEM(self->kings, 0),
-                                                      PyList_GET_ITEM(self->kings, 1), self->turn,
-                                                      old_key, self->quiet_from, self->starts,
-                                                      self->kmoves);
+    PyObject *record = old_key == NULL ? NULL : PyTuple_New(UNDO_SIZE);
+    if (record != NULL) {
+        PyTuple_SET_ITEM(record, UNDO_WHITE_MEN, Py_NewRef(PyList_GET_ITEM(self->men, 0)));
+        PyTuple_SET_ITEM(record, UNDO_BLACK_MEN, Py_NewRef(PyList_GET_ITEM(self->men, 1)));
+        PyTuple_SET_ITEM(record, UNDO_WHITE_KINGS, Py_NewRef(PyList_GET_ITEM(self->kings, 0)));
+        PyTuple_SET_ITEM(record, UNDO_BLACK_KINGS, Py_NewRef(PyList_GET_ITEM(self->kings, 1)));
+        PyTuple_SET_ITEM(record, UNDO_TURN, Py_NewRef(self->turn));
+        PyTuple_SET_ITEM(record, UNDO_KEY, Py_NewRef(old_key));
+        PyTuple_SET_ITEM(record, UNDO_QUIET_FROM, Py_NewRef(self->quiet_from));
+        PyTuple_SET_ITEM(record, UNDO_STARTS, Py_NewRef(self->starts));
+        PyTuple_SET_ITEM(record, UNDO_KMOVES, Py_NewRef(self->kmoves));
+    }
     PyObject *values[5] = {
         bits_int(core, self->men, (int)c, p.before[c], p.own_men),
         bits_int(core, self->kings, (int)c, p.before[2 + c], p.own_kings),
@@ -494,7 +533,7 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
  * every move of a line. */
 static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObject *dest_number,
                              PyObject *capture_flag) {
-    CoreObject *core = self->core;
+    CoreObject *core = self->core && self->core->ready ? self->core : NULL;
     long c = self->turn && PyLong_CheckExact(self->turn) ? PyLong_AsLong(self->turn) : -1;
     int origin = core ? square_of(core, origin_number) : -1;
     int dest = core ? square_of(core, dest_number) : -1;
@@ -609,7 +648,7 @@ static PyObject *state_pop(StateObject *self, PyObject *unused) {
     }
     Py_ssize_t depth = PyList_GET_SIZE(self->stack);
     PyObject *record = depth ? PyList_GET_ITEM(self->stack, depth - 1) : NULL;
-    if (record == NULL || !PyTuple_CheckExact(record) || PyTuple_GET_SIZE(record) != 9)
+    if (record == NULL || !PyTuple_CheckExact(record) || PyTuple_GET_SIZE(record) != UNDO_SIZE)
         return PyObject_CallMethodNoArgs((PyObject *)self, str_pop_python);
     PyObject *move = Py_NewRef(PyList_GET_ITEM(self->move_stack, n - 1));
     Py_INCREF(record);
@@ -619,15 +658,15 @@ static PyObject *state_pop(StateObject *self, PyObject *unused) {
         Py_DECREF(record);
         return NULL;
     }
-    for (int i = 0; i < 2; i++) {
-        PyList_SetItem(self->men, i, Py_NewRef(PyTuple_GET_ITEM(record, i)));
-        PyList_SetItem(self->kings, i, Py_NewRef(PyTuple_GET_ITEM(record, 2 + i)));
-    }
-    replace(&self->turn, Py_NewRef(PyTuple_GET_ITEM(record, 4)));
-    replace(&self->key, Py_NewRef(PyTuple_GET_ITEM(record, 5)));
-    replace(&self->quiet_from, Py_NewRef(PyTuple_GET_ITEM(record, 6)));
-    replace(&self->starts, Py_NewRef(PyTuple_GET_ITEM(record, 7)));
-    replace(&self->kmoves, Py_NewRef(PyTuple_GET_ITEM(record, 8)));
+    PyList_SetItem(self->men, 0, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_WHITE_MEN)));
+    PyList_SetItem(self->men, 1, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_BLACK_MEN)));
+    PyList_SetItem(self->kings, 0, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_WHITE_KINGS)));
+    PyList_SetItem(self->kings, 1, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_BLACK_KINGS)));
+    replace(&self->turn, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_TURN)));
+    replace(&self->key, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_KEY)));
+    replace(&self->quiet_from, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_QUIET_FROM)));
+    replace(&self->starts, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_STARTS)));
+    replace(&self->kmoves, Py_NewRef(PyTuple_GET_ITEM(record, UNDO_KMOVES)));
     replace(&self->legal, Py_NewRef(Py_None));
     Py_DECREF(record);
     return move;
@@ -715,6 +754,7 @@ static PyMethodDef state_methods[] = {
     {"push", (PyCFunction)state_push, METH_O, push_doc},
     {"pop", (PyCFunction)state_pop, METH_NOARGS, pop_doc},
     {"_play_line", (PyCFunction)(void (*)(void))state_play_line, METH_FASTCALL,
+     "_play_line($self, text, end, numbers, visit, /)\n--\n\n"
      "Play the moves of a plain PDN line while each is the only one between its squares."},
     {NULL, NULL, 0, NULL},
 };

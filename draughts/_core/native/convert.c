@@ -14,11 +14,6 @@ static int as_bytes(PyObject *value, unsigned char *buffer, size_t n) {
 #endif
 }
 
-static int low_bit128(bb_t b) {
-    uint64_t lo = (uint64_t)b;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
-
 int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what) {
     if (!PyLong_Check(value)) {
         PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
@@ -40,7 +35,7 @@ int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what) {
         if (bits & ~c->rules.board) {
             PyErr_Format(PyExc_ValueError,
                          "%s has bit %d set, which is not a playing square of the board", what,
-                         low_bit128(bits & ~c->rules.board));
+                         low_bit(bits & ~c->rules.board));
             return -1;
         }
         *out = bits;
@@ -48,7 +43,7 @@ int to_bits(CoreObject *c, PyObject *value, bb_t *out, const char *what) {
     }
     for (size_t w = 0; w < nwords; w++) {
         for (uint64_t word = words[w]; word; word &= word - 1) {
-            int index = (int)(64 * w) + __builtin_ctzll(word);
+            int index = (int)(64 * w) + ctz64(word);
             int sq = index < c->pad_size ? c->pad_to_sq[index] : -1;
             if (sq < 0) {
                 PyErr_Format(PyExc_ValueError,
@@ -71,8 +66,7 @@ PyObject *from_bits(CoreObject *c, bb_t bits) {
     }
     uint64_t words[MAX_PAD_WORDS] = {0};
     while (bits) {
-        uint64_t lo = (uint64_t)bits;
-        int sq = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(bits >> 64));
+        int sq = low_bit(bits);
         bits &= bits - 1;
         int index = c->sq_to_pad[sq];
         words[index / 64] |= (uint64_t)1 << (index % 64);

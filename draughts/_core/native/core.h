@@ -14,6 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A bitboard is one 128-bit unsigned integer: GCC and Clang have one
+ * (clang-cl too, on Windows), MSVC has none. Rather than a slower two-word
+ * bitboard for one compiler, the build stops here with the reason; setup.py
+ * then installs the package without the extension and the pure core runs
+ * (DRAUGHTS_REQUIRE_NATIVE=1 makes that an error instead). */
+#if !defined(__SIZEOF_INT128__)
+#error "draughts: the native core needs a C compiler with unsigned __int128 (GCC, Clang or clang-cl), which this one lacks; the package installs without it and runs the pure-Python core."
+#endif
 typedef unsigned __int128 bb_t;
 
 #define MAX_SQUARES 128
@@ -79,9 +87,11 @@ typedef struct {
 
 #define RAY(r, sq, d) ((r)->ray_data + (r)->ray_off[sq][d])
 
-/* Without -mpopcnt (not every x86-64 has it), __builtin_popcount is a
+/* -- Bits: the one place that counts and finds them -------------------------
+ *
+ * Without -mpopcnt (not every x86-64 has it), __builtin_popcount is a
  * library call that took 12% of perft's time (13% of the search's): the
- * bit-parallel sum is a dozen inline operations. */
+ * bit-parallel sum is a dozen inline operations, and portable C. */
 static inline int popcount64(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
@@ -89,7 +99,42 @@ static inline int popcount64(uint64_t x) {
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-static inline int popcount(bb_t b) { return popcount64((uint64_t)b) + popcount64((uint64_t)(b >> 64)); }
+static inline int popcount(bb_t b) {
+    return popcount64((uint64_t)b) + popcount64((uint64_t)(b >> 64));
+}
+
+/* The index of the lowest (highest) set bit of x, which is not 0: the
+ * compiler's single instruction where it has the built-in, else a binary
+ * search in portable C (CFLAGS=-DDRAUGHTS_PORTABLE_BITS builds that one
+ * with GCC too, for the tests). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(DRAUGHTS_PORTABLE_BITS)
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+static inline int clz64(uint64_t x) { return __builtin_clzll(x); }
+#else
+static inline int ctz64(uint64_t x) {
+    int n = 0;
+    for (int width = 32; width; width /= 2)
+        if (!(x & ((1ULL << width) - 1))) x >>= width, n += width;
+    return n;
+}
+static inline int clz64(uint64_t x) {
+    int n = 0;
+    for (int width = 32; width; width /= 2)
+        if (!(x >> (64 - width))) x <<= width, n += width;
+    return n;
+}
+#endif
+
+/* The lowest and the highest square of a non-empty bitboard. */
+static inline int low_bit(bb_t b) {
+    uint64_t lo = (uint64_t)b;
+    return lo ? ctz64(lo) : 64 + ctz64((uint64_t)(b >> 64));
+}
+
+static inline int top_bit(bb_t b) {
+    uint64_t hi = (uint64_t)(b >> 64);
+    return hi ? 127 - clz64(hi) : 63 - clz64((uint64_t)b);
+}
 
 /* Work out the derived masks once the rays and directions are loaded. */
 void derive_masks(Rules *r);

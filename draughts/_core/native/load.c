@@ -72,7 +72,10 @@ static int load_rays(CoreObject *c, PyObject *rays) {
     uint8_t buffer[MAX_SQUARES];
     int values[MAX_SQUARES];
     r->ray_data = PyMem_Malloc((size_t)n * NDIRS * MAX_SQUARES);
-    if (r->ray_data == NULL) return -1;
+    if (r->ray_data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
     for (int sq = 0; sq < n; sq++) {
         PyObject *per_dir = PySequence_GetItem(rays, sq);
         if (per_dir == NULL) return -1;
@@ -160,7 +163,37 @@ static int load_squares(CoreObject *c, PyObject *sq_to_pad, PyObject *numbers) {
     return 0;
 }
 
-static int load_rules(Rules *r, PyObject *dirs, PyObject *promotion, PyObject *flags,
+/* The rule switches, read by name from a draughts._core.native.RuleSwitches
+ * (a NamedTuple: any object with these attributes will do). */
+static const struct {
+    const char *name;
+    size_t offset; /* of the int in Rules */
+} SWITCHES[] = {
+    {"flying_kings", offsetof(Rules, flying)},
+    {"removal_at_end", offsetof(Rules, at_end)},
+    {"reverse_in_capture", offsetof(Rules, reverse_ok)},
+    {"crown_and_stop", offsetof(Rules, crown_stop)},
+    {"crown_and_continue", offsetof(Rules, crown_continue)},
+    {"men_capture_kings", offsetof(Rules, men_capture_kings)},
+    {"lands_directly_behind", offsetof(Rules, lands_behind)},
+    {"stops_behind_king", offsetof(Rules, stops_behind_king)},
+    {"must_land_to_continue", offsetof(Rules, must_land)},
+    {"majority_only", offsetof(Rules, majority_only)},
+    {"padded", offsetof(Rules, padded)},
+};
+
+static int load_switches(Rules *r, PyObject *switches) {
+    for (size_t i = 0; i < sizeof SWITCHES / sizeof SWITCHES[0]; i++) {
+        PyObject *value = PyObject_GetAttrString(switches, SWITCHES[i].name);
+        int on = value == NULL ? -1 : PyObject_IsTrue(value);
+        Py_XDECREF(value);
+        if (on < 0) return -1;
+        *(int *)(void *)((char *)r + SWITCHES[i].offset) = on;
+    }
+    return 0;
+}
+
+static int load_rules(Rules *r, PyObject *dirs, PyObject *promotion, PyObject *switches,
                       PyObject *rules) {
     /* dirs: man moves (white, black), man captures (white, black), king
      * moves, king captures, reverse. */
@@ -189,21 +222,13 @@ static int load_rules(Rules *r, PyObject *dirs, PyObject *promotion, PyObject *f
         r->promotion[color] = 0;
         for (int i = 0; i < n; i++) r->promotion[color] |= BIT(squares[i]);
     }
-    int f[11];
-    if (ints(flags, f, 11, 0, 1, "flags") != 11) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "eleven flags expected");
-        return -1;
-    }
-    r->flying = f[0], r->at_end = f[1], r->reverse_ok = f[2], r->crown_stop = f[3];
-    r->crown_continue = f[4], r->men_capture_kings = f[5], r->lands_behind = f[6];
-    r->stops_behind_king = f[7], r->must_land = f[8], r->majority_only = f[9];
-    r->padded = f[10];
+    if (load_switches(r, switches) < 0) return -1;
     if ((r->n_rules = ints(rules, r->rules, MAX_RULES, 0, RULE_KINGS_FIRST, "rules")) < 0)
         return -1;
     return 0;
 }
 
-/* _load(n, pad_size, squares, numbers, rays, dirs, promotion, flags, rules,
+/* _load(n, pad_size, squares, numbers, rays, dirs, promotion, switches, rules,
  *       man_value, king_value, key_men, key_kings, key_black, step_moves,
  *       move_type, raw_type, captures_kept) */
 static PyObject *core_load(CoreObject *c, PyObject *args) {
@@ -211,14 +236,14 @@ static PyObject *core_load(CoreObject *c, PyObject *args) {
     long long man_value, king_value;
     unsigned long long key_black;
     Py_ssize_t kept;
-    PyObject *squares, *numbers, *rays, *dirs, *promotion, *flags, *rules, *key_men, *key_kings;
+    PyObject *squares, *numbers, *rays, *dirs, *promotion, *switches, *rules, *key_men, *key_kings;
     PyObject *step_moves, *move_type, *raw_type;
     if (c->ready || c->pad_to_sq != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "the native tables are loaded once");
         return NULL;
     }
     if (!PyArg_ParseTuple(args, "iiOOOOOOOLLOOKOOO!n", &n, &pad_size, &squares, &numbers, &rays,
-                          &dirs, &promotion, &flags, &rules, &man_value, &king_value, &key_men,
+                          &dirs, &promotion, &switches, &rules, &man_value, &king_value, &key_men,
                           &key_kings, &key_black, &step_moves, &move_type, &PyType_Type,
                           &raw_type, &kept))
         return NULL;
@@ -234,7 +259,7 @@ static PyObject *core_load(CoreObject *c, PyObject *args) {
     c->raw_type = (PyTypeObject *)Py_NewRef(raw_type);
     c->captures_kept = kept;
     c->capture_moves = PyDict_New();
-    if (c->capture_moves == NULL || load_rules(r, dirs, promotion, flags, rules) < 0 ||
+    if (c->capture_moves == NULL || load_rules(r, dirs, promotion, switches, rules) < 0 ||
         load_squares(c, squares, numbers) < 0 || load_rays(c, rays) < 0)
         return NULL;
     if (r->padded && pad_size != n) {
@@ -261,15 +286,45 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     return type->tp_alloc(type, 0); /* zeroed: not ready until _load */
 }
 
-static void core_dealloc(CoreObject *c) {
-    PyTypeObject *type = Py_TYPE(c);
+/* The Python objects a Core holds: the Move and RawMove types, the capture
+ * cache and the step moves (the ints of pad_ints, number_ints and bit_ints
+ * hold nothing and are left out). A Tables subclass adds its __dict__. */
+static int core_traverse(CoreObject *c, visitproc visit, void *arg) {
+    Py_VISIT(c->move_type);
+    Py_VISIT((PyObject *)c->raw_type);
+    Py_VISIT(c->capture_moves);
     if (c->step_moves != NULL) {
         for (int i = 0; i <= c->rules.ray_total; i++) {
-            Py_XDECREF(c->step_moves[i]);
-            Py_XDECREF(c->step_raws[0][i]);
-            Py_XDECREF(c->step_raws[1][i]);
+            Py_VISIT(c->step_moves[i]);
+            Py_VISIT(c->step_raws[0][i]);
+            Py_VISIT(c->step_raws[1][i]);
         }
     }
+    return 0;
+}
+
+/* Breaks a cycle: the core stops being ready first, so that any later
+ * call (a finaliser's) passes it to the pure generator, which needs none
+ * of what is cleared. */
+static int core_clear(CoreObject *c) {
+    c->ready = 0;
+    Py_CLEAR(c->move_type);
+    Py_CLEAR(c->raw_type);
+    Py_CLEAR(c->capture_moves);
+    if (c->step_moves != NULL) {
+        for (int i = 0; i <= c->rules.ray_total; i++) {
+            Py_CLEAR(c->step_moves[i]);
+            Py_CLEAR(c->step_raws[0][i]);
+            Py_CLEAR(c->step_raws[1][i]);
+        }
+    }
+    return 0;
+}
+
+static void core_dealloc(CoreObject *c) {
+    PyTypeObject *type = Py_TYPE(c);
+    PyObject_GC_UnTrack(c);
+    core_clear(c);
     PyMem_Free(c->step_moves);
     PyMem_Free(c->step_raws[0]);
     PyMem_Free(c->step_raws[1]);
@@ -280,9 +335,6 @@ static void core_dealloc(CoreObject *c) {
     }
     PyMem_Free(c->pad_to_sq);
     PyMem_Free(c->rules.ray_data);
-    Py_XDECREF(c->move_type);
-    Py_XDECREF((PyObject *)c->raw_type);
-    Py_XDECREF(c->capture_moves);
     type->tp_free((PyObject *)c);
 }
 
@@ -292,7 +344,11 @@ static PyObject *core_ready(CoreObject *c, void *closure) {
 }
 
 static PyMethodDef core_methods[] = {
-    {"_load", (PyCFunction)core_load, METH_VARARGS, "Load the tables (once)."},
+    {"_load", (PyCFunction)core_load, METH_VARARGS,
+     "_load($self, n, pad_size, squares, numbers, rays, dirs, promotion, switches, rules, "
+     "man_value, king_value, key_men, key_kings, key_black, step_moves, move_type, raw_type, "
+     "captures_kept, /)\n--\n\n"
+     "Load the tables (once): see draughts._core.native._table_data."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -305,8 +361,10 @@ static PyGetSetDef core_getset[] = {
 PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.Core",
     .tp_basicsize = sizeof(CoreObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "A variant's tables for the native move generator.",
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
     .tp_new = core_new,
     .tp_dealloc = (destructor)core_dealloc,
     .tp_methods = core_methods,

@@ -7,7 +7,8 @@
 
 extern PyTypeObject CoreType;
 extern PyTypeObject StateType;
-int board_state_init(void); /* board_state.c */
+int board_state_init(void);  /* board_state.c */
+PyObject *undo_fields(void); /* board_state.c */
 extern PyTypeObject SearchType;
 extern PyTypeObject MakerType;
 extern PyTypeObject ChainType;
@@ -486,51 +487,97 @@ PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nar
 /* check_moves(...): see pdn_check.c. */
 PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 
-#define ENTRY(name, doc) \
-    {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL | METH_KEYWORDS, doc}
+/* Each docstring starts with the function's text signature (CPython's
+ * "name($module, ...)\n--\n\n" convention: inspect.signature reads it), the
+ * parameters of draughts._core.contract.Backend, which a test compares with
+ * the pure functions' one by one. */
+#define ENTRY(name, params, doc)                                                     \
+    {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL | METH_KEYWORDS, \
+     #name "($module, " params ")\n--\n\n" doc}
+
+#define POSITION "t, color, own_men, own_kings, opp_men, opp_kings"
 
 static PyMethodDef functions[] = {
-    ENTRY(legal_moves, "Every legal move as RawMove values."),
-    ENTRY(captures, "The capture routes the rules allow."),
-    ENTRY(board_moves, "The legal moves as Move objects in square order."),
-    ENTRY(steps, "Non-capturing moves."),
-    ENTRY(has_step, "Whether the side has a non-capturing move."),
-    ENTRY(find_step, "The step from origin to destination, or None."),
-    ENTRY(moves_between, "The legal moves between two squares, as Move objects."),
-    ENTRY(perft, "Leaf count (the GIL is released while counting)."),
-    ENTRY(apply_keyed, "The bitboards and key after a move."),
-    ENTRY(undo_keyed, "The bitboards and key before a move."),
-    ENTRY(position_key, "The Zobrist key of a position."),
+    ENTRY(legal_moves, POSITION ", frozen_kings=0, keep_duplicates=False",
+          "Every legal move as RawMove values."),
+    ENTRY(captures, POSITION ", keep_duplicates=False", "The capture routes the rules allow."),
+    ENTRY(board_moves, POSITION ", frozen_kings=0",
+          "The legal moves as Move objects in square order."),
+    ENTRY(steps, "t, color, men, kings, occupied, frozen_kings=0", "Non-capturing moves."),
+    ENTRY(has_step, "t, color, men, kings, occupied",
+          "Whether the side has a non-capturing move."),
+    ENTRY(find_step, "t, color, men, kings, occupied, origin, destination, frozen_kings=0",
+          "The step from origin to destination, or None."),
+    ENTRY(moves_between, POSITION ", origin, destination, frozen_kings=0",
+          "The legal moves between two squares, as Move objects."),
+    ENTRY(perft, "t, depth, c, m0, m1, k0, k1, keep_duplicates=False, bulk=True",
+          "Leaf count (the GIL is released while counting)."),
+    ENTRY(apply_keyed, "t, move, color, m0, m1, k0, k1, key",
+          "The bitboards and key after a move."),
+    ENTRY(undo_keyed, "t, move, color, m0, m1, k0, k1, captured_kings, key",
+          "The bitboards and key before a move."),
+    ENTRY(position_key, "t, color, m0, m1, k0, k1", "The Zobrist key of a position."),
     {"plain_line_end", (PyCFunction)py_plain_line_end, METH_O,
+     "plain_line_end($module, text, /)\n--\n\n"
      "Where the result of a plain PDN line starts (its length if none), or -1 if not plain."},
     {"tag_line", (PyCFunction)py_tag_line, METH_O,
+     "tag_line($module, text, /)\n--\n\n"
      "(name, value, where its [ is) of a line of one tag pair, else None."},
     {"split_games", (PyCFunction)(void (*)(void))py_split_games, METH_FASTCALL,
+     "split_games($module, data, pos, line, column, skip, final, base, /)\n--\n\n"
      "The game starts of PDN bytes (see draughts.pdn.offsets)."},
     {"check_moves", (PyCFunction)(void (*)(void))py_check_moves, METH_FASTCALL,
+     "check_moves($module, tables, text, men, kings, turn, numbers, dash_captures, limit, /)"
+     "\n--\n\n"
      "A game's movetext played on bitboards (see draughts.pdn._fastcheck)."},
-    {"set_pure", (PyCFunction)py_set_pure, METH_O, "The pure functions to fall back on."},
+    {"set_pure", (PyCFunction)py_set_pure, METH_O,
+     "set_pure($module, functions, /)\n--\n\nThe pure functions to fall back on."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native", "The native move generator (C11).", -1, functions,
-    NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__native(void) {
-    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 ||
-        PyType_Ready(&SearchType) < 0 || node_maker_init() < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
+static int exec_module(PyObject *m) {
+    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 || PyType_Ready(&SearchType) < 0 ||
+        node_maker_init() < 0)
+        return -1;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
         PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
         PyModule_AddObjectRef(m, "NodeMaker", (PyObject *)&MakerType) < 0 ||
         PyModule_AddObjectRef(m, "NodeChain", (PyObject *)&ChainType) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+        PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0)
+        return -1;
+    PyObject *fields = undo_fields();
+    int failed = fields == NULL || PyModule_AddObjectRef(m, "UNDO_FIELDS", fields) < 0;
+    Py_XDECREF(fields);
+    return failed ? -1 : 0;
 }
+
+/* Multi-phase initialisation (PEP 489). The types are static and the pure
+ * functions to fall back on are one module-wide table, so the module is
+ * refused in a second interpreter rather than shared with it.
+ *
+ * Free-threaded CPython (3.13t and later): the module declares that it needs
+ * the GIL, and such an interpreter turns the GIL back on when it loads it
+ * (with a RuntimeWarning). It is not safe without: a Core's capture cache is
+ * a dict read with borrowed references and filled on the fly, BoardState's
+ * push and pop change several lists of one board in steps another thread
+ * could see half done, and set_pure replaces a global. Making it safe means
+ * critical sections around those (Py_BEGIN_CRITICAL_SECTION), not only this
+ * flag. */
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)exec_module},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_native", "The native move generator (C11).", 0, functions, slots,
+    NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModuleDef_Init(&module); }

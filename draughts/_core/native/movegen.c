@@ -9,18 +9,6 @@
 
 #include "core.h"
 
-static inline int low_bit(bb_t b) {
-    uint64_t lo = (uint64_t)b;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
-
-static inline int top_bit(bb_t b) {
-    uint64_t hi = (uint64_t)(b >> 64);
-    if (hi) return 127 - __builtin_clzll(hi);
-    return 63 - __builtin_clzll((uint64_t)b);
-}
-
-
 /* Every square of b moved by shift (padded layouts only). */
 static inline bb_t shifted(bb_t b, int shift) { return shift > 0 ? b << shift : b >> -shift; }
 
@@ -73,9 +61,9 @@ typedef struct {
     int ncaps;
     uint8_t caps[MAX_SQUARES];
     uint8_t path[MAX_SQUARES + 1];
-} Search;
+} CaptureSearch;
 
-static void emit(Search *S, bb_t captured, int crowned) {
+static void emit(CaptureSearch *S, bb_t captured, int crowned) {
     Route *m = new_route(S->out);
     if (m == NULL) return;
     m->captured = captured;
@@ -87,11 +75,11 @@ static void emit(Search *S, bb_t captured, int crowned) {
     memcpy(m->path, S->path, (size_t)S->ncaps + 1);
 }
 
-static int king_jumps(Search *S, int sq, int last, bb_t captured, bb_t occupied, int crowned);
+static int king_jumps(CaptureSearch *S, int sq, int last, bb_t captured, bb_t occupied, int crowned);
 
 /* Jumps over an adjacent piece (men, and kings that do not fly) in the
  * directions dirs; returns whether any jump was possible from sq. */
-static int short_jumps(Search *S, int sq, const int *dirs, int ndirs, int is_man, int last,
+static int short_jumps(CaptureSearch *S, int sq, const int *dirs, int ndirs, int is_man, int last,
                        bb_t captured, bb_t occupied, int crowned) {
     const Rules *r = S->r;
     int found = 0;
@@ -136,7 +124,7 @@ typedef struct {
 /* Captures at a distance. skip is a direction not to look in: from the
  * second and later landing squares behind a piece, going on straight ahead
  * finds what the first landing square already found. */
-static int flying_jumps(Search *S, int sq, int last, int skip, bb_t captured, bb_t occupied,
+static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captured, bb_t occupied,
                         int crowned) {
     const Rules *r = S->r;
     Target targets[NDIRS];
@@ -210,7 +198,7 @@ static int flying_jumps(Search *S, int sq, int last, int skip, bb_t captured, bb
     return found;
 }
 
-static int king_jumps(Search *S, int sq, int last, bb_t captured, bb_t occupied, int crowned) {
+static int king_jumps(CaptureSearch *S, int sq, int last, bb_t captured, bb_t occupied, int crowned) {
     const Rules *r = S->r;
     if (r->flying) return flying_jumps(S, sq, last, -1, captured, occupied, crowned);
     return short_jumps(S, sq, r->king_cap_dirs, r->n_king_cap, 0, last, captured, occupied,
@@ -218,7 +206,7 @@ static int king_jumps(Search *S, int sq, int last, bb_t captured, bb_t occupied,
 }
 
 /* Every route of a man that starts with the jump origin x over -> land. */
-static void onward(Search *S, int origin, int d, int over, int land, int crowned,
+static void onward(CaptureSearch *S, int origin, int d, int over, int land, int crowned,
                    bb_t occupied) {
     const Rules *r = S->r;
     const int *dirs = r->man_cap_dirs[S->color];
@@ -391,7 +379,7 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
     bb_t occupied = s->own_men | s->own_kings | opp;
     bb_t empty = r->board & ~occupied;
     bb_t prey = r->men_capture_kings ? opp : s->opp_men;
-    Search S;
+    CaptureSearch S;
     S.r = r;
     S.color = color;
     S.opp = opp;

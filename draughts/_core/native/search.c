@@ -26,11 +26,6 @@
 #define KILLER_PLIES (MAX_EXTENDED_PLY + 64)
 
 
-static inline int low_square(bb_t b) {
-    uint64_t lo = (uint64_t)b;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
-
 /* Python's floor division, for a positive divisor. */
 static inline long long floor_div(long long a, long long b) {
     long long q = a / b;
@@ -59,7 +54,7 @@ static bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b)
     }
     bb_t out = 0;
     for (; b; b &= b - 1) {
-        int to = e->shift_to[color][i][low_square(b)];
+        int to = e->shift_to[color][i][low_bit(b)];
         if (to >= 0) out |= BIT(to);
     }
     return out;
@@ -68,7 +63,7 @@ static bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b)
 static long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
     long long moves = 0;
     for (; kings; kings &= kings - 1) {
-        int sq = low_square(kings);
+        int sq = low_bit(kings);
         for (int i = 0; i < r->n_king_move; i++) {
             int d = r->king_move_dirs[i];
             const uint8_t *ray = RAY(r, sq, d);
@@ -104,7 +99,7 @@ static long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb
              w[8] * popcount(men & e->edge) - w[9] * (lopsided < 0 ? -lopsided : lopsided);
     if (!opp_kings)
         for (bb_t near = men & e->near[color]; near; near &= near - 1)
-            if (!(e->cones[color][low_square(near)] & opp)) total += w[10];
+            if (!(e->cones[color][low_bit(near)] & opp)) total += w[10];
     if (kings) total += w[11] * king_mobility(r, kings, empty);
     return total;
 }
@@ -427,7 +422,7 @@ static long node_moves(Search *s, Ply *here, const Pos *p, int ply, const Entry 
             if (items == NULL) return -1;
             l->items = items, l->cap = need;
         }
-        for (int i = 0; i < s->nroot; i++) l->items[n + i] = l->items[s->root[i]];
+        for (int i = 0; i < s->nroot; i++) l->items[n + (size_t)i] = l->items[s->root[i]];
         memmove(l->items, l->items + n, (size_t)s->nroot * sizeof *l->items);
         l->len = (size_t)s->nroot;
     }

@@ -116,7 +116,7 @@ static int load_blended(SearchObject *o, PyObject *blended) {
     Py_ssize_t n = PySequence_Size(blended);
     if (n < 0) return -1;
     bb_t board = o->core->rules.board;
-    int squares = __builtin_popcountll((uint64_t)board) + __builtin_popcountll((uint64_t)(board >> 64));
+    int squares = popcount(board);
     if (n != squares + 1) {
         PyErr_SetString(PyExc_ValueError, "evaluation weights: one row per count of men");
         return -1;
@@ -258,10 +258,25 @@ static int search_object_init(SearchObject *o, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
+static int search_object_traverse(SearchObject *o, visitproc visit, void *arg) {
+    Py_VISIT(o->core);
+    return 0;
+}
+
+/* The search reads its core's rules: once the core goes, it is no longer
+ * ready and every method but dealloc refuses. A running search holds a
+ * reference to this object, so it is never cleared under a search. */
+static int search_object_clear(SearchObject *o) {
+    o->ready = 0;
+    Py_CLEAR(o->core);
+    return 0;
+}
+
 static void search_object_dealloc(SearchObject *o) {
+    PyObject_GC_UnTrack(o);
     if (o->search.tt != NULL) search_free(&o->search);
     PyMem_RawFree(o->evaluation.blended);
-    Py_XDECREF(o->core);
+    search_object_clear(o);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
@@ -443,23 +458,31 @@ static PyObject *search_object_stop(SearchObject *o, PyObject *Py_UNUSED(ignored
 }
 
 static PyMethodDef search_methods[] = {
+    /* Text signatures first (inspect.signature reads them): the parameters
+     * of draughts._core.compiled.CompiledSearch, which a test compares. */
     {"stop", (PyCFunction)search_object_stop, METH_NOARGS,
-     "stop(): end the search running in another thread, as Searcher.stop."},
+     "stop($self, /)\n--\n\nEnd the search running in another thread, as Searcher.stop."},
     {"run", (PyCFunction)search_object_run, METH_VARARGS,
-     "run(pos, key, depth, alpha, beta, ply, reversible, root, limits) -> (score or None if a "
-     "limit ran out, nodes, partial): one Searcher.search call, without the GIL."},
+     "run($self, pos, key, depth, alpha, beta, ply, reversible, root, limits, /)\n--\n\n"
+     "(score or None if a limit ran out, nodes, partial): one Searcher.search call, without "
+     "the GIL."},
     {"table_move", (PyCFunction)search_object_table_move, METH_VARARGS,
-     "table_move(pos, key): the table's move for pos among its legal moves, or None."},
+     "table_move($self, pos, key, /)\n--\n\n"
+     "The table's move for pos among its legal moves, or None."},
     {"static", (PyCFunction)search_object_static, METH_O,
-     "static(pos): White's static score, the drawn endings applied."},
+     "static($self, pos, /)\n--\n\nWhite's static score, the drawn endings applied."},
     {NULL, NULL, 0, NULL},
 };
 
 PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.Search",
     .tp_basicsize = sizeof(SearchObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The built-in engine's search tables and the C search over them.",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Search(core, evaluation, no_progress, endings, sign, breakthrough, game_keys, /)\n"
+              "--\n\n"
+              "The built-in engine's search tables and the C search over them.",
+    .tp_traverse = (traverseproc)search_object_traverse,
+    .tp_clear = (inquiry)search_object_clear,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)search_object_init,
     .tp_dealloc = (destructor)search_object_dealloc,

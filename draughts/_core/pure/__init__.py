@@ -4,6 +4,7 @@
 from collections.abc import Callable
 
 from draughts._core.compiled import no_compiled_search
+from draughts._core.contract import FUNCTION_NAMES
 from draughts._core.pure.board_state import STATE_NAMES, BoardState
 from draughts._core.pure.keyed import apply_keyed, position_key, undo_keyed
 from draughts._core.pure.movegen import (
@@ -39,20 +40,7 @@ __all__ = [
     "undo_keyed",
 ]
 
-FUNCTIONS: dict[str, Callable[..., object]] = {
-    "legal_moves": legal_moves,
-    "captures": captures,
-    "board_moves": board_moves,
-    "steps": steps,
-    "has_step": has_step,
-    "find_step": find_step,
-    "moves_between": moves_between,
-    "perft": perft,
-    "apply_keyed": apply_keyed,
-    "undo_keyed": undo_keyed,
-    "position_key": position_key,
-    "compiled_search": compiled_search,
-}
-"""The interface's functions by name: what the native core passes a board it
-does not hold on to, and what the tests put in :mod:`draughts._core` to run
-on the pure generator."""
+FUNCTIONS: dict[str, Callable[..., object]] = {name: globals()[name] for name in FUNCTION_NAMES}
+"""The contract's functions by name (:data:`draughts._core.contract.FUNCTION_NAMES`):
+what the native core passes a board it does not hold on to, and what the
+tests put in :mod:`draughts._core` to run on the pure generator."""
