@@ -51,8 +51,9 @@ class Board(_core.BoardState):
     """A draughts position with its variant, side to move and move history.
 
     ``Board()`` is the start of an international game; give a variant (a
-    :class:`Variant` or any name :func:`find_variant` knows) for another game,
-    and a FEN for another position:
+    :class:`~draughts.variant.Variant` or any name
+    :func:`~draughts.variant.find_variant` knows) for another game, and a FEN
+    for another position:
 
     >>> import draughts
     >>> board = draughts.Board(variant="english")
@@ -632,7 +633,7 @@ class Board(_core.BoardState):
     def king_moves(self, color: Color) -> int:
         """How many non-capturing moves in a row ``color`` has made with the
         same king while it still has men: the count of
-        :attr:`Variant.king_move_limit` (always 0 in variants without it).
+        :attr:`~draughts.variant.Variant.king_move_limit` (always 0 in variants without it).
 
         >>> board = Board("W:WK46,50:B1", variant="frisian")
         >>> _ = board.push_pdn("46-41"); _ = board.push_pdn("1-7")
