@@ -116,7 +116,7 @@ def material(board: draughts.Board) -> int:
     lead = 0
     for color, sign in ((draughts.WHITE, 1), (draughts.BLACK, -1)):
         lead += sign * (
-            len(board.pieces(color, draughts.MAN)) + 3 * len(board.pieces(color, draughts.KING))
+            len(board.pieces(draughts.MAN, color)) + 3 * len(board.pieces(draughts.KING, color))
         )
     return lead
 

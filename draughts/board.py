@@ -8,6 +8,8 @@ its machinery lives in the private modules it imports.
 from __future__ import annotations
 
 import copyreg
+import enum
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import SupportsIndex
 
@@ -22,7 +24,7 @@ from draughts.outcome import DrawRule, Goal, Outcome, Termination
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, Piece, PieceKind
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
-__all__ = ["Board", "LegalMoveGenerator", "perft"]
+__all__ = ["Board", "LegalMoveGenerator", "Status", "perft"]
 
 _COLORS = (WHITE, BLACK)
 _ASCII = (("w", "W"), ("b", "B"))
@@ -41,6 +43,27 @@ _State = tuple[int, int, int, int, int, int, int, tuple[int | None, ...], tuple[
 # Consecutive non-capturing moves of one king per side, for
 # Variant.king_move_limit: (white king bit, its moves, black king bit, its moves).
 _NO_KING_MOVES = (0, 0, 0, 0)
+
+
+class Status(enum.IntFlag):
+    """What is wrong with a position (:meth:`Board.status`): flags that
+    combine, ``VALID`` (0) when nothing is.
+
+    >>> Status.TOO_MANY_WHITE | Status.EMPTY
+    <Status.EMPTY|TOO_MANY_WHITE: 5>
+    >>> bool(Status.VALID)
+    False
+    """
+
+    VALID = 0
+    EMPTY = 1
+    """No piece on the board."""
+    TOO_MANY_WHITE = 4
+    """White has more pieces than a side starts with."""
+    TOO_MANY_BLACK = 8
+    """Black has more pieces than a side starts with."""
+    MAN_ON_CROWNING_ROW = 16
+    """A man stands on the row where it would have been crowned."""
 
 
 # Reset flags as plain ints: enum arithmetic is too slow for push().
@@ -165,25 +188,21 @@ class Board(_core.BoardState):
     def set_piece_at(self, square: int, piece: Piece | None) -> None:
         """Put ``piece`` on ``square`` (None empties it).
 
-        A man may not stand on the row where it would be crowned.
+        A man may not stand on the row where it would be crowned, and a side
+        may not have more pieces than it starts with: the board makes only
+        positions that its FEN reads back (``Board(board.fen())``).
 
         >>> board = Board.empty(variant="english")
         >>> board.set_piece_at(15, Piece(KING, WHITE))
         >>> board.fen()
         'B:WK15:B'
 
-        :raises ValueError: for a square off the board or a man on its crowning row.
+        :raises ValueError: for a square off the board, a man on its crowning
+            row, or a piece more than its side starts with.
         """
         bit = self._square_bit(square)
-        if (
-            piece is not None
-            and piece.kind == MAN
-            and bit & self._ctx.core.promotion_mask[piece.color]
-        ):
-            raise ValueError(
-                f"a {piece.color.name.lower()} man cannot stand on square "
-                f"{self._ctx.core.name_of_square[square]}, where it would be crowned"
-            )
+        if piece is not None:
+            self._check_room(square, bit, piece)
         for color in (0, 1):
             self._men[color] &= ~bit
             self._kings[color] &= ~bit
@@ -194,24 +213,92 @@ class Board(_core.BoardState):
                 self._men[piece.color] |= bit
         self._restart_counts()
 
+    def _check_room(self, square: int, bit: int, piece: Piece) -> None:
+        """Refuse ``piece`` on ``square`` where ``Board(fen)`` would refuse it."""
+        name = self._ctx.core.name_of_square[square]
+        color = piece.color.name.lower()
+        if piece.kind == MAN and bit & self._ctx.core.promotion_mask[piece.color]:
+            raise ValueError(
+                f"a {color} man cannot stand on square {name}, where it would be crowned"
+            )
+        own = (self._men[piece.color] | self._kings[piece.color]) & ~bit
+        limit = self._ctx.fen.start_piece_count
+        if own.bit_count() >= limit:
+            raise ValueError(
+                f"{color} already has {limit} pieces, as many as a side starts with in "
+                f"{self._variant.name}: no room for one on square {name}"
+            )
+
     def remove_piece_at(self, square: int) -> Piece | None:
         """Empty ``square`` and return what stood there."""
         piece = self.piece_at(square)
         self.set_piece_at(square, None)
         return piece
 
-    def pieces(self, color: Color, kind: PieceKind | None = None) -> tuple[int, ...]:
-        """The squares of ``color``'s pieces of ``kind`` (both kinds if None),
-        in ascending order.
+    def pieces(
+        self,
+        *args: PieceKind | Color,
+        kind: PieceKind | None = None,
+        color: Color | None = None,
+    ) -> tuple[int, ...]:
+        """The squares of the pieces of ``kind`` (both kinds if None) and
+        ``color`` (both sides if None), in ascending order.
 
-        >>> Board(variant="english").pieces(WHITE, MAN)[:3]
-        (21, 22, 23)
+        Give them by keyword, or by position kind first, as in
+        :class:`Piece` (``Piece(KING, WHITE)``): ``pieces(KING, WHITE)``. A
+        side alone, ``pieces(WHITE)``, is all its pieces.
+
+        >>> board = Board("W:WK46,31:B1", variant="international")
+        >>> board.pieces(MAN, WHITE), board.pieces(kind=KING), board.pieces(BLACK)
+        ((31,), (46,), (1,))
+
+        The order of earlier versions, side first (``pieces(WHITE, KING)``),
+        still answers the same but is deprecated (a :class:`DeprecationWarning`),
+        as are plain ints, which cannot say which argument is which.
+
+        :raises TypeError: for two kinds, two sides, or an argument given both
+            by position and by keyword.
         """
-        if kind is None:
-            mask = self._men[color] | self._kings[color]
-        else:
-            mask = self._kings[color] if kind == KING else self._men[color]
+        if args:
+            kind, color = self._pieces_arguments(args, kind, color)
+        masks = (
+            [self._men[c] | self._kings[c] for c in (0, 1)]
+            if kind is None
+            else (self._kings if kind == KING else self._men)
+        )
+        mask = masks[0] | masks[1] if color is None else masks[color]
         return tuple(self._ctx.core.squares_of(mask))
+
+    @staticmethod
+    def _pieces_arguments(
+        args: tuple[object, ...], kind: PieceKind | None, color: Color | None
+    ) -> tuple[PieceKind | None, Color | None]:
+        """The kind and side :meth:`pieces` was given by position."""
+        if len(args) > 2:
+            raise TypeError(f"pieces() takes a kind and a side, not {args!r}")
+        kinds = [a for a in args if isinstance(a, PieceKind)]
+        colors = [a for a in args if isinstance(a, Color)]
+        if len(kinds) + len(colors) < len(args):
+            # Plain ints: read in the old order (side first), as they always were.
+            warnings.warn(
+                "pieces() with plain ints is deprecated: pass a PieceKind and a Color "
+                "(kind first: pieces(KING, WHITE)) or keywords (pieces(color=..., kind=...))",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+            ints = [int(a) for a in args]  # type: ignore[call-overload]
+            return (PieceKind(ints[1]) if len(ints) > 1 else kind), Color(ints[0])
+        twice = (kinds and kind is not None) or (colors and color is not None)
+        if len(kinds) > 1 or len(colors) > 1 or twice:
+            raise TypeError(f"pieces() takes one kind and one side, not {args!r}")
+        if len(args) == 2 and isinstance(args[0], Color):
+            warnings.warn(
+                "pieces(color, kind) is deprecated: write pieces(kind, color), in the order "
+                "of Piece(kind, color), or pieces(color=..., kind=...)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+        return (kinds[0] if kinds else kind), (colors[0] if colors else color)
 
     def piece_map(self) -> dict[int, Piece]:
         """Every occupied square with its piece."""
@@ -332,6 +419,69 @@ class Board(_core.BoardState):
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
         return move in self._legal_list()
+
+    def is_promotion(self, move: Move) -> bool:
+        """Whether the legal ``move`` crowns the man that makes it, by the
+        variant's rules: ending on the far row, or (where a man crowned
+        during a capture goes on as a king, as in Russian draughts) passing
+        over it.
+
+        >>> board = Board("W:W6,24:B20", variant="english")
+        >>> [(board.pdn(move), board.is_promotion(move)) for move in board.legal_moves]
+        [('6-1', True), ('6-2', True), ('24-19', False)]
+        >>> russian = Board("W:Wh4:Bc7,e7,g5", variant="russian")
+        >>> move = russian.parse_pdn("h4:f6:d8:b6")  # crowned on d8, takes c7 as a king
+        >>> russian.is_promotion(move)
+        True
+        >>> brazilian = Board("W:Wh4:Bc7,e7,g5", variant="brazilian")
+        >>> brazilian.is_promotion(brazilian.parse_pdn("h4xf6xd8xb6"))  # passes, stays a man
+        False
+
+        :raises IllegalMoveError: if ``move`` is not legal here.
+        """
+        if move not in self._legal_list():
+            raise IllegalMoveError(f"{move!r} is not a legal move in {self.fen()}")
+        bit = self._ctx.core.bit_of_square[move.from_square]
+        if not bit & self._men[self._turn]:
+            return False
+        mover = self._turn
+        self.push(move)
+        try:
+            return bool(self._ctx.core.bit_of_square[move.to_square] & self._kings[mover])
+        finally:
+            self.pop()
+
+    def status(self) -> Status:
+        """What is wrong with the position, as :class:`Status` flags
+        (``Status.VALID`` if nothing). The board refuses to make the other
+        problems, so a board built with its own methods is only ever
+        ``EMPTY``; a position from elsewhere (a subclass, a pickle) is checked
+        as well.
+
+        >>> Board().status(), Board.empty().status()
+        (<Status.VALID: 0>, <Status.EMPTY: 1>)
+        """
+        core = self._ctx.core
+        found = Status.VALID
+        every = self._men[0] | self._men[1] | self._kings[0] | self._kings[1]
+        if not every:
+            found |= Status.EMPTY
+        limit = self._ctx.fen.start_piece_count
+        for color, flag in ((0, Status.TOO_MANY_WHITE), (1, Status.TOO_MANY_BLACK)):
+            if (self._men[color] | self._kings[color]).bit_count() > limit:
+                found |= flag
+            if self._men[color] & core.promotion_mask[color]:
+                found |= Status.MAN_ON_CROWNING_ROW
+        return found
+
+    def is_valid(self) -> bool:
+        """Whether :meth:`status` finds nothing wrong: pieces on the board,
+        no side with more than it starts with, no man on its crowning row.
+
+        >>> Board(variant="english").is_valid(), Board.empty(variant="english").is_valid()
+        (True, False)
+        """
+        return self.status() == Status.VALID
 
     def moves_between(self, from_square: int, to_square: int) -> list[Move]:
         """The legal moves from ``from_square`` to ``to_square`` (several only
@@ -917,6 +1067,41 @@ class Board(_core.BoardState):
         else:
             board._restart_counts()
         board._legal = self._legal
+        return board
+
+    def mirror(self) -> Board:
+        """The same position with the sides exchanged: the board turned half
+        a turn, every piece of the other colour, the other side to move
+        (without the move history). Its moves mirror this board's, and its
+        outcome is this board's with the sides exchanged.
+
+        >>> board = Board("W:WK46,31:B1,2", variant="international")
+        >>> board.mirror().fen()
+        'B:W49-50:BK5,20'
+        >>> board.mirror().mirror() == board
+        True
+
+        :raises ValueError: for a custom board that turning maps off its
+            playing squares (a width and height of different parity).
+        """
+        variant = self._variant
+        board = type(self).empty(variant=variant)
+        height, width = variant.height, variant.width
+        men: list[int] = [0, 0]
+        kings: list[int] = [0, 0]
+        bits = self._ctx.core.bit_of_square
+        for square, piece in self.piece_map().items():
+            row, column = variant.coordinates(square)
+            turned = variant.square_at(height - 1 - row, width - 1 - column)
+            if turned is None:
+                raise ValueError(
+                    f"the {variant.name} board turned half a turn does not fall on its "
+                    "playing squares: it has no mirror"
+                )
+            (kings if piece.kind == KING else men)[1 - piece.color] |= bits[turned]
+        board._men, board._kings = men, kings
+        board._turn = 1 - self._turn
+        board._restart_counts()
         return board
 
     def __copy__(self) -> Board:
