@@ -14,7 +14,7 @@ for 12 plies in a row, in a quiet position. Engines::
                            of the level (builtin:hard:min_depth=1 keeps to
                            the time limit from the first ply on)
     old:hard               the engine as it was before the strength work
-                           (benchmarks/old_engine/)
+                           (commit d73f3fd, see _old_engine.py)
     hub:COMMAND ARGS       a Hub engine, e.g.
                            "hub:benchmarks/.venvs/py-draughts/bin/python benchmarks/turbo_hub.py"
 
@@ -72,9 +72,9 @@ def make_engine(spec: str) -> Engine:
             return engine
         return Tweaked(engine, {name: int(value) for name, value in pairs.items()})
     if kind == "old":
-        from old_engine.builtin import BuiltinEngine as OldEngine
+        from _old_engine import old_engine_class
 
-        return OldEngine(argument or "hard")  # type: ignore[arg-type]
+        return old_engine_class()(argument or "hard")
     if kind == "hub":
         return HubEngine.popen(shlex.split(argument), timeout=30)
     raise SystemExit(f"unknown engine {spec!r}: builtin:LEVEL, old:LEVEL or hub:COMMAND")
@@ -116,7 +116,7 @@ def material(board: draughts.Board) -> int:
     lead = 0
     for color, sign in ((draughts.WHITE, 1), (draughts.BLACK, -1)):
         lead += sign * (
-            len(board.pieces(color, draughts.MAN)) + 3 * len(board.pieces(color, draughts.KING))
+            len(board.pieces(draughts.MAN, color)) + 3 * len(board.pieces(draughts.KING, color))
         )
     return lead
 

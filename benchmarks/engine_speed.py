@@ -1,5 +1,6 @@
 """Nodes per second and depth reached: the new built-in engine against the
-old one (``benchmarks/old_engine/``), in the same run, alternating.
+old one (commit d73f3fd, taken from git by ``_old_engine.py``), in the same
+run, alternating.
 
 The positions are middle games: the position after ply 40 of the first
 ``--positions`` International master games of the corpus that reach it
@@ -22,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from old_engine.builtin import BuiltinEngine as OldEngine  # noqa: E402
+from _old_engine import old_engine_class  # noqa: E402
 
 import draughts  # noqa: E402
 from draughts import pdn  # noqa: E402
@@ -61,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
     limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
     boards = middle_games(args.positions, args.ply)
-    engines = {"new": builtin("hard"), "old": OldEngine("hard")}
+    engines = {"new": builtin("hard"), "old": old_engine_class()("hard")}
     rates: dict[str, list[float]] = {name: [] for name in engines}
     depths: dict[str, list[int]] = {name: [] for name in engines}
     nodes: dict[str, list[int]] = {name: [] for name in engines}

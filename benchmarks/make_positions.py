@@ -38,7 +38,7 @@ QUOTA = {"quiet": 17, "capture": 17, "king": 16}
 
 def _kind(board: draughts.Board) -> str | None:
     has_king = bool(
-        board.pieces(draughts.WHITE, draughts.KING) or board.pieces(draughts.BLACK, draughts.KING)
+        board.pieces(draughts.KING, draughts.WHITE) or board.pieces(draughts.KING, draughts.BLACK)
     )
     if has_king:
         return "king"

@@ -6,7 +6,7 @@
 
 Moby Dam (Harm Jetten's International draughts engine, GPL-3.0, public at
 https://github.com/rhalbersma/mobydam) ships a perft program in its ``test``
-folder, built outside this repository (``benchmarks/README.md`` gives the
+folder, built outside this repository (``docs/benchmarks.rst`` gives the
 commands). It takes its options on the command line (``-c DEPTH`` counts every
 depth from 1 to DEPTH, ``-b`` counts the last ply in bulk, no FEN means the
 start position), prints the board, then one line per depth::
@@ -219,7 +219,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--mobydam",
         type=Path,
         required=True,
-        help="Moby Dam's perft program (its test/perft, built as benchmarks/README.md says)",
+        help="Moby Dam's perft program (its test/perft, built as docs/benchmarks.rst says)",
     )
     parser.add_argument("--depth", type=int, default=8, help="perft depth (default 8)")
     parser.add_argument(

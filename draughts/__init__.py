@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from draughts._core import BACKEND as _BACKEND
-from draughts.board import Board, LegalMoveGenerator, perft
+from draughts.board import Board, LegalMoveGenerator, Status, perft
 from draughts.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -53,6 +53,7 @@ __all__ = [
     "Outcome",
     "Piece",
     "PieceKind",
+    "Status",
     "Termination",
     "Variant",
     "find_variant",

@@ -1,8 +1,8 @@
 """The :class:`Board`: a position, the side to move and the moves played.
 
-This module is over 800 lines because it is the one public class with the
-python-chess-shaped API, and about a third of it is docstrings with examples;
-its machinery lives in the private modules it imports.
+This module holds its state, pieces, FEN, legal moves, push and pop, and
+copies; its other jobs are parts it inherits (see :mod:`draughts._board_base`):
+the game's end, notation and diagrams, and the checks of positions and moves.
 """
 
 from __future__ import annotations
@@ -12,31 +12,24 @@ from collections.abc import Iterable, Iterator
 from typing import SupportsIndex
 
 from draughts import _core, _draw_rules
+from draughts._board_checks import Checks, Status
+from draughts._board_end import GameEnd
+from draughts._board_notation import Notation
 from draughts._context import VariantContext, context
-from draughts._core import UNDO_KEY, UndoRecord
-from draughts._diagram import text_diagram
+from draughts._core import UndoRecord
 from draughts._fen import format_fen, parse_fen
-from draughts._notation import match_move, write_move
 from draughts.errors import AmbiguousMoveError, IllegalMoveError
 from draughts.move import Move
-from draughts.outcome import DrawRule, Goal, Outcome, Termination
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, Piece, PieceKind
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
-__all__ = ["Board", "LegalMoveGenerator", "perft"]
+__all__ = ["Board", "LegalMoveGenerator", "Status", "perft"]
 
 _COLORS = (WHITE, BLACK)
-_ASCII = (("w", "W"), ("b", "B"))
-_UNICODE = (("⛀", "⛁"), ("⛂", "⛃"))
 _PIECES = (
     (Piece.of(MAN, WHITE), Piece.of(KING, WHITE)),
     (Piece.of(MAN, BLACK), Piece.of(KING, BLACK)),
 )
-
-# A snapshot of everything push() changes: (white men, black men, white kings,
-# black kings, side to move, position key, ply of the last capture or man move,
-# draw-rule count starts, Frisian king moves). pop() restores it whole instead
-# of undoing a move.
 
 # Consecutive non-capturing moves of one king per side, for
 # Variant.king_move_limit: (white king bit, its moves, black king bit, its moves).
@@ -47,12 +40,13 @@ _NO_KING_MOVES = (0, 0, 0, 0)
 _CAPTURE, _MAN_MOVE, _PROMOTION = _draw_rules.Tracker.events
 
 
-class Board(_core.BoardState):
+class Board(Checks, GameEnd, Notation):
     """A draughts position with its variant, side to move and move history.
 
     ``Board()`` is the start of an international game; give a variant (a
-    :class:`Variant` or any name :func:`find_variant` knows) for another game,
-    and a FEN for another position:
+    :class:`~draughts.variant.Variant` or any name
+    :func:`~draughts.variant.find_variant` knows) for another game, and a FEN
+    for another position:
 
     >>> import draughts
     >>> board = draughts.Board(variant="english")
@@ -75,6 +69,8 @@ class Board(_core.BoardState):
         self._ctx: VariantContext = context(self._variant)
         self.move_stack: list[Move] = []
         """The moves played on this board, oldest first."""
+        # What push() changes, as it was before each move: pop() restores it
+        # whole (the fields: draughts._core.UNDO_FIELDS).
         self._stack: list[UndoRecord] = []
         self._legal: list[Move] | None = None
         self.set_fen(self._ctx.fen.starting_fen if fen is None else fen)
@@ -164,25 +160,21 @@ class Board(_core.BoardState):
     def set_piece_at(self, square: int, piece: Piece | None) -> None:
         """Put ``piece`` on ``square`` (None empties it).
 
-        A man may not stand on the row where it would be crowned.
+        A man may not stand on the row where it would be crowned, and a side
+        may not have more pieces than it starts with: the board makes only
+        positions that its FEN reads back (``Board(board.fen())``).
 
         >>> board = Board.empty(variant="english")
         >>> board.set_piece_at(15, Piece(KING, WHITE))
         >>> board.fen()
         'B:WK15:B'
 
-        :raises ValueError: for a square off the board or a man on its crowning row.
+        :raises ValueError: for a square off the board, a man on its crowning
+            row, or a piece more than its side starts with.
         """
         bit = self._square_bit(square)
-        if (
-            piece is not None
-            and piece.kind == MAN
-            and bit & self._ctx.core.promotion_mask[piece.color]
-        ):
-            raise ValueError(
-                f"a {piece.color.name.lower()} man cannot stand on square "
-                f"{self._ctx.core.name_of_square[square]}, where it would be crowned"
-            )
+        if piece is not None:
+            self._check_room(square, bit, piece)
         for color in (0, 1):
             self._men[color] &= ~bit
             self._kings[color] &= ~bit
@@ -193,23 +185,60 @@ class Board(_core.BoardState):
                 self._men[piece.color] |= bit
         self._restart_counts()
 
+    def _check_room(self, square: int, bit: int, piece: Piece) -> None:
+        """Refuse ``piece`` on ``square`` where ``Board(fen)`` would refuse it."""
+        name = self._ctx.core.name_of_square[square]
+        color = piece.color.name.lower()
+        if piece.kind == MAN and bit & self._ctx.core.promotion_mask[piece.color]:
+            raise ValueError(
+                f"a {color} man cannot stand on square {name}, where it would be crowned"
+            )
+        own = (self._men[piece.color] | self._kings[piece.color]) & ~bit
+        limit = self._ctx.fen.start_piece_count
+        if own.bit_count() >= limit:
+            raise ValueError(
+                f"{color} already has {limit} pieces, as many as a side starts with in "
+                f"{self._variant.name}: no room for one on square {name}"
+            )
+
     def remove_piece_at(self, square: int) -> Piece | None:
         """Empty ``square`` and return what stood there."""
         piece = self.piece_at(square)
         self.set_piece_at(square, None)
         return piece
 
-    def pieces(self, color: Color, kind: PieceKind | None = None) -> tuple[int, ...]:
-        """The squares of ``color``'s pieces of ``kind`` (both kinds if None),
-        in ascending order.
+    def pieces(
+        self,
+        *args: PieceKind | Color,
+        kind: PieceKind | None = None,
+        color: Color | None = None,
+    ) -> tuple[int, ...]:
+        """The squares of the pieces of ``kind`` (both kinds if None) and
+        ``color`` (both sides if None), in ascending order.
 
-        >>> Board(variant="english").pieces(WHITE, MAN)[:3]
-        (21, 22, 23)
+        Give them by keyword, or by position kind first, as in
+        :class:`Piece` (``Piece(KING, WHITE)``): ``pieces(KING, WHITE)``. A
+        side alone, ``pieces(WHITE)``, is all its pieces.
+
+        >>> board = Board("W:WK46,31:B1", variant="international")
+        >>> board.pieces(MAN, WHITE), board.pieces(kind=KING), board.pieces(BLACK)
+        ((31,), (46,), (1,))
+
+        The order of earlier versions, side first (``pieces(WHITE, KING)``),
+        still answers the same but is deprecated (a :class:`DeprecationWarning`),
+        as are plain ints, which cannot say which argument is which.
+
+        :raises TypeError: for two kinds, two sides, or an argument given both
+            by position and by keyword.
         """
-        if kind is None:
-            mask = self._men[color] | self._kings[color]
-        else:
-            mask = self._kings[color] if kind == KING else self._men[color]
+        if args:
+            kind, color = self._pieces_arguments(args, kind, color)
+        masks = (
+            [self._men[c] | self._kings[c] for c in (0, 1)]
+            if kind is None
+            else (self._kings if kind == KING else self._men)
+        )
+        mask = masks[0] | masks[1] if color is None else masks[color]
         return tuple(self._ctx.core.squares_of(mask))
 
     def piece_map(self) -> dict[int, Piece]:
@@ -577,324 +606,6 @@ class Board(_core.BoardState):
         """
         return self.move_stack[-1]
 
-    # -- Game end -------------------------------------------------------------
-
-    @property
-    def halfmove_clock(self) -> int:
-        """Plies played since the last capture or man move (or since the
-        position was set up): the count of the 25-move, 40-move and
-        king-moves rules.
-
-        >>> board = Board("W:WK46:BK4", variant="international")
-        >>> _ = board.push_pdn("46-41"); _ = board.push_pdn("4-9")
-        >>> board.halfmove_clock
-        2
-        """
-        return len(self._stack) - self._quiet_from
-
-    @property
-    def position_key(self) -> int:
-        """A 64-bit Zobrist key of the pieces and the side to move: equal
-        positions have equal keys. It is kept up to date move by move.
-
-        >>> Board().position_key == Board().copy().position_key
-        True
-        """
-        key = self._key
-        if key is None:
-            key = self._key = self._ctx.keys.of(self._turn, self._men, self._kings)
-        return key
-
-    def draw_rule_counts(self) -> list[tuple[DrawRule, int | None]]:
-        """Each counting draw rule of the variant with how far its count has
-        got (plies, or the strong side's moves for rules counted that way),
-        None while the rule's material is not on the board.
-
-        >>> board = Board("W:WK46:BK5,K23", variant="international")
-        >>> [(rule.termination.name, n) for rule, n in board.draw_rule_counts()]
-        [('TWENTY_FIVE_MOVE_RULE', 0), ('SIXTEEN_MOVE_RULE', None), ('FIVE_MOVE_RULE', 0)]
-        """
-        return [(rule, self._count(i)) for i, rule in enumerate(self._ctx.tracker.counting)]
-
-    def _count(self, index: int) -> int | None:
-        tracker = self._ctx.tracker
-        mode, slot = tracker.modes[index]
-        ply = len(self._stack)
-        start: int | None
-        if mode == _draw_rules.QUIET:
-            start = self._quiet_from
-        elif mode == _draw_rules.PLIES:
-            start = self._ply_origin
-        else:
-            start = self._starts[slot]
-        return tracker.count(index, start, ply, self._turn, self._men, self._kings)
-
-    def king_moves(self, color: Color) -> int:
-        """How many non-capturing moves in a row ``color`` has made with the
-        same king while it still has men: the count of
-        :attr:`Variant.king_move_limit` (always 0 in variants without it).
-
-        >>> board = Board("W:WK46,50:B1", variant="frisian")
-        >>> _ = board.push_pdn("46-41"); _ = board.push_pdn("1-7")
-        >>> board.king_moves(WHITE)
-        1
-        """
-        return self._kmoves[2 * int(color) + 1]
-
-    def is_repetition(self, count: int = 3) -> bool:
-        """Whether the position, with the same side to move, has occurred
-        ``count`` times (this time included) since the last capture or man
-        move, neither of which can be undone.
-
-        >>> board = Board("W:WK46:BK4", variant="international")
-        >>> for text in ["46-41", "4-9", "41-46", "9-4"] * 2:
-        ...     _ = board.push_pdn(text)
-        >>> board.is_repetition(3), board.is_repetition(4)
-        (True, False)
-        """
-        key = self.position_key
-        seen = 1
-        stack = self._stack
-        for ply in range(len(stack) - 2, max(self._quiet_from, 0) - 1, -2):
-            if stack[ply][UNDO_KEY] == key:
-                seen += 1
-                if seen >= count:
-                    return True
-        return seen >= count
-
-    def can_claim_threefold_repetition(self) -> bool:
-        """Whether the player to move may claim a draw by repetition: the
-        position has occurred as often as the variant's repetition rule asks,
-        or, where the rule allows it (:attr:`DrawRule.claim_on_next_move
-        <draughts.outcome.DrawRule.claim_on_next_move>`, the WCDF wording:
-        "with their next move they would create the same position for the
-        third time"), one of the legal moves would make it so. False in a
-        variant without a repetition rule.
-
-        >>> board = Board("B:WK29:BK4", variant="english")
-        >>> for text in ["4-8", "29-25", "8-4", "25-29", "4-8", "29-25", "8-4"]:
-        ...     _ = board.push_pdn(text)
-        >>> board.is_repetition(), board.can_claim_threefold_repetition()
-        (False, True)
-        """
-        rule = self._ctx.tracker.repetition
-        if rule is None:
-            return False
-        if self.is_repetition(rule.limit):
-            return True
-        if not rule.claim_on_next_move:
-            return False
-        for move in self._legal_list():
-            self.push(move)
-            try:
-                if self.is_repetition(rule.limit):
-                    return True
-            finally:
-                self.pop()
-        return False
-
-    def _met(self, rule: DrawRule, index: int) -> bool:
-        """Whether a rule is met on the board (``index`` into the tracker's
-        counting rules, -1 for repetition)."""
-        if index < 0:
-            return self.is_repetition(rule.limit)
-        count = self._count(index)
-        if count is None or count < rule.limit:
-            return False
-        if rule.limit:
-            return True
-        # A pure material rule ("a king against a king is drawn") judges the
-        # material that stays on the board: not while the side to move has a
-        # capture, which it must make and which changes the material (with a
-        # piece each, it takes the last one and wins). See "Choices made" in
-        # docs/termination.rst.
-        return not any(move.captures for move in self._legal_list())
-
-    def _draws(self, automatic: bool) -> Iterator[DrawRule]:
-        """The automatic or the claimable draw rules met now, in the order
-        the variant lists them."""
-        for rule, index in self._ctx.tracker.order:
-            if rule.automatic != automatic:
-                continue
-            if (
-                self.can_claim_threefold_repetition()
-                if index < 0 and not automatic
-                else self._met(rule, index)
-            ):
-                yield rule
-
-    def can_claim_draw(self) -> bool:
-        """Whether the player to move may claim a draw under one of the
-        variant's claimable rules (automatic ones end the game by themselves,
-        see :meth:`outcome`).
-
-        >>> Board("B:WK29:BK4", variant="dama").can_claim_draw()
-        True
-        """
-        return next(self._draws(False), None) is not None
-
-    def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
-        """How the game has ended, or None while it goes on.
-
-        A win comes first: the side to move has no legal move (it loses, or
-        wins under :attr:`Goal.ANTIDRAUGHTS <draughts.outcome.Goal>`), or a
-        side has made a king in breakthrough. Then the variant's automatic
-        draw rules; with ``claim_draw`` also the draws the player to move
-        could claim now.
-
-        >>> board = Board("W:W28:B23", variant="international")
-        >>> board.outcome() is None
-        True
-        >>> board.push_pdn("28x19").captures
-        (23,)
-        >>> outcome = board.outcome()
-        >>> outcome.termination.name, outcome.winner.name, outcome.result()
-        ('NO_PIECES', 'WHITE', '2-0')
-        """
-        variant = self._variant
-        style = variant.result_style
-        turn = self._turn
-        if variant.goal is Goal.BREAKTHROUGH:
-            for side in (1 - turn, turn):
-                if self._kings[side]:
-                    return Outcome(Termination.BREAKTHROUGH, _COLORS[side], style)
-        if not self._legal_list():
-            termination = (
-                Termination.BLOCKED
-                if self._men[turn] | self._kings[turn]
-                else Termination.NO_PIECES
-            )
-            winner = turn if variant.goal is Goal.ANTIDRAUGHTS else 1 - turn
-            return Outcome(termination, _COLORS[winner], style)
-        rule = next(self._draws(True), None)
-        if rule is None and claim_draw:
-            rule = next(self._draws(False), None)
-        return None if rule is None else Outcome(rule.termination, None, style)
-
-    def is_game_over(self, *, claim_draw: bool = False) -> bool:
-        """Whether :meth:`outcome` is not None.
-
-        >>> Board().is_game_over()
-        False
-        """
-        return self.outcome(claim_draw=claim_draw) is not None
-
-    def outcome_on_timeout(self, color: Color) -> Outcome:
-        """The result when ``color`` runs out of time: a loss, or a draw when
-        a rule marked :attr:`~draughts.outcome.DrawRule.on_timeout` is met
-        (``dama``: a threefold repetition on the board, or a single piece
-        against a single king while the side to move has no capture).
-
-        >>> Board("B:W5,K29:BK4", variant="dama").outcome_on_timeout(BLACK).winner
-        <Color.WHITE: 0>
-        >>> Board("B:WK29:BK4", variant="dama").outcome_on_timeout(BLACK).winner is None
-        True
-        """
-        for rule, index in self._ctx.tracker.order:
-            if rule.on_timeout and self._met(rule, index):
-                return Outcome(Termination.TIMEOUT, None, self._variant.result_style)
-        return Outcome(Termination.TIMEOUT, _COLORS[1 - int(color)], self._variant.result_style)
-
-    def outcome_on_resignation(self, color: Color) -> Outcome:
-        """The result when ``color`` resigns: its opponent wins.
-
-        >>> Board().outcome_on_resignation(WHITE).result()
-        '0-2'
-        """
-        return Outcome(Termination.RESIGNATION, _COLORS[1 - int(color)], self._variant.result_style)
-
-    def outcome_by_agreement(self) -> Outcome:
-        """The result of a draw agreed by the players.
-
-        >>> Board(variant="english").outcome_by_agreement().result()
-        '1/2-1/2'
-        """
-        return Outcome(Termination.AGREEMENT, None, self._variant.result_style)
-
-    # -- Notation -------------------------------------------------------------
-
-    def pdn(self, move: Move, *, long: bool | None = None) -> str:
-        """The move in PDN notation: short (``32-28``, ``19x28``, ``c3:e5``)
-        unless another legal move has the same origin and destination, then the
-        full route. ``long=True`` always writes the route, ``False`` never.
-
-        >>> board = Board("W:WK47:B9,12,33", variant="international")
-        >>> [board.pdn(m) for m in board.legal_moves]
-        ['47x17', '47x21', '47x26']
-        """
-        if long is None:
-            long = (
-                move.is_capture
-                and sum(
-                    1
-                    for m in self._legal_list()
-                    if m.from_square == move.from_square and m.to_square == move.to_square
-                )
-                > 1
-            )
-        return write_move(self._ctx.core, move, long)
-
-    def parse_pdn(self, text: str) -> Move:
-        """The legal move that ``text`` names, in short, full-route or
-        partial-route form.
-
-        >>> Board(variant="russian").parse_pdn("c3-d4")
-        Move(22, 18)
-
-        :raises InvalidMoveError: if ``text`` is not a move.
-        :raises IllegalMoveError: if no legal move matches.
-        :raises AmbiguousMoveError: if several legal moves match.
-        """
-        ctx = self._ctx
-        c = self._turn
-        men, kings = self._men, self._kings
-
-        def routes() -> Iterator[tuple[tuple[int, ...], frozenset[int]]]:
-            # Every capture route, also those that take the pieces of a legal
-            # move in another order (the move keeps one route).
-            number = ctx.core.square_of_index
-            for raw in _core.captures(
-                ctx.core, c, men[c], kings[c], men[1 - c], kings[1 - c], True
-            ):
-                yield (
-                    tuple([number[i] for i in raw.path]),
-                    frozenset([number[i] for i in raw.captured]),
-                )
-
-        return match_move(ctx.core, text, self._legal_list(), self.fen, routes)
-
-    def push_pdn(self, text: str) -> Move:
-        """Parse ``text`` with :meth:`parse_pdn`, play it and return it."""
-        move = self.parse_pdn(text)
-        self.push(move)
-        return move
-
-    def variation_pdn(self, moves: Iterable[Move]) -> str:
-        """Moves played from this position, written as a numbered PDN line.
-
-        >>> board = Board(variant="english")
-        >>> board.variation_pdn([board.parse_pdn("11-15"), Move(23, 19)])
-        '1. 11-15 23-19'
-
-        :raises IllegalMoveError: if a move is not legal in its position.
-        """
-        board = self.copy(stack=False)
-        first = int(self._variant.first_color)
-        number = 1
-        parts: list[str] = []
-        for i, move in enumerate(moves):
-            if not board.is_legal(move):
-                raise IllegalMoveError(f"illegal move {move} in {board.fen()}")
-            if board._turn == first:
-                parts.append(f"{number}.")
-            elif i == 0:
-                parts.append(f"{number}...")
-            parts.append(board.pdn(move))
-            if board._turn != first:
-                number += 1
-            board.push(move)
-        return " ".join(parts)
-
     # -- Copies, comparison, display -----------------------------------------
 
     def copy(self, *, stack: bool = True) -> Board:
@@ -916,6 +627,41 @@ class Board(_core.BoardState):
         else:
             board._restart_counts()
         board._legal = self._legal
+        return board
+
+    def mirror(self) -> Board:
+        """The same position with the sides exchanged: the board turned half
+        a turn, every piece of the other colour, the other side to move
+        (without the move history). Its moves mirror this board's, and its
+        outcome is this board's with the sides exchanged.
+
+        >>> board = Board("W:WK46,31:B1,2", variant="international")
+        >>> board.mirror().fen()
+        'B:W49-50:BK5,20'
+        >>> board.mirror().mirror() == board
+        True
+
+        :raises ValueError: for a custom board that turning maps off its
+            playing squares (a width and height of different parity).
+        """
+        variant = self._variant
+        board = type(self).empty(variant=variant)
+        height, width = variant.height, variant.width
+        men: list[int] = [0, 0]
+        kings: list[int] = [0, 0]
+        bits = self._ctx.core.bit_of_square
+        for square, piece in self.piece_map().items():
+            row, column = variant.coordinates(square)
+            turned = variant.square_at(height - 1 - row, width - 1 - column)
+            if turned is None:
+                raise ValueError(
+                    f"the {variant.name} board turned half a turn does not fall on its "
+                    "playing squares: it has no mirror"
+                )
+            (kings if piece.kind == KING else men)[1 - piece.color] |= bits[turned]
+        board._men, board._kings = men, kings
+        board._turn = 1 - self._turn
+        board._restart_counts()
         return board
 
     def __copy__(self) -> Board:
@@ -957,33 +703,6 @@ class Board(_core.BoardState):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.fen()!r}, variant={self._variant.name!r})"
-
-    def __str__(self) -> str:
-        """An ASCII diagram, White at the bottom: ``w``/``b`` men,
-        ``W``/``B`` kings, ``.`` empty playing squares."""
-        return text_diagram(self._ctx.core, self._men, self._kings, _ASCII, ".")
-
-    def unicode(self, *, empty: str = "·") -> str:
-        """A Unicode diagram, White at the bottom.
-
-        >>> print(Board("W:WK29:B1", variant="english").unicode())
-          ⛂   ·   ·   ·
-        ·   ·   ·   ·
-          ·   ·   ·   ·
-        ·   ·   ·   ·
-          ·   ·   ·   ·
-        ·   ·   ·   ·
-          ·   ·   ·   ·
-        ⛁   ·   ·   ·
-        """
-        return text_diagram(self._ctx.core, self._men, self._kings, _UNICODE, empty)
-
-    def _repr_svg_(self) -> str:
-        """The board as an SVG picture for notebooks, with the last move
-        marked (see :func:`draughts.svg.board`)."""
-        import draughts.svg
-
-        return draughts.svg.board(self, lastmove=self.move_stack[-1] if self.move_stack else None)
 
 
 class LegalMoveGenerator:

@@ -41,7 +41,7 @@ class IllegalMoveError(ValueError):
 class AmbiguousMoveError(ValueError):
     """Move text that matches more than one legal move.
 
-    :attr:`candidates` holds the matching moves.
+    Its ``candidates`` attribute holds the matching moves.
 
     >>> import draughts
     >>> board = draughts.Board("W:WK19:B11,12,13,25,32,42")

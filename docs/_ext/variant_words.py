@@ -216,7 +216,7 @@ def start(v: Variant) -> str:
     from draughts.board import Board
 
     start_board = Board(variant=v)
-    count = len(start_board.pieces(WHITE, PieceKind.MAN))
+    count = len(start_board.pieces(PieceKind.MAN, WHITE))
     where = "as given" if v.start_fen else f"on the first {v.men_rows} rows of each side"
     return f"{count} men each, {where}: ``{v.starting_fen}``"
 

@@ -297,7 +297,7 @@ def _position(board: Board, t: Tables) -> _search.Position:
 
     def mask(color: Color, kind: PieceKind) -> int:
         bits = 0
-        for square in board.pieces(color, kind):
+        for square in board.pieces(kind, color):
             bits |= t.bit_of_square[square]
         return bits
 

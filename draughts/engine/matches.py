@@ -389,7 +389,7 @@ class MatchGame:
 
 def _material(board: Board, color: Color) -> float:
     king = 3.0 if board.variant.flying_kings else 1.5
-    return len(board.pieces(color, MAN)) + king * len(board.pieces(color, KING))
+    return len(board.pieces(MAN, color)) + king * len(board.pieces(KING, color))
 
 
 @attrs.frozen

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any, overload
 
 from draughts.pdn._opening import _HEAD
@@ -91,6 +91,7 @@ __all__ = [
     "normal_result",
     "open_pdn",
     "read_game",
+    "read_games",
     "read_headers",
     "scan_offsets",
     "scan_starts",
@@ -153,6 +154,54 @@ def read_game(
     """
     visitor: BaseVisitor[Any] = GameBuilder(variant) if Visitor is None else Visitor()
     return _read(handle, visitor, variant, infer_variant)
+
+
+@overload
+def read_games(
+    handle: IO[str],
+    *,
+    variant: Variant | str | int | None = None,
+    infer_variant: bool = True,
+    Visitor: None = None,
+) -> Iterator[Game]: ...
+
+
+@overload
+def read_games(
+    handle: IO[str],
+    *,
+    variant: Variant | str | int | None = None,
+    infer_variant: bool = True,
+    Visitor: Callable[[], BaseVisitor[ResultT]],
+) -> Iterator[ResultT]: ...
+
+
+def read_games(
+    handle: IO[str],
+    *,
+    variant: Variant | str | int | None = None,
+    infer_variant: bool = True,
+    Visitor: Callable[[], BaseVisitor[Any]] | None = None,
+) -> Iterator[Any]:
+    """Every game left in ``handle``, one at a time, in file order: what
+    :func:`read_game` returns, called until the end of the file (with the
+    same options). Games are read as the loop asks for them, so memory does
+    not grow with the file.
+
+    >>> import io
+    >>> pdn = io.StringIO("1. 32-28 19-23 2-0\\n\\n1. 31-27 *\\n\\n1. 33-29 0-2")
+    >>> [len(game.mainline_moves()) for game in read_games(pdn)]
+    [2, 1, 1]
+    >>> with open_pdn("examples/candidate95.pdn") as handle:
+    ...     results = [game.headers["Result"] for game in read_games(handle)]
+    >>> len(results), results[:3]
+    (8, ['1-0', '1/2-1/2', '1/2-1/2'])
+    """
+    while True:
+        game = read_game(handle, variant=variant, infer_variant=infer_variant, Visitor=Visitor)
+        if game is None:
+            return
+        yield game
 
 
 def read_headers(handle: IO[str], *, variant: Variant | str | int | None = None) -> Headers | None:

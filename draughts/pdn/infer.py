@@ -454,7 +454,7 @@ def _is_opening(board: Board, crowned: tuple[int, ...]) -> bool:
         start = _START_MEN[variant] = len(Board(variant=variant).pieces(Color.WHITE))
     for color in Color:
         pieces = board.pieces(color)
-        kings = set(board.pieces(color, KING)) - set(crowned)
+        kings = set(board.pieces(KING, color)) - set(crowned)
         if kings or len(pieces) < start - _OPENING_MISSING:
             return False
     return True

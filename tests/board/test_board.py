@@ -29,8 +29,8 @@ def test_pieces() -> None:
     assert board.piece_at(5) == Piece(KING, BLACK)
     assert board.piece_at(30) is None
     assert board.pieces(WHITE) == (31, 46)
-    assert board.pieces(WHITE, KING) == (46,)
-    assert board.pieces(BLACK, MAN) == (1,)
+    assert board.pieces(KING, WHITE) == (46,)
+    assert board.pieces(MAN, BLACK) == (1,)
     assert board.piece_map() == {
         1: Piece(MAN, BLACK),
         5: Piece(KING, BLACK),

@@ -155,7 +155,7 @@ def test_sixteen_move_rule_is_not_reset_by_man_moves_or_promotion() -> None:
     # (king, man v king: the same rule); lidraughts counts on through both.
     board = Board("W:WK46,12,17:BK45", variant="international")
     walk(board, 30, man_at={0, 2, 4})
-    assert len(board.pieces(WHITE, KING)) == 2  # a man was crowned on the way
+    assert len(board.pieces(KING, WHITE)) == 2  # a man was crowned on the way
     assert counts(board)[(Termination.SIXTEEN_MOVE_RULE, 32)] == 30
     assert board.halfmove_clock == 25
     fires_at(board, 2, Termination.SIXTEEN_MOVE_RULE)
@@ -218,7 +218,7 @@ def test_dama_300_ply_limit() -> None:
 
 def black_king_off_a1_h8(board: Board) -> bool:
     diagonal = {"a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"}
-    return not {board.variant.square_name(s) for s in board.pieces(BLACK, KING)} & diagonal
+    return not {board.variant.square_name(s) for s in board.pieces(KING, BLACK)} & diagonal
 
 
 @pytest.mark.parametrize("variant", ["russian", "brazilian"])

@@ -70,7 +70,7 @@ def every_capture_route(board: draughts.Board) -> list[tuple[tuple[int, ...], tu
     number = core.square_of_index
 
     def mask(color: draughts.Color, kind: draughts.PieceKind) -> int:
-        return sum(bits[square] for square in board.pieces(color, kind))
+        return sum(bits[square] for square in board.pieces(kind, color))
 
     mover, other = board.turn, board.turn.opponent
     men, kings = draughts.MAN, draughts.KING

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from draughts import KING, MAN, VARIANTS, WHITE, Board, Outcome, Termination, Variant
+from draughts import KING, MAN, VARIANTS, WHITE, Board, Color, Outcome, Termination, Variant
 from draughts.outcome import DrawRule, Ending, Goal, Reset
 
 # -- Repetition --------------------------------------------------------------------
@@ -174,8 +174,8 @@ def _material(board: Board) -> tuple[tuple[int, int], tuple[int, int], set[int],
     """(kings, men) per colour and each colour's king squares."""
     out = []
     for color in (0, 1):
-        kings = board.pieces(color, KING)  # type: ignore[arg-type]
-        men = board.pieces(color, MAN)  # type: ignore[arg-type]
+        kings = board.pieces(KING, Color(color))
+        men = board.pieces(MAN, Color(color))
         out.append(((len(kings), len(men)), set(kings)))
     return out[0][0], out[1][0], out[0][1], out[1][1]
 
@@ -306,7 +306,7 @@ def test_random_playouts(variant: Variant, endgame: bool, seed: int, length: int
         outcome = board.outcome()
         legal = list(board.legal_moves)
         if variant.goal is Goal.BREAKTHROUGH and (
-            board.pieces(WHITE, KING) or board.pieces(WHITE.opponent, KING)
+            board.pieces(KING, WHITE) or board.pieces(KING, WHITE.opponent)
         ):
             assert outcome is not None and outcome.termination is Termination.BREAKTHROUGH
             break

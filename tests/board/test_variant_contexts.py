@@ -45,7 +45,12 @@ _FEW_MEGABYTES = 4_000_000
 
 
 @pytest.mark.parametrize(
-    "count", [pytest.param(24, id="24"), pytest.param(200, marks=pytest.mark.slow, id="200")]
+    # A stress test (contexts of 540 kB each, made and dropped): under -m slow.
+    "count",
+    [
+        pytest.param(24, marks=pytest.mark.slow, id="24"),
+        pytest.param(200, marks=pytest.mark.slow, id="200"),
+    ],
 )
 def test_variants_made_in_a_loop_are_not_all_kept(count: int) -> None:
     # Kept for ever, 24 contexts would hold some 13 MB (540 kB each, native).

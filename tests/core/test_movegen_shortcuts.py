@@ -29,11 +29,13 @@ def _positions(
             board.push(rng.choice(moves))
 
 
+# The default run plays 2 random games a variant; -m slow the same 2 and 4 more.
+@pytest.mark.parametrize("games", [2, pytest.param(6, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("variant", draughts.VARIANTS, ids=lambda v: v.name)
-def test_find_step_agrees_with_steps(variant: draughts.Variant) -> None:
+def test_find_step_agrees_with_steps(variant: draughts.Variant, games: int) -> None:
     """find_step (one quiet move checked on its own, used by the PDN reader)
     accepts exactly the steps that steps() lists, in positions of random games."""
-    for board in _positions(variant, variant.name, 6, (10, 120)):
+    for board in _positions(variant, variant.name, games, (10, 120)):
         t, c, men, kings = board._ctx.core, board._turn, board._men, board._kings
         occupied = men[0] | men[1] | kings[0] | kings[1]
         listed = {(raw[0], raw[1]): raw for raw in _movegen.steps(t, c, men[c], kings[c], occupied)}

@@ -145,18 +145,30 @@ def test_our_hub_client_plays_and_analyses_as_the_builtin_engine_does() -> None:
         engine.ping()
 
 
-def test_every_variant_through_the_variant_parameter() -> None:
-    # Ours, and two of Scan's names (breakthrough, antidraughts).
-    names = ["english", "russian", "canadian", "turkish", "frisian", "bt", "losing"]
+# Ours, and two of Scan's names (breakthrough, antidraughts): one engine
+# process each, so the default run starts two (test_every_preset_in_one_session
+# plays every preset in one session without a process).
+@pytest.mark.parametrize(
+    "name",
+    [
+        "english",
+        pytest.param("russian", marks=pytest.mark.slow),
+        pytest.param("canadian", marks=pytest.mark.slow),
+        pytest.param("turkish", marks=pytest.mark.slow),
+        pytest.param("frisian", marks=pytest.mark.slow),
+        pytest.param("bt", marks=pytest.mark.slow),
+        "losing",
+    ],
+)
+def test_every_variant_through_the_variant_parameter(name: str) -> None:
     scan = {"bt": "breakthrough", "losing": "antidraughts"}
-    for name in names:
-        with HubEngine.popen(HUB, options={"variant": name, "level": "medium"}) as engine:
-            board = draughts.Board(variant=scan.get(name, name))
-            for _ in range(6):  # a few moves each way, the engine playing both sides
-                if not board.legal_moves:
-                    break
-                board.push(engine.play(board, Limit(depth=2)).move)
-            assert len(board.move_stack) >= 4, name
+    with HubEngine.popen(HUB, options={"variant": name, "level": "medium"}) as engine:
+        board = draughts.Board(variant=scan.get(name, name))
+        for _ in range(6):  # a few moves each way, the engine playing both sides
+            if not board.legal_moves:
+                break
+            board.push(engine.play(board, Limit(depth=2)).move)
+        assert len(board.move_stack) >= 4, name
 
 
 def test_every_preset_in_one_session() -> None:
@@ -227,6 +239,7 @@ def test_several_games_in_one_session_and_a_change_of_variant() -> None:
     assert command == "done" and parse_move(args["move"], list(english.legal_moves))
 
 
+@pytest.mark.slow  # four games against an engine process (tests/engine/test_match.py has one)
 def test_the_match_command_with_our_hub_engine(capsys: pytest.CaptureFixture[str]) -> None:
     hub = "hub:" + shlex.join(HUB)
     code = main(

@@ -170,7 +170,11 @@ def test_a_custom_variant_with_the_presets_numbering_is_not_read_as_the_preset()
 
 @pytest.mark.parametrize(
     ("warm_up", "count"),
-    [pytest.param(20, 24, id="24"), pytest.param(150, 200, marks=pytest.mark.slow, id="200")],
+    # A stress test (hundreds of variants made and dropped): under -m slow.
+    [
+        pytest.param(20, 24, marks=pytest.mark.slow, id="24"),
+        pytest.param(150, 200, marks=pytest.mark.slow, id="200"),
+    ],
 )
 def test_reading_with_many_custom_variants_keeps_few_of_them(warm_up: int, count: int) -> None:
     # The reader's start boards and move resolvers were kept for every variant

@@ -110,7 +110,8 @@ def attrs_without_file(record: GameRecord) -> tuple[Any, ...]:
     return (record.offset, record.number, record.result, record.plies, record.final_fen)
 
 
-@pytest.mark.parametrize("strict", [False, True])
+# Strict on the cluster is also checked by test_validate_keeps_a_few_tasks_on_the_cluster.
+@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_validate_gives_what_the_command_line_prints(client: Any, strict: bool) -> None:
     options = ["--strict"] if strict else []
     code, out = cli(*options, "--jobs", "1", *LOCAL)

@@ -137,8 +137,10 @@ def test_a_strict_engine_keeps_to_the_time_within_the_first_ply() -> None:
 @pytest.mark.parametrize(
     ("path", "extra"),
     [
-        ("/api/engine", {"level": "easy"}),
-        ("/api/engine", {"level": "medium"}),
+        # Each waits out the one-second cap: the default run asks the
+        # strongest level and the analysis, -m slow the other two levels.
+        pytest.param("/api/engine", {"level": "easy"}, marks=pytest.mark.slow),
+        pytest.param("/api/engine", {"level": "medium"}, marks=pytest.mark.slow),
         ("/api/engine", {"level": "hard"}),
         ("/api/analysis", {"seconds": 100}),  # more than the cap: the cap holds
     ],

@@ -267,6 +267,7 @@ def test_a_wrong_click_in_a_two_route_capture_says_what_to_do(page: Any) -> None
     assert state(page)["history"] == ["44x17x3x25"]
 
 
+@pytest.mark.slow  # waits 3 s of real time for the flag to fall
 def test_undo_gives_back_the_clock_of_the_position(page: Any) -> None:
     # Three seconds each: White's flag falls, undo brings back a live game.
     page.open("variant=english&engine=none&minutes=0.05")
