@@ -61,6 +61,7 @@ import attrs
 
 from draughts.board import Board
 from draughts.move import Move
+from draughts.pdn._fastgame import fast_game
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import (
@@ -68,9 +69,9 @@ from draughts.pdn.offsets import (
     _Chunk,
     _chunk_starts,
     _chunks,
+    _fast_encoding,
     _open_binary,
     _open_chunk,
-    scan_starts,
     seek_game,
 )
 from draughts.pdn.reader import read
@@ -265,21 +266,50 @@ Checked = tuple[GameReport, GameStart, Seen]
 
 
 def check(
-    handle: IO[str], file: str, starts: Iterable[GameStart], variant: str | None
+    handle: IO[str],
+    file: str,
+    starts: Iterable[GameStart],
+    variant: str | None,
+    data: bytes | None = None,
+    encoding: str | None = None,
 ) -> Iterator[Checked]:
     """Read each game of ``handle`` once (``starts``: where each starts), as
     its tags name it, else as ``variant``, else as its evidence chooses.
 
-    This is the one place a game is checked: a faster check of a game that
-    gives what :class:`_Checker` gives plugs in here (and a faster replay
-    of a candidate variant where the reader replays them,
-    :meth:`draughts.pdn.reader._GameReader.replays`)."""
+    This is the one place a game is checked. Given ``data``, the bytes
+    ``handle`` reads (in ``encoding``), a game whose record
+    :func:`~draughts.pdn._fastgame.fast_game` reads is checked from its
+    bytes, in one call into the native core; the reader reads the rest
+    (and inference replays the candidates of a game it reads in C where it
+    can, :meth:`draughts.pdn.reader._GameReader.replays`)."""
     checker = _Checker()
-    for start in starts:
-        found = read(handle, checker, variant)
-        if found is None:
-            break
-        read_as, plies, errors, warnings, event, named, choice = found
+    fast = data is not None and encoding is not None and _fast_encoding(encoding)
+    in_step = True  # the handle stands where the next game starts
+    base: int | None = None
+    following = iter(starts)
+    start = next(following, None)
+    while start is not None:
+        after = next(following, None)
+        if base is None:
+            base = start.offset  # the handle's offset 0
+        found: Any = None
+        if fast:
+            assert data is not None and encoding is not None
+            end = len(data) if after is None else after.offset - base
+            found = fast_game(data[start.offset - base : end].decode(encoding, "replace"), variant)
+        if found is not None:
+            read_as, plies, event, named, choice = found
+            errors: list[PdnError] = []
+            warnings: list[PdnError] = []
+            in_step = False
+        else:
+            if not in_step:
+                seek_game(handle, start._replace(offset=start.offset - base))
+                in_step = True
+            found = read(handle, checker, variant)
+            if found is None:
+                break
+            read_as, plies, errors, warnings, event, named, choice = found
         decided_by: DecidedBy = "tag" if named is not None else "caller"
         reason = None
         if choice is not None:
@@ -298,16 +328,26 @@ def check(
             tuple(warnings),
         )
         yield report, start, seen_of(event, named, choice)
+        start = after
 
 
 def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Checked]:
-    """Read the games of a piece of a file once (None: the whole file)."""
+    """Read the games of a piece of a file once (None: the whole file, in
+    pieces of :data:`CHUNK_BYTES`: the bytes of one piece at a time are
+    kept for the fast check)."""
     if chunk is None:
-        with _open_text(path) as handle, _open_binary(path)[0] as raw:
-            return list(check(handle, name, scan_starts(raw), variant))
+        stream, encoding = _open_binary(path)
+        with stream:
+            pieces = _chunks(stream, CHUNK_BYTES, keep=True, encoding=encoding)
+            return [item for piece in pieces for item in _check_chunk(path, name, piece, variant)]
+    return _check_chunk(path, name, chunk, variant)
+
+
+def _check_chunk(path: str, name: str, chunk: _Chunk, variant: str | None) -> list[Checked]:
     data = chunk.data if chunk.data is not None else read_piece(path, chunk)
     with _open_chunk(chunk, data) as handle:
-        return list(check(handle, name, _chunk_starts(chunk, data), variant))
+        starts = _chunk_starts(chunk, data)
+        return list(check(handle, name, starts, variant, data, chunk.encoding))
 
 
 def recheck(path: str, report: GameReport, start: GameStart, variant: str) -> GameReport:
@@ -338,27 +378,43 @@ def _open_text(path: str) -> IO[str]:
 
 class _Spool:
     """A file's games read once, kept in file order until the file is
-    settled: in memory up to a few megabytes, then in a temporary file."""
+    settled: in memory up to :data:`_SPOOL_BATCH` games, the batches before
+    the last in a temporary file (memory does not grow with the file)."""
 
     def __init__(self) -> None:
-        # Closed when read back, or by the caller's finally (not a with: it outlives __init__).
-        self.file = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115
+        self.items: list[Checked] = []
+        self.file: IO[bytes] | None = None
+        self.batches = 0
         self.count = 0
 
     def add(self, item: Checked) -> None:
-        # Each item a pickle of its own: one pickler's memo would hold them all.
-        pickle.dump(item, self.file, pickle.HIGHEST_PROTOCOL)
+        self.items.append(item)
         self.count += 1
+        if len(self.items) >= _SPOOL_BATCH:
+            if self.file is None:
+                # Closed by close(), from the caller's finally (it outlives this call).
+                self.file = tempfile.TemporaryFile()  # noqa: SIM115
+            # A batch a pickle: one pickle a game cost as much as checking it.
+            pickle.dump(self.items, self.file, pickle.HIGHEST_PROTOCOL)
+            self.batches += 1
+            self.items = []
 
     def __iter__(self) -> Iterator[Checked]:
-        self.file.seek(0)
-        for _ in range(self.count):
-            item: Checked = pickle.load(self.file)
-            yield item
-        self.file.close()
+        if self.file is not None:
+            self.file.seek(0)
+            for _ in range(self.batches):
+                batch: list[Checked] = pickle.load(self.file)
+                yield from batch
+        yield from self.items
+        self.close()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+        self.items = []
 
 
-_SPOOL_BYTES = 8 << 20
+_SPOOL_BATCH = 10_000
 
 
 # -- Adding up --------------------------------------------------------------------
@@ -618,4 +674,4 @@ class Validation(Iterator[GameReport]):
                 tally.add(report)
                 yield report
         finally:
-            spool.file.close()
+            spool.close()

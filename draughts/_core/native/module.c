@@ -485,6 +485,8 @@ static PyObject *py_tag_line(PyObject *unused, PyObject *text) {
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 /* check_moves(...): see pdn_check.c. */
 PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+/* movetext_evidence(...): see pdn_check.c. */
+PyObject *py_movetext_evidence(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 
 #define ENTRY(name, doc) \
     {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL | METH_KEYWORDS, doc}
@@ -509,6 +511,8 @@ static PyMethodDef functions[] = {
      "The game starts of PDN bytes (see draughts.pdn.offsets)."},
     {"check_moves", (PyCFunction)(void (*)(void))py_check_moves, METH_FASTCALL,
      "A game's movetext played on bitboards (see draughts.pdn._fastcheck)."},
+    {"movetext_evidence", (PyCFunction)(void (*)(void))py_movetext_evidence, METH_FASTCALL,
+     "What a game's movetext shows of its board (see draughts.pdn._fastcheck)."},
     {"set_pure", (PyCFunction)py_set_pure, METH_O, "The pure functions to fall back on."},
     {NULL, NULL, 0, NULL},
 };

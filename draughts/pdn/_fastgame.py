@@ -1,0 +1,185 @@
+"""A whole game record (its tags, its movetext, its result) checked from its
+text without the reader, for validation: the tags read with one regular
+expression, the variant decided as the reader decides it, the moves checked
+in one call into the native core (:mod:`draughts.pdn._fastcheck`).
+
+:func:`fast_game` answers only for a record the reader would read with no
+error and no warning; everywhere else (a tag it does not read plainly, a FEN
+tag, a movetext outside the native loop's subset, any error or warning, the
+pure core) it answers None and the caller reads the game with the reader,
+which stays the oracle (``tests/pdn/test_pdn_fastgame.py`` holds every
+corpus game to it).
+
+>>> record = '[Event "Club"]\\n[GameType "21"]\\n1. 11-15 24-20 2. 8-11 28-24 0-1\\n'
+>>> fast = fast_game(record, None)  # None on the pure core
+>>> fast is None or fast[:4] == ("english", 4, "Club", "english")
+True
+
+Inference replays each candidate variant once, and the replay of the one
+chosen is the check of the game: the game is not read again.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from draughts import _core
+from draughts.pdn._fastcheck import ends_with_result, run_moves
+from draughts.pdn.headers import tag_is_unknown, variant_of_tags
+from draughts.pdn.infer import CANDIDATES, Choice, Evidence, choose
+from draughts.pdn.resolver import may_start, preset_numbering
+from draughts.pdn.settling import named_by_tags
+from draughts.variant import Variant
+
+__all__ = ["FastGame", "fast_game"]
+
+FastGame = tuple[str, int, "str | None", "str | None", "Choice | None"]
+"""What :func:`fast_game` found: the variant's name, the moves played, the
+first ``Event`` tag, the variant the tags name (see
+:func:`~draughts.pdn.settling.named_by_tags`) and the inference's choice."""
+
+# One tag pair alone on its line, its value without an escape: what the
+# reader reads as that pair and nothing else (a line of anything more goes
+# to the reader).
+_TAG = re.compile(
+    r'[ \t\r\n]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"[ \t]*\][ \t\r]*(?:\n|\Z)'
+)
+_SPECIAL = ("GameType", "Variant", "FEN")
+
+_OK, _ERROR = 0, 1
+
+
+class _Unknown(Exception):
+    """A candidate variant's replay the native loop cannot tell."""
+
+
+# The variant each (GameType, Variant, caller's variant) reads as, None
+# where the reader would warn or renumber; a file repeats a handful.
+_TAGGED: dict[tuple[str | None, str | None, str | None], Variant | None] = {}
+_NAMED: dict[tuple[str | None, str | None], str | None] = {}
+# The candidates a first move, as written, may start (by their ids: they
+# are module constants).
+_STARTERS: dict[str, frozenset[int]] = {}
+
+
+def _tagged(gametype: str | None, variant_tag: str | None, default: str | None) -> Variant | None:
+    key = (gametype, variant_tag, default)
+    if key in _TAGGED:
+        return _TAGGED[key]
+    try:
+        variant: Variant | None = variant_of_tags(gametype, variant_tag, default)
+    except ValueError:
+        variant = None  # the reader's error
+    if variant is not None and (
+        (gametype is not None and variant_tag is not None and tag_is_unknown(variant, variant_tag))
+        or preset_numbering(variant, gametype) is not None
+    ):
+        variant = None  # the reader's warning, or another numbering
+    if len(_TAGGED) < 256:
+        _TAGGED[key] = variant
+    return variant
+
+
+def _named(gametype: str | None, variant_tag: str | None) -> str | None:
+    key = (gametype, variant_tag)
+    named = _NAMED.get(key, "?")
+    if named == "?":
+        tags = {
+            name: value for name, value in zip(_SPECIAL, key, strict=False) if value is not None
+        }
+        named = _NAMED[key] = named_by_tags(tags)
+    return named
+
+
+def _starters(first: str) -> frozenset[int]:
+    found = _STARTERS.get(first)
+    if found is None:
+        found = frozenset(id(v) for v in CANDIDATES if may_start(v, first))
+        if len(_STARTERS) < 4096:
+            _STARTERS[first] = found
+    return found
+
+
+def fast_game(text: str, default: str | None) -> FastGame | None:
+    """The check of the game record ``text`` (from its first tag to the
+    end of its result, maybe followed by blanks) read as its tags name it,
+    else as ``default`` (a variant's name), else as its evidence chooses;
+    None where the reader must read it (see the module)."""
+    if _core.movetext_evidence is None:
+        return None
+    tags: dict[str, str] = {}
+    event = None
+    position = 0
+    tag = _TAG.match(text)
+    while tag is not None:
+        name, value = tag.groups()
+        if name in tags:
+            if name in _SPECIAL:
+                return None  # the reader takes the last, the report the first
+        else:
+            tags[name] = value
+        position = tag.end()
+        tag = _TAG.match(text, position)
+    event = tags.get("Event")
+    movetext = text[position:]
+    if "FEN" in tags:
+        return None
+    gametype, variant_tag = tags.get("GameType"), tags.get("Variant")
+    named = None
+    choice = None
+    if (gametype or "").strip() or (variant_tag or "").strip():
+        named = _named(gametype, variant_tag)
+        variant = _tagged(gametype, variant_tag, default)
+    elif default is not None:
+        variant = _tagged(gametype, variant_tag, default)
+    else:
+        found = _inferred(movetext)
+        if found is None:
+            return None
+        choice, run = found
+        return _answer(choice.variant, run, event, named, choice)
+    if variant is None:
+        return None
+    run = run_moves(movetext, variant, None, None)
+    return _answer(variant, run, event, named, choice)
+
+
+def _answer(
+    variant: Variant, run: Any, event: str | None, named: str | None, choice: Choice | None
+) -> FastGame | None:
+    """The game's check from its native replay, None unless it has no
+    error, no warning and a result marker."""
+    if run is None or run[0] != _OK or run[2] or run[3] < 0:
+        return None
+    return variant.name, run[1], event, named, choice
+
+
+def _inferred(movetext: str) -> tuple[Choice, Any] | None:
+    """The inference's choice for a game with no tag naming its variant,
+    and the replay of the chosen variant; None where the reader must tell."""
+    assert _core.movetext_evidence is not None
+    state, numbers, moves, first_start, first_end = _core.movetext_evidence(movetext)
+    if state != _OK or not moves:
+        return None  # a game without moves is chosen by its FEN tag alone: the reader's
+    first = movetext[first_start:first_end]
+    evidence = Evidence(numbers=numbers, moves=moves, first=first)
+    runs: dict[int, Any] = {}
+    starters = _starters(first)
+
+    def replay(variant: Variant, limit: int | None) -> tuple[bool, int]:
+        # As the reader's _GameReader.replays answers, from the native loop.
+        if id(variant) not in starters:
+            return False, 0
+        run = run_moves(movetext, variant, None, limit)
+        if run is None or (run[0] == _ERROR and not ends_with_result(movetext)):
+            raise _Unknown
+        if limit is None:
+            runs[id(variant)] = run
+        return run[0] == _OK, run[1]
+
+    try:
+        choice = choose(evidence, None, replay)
+    except _Unknown:
+        return None
+    return choice, runs.get(id(choice.variant))
