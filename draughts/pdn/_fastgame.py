@@ -27,7 +27,7 @@ from typing import Any
 from draughts import _core
 from draughts.pdn._fastcheck import ends_with_result, run_moves
 from draughts.pdn.headers import tag_is_unknown, variant_of_tags
-from draughts.pdn.infer import CANDIDATES, Choice, Evidence, choose
+from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
 from draughts.pdn.resolver import may_start, preset_numbering
 from draughts.pdn.settling import named_by_tags
 from draughts.variant import Variant
@@ -58,9 +58,10 @@ class _Unknown(Exception):
 # where the reader would warn or renumber; a file repeats a handful.
 _TAGGED: dict[tuple[str | None, str | None, str | None], Variant | None] = {}
 _NAMED: dict[tuple[str | None, str | None], str | None] = {}
-# The candidates a first move, as written, may start (by their ids: they
-# are module constants).
-_STARTERS: dict[str, frozenset[int]] = {}
+# The candidates a first move may start, by the move as written and the
+# highest square used; the choice of each outcome of their replays.
+_STARTERS: dict[tuple[str, int], tuple[Variant, ...]] = {}
+_CHOICES: dict[tuple[int, tuple[int, ...], tuple[bool, ...]], Choice] = {}
 
 
 def _tagged(gametype: str | None, variant_tag: str | None, default: str | None) -> Variant | None:
@@ -92,12 +93,16 @@ def _named(gametype: str | None, variant_tag: str | None) -> str | None:
     return named
 
 
-def _starters(first: str) -> frozenset[int]:
-    found = _STARTERS.get(first)
+def _starters(first: str, numbers: int) -> tuple[Variant, ...]:
+    """The candidates, in their order, whose board has the squares used and
+    whose start a first move written as ``first`` may be played from."""
+    key = (first, numbers)
+    found = _STARTERS.get(key)
     if found is None:
-        found = frozenset(id(v) for v in CANDIDATES if may_start(v, first))
+        fits = [v for v in CANDIDATES if numbers <= _board_size(v)[0]]
+        found = tuple(v for v in fits if may_start(v, first))
         if len(_STARTERS) < 4096:
-            _STARTERS[first] = found
+            _STARTERS[key] = found
     return found
 
 
@@ -157,29 +162,40 @@ def _answer(
 
 def _inferred(movetext: str) -> tuple[Choice, Any] | None:
     """The inference's choice for a game with no tag naming its variant,
-    and the replay of the chosen variant; None where the reader must tell."""
+    and the replay of the chosen variant; None where the reader must tell.
+
+    Each candidate that may start the game is replayed once, in full (as
+    :func:`~draughts.pdn.infer.choose` replays them); the choice depends on
+    nothing else but the squares used, so it is made once for each such
+    outcome (choosing was half the time of the fast check of a file)."""
     assert _core.movetext_evidence is not None
     state, numbers, moves, first_start, first_end = _core.movetext_evidence(movetext)
     if state != _OK or not moves:
         return None  # a game without moves is chosen by its FEN tag alone: the reader's
     first = movetext[first_start:first_end]
-    evidence = Evidence(numbers=numbers, moves=moves, first=first)
+    starters = _starters(first, numbers)
     runs: dict[int, Any] = {}
-    starters = _starters(first)
-
-    def replay(variant: Variant, limit: int | None) -> tuple[bool, int]:
-        # As the reader's _GameReader.replays answers, from the native loop.
-        if id(variant) not in starters:
-            return False, 0
-        run = run_moves(movetext, variant, None, limit)
+    for variant in starters:
+        run = run_moves(movetext, variant, None, None)
         if run is None or (run[0] == _ERROR and not ends_with_result(movetext)):
-            raise _Unknown
-        if limit is None:
-            runs[id(variant)] = run
-        return run[0] == _OK, run[1]
+            return None
+        runs[id(variant)] = run
+    replayed = tuple(run[0] == _OK for run in runs.values())
+    if not any(replayed):
+        return None  # no candidate replays every move: the reader reports the errors
+    key = (numbers, tuple(runs), replayed)
+    choice = _CHOICES.get(key)
+    if choice is None:
 
-    try:
-        choice = choose(evidence, None, replay)
-    except _Unknown:
-        return None
+        def replay(variant: Variant, limit: int | None) -> tuple[bool, int]:
+            run = runs.get(id(variant))
+            if run is None:
+                return False, 0  # it may not start the game
+            if limit is not None and run[1] >= limit:
+                return True, limit
+            return run[0] == _OK, run[1]
+
+        choice = choose(Evidence(numbers=numbers, moves=moves, first=first), None, replay)
+        if len(_CHOICES) < 4096:
+            _CHOICES[key] = choice
     return choice, runs.get(id(choice.variant))
