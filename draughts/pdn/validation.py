@@ -265,6 +265,24 @@ class _Checker(BaseVisitor[_Read]):
 Checked = tuple[GameReport, GameStart, Seen]
 """A game read once: its report, its start, and what decides its variant."""
 
+Flat = tuple[tuple[Any, ...], tuple[int, int, int, int], tuple[Any, ...]]
+"""A :data:`Checked` as plain tuples, as it goes to and from worker
+processes and the spool: pickling the attrs classes themselves took a
+fifth of the time of validating the OCA with the fast check."""
+
+_REPORT_FIELDS = operator.attrgetter(*(field.name for field in attrs.fields(GameReport)))
+_SEEN_FIELDS = operator.attrgetter(*(field.name for field in attrs.fields(Seen)))
+
+
+def flat(item: Checked) -> Flat:
+    report, start, seen = item
+    return _REPORT_FIELDS(report), (start[0], start[1], start[2], start[3]), _SEEN_FIELDS(seen)
+
+
+def unflat(item: Flat) -> Checked:
+    report, start, seen = item
+    return GameReport(*report), GameStart(*start), Seen(*seen)
+
 
 def check(
     handle: IO[str],
@@ -332,7 +350,7 @@ def check(
         start = after
 
 
-def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Checked]:
+def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Flat]:
     """Read the games of a piece of a file once (None: the whole file, in
     pieces of :data:`CHUNK_BYTES`: the bytes of one piece at a time are
     kept for the fast check)."""
@@ -344,11 +362,11 @@ def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None)
     return _check_chunk(path, name, chunk, variant)
 
 
-def _check_chunk(path: str, name: str, chunk: _Chunk, variant: str | None) -> list[Checked]:
+def _check_chunk(path: str, name: str, chunk: _Chunk, variant: str | None) -> list[Flat]:
     data = chunk.data if chunk.data is not None else read_piece(path, chunk)
     with _open_chunk(chunk, data) as handle:
         starts = _chunk_starts(chunk, data)
-        return list(check(handle, name, starts, variant, data, chunk.encoding))
+        return list(map(flat, check(handle, name, starts, variant, data, chunk.encoding)))
 
 
 def recheck(path: str, report: GameReport, start: GameStart, variant: str) -> GameReport:
@@ -383,26 +401,20 @@ class _Spool:
     the last in a temporary file (memory does not grow with the file)."""
 
     def __init__(self) -> None:
-        self.items: list[Checked] = []
+        self.items: list[Flat] = []
         self.file: IO[bytes] | None = None
         self.batches = 0
         self.count = 0
 
-    def add(self, item: Checked) -> None:
+    def add(self, item: Flat) -> None:
         self.items.append(item)
         self.count += 1
         if len(self.items) >= _SPOOL_BATCH:
             if self.file is None:
                 # Closed by close(), from the caller's finally (it outlives this call).
                 self.file = tempfile.TemporaryFile()  # noqa: SIM115
-            # A batch a pickle, of plain tuples: one pickle a game cost as
-            # much as checking it, and pickling attrs classes took most of
-            # the rest (a fifth of validating the OCA with the fast check).
-            flat = [
-                (_REPORT_FIELDS(r), tuple(start), _SEEN_FIELDS(seen))
-                for r, start, seen in self.items
-            ]
-            pickle.dump(flat, self.file, pickle.HIGHEST_PROTOCOL)
+            # A batch a pickle: one pickle a game cost as much as checking it.
+            pickle.dump(self.items, self.file, pickle.HIGHEST_PROTOCOL)
             self.batches += 1
             self.items = []
 
@@ -410,9 +422,9 @@ class _Spool:
         if self.file is not None:
             self.file.seek(0)
             for _ in range(self.batches):
-                for report, start, seen in pickle.load(self.file):
-                    yield GameReport(*report), GameStart(*start), Seen(*seen)
-        yield from self.items
+                batch: list[Flat] = pickle.load(self.file)
+                yield from map(unflat, batch)
+        yield from map(unflat, self.items)
         self.close()
 
     def close(self) -> None:
@@ -422,8 +434,6 @@ class _Spool:
 
 
 _SPOOL_BATCH = 10_000
-_REPORT_FIELDS = operator.attrgetter(*(field.name for field in attrs.fields(GameReport)))
-_SEEN_FIELDS = operator.attrgetter(*(field.name for field in attrs.fields(Seen)))
 
 
 # -- Adding up --------------------------------------------------------------------
@@ -646,7 +656,8 @@ class Validation(Iterator[GameReport]):
         tally = Tally(name)
         if self.variant is not None:  # every game decided by its tags or the caller
             for _ in pieces:
-                for report, _, _ in next(results):
+                for item in next(results):
+                    report = GameReport(*item[0])
                     tally.add(report)
                     yield report
         else:
@@ -665,12 +676,14 @@ class Validation(Iterator[GameReport]):
         try:
             for _ in pieces:
                 for item in next(results):
-                    decided.add(item[2])
-                    if spool.count or item[0].decided_by == "guess":
+                    seen = Seen(*item[2])
+                    decided.add(seen)
+                    if spool.count or seen.open:  # an open game's report is a guess
                         spool.add(item)
                     else:
-                        tally.add(item[0])
-                        yield item[0]
+                        report = GameReport(*item[0])
+                        tally.add(report)
+                        yield report
             for report, start, seen in spool:
                 if report.decided_by == "guess":  # the file may say more
                     verdict = decided.verdict(seen, report.reason)
