@@ -60,6 +60,7 @@ from typing import IO, Any
 
 import attrs
 
+from draughts import _core
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn._fastgame import fast_game
@@ -302,7 +303,12 @@ def check(
     (and inference replays the candidates of a game it reads in C where it
     can, :meth:`draughts.pdn.reader._GameReader.replays`)."""
     checker = _Checker()
-    fast = data is not None and encoding is not None and _fast_encoding(encoding)
+    fast = (
+        data is not None
+        and encoding is not None
+        and _core.movetext_evidence is not None  # the native core is built
+        and _fast_encoding(encoding)
+    )
     in_step = True  # the handle stands where the next game starts
     base: int | None = None
     following = iter(starts)
