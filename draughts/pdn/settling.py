@@ -85,11 +85,20 @@ class Seen:
 def seen_of(event: str | None, named: str | None, choice: Choice | None) -> Seen:
     """The :class:`Seen` of a game read (its event name interned: a file
     has few events and many games)."""
+    return Seen(*seen_fields(event, named, choice))
+
+
+SeenFields = tuple[str | None, str | None, tuple[str, tuple[str, ...]] | None]
+
+
+def seen_fields(event: str | None, named: str | None, choice: Choice | None) -> SeenFields:
+    """The fields of :func:`seen_of`'s :class:`Seen`, as a tuple (what goes
+    between processes)."""
     if event is not None:
         event = sys.intern(event)
     if choice is None:
-        return Seen(event, named)
-    return Seen(event, None, (choice.variant.name, tuple(v.name for v in choice.alike)))
+        return event, named, None
+    return event, None, (choice.variant.name, tuple(v.name for v in choice.alike))
 
 
 def named_by_tags(tags: dict[str, str]) -> str | None:
