@@ -47,6 +47,8 @@ RECORDS = [
     '[GameType ""]\n1. 11-15 24-20 *\n',  # a blank tag
     "1. 11-15 24-20 * 1. 9-14 22-17 *\n",  # games without tags, on one line
     '[Event "l"]\n1. 11-15 24-20\r\n2. 8-11 28-24 0-1\r\n',
+    '[Event "m"]\n1. 11-15 $' + "9" * 5000 + " 24-20 0-1\n",  # a NAG out of range: an error
+    '[Event "n"]\n1. 11-15 $123456789 24-20 0-1\n',  # the longest NAG read as one
 ]
 
 

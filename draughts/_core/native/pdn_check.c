@@ -63,6 +63,14 @@ static int number_at(const Reader *r, Py_ssize_t *i) {
     return n;
 }
 
+/* A NAG at *i ("$" and digits): *i past it; -1 for one of more digits
+ * than the reader reads as a number (it reports an error). */
+static int nag_end(const Reader *r, Py_ssize_t *i) {
+    Py_ssize_t start = ++*i;
+    while (is_dig(ch(r, *i))) ++*i;
+    return *i - start > 9 ? -1 : 0;
+}
+
 #define MAX_WRITTEN 32
 
 /* [ \t]* at i: the position after it. */
@@ -240,7 +248,7 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
         }
         if (c == '$' && is_dig(ch(r, i + 1))) {
             if (*plies == 0) return C_UNKNOWN; /* the reader: a NAG before any move */
-            for (i++; is_dig(ch(r, i)); i++) {}
+            if (nag_end(r, &i) < 0) return C_UNKNOWN; /* the reader: out of range */
             continue;
         }
         if (!is_dig(c)) return C_UNKNOWN;
@@ -284,7 +292,7 @@ static int scan_evidence(Reader *r, int *numbers, Py_ssize_t *moves, Py_ssize_t 
             continue;
         }
         if (c == '$' && is_dig(ch(r, i + 1))) {
-            for (i++; is_dig(ch(r, i)); i++) {}
+            if (nag_end(r, &i) < 0) return C_UNKNOWN;
             continue;
         }
         if (!is_dig(c)) return C_UNKNOWN;
