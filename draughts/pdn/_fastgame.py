@@ -22,17 +22,19 @@ chosen is the check of the game: the game is not read again.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any, TypeVar
 
 from draughts import _core
 from draughts.pdn._fastcheck import ends_with_result, run_moves
 from draughts.pdn.headers import tag_is_unknown, variant_of_tags
 from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
+from draughts.pdn.offsets import GameStart, _fast_encoding, seek_game
 from draughts.pdn.resolver import may_start, preset_numbering
 from draughts.pdn.settling import named_by_tags
 from draughts.variant import Variant
 
-__all__ = ["FastGame", "fast_game"]
+__all__ = ["FastGame", "each_game", "fast_game"]
 
 FastGame = tuple[str, int, "str | None", "str | None", "Choice | None"]
 """What :func:`fast_game` found: the variant's name, the moves played, the
@@ -199,3 +201,47 @@ def _inferred(movetext: str) -> tuple[Choice, Any] | None:
         if len(_CHOICES) < 4096:
             _CHOICES[key] = choice
     return choice, runs.get(id(choice.variant))
+
+
+T = TypeVar("T")
+
+
+def each_game(
+    handle: IO[str],
+    starts: Iterable[GameStart],
+    data: bytes,
+    encoding: str,
+    default: str | None,
+    read: Callable[[IO[str]], T | None],
+) -> Iterator[tuple[GameStart, FastGame | None, T | None]]:
+    """Each game of a piece of a file: its start, and :func:`fast_game`'s
+    answer, or where it has none what ``read`` (the reader) makes of the
+    game from ``handle``, which reads the piece's bytes ``data`` (decoded
+    from ``encoding``; the first game starts at the handle's offset 0). The
+    handle is moved to a game only when the reader is to read it. The end:
+    after the last start, or when ``read`` finds no game."""
+    fast = _core.movetext_evidence is not None and _fast_encoding(encoding)
+    in_step = True  # the handle stands where the next game starts
+    base: int | None = None
+    following = iter(starts)
+    start = next(following, None)
+    while start is not None:
+        after = next(following, None)
+        if base is None:
+            base = start.offset
+        found = None
+        if fast:
+            end = len(data) if after is None else after.offset - base
+            found = fast_game(data[start.offset - base : end].decode(encoding, "replace"), default)
+        if found is not None:
+            in_step = False
+            yield start, found, None
+        else:
+            if not in_step:
+                seek_game(handle, start._replace(offset=start.offset - base))
+                in_step = True
+            slow = read(handle)
+            if slow is None:
+                return
+            yield start, None, slow
+        start = after

@@ -59,10 +59,9 @@ from typing import IO, Any
 
 import attrs
 
-from draughts import _core
 from draughts.board import Board
 from draughts.move import Move
-from draughts.pdn._fastgame import fast_game
+from draughts.pdn._fastgame import each_game
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import (
@@ -70,7 +69,6 @@ from draughts.pdn.offsets import (
     _Chunk,
     _chunk_starts,
     _chunks,
-    _fast_encoding,
     _open_binary,
     _open_chunk,
     seek_game,
@@ -299,38 +297,18 @@ def check(
     (and inference replays the candidates of a game it reads in C where it
     can, :meth:`draughts.pdn.reader._GameReader.replays`)."""
     checker = _Checker()
-    fast = (
-        data is not None
-        and encoding is not None
-        and _core.movetext_evidence is not None  # the native core is built
-        and _fast_encoding(encoding)
-    )
-    in_step = True  # the handle stands where the next game starts
-    base: int | None = None
-    following = iter(starts)
-    start = next(following, None)
-    while start is not None:
-        after = next(following, None)
-        if base is None:
-            base = start.offset  # the handle's offset 0
-        found: Any = None
-        if fast:
-            assert data is not None and encoding is not None
-            end = len(data) if after is None else after.offset - base
-            found = fast_game(data[start.offset - base : end].decode(encoding, "replace"), variant)
-        if found is not None:
-            read_as, plies, event, named, choice = found
-            errors: list[PdnError] = []
-            warnings: list[PdnError] = []
-            in_step = False
+    if data is None or encoding is None:
+        data, encoding = b"", "ascii"  # no fast check: the reader reads every game
+    for start, fast, slow in each_game(
+        handle, starts, data, encoding, variant, lambda h: read(h, checker, variant)
+    ):
+        errors: list[PdnError] = []
+        warnings: list[PdnError] = []
+        if fast is not None:
+            read_as, plies, event, named, choice = fast
         else:
-            if not in_step:
-                seek_game(handle, start._replace(offset=start.offset - base))
-                in_step = True
-            found = read(handle, checker, variant)
-            if found is None:
-                break
-            read_as, plies, errors, warnings, event, named, choice = found
+            assert slow is not None
+            read_as, plies, errors, warnings, event, named, choice = slow
         decided_by: DecidedBy = "tag" if named is not None else "caller"
         reason = None
         if choice is not None:
@@ -349,7 +327,6 @@ def check(
             tuple(warnings),
         )
         yield report, (start[0], start[1], start[2], start[3]), seen_fields(event, named, choice)
-        start = after
 
 
 def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Flat]:

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from draughts import _core
-from draughts.pdn import _fastgame, scan_starts, validate, validation
+from draughts.pdn import _fastgame, scan_starts, validate
+from draughts.pdn.settling import survey_piece
 from tests.conftest import SHARED_PDN
 
 native = pytest.mark.skipif(_core.movetext_evidence is None, reason="the native core is not built")
@@ -55,7 +56,7 @@ RECORDS = [
 def reports(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list:
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(validation, "fast_game", lambda text, default: None)
+            patch.setattr(_fastgame, "fast_game", lambda text, default: None)
         return list(validate(path, variant=variant))
 
 
@@ -137,3 +138,15 @@ def test_the_fast_check_reads_most_of_a_real_file() -> None:
         for start, after in itertools.pairwise(starts)
     )
     assert read >= 0.95 * (len(starts) - 1)
+
+
+@native
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
+def test_the_survey_is_the_same_with_the_fast_check(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = survey_piece(str(path), None)
+    with monkeypatch.context() as patch:
+        patch.setattr(_fastgame, "fast_game", lambda text, default: None)
+        slow = survey_piece(str(path), None)
+    assert fast == slow
