@@ -35,6 +35,8 @@ Rows (a row a library cannot run prints ``n/a``):
     ``read_game`` building the tree, the International corpus, variant given.
 ``validate-api``
     ``draughts.pdn.validate`` on the OCA (no variant), once it exists.
+``intl-api``
+    ``draughts.pdn.validate`` on the International corpus files, variant given.
 ``pieces``, ``jobs1``, ``jobs2``
     On the OCA copied to about ``--big-mb`` MB (in a temporary folder): the
     parent's work for ``--jobs N`` alone (the file cut into the 4 MB pieces
@@ -67,7 +69,16 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BASELINES = HERE / ".baseline"
 SHARED_PDN = ROOT.parent / "shared" / "data" / "pdn"
-ROWS = ("split", "oca-fast", "oca-cli", "intl-fast", "intl-cli", "tree", "validate-api")
+ROWS = (
+    "split",
+    "oca-fast",
+    "oca-cli",
+    "intl-fast",
+    "intl-cli",
+    "tree",
+    "validate-api",
+    "intl-api",
+)
 JOB_ROWS = ("pieces", "jobs1", "jobs2")
 
 
@@ -240,11 +251,12 @@ def worker(row: str, paths: list[str]) -> dict[str, Any]:
             handle = pdn.open_pdn(io.BytesIO(data))
             while pdn.read_game(handle, variant="international") is not None:
                 games += 1
-    elif row == "validate-api":
+    elif row in ("validate-api", "intl-api"):
         validate = getattr(pdn, "validate", None)
         if validate is None:
             return {"na": "draughts.pdn.validate is absent"}
-        for _report in validate(paths, jobs=1):
+        variant = "international" if row == "intl-api" else None
+        for _report in validate(paths, variant=variant, jobs=1):
             games += 1
     else:  # the command line: count the games apart
         arguments = {
@@ -372,6 +384,7 @@ def main(argv: list[str] | None = None) -> int:
         "intl-cli": intl,
         "tree": intl,
         "validate-api": [str(args.oca)],
+        "intl-api": intl,
     }
     rows = [row for row in args.rows.split(",") if row]
     with tempfile.TemporaryDirectory() as folder:

@@ -62,6 +62,7 @@ else:
         from draughts._core.native import NodeChain as _NativeNodeChain
         from draughts._core.native import NodeMaker as _NativeNodeMaker
         from draughts._core.native import check_moves as _native_check_moves
+        from draughts._core.native import movetext_evidence as _native_movetext_evidence
         from draughts._core.native import plain_line_end as _native_plain_line_end
         from draughts._core.native import split_games as _native_split_games
         from draughts._core.native import tag_line as _native_tag_line
@@ -121,6 +122,7 @@ __all__ = [
     "has_step",
     "legal_moves",
     "moves_between",
+    "movetext_evidence",
     "perft",
     "plain_line_end",
     "position_key",
@@ -162,6 +164,11 @@ check_moves: Callable[..., tuple[int, int, int, int, int]] | None = (
     _native_check_moves if _native_loaded else None
 )
 """The native core's check of a game's movetext without a game tree (see
+:mod:`draughts.pdn._fastcheck`); None on the pure core."""
+movetext_evidence: Callable[[str], tuple[int, int, int, int, int]] | None = (
+    _native_movetext_evidence if _native_loaded else None
+)
+"""The native core's reading of what a movetext shows of its board (see
 :mod:`draughts.pdn._fastcheck`); None on the pure core."""
 
 

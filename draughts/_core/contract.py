@@ -211,6 +211,9 @@ class NativeExtras(Protocol):
     ) -> tuple[int, int, int, int, int]:
         """A game's movetext played on bitboards."""
 
+    def movetext_evidence(self, text: str, /) -> tuple[int, int, int, int, int]:
+        """What a game's movetext shows of its board."""
+
 
 def _members(protocol: type) -> dict[str, inspect.Signature | None]:
     """The protocol's members: a function's signature without ``self``, or

@@ -52,12 +52,12 @@ from draughts.pdn.lexer import RESULT
 from draughts.pdn.resolver import resolver_for, start_board
 from draughts.variant import Variant
 
-__all__ = ["FastCheck", "fast_check", "fast_replay"]
+__all__ = ["FastCheck", "ends_with_result", "fast_check", "fast_replay", "run_moves"]
 
 _OK, _ERROR = 0, 1
 
 # A result marker as the lexer reads one (or "*"), ending the text.
-_ENDS_WITH_RESULT = re.compile(rf"(?:{RESULT}|\*)\s*\Z")
+_ENDS_WITH_RESULT = re.compile(rf"(?:{RESULT}|\*)\Z")
 
 
 @attrs.frozen
@@ -117,12 +117,22 @@ def _setup(variant: Variant, fen: str | None) -> tuple[Any, ...] | None:
     return setup
 
 
-def _run(
+def ends_with_result(movetext: str) -> bool:
+    """Whether ``movetext`` ends with a result marker (blanks may follow)."""
+    # The marker's last characters, searched for on their own: a search of
+    # the whole text tries every place in it (a fifth of the fast check's
+    # time on the OCA).
+    return _ENDS_WITH_RESULT.search(movetext.rstrip()[-12:]) is not None
+
+
+def run_moves(
     movetext: str, variant: Variant, fen: str | None, limit: int | None
 ) -> tuple[int, int, int, int, int] | None:
-    """The native loop's answer, None where it has none. (Inference calls
-    this some fifteen times a game: the setup of a start is looked up
-    first, without a call.)"""
+    """The native loop's answer: ``(state, plies, warned, result_start,
+    result_end)``, state 0 every move played, 1 a sure move error after
+    ``plies`` (see :func:`fast_replay` for the one case the reader reads
+    otherwise); None where it has none. (Inference calls this some fifteen
+    times a game: the setup of a start is looked up first, without a call.)"""
     check_moves = _core.check_moves
     if check_moves is None:
         return None
@@ -148,10 +158,10 @@ def fast_replay(
     >>> fast_replay("1. 32-28 19-23 2. 28x19 14x23 *", INTERNATIONAL, None, 3) in (None, (True, 3))
     True
     """
-    run = _run(movetext, variant, fen, limit)
+    run = run_moves(movetext, variant, fen, limit)
     if run is None:
         return None
-    if run[0] == _ERROR and not _ENDS_WITH_RESULT.search(movetext):
+    if run[0] == _ERROR and not ends_with_result(movetext):
         # The reader takes a move it rejects at the very end of a text with
         # no result marker for a cut one, not an error: it tells that case.
         return None
@@ -168,7 +178,7 @@ def fast_check(movetext: str, variant: Variant, fen: str | None) -> FastCheck | 
     >>> check is None or check.plies == 4
     True
     """
-    run = _run(movetext, variant, fen, None)
+    run = run_moves(movetext, variant, fen, None)
     if run is None:
         return None
     state, plies, warned, start, end = run

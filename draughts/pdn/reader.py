@@ -67,6 +67,7 @@ def _strength(visitor: BaseVisitor[Any], strength: str) -> None:
         visitor.visit_nag(nag)
 
 
+_NAG_DIGITS = 9  # the longest NAG read as a number (PDN's are below 256)
 _LOOKAHEAD = 100  # moves to follow an ambiguous move before taking its first reading
 # Tokens that may stand between the parts of a split capture or between an
 # ambiguous move and the moves that settle it ("57. f4xd2 e1xc3 58. c3xe5").
@@ -509,8 +510,17 @@ class _GameReader(Problems):
         if kind == "move":
             self.play(match, line, column)
         elif kind == "nag":
-            if self.moves_here[-1]:
-                self.visitor.visit_nag(int(match.group("nag")))
+            digits = match.group("nag")
+            if len(digits) > _NAG_DIGITS:  # int() refuses 4,300 digits; no tree wants 10
+                self.report(
+                    line,
+                    column,
+                    f"NAG ${digits[:12]}... out of range (at most {_NAG_DIGITS} digits)",
+                    "syntax",
+                    match.group(0),
+                )
+            elif self.moves_here[-1]:
+                self.visitor.visit_nag(int(digits))
             else:
                 self.report(
                     line,

@@ -31,7 +31,7 @@ import attrs
 from draughts.board import Board
 from draughts.pdn.headers import SKIP, BaseVisitor, SkipType, variant_of_tags
 from draughts.pdn.infer import CANDIDATES, Choice
-from draughts.pdn.offsets import _Chunk, _open_binary, _open_chunk
+from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
 from draughts.pdn.reader import read
 from draughts.variant import Variant, find_variant
 
@@ -85,11 +85,20 @@ class Seen:
 def seen_of(event: str | None, named: str | None, choice: Choice | None) -> Seen:
     """The :class:`Seen` of a game read (its event name interned: a file
     has few events and many games)."""
+    return Seen(*seen_fields(event, named, choice))
+
+
+SeenFields = tuple[str | None, str | None, tuple[str, tuple[str, ...]] | None]
+
+
+def seen_fields(event: str | None, named: str | None, choice: Choice | None) -> SeenFields:
+    """The fields of :func:`seen_of`'s :class:`Seen`, as a tuple (what goes
+    between processes)."""
     if event is not None:
         event = sys.intern(event)
     if choice is None:
-        return Seen(event, named)
-    return Seen(event, None, (choice.variant.name, tuple(v.name for v in choice.alike)))
+        return event, named, None
+    return event, None, (choice.variant.name, tuple(v.name for v in choice.alike))
 
 
 def named_by_tags(tags: dict[str, str]) -> str | None:
@@ -148,6 +157,14 @@ class _Surveyor(BaseVisitor[Seen]):
     def result(self) -> Seen:
         return seen_of(self.event, self.named, None)
 
+    def survey(self, handle: IO[str]) -> Seen | None:
+        """What decides the next game of ``handle``, None at the end."""
+        try:
+            found: Seen | None = read(handle, self, None)
+        except _Chosen:
+            found = seen_of(self.event, None, self.choice)
+        return found
+
 
 def survey(handle: IO[str], count: int | None = None) -> list[Seen]:
     """What decides the variant of each of the next ``count`` games of
@@ -161,10 +178,7 @@ def survey(handle: IO[str], count: int | None = None) -> list[Seen]:
     seen: list[Seen] = []
     surveyor = _Surveyor()
     while count is None or len(seen) < count:
-        try:
-            found: Seen | None = read(handle, surveyor, None)
-        except _Chosen:
-            found = seen_of(surveyor.event, None, surveyor.choice)
+        found = surveyor.survey(handle)
         if found is None:
             break
         seen.append(found)
@@ -196,15 +210,32 @@ def read_piece(path: str, chunk: _Chunk) -> bytes:
 
 
 def survey_piece(path: str, chunk: _Chunk | None) -> list[Seen]:
-    """The survey of a piece of a file (None: the whole file)."""
+    """The survey of a piece of a file (None: the whole file, in pieces of
+    4 MB: the bytes of one at a time are kept for the fast check)."""
     if chunk is None:
-        from draughts.pdn import open_pdn  # the package imports this module
+        stream, encoding = _open_binary(path)
+        with stream:
+            pieces = _chunks(stream, 4 << 20, keep=True, encoding=encoding)
+            return [seen for piece in pieces for seen in _survey_chunk(path, piece)]
+    return _survey_chunk(path, chunk)
 
-        with open_pdn(path) as handle:
-            return survey(handle)
+
+def _survey_chunk(path: str, chunk: _Chunk) -> list[Seen]:
+    """The survey of a piece, each game whose record the fast check reads
+    (:func:`draughts.pdn._fastgame.each_game`) without the reader."""
+    from draughts.pdn._fastgame import each_game  # it imports this module
+
     data = chunk.data if chunk.data is not None else read_piece(path, chunk)
+    surveyor = _Surveyor()
     with _open_chunk(chunk, data) as handle:
-        return survey(handle, chunk.games)
+        starts = _chunk_starts(chunk, data)
+        games = each_game(handle, starts, data, chunk.encoding, None, surveyor.survey)
+        return [seen_of(*fast[2:]) if fast is not None else _read(slow) for _, fast, slow in games]
+
+
+def _read(seen: Seen | None) -> Seen:
+    assert seen is not None, "each_game ends where the reader finds no game"
+    return seen
 
 
 # -- Settling ---------------------------------------------------------------------

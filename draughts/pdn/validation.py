@@ -61,6 +61,7 @@ import attrs
 
 from draughts.board import Board
 from draughts.move import Move
+from draughts.pdn._fastgame import each_game
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import (
@@ -70,7 +71,6 @@ from draughts.pdn.offsets import (
     _chunks,
     _open_binary,
     _open_chunk,
-    scan_starts,
     seek_game,
 )
 from draughts.pdn.reader import read
@@ -78,9 +78,10 @@ from draughts.pdn.settling import (
     Decided,
     DecidedBy,
     Seen,
+    SeenFields,
     named_by_tags,
     read_piece,
-    seen_of,
+    seen_fields,
     variant_name,
 )
 from draughts.variant import Variant
@@ -263,29 +264,57 @@ class _Checker(BaseVisitor[_Read]):
 Checked = tuple[GameReport, GameStart, Seen]
 """A game read once: its report, its start, and what decides its variant."""
 
+Flat = tuple[tuple[Any, ...], tuple[int, int, int, int], SeenFields]
+"""A :data:`Checked` as plain tuples (the fields of each), as it goes to
+and from worker processes and the spool: pickling the attrs classes
+themselves took a fifth of the time of validating the OCA with the fast
+check, and making each twice (in the worker, then where it is read) a
+tenth."""
+
+
+def unflat(item: Flat) -> Checked:
+    report, start, seen = item
+    return GameReport(*report), GameStart(*start), Seen(*seen)
+
 
 def check(
-    handle: IO[str], file: str, starts: Iterable[GameStart], variant: str | None
-) -> Iterator[Checked]:
+    handle: IO[str],
+    file: str,
+    starts: Iterable[GameStart],
+    variant: str | None,
+    data: bytes | None = None,
+    encoding: str | None = None,
+) -> Iterator[Flat]:
     """Read each game of ``handle`` once (``starts``: where each starts), as
-    its tags name it, else as ``variant``, else as its evidence chooses.
+    its tags name it, else as ``variant``, else as its evidence chooses:
+    its report, start and :class:`~draughts.pdn.settling.Seen`, each as the
+    tuple of its fields.
 
-    This is the one place a game is checked: a faster check of a game that
-    gives what :class:`_Checker` gives plugs in here (and a faster replay
-    of a candidate variant where the reader replays them,
-    :meth:`draughts.pdn.reader._GameReader.replays`)."""
+    This is the one place a game is checked. Given ``data``, the bytes
+    ``handle`` reads (in ``encoding``), a game whose record
+    :func:`~draughts.pdn._fastgame.fast_game` reads is checked from its
+    bytes, in one call into the native core; the reader reads the rest
+    (and inference replays the candidates of a game it reads in C where it
+    can, :meth:`draughts.pdn.reader._GameReader.replays`)."""
     checker = _Checker()
-    for start in starts:
-        found = read(handle, checker, variant)
-        if found is None:
-            break
-        read_as, plies, errors, warnings, event, named, choice = found
+    if data is None or encoding is None:
+        data, encoding = b"", "ascii"  # no fast check: the reader reads every game
+    for start, fast, slow in each_game(
+        handle, starts, data, encoding, variant, lambda h: read(h, checker, variant)
+    ):
+        errors: list[PdnError] = []
+        warnings: list[PdnError] = []
+        if fast is not None:
+            read_as, plies, event, named, choice = fast
+        else:
+            assert slow is not None
+            read_as, plies, errors, warnings, event, named, choice = slow
         decided_by: DecidedBy = "tag" if named is not None else "caller"
         reason = None
         if choice is not None:
             decided_by = "guess" if choice.alike else "evidence"  # "guess" until the file settles
             reason = choice.reason
-        report = GameReport(
+        report = (
             file,
             start.number,
             start.offset,
@@ -297,17 +326,26 @@ def check(
             tuple(errors),
             tuple(warnings),
         )
-        yield report, start, seen_of(event, named, choice)
+        yield report, (start[0], start[1], start[2], start[3]), seen_fields(event, named, choice)
 
 
-def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Checked]:
-    """Read the games of a piece of a file once (None: the whole file)."""
+def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Flat]:
+    """Read the games of a piece of a file once (None: the whole file, in
+    pieces of :data:`CHUNK_BYTES`: the bytes of one piece at a time are
+    kept for the fast check)."""
     if chunk is None:
-        with _open_text(path) as handle, _open_binary(path)[0] as raw:
-            return list(check(handle, name, scan_starts(raw), variant))
+        stream, encoding = _open_binary(path)
+        with stream:
+            pieces = _chunks(stream, CHUNK_BYTES, keep=True, encoding=encoding)
+            return [item for piece in pieces for item in _check_chunk(path, name, piece, variant)]
+    return _check_chunk(path, name, chunk, variant)
+
+
+def _check_chunk(path: str, name: str, chunk: _Chunk, variant: str | None) -> list[Flat]:
     data = chunk.data if chunk.data is not None else read_piece(path, chunk)
     with _open_chunk(chunk, data) as handle:
-        return list(check(handle, name, _chunk_starts(chunk, data), variant))
+        starts = _chunk_starts(chunk, data)
+        return list(check(handle, name, starts, variant, data, chunk.encoding))
 
 
 def recheck(path: str, report: GameReport, start: GameStart, variant: str) -> GameReport:
@@ -338,27 +376,43 @@ def _open_text(path: str) -> IO[str]:
 
 class _Spool:
     """A file's games read once, kept in file order until the file is
-    settled: in memory up to a few megabytes, then in a temporary file."""
+    settled: in memory up to :data:`_SPOOL_BATCH` games, the batches before
+    the last in a temporary file (memory does not grow with the file)."""
 
     def __init__(self) -> None:
-        # Closed when read back, or by the caller's finally (not a with: it outlives __init__).
-        self.file = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115
+        self.items: list[Flat] = []
+        self.file: IO[bytes] | None = None
+        self.batches = 0
         self.count = 0
 
-    def add(self, item: Checked) -> None:
-        # Each item a pickle of its own: one pickler's memo would hold them all.
-        pickle.dump(item, self.file, pickle.HIGHEST_PROTOCOL)
+    def add(self, item: Flat) -> None:
+        self.items.append(item)
         self.count += 1
+        if len(self.items) >= _SPOOL_BATCH:
+            if self.file is None:
+                # Closed by close(), from the caller's finally (it outlives this call).
+                self.file = tempfile.TemporaryFile()  # noqa: SIM115
+            # A batch a pickle: one pickle a game cost as much as checking it.
+            pickle.dump(self.items, self.file, pickle.HIGHEST_PROTOCOL)
+            self.batches += 1
+            self.items = []
 
     def __iter__(self) -> Iterator[Checked]:
-        self.file.seek(0)
-        for _ in range(self.count):
-            item: Checked = pickle.load(self.file)
-            yield item
-        self.file.close()
+        if self.file is not None:
+            self.file.seek(0)
+            for _ in range(self.batches):
+                batch: list[Flat] = pickle.load(self.file)
+                yield from map(unflat, batch)
+        yield from map(unflat, self.items)
+        self.close()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+        self.items = []
 
 
-_SPOOL_BYTES = 8 << 20
+_SPOOL_BATCH = 10_000
 
 
 # -- Adding up --------------------------------------------------------------------
@@ -581,7 +635,8 @@ class Validation(Iterator[GameReport]):
         tally = Tally(name)
         if self.variant is not None:  # every game decided by its tags or the caller
             for _ in pieces:
-                for report, _, _ in next(results):
+                for item in next(results):
+                    report = GameReport(*item[0])
                     tally.add(report)
                     yield report
         else:
@@ -600,12 +655,14 @@ class Validation(Iterator[GameReport]):
         try:
             for _ in pieces:
                 for item in next(results):
-                    decided.add(item[2])
-                    if spool.count or item[0].decided_by == "guess":
+                    seen = Seen(*item[2])
+                    decided.add(seen)
+                    if spool.count or seen.open:  # an open game's report is a guess
                         spool.add(item)
                     else:
-                        tally.add(item[0])
-                        yield item[0]
+                        report = GameReport(*item[0])
+                        tally.add(report)
+                        yield report
             for report, start, seen in spool:
                 if report.decided_by == "guess":  # the file may say more
                     verdict = decided.verdict(seen, report.reason)
@@ -618,4 +675,4 @@ class Validation(Iterator[GameReport]):
                 tally.add(report)
                 yield report
         finally:
-            spool.file.close()
+            spool.close()

@@ -145,3 +145,18 @@ def test_unclosed_comment_swallows_the_rest_as_an_error() -> None:
     assert game is not None
     assert game.errors[0].message == "comment not closed before the end of the file"
     assert pdn.read_game(handle) is None
+
+
+@pytest.mark.parametrize("digits", [10, 5000])
+def test_a_nag_of_too_many_digits_is_an_error_not_a_crash(digits: int) -> None:
+    text = "1. 11-15 $" + "9" * digits + " 24-20 0-1"
+    game = pdn.read_game(io.StringIO(text), variant="english")
+    assert game is not None
+    assert [(e.kind, e.column) for e in game.errors] == [("syntax", 10)]
+    assert "out of range" in game.errors[0].message
+    assert [str(m) for m in game.mainline_moves()] == ["11-15", "24-20"]
+    again = pdn.read_game(io.StringIO(str(game)), variant="english")
+    assert again is not None and again.errors[0].kind == "syntax"
+    assert (
+        pdn.read_game(io.StringIO("1. 11-15 $123456789 24-20 0-1"), variant="english").errors == []
+    )

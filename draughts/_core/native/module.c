@@ -486,6 +486,8 @@ static PyObject *py_tag_line(PyObject *unused, PyObject *text) {
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 /* check_moves(...): see pdn_check.c. */
 PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+/* movetext_evidence(...): see pdn_check.c. */
+PyObject *py_movetext_evidence(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 
 /* Each docstring starts with the function's text signature (CPython's
  * "name($module, ...)\n--\n\n" convention: inspect.signature reads it), the
@@ -530,6 +532,9 @@ static PyMethodDef functions[] = {
      "check_moves($module, tables, text, men, kings, turn, numbers, dash_captures, limit, /)"
      "\n--\n\n"
      "A game's movetext played on bitboards (see draughts.pdn._fastcheck)."},
+    {"movetext_evidence", (PyCFunction)(void (*)(void))py_movetext_evidence, METH_FASTCALL,
+     "movetext_evidence($module, text, /)\n--\n\n"
+     "What a game's movetext shows of its board (see draughts.pdn._fastcheck)."},
     {"set_pure", (PyCFunction)py_set_pure, METH_O,
      "set_pure($module, functions, /)\n--\n\nThe pure functions to fall back on."},
     {NULL, NULL, 0, NULL},

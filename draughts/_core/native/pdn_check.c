@@ -12,8 +12,11 @@
  * caller reads the game with the full reader. A move is taken as the
  * reader's plain-line loop takes it (board_state.c, unique_move): the only
  * legal move between its squares; a capture written in full is the legal
- * capture with exactly that route. A move is a sure error only when no
- * legal move at all starts on its first square. */
+ * capture with exactly that route. A move of two squares is a sure error
+ * when no legal move joins them and no capture from the first lands on the
+ * second on its way (the reader would wait for the rest of a split
+ * capture); a route written in full, only when no legal move at all starts
+ * on its first square. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -21,7 +24,7 @@
 
 extern PyTypeObject CoreType;
 
-enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2 };
+enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2, C_SPLIT = 3 /* within play_written only */ };
 
 typedef struct {
     int kind;
@@ -58,6 +61,14 @@ static int number_at(const Reader *r, Py_ssize_t *i) {
     (*i)++;
     if (is_dig(ch(r, *i))) n = 10 * n + (int)(ch(r, (*i)++) - '0');
     return n;
+}
+
+/* A NAG at *i ("$" and digits): *i past it; -1 for one of more digits
+ * than the reader reads as a number (it reports an error). */
+static int nag_end(const Reader *r, Py_ssize_t *i) {
+    Py_ssize_t start = ++*i;
+    while (is_dig(ch(r, *i))) ++*i;
+    return *i - start > 9 ? -1 : 0;
 }
 
 #define MAX_WRITTEN 32
@@ -162,11 +173,54 @@ static int play_written(Game *g, const int *written, int count, int capture) {
         play(rules, chosen, c, g->bb, &key);
         g->color = o;
         state = C_OK;
-    } else if (matches == 0) {
+    } else if (matches == 0 && count == 2) {
+        /* The reader's error, unless the move is the first part of a
+         * capture split in two (a capture from its square lands on its
+         * second square on the way): C_SPLIT, the next move tells. */
+        state = C_ERROR;
+        for (size_t k = 0; k < captures->len && state == C_ERROR; k++) {
+            const Route *route = &captures->items[k];
+            for (int s = 1; route->origin == origin && s < route->ncaps; s++)
+                if (route->path[s] == dest) state = C_SPLIT;
+        }
+    } else if (matches == 0) { /* a route given in full that no capture takes */
+        int ends_there = 0, passes = 0;
+        for (size_t k = 0; k < captures->len; k++) {
+            const Route *route = &captures->items[k];
+            if (route->origin != origin) continue;
+            ends_there |= route->dest == dest;
+            for (int s = 1; s < route->ncaps; s++) passes |= route->path[s] == dest;
+        }
+        /* A capture that ends there may be the route given in part (the
+         * reader's); one that passes there, a capture split in two. */
+        if (!ends_there && passes) return C_SPLIT;
         int any = moves_from(g, captures, origin);
         state = any < 0 ? -1 : any ? C_UNKNOWN : C_ERROR;
     }
     return state;
+}
+
+/* The first part of a capture split in two ends at written number `dest`,
+ * the text read up to i: the reader joins it to the next move when that
+ * move, past blanks and move numbers only, starts on `dest` (C_UNKNOWN: the
+ * joined capture is the reader's to read); the end, a result, a comment, a
+ * NAG or a move starting elsewhere leave the first part an illegal move
+ * (C_ERROR); what this loop does not read is the reader's (C_UNKNOWN). */
+static int split_rest(const Reader *r, Py_ssize_t i, int dest) {
+    for (;;) {
+        while (i < r->len && Py_UNICODE_ISSPACE(ch(r, i))) i++;
+        Py_ssize_t j = i;
+        while (is_dig(ch(r, j))) j++;
+        if (j == i || ch(r, j) != '.') break;
+        i = j + 1;
+        if (ch(r, i) == '.' && ch(r, i + 1) == '.') i += 2;
+    }
+    if (i >= r->len || result_at(r, i) || ch(r, i) == '{' || (ch(r, i) == '$' && is_dig(ch(r, i + 1))))
+        return C_ERROR; /* the reader's unsettled split: an error */
+    int written[MAX_WRITTEN], capture;
+    Py_ssize_t j = i;
+    int count = move_at(r, &j, written, &capture);
+    return count > 0 && written[0] != dest ? C_ERROR : C_UNKNOWN;
 }
 
 /* Read the movetext from the start, playing its moves: the state (C_*),
@@ -194,7 +248,7 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
         }
         if (c == '$' && is_dig(ch(r, i + 1))) {
             if (*plies == 0) return C_UNKNOWN; /* the reader: a NAG before any move */
-            for (i++; is_dig(ch(r, i)); i++) {}
+            if (nag_end(r, &i) < 0) return C_UNKNOWN; /* the reader: out of range */
             continue;
         }
         if (!is_dig(c)) return C_UNKNOWN;
@@ -208,9 +262,78 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
         int count = move_at(r, &i, written, &capture);
         if (count <= 0) return C_UNKNOWN;
         int state = play_written(g, written, count, capture);
+        if (state == C_SPLIT) return split_rest(r, i, written[count - 1]);
         if (state != C_OK) return state;
         if (++*plies == limit) return C_OK;
     }
+}
+
+/* What the movetext shows before any variant is chosen (the evidence of
+ * draughts.pdn.infer.Evidence): the highest square number its moves write,
+ * how many moves it has, where its first move is written. C_UNKNOWN for a
+ * text outside the subset check() reads, which the reader then reads. */
+static int scan_evidence(Reader *r, int *numbers, Py_ssize_t *moves, Py_ssize_t first[2]) {
+    int written[MAX_WRITTEN], capture;
+    first[0] = first[1] = -1;
+    for (Py_ssize_t i = 0;;) {
+        while (i < r->len && Py_UNICODE_ISSPACE(ch(r, i))) i++;
+        if (i >= r->len) return C_OK;
+        Py_UCS4 c = ch(r, i);
+        Py_ssize_t len = (c >= '0' && c <= '2') || c == '*' ? result_at(r, i) : 0;
+        if (len) {
+            for (i += len; i < r->len; i++)
+                if (!Py_UNICODE_ISSPACE(ch(r, i))) return C_UNKNOWN;
+            return C_OK;
+        }
+        if (c == '{') {
+            while (i < r->len && ch(r, i) != '}') i++;
+            if (i >= r->len) return C_UNKNOWN;
+            i++;
+            continue;
+        }
+        if (c == '$' && is_dig(ch(r, i + 1))) {
+            if (nag_end(r, &i) < 0) return C_UNKNOWN;
+            continue;
+        }
+        if (!is_dig(c)) return C_UNKNOWN;
+        Py_ssize_t j = i;
+        while (is_dig(ch(r, j))) j++;
+        if (ch(r, j) == '.') {
+            i = j + 1;
+            if (ch(r, i) == '.' && ch(r, i + 1) == '.') i += 2;
+            continue;
+        }
+        Py_ssize_t at = i;
+        int count = move_at(r, &i, written, &capture);
+        if (count <= 0) return C_UNKNOWN;
+        for (int k = 0; k < count; k++)
+            if (written[k] > *numbers) *numbers = written[k];
+        if (first[0] < 0) first[0] = at, first[1] = i;
+        ++*moves;
+    }
+}
+
+/* movetext_evidence(text) -> (state, numbers, moves, first_start, first_end)
+ *
+ * state: 0 the text is one the fast check reads, 2 not (the reader must
+ * read it; the other fields are then 0 and -1). numbers: the highest
+ * square number written in a move; moves: the moves written; first_start,
+ * first_end: where the first move is written (-1 without one). */
+PyObject *py_movetext_evidence(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    if (nargs != 1 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "movetext_evidence(text)");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(args[0]) < 0) return NULL;
+#endif
+    Reader r = {PyUnicode_KIND(args[0]), PyUnicode_DATA(args[0]), PyUnicode_GET_LENGTH(args[0]), 0};
+    int numbers = 0;
+    Py_ssize_t moves = 0, first[2];
+    int state = scan_evidence(&r, &numbers, &moves, first);
+    if (state != C_OK) numbers = 0, moves = 0, first[0] = first[1] = -1;
+    return Py_BuildValue("(iinnn)", state, numbers, moves, first[0], first[1]);
 }
 
 /* check_moves(tables, text, men, kings, turn, numbers, dash_captures, limit)

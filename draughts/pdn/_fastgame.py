@@ -1,0 +1,247 @@
+"""A whole game record (its tags, its movetext, its result) checked from its
+text without the reader, for validation: the tags read with one regular
+expression, the variant decided as the reader decides it, the moves checked
+in one call into the native core (:mod:`draughts.pdn._fastcheck`).
+
+:func:`fast_game` answers only for a record the reader would read with no
+error and no warning; everywhere else (a tag it does not read plainly, a FEN
+tag, a movetext outside the native loop's subset, any error or warning, the
+pure core) it answers None and the caller reads the game with the reader,
+which stays the oracle (``tests/pdn/test_pdn_fastgame.py`` holds every
+corpus game to it).
+
+>>> record = '[Event "Club"]\\n[GameType "21"]\\n1. 11-15 24-20 2. 8-11 28-24 0-1\\n'
+>>> fast = fast_game(record, None)  # None on the pure core
+>>> fast is None or fast[:4] == ("english", 4, "Club", "english")
+True
+
+Inference replays each candidate variant once, and the replay of the one
+chosen is the check of the game: the game is not read again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any, TypeVar
+
+from draughts import _core
+from draughts.pdn._fastcheck import ends_with_result, run_moves
+from draughts.pdn.headers import tag_is_unknown, variant_of_tags
+from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
+from draughts.pdn.offsets import GameStart, _fast_encoding, seek_game
+from draughts.pdn.resolver import may_start, preset_numbering
+from draughts.pdn.settling import named_by_tags
+from draughts.variant import Variant
+
+__all__ = ["FastGame", "each_game", "fast_game"]
+
+FastGame = tuple[str, int, "str | None", "str | None", "Choice | None"]
+"""What :func:`fast_game` found: the variant's name, the moves played, the
+first ``Event`` tag, the variant the tags name (see
+:func:`~draughts.pdn.settling.named_by_tags`) and the inference's choice."""
+
+# One tag pair alone on its line, its value without an escape: what the
+# reader reads as that pair and nothing else (a line of anything more goes
+# to the reader).
+_TAG = re.compile(
+    r'[ \t\r\n]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"[ \t]*\][ \t\r]*(?:\n|\Z)'
+)
+# The tags a record starts with, found in one call (then read in one more):
+# a match and a call a tag made reading the tags a third of the fast check.
+_HEADERS = re.compile(f"(?:{_TAG.pattern})*")
+_SPECIAL = ("GameType", "Variant", "FEN")
+
+_OK, _ERROR = 0, 1
+
+
+class _Unknown(Exception):
+    """A candidate variant's replay the native loop cannot tell."""
+
+
+# The variant each (GameType, Variant, caller's variant) reads as, None
+# where the reader would warn or renumber; a file repeats a handful.
+_TAGGED: dict[tuple[str | None, str | None, str | None], Variant | None] = {}
+_NAMED: dict[tuple[str | None, str | None], str | None] = {}
+# The candidates a first move may start, by the move as written and the
+# highest square used; the choice of each outcome of their replays.
+_STARTERS: dict[tuple[str, int], tuple[Variant, ...]] = {}
+_CHOICES: dict[tuple[int, tuple[int, ...], tuple[bool, ...]], Choice] = {}
+
+
+def _tagged(gametype: str | None, variant_tag: str | None, default: str | None) -> Variant | None:
+    key = (gametype, variant_tag, default)
+    if key in _TAGGED:
+        return _TAGGED[key]
+    try:
+        variant: Variant | None = variant_of_tags(gametype, variant_tag, default)
+    except ValueError:
+        variant = None  # the reader's error
+    if variant is not None and (
+        (gametype is not None and variant_tag is not None and tag_is_unknown(variant, variant_tag))
+        or preset_numbering(variant, gametype) is not None
+    ):
+        variant = None  # the reader's warning, or another numbering
+    if len(_TAGGED) < 256:
+        _TAGGED[key] = variant
+    return variant
+
+
+def _named(gametype: str | None, variant_tag: str | None) -> str | None:
+    key = (gametype, variant_tag)
+    named = _NAMED.get(key, "?")
+    if named == "?":
+        tags = {
+            name: value for name, value in zip(_SPECIAL, key, strict=False) if value is not None
+        }
+        named = _NAMED[key] = named_by_tags(tags)
+    return named
+
+
+def _starters(first: str, numbers: int) -> tuple[Variant, ...]:
+    """The candidates, in their order, whose board has the squares used and
+    whose start a first move written as ``first`` may be played from."""
+    key = (first, numbers)
+    found = _STARTERS.get(key)
+    if found is None:
+        fits = [v for v in CANDIDATES if numbers <= _board_size(v)[0]]
+        found = tuple(v for v in fits if may_start(v, first))
+        if len(_STARTERS) < 4096:
+            _STARTERS[key] = found
+    return found
+
+
+def fast_game(text: str, default: str | None) -> FastGame | None:
+    """The check of the game record ``text`` (from its first tag to the
+    end of its result, maybe followed by blanks) read as its tags name it,
+    else as ``default`` (a variant's name), else as its evidence chooses;
+    None where the reader must read it (see the module)."""
+    if _core.movetext_evidence is None:
+        return None
+    headers = _HEADERS.match(text)
+    assert headers is not None  # it matches the empty string
+    position = headers.end()
+    pairs = _TAG.findall(text, 0, position)
+    tags = dict(pairs)
+    if len(tags) < len(pairs):  # a name twice: the dict kept the last of each
+        names = [name for name, _ in pairs]
+        if any(names.count(name) > 1 for name in _SPECIAL):
+            return None  # the reader takes the last, the report the first
+        tags = dict(reversed(pairs))
+    event = tags.get("Event")
+    movetext = text[position:]
+    if "FEN" in tags:
+        return None
+    gametype, variant_tag = tags.get("GameType"), tags.get("Variant")
+    named = None
+    choice = None
+    if (gametype or "").strip() or (variant_tag or "").strip():
+        named = _named(gametype, variant_tag)
+        variant = _tagged(gametype, variant_tag, default)
+    elif default is not None:
+        variant = _tagged(gametype, variant_tag, default)
+    else:
+        found = _inferred(movetext)
+        if found is None:
+            return None
+        choice, run = found
+        return _answer(choice.variant, run, event, named, choice)
+    if variant is None:
+        return None
+    run = run_moves(movetext, variant, None, None)
+    return _answer(variant, run, event, named, choice)
+
+
+def _answer(
+    variant: Variant, run: Any, event: str | None, named: str | None, choice: Choice | None
+) -> FastGame | None:
+    """The game's check from its native replay, None unless it has no
+    error, no warning and a result marker."""
+    if run is None or run[0] != _OK or run[2] or run[3] < 0:
+        return None
+    return variant.name, run[1], event, named, choice
+
+
+def _inferred(movetext: str) -> tuple[Choice, Any] | None:
+    """The inference's choice for a game with no tag naming its variant,
+    and the replay of the chosen variant; None where the reader must tell.
+
+    Each candidate that may start the game is replayed once, in full (as
+    :func:`~draughts.pdn.infer.choose` replays them); the choice depends on
+    nothing else but the squares used, so it is made once for each such
+    outcome (choosing was half the time of the fast check of a file)."""
+    assert _core.movetext_evidence is not None
+    state, numbers, moves, first_start, first_end = _core.movetext_evidence(movetext)
+    if state != _OK or not moves:
+        return None  # a game without moves is chosen by its FEN tag alone: the reader's
+    first = movetext[first_start:first_end]
+    starters = _starters(first, numbers)
+    runs: dict[int, Any] = {}
+    for variant in starters:
+        run = run_moves(movetext, variant, None, None)
+        if run is None or (run[0] == _ERROR and not ends_with_result(movetext)):
+            return None
+        runs[id(variant)] = run
+    replayed = tuple(run[0] == _OK for run in runs.values())
+    if not any(replayed):
+        return None  # no candidate replays every move: the reader reports the errors
+    key = (numbers, tuple(runs), replayed)
+    choice = _CHOICES.get(key)
+    if choice is None:
+
+        def replay(variant: Variant, limit: int | None) -> tuple[bool, int]:
+            run = runs.get(id(variant))
+            if run is None:
+                return False, 0  # it may not start the game
+            if limit is not None and run[1] >= limit:
+                return True, limit
+            return run[0] == _OK, run[1]
+
+        choice = choose(Evidence(numbers=numbers, moves=moves, first=first), None, replay)
+        if len(_CHOICES) < 4096:
+            _CHOICES[key] = choice
+    return choice, runs.get(id(choice.variant))
+
+
+T = TypeVar("T")
+
+
+def each_game(
+    handle: IO[str],
+    starts: Iterable[GameStart],
+    data: bytes,
+    encoding: str,
+    default: str | None,
+    read: Callable[[IO[str]], T | None],
+) -> Iterator[tuple[GameStart, FastGame | None, T | None]]:
+    """Each game of a piece of a file: its start, and :func:`fast_game`'s
+    answer, or where it has none what ``read`` (the reader) makes of the
+    game from ``handle``, which reads the piece's bytes ``data`` (decoded
+    from ``encoding``; the first game starts at the handle's offset 0). The
+    handle is moved to a game only when the reader is to read it. The end:
+    after the last start, or when ``read`` finds no game."""
+    fast = _core.movetext_evidence is not None and _fast_encoding(encoding)
+    in_step = True  # the handle stands where the next game starts
+    base: int | None = None
+    following = iter(starts)
+    start = next(following, None)
+    while start is not None:
+        after = next(following, None)
+        if base is None:
+            base = start.offset
+        found = None
+        if fast:
+            end = len(data) if after is None else after.offset - base
+            found = fast_game(data[start.offset - base : end].decode(encoding, "replace"), default)
+        if found is not None:
+            in_step = False
+            yield start, found, None
+        else:
+            if not in_step:
+                seek_game(handle, start._replace(offset=start.offset - base))
+                in_step = True
+            slow = read(handle)
+            if slow is None:
+                return
+            yield start, None, slow
+        start = after

@@ -1,0 +1,152 @@
+"""Validation's fast check of whole game records (:mod:`draughts.pdn._fastgame`)
+against the reader: every report :func:`draughts.pdn.validate` gives is the
+same with the fast check and without it (the reader reading every game), for
+the test files and hand-made records, given a variant and not (and for every
+file of the shared corpus, ``slow``); the records the fast check must leave
+to the reader are left to it.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from pathlib import Path
+
+import pytest
+
+from draughts import _core
+from draughts.pdn import _fastgame, scan_starts, validate
+from draughts.pdn.settling import survey_piece
+from tests.conftest import SHARED_PDN
+
+native = pytest.mark.skipif(_core.movetext_evidence is None, reason="the native core is not built")
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted((ROOT / "tests" / "data" / "pdn").glob("*.p[dh]n"))
+
+# Records on the edges of what the fast check reads: each must be reported
+# as the reader reports it, whoever reads it.
+RECORDS = [
+    '[Event "a"]\n[GameType "21"]\n1. 11-15 24-20 2. 8-11 28-24 0-1\n',
+    '[GameType "21"]\n[GameType "20"]\n1. 11-15 24-20 *\n',  # the reader takes the last
+    '[Event "b"]\n1. 11-15 24-20 2. 8-11 28-24 1-0\n',  # inferred: english, pool alike
+    '[Event "b"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n',  # international
+    '[FEN "W:W31-50:B1-20"]\n1. 32-28 19-23 *\n',  # a FEN tag: the reader's
+    '[Event "c\\"q"]\n1. 11-15 24-20 *\n',  # an escape
+    '[Event "d"] [Site "e"]\n1. 11-15 24-20 *\n',  # two tags on a line
+    '[Event "e"]\n1. 11-15 24-20 2. 8-11\n',  # no result marker
+    '[Event "f"]\n1. 11-15 24-20 2. 8-11 28-24 1-0 junk\n',  # text after the result
+    '[Event "g"]\n1. 11-15 24-19 2. 8-11 1-0\n',  # an illegal move
+    '[Event "h"]\n1. 11x15 24-20 1-0\n',  # the wrong separator: a warning
+    '[Event "i"]\n1. 11-15 (1. 9-13) 24-20 1-0\n',  # a variation
+    '[Event "j"]\n{a comment} 1. 11-15 $1 24-20 {another} 0-1\n',
+    '[Event "k"]\n1. 11-15 23-19 2. 8-11 22-17 3. 4-8 25-22 4. 9-13 27-23 5. 6-9 23-18 '
+    "6. 9-14 18x9 7. 5x14 26-23 8. 1-6 30-25 9. 15-18 22x15 10. 11x18x27 32x23 1/2-1/2\n",
+    '[GameType "20"]\n[Variant "mine"]\n1. 32-28 19-23 *\n',  # an unknown Variant tag
+    '[GameType "20,W,10,10,N1,0"]\n1. 32-28 19-23 *\n',  # a full GameType
+    '[GameType "99"]\n1. 32-28 19-23 *\n',  # an unknown GameType
+    '[GameType ""]\n1. 11-15 24-20 *\n',  # a blank tag
+    "1. 11-15 24-20 * 1. 9-14 22-17 *\n",  # games without tags, on one line
+    '[Event "l"]\n1. 11-15 24-20\r\n2. 8-11 28-24 0-1\r\n',
+    '[Event "m"]\n1. 11-15 $' + "9" * 5000 + " 24-20 0-1\n",  # a NAG out of range: an error
+    '[Event "n"]\n1. 11-15 $123456789 24-20 0-1\n',  # the longest NAG read as one
+]
+
+
+def reports(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list:
+    with monkeypatch.context() as patch:
+        if not fast:
+            patch.setattr(_fastgame, "fast_game", lambda text, default: None)
+        return list(validate(path, variant=variant))
+
+
+def assert_same(path: Path, variant: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = reports(path, variant, True, monkeypatch)
+    slow = reports(path, variant, False, monkeypatch)
+    assert len(fast) == len(slow)
+    for one, other in zip(fast, slow, strict=True):
+        assert one == other, (path.name, variant, one, other)
+
+
+@native
+@pytest.mark.parametrize("variant", [None, "english", "international"])
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
+def test_the_fast_check_reports_as_the_reader(
+    path: Path, variant: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert_same(path, variant, monkeypatch)
+
+
+@native
+@pytest.mark.parametrize("variant", [None, "english"])
+def test_records_on_the_edges(
+    variant: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "edges.pdn"
+    path.write_bytes("\n".join(RECORDS).encode())
+    assert_same(path, variant, monkeypatch)
+
+
+@native
+@pytest.mark.parametrize(
+    "record",
+    [record for record in RECORDS if "FEN" in record or '\\"' in record or "] [" in record]
+    + [RECORDS[1], RECORDS[7], RECORDS[8], RECORDS[9], RECORDS[10], RECORDS[11], RECORDS[14]],
+)
+def test_what_the_fast_check_leaves_to_the_reader(record: str) -> None:
+    assert _fastgame.fast_game(record, None) is None
+    assert _fastgame.fast_game(record, "english") is None or "GameType" not in record
+
+
+@native
+def test_what_the_fast_check_reads() -> None:
+    tagged = _fastgame.fast_game(RECORDS[0], None)
+    assert tagged is not None and tagged[:4] == ("english", 4, "a", "english")
+    inferred = _fastgame.fast_game(RECORDS[2], None)
+    assert inferred is not None
+    name, plies, event, named, choice = inferred
+    assert (name, plies, event, named) == ("english", 4, "b", None)
+    assert choice is not None and choice.guess and "pool" in [v.name for v in choice.alike]
+    given = _fastgame.fast_game(RECORDS[3], "international")
+    assert given is not None and given[:4] == ("international", 4, "b", None)
+
+
+def test_the_pure_core_leaves_every_game_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_core, "movetext_evidence", None)
+    assert _fastgame.fast_game(RECORDS[0], None) is None
+
+
+@native
+@pytest.mark.slow
+def test_every_corpus_file_reports_as_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = sorted(SHARED_PDN.rglob("*.pdn")) if SHARED_PDN.exists() else []
+    if not files:
+        pytest.skip(f"{SHARED_PDN} is absent: the shared test corpus is only present in CI")
+    for path in files:
+        assert_same(path, None, monkeypatch)
+
+
+@native
+def test_the_fast_check_reads_most_of_a_real_file() -> None:
+    path = SHARED_PDN / "english" / "OCA_2.0.pdn"
+    if not path.exists():
+        pytest.skip(f"{path} is absent: the shared test corpus is only present in CI")
+    data = path.read_bytes()[: 1 << 20]
+    starts = list(scan_starts(io.BytesIO(data)))
+    read = sum(
+        _fastgame.fast_game(data[start.offset : after.offset].decode(), None) is not None
+        for start, after in itertools.pairwise(starts)
+    )
+    assert read >= 0.95 * (len(starts) - 1)
+
+
+@native
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
+def test_the_survey_is_the_same_with_the_fast_check(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = survey_piece(str(path), None)
+    with monkeypatch.context() as patch:
+        patch.setattr(_fastgame, "fast_game", lambda text, default: None)
+        slow = survey_piece(str(path), None)
+    assert fast == slow
