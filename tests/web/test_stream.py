@@ -177,10 +177,12 @@ def test_a_game_with_errors_is_studied_as_far_as_it_goes(client: TestClient) -> 
     assert answer["errors"] and "99-98" in answer["errors"][0]
 
 
-def test_a_nag_of_5000_digits_is_a_422_not_a_failure(client: TestClient) -> None:
+def test_a_nag_of_5000_digits_is_an_error_of_the_game_not_a_failure(client: TestClient) -> None:
     response = client.post("/api/study", json={"pdn": "1. 32-28 $" + "9" * 5000 + " *"})
-    assert response.status_code == 422
-    assert response.json()["error"].startswith("pdn: the text cannot be read: ")
+    assert response.status_code == 200
+    answer = response.json()
+    assert [node["move"] for node in answer["nodes"][1:]] == ["32-28"]
+    assert len(answer["errors"]) == 1 and "out of range" in answer["errors"][0]
 
 
 def test_variations_nested_5000_deep_are_read(client: TestClient) -> None:
