@@ -62,6 +62,7 @@ setup(
                     "module",
                     "search",
                     "search_module",
+                    "ml_step",
                 )
             ],
             depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "pdn_lines", "search")],

@@ -12,6 +12,7 @@ extern PyTypeObject SearchType;
 extern PyTypeObject MakerType;
 extern PyTypeObject ChainType;
 int node_maker_init(void); /* node_maker.c */
+extern PyTypeObject VecEnvType; /* ml_step.c */
 
 static PyObject *pure_functions; /* name -> the pure generator's function */
 
@@ -520,7 +521,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 ||
-        PyType_Ready(&SearchType) < 0 || node_maker_init() < 0) return NULL;
+        PyType_Ready(&SearchType) < 0 || node_maker_init() < 0 ||
+        PyType_Ready(&VecEnvType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
@@ -528,6 +530,7 @@ PyMODINIT_FUNC PyInit__native(void) {
         PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
         PyModule_AddObjectRef(m, "NodeMaker", (PyObject *)&MakerType) < 0 ||
         PyModule_AddObjectRef(m, "NodeChain", (PyObject *)&ChainType) < 0 ||
+        PyModule_AddObjectRef(m, "VecEnv", (PyObject *)&VecEnvType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0) {
         Py_DECREF(m);
         return NULL;
