@@ -23,9 +23,9 @@ from draughts.outcome import Goal, Outcome, Reset, Termination
 from draughts.piece import Color
 from draughts.variant import Variant
 
-VecEnv: Any = None
+_VecEnv: Any = None
 if _core.BACKEND == "native":
-    from draughts._core.native._native import VecEnv
+    from draughts._core.native._native import VecEnv as _VecEnv
 
 _NOT_COUNTING = -(2**31)
 """ml_step.c's NOT_COUNTING: a tracked rule's start while it does not hold."""
@@ -85,7 +85,7 @@ def native_games(
     """The C games of a :class:`~draughts.ml.VectorEnv` starting at ``start``,
     or None where they cannot run: no native core, a board it does not hold,
     more draw rules or endings than it keeps."""
-    if VecEnv is None:
+    if _VecEnv is None:
         return None
     ctx = start._ctx
     turned = turned_squares(variant) if perspective else None
@@ -121,7 +121,7 @@ def native_games(
         kmoves[3],
     )
     try:
-        return VecEnv(
+        return _VecEnv(
             ctx.core,
             num_envs,
             params,
