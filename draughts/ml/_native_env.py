@@ -81,6 +81,7 @@ def native_games(
     perspective: bool,
     max_plies: int | None,
     lose: bool,
+    threads: int,
 ) -> Any | None:
     """The C games of a :class:`~draughts.ml.VectorEnv` starting at ``start``,
     or None where they cannot run: no native core, a board it does not hold,
@@ -104,6 +105,7 @@ def native_games(
         int(Reset.CAPTURE),
         int(Reset.MAN_MOVE),
         int(Reset.PROMOTION),
+        threads,
     )
     cells = [-1] * len(ctx.core.square_of_index)
     for square in range(1, ctx.core.square_count + 1):

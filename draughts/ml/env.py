@@ -81,7 +81,9 @@ class VectorEnv:
     convention of Gymnasium's and PettingZoo's board games). ``native``
     chooses how the games are stepped: None (the default) in C where the
     native core is built and ``claim_draw`` is off, True in C or not at all,
-    False in Python on :class:`~draughts.Board` objects.
+    False in Python on :class:`~draughts.Board` objects. ``threads`` (at
+    most 16) steps the native games on that many threads, a slice of at
+    least 32 games each: the results do not depend on it.
 
     >>> env = VectorEnv("international", 2, seed=0)
     >>> env.observations.shape, env.masks.shape
@@ -89,7 +91,8 @@ class VectorEnv:
     >>> env.native == (_core.BACKEND == "native")
     True
 
-    :raises ValueError: for ``num_envs`` below 1, ``max_plies`` below 1, a
+    :raises ValueError: for ``num_envs`` below 1, ``max_plies`` below 1,
+        ``threads`` outside 1 to 16, a
         start position where the game is already over, or ``perspective``
         on a board that turning does not map onto itself (dark squares and
         an odd height).
@@ -109,9 +112,12 @@ class VectorEnv:
         claim_draw: bool = False,
         illegal: Literal["raise", "lose"] = "raise",
         native: bool | None = None,
+        threads: int = 1,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if not 1 <= threads <= 16:
+            raise ValueError(f"threads must be 1 to 16, not {threads}")
         if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.variant = find_variant(variant)
@@ -161,6 +167,7 @@ class VectorEnv:
                 perspective=perspective,
                 max_plies=max_plies,
                 lose=illegal == "lose",
+                threads=threads,
             )
         if native and self._native is None:
             raise ValueError(

@@ -164,3 +164,12 @@ def test_start_positions_agree_with_board() -> None:
     assert Board(fen).halfmove_clock == 48
     ends = run_both(native, python, 4)
     assert Termination.TWENTY_FIVE_MOVE_RULE in ends
+
+
+def test_threads_step_as_python() -> None:
+    # 96 games on 3 threads: a slice of 32 each.
+    native = VectorEnv("international", 96, seed=8, max_plies=80, threads=3)
+    python = VectorEnv("international", 96, seed=8, max_plies=80, native=False)
+    run_both(native, python, 120)
+    with pytest.raises(ValueError, match="threads"):
+        VectorEnv("international", 2, threads=0)

@@ -17,10 +17,15 @@
 #include "convert.h"
 
 #include <limits.h>
+#ifndef _WIN32
+#include <pthread.h>
+#define HAVE_THREADS 1
+#endif
 
 extern PyTypeObject CoreType;
 
 #define MAX_DRAW_RULES 8
+#define MAX_THREADS 16
 #define MAX_ENDINGS 8
 #define NOT_COUNTING INT_MIN /* a tracked rule whose material is not on the board */
 
@@ -89,7 +94,8 @@ typedef struct {
     Game start; /* the start position, its legal moves included */
     Game *games;
     Drawn *drawn; /* per game, what its observation shows */
-    RouteList scratch;
+    int threads;
+    RouteList scratch[MAX_THREADS]; /* one per thread */
     int failed; /* out of memory, or more shared moves than the extra block holds */
 } VecEnvObject;
 
@@ -218,7 +224,7 @@ static int compare_ranked(const Ranked *a, const Ranked *b) {
 /* Order the moves by (base, captured squares) and give every move of a
  * pair but the first an index in the extra block (actions.py's indexed):
  * the rare case, so it may take its time. */
-static int rank_shared(VecEnvObject *e, Game *g, const int *frame) {
+static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
     int n = g->nmoves;
     Ranked *r = malloc((size_t)n * sizeof *r);
     int *order = malloc((size_t)n * sizeof *order);
@@ -262,11 +268,10 @@ static int rank_shared(VecEnvObject *e, Game *g, const int *frame) {
 
 /* g's legal moves, sorted by action index. -1 out of memory, -2 when more
  * moves share a pair than the extra block holds. */
-static int generate(VecEnvObject *e, Game *g) {
+static int generate(const VecEnvObject *e, Game *g, RouteList *l) {
     const Rules *r = &e->core->rules;
     int c = g->turn;
     Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
-    RouteList *l = &e->scratch;
     l->len = 0;
     long n = gen_captures(r, c, &s, 0, l);
     if (n == 0) {
@@ -484,23 +489,26 @@ static int start_again(VecEnvObject *e, Game *g, float *final_obs) {
     return restart(e, g);
 }
 
-/* Step game i; 1 if its action is illegal and the batch stops, -1 on failure. */
-static int step_one(VecEnvObject *e, int i, const Arrays *a) {
+/* Where action is in g's moves (sorted by action), or -1. */
+static int find_action(const Game *g, int64_t action) {
+    int low = 0, high = g->nmoves - 1;
+    while (low <= high) {
+        int mid = (low + high) / 2;
+        if (g->moves[mid].action == action) return mid;
+        if (g->moves[mid].action < action) low = mid + 1;
+        else high = mid - 1;
+    }
+    return -1;
+}
+
+/* Step game i: 0, 1 if its action is illegal (and illegal actions raise),
+ * -1 out of memory, -2 more shared moves than the extra block holds. */
+static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     Game *g = &e->games[i];
     size_t obs_size = (size_t)e->planes * (size_t)e->hw;
     size_t mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
     int64_t action = a->actions[i];
-    /* The moves are sorted by action: a binary search. */
-    int low = 0, high = g->nmoves - 1, found = -1;
-    while (low <= high) {
-        int mid = (low + high) / 2;
-        if (g->moves[mid].action == action) {
-            found = mid;
-            break;
-        }
-        if (g->moves[mid].action < action) low = mid + 1;
-        else high = mid - 1;
-    }
+    int found = find_action(g, action);
     int mover = g->turn, code, winner;
     if (found < 0 && !e->lose) return 1;
     uint8_t *mask = a->masks + i * mask_size;
@@ -512,11 +520,8 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a) {
         Legal m = g->moves[found];
         if (push_key(g) < 0 || keep_action(g, (int32_t)action) < 0) return -1;
         apply(e, g, &m);
-        int status = generate(e, g);
-        if (status < 0) {
-            e->failed = status;
-            return -1;
-        }
+        int status = generate(e, g, l);
+        if (status < 0) return status;
         code = decide(e, g, &winner);
     }
     int cut = code == END_NONE && e->max_plies && g->ply >= e->max_plies;
@@ -528,6 +533,57 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a) {
     if ((code != END_NONE || cut) && start_again(e, g, a->final_obs + i * obs_size) < 0) return -1;
     observe(e, g, a->obs + i * obs_size, &e->drawn[i]);
     for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
+    return 0;
+}
+
+typedef struct {
+    VecEnvObject *e;
+    const Arrays *a;
+    int from, to, status;
+    RouteList *scratch;
+} Part;
+
+static void *step_part(void *arg) {
+    Part *p = arg;
+    for (int i = p->from; i < p->to && p->status == 0; i++)
+        p->status = step_one(p->e, i, p->a, p->scratch);
+    return NULL;
+}
+
+/* Step every game, on e->threads threads (each its own slice of the games).
+ * An illegal action that raises stops the batch there: the games before it
+ * move (on one thread), none after. */
+static int step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
+    int n = e->num_envs;
+    if (!e->lose) {
+        for (int i = 0; i < n; i++) {
+            if (find_action(&e->games[i], a->actions[i]) < 0) {
+                *illegal = i;
+                n = i;
+                break;
+            }
+        }
+    }
+    int threads = e->threads < n / 32 ? e->threads : n / 32; /* a slice of 32 games at least */
+    if (threads < 1) threads = 1;
+    Part parts[MAX_THREADS];
+    for (int t = 0; t < threads; t++) {
+        parts[t] = (Part){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
+                          &e->scratch[t]};
+    }
+#ifdef HAVE_THREADS
+    pthread_t ids[MAX_THREADS];
+    int started = 1;
+    for (; started < threads; started++)
+        if (pthread_create(&ids[started], NULL, step_part, &parts[started]) != 0) break;
+    for (int t = started; t < threads; t++) step_part(&parts[t]); /* could not start one */
+    step_part(&parts[0]);
+    for (int t = 1; t < started; t++) pthread_join(ids[t], NULL);
+#else
+    for (int t = 0; t < threads; t++) step_part(&parts[t]);
+#endif
+    for (int t = 0; t < threads; t++)
+        if (parts[t].status < 0) return parts[t].status;
     return 0;
 }
 
@@ -572,15 +628,15 @@ static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
         Arrays a = {views[0].buf, views[1].buf, views[3].buf, views[6].buf, views[2].buf,
                     views[4].buf, views[5].buf, views[7].buf, views[8].buf};
         Py_BEGIN_ALLOW_THREADS
-        for (int i = 0; i < e->num_envs && status == 0; i++) {
-            status = step_one(e, i, &a);
-            if (status == 1) illegal = i;
-        }
+        status = step_all(e, &a, &illegal);
         Py_END_ALLOW_THREADS
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
     if (got < 9) return NULL;
-    if (status < 0) return failure(e);
+    if (status < 0) {
+        e->failed = status;
+        return failure(e);
+    }
     return PyLong_FromLong(illegal);
 }
 
@@ -721,7 +777,7 @@ static int load_start(VecEnvObject *e, PyObject *start) {
     if (int32s(starts, &v, &n) < 0) return -1;
     for (int i = 0; i < MAX_DRAW_RULES; i++) g->starts[i] = i < n ? v[i] : NOT_COUNTING;
     g->key = position_key(&e->core->rules, g->turn, g->bb);
-    int status = generate(e, g);
+    int status = generate(e, g, &e->scratch[0]);
     if (status == -2) {
         e->failed = -2;
         failure(e);
@@ -753,14 +809,18 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     if (e == NULL) return NULL;
     e->core = (CoreObject *)Py_NewRef(core);
     e->num_envs = num_envs;
-    routes_init(&e->scratch);
+    for (int t = 0; t < MAX_THREADS; t++) routes_init(&e->scratch[t]);
     const int32_t *v;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(params, "iiiiiiiiiii", &e->perspective, &e->max_plies, &e->lose,
+    if (!PyArg_ParseTuple(params, "iiiiiiiiiiii", &e->perspective, &e->max_plies, &e->lose,
                           &e->goal, &e->planes, &e->hw, &e->nsq, &e->king_limit, &e->events[0],
-                          &e->events[1], &e->events[2]) ||
+                          &e->events[1], &e->events[2], &e->threads) ||
         int32s(cells, &v, &n) < 0)
         goto fail;
+    if (e->threads < 1 || e->threads > MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1 to %d", MAX_THREADS);
+        goto fail;
+    }
     if (n != c->rules.n || e->nsq > MAX_SQUARES || e->nsq < 1) {
         PyErr_SetString(PyExc_ValueError, "one cell per square expected");
         goto fail;
@@ -805,7 +865,7 @@ static void vec_dealloc(VecEnvObject *e) {
     free(e->games);
     free(e->drawn);
     free_game(&e->start);
-    routes_free(&e->scratch);
+    for (int t = 0; t < MAX_THREADS; t++) routes_free(&e->scratch[t]);
     Py_XDECREF(e->core);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
