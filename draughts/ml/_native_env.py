@@ -11,6 +11,7 @@ takes, once per environment.
 
 from __future__ import annotations
 
+import functools
 from array import array
 from typing import Any
 
@@ -137,6 +138,22 @@ def native_games(
         # A board the C side does not hold (not padded, too many rules):
         # the Python path runs it.
         return None
+
+
+@functools.lru_cache(maxsize=64)
+def encoder(variant: Variant, perspective: bool) -> Any | None:
+    """A C encoder of ``variant``'s boards (a one-game VecEnv, whose
+    ``encode`` writes observations as :func:`~draughts.ml.encode_batch`
+    does), or None where the C side cannot hold the variant."""
+    from draughts.ml.encoding import layout
+
+    start = Board(variant=variant)
+    if start.outcome() is not None:
+        return None
+    lay = layout(variant)
+    return native_games(
+        variant, 1, start, lay, perspective=perspective, max_plies=None, lose=True, threads=1
+    )
 
 
 def outcome_of(variant: Variant, code: int, winner: int) -> Outcome | None:

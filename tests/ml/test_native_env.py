@@ -1,9 +1,12 @@
 """VectorEnv's games stepped in C against the same games on Board in Python
 (``native=False``, the oracle): step by step the same observations, masks,
 rewards, flags and outcomes, for every preset, endgame set-ups where the
-draw rules end the games, and random custom variants."""
+draw rules end the games, and random custom variants. And encode_batch's C
+reading of boards against its Python one."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -16,8 +19,9 @@ import draughts  # noqa: E402
 from draughts import VARIANTS, Board, IllegalMoveError, Termination  # noqa: E402
 from draughts import variant as V  # noqa: E402
 from draughts._core import BACKEND  # noqa: E402
-from draughts.ml import VectorEnv  # noqa: E402
+from draughts.ml import VectorEnv, encode_batch  # noqa: E402
 from draughts.ml.actions import turned_squares  # noqa: E402
+from draughts.ml.encoding import layout  # noqa: E402
 from tests.ml.helpers import custom_variants  # noqa: E402
 
 pytestmark = pytest.mark.skipif(BACKEND != "native", reason="the native core is not built")
@@ -173,3 +177,60 @@ def test_threads_step_as_python() -> None:
     run_both(native, python, 120)
     with pytest.raises(ValueError, match="threads"):
         VectorEnv("international", 2, threads=0)
+
+
+def python_encoding(boards: list[Board], perspective: bool) -> np.ndarray:
+    """encode_batch's Python reading of the boards, the C encoder's oracle."""
+    lay = layout(boards[0].variant)
+    out = np.empty((len(boards), *lay.shape), dtype=np.float32)
+    lay.fill([lay.state(b, b.turn if perspective else None) for b in boards], out)
+    return out
+
+
+def random_boards(variant: draughts.Variant, fens: list[str | None], seed: int) -> list[Board]:
+    """Every position of a random game from each set-up, with its history."""
+    rng = random.Random(seed)
+    boards: list[Board] = []
+    for fen in fens:
+        try:
+            board = Board(fen, variant=variant)
+        except ValueError:
+            continue
+        shuffle = board.copy()
+        for _ in range(120):
+            boards.append(board.copy())
+            moves = list(board.legal_moves)
+            if not moves or board.outcome() is not None:
+                break
+            board.push(rng.choice(moves))
+        # Pieces moved back and forth: positions that repeat.
+        for _ in range(10):
+            moves = [m for m in shuffle.legal_moves if not m.captures]
+            if not moves or shuffle.outcome() is not None:
+                break
+            back = shuffle.move_stack[-2] if shuffle.ply() >= 2 else None
+            undo = [
+                m
+                for m in moves
+                if back and (m.from_square, m.to_square) == (back.to_square, back.from_square)
+            ]
+            shuffle.push((undo or moves)[0])
+            boards.append(shuffle.copy())
+    return boards
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_native_encode_batch_as_python(variant: draughts.Variant) -> None:
+    boards = random_boards(variant, [None, *endgames(variant)], seed=3)
+    if variant.name in ("international", "frisian", "dama"):  # the shuffles repeat there
+        assert any(b.is_repetition(2) for b in boards)
+    for perspective in (False, True):
+        assert (
+            encode_batch(boards, perspective=perspective) == python_encoding(boards, perspective)
+        ).all()
+
+
+def test_native_encode_batch_checks_variants() -> None:
+    boards = [Board(), Board(variant="english")]
+    with pytest.raises(ValueError, match="board 1 plays english"):
+        encode_batch(boards)

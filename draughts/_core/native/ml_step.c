@@ -714,6 +714,157 @@ static PyObject *vec_history(VecEnvObject *e, PyObject *args) {
     return list;
 }
 
+/* -- Encoding boards (draughts.ml.encode_batch) -------------------------------- */
+
+enum { A_CTX, A_MEN, A_KINGS, A_TURN, A_STACK, A_QUIET, A_STARTS, A_KMOVES, A_ORIGIN, N_ATTRS };
+static PyObject *attr_names[N_ATTRS];
+
+static int intern_names(void) {
+    static const char *const names[N_ATTRS] = {"_ctx",         "_men",    "_kings",
+                                               "_turn",        "_stack",  "_quiet_from",
+                                               "_starts",      "_kmoves", "_ply_origin"};
+    for (int i = 0; i < N_ATTRS; i++)
+        if (attr_names[i] == NULL && (attr_names[i] = PyUnicode_InternFromString(names[i])) == NULL)
+            return -1;
+    return 0;
+}
+
+static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
+    PyObject *v = PySequence_GetItem(seq, i);
+    if (v == NULL) return -1;
+    *out = v == Py_None ? NOT_COUNTING : PyLong_AsLong(v);
+    Py_DECREF(v);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static int pair_bits(CoreObject *c, PyObject *board, PyObject *name, bb_t *first, bb_t *second) {
+    PyObject *pair = PyObject_GetAttr(board, name);
+    if (pair == NULL) return -1;
+    PyObject *a = PySequence_GetItem(pair, 0), *b = PySequence_GetItem(pair, 1);
+    int status = a && b && to_bits(c, a, first, "a bitboard") == 0 &&
+                         to_bits(c, b, second, "a bitboard") == 0
+                     ? 0
+                     : -1;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_DECREF(pair);
+    return status;
+}
+
+/* A board's game state as a Game: what observe() reads. The keys of the
+ * plies the repetition scan looks at go into keys (room for ply keys). */
+static int read_board(VecEnvObject *e, PyObject *board, Game *g) {
+    CoreObject *c = e->core;
+    long v;
+    PyObject *o;
+    if (pair_bits(c, board, attr_names[A_MEN], &g->bb[0], &g->bb[1]) < 0 ||
+        pair_bits(c, board, attr_names[A_KINGS], &g->bb[2], &g->bb[3]) < 0)
+        return -1;
+    if ((o = PyObject_GetAttr(board, attr_names[A_TURN])) == NULL) return -1;
+    g->turn = (int)PyLong_AsLong(o);
+    Py_DECREF(o);
+    if ((o = PyObject_GetAttr(board, attr_names[A_QUIET])) == NULL) return -1;
+    g->quiet_from = (int)PyLong_AsLong(o);
+    Py_DECREF(o);
+    if ((o = PyObject_GetAttr(board, attr_names[A_STACK])) == NULL) return -1;
+    g->ply = (int)PyList_Size(o);
+    int low = g->quiet_from > 0 ? g->quiet_from : 0, failed = g->ply < 0;
+    if (!failed && e->repetition >= 0 && g->ply > (int)g->capkeys) {
+        uint64_t *keys = realloc(g->keys, (size_t)g->ply * sizeof *keys);
+        if (keys == NULL) failed = 1;
+        else g->keys = keys, g->capkeys = (size_t)g->ply;
+    }
+    for (int p = g->ply - 2; !failed && e->repetition >= 0 && p >= low; p -= 2) {
+        PyObject *entry = PyList_GET_ITEM(o, p);
+        PyObject *key = PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) > 5
+                            ? PyTuple_GET_ITEM(entry, 5)
+                            : NULL;
+        failed = key == NULL || get_key(key, &g->keys[p]) < 0;
+    }
+    Py_DECREF(o);
+    if (failed) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board's history is unreadable");
+        return -1;
+    }
+    g->key = position_key(&c->rules, g->turn, g->bb);
+    g->ply_origin = 0;
+    for (int i = 0; i < e->nrules; i++) {
+        if (e->rules[i].mode != MODE_PLIES) continue;
+        if ((o = PyObject_GetAttr(board, attr_names[A_ORIGIN])) == NULL) return -1;
+        g->ply_origin = (int)PyLong_AsLong(o);
+        Py_DECREF(o);
+        break;
+    }
+    if ((o = PyObject_GetAttr(board, attr_names[A_STARTS])) == NULL) return -1;
+    Py_ssize_t n = PySequence_Size(o);
+    for (Py_ssize_t i = 0; i < MAX_DRAW_RULES; i++) {
+        if (i < n && int_item(o, i, &v) < 0) {
+            Py_DECREF(o);
+            return -1;
+        }
+        g->starts[i] = i < n ? (int)v : NOT_COUNTING;
+    }
+    Py_DECREF(o);
+    if (e->king_limit) {
+        if ((o = PyObject_GetAttr(board, attr_names[A_KMOVES])) == NULL) return -1;
+        for (int k = 0; k < 2; k++) {
+            PyObject *bit = PySequence_GetItem(o, 2 * k);
+            bb_t b = 0;
+            int bad = bit == NULL || to_bits(c, bit, &b, "a king square") < 0 ||
+                      int_item(o, 2 * k + 1, &v) < 0;
+            Py_XDECREF(bit);
+            if (bad) {
+                Py_DECREF(o);
+                return -1;
+            }
+            g->ksq[k] = b ? low_sq(b) : -1;
+            g->kn[k] = (int)v;
+        }
+        Py_DECREF(o);
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* encode(boards, out, ctx): the observations of boards (as this VecEnv's
+ * perspective shows them) into out; -1, or the index of the first board
+ * whose _ctx is not ctx (nothing is promised of out then). */
+static PyObject *vec_encode(VecEnvObject *e, PyObject *args) {
+    PyObject *boards, *out_obj, *ctx;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &boards, &out_obj, &ctx) ||
+        intern_names() < 0)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(boards);
+    Py_buffer out;
+    size_t obs_size = (size_t)e->planes * (size_t)e->hw;
+    if (get_buffer(out_obj, &out, n * (Py_ssize_t)(obs_size * sizeof(float)), "out") < 0)
+        return NULL;
+    Game g;
+    memset(&g, 0, sizeof g);
+    long stopped = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *board = PyList_GET_ITEM(boards, i);
+        PyObject *board_ctx = PyObject_GetAttr(board, attr_names[A_CTX]);
+        if (board_ctx == NULL) {
+            stopped = -2;
+            break;
+        }
+        Py_DECREF(board_ctx);
+        if (board_ctx != ctx) {
+            stopped = (long)i;
+            break;
+        }
+        if (read_board(e, board, &g) < 0) {
+            stopped = -2;
+            break;
+        }
+        observe(e, &g, (float *)out.buf + (size_t)i * obs_size, NULL);
+    }
+    free(g.keys);
+    PyBuffer_Release(&out);
+    if (stopped == -2) return NULL;
+    return PyLong_FromLong(stopped);
+}
+
 /* -- Construction --------------------------------------------------------------- */
 
 static int int32s(PyObject *bytes, const int32_t **out, Py_ssize_t *n) {
@@ -877,6 +1028,9 @@ static PyMethodDef vec_methods[] = {
     {"reset", (PyCFunction)vec_reset, METH_VARARGS, "reset(obs, masks): every game anew."},
     {"sample", (PyCFunction)vec_sample, METH_VARARGS,
      "sample(uniforms, actions): the legal action each uniform picks."},
+    {"encode", (PyCFunction)vec_encode, METH_VARARGS,
+     "encode(boards, out, ctx): observations of boards; -1 or the first "
+     "board of another context."},
     {"history", (PyCFunction)vec_history, METH_VARARGS,
      "history(i, final): the actions of game i (final: of its last ended game)."},
     {NULL, NULL, 0, NULL},
