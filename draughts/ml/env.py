@@ -2,7 +2,9 @@
 
 A :class:`VectorEnv` holds ``num_envs`` games of one variant and steps them
 all with one array of action indices (see :mod:`draughts.ml.actions`). Its
-arrays are made once and filled in place on every :meth:`~VectorEnv.step`:
+arrays are made once and filled in place on every :meth:`~VectorEnv.step`
+(a step in C rewrites only what changed: read or copy them, do not write
+into them):
 
 - ``observations`` ``(num_envs, planes, height, width)`` ``float32``: each
   game's position to move from (:func:`~draughts.ml.encode`, by default from
