@@ -95,6 +95,7 @@ typedef struct {
     Game *games;
     Drawn *drawn; /* per game, what its observation shows */
     int threads;
+    int busy; /* a step runs (without the GIL): another call must not start */
     RouteList scratch[MAX_THREADS]; /* one per thread */
     int failed; /* out of memory, or more shared moves than the extra block holds */
 } VecEnvObject;
@@ -521,7 +522,10 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
         if (push_key(g) < 0 || keep_action(g, (int32_t)action) < 0) return -1;
         apply(e, g, &m);
         int status = generate(e, g, l);
-        if (status < 0) return status;
+        if (status < 0) {
+            g->nmoves = 0; /* no action index out of range stays; reset() starts again */
+            return status;
+        }
         code = decide(e, g, &winner);
     }
     int cut = code == END_NONE && e->max_plies && g->ply >= e->max_plies;
@@ -534,6 +538,12 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     observe(e, g, a->obs + i * obs_size, &e->drawn[i]);
     for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     return 0;
+}
+
+/* Whether no step runs (the others read what a step writes). */
+static int idle(const VecEnvObject *e) {
+    if (e->busy) PyErr_SetString(PyExc_RuntimeError, "the games are being stepped by another thread");
+    return !e->busy;
 }
 
 typedef struct {
@@ -601,7 +611,7 @@ static PyObject *failure(VecEnvObject *e) {
     if (e->failed == -2)
         PyErr_SetString(PyExc_ValueError,
                         "more legal moves share an origin and a destination than the action "
-                        "index's extra block holds");
+                        "index's extra block holds (reset() starts the games again)");
     else
         PyErr_NoMemory();
     e->failed = 0;
@@ -618,6 +628,7 @@ static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
         return NULL;
     Py_ssize_t n = e->num_envs, obs = n * e->planes * e->hw * (Py_ssize_t)sizeof(float);
     Py_ssize_t sizes[9] = {n * 8, obs, n * 2 * e->nsq * e->nsq, n * 4, n, n, obs, n, n};
+    if (!idle(e)) return NULL;
     Py_buffer views[9];
     int got = 0;
     for (; got < 9; got++)
@@ -627,9 +638,11 @@ static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
     if (got == 9) {
         Arrays a = {views[0].buf, views[1].buf, views[3].buf, views[6].buf, views[2].buf,
                     views[4].buf, views[5].buf, views[7].buf, views[8].buf};
+        e->busy = 1;
         Py_BEGIN_ALLOW_THREADS
         status = step_all(e, &a, &illegal);
         Py_END_ALLOW_THREADS
+        e->busy = 0;
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
     if (got < 9) return NULL;
@@ -643,6 +656,7 @@ static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
 static PyObject *vec_reset(VecEnvObject *e, PyObject *args) {
     PyObject *obs_obj, *mask_obj;
     if (!PyArg_ParseTuple(args, "OO", &obs_obj, &mask_obj)) return NULL;
+    if (!idle(e)) return NULL;
     Py_ssize_t n = e->num_envs;
     Py_buffer obs, masks;
     if (get_buffer(obs_obj, &obs, n * e->planes * e->hw * (Py_ssize_t)sizeof(float),
@@ -674,7 +688,7 @@ static PyObject *vec_reset(VecEnvObject *e, PyObject *args) {
  * legal actions (VectorEnv.sample's rule). */
 static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
     PyObject *u_obj, *a_obj;
-    if (!PyArg_ParseTuple(args, "OO", &u_obj, &a_obj)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO", &u_obj, &a_obj) || !idle(e)) return NULL;
     Py_buffer u, a;
     if (get_buffer(u_obj, &u, e->num_envs * (Py_ssize_t)sizeof(double), "uniforms") < 0)
         return NULL;
@@ -687,7 +701,7 @@ static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
     for (int i = 0; i < e->num_envs; i++) {
         const Game *g = &e->games[i];
         int k = (int)(uniforms[i] * g->nmoves);
-        actions[i] = g->moves[k < g->nmoves ? k : g->nmoves - 1].action;
+        actions[i] = g->nmoves ? g->moves[k < g->nmoves ? k : g->nmoves - 1].action : -1;
     }
     PyBuffer_Release(&u);
     PyBuffer_Release(&a);
@@ -697,7 +711,7 @@ static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
 /* The actions of game i's current game (final: of the last one that ended). */
 static PyObject *vec_history(VecEnvObject *e, PyObject *args) {
     int i, final;
-    if (!PyArg_ParseTuple(args, "ip", &i, &final)) return NULL;
+    if (!PyArg_ParseTuple(args, "ip", &i, &final) || !idle(e)) return NULL;
     if (i < 0 || i >= e->num_envs) {
         PyErr_Format(PyExc_IndexError, "no game %d", i);
         return NULL;
