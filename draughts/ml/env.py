@@ -223,6 +223,30 @@ class VectorEnv:
             for code, winner in zip(self._codes.tolist(), self._winners.tolist(), strict=True)
         ]
 
+    def board(self, i: int) -> Board:
+        """Game ``i``'s board (one item of :attr:`boards`, without making
+        the others).
+
+        >>> env = VectorEnv("english", 2, seed=0)
+        >>> _ = env.step(env.sample())
+        >>> env.board(1).ply()
+        1
+        """
+        if self._native is None:
+            return self._boards[i]
+        return self._replay(self._native.history(i, False))
+
+    def final_board(self, i: int) -> Board | None:
+        """The board of the last game game ``i`` ended (one item of
+        :attr:`final_boards`, without making the others).
+
+        >>> VectorEnv("english", 2, seed=0).final_board(0) is None
+        True
+        """
+        if self._native is None:
+            return self._final_boards[i]
+        return self._replay(self._native.history(i, True)) if self._ended[i] else None
+
     def _replay(self, actions: list[int]) -> Board:
         board = Board(self.fen, variant=self.variant)
         for action in actions:
@@ -337,7 +361,7 @@ class VectorEnv:
         if illegal >= 0:
             # The games before it have moved; it and those after have not.
             self._codes[illegal:] = 0
-            board = self.boards[illegal]
+            board = self.board(illegal)
             raise IllegalMoveError(
                 f"game {illegal}: action {int(actions[illegal])} is not a legal move in "
                 f"{board.fen()}"

@@ -137,6 +137,10 @@ def test_boards_replay_the_games() -> None:
     finals = native.final_boards
     assert all(f is not None for f in finals)
     assert [f.fen() for f in finals if f] == [f.fen() for f in python.final_boards if f]
+    assert [native.board(i).fen() for i in range(3)] == [b.fen() for b in python.boards]
+    assert [native.final_board(i).move_stack for i in range(3)] == [  # type: ignore[union-attr]
+        f.move_stack for f in python.final_boards if f
+    ]
     native.reset()
     assert native.final_boards == [None] * 3
     assert [b.ply() for b in native.boards] == [0, 0, 0]
