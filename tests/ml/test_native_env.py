@@ -238,3 +238,16 @@ def test_native_encode_batch_checks_variants() -> None:
     boards = [Board(), Board(variant="english")]
     with pytest.raises(ValueError, match="board 1 plays english"):
         encode_batch(boards)
+
+
+@pytest.mark.parametrize("action", [-1, 5000, 2**40])
+def test_out_of_range_actions(action: int) -> None:
+    env = VectorEnv("international", 2, seed=0)
+    actions = env.sample()
+    actions[1] = action
+    with pytest.raises(IllegalMoveError, match=f"game 1: action {action} is not a legal move"):
+        env.step(actions)
+    assert [b.ply() for b in env.boards] == [1, 0]
+    forfeit = VectorEnv("international", 2, seed=0, illegal="lose")
+    forfeit.step(np.array([action, action]))
+    assert forfeit.terminated.all() and (forfeit.rewards == -1).all()
