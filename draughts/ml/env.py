@@ -358,15 +358,16 @@ class VectorEnv:
             self._codes,
             self._winners,
         )
+        # (Flags of games after an illegal action are the last step's, already counted.)
+        self._ended |= self.terminated | self.truncated
         if illegal >= 0:
-            # The games before it have moved; it and those after have not.
-            self._codes[illegal:] = 0
+            # The games before it have moved; it and those after have not
+            # (their arrays and outcomes still show the step before).
             board = self.board(illegal)
             raise IllegalMoveError(
                 f"game {illegal}: action {int(actions[illegal])} is not a legal move in "
                 f"{board.fen()}"
             )
-        self._ended |= self.terminated | self.truncated
 
     def _step_one(self, i: int, action: int) -> bool:
         """Play ``action`` in game ``i``; whether the game ended (and started again)."""

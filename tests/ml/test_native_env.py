@@ -117,6 +117,9 @@ def test_illegal_actions_as_python() -> None:
                 with pytest.raises(IllegalMoveError, match="game 2: action 0"):
                     env.step(actions)
             assert [b.ply() for b in native.boards] == [1, 1, 0, 0]
+            assert native.outcomes == python.outcomes
+            for name in ("rewards", "terminated", "truncated", "masks", "observations"):
+                assert (getattr(native, name) == getattr(python, name)).all(), name
             assert [b.fen() for b in native.boards] == [b.fen() for b in python.boards]
         else:
             native.step(actions)
