@@ -404,7 +404,10 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "one cell per square expected");
         goto fail;
     }
-    for (int i = 0; i < n; i++) e->cell[i] = v[i];
+    for (int i = 0; i < n; i++) {
+        e->cell[i] = v[i];
+        e->turned_cell[i] = v[i] < 0 ? -1 : e->hw - 1 - v[i];
+    }
     if (int32s(turned, &v, &n) < 0) goto fail;
     for (int i = 0; i <= e->nsq; i++) e->turned[i] = i < n ? v[i] : i;
     if (load_draw_rules(e, rules) < 0 || to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)

@@ -322,13 +322,17 @@ void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d) {
     }
 }
 
+/* The pieces' cells, a 64-bit half of the bitboard at a time, from a table
+ * per view: a step took 3,270 instructions instead of 3,730 with a 128-bit
+ * scan and the view tested per piece (callgrind, International, 2026-12-04). */
 static void put_pieces(const VecEnvObject *e, float *obs, const Drawn *d, float value) {
-    int hw = e->hw;
+    const int *cell = d->black_view ? e->turned_cell : e->cell;
     for (int p = 0; p < 4; p++) {
-        for (bb_t b = d->planes[p]; b; b &= b - 1) {
-            int sq = low_sq(b);
-            obs[p * hw + (d->black_view ? hw - 1 - e->cell[sq] : e->cell[sq])] = value;
-        }
+        float *plane = obs + p * e->hw;
+        for (uint64_t b = (uint64_t)d->planes[p]; b; b &= b - 1)
+            plane[cell[__builtin_ctzll(b)]] = value;
+        for (uint64_t b = (uint64_t)(d->planes[p] >> 64); b; b &= b - 1)
+            plane[cell[64 + __builtin_ctzll(b)]] = value;
     }
 }
 
@@ -355,7 +359,11 @@ void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
         for (int i = 0; i < nvalues; i++)
             if (now.values[i] != 0.0f) fill(obs + (6 + i) * hw, hw, now.values[i]);
     } else {
-        put_pieces(e, obs, was, 0.0f);
+        /* Clearing the four piece planes costs less than clearing each
+         * piece's cell: a step took 3,730 instructions instead of 4,230
+         * (callgrind, International, 2026-12-04); with the board turned
+         * every ply, every piece's cell changes anyway. */
+        memset(obs, 0, 4 * (size_t)hw * sizeof *obs);
         if (now.turn != was->turn) fill(obs + 4 * hw, hw, (float)now.turn);
         if (now.black_view != was->black_view && !e->squares_turn)
             put_squares(e, obs + 5 * hw, now.black_view);

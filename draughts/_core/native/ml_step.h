@@ -75,6 +75,7 @@ typedef struct {
     int num_envs, perspective, max_plies, lose, goal, planes, hw, nsq, king_limit;
     int events[3]; /* Reset bits of a capture, a man move, a promotion */
     int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
+    int turned_cell[MAX_SQUARES];     /* ... and seen by Black (the board turned half a turn) */
     int turned[MAX_SQUARES + 1];      /* square number -> its number turned half a turn */
     int nrules, repetition;           /* repetition: index of the repetition rule, or -1 */
     RuleSpec rules[MAX_DRAW_RULES];   /* in the variant's order */
