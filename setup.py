@@ -66,9 +66,14 @@ setup(
                     "module",
                     "search",
                     "search_module",
+                    "ml_step",
+                    "ml_env",
                 )
             ],
-            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "pdn_lines", "search")],
+            depends=[
+                f"{NATIVE}/{name}.h"
+                for name in ("core", "convert", "pdn_lines", "search", "ml_step")
+            ],
             extra_compile_args=["-std=c11", "-O3"] if os.name != "nt" else [],
         )
     ],

@@ -8,8 +8,11 @@
 Every row is random self-play with an observation and a legal-move mask at
 every step (what a learning loop needs), timed for about ``--seconds``:
 
-- ours: ``VectorEnv`` (International and English), on the native core and,
-  in a child process, on the pure one (``DRAUGHTS_PURE=1``);
+- ours: ``VectorEnv`` (International and English) on the native core with
+  its games stepped in C (on one thread, and on ``--threads``), the same
+  with the games stepped in Python on ``Board`` (``native=False``: how it
+  ran before the C step), and in a child process on the pure core
+  (``DRAUGHTS_PURE=1``);
 - py-draughts 1.10.1 (International): ``to_tensor()`` and
   ``legal_moves_mask()``, then a random legal move;
 - OpenSpiel (its ``checkers``, the English rules without a flying king):
@@ -18,9 +21,10 @@ every step (what a learning loop needs), timed for about ``--seconds``:
 Each peer runs in its own virtual environment under ``benchmarks/.venvs/``
 (git-ignored; py-draughts and pydraughts both install a module named
 ``draughts``); a peer without one is skipped. Also measured: ``encode_batch``
-(boards/s) and ``dataset`` on a PDN file (games/s; default the OCA file of
-the shared corpus, skipped when absent). Ratios are ours over the peer's,
-from one run; the load average is printed, since the machine may be shared.
+(boards/s; its C reading of the boards and its Python one) and ``dataset`` on
+a PDN file (games/s; default the OCA file of the shared corpus, skipped when
+absent). Ratios are ours over the peer's (or over our own earlier path), from
+one run; the load average is printed, since the machine may be shared.
 """
 
 from __future__ import annotations
@@ -45,14 +49,15 @@ OURS = """
 import json, sys, time
 import draughts, draughts.ml as ml
 variant, num_envs, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-env = ml.VectorEnv(variant, num_envs, seed=1)
+native, threads = {"c": None, "python": False}[sys.argv[4]], int(sys.argv[5])
+env = ml.VectorEnv(variant, num_envs, seed=1, native=native, threads=threads)
 env.step(env.sample())
 steps, start = 0, time.perf_counter()
 while time.perf_counter() - start < seconds:
     env.step(env.sample())
     steps += num_envs
 print(json.dumps({"steps": steps, "seconds": time.perf_counter() - start,
-                  "backend": draughts.BACKEND}))
+                  "backend": draughts.BACKEND, "c_step": env.native}))
 """
 
 PY_DRAUGHTS = """
@@ -116,22 +121,37 @@ def _peer_python(peer: str, install: bool) -> Path | None:
     return python if python.exists() else None
 
 
-def _encode_rate(seconds: float) -> float:
+def _encode_rates(seconds: float) -> tuple[float, float]:
+    """encode_batch's boards/s: its C reading of the boards (where the native
+    core is built), and its Python one (Layout.state and Layout.fill, what
+    encode_batch ran before)."""
+    import numpy as np
+
     import draughts
     import draughts.ml as ml
+    from draughts.ml.encoding import layout
 
-    env = ml.VectorEnv("international", 64, seed=2)
+    env = ml.VectorEnv("international", 64, seed=2, native=False)
     boards: list[draughts.Board] = []
     while len(boards) < 1024:
         env.step(env.sample())
         boards += [b.copy() for b in env.boards]
     boards = boards[:1024]
     out = ml.encode_batch(boards)
-    count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        ml.encode_batch(boards, out=out)
-        count += len(boards)
-    return count / (time.perf_counter() - start)
+    lay = layout(boards[0].variant)
+
+    def python(batch: list[draughts.Board]) -> None:
+        lay.fill([lay.state(b, None) for b in batch], out)
+
+    rates = []
+    for encode in (lambda batch: ml.encode_batch(batch, out=out), python):
+        count, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            encode(boards)
+            count += len(boards)
+        rates.append(count / (time.perf_counter() - start))
+    assert (ml.encode_batch(boards) == np.asarray(out)).all()  # the same planes
+    return rates[0], rates[1]
 
 
 def _dataset_rate(path: Path, games: int) -> float:
@@ -146,7 +166,8 @@ def _dataset_rate(path: Path, games: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
-    parser.add_argument("--num-envs", type=int, default=64, help="games per VectorEnv (64)")
+    parser.add_argument("--num-envs", type=int, default=256, help="games per VectorEnv (256)")
+    parser.add_argument("--threads", type=int, default=2, help="threads of the second row (2)")
     parser.add_argument("--peers", default=",".join(PEERS), help="peers to run, comma-separated")
     parser.add_argument("--install", action="store_true", help="make missing peer venvs")
     parser.add_argument("--pdn", type=Path, default=OCA, help="file for the dataset row")
@@ -154,14 +175,23 @@ def main() -> None:
     args = parser.parse_args()
     seconds, n = str(args.seconds), str(args.num_envs)
     rows: list[tuple[str, float | None, str]] = []
+    runs = (
+        ("native", "c", 1, "0"),
+        (f"native, {args.threads} threads", "c", args.threads, "0"),
+        ("native core, Python step", "python", 1, "0"),
+        ("pure", "python", 1, "1"),
+    )
     for variant in ("international", "english"):
-        for pure in ("0", "1"):
+        for name, step, threads, pure in runs:
             result = _run(
-                Path(sys.executable), OURS, [variant, n, seconds], {"DRAUGHTS_PURE": pure}, REPO
+                Path(sys.executable),
+                OURS,
+                [variant, n, seconds, step, str(threads)],
+                {"DRAUGHTS_PURE": pure},
+                REPO,
             )
             rate = result["steps"] / result["seconds"] if "steps" in result else None
-            label = f"ours VectorEnv {variant} ({result.get('backend', pure == '1' and 'pure')})"
-            rows.append((label, rate, result.get("error", "")))
+            rows.append((f"ours VectorEnv {variant} ({name})", rate, result.get("error", "")))
     for peer in [p for p in args.peers.split(",") if p]:
         if peer not in PEERS:
             parser.error(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
@@ -177,7 +207,9 @@ def main() -> None:
         rate = result["steps"] / result["seconds"] if "steps" in result else None
         rows.append((label, rate, result.get("error", "")))
     sys.path.insert(0, str(REPO))
-    rows.append(("ours encode_batch international (boards/s)", _encode_rate(args.seconds), ""))
+    c_rate, python_rate = _encode_rates(args.seconds)
+    rows.append(("ours encode_batch international (boards/s)", c_rate, ""))
+    rows.append(("ours encode_batch international, Python reading (boards/s)", python_rate, ""))
     if args.pdn.exists():
         label = f"ours dataset {args.pdn.name}, {args.games} games (games/s)"
         rows.append((label, _dataset_rate(args.pdn, args.games), ""))
@@ -195,12 +227,24 @@ def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace)
     pairs = (
         ("ours VectorEnv international (native)", "py-draughts international"),
         ("ours VectorEnv english (native)", "OpenSpiel checkers"),
+        (
+            "ours VectorEnv international (native)",
+            "ours VectorEnv international (native core, Python step)",
+        ),
+        ("ours VectorEnv english (native)", "ours VectorEnv english (native core, Python step)"),
+        (
+            "ours encode_batch international (boards/s)",
+            "ours encode_batch international, Python reading (boards/s)",
+        ),
     )
     for ours, peer in pairs:
         mine, theirs = rates.get(ours), rates.get(peer)
         if mine and theirs:
             print(f"ratio {ours} / {peer}: {mine / theirs:.2f}")
-    print(f"num_envs {args.num_envs}, {args.seconds} s a row, load average {os.getloadavg()}")
+    print(
+        f"num_envs {args.num_envs}, {args.seconds} s a row, load average {os.getloadavg()} "
+        f"on {os.cpu_count()} cores"
+    )
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from draughts.board import Board
 from draughts.ml.actions import move_to_index
-from draughts.ml.encoding import State, layout
+from draughts.ml.encoding import Observation, State, layout
 from draughts.ml.env import Policy, VectorEnv
 from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
@@ -125,7 +125,9 @@ def load(path: str | os.PathLike[str]) -> Dataset:
             raise ValueError(f"{os.fspath(path)} is not a draughts.ml dataset: {error}") from None
 
 
-_Row = tuple[State, int, bool]
+_Row = tuple[State | Observation, int, bool]
+"""A position (read from a board, or an environment's observation), the move
+played there, whether White was to move."""
 """One position of a game: what its planes are made of, the move's index,
 White to move. The planes are made at the end, many rows at a time (see
 :class:`~draughts.ml.encoding.Layout`)."""
@@ -152,6 +154,7 @@ class _Rows:
         self.variant = variant
         self.perspective = perspective
         self.states: list[State] = []
+        self.observed: list[Observation] = []  # self-play's rows come observed
         self.actions: list[int] = []
         self.results: list[int] = []
         self.plies: list[int] = []
@@ -160,7 +163,10 @@ class _Rows:
 
     def add_game(self, game: int, rows: list[_Row], white_score: int) -> None:
         for ply, (state, action, white_to_move) in enumerate(rows):
-            self.states.append(state)
+            if isinstance(state, np.ndarray):
+                self.observed.append(state)
+            else:
+                self.states.append(state)
             self.actions.append(action)
             self.results.append(white_score if white_to_move else -white_score)
             self.plies.append(ply)
@@ -169,9 +175,11 @@ class _Rows:
     def dataset(self) -> Dataset:
         lay = layout(self.variant)
         states = self.states
-        observations = np.empty((len(states), *lay.shape), dtype=np.float32)
+        observations = np.empty((len(states) + len(self.observed), *lay.shape), dtype=np.float32)
         for start in range(0, len(states), _CHUNK):
             lay.fill(states[start : start + _CHUNK], observations[start : start + _CHUNK])
+        if self.observed:  # one kind of row per dataset: these are all of them
+            observations[...] = self.observed
         return Dataset(
             variant=self.variant.name,
             observations=observations,
@@ -289,16 +297,17 @@ def selfplay_dataset(env: VectorEnv, *, steps: int, policy: Policy | None = None
     """
     rows = _Rows(env.variant, env.perspective)
     pending: list[list[_Row]] = [[] for _ in range(env.num_envs)]
-    lay = layout(env.variant)
     game = 0
     for _ in range(steps):
         actions = np.asarray(
             env.sample() if policy is None else policy(env.observations, env.masks)
         ).astype(np.int64)
-        for i, board in enumerate(env.boards):
-            white = board.turn == WHITE
-            state = lay.state(board, board.turn if env.perspective else None)
-            pending[i].append((state, int(actions[i]), white))
+        # The environment's own observations (plane 4: Black to move), not
+        # its boards, which a native environment makes by replaying games.
+        observed = env.observations.copy()
+        black = observed[:, 4, 0, 0].tolist()
+        for i, action in enumerate(actions.tolist()):
+            pending[i].append((observed[i], action, not black[i]))
         env.step(actions)
         for i in np.flatnonzero(env.terminated | env.truncated).tolist():
             outcome = env.outcomes[i]

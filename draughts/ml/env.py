@@ -2,7 +2,9 @@
 
 A :class:`VectorEnv` holds ``num_envs`` games of one variant and steps them
 all with one array of action indices (see :mod:`draughts.ml.actions`). Its
-arrays are made once and filled in place on every :meth:`~VectorEnv.step`:
+arrays are made once and filled in place on every :meth:`~VectorEnv.step`
+(a step in C rewrites only what changed: read or copy them, do not write
+into them):
 
 - ``observations`` ``(num_envs, planes, height, width)`` ``float32``: each
   game's position to move from (:func:`~draughts.ml.encode`, by default from
@@ -30,10 +32,15 @@ ended and ``outcomes`` its :class:`~draughts.Outcome`.
 >>> [board.ply() for board in env.boards]
 [1, 1, 1, 1]
 
-This environment runs on the library's :class:`~draughts.Board` (the native
-move generator where it is built, else the pure one): about as fast as a
-Python loop over the games, with nothing to gain from a batch size beyond
-what the policy needs.
+Where the native core is built, the games are stepped in C, all of them in
+one call with no Python per game (the GIL released meanwhile): the moves,
+the ends (the same as :meth:`Board.outcome <draughts.Board.outcome>`'s, draw
+rules included), the observations and the masks. :attr:`~VectorEnv.boards`
+and :attr:`~VectorEnv.final_boards` are then made on demand, by replaying
+the game's actions on a :class:`~draughts.Board`. With ``claim_draw=True``,
+with the pure core, or with ``native=False``, every game is a
+:class:`~draughts.Board` stepped in Python: about as fast as a Python loop
+over the games (this path is the oracle the native one is tested against).
 """
 
 from __future__ import annotations
@@ -45,9 +52,11 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from draughts import _core
 from draughts.board import Board
 from draughts.errors import IllegalMoveError
-from draughts.ml.actions import action_space_size, indexed, turned_squares
+from draughts.ml._native_env import native_games, outcome_of
+from draughts.ml.actions import action_space_size, index_to_move, indexed, turned_squares
 from draughts.ml.encoding import Observation, layout
 from draughts.move import Move
 from draughts.outcome import Outcome
@@ -71,16 +80,25 @@ class VectorEnv:
     ``max_plies`` truncates longer games; ``claim_draw`` ends a game as soon
     as the side to move could claim a draw. An illegal action raises, or with
     ``illegal="lose"`` forfeits the game (an outcome by resignation: the
-    convention of Gymnasium's and PettingZoo's board games).
+    convention of Gymnasium's and PettingZoo's board games). ``native``
+    chooses how the games are stepped: None (the default) in C where the
+    native core is built and ``claim_draw`` is off, True in C or not at all,
+    False in Python on :class:`~draughts.Board` objects. ``threads`` (at
+    most 16) steps the native games on that many threads, a slice of at
+    least 32 games each: the results do not depend on it.
 
     >>> env = VectorEnv("international", 2, seed=0)
     >>> env.observations.shape, env.masks.shape
     ((2, 10, 10, 10), (2, 5000))
+    >>> env.native == (_core.BACKEND == "native")
+    True
 
-    :raises ValueError: for ``num_envs`` below 1, ``max_plies`` below 1, a
+    :raises ValueError: for ``num_envs`` below 1, ``max_plies`` below 1,
+        ``threads`` outside 1 to 16, a
         start position where the game is already over, or ``perspective``
         on a board that turning does not map onto itself (dark squares and
         an odd height).
+        ``native=True`` where the games cannot be stepped in C.
     :raises InvalidFenError: for a bad ``fen``.
     """
 
@@ -95,9 +113,13 @@ class VectorEnv:
         max_plies: int | None = None,
         claim_draw: bool = False,
         illegal: Literal["raise", "lose"] = "raise",
+        native: bool | None = None,
+        threads: int = 1,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if not 1 <= threads <= 16:
+            raise ValueError(f"threads must be 1 to 16, not {threads}")
         if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.variant = find_variant(variant)
@@ -122,24 +144,114 @@ class VectorEnv:
         self.rewards = np.zeros(num_envs, dtype=np.float32)
         self.terminated = np.zeros(num_envs, dtype=np.bool_)
         self.truncated = np.zeros(num_envs, dtype=np.bool_)
-        self.outcomes: list[Outcome | None] = [None] * num_envs
-        """The outcome of the game each game ended at the last step (None
-        where it goes on, or was truncated)."""
-        self.final_boards: list[Board | None] = [None] * num_envs
-        """The board of the last game each game ended (or truncated), with
-        its moves: what to record or turn into training data."""
-        self.boards = [Board(fen, variant=self.variant) for _ in range(num_envs)]
-        over = self.boards[0].outcome(claim_draw=claim_draw)
+        self._outcomes: list[Outcome | None] = [None] * num_envs
+        self._final_boards: list[Board | None] = [None] * num_envs
+        start = Board(fen, variant=self.variant)
+        over = start.outcome(claim_draw=claim_draw)
         if over is not None:
             raise ValueError(
-                f"the start position {self.boards[0].fen()} ({self.variant.name}) is already "
+                f"the start position {start.fen()} ({self.variant.name}) is already "
                 f"over: {over.termination.value}"
             )
         self.rng = np.random.default_rng(seed)
-        self._moves: list[dict[int, Move]] = [{} for _ in range(num_envs)]
+        # The native games' end codes and winners (see _native_env), and
+        # which games have ended since the reset.
+        self._codes = np.zeros(num_envs, dtype=np.int8)
+        self._winners = np.full(num_envs, -1, dtype=np.int8)
+        self._ended = np.zeros(num_envs, dtype=np.bool_)
+        self._native = None
+        if native is not False and not claim_draw:
+            self._native = native_games(
+                self.variant,
+                num_envs,
+                start,
+                self._layout,
+                perspective=perspective,
+                max_plies=max_plies,
+                lose=illegal == "lose",
+                threads=threads,
+            )
+        if native and self._native is None:
+            raise ValueError(
+                f"the {self.variant.name} games cannot be stepped in C here "
+                f"(core: {_core.BACKEND}, claim_draw={claim_draw})"
+            )
+        self._boards: list[Board] = []
+        self._moves: list[dict[int, Move]] = []
+        if self._native is not None:
+            self._native.reset(self.observations, self.masks)
+            return
+        self._boards = [start.copy() for _ in range(num_envs)]
+        self._moves = [{} for _ in range(num_envs)]
         for i in range(num_envs):
             self._refresh(i)
         self._observe()
+
+    @property
+    def native(self) -> bool:
+        """Whether the games are stepped in C (see the class documentation)."""
+        return self._native is not None
+
+    @property
+    def boards(self) -> list[Board]:
+        """Each game's board as it stands, with its moves (made by replaying
+        the game's actions where the games run in C)."""
+        if self._native is None:
+            return self._boards
+        return [self._replay(self._native.history(i, False)) for i in range(self.num_envs)]
+
+    @property
+    def final_boards(self) -> list[Board | None]:
+        """The board of the last game each game ended (or truncated), with
+        its moves: what to record or turn into training data (None where no
+        game has ended since the reset)."""
+        if self._native is None:
+            return self._final_boards
+        return [
+            self._replay(self._native.history(i, True)) if self._ended[i] else None
+            for i in range(self.num_envs)
+        ]
+
+    @property
+    def outcomes(self) -> list[Outcome | None]:
+        """The outcome of the game each game ended at the last step (None
+        where it goes on, or was truncated)."""
+        if self._native is None:
+            return self._outcomes
+        return [
+            outcome_of(self.variant, code, winner)
+            for code, winner in zip(self._codes.tolist(), self._winners.tolist(), strict=True)
+        ]
+
+    def board(self, i: int) -> Board:
+        """Game ``i``'s board (one item of :attr:`boards`, without making
+        the others).
+
+        >>> env = VectorEnv("english", 2, seed=0)
+        >>> _ = env.step(env.sample())
+        >>> env.board(1).ply()
+        1
+        """
+        if self._native is None:
+            return self._boards[i]
+        return self._replay(self._native.history(i, False))
+
+    def final_board(self, i: int) -> Board | None:
+        """The board of the last game game ``i`` ended (one item of
+        :attr:`final_boards`, without making the others).
+
+        >>> VectorEnv("english", 2, seed=0).final_board(0) is None
+        True
+        """
+        if self._native is None:
+            return self._final_boards[i]
+        return self._replay(self._native.history(i, True)) if self._ended[i] else None
+
+    def _replay(self, actions: list[int]) -> Board:
+        board = Board(self.fen, variant=self.variant)
+        for action in actions:
+            board.push(index_to_move(board, action, perspective=self.perspective))
+        return board
 
     def reset(self, *, seed: int | None = None) -> tuple[Observation, npt.NDArray[np.bool_]]:
         """Start every game again; with ``seed``, reseed :meth:`sample`.
@@ -150,15 +262,20 @@ class VectorEnv:
         """
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        for i in range(self.num_envs):
-            self.boards[i] = Board(self.fen, variant=self.variant)
-            self._refresh(i)
-        self._observe()
+        if self._native is not None:
+            self._native.reset(self.observations, self.masks)
+        else:
+            for i in range(self.num_envs):
+                self._boards[i] = Board(self.fen, variant=self.variant)
+                self._refresh(i)
+            self._observe()
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
-        self.outcomes = [None] * self.num_envs
-        self.final_boards = [None] * self.num_envs
+        self._codes[:] = 0
+        self._ended[:] = False
+        self._outcomes = [None] * self.num_envs
+        self._final_boards = [None] * self.num_envs
         return self.observations, self.masks
 
     def _viewer(self, board: Board) -> Color | None:
@@ -167,7 +284,7 @@ class VectorEnv:
     def _observe(self) -> None:
         """Fill every game's observation and mask from its board."""
         lay = self._layout
-        lay.fill([lay.state(b, self._viewer(b)) for b in self.boards], self.observations)
+        lay.fill([lay.state(b, self._viewer(b)) for b in self._boards], self.observations)
         # One pass over the whole mask array and one scatter: 130 us for 64
         # International games against 640 us for a clear and a scatter per
         # game (timeit, 10 moves a game, 2026-12-04), about 8 us a step.
@@ -182,7 +299,9 @@ class VectorEnv:
     def _refresh(self, i: int) -> None:
         """Index game ``i``'s legal moves (:meth:`_observe` marks them)."""
         moves, indices = indexed(self.boards[i], self.perspective)
-        self._moves[i] = dict(zip(indices, moves, strict=True))
+        # Sorted by index: sample() picks among the indices in this order,
+        # as the native games do.
+        self._moves[i] = dict(sorted(zip(indices, moves, strict=True)))
 
     def step(
         self, actions: npt.ArrayLike
@@ -207,6 +326,9 @@ class VectorEnv:
             raise ValueError(
                 f"actions must be {self.num_envs} integers, not {acts.dtype} {acts.shape}"
             )
+        if self._native is not None:
+            self._step_native(acts.astype(np.int64, copy=False))
+            return self.observations, self.masks, self.rewards, self.terminated, self.truncated
         ended: list[int] = []
         try:
             for i, action in enumerate(acts.tolist()):
@@ -216,15 +338,40 @@ class VectorEnv:
             if ended:
                 lay = self._layout
                 final = np.empty((len(ended), *lay.shape), dtype=np.float32)
-                boards = [self.final_boards[i] for i in ended]
+                boards = [self._final_boards[i] for i in ended]
                 lay.fill([lay.state(b, self._viewer(b)) for b in boards if b is not None], final)
                 self.final_observations[ended] = final
             self._observe()
         return self.observations, self.masks, self.rewards, self.terminated, self.truncated
 
+    def _step_native(self, actions: Actions) -> None:
+        """Step every game in C (see the module's documentation)."""
+        assert self._native is not None
+        illegal = self._native.step(
+            np.ascontiguousarray(actions),
+            self.observations,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.final_observations,
+            self._codes,
+            self._winners,
+        )
+        # (Flags of games after an illegal action are the last step's, already counted.)
+        self._ended |= self.terminated | self.truncated
+        if illegal >= 0:
+            # The games before it have moved; it and those after have not
+            # (their arrays and outcomes still show the step before).
+            board = self.board(illegal)
+            raise IllegalMoveError(
+                f"game {illegal}: action {int(actions[illegal])} is not a legal move in "
+                f"{board.fen()}"
+            )
+
     def _step_one(self, i: int, action: int) -> bool:
         """Play ``action`` in game ``i``; whether the game ended (and started again)."""
-        board = self.boards[i]
+        board = self._boards[i]
         mover = board.turn
         move = self._moves[i].get(action)
         if move is not None:
@@ -244,10 +391,10 @@ class VectorEnv:
         self.truncated[i] = cut = (
             not ended and self.max_plies is not None and board.ply() >= self.max_plies
         )
-        self.outcomes[i] = outcome
+        self._outcomes[i] = outcome
         if ended or cut:
-            self.final_boards[i] = board
-            self.boards[i] = Board(self.fen, variant=self.variant)
+            self._final_boards[i] = board
+            self._boards[i] = Board(self.fen, variant=self.variant)
         self._refresh(i)
         return ended or cut
 
@@ -260,8 +407,12 @@ class VectorEnv:
         """
         # One draw of num_envs uniforms, not one generator call per game:
         # 1.2 us a game instead of 7.4 (64 International games, 2026-12-04).
-        picks = self.rng.random(self.num_envs).tolist()
+        uniforms = self.rng.random(self.num_envs)
         actions = np.empty(self.num_envs, dtype=np.int64)
+        if self._native is not None:
+            self._native.sample(uniforms, actions)
+            return actions
+        picks = uniforms.tolist()
         for i, moves in enumerate(self._moves):
             keys = list(moves)
             actions[i] = keys[int(picks[i] * len(keys))]

@@ -105,7 +105,7 @@ class DraughtsEnv(gymnasium.Env[Observation, np.int64]):
         terminated, truncated = bool(env.terminated[0]), bool(env.truncated[0])
         if terminated or truncated:
             # The vector environment has already started again: show the end.
-            final = env.final_boards[0]
+            final = env.final_board(0)
             assert final is not None
             obs, mask = env.final_observations[0].copy(), legal_mask(final, perspective=True)
         else:
@@ -119,7 +119,7 @@ class DraughtsEnv(gymnasium.Env[Observation, np.int64]):
             return None
         env = self._env
         ended = env.terminated[0] or env.truncated[0]
-        return str(env.final_boards[0] if ended else env.boards[0])
+        return str(env.final_board(0) if ended else env.board(0))
 
 
 class DraughtsVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.int64], Any]):
@@ -188,7 +188,7 @@ class DraughtsVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.i
         env.step(np.asarray(actions, dtype=np.int64))
         infos: dict[str, Any] = {}
         for i in np.flatnonzero(env.terminated | env.truncated).tolist():
-            final = env.final_boards[i]
+            final = env.final_board(i)
             assert final is not None
             info = {"action_mask": legal_mask(final, perspective=True).astype(np.int8)}
             infos = self._add_info(

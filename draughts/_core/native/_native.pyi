@@ -52,6 +52,37 @@ class NodeChain:
     def __init__(self, maker: Any) -> None: ...
     def __call__(self, board: Any, move: Any) -> None: ...
 
+class VecEnv:
+    """The games of draughts.ml.VectorEnv stepped in C (see ml_step.c)."""
+
+    def __init__(
+        self,
+        core: Core,
+        num_envs: int,
+        params: tuple[int, ...],
+        cells: bytes,
+        turned: bytes,
+        rules: bytes,
+        long_diagonal: int,
+        start: tuple[Any, ...],
+    ) -> None: ...
+    def step(
+        self,
+        actions: Any,
+        observations: Any,
+        masks: Any,
+        rewards: Any,
+        terminated: Any,
+        truncated: Any,
+        final_observations: Any,
+        codes: Any,
+        winners: Any,
+    ) -> int: ...
+    def reset(self, observations: Any, masks: Any) -> None: ...
+    def sample(self, uniforms: Any, actions: Any) -> None: ...
+    def history(self, game: int, final: bool) -> list[int]: ...
+    def encode(self, boards: list[Any], out: Any, ctx: Any) -> int: ...
+
 class Search:
     def __init__(
         self,

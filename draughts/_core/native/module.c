@@ -13,6 +13,7 @@ extern PyTypeObject SearchType;
 extern PyTypeObject MakerType;
 extern PyTypeObject ChainType;
 int node_maker_init(void); /* node_maker.c */
+extern PyTypeObject VecEnvType; /* ml_step.c */
 
 static PyObject *pure_functions; /* name -> the pure generator's function */
 
@@ -542,13 +543,14 @@ static PyMethodDef functions[] = {
 
 static int exec_module(PyObject *m) {
     if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 || PyType_Ready(&SearchType) < 0 ||
-        node_maker_init() < 0)
+        node_maker_init() < 0 || PyType_Ready(&VecEnvType) < 0)
         return -1;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
         PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
         PyModule_AddObjectRef(m, "NodeMaker", (PyObject *)&MakerType) < 0 ||
         PyModule_AddObjectRef(m, "NodeChain", (PyObject *)&ChainType) < 0 ||
+        PyModule_AddObjectRef(m, "VecEnv", (PyObject *)&VecEnvType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0)
         return -1;
     PyObject *fields = undo_fields();

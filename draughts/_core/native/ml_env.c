@@ -1,0 +1,478 @@
+/* draughts._core.native._native.VecEnv: the Python face of ml_step.c's
+ * games (construction from the tables draughts/ml/_native_env.py makes,
+ * step, reset, sample, history) and encode_batch's C reading of boards.
+ * Buffers come through the buffer protocol: the core does not link
+ * against NumPy. */
+#include "ml_step.h"
+
+/* Whether no step runs (the others read what a step writes). */
+static int idle(const VecEnvObject *e) {
+    if (e->busy) PyErr_SetString(PyExc_RuntimeError, "the games are being stepped by another thread");
+    return !e->busy;
+}
+
+static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t size, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len != size) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not %zd", what, view->len, size);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *failure(VecEnvObject *e) {
+    if (e->failed == -2)
+        PyErr_SetString(PyExc_ValueError,
+                        "more legal moves share an origin and a destination than the action "
+                        "index's extra block holds (reset() starts the games again)");
+    else
+        PyErr_NoMemory();
+    e->failed = 0;
+    return NULL;
+}
+
+static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
+    static const char *const what[9] = {"actions", "observations", "masks",  "rewards",
+                                        "terminated", "truncated", "final observations",
+                                        "end codes", "winners"};
+    PyObject *objs[9];
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &objs[8]))
+        return NULL;
+    Py_ssize_t n = e->num_envs, obs = n * e->planes * e->hw * (Py_ssize_t)sizeof(float);
+    Py_ssize_t sizes[9] = {n * 8, obs, n * 2 * e->nsq * e->nsq, n * 4, n, n, obs, n, n};
+    if (!idle(e)) return NULL;
+    Py_buffer views[9];
+    int got = 0;
+    for (; got < 9; got++)
+        if (get_buffer(objs[got], &views[got], sizes[got], what[got]) < 0) break;
+    long illegal = -1;
+    int status = 0;
+    if (got == 9) {
+        Arrays a = {views[0].buf, views[1].buf, views[3].buf, views[6].buf, views[2].buf,
+                    views[4].buf, views[5].buf, views[7].buf, views[8].buf};
+        e->busy = 1;
+        Py_BEGIN_ALLOW_THREADS
+        status = ml_step_all(e, &a, &illegal);
+        Py_END_ALLOW_THREADS
+        e->busy = 0;
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
+    if (got < 9) return NULL;
+    if (status < 0) {
+        e->failed = status;
+        return failure(e);
+    }
+    return PyLong_FromLong(illegal);
+}
+
+static PyObject *vec_reset(VecEnvObject *e, PyObject *args) {
+    PyObject *obs_obj, *mask_obj;
+    if (!PyArg_ParseTuple(args, "OO", &obs_obj, &mask_obj)) return NULL;
+    if (!idle(e)) return NULL;
+    Py_ssize_t n = e->num_envs;
+    Py_buffer obs, masks;
+    if (get_buffer(obs_obj, &obs, n * e->planes * e->hw * (Py_ssize_t)sizeof(float),
+                   "observations") < 0)
+        return NULL;
+    if (get_buffer(mask_obj, &masks, n * 2 * e->nsq * e->nsq, "masks") < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    int status = 0;
+    size_t obs_size = (size_t)e->planes * (size_t)e->hw, mask_size = 2 * (size_t)e->nsq * e->nsq;
+    for (int i = 0; i < e->num_envs && status == 0; i++) {
+        Game *g = &e->games[i];
+        g->nfhist = 0;
+        status = ml_restart(e, g);
+        ml_observe(e, g, (float *)obs.buf + i * obs_size, NULL);
+        ml_shown(e, g, &e->drawn[i]);
+        uint8_t *mask = (uint8_t *)masks.buf + i * mask_size;
+        memset(mask, 0, mask_size);
+        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
+    }
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&masks);
+    if (status < 0) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* A legal action per game, picked by uniforms[i] in [0, 1) among its sorted
+ * legal actions (VectorEnv.sample's rule). */
+static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
+    PyObject *u_obj, *a_obj;
+    if (!PyArg_ParseTuple(args, "OO", &u_obj, &a_obj) || !idle(e)) return NULL;
+    Py_buffer u, a;
+    if (get_buffer(u_obj, &u, e->num_envs * (Py_ssize_t)sizeof(double), "uniforms") < 0)
+        return NULL;
+    if (get_buffer(a_obj, &a, e->num_envs * 8, "actions") < 0) {
+        PyBuffer_Release(&u);
+        return NULL;
+    }
+    const double *uniforms = u.buf;
+    int64_t *actions = a.buf;
+    for (int i = 0; i < e->num_envs; i++) {
+        const Game *g = &e->games[i];
+        int k = (int)(uniforms[i] * g->nmoves);
+        actions[i] = g->nmoves ? g->moves[k < g->nmoves ? k : g->nmoves - 1].action : -1;
+    }
+    PyBuffer_Release(&u);
+    PyBuffer_Release(&a);
+    Py_RETURN_NONE;
+}
+
+/* The actions of game i's current game (final: of the last one that ended). */
+static PyObject *vec_history(VecEnvObject *e, PyObject *args) {
+    int i, final;
+    if (!PyArg_ParseTuple(args, "ip", &i, &final) || !idle(e)) return NULL;
+    if (i < 0 || i >= e->num_envs) {
+        PyErr_Format(PyExc_IndexError, "no game %d", i);
+        return NULL;
+    }
+    const Game *g = &e->games[i];
+    int n = final ? g->nfhist : g->nhist;
+    const int32_t *h = final ? g->fhist : g->hist;
+    PyObject *list = PyList_New(n);
+    for (int k = 0; list != NULL && k < n; k++) {
+        PyObject *v = PyLong_FromLong(h[k]);
+        if (v == NULL) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, k, v);
+    }
+    return list;
+}
+
+/* -- Encoding boards (draughts.ml.encode_batch) -------------------------------- */
+
+enum { A_CTX, A_MEN, A_KINGS, A_TURN, A_STACK, A_QUIET, A_STARTS, A_KMOVES, A_ORIGIN, N_ATTRS };
+static PyObject *attr_names[N_ATTRS];
+
+static int intern_names(void) {
+    static const char *const names[N_ATTRS] = {"_ctx",         "_men",    "_kings",
+                                               "_turn",        "_stack",  "_quiet_from",
+                                               "_starts",      "_kmoves", "_ply_origin"};
+    for (int i = 0; i < N_ATTRS; i++)
+        if (attr_names[i] == NULL && (attr_names[i] = PyUnicode_InternFromString(names[i])) == NULL)
+            return -1;
+    return 0;
+}
+
+static int int_item(PyObject *seq, Py_ssize_t i, long *out) {
+    PyObject *v = PySequence_GetItem(seq, i);
+    if (v == NULL) return -1;
+    *out = v == Py_None ? NOT_COUNTING : PyLong_AsLong(v);
+    Py_DECREF(v);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static int pair_bits(CoreObject *c, PyObject *board, PyObject *name, bb_t *first, bb_t *second) {
+    PyObject *pair = PyObject_GetAttr(board, name);
+    if (pair == NULL) return -1;
+    PyObject *a = PySequence_GetItem(pair, 0), *b = PySequence_GetItem(pair, 1);
+    int status = a && b && to_bits(c, a, first, "a bitboard") == 0 &&
+                         to_bits(c, b, second, "a bitboard") == 0
+                     ? 0
+                     : -1;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_DECREF(pair);
+    return status;
+}
+
+/* A board's game state as a Game: what ml_observe() reads. The keys of the
+ * plies the repetition scan looks at go into keys (room for ply keys). */
+static int read_board(VecEnvObject *e, PyObject *board, Game *g) {
+    CoreObject *c = e->core;
+    long v;
+    PyObject *o;
+    if (pair_bits(c, board, attr_names[A_MEN], &g->bb[0], &g->bb[1]) < 0 ||
+        pair_bits(c, board, attr_names[A_KINGS], &g->bb[2], &g->bb[3]) < 0)
+        return -1;
+    if ((o = PyObject_GetAttr(board, attr_names[A_TURN])) == NULL) return -1;
+    g->turn = (int)PyLong_AsLong(o);
+    Py_DECREF(o);
+    if ((o = PyObject_GetAttr(board, attr_names[A_QUIET])) == NULL) return -1;
+    g->quiet_from = (int)PyLong_AsLong(o);
+    Py_DECREF(o);
+    if ((o = PyObject_GetAttr(board, attr_names[A_STACK])) == NULL) return -1;
+    g->ply = (int)PyList_Size(o);
+    int low = g->quiet_from > 0 ? g->quiet_from : 0, failed = g->ply < 0;
+    if (!failed && e->repetition >= 0 && g->ply > (int)g->capkeys) {
+        uint64_t *keys = realloc(g->keys, (size_t)g->ply * sizeof *keys);
+        if (keys == NULL) failed = 1;
+        else g->keys = keys, g->capkeys = (size_t)g->ply;
+    }
+    for (int p = g->ply - 2; !failed && e->repetition >= 0 && p >= low; p -= 2) {
+        PyObject *entry = PyList_GET_ITEM(o, p);
+        PyObject *key = PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) > 5
+                            ? PyTuple_GET_ITEM(entry, 5)
+                            : NULL;
+        failed = key == NULL || get_key(key, &g->keys[p]) < 0;
+    }
+    Py_DECREF(o);
+    if (failed) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board's history is unreadable");
+        return -1;
+    }
+    g->key = position_key(&c->rules, g->turn, g->bb);
+    g->ply_origin = 0;
+    for (int i = 0; i < e->nrules; i++) {
+        if (e->rules[i].mode != MODE_PLIES) continue;
+        if ((o = PyObject_GetAttr(board, attr_names[A_ORIGIN])) == NULL) return -1;
+        g->ply_origin = (int)PyLong_AsLong(o);
+        Py_DECREF(o);
+        break;
+    }
+    if ((o = PyObject_GetAttr(board, attr_names[A_STARTS])) == NULL) return -1;
+    Py_ssize_t n = PySequence_Size(o);
+    for (Py_ssize_t i = 0; i < MAX_DRAW_RULES; i++) {
+        if (i < n && int_item(o, i, &v) < 0) {
+            Py_DECREF(o);
+            return -1;
+        }
+        g->starts[i] = i < n ? (int)v : NOT_COUNTING;
+    }
+    Py_DECREF(o);
+    if (e->king_limit) {
+        if ((o = PyObject_GetAttr(board, attr_names[A_KMOVES])) == NULL) return -1;
+        for (int k = 0; k < 2; k++) {
+            PyObject *bit = PySequence_GetItem(o, 2 * k);
+            bb_t b = 0;
+            int bad = bit == NULL || to_bits(c, bit, &b, "a king square") < 0 ||
+                      int_item(o, 2 * k + 1, &v) < 0;
+            Py_XDECREF(bit);
+            if (bad) {
+                Py_DECREF(o);
+                return -1;
+            }
+            g->ksq[k] = b ? low_sq(b) : -1;
+            g->kn[k] = (int)v;
+        }
+        Py_DECREF(o);
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* encode(boards, out, ctx): the observations of boards (as this VecEnv's
+ * perspective shows them) into out; -1, or the index of the first board
+ * whose _ctx is not ctx (nothing is promised of out then). */
+static PyObject *vec_encode(VecEnvObject *e, PyObject *args) {
+    PyObject *boards, *out_obj, *ctx;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &boards, &out_obj, &ctx) ||
+        intern_names() < 0)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(boards);
+    Py_buffer out;
+    size_t obs_size = (size_t)e->planes * (size_t)e->hw;
+    if (get_buffer(out_obj, &out, n * (Py_ssize_t)(obs_size * sizeof(float)), "out") < 0)
+        return NULL;
+    Game g;
+    memset(&g, 0, sizeof g);
+    long stopped = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *board = PyList_GET_ITEM(boards, i);
+        PyObject *board_ctx = PyObject_GetAttr(board, attr_names[A_CTX]);
+        if (board_ctx == NULL) {
+            stopped = -2;
+            break;
+        }
+        Py_DECREF(board_ctx);
+        if (board_ctx != ctx) {
+            stopped = (long)i;
+            break;
+        }
+        if (read_board(e, board, &g) < 0) {
+            stopped = -2;
+            break;
+        }
+        ml_observe(e, &g, (float *)out.buf + (size_t)i * obs_size, NULL);
+    }
+    free(g.keys);
+    PyBuffer_Release(&out);
+    if (stopped == -2) return NULL;
+    return PyLong_FromLong(stopped);
+}
+
+/* -- Construction --------------------------------------------------------------- */
+
+static int int32s(PyObject *bytes, const int32_t **out, Py_ssize_t *n) {
+    if (!PyBytes_Check(bytes)) {
+        PyErr_SetString(PyExc_TypeError, "int32 tables come as bytes");
+        return -1;
+    }
+    *out = (const int32_t *)PyBytes_AS_STRING(bytes);
+    *n = PyBytes_GET_SIZE(bytes) / 4;
+    return 0;
+}
+
+/* rules: per rule is_repetition, automatic, limit, mode, slot, strong side
+ * moves, resets, most, weak most, endings, then 11 ints per ending. */
+static int load_draw_rules(VecEnvObject *e, PyObject *bytes) {
+    const int32_t *v;
+    Py_ssize_t n, at = 0;
+    if (int32s(bytes, &v, &n) < 0) return -1;
+    e->repetition = -1;
+    while (at < n) {
+        if (e->nrules == MAX_DRAW_RULES || at + 10 > n) goto bad;
+        RuleSpec *rule = &e->rules[e->nrules];
+        rule->is_repetition = v[at], rule->automatic = v[at + 1], rule->limit = v[at + 2];
+        rule->mode = v[at + 3], rule->slot = v[at + 4], rule->strong_moves = v[at + 5];
+        rule->resets = v[at + 6], rule->most = v[at + 7], rule->weak_most = v[at + 8];
+        rule->n_endings = v[at + 9];
+        at += 10;
+        if (rule->n_endings < 0 || rule->n_endings > MAX_ENDINGS ||
+            at + 11 * rule->n_endings > n || rule->slot < -1 || rule->slot >= MAX_DRAW_RULES ||
+            (rule->mode == MODE_TRACKED && rule->slot < 0))
+            goto bad;
+        memcpy(rule->endings, v + at, 11 * sizeof(int32_t) * (size_t)rule->n_endings);
+        at += 11 * rule->n_endings;
+        if (rule->is_repetition) {
+            if (rule->limit < 1) goto bad;
+            e->repetition = e->nrules;
+        } else {
+            e->counting[e->ncounting++] = e->nrules;
+        }
+        e->nrules++;
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "a malformed draw-rule table");
+    return -1;
+}
+
+/* start: m0, m1, k0, k1, turn, quiet_from, ply_origin, starts (int32
+ * bytes), king square and count of White, of Black. */
+static int load_start(VecEnvObject *e, PyObject *start) {
+    PyObject *bbs[4], *starts;
+    Game *g = &e->start;
+    if (!PyArg_ParseTuple(start, "OOOOiiiOiiii", &bbs[0], &bbs[1], &bbs[2], &bbs[3], &g->turn,
+                          &g->quiet_from, &g->ply_origin, &starts, &g->ksq[0], &g->kn[0],
+                          &g->ksq[1], &g->kn[1]))
+        return -1;
+    for (int i = 0; i < 4; i++)
+        if (to_bits(e->core, bbs[i], &g->bb[i], "a start bitboard") < 0) return -1;
+    const int32_t *v;
+    Py_ssize_t n;
+    if (int32s(starts, &v, &n) < 0) return -1;
+    for (int i = 0; i < MAX_DRAW_RULES; i++) g->starts[i] = i < n ? v[i] : NOT_COUNTING;
+    g->key = position_key(&e->core->rules, g->turn, g->bb);
+    int status = ml_generate(e, g, &e->scratch[0]);
+    if (status == -2) {
+        e->failed = -2;
+        failure(e);
+        return -1;
+    }
+    if (status < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *core, *params, *cells, *turned, *rules, *diagonal, *start;
+    int num_envs;
+    if (kwargs != NULL && PyDict_GET_SIZE(kwargs)) {
+        PyErr_SetString(PyExc_TypeError, "VecEnv takes no keyword arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!iOOOOOO", &CoreType, &core, &num_envs, &params, &cells,
+                          &turned, &rules, &diagonal, &start))
+        return NULL;
+    CoreObject *c = (CoreObject *)core;
+    if (!c->ready || !c->rules.padded || num_envs < 1) {
+        PyErr_SetString(PyExc_ValueError, "the native VecEnv needs a padded board and a game");
+        return NULL;
+    }
+    VecEnvObject *e = (VecEnvObject *)type->tp_alloc(type, 0);
+    if (e == NULL) return NULL;
+    e->core = (CoreObject *)Py_NewRef(core);
+    e->num_envs = num_envs;
+    for (int t = 0; t < MAX_THREADS; t++) routes_init(&e->scratch[t]);
+    const int32_t *v;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(params, "iiiiiiiiiiii", &e->perspective, &e->max_plies, &e->lose,
+                          &e->goal, &e->planes, &e->hw, &e->nsq, &e->king_limit, &e->events[0],
+                          &e->events[1], &e->events[2], &e->threads) ||
+        int32s(cells, &v, &n) < 0)
+        goto fail;
+    if (e->threads < 1 || e->threads > MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1 to %d", MAX_THREADS);
+        goto fail;
+    }
+    if (n != c->rules.n || e->nsq > MAX_SQUARES || e->nsq < 1) {
+        PyErr_SetString(PyExc_ValueError, "one cell per square expected");
+        goto fail;
+    }
+    for (int i = 0; i < n; i++) {
+        e->cell[i] = v[i];
+        e->turned_cell[i] = v[i] < 0 ? -1 : e->hw - 1 - v[i];
+    }
+    if (int32s(turned, &v, &n) < 0) goto fail;
+    for (int i = 0; i <= e->nsq; i++) e->turned[i] = i < n ? v[i] : i;
+    if (load_draw_rules(e, rules) < 0 || to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
+        goto fail;
+    if (load_start(e, start) < 0) goto fail;
+    e->squares_turn = 1;
+    for (int sq = 0; sq < c->rules.n; sq++) {
+        int turned_cell = e->cell[sq] < 0 ? -1 : e->hw - 1 - e->cell[sq], found = 0;
+        for (int other = 0; other < c->rules.n && turned_cell >= 0; other++)
+            found |= e->cell[other] == turned_cell;
+        if (turned_cell >= 0 && !found) e->squares_turn = 0;
+    }
+    e->games = calloc((size_t)num_envs, sizeof(Game));
+    e->drawn = calloc((size_t)num_envs, sizeof(Drawn));
+    if (e->games == NULL || e->drawn == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int i = 0; i < num_envs; i++)
+        if (ml_restart(e, &e->games[i]) < 0) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+    return (PyObject *)e;
+fail:
+    Py_DECREF(e);
+    return NULL;
+}
+
+static void free_game(Game *g) {
+    free(g->keys), free(g->moves), free(g->hist), free(g->fhist);
+}
+
+static void vec_dealloc(VecEnvObject *e) {
+    if (e->games != NULL)
+        for (int i = 0; i < e->num_envs; i++) free_game(&e->games[i]);
+    free(e->games);
+    free(e->drawn);
+    free_game(&e->start);
+    for (int t = 0; t < MAX_THREADS; t++) routes_free(&e->scratch[t]);
+    Py_XDECREF(e->core);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static PyMethodDef vec_methods[] = {
+    {"step", (PyCFunction)vec_step, METH_VARARGS,
+     "step(actions, obs, masks, rewards, terminated, truncated, final_obs, codes, winners): "
+     "-1, or the game whose action is illegal (the games before it have moved)."},
+    {"reset", (PyCFunction)vec_reset, METH_VARARGS, "reset(obs, masks): every game anew."},
+    {"sample", (PyCFunction)vec_sample, METH_VARARGS,
+     "sample(uniforms, actions): the legal action each uniform picks."},
+    {"encode", (PyCFunction)vec_encode, METH_VARARGS,
+     "encode(boards, out, ctx): observations of boards; -1 or the first "
+     "board of another context."},
+    {"history", (PyCFunction)vec_history, METH_VARARGS,
+     "history(i, final): the actions of game i (final: of its last ended game)."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject VecEnvType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.VecEnv",
+    .tp_basicsize = sizeof(VecEnvObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The games of draughts.ml.VectorEnv, stepped in C.",
+    .tp_new = vec_new,
+    .tp_dealloc = (destructor)vec_dealloc,
+    .tp_methods = vec_methods,
+};

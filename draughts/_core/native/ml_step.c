@@ -1,0 +1,499 @@
+/* The games of draughts.ml.VectorEnv, stepped in C, many at once, with no
+ * Python per game (ml_env.c is their Python type, VecEnv).
+ *
+ * Each game keeps its bitboards, side to move, ply, Zobrist keys since
+ * the set-up (for the repetition rule), the draw rules' start plies and
+ * the king followed for a king-move limit (Frisian), as draughts.Board
+ * does in Python; its legal moves come from movegen.c and carry the
+ * action index of draughts/ml/actions.py. A step plays one action per
+ * game, decides the end as Board.outcome does (without claims: the
+ * Python side keeps claim_draw for itself), starts finished games again
+ * and writes observations, masks, rewards and flags into the caller's
+ * buffers. No Python API is called here: the GIL is released meanwhile. */
+#include "ml_step.h"
+
+/* -- Growing arrays --------------------------------------------------------- */
+
+static int grow(void **items, int *cap, int need, size_t size) {
+    if (need <= *cap) return 0;
+    int n = *cap ? 2 * *cap : 64;
+    while (n < need) n *= 2;
+    void *p = realloc(*items, (size_t)n * size);
+    if (p == NULL) return -1;
+    *items = p;
+    *cap = n;
+    return 0;
+}
+
+static int push_key(Game *g) {
+    if ((size_t)g->ply >= g->capkeys) {
+        size_t n = g->capkeys ? 2 * g->capkeys : 256;
+        uint64_t *p = realloc(g->keys, n * sizeof *p);
+        if (p == NULL) return -1;
+        g->keys = p;
+        g->capkeys = n;
+    }
+    g->keys[g->ply] = g->key;
+    return 0;
+}
+
+/* Copy the start game into g (its arrays stay g's own). */
+int ml_restart(const VecEnvObject *e, Game *g) {
+    Legal *moves = g->moves;
+    uint64_t *keys = g->keys;
+    int32_t *hist = g->hist, *fhist = g->fhist;
+    int capmoves = g->capmoves, caphist = g->caphist, nfhist = g->nfhist, capfhist = g->capfhist;
+    size_t capkeys = g->capkeys;
+    *g = e->start;
+    g->moves = moves, g->capmoves = capmoves, g->keys = keys, g->capkeys = capkeys;
+    g->hist = hist, g->caphist = caphist, g->nhist = 0;
+    g->fhist = fhist, g->capfhist = capfhist, g->nfhist = nfhist;
+    if (grow((void **)&g->moves, &g->capmoves, e->start.nmoves, sizeof(Legal)) < 0) return -1;
+    memcpy(g->moves, e->start.moves, (size_t)e->start.nmoves * sizeof(Legal));
+    return 0;
+}
+
+/* -- Draw rules (draughts/_draw_rules.py's Tracker) ------------------------- */
+
+/* The strong side of one of the rule's endings (0 when it has none), or -1. */
+static int strong_side(const VecEnvObject *e, const RuleSpec *rule, const bb_t bb[4]) {
+    if (!rule->n_endings) return 0;
+    int m0 = popcount(bb[0]), m1 = popcount(bb[1]), k0 = popcount(bb[2]), k1 = popcount(bb[3]);
+    int total = m0 + m1 + k0 + k1;
+    for (int i = 0; i < rule->n_endings; i++) {
+        const EndingSpec *x = &rule->endings[i];
+        if (total < x->low || total > x->high) continue;
+        if (x->sk <= k0 && k0 <= x->sK && x->sm <= m0 && m0 <= x->sM && x->wk <= k1 &&
+            k1 <= x->wK && x->wm <= m1 && m1 <= x->wM && (!x->diagonal || (bb[3] & e->long_diagonal)))
+            return 0;
+        if (x->sk <= k1 && k1 <= x->sK && x->sm <= m1 && m1 <= x->sM && x->wk <= k0 &&
+            k0 <= x->wK && x->wm <= m0 && m0 <= x->wM && (!x->diagonal || (bb[2] & e->long_diagonal)))
+            return 1;
+    }
+    return -1;
+}
+
+/* The tracked rules' start plies after a move with events (Tracker.update;
+ * worked out after every move, which gives the same starts as the board's
+ * updates on the moves that may change them). */
+static void update_starts(const VecEnvObject *e, Game *g, int events) {
+    int m0 = popcount(g->bb[0] | g->bb[2]), m1 = popcount(g->bb[1] | g->bb[3]);
+    int total = m0 + m1, weaker = m0 < m1 ? m0 : m1;
+    for (int i = 0; i < e->nrules; i++) {
+        const RuleSpec *rule = &e->rules[i];
+        if (rule->mode != MODE_TRACKED) continue;
+        int held = total <= rule->most && weaker <= rule->weak_most &&
+                   strong_side(e, rule, g->bb) >= 0;
+        int *start = &g->starts[rule->slot];
+        if (!held)
+            *start = NOT_COUNTING;
+        else if (*start == NOT_COUNTING || (rule->resets & events))
+            *start = g->ply;
+    }
+}
+
+/* How far a counting rule has got (Tracker.count), or -1 while it does not hold. */
+static int rule_count(const VecEnvObject *e, const Game *g, const RuleSpec *rule) {
+    int start = rule->mode == MODE_QUIET   ? g->quiet_from
+                : rule->mode == MODE_PLIES ? g->ply_origin
+                                           : g->starts[rule->slot];
+    if (start == NOT_COUNTING) return -1;
+    int plies = g->ply - start;
+    if (!rule->strong_moves) return plies;
+    int strong = strong_side(e, rule, g->bb);
+    if (strong < 0) return -1;
+    int first = plies % 2 == 0 ? g->turn : 1 - g->turn;
+    return first == strong ? (plies + 1) / 2 : plies / 2;
+}
+
+/* How often the position has occurred (this time included), at most limit
+ * (Board.is_repetition's scan). */
+static int occurrences(const Game *g, int limit) {
+    int seen = 1, low = g->quiet_from > 0 ? g->quiet_from : 0;
+    for (int p = g->ply - 2; p >= low && seen < limit; p -= 2)
+        if (g->keys[p] == g->key) seen++;
+    return seen;
+}
+
+/* -- Legal moves with their action indices ---------------------------------- */
+
+typedef struct {
+    int base, n;
+    uint8_t key[MAX_SQUARES]; /* the captured squares' numbers, sorted */
+} Ranked;
+
+static int compare_ranked(const Ranked *a, const Ranked *b) {
+    if (a->base != b->base) return a->base < b->base ? -1 : 1;
+    for (int i = 0; i < a->n && i < b->n; i++)
+        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i] ? -1 : 1;
+    return (a->n > b->n) - (a->n < b->n);
+}
+
+/* Order the moves by (base, captured squares) and give every move of a
+ * pair but the first an index in the extra block (actions.py's indexed):
+ * the rare case, so it may take its time. */
+static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
+    int n = g->nmoves;
+    Ranked *r = malloc((size_t)n * sizeof *r);
+    int *order = malloc((size_t)n * sizeof *order);
+    Legal *sorted = malloc((size_t)n * sizeof *sorted);
+    if (r == NULL || order == NULL || sorted == NULL) {
+        free(r), free(order), free(sorted);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        const Legal *m = &g->moves[i];
+        r[i].base = m->action;
+        r[i].n = 0;
+        for (bb_t c = m->captured; c; c &= c - 1) {
+            int number = e->core->number[low_sq(c)];
+            int v = frame ? frame[number] : number, j = r[i].n++;
+            while (j > 0 && r[i].key[j - 1] > v) {
+                r[i].key[j] = r[i].key[j - 1];
+                j--;
+            }
+            r[i].key[j] = (uint8_t)v;
+        }
+        int j = i;
+        while (j > 0 && compare_ranked(&r[order[j - 1]], &r[i]) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    int w = 0, extra = e->nsq * e->nsq, k = 0;
+    for (int i = 0; i < n; i++)
+        if (i == 0 || r[order[i]].base != r[order[i - 1]].base) sorted[w++] = g->moves[order[i]];
+    for (int i = 1; i < n; i++) {
+        if (r[order[i]].base != r[order[i - 1]].base) continue;
+        sorted[w] = g->moves[order[i]];
+        sorted[w++].action = extra + k++;
+    }
+    memcpy(g->moves, sorted, (size_t)n * sizeof *sorted);
+    free(r), free(order), free(sorted);
+    return k > e->nsq * e->nsq ? -2 : 0;
+}
+
+/* g's legal moves, sorted by action index. -1 out of memory, -2 when more
+ * moves share a pair than the extra block holds. */
+int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
+    const Rules *r = &e->core->rules;
+    int c = g->turn;
+    Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
+    l->len = 0;
+    long n = gen_captures(r, c, &s, 0, l);
+    if (n == 0) {
+        bb_t frozen = 0;
+        if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
+        n = gen_steps(r, c, &s, frozen, l);
+    }
+    if (n < 0 || grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0) return -1;
+    const int *frame = e->perspective && c == 1 ? e->turned : NULL;
+    const int *number = e->core->number;
+    int shared = 0;
+    for (long i = 0; i < n; i++) {
+        const Route *route = &l->items[i];
+        int from = number[route->origin], to = number[route->dest];
+        if (frame) from = frame[from], to = frame[to];
+        Legal m = {route->captured, (from - 1) * e->nsq + to - 1, route->origin, route->dest,
+                   route->crowned, route->ncaps > 0};
+        /* Insertion by action: the lists are short. */
+        long j = i;
+        while (j > 0 && g->moves[j - 1].action > m.action) {
+            g->moves[j] = g->moves[j - 1];
+            j--;
+        }
+        if (j > 0 && g->moves[j - 1].action == m.action) shared = 1;
+        if (j < i && g->moves[j + 1].action == m.action) shared = 1;
+        g->moves[j] = m;
+    }
+    g->nmoves = (int)n;
+    return shared ? rank_shared(e, g, frame) : 0;
+}
+
+/* -- Playing a move ----------------------------------------------------------- */
+
+/* Play m on g (Board._push_python's bookkeeping); returns the events. */
+static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
+    const Rules *r = &e->core->rules;
+    int c = g->turn, o = 1 - c;
+    bb_t from = BIT(m->origin), to = BIT(m->dest);
+    uint64_t k = g->key ^ r->key_black;
+    for (bb_t cap = m->captured; cap; cap &= cap - 1) {
+        int sq = low_sq(cap);
+        k ^= (g->bb[2 + o] & BIT(sq)) ? r->key_kings[o][sq] : r->key_men[o][sq];
+    }
+    g->bb[o] &= ~m->captured;
+    g->bb[2 + o] &= ~m->captured;
+    int is_man = (g->bb[c] & from) != 0;
+    if (is_man) { /* a capture may bring the man back to its own square: clear it first */
+        g->bb[c] &= ~from;
+        k ^= r->key_men[c][m->origin];
+        if (m->crowned) {
+            g->bb[2 + c] |= to;
+            k ^= r->key_kings[c][m->dest];
+        } else {
+            g->bb[c] |= to;
+            k ^= r->key_men[c][m->dest];
+        }
+    } else {
+        g->bb[2 + c] = (g->bb[2 + c] & ~from) | to;
+        k ^= r->key_kings[c][m->origin] ^ r->key_kings[c][m->dest];
+    }
+    g->key = k;
+    g->turn = o;
+    g->ply++;
+    int events = (m->captured ? e->events[0] : 0) | (is_man ? e->events[1] : 0) |
+                 (is_man && m->crowned ? e->events[2] : 0);
+    if (is_man || m->captured) g->quiet_from = g->ply;
+    update_starts(e, g, events);
+    if (e->king_limit) { /* Board._count_king_move */
+        if (!is_man && !m->captured && g->bb[c]) {
+            g->kn[c] = g->ksq[c] == m->origin ? g->kn[c] + 1 : 1;
+            g->ksq[c] = m->dest;
+        } else if (g->ksq[c] >= 0) {
+            g->ksq[c] = -1;
+            g->kn[c] = 0;
+        }
+    }
+    return events;
+}
+
+/* How the game stands (Board.outcome without claims): an END_ code, with
+ * the winner (-1 none) in *winner. */
+static int decide(const VecEnvObject *e, const Game *g, int *winner) {
+    int turn = g->turn;
+    *winner = -1;
+    if (e->goal == GOAL_BREAKTHROUGH) {
+        for (int k = 0; k < 2; k++) {
+            int side = k ? turn : 1 - turn;
+            if (g->bb[2 + side]) {
+                *winner = side;
+                return END_BREAKTHROUGH;
+            }
+        }
+    }
+    if (!g->nmoves) {
+        *winner = e->goal == GOAL_ANTIDRAUGHTS ? turn : 1 - turn;
+        return (g->bb[turn] | g->bb[2 + turn]) ? END_BLOCKED : END_NO_PIECES;
+    }
+    for (int i = 0; i < e->nrules; i++) {
+        const RuleSpec *rule = &e->rules[i];
+        if (!rule->automatic) continue;
+        if (rule->is_repetition) {
+            if (occurrences(g, rule->limit) >= rule->limit) return END_RULE + i;
+            continue;
+        }
+        int count = rule_count(e, g, rule);
+        if (count < 0 || count < rule->limit) continue;
+        /* A pure material rule judges the material that stays: not while a
+         * capture must be made (Board._met). */
+        if (rule->limit || !g->moves[0].is_capture) return END_RULE + i;
+    }
+    return END_NONE;
+}
+
+/* -- Observations ----------------------------------------------------------- */
+
+void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d) {
+    int black_view = e->perspective && g->turn == 1, first = black_view, hw = e->hw;
+    d->black_view = black_view;
+    d->turn = g->turn;
+    d->planes[0] = g->bb[first], d->planes[1] = g->bb[2 + first];
+    d->planes[2] = g->bb[1 - first], d->planes[3] = g->bb[3 - first];
+    int n = 0;
+    if (e->repetition >= 0) {
+        int limit = e->rules[e->repetition].limit;
+        d->values[n++] = (float)((double)occurrences(g, limit) / (double)limit);
+    }
+    for (int i = 0; i < e->ncounting; i++) {
+        const RuleSpec *rule = &e->rules[e->counting[i]];
+        int count = rule_count(e, g, rule);
+        d->values[n++] =
+            count < 0 ? 0.0f : (float)((double)(count + 1) / (double)(count + rule->limit + 2));
+    }
+    for (int k = 0; k < 2; k++) {
+        int color = first ? 1 - k : k;
+        d->kcell[k] = -1;
+        d->kval[k] = 0.0f;
+        if (!e->king_limit || !g->kn[color]) continue;
+        d->kcell[k] = black_view ? hw - 1 - e->cell[g->ksq[color]] : e->cell[g->ksq[color]];
+        d->kval[k] = (float)((double)g->kn[color] / (double)e->king_limit);
+    }
+}
+
+/* The pieces' cells, a 64-bit half of the bitboard at a time, from a table
+ * per view: a step took 3,270 instructions instead of 3,730 with a 128-bit
+ * scan and the view tested per piece (callgrind, International, 2026-12-04). */
+static void put_pieces(const VecEnvObject *e, float *obs, const Drawn *d, float value) {
+    const int *cell = d->black_view ? e->turned_cell : e->cell;
+    for (int p = 0; p < 4; p++) {
+        float *plane = obs + p * e->hw;
+        for (uint64_t b = (uint64_t)d->planes[p]; b; b &= b - 1)
+            plane[cell[__builtin_ctzll(b)]] = value;
+        for (uint64_t b = (uint64_t)(d->planes[p] >> 64); b; b &= b - 1)
+            plane[cell[64 + __builtin_ctzll(b)]] = value;
+    }
+}
+
+static void fill(float *plane, int hw, float value) {
+    for (int i = 0; i < hw; i++) plane[i] = value;
+}
+
+static void put_squares(const VecEnvObject *e, float *plane, int black_view) {
+    fill(plane, e->hw, 0.0f);
+    for (int sq = 0; sq < e->core->rules.n; sq++)
+        if (e->cell[sq] >= 0) plane[black_view ? e->hw - 1 - e->cell[sq] : e->cell[sq]] = 1.0f;
+}
+
+/* Write g's observation into obs: all of it (was == NULL), or only what
+ * differs from was, which obs shows; was becomes what obs shows now. */
+void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
+    int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
+    Drawn now;
+    ml_shown(e, g, &now);
+    if (was == NULL) {
+        memset(obs, 0, (size_t)e->planes * (size_t)hw * sizeof *obs);
+        put_squares(e, obs + 5 * hw, now.black_view);
+        if (now.turn) fill(obs + 4 * hw, hw, 1.0f);
+        for (int i = 0; i < nvalues; i++)
+            if (now.values[i] != 0.0f) fill(obs + (6 + i) * hw, hw, now.values[i]);
+    } else {
+        /* Clearing the four piece planes costs less than clearing each
+         * piece's cell: a step took 3,730 instructions instead of 4,230
+         * (callgrind, International, 2026-12-04); with the board turned
+         * every ply, every piece's cell changes anyway. */
+        memset(obs, 0, 4 * (size_t)hw * sizeof *obs);
+        if (now.turn != was->turn) fill(obs + 4 * hw, hw, (float)now.turn);
+        if (now.black_view != was->black_view && !e->squares_turn)
+            put_squares(e, obs + 5 * hw, now.black_view);
+        for (int i = 0; i < nvalues; i++)
+            if (now.values[i] != was->values[i]) fill(obs + (6 + i) * hw, hw, now.values[i]);
+        for (int k = 0; k < 2; k++)
+            if (was->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + was->kcell[k]] = 0.0f;
+    }
+    put_pieces(e, obs, &now, 1.0f);
+    for (int k = 0; k < 2; k++)
+        if (now.kcell[k] >= 0) obs[(6 + nvalues + k) * hw + now.kcell[k]] = now.kval[k];
+    if (was != NULL) *was = now;
+}
+
+/* -- Stepping ----------------------------------------------------------------- */
+
+static int keep_action(Game *g, int32_t action) {
+    if (grow((void **)&g->hist, &g->caphist, g->nhist + 1, sizeof(int32_t)) < 0) return -1;
+    g->hist[g->nhist++] = action;
+    return 0;
+}
+
+/* The game ended (or was cut): its last position into final_obs, its
+ * actions kept, and a new game. */
+static int start_again(VecEnvObject *e, Game *g, float *final_obs) {
+    ml_observe(e, g, final_obs, NULL);
+    int32_t *h = g->fhist;
+    int cap = g->capfhist;
+    g->fhist = g->hist, g->capfhist = g->caphist, g->nfhist = g->nhist;
+    g->hist = h, g->caphist = cap, g->nhist = 0;
+    return ml_restart(e, g);
+}
+
+/* Where action is in g's moves (sorted by action), or -1. */
+static int find_action(const Game *g, int64_t action) {
+    int low = 0, high = g->nmoves - 1;
+    while (low <= high) {
+        int mid = (low + high) / 2;
+        if (g->moves[mid].action == action) return mid;
+        if (g->moves[mid].action < action) low = mid + 1;
+        else high = mid - 1;
+    }
+    return -1;
+}
+
+/* Step game i: 0, 1 if its action is illegal (and illegal actions raise),
+ * -1 out of memory, -2 more shared moves than the extra block holds. */
+static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
+    Game *g = &e->games[i];
+    size_t obs_size = (size_t)e->planes * (size_t)e->hw;
+    size_t mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
+    int64_t action = a->actions[i];
+    int found = find_action(g, action);
+    int mover = g->turn, code, winner;
+    if (found < 0 && !e->lose) return 1;
+    uint8_t *mask = a->masks + i * mask_size;
+    for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 0;
+    if (found < 0) {
+        code = END_RESIGNATION;
+        winner = 1 - mover;
+    } else {
+        Legal m = g->moves[found];
+        if (push_key(g) < 0 || keep_action(g, (int32_t)action) < 0) return -1;
+        apply(e, g, &m);
+        int status = ml_generate(e, g, l);
+        if (status < 0) {
+            g->nmoves = 0; /* no action index out of range stays; reset() starts again */
+            return status;
+        }
+        code = decide(e, g, &winner);
+    }
+    int cut = code == END_NONE && e->max_plies && g->ply >= e->max_plies;
+    a->rewards[i] = winner < 0 ? 0.0f : winner == mover ? 1.0f : -1.0f;
+    a->terminated[i] = code != END_NONE;
+    a->truncated[i] = (uint8_t)cut;
+    a->codes[i] = (int8_t)code;
+    a->winners[i] = (int8_t)winner;
+    if ((code != END_NONE || cut) && start_again(e, g, a->final_obs + i * obs_size) < 0) return -1;
+    ml_observe(e, g, a->obs + i * obs_size, &e->drawn[i]);
+    for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
+    return 0;
+}
+
+typedef struct {
+    VecEnvObject *e;
+    const Arrays *a;
+    int from, to, status;
+    RouteList *scratch;
+} Part;
+
+static void *step_part(void *arg) {
+    Part *p = arg;
+    for (int i = p->from; i < p->to && p->status == 0; i++)
+        p->status = step_one(p->e, i, p->a, p->scratch);
+    return NULL;
+}
+
+/* Step every game, on e->threads threads (each its own slice of the games).
+ * An illegal action that raises stops the batch there: the games before it
+ * move (on one thread), none after. */
+int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
+    int n = e->num_envs;
+    if (!e->lose) {
+        for (int i = 0; i < n; i++) {
+            if (find_action(&e->games[i], a->actions[i]) < 0) {
+                *illegal = i;
+                n = i;
+                break;
+            }
+        }
+    }
+    int threads = e->threads < n / 32 ? e->threads : n / 32; /* a slice of 32 games at least */
+    if (threads < 1) threads = 1;
+    Part parts[MAX_THREADS];
+    for (int t = 0; t < threads; t++) {
+        parts[t] = (Part){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
+                          &e->scratch[t]};
+    }
+#ifdef HAVE_THREADS
+    pthread_t ids[MAX_THREADS];
+    int started = 1;
+    for (; started < threads; started++)
+        if (pthread_create(&ids[started], NULL, step_part, &parts[started]) != 0) break;
+    for (int t = started; t < threads; t++) step_part(&parts[t]); /* could not start one */
+    step_part(&parts[0]);
+    for (int t = 1; t < started; t++) pthread_join(ids[t], NULL);
+#else
+    for (int t = 0; t < threads; t++) step_part(&parts[t]);
+#endif
+    for (int t = 0; t < threads; t++)
+        if (parts[t].status < 0) return parts[t].status;
+    return 0;
+}

@@ -1,0 +1,120 @@
+/* The games of draughts.ml.VectorEnv in C: the types ml_step.c (the games:
+ * rules, moves, ends, observations; no Python calls) and ml_env.c (the
+ * Python type VecEnv and encode_batch's reading of boards) share. */
+#ifndef DRAUGHTS_NATIVE_ML_STEP_H
+#define DRAUGHTS_NATIVE_ML_STEP_H
+
+#include "convert.h"
+
+#include <limits.h>
+#ifndef _WIN32
+#include <pthread.h>
+#define HAVE_THREADS 1
+#endif
+
+extern PyTypeObject CoreType;
+
+#define MAX_DRAW_RULES 8
+#define MAX_THREADS 16
+#define MAX_ENDINGS 8
+#define NOT_COUNTING INT_MIN /* a tracked rule whose material is not on the board */
+
+/* The end codes step() writes (draughts/ml/_native_env.py names them). */
+enum { END_NONE, END_BLOCKED, END_NO_PIECES, END_BREAKTHROUGH, END_RESIGNATION, END_RULE };
+enum { GOAL_STANDARD, GOAL_ANTIDRAUGHTS, GOAL_BREAKTHROUGH };
+enum { MODE_QUIET, MODE_PLIES, MODE_TRACKED };
+
+typedef struct {
+    /* strong kings, men, weak kings, men (low, high each), pieces (low,
+     * high), the weak king on the long diagonal */
+    int sk, sK, sm, sM, wk, wK, wm, wM, low, high, diagonal;
+} EndingSpec;
+
+typedef struct {
+    int is_repetition, automatic, limit, mode, slot, strong_moves, n_endings;
+    /* Tracked rules only: what restarts the count, and the most pieces
+     * (and the most the weaker side) any ending has. */
+    int resets, most, weak_most;
+    EndingSpec endings[MAX_ENDINGS];
+} RuleSpec;
+
+typedef struct {
+    bb_t captured;
+    int32_t action;
+    uint8_t origin, dest, crowned, is_capture;
+} Legal;
+
+typedef struct {
+    bb_t bb[4]; /* men of White, Black, kings of White, Black */
+    int turn, ply, quiet_from, ply_origin;
+    int starts[MAX_DRAW_RULES]; /* per tracked rule, NOT_COUNTING when inactive */
+    int ksq[2], kn[2];          /* the king each side moved in a row (-1: none), and how often */
+    uint64_t key;
+    uint64_t *keys; /* keys[p]: the key at ply p < ply */
+    size_t capkeys;
+    Legal *moves;
+    int nmoves, capmoves;
+    int32_t *hist, *fhist; /* this game's actions; the last ended game's */
+    int nhist, caphist, nfhist, capfhist;
+} Game;
+
+/* What an observation shows of a game (the layout of draughts/ml/encoding.py):
+ * kept per game as last written, so that a step rewrites only what changed.
+ * Clearing and filling the whole observation and mask took 41% of a step
+ * (perf, International, 256 games, 2026-12-04): the pieces that moved and
+ * the planes whose value changed are a few dozen stores. */
+typedef struct {
+    bb_t planes[4];
+    int black_view, turn, kcell[2];
+    float values[MAX_DRAW_RULES + 1], kval[2];
+} Drawn;
+
+typedef struct {
+    PyObject_HEAD
+    CoreObject *core;
+    int num_envs, perspective, max_plies, lose, goal, planes, hw, nsq, king_limit;
+    int events[3]; /* Reset bits of a capture, a man move, a promotion */
+    int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
+    int turned_cell[MAX_SQUARES];     /* ... and seen by Black (the board turned half a turn) */
+    int turned[MAX_SQUARES + 1];      /* square number -> its number turned half a turn */
+    int nrules, repetition;           /* repetition: index of the repetition rule, or -1 */
+    RuleSpec rules[MAX_DRAW_RULES];   /* in the variant's order */
+    int counting[MAX_DRAW_RULES], ncounting; /* the counting rules (planes' order) */
+    bb_t long_diagonal;
+    int squares_turn; /* the playing squares turned half a turn are the same cells */
+    Game start; /* the start position, its legal moves included */
+    Game *games;
+    Drawn *drawn; /* per game, what its observation shows */
+    int threads;
+    int busy; /* a step runs (without the GIL): another call must not start */
+    RouteList scratch[MAX_THREADS]; /* one per thread */
+    int failed; /* out of memory, or more shared moves than the extra block holds */
+} VecEnvObject;
+
+static inline int low_sq(bb_t b) {
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+
+/* The caller's arrays for one step (checked by the Python side). */
+typedef struct {
+    const int64_t *actions;
+    float *obs, *rewards, *final_obs;
+    uint8_t *masks, *terminated, *truncated;
+    int8_t *codes, *winners;
+} Arrays;
+
+/* g starts the game again (its arrays stay its own); -1 out of memory. */
+int ml_restart(const VecEnvObject *e, Game *g);
+/* g's legal moves, sorted by action index; -1 out of memory, -2 when more
+ * moves share a pair than the extra block holds. */
+int ml_generate(const VecEnvObject *e, Game *g, RouteList *l);
+/* What g's observation shows. */
+void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d);
+/* g's observation into obs: all of it (was NULL), or what differs from was. */
+void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was);
+/* Step every game (see ml_step.c); *illegal set to the game whose action is
+ * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
+int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
+
+#endif

@@ -1,0 +1,256 @@
+"""VectorEnv's games stepped in C against the same games on Board in Python
+(``native=False``, the oracle): step by step the same observations, masks,
+rewards, flags and outcomes, for every preset, endgame set-ups where the
+draw rules end the games, and random custom variants. And encode_batch's C
+reading of boards against its Python one."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import draughts  # noqa: E402
+from draughts import VARIANTS, Board, IllegalMoveError, Termination  # noqa: E402
+from draughts import variant as V  # noqa: E402
+from draughts._core import BACKEND  # noqa: E402
+from draughts.ml import VectorEnv, encode_batch  # noqa: E402
+from draughts.ml.actions import turned_squares  # noqa: E402
+from draughts.ml.encoding import layout  # noqa: E402
+from tests.ml.helpers import custom_variants  # noqa: E402
+
+pytestmark = pytest.mark.skipif(BACKEND != "native", reason="the native core is not built")
+
+
+def pair(
+    variant: draughts.Variant, num_envs: int, seed: int, **options: object
+) -> tuple[VectorEnv, VectorEnv]:
+    native = VectorEnv(variant, num_envs, seed=seed, **options)  # type: ignore[arg-type]
+    python = VectorEnv(variant, num_envs, seed=seed, native=False, **options)  # type: ignore[arg-type]
+    return native, python
+
+
+def run_both(native: VectorEnv, python: VectorEnv, steps: int) -> set[Termination]:
+    """Random self-play on both with the same actions; every array compared
+    after every step. Returns how the games ended."""
+    ends: set[Termination] = set()
+    for step in range(steps):
+        assert (native.masks == python.masks).all(), step
+        assert (native.observations == python.observations).all(), step
+        actions = native.sample()
+        assert (actions == python.sample()).all(), step
+        native.step(actions)
+        python.step(actions)
+        for name in ("rewards", "terminated", "truncated"):
+            assert (getattr(native, name) == getattr(python, name)).all(), (step, name)
+        ended = np.flatnonzero(native.terminated | native.truncated)
+        assert (native.final_observations[ended] == python.final_observations[ended]).all()
+        outcomes = native.outcomes
+        assert outcomes == python.outcomes, step
+        ends |= {o.termination for o in outcomes if o is not None}
+    return ends
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_native_steps_as_python(variant: draughts.Variant) -> None:
+    native, python = pair(variant, 8, seed=5, max_plies=120)
+    # Canadian's 12x12 board is beyond the native core's 128-index grids.
+    assert native.native == (variant.name != "canadian")
+    run_both(native, python, 300)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_native_steps_as_python_many_games(variant: draughts.Variant) -> None:
+    native, python = pair(variant, 16, seed=6)
+    run_both(native, python, 3000)
+
+
+def endgames(variant: draughts.Variant) -> list[str]:
+    """Set-ups of a few kings (men in breakthrough, where a king wins), where
+    the variant's draw rules soon end random games."""
+    n = draughts.Board(variant=variant)._ctx.core.square_count
+    if variant.name == "breakthrough":
+        return [f"W:W{n - 4},{n - 5}:B5,6"]
+    return [
+        f"W:WK{n},K{n - 1},K{n - 2}:BK1",
+        f"W:WK{n},K{n - 2}:BK1",
+        f"B:WK{n}:BK1",
+        f"W:WK{n},K{n - 1}:BK1,K3",
+        f"W:WK{n},{n // 2}:BK1",
+        # Quiet moves played before the set-up (a FEN's halfmove clock):
+        # the king-move and 25-move rules' counts start near their limits.
+        f"W:WK{n},K{n - 2}:BK1:H36",
+        f"W:WK{n},K{n - 2}:BK1:H76",
+    ]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_native_draw_rules_as_python(variant: draughts.Variant) -> None:
+    ends: set[Termination] = set()
+    for k, fen in enumerate(endgames(variant)):
+        try:
+            native, python = pair(variant, 8, seed=k, fen=fen, max_plies=200)
+        except ValueError:  # the set-up is already over in this variant
+            continue
+        ends |= run_both(native, python, 150)
+    rules = {rule.termination for rule in variant.draw_rules if rule.automatic}
+    # Canadian runs in Python on both; in breakthrough a king wins; in
+    # antidraughts a side gives its kings away before anything repeats.
+    if variant.name not in ("canadian", "breakthrough", "antidraughts") and rules:
+        assert ends & rules, ends  # some game ended by a draw rule
+
+
+def test_illegal_actions_as_python() -> None:
+    for illegal in ("raise", "lose"):
+        native, python = pair(V.INTERNATIONAL, 4, seed=1, illegal=illegal)
+        actions = native.sample()
+        assert (actions == python.sample()).all()
+        actions[2] = 0  # 1 to 1: never legal
+        if illegal == "raise":
+            for env in (native, python):
+                with pytest.raises(IllegalMoveError, match="game 2: action 0"):
+                    env.step(actions)
+            assert [b.ply() for b in native.boards] == [1, 1, 0, 0]
+            assert native.outcomes == python.outcomes
+            for name in ("rewards", "terminated", "truncated", "masks", "observations"):
+                assert (getattr(native, name) == getattr(python, name)).all(), name
+            assert [b.fen() for b in native.boards] == [b.fen() for b in python.boards]
+        else:
+            native.step(actions)
+            python.step(actions)
+            assert native.outcomes == python.outcomes
+            assert native.outcomes[2] is not None
+            assert native.outcomes[2].termination is Termination.RESIGNATION
+            assert (native.rewards == python.rewards).all()
+            assert (native.final_observations[2] == python.final_observations[2]).all()
+            run_both(native, python, 20)
+
+
+def test_boards_replay_the_games() -> None:
+    native, python = pair(V.FRISIAN, 3, seed=4, max_plies=30)
+    run_both(native, python, 45)
+    assert [b.fen() for b in native.boards] == [b.fen() for b in python.boards]
+    assert [b.move_stack for b in native.boards] == [b.move_stack for b in python.boards]
+    finals = native.final_boards
+    assert all(f is not None for f in finals)
+    assert [f.fen() for f in finals if f] == [f.fen() for f in python.final_boards if f]
+    assert [native.board(i).fen() for i in range(3)] == [b.fen() for b in python.boards]
+    assert [native.final_board(i).move_stack for i in range(3)] == [  # type: ignore[union-attr]
+        f.move_stack for f in python.final_boards if f
+    ]
+    native.reset()
+    assert native.final_boards == [None] * 3
+    assert [b.ply() for b in native.boards] == [0, 0, 0]
+
+
+def test_claim_draw_runs_in_python() -> None:
+    assert not VectorEnv("english", 2, claim_draw=True).native
+    with pytest.raises(ValueError, match="cannot be stepped in C"):
+        VectorEnv("english", 2, claim_draw=True, native=True)
+
+
+def test_perspective_off_as_python() -> None:
+    run_both(*pair(V.TURKISH, 4, seed=2, perspective=False, max_plies=60), 100)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=custom_variants(), seed=st.integers(0, 1000))
+def test_custom_variants_as_python(variant: draughts.Variant, seed: int) -> None:
+    perspective = turned_squares(variant) is not None
+    native, python = pair(variant, 2, seed=seed, max_plies=40, perspective=perspective)
+    run_both(native, python, 60)
+
+
+def test_start_positions_agree_with_board() -> None:
+    # The C side reads the set-up's counts from the board: a FEN's halfmove
+    # clock starts the 25-move rule's count partway.
+    fen = "W:WK46,K47:BK5:H48:F30"
+    native, python = pair(V.INTERNATIONAL, 2, seed=0, fen=fen)
+    assert Board(fen).halfmove_clock == 48
+    ends = run_both(native, python, 4)
+    assert Termination.TWENTY_FIVE_MOVE_RULE in ends
+
+
+def test_threads_step_as_python() -> None:
+    # 96 games on 3 threads: a slice of 32 each.
+    native = VectorEnv("international", 96, seed=8, max_plies=80, threads=3)
+    python = VectorEnv("international", 96, seed=8, max_plies=80, native=False)
+    run_both(native, python, 120)
+    with pytest.raises(ValueError, match="threads"):
+        VectorEnv("international", 2, threads=0)
+
+
+def python_encoding(boards: list[Board], perspective: bool) -> np.ndarray:
+    """encode_batch's Python reading of the boards, the C encoder's oracle."""
+    lay = layout(boards[0].variant)
+    out = np.empty((len(boards), *lay.shape), dtype=np.float32)
+    lay.fill([lay.state(b, b.turn if perspective else None) for b in boards], out)
+    return out
+
+
+def random_boards(variant: draughts.Variant, fens: list[str | None], seed: int) -> list[Board]:
+    """Every position of a random game from each set-up, with its history."""
+    rng = random.Random(seed)
+    boards: list[Board] = []
+    for fen in fens:
+        try:
+            board = Board(fen, variant=variant)
+        except ValueError:
+            continue
+        shuffle = board.copy()
+        for _ in range(120):
+            boards.append(board.copy())
+            moves = list(board.legal_moves)
+            if not moves or board.outcome() is not None:
+                break
+            board.push(rng.choice(moves))
+        # Pieces moved back and forth: positions that repeat.
+        for _ in range(10):
+            moves = [m for m in shuffle.legal_moves if not m.captures]
+            if not moves or shuffle.outcome() is not None:
+                break
+            back = shuffle.move_stack[-2] if shuffle.ply() >= 2 else None
+            undo = [
+                m
+                for m in moves
+                if back and (m.from_square, m.to_square) == (back.to_square, back.from_square)
+            ]
+            shuffle.push((undo or moves)[0])
+            boards.append(shuffle.copy())
+    return boards
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_native_encode_batch_as_python(variant: draughts.Variant) -> None:
+    boards = random_boards(variant, [None, *endgames(variant)], seed=3)
+    if variant.name in ("international", "frisian", "dama"):  # the shuffles repeat there
+        assert any(b.is_repetition(2) for b in boards)
+    for perspective in (False, True):
+        assert (
+            encode_batch(boards, perspective=perspective) == python_encoding(boards, perspective)
+        ).all()
+
+
+def test_native_encode_batch_checks_variants() -> None:
+    boards = [Board(), Board(variant="english")]
+    with pytest.raises(ValueError, match="board 1 plays english"):
+        encode_batch(boards)
+
+
+@pytest.mark.parametrize("action", [-1, 5000, 2**40])
+def test_out_of_range_actions(action: int) -> None:
+    env = VectorEnv("international", 2, seed=0)
+    actions = env.sample()
+    actions[1] = action
+    with pytest.raises(IllegalMoveError, match=f"game 1: action {action} is not a legal move"):
+        env.step(actions)
+    assert [b.ply() for b in env.boards] == [1, 0]
+    forfeit = VectorEnv("international", 2, seed=0, illegal="lose")
+    forfeit.step(np.array([action, action]))
+    assert forfeit.terminated.all() and (forfeit.rewards == -1).all()
