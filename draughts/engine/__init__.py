@@ -30,6 +30,7 @@ from draughts.engine.base import (
     PlayResult,
     Score,
 )
+from draughts.engine.book import Book, BookEntry, BookError, default_book
 from draughts.engine.builtin import BuiltinEngine, Level, builtin
 from draughts.engine.dxp import DxpEngine, DxpGameEnded
 from draughts.engine.hub import HubEngine
@@ -37,6 +38,9 @@ from draughts.engine.matches import MatchResult, MatchScore, TimeControl, match
 
 __all__ = [
     "Analysis",
+    "Book",
+    "BookEntry",
+    "BookError",
     "BuiltinEngine",
     "DxpEngine",
     "DxpGameEnded",
@@ -53,5 +57,6 @@ __all__ = [
     "Score",
     "TimeControl",
     "builtin",
+    "default_book",
     "match",
 ]

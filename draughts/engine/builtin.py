@@ -8,6 +8,7 @@ Users import these names from :mod:`draughts.engine`.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from draughts._core import RawMove, Tables
 from draughts.board import Board
 from draughts.engine import search as _search
 from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
+from draughts.engine.book import Book
 from draughts.move import Move
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
 
@@ -77,6 +79,14 @@ class BuiltinEngine(Engine):
       on a slow machine or a short clock they can take longer than the
       clock has, and losing on time is worse than a shallower search.
 
+    With a ``book`` (a :class:`~draughts.engine.book.Book`, or the path of
+    a book file), :meth:`play` plays a book move, drawn with the engine's
+    seeded random generator weighted by how often it was played and how it
+    scored, whenever the position is in the book, and searches only
+    outside it (:meth:`analyse` always searches). ``book=None``, the
+    default, plays without one; :func:`~draughts.engine.book.default_book`
+    is the book that comes with the library.
+
     An explicit ``Limit(depth=...)`` replaces the level's depth.
     ``table_entries`` caps the positions the transposition table holds
     (default 1,500,000: about 250 MB in pure Python, 70 MB in C).
@@ -107,6 +117,7 @@ class BuiltinEngine(Engine):
         seed: int = 0,
         table_entries: int | None = None,
         strict: bool = False,
+        book: Book | str | os.PathLike[str] | None = None,
     ) -> None:
         if level not in _LEVELS:
             raise ValueError(f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
@@ -119,6 +130,8 @@ class BuiltinEngine(Engine):
         self._table_entries = table_entries
         self.strict = strict
         """Whether the limit's time and nodes hold even before the least depth."""
+        self.book: Book | None = book if book is None or isinstance(book, Book) else Book.load(book)
+        """The opening book :meth:`play` plays from, if any."""
 
     @property
     def name(self) -> str:
@@ -145,6 +158,10 @@ class BuiltinEngine(Engine):
         stop: _search.StopSignal | None = None,
     ) -> PlayResult:
         require_moves(board)
+        if self.book is not None:
+            booked = self.book.choose(board, self._random)
+            if booked is not None:
+                return PlayResult(booked, None, Analysis(None, 0, (booked,), 0, 0.0))
         analysis, root = self._search(board, limit, info, stop)
         move = analysis.pv[0]
         if (
@@ -277,18 +294,27 @@ def _reversible_keys(board: Board) -> list[int]:
     return keys
 
 
-def builtin(level: Level = "hard", *, seed: int = 0, strict: bool = False) -> BuiltinEngine:
+def builtin(
+    level: Level = "hard",
+    *,
+    seed: int = 0,
+    strict: bool = False,
+    book: Book | str | os.PathLike[str] | None = None,
+) -> BuiltinEngine:
     """The built-in engine at ``level`` (``"easy"``, ``"medium"`` or
-    ``"hard"``); ``seed`` fixes the easy level's mistakes; a ``strict``
-    engine keeps to the limit's time before the level's least depth (see
+    ``"hard"``); ``seed`` fixes the easy level's mistakes and the choice of
+    book moves; a ``strict`` engine keeps to the limit's time before the
+    level's least depth; ``book`` is an opening book or its path (see
     :class:`BuiltinEngine`).
 
     >>> builtin("easy", seed=3).name
     'draughts built-in (easy)'
 
-    :raises ValueError: for an unknown level.
+    :raises ValueError: for an unknown level, or a book file that is not one
+        (:class:`~draughts.engine.book.BookError`).
+    :raises OSError: if the book file cannot be read.
     """
-    return BuiltinEngine(level, seed=seed, strict=strict)
+    return BuiltinEngine(level, seed=seed, strict=strict, book=book)
 
 
 def _position(board: Board, t: Tables) -> _search.Position:
