@@ -1,0 +1,212 @@
+"""Endgame bitbases: every position checked against a plain solver written
+here on the public Board API, files written and read back, bad files
+refused, known endings probed, and the engine's use of them."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import attrs
+import pytest
+
+import draughts
+from draughts.engine import Limit, builtin
+from draughts.engine.egtb import BitbaseError, Bitbases, Wdl, probe
+from draughts.piece import BLACK, KING, MAN, WHITE, Piece
+
+# Small boards: the plain solver below makes a Board per position.
+ENGLISH_6 = attrs.evolve(draughts.variant.ENGLISH, name="english-6", width=6, height=6, men_rows=2)
+FLYING_6 = attrs.evolve(
+    draughts.variant.INTERNATIONAL, name="international-6", width=6, height=6, men_rows=2
+)
+
+# Smaller still for the default run: 12 squares.
+ENGLISH_4 = attrs.evolve(ENGLISH_6, name="english-6x4", height=4, men_rows=1)
+FLYING_4 = attrs.evolve(FLYING_6, name="international-6x4", height=4, men_rows=1)
+
+_Key = tuple[int, frozenset[tuple[int, Piece]]]
+
+
+def _positions(variant: draughts.Variant, pieces: int) -> dict[_Key, draughts.Board]:
+    """Every position of 2 to ``pieces`` pieces with a piece of each
+    colour, either side to move, built from FEN text (which refuses a man
+    on its crowning row)."""
+    squares = range(1, draughts.Board(variant=variant).variant.square_count + 1)
+    kinds = [Piece(c, k) for c in (WHITE, BLACK) for k in (MAN, KING)]
+    found: dict[_Key, draughts.Board] = {}
+    for count in range(2, pieces + 1):
+        for chosen in itertools.combinations(squares, count):
+            for pieces_of in itertools.product(kinds, repeat=count):
+                if {p.color for p in pieces_of} != {WHITE, BLACK}:
+                    continue
+                placed = dict(zip(chosen, pieces_of, strict=True))
+                for turn in "WB":
+                    sides = []
+                    for color, letter in ((WHITE, "W"), (BLACK, "B")):
+                        own = [
+                            ("K" if p.kind == KING else "") + str(s)
+                            for s, p in placed.items()
+                            if p.color == color
+                        ]
+                        sides.append(letter + ",".join(own))
+                    try:
+                        board = draughts.Board(f"{turn}:{sides[0]}:{sides[1]}", variant=variant)
+                    except draughts.errors.InvalidFenError:
+                        continue  # a man on its crowning row
+                    found[_key(board)] = board
+    return found
+
+
+def _key(board: draughts.Board) -> _Key:
+    return (int(board.turn), frozenset(board.piece_map().items()))
+
+
+def _solve(boards: dict[_Key, draughts.Board]) -> dict[_Key, Wdl]:
+    """Plain minimax to a fixed point over the whole graph at once: a
+    position is won if a move leads to a lost one, lost if every move leads
+    to a won one (or it has none), and a draw if never decided."""
+    children: dict[_Key, list[_Key | None]] = {}
+    for key, board in boards.items():
+        moves = []
+        for move in board.legal_moves:
+            board.push(move)
+            lost_at_once = not board.legal_moves  # no pieces or all blocked
+            moves.append(None if lost_at_once else _key(board))
+            board.pop()
+        children[key] = moves
+    value: dict[_Key, Wdl] = {}
+    changed = True
+    while changed:
+        changed = False
+        for key, moves in children.items():
+            if key in value:
+                continue
+            results = [Wdl.LOSS if child is None else value.get(child) for child in moves]
+            if Wdl.LOSS in results:
+                value[key] = Wdl.WIN
+            elif all(r == Wdl.WIN for r in results):
+                value[key] = Wdl.LOSS
+            else:
+                continue
+            changed = True
+    return {key: value.get(key, Wdl.DRAW) for key in children}
+
+
+def _check_all(variant: draughts.Variant, pieces: int) -> None:
+    boards = _positions(variant, pieces)
+    expected = _solve(boards)
+    bases = Bitbases.build(variant, pieces)
+    wrong = [
+        (boards[key].fen(), bases.probe(boards[key]), value)
+        for key, value in expected.items()
+        if bases.probe(boards[key]) != value
+    ]
+    assert not wrong[:5], f"{len(wrong)} positions differ"
+    # And the bitbases hold no position the enumeration missed.
+    held = sum(sum(counts.values()) for counts in bases.statistics().values())
+    assert held == len(expected)
+    assert {Wdl.WIN, Wdl.DRAW, Wdl.LOSS} <= set(expected.values())
+
+
+@pytest.mark.parametrize("variant", [ENGLISH_4, FLYING_4], ids=lambda v: v.name)
+def test_small_boards_three_pieces_match_plain_solver(variant: draughts.Variant) -> None:
+    _check_all(variant, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", [ENGLISH_6, FLYING_6], ids=lambda v: v.name)
+def test_6x6_boards_three_pieces_match_plain_solver(variant: draughts.Variant) -> None:
+    _check_all(variant, 3)
+
+
+def test_english_two_pieces_match_plain_solver() -> None:
+    _check_all(draughts.variant.ENGLISH, 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["english", "international"])
+def test_full_size_three_pieces_match_plain_solver(name: str) -> None:
+    _check_all(draughts.find_variant(name), 3)
+
+
+def test_english_two_kings_beat_one() -> None:
+    # English checkers: two kings against one king win (the lone king
+    # cannot hold a double corner for ever).
+    bases = Bitbases.build("english", 3)
+    board = draughts.Board("W:WK1,K2:BK32", variant="english")
+    assert bases.probe(board) == Wdl.WIN
+    assert bases.probe(draughts.Board("B:WK1,K2:BK32", variant="english")) == Wdl.LOSS
+    # Whoever is to move, almost every such position is won for the kings.
+    stats = bases.statistics()[0, 2, 0, 1]
+    assert stats[Wdl.DRAW] == 0
+
+
+def test_international_lone_king_on_long_diagonal_draws() -> None:
+    # International draughts: one king against two kings is a draw when the
+    # lone king holds the long diagonal (46-5) and nothing can be taken.
+    bases = Bitbases.build("international", 3)
+    board = draughts.Board("W:WK1,K50:BK28", variant="international")
+    assert bases.probe(board) == Wdl.DRAW
+
+
+def test_files_round_trip_and_bad_files(tmp_path: Path) -> None:
+    bases = Bitbases.build(ENGLISH_6, 3)
+    paths = bases.save(tmp_path)
+    assert [p.name for p in paths] == ["english-6.2.wdl", "english-6.3.wdl"]
+    loaded = Bitbases.load(tmp_path, ENGLISH_6)
+    assert loaded is not None and loaded.pieces == 3
+    assert loaded.statistics() == bases.statistics()
+    assert Bitbases.load(tmp_path / "absent", ENGLISH_6) is None
+    path = paths[1]
+    good = path.read_bytes()
+    header, _, data = good.partition(b"\n")
+    broken = {
+        "no 'draughts-egtb' header": b"\x00\x01garbage",
+        "bitbase version 9": json.dumps({**json.loads(header), "version": 9}).encode() + b"\n",
+        "squares is 32": json.dumps({**json.loads(header), "squares": 32}).encode() + b"\n" + data,
+        "bytes of data": good[:-3],
+    }
+    for reason, content in broken.items():
+        path.write_bytes(content)
+        with pytest.raises(BitbaseError, match=reason) as caught:
+            Bitbases.load(tmp_path, ENGLISH_6)
+        assert str(path) in str(caught.value)
+
+
+def test_other_goals_are_refused() -> None:
+    with pytest.raises(BitbaseError, match="antidraughts"):
+        Bitbases.build("antidraughts", 2)
+    assert probe(draughts.Board(variant="breakthrough")) is None
+
+
+def test_probe_defaults_and_coverage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert probe(draughts.Board()) is None  # 40 pieces
+    board = draughts.Board("B:WK10:BK1", variant="english")
+    assert probe(board) == Wdl.DRAW
+    bases = Bitbases.build(ENGLISH_6, 2)
+    assert bases.probe(board) is None  # another variant
+    assert bases.probe(draughts.Board("W:WK1,K2:BK7", variant=ENGLISH_6)) is None  # 3 pieces
+
+
+def test_engine_keeps_a_bitbase_win_and_wins() -> None:
+    bases = Bitbases.build("english", 3)
+    engine = builtin("hard", egtb=bases)
+    board = draughts.Board("W:WK1,K2:BK32", variant="english")
+    for _ in range(40):
+        if board.is_game_over():
+            break
+        before = bases.probe(board)
+        board.push(engine.play(board, Limit(depth=6)).move)
+        after = bases.probe(board)
+        assert (before, after) in ((Wdl.WIN, Wdl.LOSS), (Wdl.LOSS, Wdl.WIN), (Wdl.LOSS, None))
+    assert board.is_game_over() and board.outcome().winner == WHITE
+
+
+def test_search_enters_a_won_ending_by_probing() -> None:
+    # Four pieces: outside the 3-piece bitbases, one capture away from them.
+    bases = Bitbases.build("english", 3)
+    board = draughts.Board("W:WK1,K2,K3:BK32", variant="english")
+    analysis = builtin("hard", egtb=bases).analyse(board, Limit(depth=4))
+    assert analysis.score is not None and analysis.score.men > 50
