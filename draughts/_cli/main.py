@@ -40,6 +40,7 @@ _MODULES = {
     "dxp": ("dxp", "add_parser"),
     "hub": ("hub", "add_parser"),
     "book": ("book", "add_parser"),
+    "egtb": ("egtb", "add_parser"),
     "variants": ("variants", "add_parser"),
 }
 

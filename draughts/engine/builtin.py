@@ -22,8 +22,12 @@ from draughts.board import Board
 from draughts.engine import search as _search
 from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
 from draughts.engine.book import Book
+from draughts.engine.egtb import Bitbases
+from draughts.engine.search import Position, Searcher
 from draughts.move import Move
+from draughts.outcome import Goal
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
+from draughts.variant import Variant
 
 __all__ = ["BuiltinEngine", "Level", "builtin"]
 
@@ -87,6 +91,17 @@ class BuiltinEngine(Engine):
     default, plays without one; :func:`~draughts.engine.book.default_book`
     is the book that comes with the library.
 
+    With ``egtb`` (:class:`~draughts.engine.egtb.Bitbases`, or a directory
+    of bitbase files written by ``draughts egtb build``), a position the
+    bitbases cover is played by them: only the moves that keep its value
+    (a win won, a draw drawn) are searched, the search choosing among them.
+    A position with up to three pieces more is searched by the Python
+    search, which takes the exact value of every position of its tree the
+    bitbases cover (the native search has no bitbases, so this is slower
+    but sees through to the end). Endings that a counting draw rule of the
+    variant governs (the 16- and 5-move rules of international draughts)
+    are left to the search: the bitbases know no counts.
+
     An explicit ``Limit(depth=...)`` replaces the level's depth.
     ``table_entries`` caps the positions the transposition table holds
     (default 1,500,000: about 250 MB in pure Python, 70 MB in C).
@@ -118,6 +133,7 @@ class BuiltinEngine(Engine):
         table_entries: int | None = None,
         strict: bool = False,
         book: Book | str | os.PathLike[str] | None = None,
+        egtb: Bitbases | str | os.PathLike[str] | None = None,
     ) -> None:
         if level not in _LEVELS:
             raise ValueError(f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
@@ -132,6 +148,8 @@ class BuiltinEngine(Engine):
         """Whether the limit's time and nodes hold even before the least depth."""
         self.book: Book | None = book if book is None or isinstance(book, Book) else Book.load(book)
         """The opening book :meth:`play` plays from, if any."""
+        self._egtb = egtb
+        self._bitbases: dict[str, Bitbases | None] = {}
 
     @property
     def name(self) -> str:
@@ -197,16 +215,19 @@ class BuiltinEngine(Engine):
             max_nodes=limit.nodes,
             game_keys=game_keys,
         )
+        bases = self._bitbases_of(board.variant)
+        if bases is not None:
+            searcher = self._with_bitbases(searcher, bases, pos, game_keys)
         if self._table_entries is not None:
             searcher.table_entries = self._table_entries
         max_depth = limit.depth if limit.depth is not None else settings.depth
         root = list(board.legal_moves)
-        raw_root = _search.legal(t, pos)
-        if len(raw_root) != len(root):
+        raw_root = searcher.root if searcher.root is not None else _search.legal(t, pos)
+        if len(_search.legal(t, pos)) != len(root):
             allowed = set(root)
             searcher.root = [
                 r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
-            ]
+            ] or None
         # Under a clock the clock rules: no depth is worth a loss on time.
         min_depth = 1 if limit.remaining is not None else settings.min_depth
 
@@ -240,6 +261,66 @@ class BuiltinEngine(Engine):
             _score(score), depth, tuple(pv), searcher.nodes, time.monotonic() - start
         )
         return analysis, root
+
+    def _bitbases_of(self, variant: Variant) -> Bitbases | None:
+        """The engine's bitbases for ``variant`` (read from its directory
+        the first time), None if it has none."""
+        egtb = self._egtb
+        if egtb is None or variant.goal is not Goal.STANDARD:
+            return None
+        if isinstance(egtb, Bitbases):
+            return egtb if egtb.variant == variant else None
+        if variant.name not in self._bitbases:
+            self._bitbases[variant.name] = Bitbases.load(egtb, variant)
+        return self._bitbases[variant.name]
+
+    def _with_bitbases(
+        self,
+        searcher: Searcher,
+        bases: Bitbases,
+        pos: Position,
+        game_keys: list[int],
+    ) -> Searcher:
+        """The search of ``pos`` with the bitbases: inside them, only the
+        moves that keep the best value are searched (without probes, so
+        that the evaluation and the search of the game's end make
+        progress); a few pieces above them, the Python search, which probes
+        every position of the tree they cover."""
+        draws = _search._draw_table(bases.variant)
+        t = searcher.t
+
+        def probe(p: _search.Position) -> int | None:
+            _turn, m0, m1, k0, k1 = p
+            material = (k0.bit_count(), m0.bit_count(), k1.bit_count(), m1.bit_count())
+            if material in draws.endings:
+                return None  # a counting draw rule decides it, not the moves alone
+            return bases.probe_position(p)
+
+        pieces = (pos[1] | pos[2] | pos[3] | pos[4]).bit_count()
+        if pieces <= bases.pieces and probe(pos) is not None:
+            moves = _search.legal(t, pos)
+            values = [probe(_search.play(pos, move)) for move in moves]
+            if None not in values:
+                best = min(v for v in values if v is not None)  # the child's worst
+                searcher.root = [m for m, v in zip(moves, values, strict=True) if v == best]
+            return searcher
+        if pieces > bases.pieces + _PROBE_MARGIN:
+            return searcher
+        python = _search.Searcher(
+            t,
+            searcher.keys,
+            deadline=searcher.deadline,
+            max_nodes=searcher.max_nodes,
+            game_keys=game_keys,
+        )
+        python.probe, python.probe_pieces = probe, bases.pieces
+        return python
+
+
+# The Python search probes bitbases, the native one cannot: positions this
+# many pieces above the bitbases are searched in Python (their trees are
+# small), larger ones natively without probes.
+_PROBE_MARGIN = 3
 
 
 def _budget(limit: Limit, legal: int) -> float | None:
@@ -300,12 +381,13 @@ def builtin(
     seed: int = 0,
     strict: bool = False,
     book: Book | str | os.PathLike[str] | None = None,
+    egtb: Bitbases | str | os.PathLike[str] | None = None,
 ) -> BuiltinEngine:
     """The built-in engine at ``level`` (``"easy"``, ``"medium"`` or
     ``"hard"``); ``seed`` fixes the easy level's mistakes and the choice of
     book moves; a ``strict`` engine keeps to the limit's time before the
-    level's least depth; ``book`` is an opening book or its path (see
-    :class:`BuiltinEngine`).
+    level's least depth; ``book`` is an opening book or its path, ``egtb``
+    endgame bitbases or their directory (see :class:`BuiltinEngine`).
 
     >>> builtin("easy", seed=3).name
     'draughts built-in (easy)'
@@ -313,8 +395,12 @@ def builtin(
     :raises ValueError: for an unknown level, or a book file that is not one
         (:class:`~draughts.engine.book.BookError`).
     :raises OSError: if the book file cannot be read.
+
+    A bitbase file that is not one raises
+    :class:`~draughts.engine.egtb.BitbaseError` when the engine first reads
+    it (at its first move in that variant).
     """
-    return BuiltinEngine(level, seed=seed, strict=strict, book=book)
+    return BuiltinEngine(level, seed=seed, strict=strict, book=book, egtb=egtb)
 
 
 def _position(board: Board, t: Tables) -> _search.Position:

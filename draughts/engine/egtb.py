@@ -17,6 +17,8 @@ engines.
 >>> import draughts
 >>> english = Bitbases.build(draughts.variant.ENGLISH, 2)
 >>> english.probe(draughts.Board("B:WK10:BK1", variant="english"))
+<Wdl.DRAW: 0>
+>>> english.probe(draughts.Board("B:WK10:B1", variant="english"))  # the man is caught
 <Wdl.LOSS: -1>
 
 :func:`probe` answers for a :class:`~draughts.Board` from the bitbases
@@ -54,7 +56,7 @@ from draughts._core import Tables
 from draughts.board import Board
 from draughts.engine import search as _search
 from draughts.outcome import Goal
-from draughts.piece import BLACK, KING, MAN, WHITE
+from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
 from draughts.variant import Variant, find_variant
 
 __all__ = ["BitbaseError", "Bitbases", "Wdl", "probe"]
@@ -263,7 +265,7 @@ class Bitbases:
 
         >>> import draughts
         >>> Bitbases.build(draughts.variant.ENGLISH, 2).statistics()[0, 1, 0, 1]
-        {<Wdl.LOSS: -1>: 52, <Wdl.DRAW: 0>: 1872, <Wdl.WIN: 1>: 60}
+        {<Wdl.LOSS: -1>: 216, <Wdl.DRAW: 0>: 1308, <Wdl.WIN: 1>: 460}
         """
         found = {}
         for material, packed in self._packed.items():
@@ -331,7 +333,8 @@ class Bitbases:
             for material in materials(count):
                 solved[material] = _solve(layout, material, outside)
                 if progress is not None:
-                    progress(material, len(solved[material]))
+                    codes = solved[material]
+                    progress(material, len(codes) - codes.count(_NONE))
         return cls(variant, pieces, {m: _pack(codes) for m, codes in solved.items()})
 
     def save(self, directory: str | os.PathLike[str]) -> list[Path]:
@@ -418,8 +421,8 @@ def _raw(board: Board) -> _search.Position:
     """``board``'s position as the search's raw position."""
     bit = context(board.variant).core.bit_of_square
 
-    def mask(color: object, kind: object) -> int:
-        return sum(bit[s] for s in board.pieces(color, kind))  # type: ignore[arg-type]
+    def mask(color: Color, kind: PieceKind) -> int:
+        return sum(bit[s] for s in board.pieces(color, kind))
 
     return (
         int(board.turn),
@@ -446,7 +449,7 @@ def probe(board: Board, bitbases: Bitbases | None = None) -> Wdl | None:
 
     >>> import draughts
     >>> probe(draughts.Board("B:WK10:B1", variant="english"))
-    <Wdl.WIN: 1>
+    <Wdl.LOSS: -1>
     >>> probe(draughts.Board()) is None
     True
     """

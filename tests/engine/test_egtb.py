@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from pathlib import Path
 
 import attrs
@@ -14,6 +15,7 @@ import pytest
 import draughts
 from draughts.engine import Limit, builtin
 from draughts.engine.egtb import BitbaseError, Bitbases, Wdl, probe
+from draughts.engine.search import KNOWN_WIN
 from draughts.piece import BLACK, KING, MAN, WHITE, Piece
 
 # Small boards: the plain solver below makes a Board per position.
@@ -131,24 +133,44 @@ def test_full_size_three_pieces_match_plain_solver(name: str) -> None:
     _check_all(draughts.find_variant(name), 3)
 
 
-def test_english_two_kings_beat_one() -> None:
+@pytest.fixture(scope="module")
+def english3() -> Bitbases:
+    return Bitbases.build("english", 3)
+
+
+def test_english_two_kings_beat_one(english3: Bitbases) -> None:
     # English checkers: two kings against one king win (the lone king
     # cannot hold a double corner for ever).
-    bases = Bitbases.build("english", 3)
+    bases = english3
     board = draughts.Board("W:WK1,K2:BK32", variant="english")
     assert bases.probe(board) == Wdl.WIN
     assert bases.probe(draughts.Board("B:WK1,K2:BK32", variant="english")) == Wdl.LOSS
-    # Whoever is to move, almost every such position is won for the kings.
-    stats = bases.statistics()[0, 2, 0, 1]
-    assert stats[Wdl.DRAW] == 0
+    # With the two kings to move, all but a few positions (both kings
+    # stuck where every move gives one away) are won.
+    values = Counter(
+        bases.probe(draughts.Board(f"W:WK{a},K{b}:BK{k}", variant="english"))
+        for a, b, k in itertools.permutations(range(1, 33), 3)
+        if a < b
+    )
+    assert values[Wdl.WIN] > 0.99 * sum(values.values())
+    assert values[Wdl.LOSS] == 0
 
 
+def test_international_king_against_king_draws() -> None:
+    bases = Bitbases.build("international", 2)
+    assert bases.probe(draughts.Board("W:WK1:BK50")) == Wdl.DRAW
+    assert bases.probe(draughts.Board("B:WK1:BK50")) == Wdl.DRAW
+
+
+@pytest.mark.slow
 def test_international_lone_king_on_long_diagonal_draws() -> None:
-    # International draughts: one king against two kings is a draw when the
-    # lone king holds the long diagonal (46-5) and nothing can be taken.
+    # International draughts: two kings do not beat a king that holds the
+    # long diagonal (46-5) when nothing can be taken; most such endings
+    # are draws.
     bases = Bitbases.build("international", 3)
-    board = draughts.Board("W:WK1,K50:BK28", variant="international")
-    assert bases.probe(board) == Wdl.DRAW
+    assert bases.probe(draughts.Board("B:WK1,K50:BK28")) == Wdl.DRAW
+    counts = bases.statistics()[0, 2, 0, 1]
+    assert counts[Wdl.DRAW] > 2 * counts[Wdl.WIN]
 
 
 def test_files_round_trip_and_bad_files(tmp_path: Path) -> None:
@@ -190,23 +212,43 @@ def test_probe_defaults_and_coverage(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert bases.probe(draughts.Board("W:WK1,K2:BK7", variant=ENGLISH_6)) is None  # 3 pieces
 
 
-def test_engine_keeps_a_bitbase_win_and_wins() -> None:
-    bases = Bitbases.build("english", 3)
+def test_engine_keeps_a_bitbase_win_and_wins(english3: Bitbases) -> None:
+    bases = english3
     engine = builtin("hard", egtb=bases)
     board = draughts.Board("W:WK1,K2:BK32", variant="english")
-    for _ in range(40):
+    for _ in range(100):
         if board.is_game_over():
             break
         before = bases.probe(board)
-        board.push(engine.play(board, Limit(depth=6)).move)
+        board.push(engine.play(board, Limit(depth=8)).move)
         after = bases.probe(board)
         assert (before, after) in ((Wdl.WIN, Wdl.LOSS), (Wdl.LOSS, Wdl.WIN), (Wdl.LOSS, None))
     assert board.is_game_over() and board.outcome().winner == WHITE
 
 
-def test_search_enters_a_won_ending_by_probing() -> None:
-    # Four pieces: outside the 3-piece bitbases, one capture away from them.
-    bases = Bitbases.build("english", 3)
-    board = draughts.Board("W:WK1,K2,K3:BK32", variant="english")
-    analysis = builtin("hard", egtb=bases).analyse(board, Limit(depth=4))
-    assert analysis.score is not None and analysis.score.men > 50
+def test_search_enters_a_won_ending_by_probing(english3: Bitbases) -> None:
+    # Four pieces: outside the 3-piece bitbases; the capture leads into a
+    # won 2 kings against 1, which the search knows exactly only by probing.
+    board = draughts.Board("W:WK14,K2:B18,K32", variant="english")
+    known = builtin("hard", egtb=english3).analyse(board, Limit(depth=4)).score
+    plain = builtin("hard").analyse(board, Limit(depth=4)).score
+    assert known is not None and plain is not None
+    assert known.men * 100 >= KNOWN_WIN - 10 > plain.men * 100
+    assert known.plies is None  # a known win, not a counted one
+
+
+def test_cli_egtb_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from draughts._cli.main import main
+
+    assert (
+        main(["egtb", "build", "--variant", "english", "--pieces", "2", "--out", str(tmp_path)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "white 0 men 1 kings, black 0 men 1 kings: 1,984 positions" in out
+    loaded = Bitbases.load(tmp_path, "english")
+    assert loaded is not None and loaded.statistics() == Bitbases.build("english", 2).statistics()
+    assert main(["egtb", "build", "--variant", "antidraughts", "--out", str(tmp_path)]) == 2
+    assert "antidraughts" in capsys.readouterr().err
+    assert main(["egtb", "build", "--variant", "nosuch", "--out", str(tmp_path)]) == 2
+    assert main(["egtb", "build", "--pieces", "6", "--out", str(tmp_path)]) == 2
