@@ -22,7 +22,7 @@ from draughts.board import Board
 from draughts.engine import search as _search
 from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
 from draughts.engine.book import Book
-from draughts.engine.egtb import Bitbases
+from draughts.engine.egtb import Bitbases, Wdl
 from draughts.engine.search import Position, Searcher
 from draughts.move import Move
 from draughts.outcome import Goal
@@ -95,12 +95,13 @@ class BuiltinEngine(Engine):
     of bitbase files written by ``draughts egtb build``), a position the
     bitbases cover is played by them: only the moves that keep its value
     (a win won, a draw drawn) are searched, the search choosing among them.
-    A position with up to three pieces more is searched by the Python
-    search, which takes the exact value of every position of its tree the
-    bitbases cover (the native search has no bitbases, so this is slower
-    but sees through to the end). Endings that a counting draw rule of the
-    variant governs (the 16- and 5-move rules of international draughts)
-    are left to the search: the bitbases know no counts.
+    Above them, a move into a covered won position is played if there is
+    one, and moves into covered lost positions are left out; the Python
+    search (the pure core's) also takes the exact value of every position
+    of its tree the bitbases cover, which the native search cannot. Endings
+    that a counting draw rule of the variant governs (the 16- and 5-move
+    rules of international draughts) are left to the search: the bitbases
+    know no counts.
 
     An explicit ``Limit(depth=...)`` replaces the level's depth.
     ``table_entries`` caps the positions the transposition table holds
@@ -217,7 +218,7 @@ class BuiltinEngine(Engine):
         )
         bases = self._bitbases_of(board.variant)
         if bases is not None:
-            searcher = self._with_bitbases(searcher, bases, pos, game_keys)
+            searcher = self._with_bitbases(searcher, bases, pos)
         if self._table_entries is not None:
             searcher.table_entries = self._table_entries
         max_depth = limit.depth if limit.depth is not None else settings.depth
@@ -274,53 +275,46 @@ class BuiltinEngine(Engine):
             self._bitbases[variant.name] = Bitbases.load(egtb, variant)
         return self._bitbases[variant.name]
 
-    def _with_bitbases(
-        self,
-        searcher: Searcher,
-        bases: Bitbases,
-        pos: Position,
-        game_keys: list[int],
-    ) -> Searcher:
-        """The search of ``pos`` with the bitbases: inside them, only the
-        moves that keep the best value are searched (without probes, so
-        that the evaluation and the search of the game's end make
-        progress); a few pieces above them, the Python search, which probes
-        every position of the tree they cover."""
+    def _with_bitbases(self, searcher: Searcher, bases: Bitbases, pos: Position) -> Searcher:
+        """``searcher`` set to use the bitbases on ``pos``. At the root the
+        moves are chosen by what the bitbases say of the positions they
+        lead to: inside the bitbases, only the moves that keep the value;
+        above them, only the moves into a covered won position if there
+        are any, else none into a covered lost one. The Python search also
+        probes every covered position of its tree (the native one cannot,
+        and is faster than the Python one with probes at the times it is
+        given). Inside the bitbases nothing is probed below the root, so
+        that the evaluation and the search of the game's end make progress
+        among the moves that keep a win."""
         draws = _search._draw_table(bases.variant)
         t = searcher.t
 
-        def probe(p: _search.Position) -> int | None:
+        def probe(p: Position) -> int | None:
             _turn, m0, m1, k0, k1 = p
             material = (k0.bit_count(), m0.bit_count(), k1.bit_count(), m1.bit_count())
             if material in draws.endings:
                 return None  # a counting draw rule decides it, not the moves alone
             return bases.probe_position(p)
 
-        pieces = (pos[1] | pos[2] | pos[3] | pos[4]).bit_count()
-        if pieces <= bases.pieces and probe(pos) is not None:
-            moves = _search.legal(t, pos)
-            values = [probe(_search.play(pos, move)) for move in moves]
-            if None not in values:
-                best = min(v for v in values if v is not None)  # the child's worst
-                searcher.root = [m for m, v in zip(moves, values, strict=True) if v == best]
+        moves = _search.legal(t, pos)
+        # Each move's value for the side to move, from the position it leads to.
+        values = [_negate(probe(_search.play(pos, move))) for move in moves]
+        inside = (pos[1] | pos[2] | pos[3] | pos[4]).bit_count() <= bases.pieces
+        if inside and probe(pos) is not None and None not in values:
+            best = max(v for v in values if v is not None)
+            searcher.root = [m for m, v in zip(moves, values, strict=True) if v == best]
             return searcher
-        if pieces > bases.pieces + _PROBE_MARGIN:
-            return searcher
-        python = _search.Searcher(
-            t,
-            searcher.keys,
-            deadline=searcher.deadline,
-            max_nodes=searcher.max_nodes,
-            game_keys=game_keys,
-        )
-        python.probe, python.probe_pieces = probe, bases.pieces
-        return python
+        if Wdl.WIN in values:
+            searcher.root = [m for m, v in zip(moves, values, strict=True) if v == Wdl.WIN]
+        elif Wdl.LOSS in values and any(v != Wdl.LOSS for v in values):
+            searcher.root = [m for m, v in zip(moves, values, strict=True) if v != Wdl.LOSS]
+        if not isinstance(searcher, _search.NativeSearcher):
+            searcher.probe, searcher.probe_pieces = probe, bases.pieces
+        return searcher
 
 
-# The Python search probes bitbases, the native one cannot: positions this
-# many pieces above the bitbases are searched in Python (their trees are
-# small), larger ones natively without probes.
-_PROBE_MARGIN = 3
+def _negate(value: int | None) -> int | None:
+    return None if value is None else -value
 
 
 def _budget(limit: Limit, legal: int) -> float | None:

@@ -13,9 +13,10 @@ import attrs
 import pytest
 
 import draughts
+from draughts._context import context
 from draughts.engine import Limit, builtin
 from draughts.engine.egtb import BitbaseError, Bitbases, Wdl, probe
-from draughts.engine.search import KNOWN_WIN
+from draughts.engine.search import KNOWN_WIN, Searcher
 from draughts.piece import BLACK, KING, MAN, WHITE, Piece
 
 # Small boards: the plain solver below makes a Board per position.
@@ -226,15 +227,18 @@ def test_engine_keeps_a_bitbase_win_and_wins(english3: Bitbases) -> None:
     assert board.is_game_over() and board.outcome().winner == WHITE
 
 
-def test_search_enters_a_won_ending_by_probing(english3: Bitbases) -> None:
+def test_python_search_probes_below_the_root(english3: Bitbases) -> None:
     # Four pieces: outside the 3-piece bitbases; the capture leads into a
     # won 2 kings against 1, which the search knows exactly only by probing.
     board = draughts.Board("W:WK14,K2:B18,K32", variant="english")
-    known = builtin("hard", egtb=english3).analyse(board, Limit(depth=4)).score
-    plain = builtin("hard").analyse(board, Limit(depth=4)).score
-    assert known is not None and plain is not None
-    assert known.men * 100 >= KNOWN_WIN - 10 > plain.men * 100
-    assert known.plies is None  # a known win, not a counted one
+    ctx = context(board.variant)
+    bit = ctx.core.bit_of_square
+    pos = (0, 0, bit[18], bit[14] | bit[2], bit[32])  # turn, men, kings as in the search
+    plain = Searcher(ctx.core, ctx.keys).iterate(pos, 4)[1]
+    probing = Searcher(ctx.core, ctx.keys)
+    probing.probe, probing.probe_pieces = english3.probe_position, 3
+    known = probing.iterate(pos, 4)[1]
+    assert known >= KNOWN_WIN - 10 > plain
 
 
 def test_cli_egtb_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
