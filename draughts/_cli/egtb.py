@@ -28,7 +28,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--variant", default="international", help="variant name (default international)"
     )
     build.add_argument(
-        "--pieces", type=integer(2), default=3, help="the most pieces, 2 to 5 (default 3)"
+        "--pieces",
+        type=integer(2),
+        default=3,
+        help="the most pieces, 2 to 4 (default 3; 4 take minutes)",
     )
     build.add_argument("--out", required=True, help="the directory to write the files into")
     build.set_defaults(run=run)
@@ -53,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         variant = draughts.find_variant(args.variant)
-        if args.pieces > 5:
-            raise ValueError(f"--pieces must be from 2 to 5, not {args.pieces}")
+        if args.pieces > 4:
+            raise ValueError(f"--pieces must be from 2 to 4, not {args.pieces}")
         bases = Bitbases.build(variant, args.pieces, progress=progress)
     except ValueError as error:
         print(f"draughts egtb: {error}", file=sys.stderr)

@@ -255,4 +255,5 @@ def test_cli_egtb_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["egtb", "build", "--variant", "antidraughts", "--out", str(tmp_path)]) == 2
     assert "antidraughts" in capsys.readouterr().err
     assert main(["egtb", "build", "--variant", "nosuch", "--out", str(tmp_path)]) == 2
-    assert main(["egtb", "build", "--pieces", "6", "--out", str(tmp_path)]) == 2
+    assert main(["egtb", "build", "--pieces", "5", "--out", str(tmp_path)]) == 2
+    assert "2 to 4" in capsys.readouterr().err
