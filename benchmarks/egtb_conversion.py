@@ -6,7 +6,9 @@ to move, played out against the engine without them at a fixed time a move.
 
 For each engine it prints the wins, the games where the win slipped to a
 draw or a loss by the bitbases' values (a drawn or lost position reached),
-and the games still undecided at ``--max-plies``.
+the games a draw rule ended (a repetition, a move count: the bitbases know
+no distances, so a won position can be played round in circles) and the
+games still undecided at ``--max-plies``.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def play_out(
     outcome = board.outcome(claim_draw=True)
     if outcome is None:
         return "undecided"
+    if outcome.winner is None:
+        return "drawn by a rule"  # a repetition or a move count: no value was lost
     return "won" if outcome.winner == side else "slipped"
 
 
@@ -85,7 +89,7 @@ def main() -> int:
     print(f"bitbases: {time.monotonic() - start:.1f} s", flush=True)
     boards = won_positions(bases, args.positions, args.seed)
     for label, egtb in (("with bitbases", bases), ("without", None)):
-        tally: dict[str, int] = {"won": 0, "slipped": 0, "undecided": 0}
+        tally = dict.fromkeys(("won", "slipped", "drawn by a rule", "undecided"), 0)
         for board in boards:
             tally[play_out(board.copy(), builtin("hard", egtb=egtb), args, bases)] += 1
         print(f"{label}: {tally}", flush=True)
