@@ -150,7 +150,7 @@ class BuiltinEngine(Engine):
         self.book: Book | None = book if book is None or isinstance(book, Book) else Book.load(book)
         """The opening book :meth:`play` plays from, if any."""
         self._egtb = egtb
-        self._bitbases: dict[str, Bitbases | None] = {}
+        self._bitbases: dict[Variant, Bitbases | None] = {}
 
     @property
     def name(self) -> str:
@@ -271,9 +271,9 @@ class BuiltinEngine(Engine):
             return None
         if isinstance(egtb, Bitbases):
             return egtb if egtb.variant == variant else None
-        if variant.name not in self._bitbases:
-            self._bitbases[variant.name] = Bitbases.load(egtb, variant)
-        return self._bitbases[variant.name]
+        if variant not in self._bitbases:
+            self._bitbases[variant] = Bitbases.load(egtb, variant)
+        return self._bitbases[variant]
 
     def _with_bitbases(self, searcher: Searcher, bases: Bitbases, pos: Position) -> Searcher:
         """``searcher`` set to use the bitbases on ``pos``. At the root the

@@ -435,7 +435,7 @@ def _raw(board: Board) -> _search.Position:
     )
 
 
-_DEFAULTS: dict[str, Bitbases | None] = {}
+_DEFAULTS: dict[Variant, Bitbases] = {}
 
 
 def probe(board: Board, bitbases: Bitbases | None = None) -> Wdl | None:
@@ -459,11 +459,9 @@ def probe(board: Board, bitbases: Bitbases | None = None) -> Wdl | None:
         variant = board.variant
         if variant.goal is not Goal.STANDARD:
             return None
-        if variant.name not in _DEFAULTS:
+        if variant not in _DEFAULTS:
             directory = os.environ.get(ENVIRONMENT)
             found = None if not directory else Bitbases.load(directory, variant)
-            _DEFAULTS[variant.name] = found or Bitbases.build(variant, 2)
-        bitbases = _DEFAULTS[variant.name]
-        if bitbases is None:
-            return None
+            _DEFAULTS[variant] = found or Bitbases.build(variant, 2)
+        bitbases = _DEFAULTS[variant]
     return bitbases.probe(board)

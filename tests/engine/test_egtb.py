@@ -257,3 +257,21 @@ def test_cli_egtb_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["egtb", "build", "--variant", "nosuch", "--out", str(tmp_path)]) == 2
     assert main(["egtb", "build", "--pieces", "5", "--out", str(tmp_path)]) == 2
     assert "2 to 4" in capsys.readouterr().err
+
+
+def test_directory_in_environment_and_engine_option(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from draughts.engine import egtb
+
+    bases = Bitbases.build(ENGLISH_6, 3)
+    bases.save(tmp_path)
+    monkeypatch.setattr(egtb, "_DEFAULTS", {})
+    monkeypatch.setenv("DRAUGHTS_EGTB", str(tmp_path))
+    board = draughts.Board("W:WK1,K2:BK17", variant=ENGLISH_6)
+    value = probe(board)
+    assert value == bases.probe(board) == Wdl.WIN
+    engine = builtin("hard", egtb=tmp_path)
+    after = board.copy()
+    after.push(engine.play(board, Limit(depth=2)).move)
+    assert bases.probe(after) == -value  # the value kept, seen from the other side
