@@ -218,3 +218,17 @@ def test_cli_book_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_default_book_covers_both_variants() -> None:
     names = Counter(name for name, _key in default_book().entries)
     assert names["international"] > 500 and names["english"] > 5000
+
+
+def test_first_player_results(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_text(_MIXED)
+    pdn = build([path], plies=4)
+    first = build([path], plies=4, results="first-player")
+    english = draughts.Board(variant="english")  # Black starts: "1-0" is Black's win
+    assert first.moves(english)[0][1] == BookEntry("11-15", 2, 1, 1, 0)
+    assert pdn.moves(english)[0][1] == BookEntry("11-15", 2, 0, 1, 1)
+    international = draughts.Board()  # White starts: the same either way
+    assert first.moves(international) == pdn.moves(international)
+    with pytest.raises(ValueError, match="first-player"):
+        build([path], results="black")  # type: ignore[arg-type]
