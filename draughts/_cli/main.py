@@ -39,6 +39,8 @@ _MODULES = {
     "match": ("match", "add_parser"),
     "dxp": ("dxp", "add_parser"),
     "hub": ("hub", "add_parser"),
+    "book": ("book", "add_parser"),
+    "egtb": ("egtb", "add_parser"),
     "variants": ("variants", "add_parser"),
 }
 

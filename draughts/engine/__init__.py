@@ -15,7 +15,10 @@ True
 :meth:`HubEngine.popen` starts an external engine that speaks the Hub protocol
 of Scan 3.x; :meth:`DxpEngine.connect` and :meth:`DxpEngine.listen` play a
 program over DXP, the DamExchange protocol. :func:`match` plays two engines
-against each other and scores them.
+against each other and scores them. :class:`Book` is an opening book
+(:func:`default_book` the one that comes with the library) and
+:class:`Bitbases` endgame bitbases; :func:`probe` says whether a position
+with few pieces is won, drawn or lost.
 """
 
 from __future__ import annotations
@@ -30,13 +33,20 @@ from draughts.engine.base import (
     PlayResult,
     Score,
 )
+from draughts.engine.book import Book, BookEntry, BookError, default_book
 from draughts.engine.builtin import BuiltinEngine, Level, builtin
 from draughts.engine.dxp import DxpEngine, DxpGameEnded
+from draughts.engine.egtb import BitbaseError, Bitbases, Wdl, probe
 from draughts.engine.hub import HubEngine
 from draughts.engine.matches import MatchResult, MatchScore, TimeControl, match
 
 __all__ = [
     "Analysis",
+    "BitbaseError",
+    "Bitbases",
+    "Book",
+    "BookEntry",
+    "BookError",
     "BuiltinEngine",
     "DxpEngine",
     "DxpGameEnded",
@@ -52,6 +62,9 @@ __all__ = [
     "PlayResult",
     "Score",
     "TimeControl",
+    "Wdl",
     "builtin",
+    "default_book",
     "match",
+    "probe",
 ]

@@ -8,6 +8,7 @@ Users import these names from :mod:`draughts.engine`.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable
@@ -20,8 +21,13 @@ from draughts._core import RawMove, Tables
 from draughts.board import Board
 from draughts.engine import search as _search
 from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
+from draughts.engine.book import Book
+from draughts.engine.egtb import Bitbases, Wdl
+from draughts.engine.search import Position, Searcher
 from draughts.move import Move
+from draughts.outcome import Goal
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
+from draughts.variant import Variant
 
 __all__ = ["BuiltinEngine", "Level", "builtin"]
 
@@ -77,6 +83,26 @@ class BuiltinEngine(Engine):
       on a slow machine or a short clock they can take longer than the
       clock has, and losing on time is worse than a shallower search.
 
+    With a ``book`` (a :class:`~draughts.engine.book.Book`, or the path of
+    a book file), :meth:`play` plays a book move, drawn with the engine's
+    seeded random generator weighted by how often it was played and how it
+    scored, whenever the position is in the book, and searches only
+    outside it (:meth:`analyse` always searches). ``book=None``, the
+    default, plays without one; :func:`~draughts.engine.book.default_book`
+    is the book that comes with the library.
+
+    With ``egtb`` (:class:`~draughts.engine.egtb.Bitbases`, or a directory
+    of bitbase files written by ``draughts egtb build``), a position the
+    bitbases cover is played by them: only the moves that keep its value
+    (a win won, a draw drawn) are searched, the search choosing among them.
+    Above them, a move into a covered won position is played if there is
+    one, and moves into covered lost positions are left out; the Python
+    search (the pure core's) also takes the exact value of every position
+    of its tree the bitbases cover, which the native search cannot. Endings
+    that a counting draw rule of the variant governs (the 16- and 5-move
+    rules of international draughts) are left to the search: the bitbases
+    know no counts.
+
     An explicit ``Limit(depth=...)`` replaces the level's depth.
     ``table_entries`` caps the positions the transposition table holds
     (default 1,500,000: about 250 MB in pure Python, 70 MB in C).
@@ -107,6 +133,8 @@ class BuiltinEngine(Engine):
         seed: int = 0,
         table_entries: int | None = None,
         strict: bool = False,
+        book: Book | str | os.PathLike[str] | None = None,
+        egtb: Bitbases | str | os.PathLike[str] | None = None,
     ) -> None:
         if level not in _LEVELS:
             raise ValueError(f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
@@ -119,6 +147,10 @@ class BuiltinEngine(Engine):
         self._table_entries = table_entries
         self.strict = strict
         """Whether the limit's time and nodes hold even before the least depth."""
+        self.book: Book | None = book if book is None or isinstance(book, Book) else Book.load(book)
+        """The opening book :meth:`play` plays from, if any."""
+        self._egtb = egtb
+        self._bitbases: dict[Variant, Bitbases | None] = {}
 
     @property
     def name(self) -> str:
@@ -145,6 +177,10 @@ class BuiltinEngine(Engine):
         stop: _search.StopSignal | None = None,
     ) -> PlayResult:
         require_moves(board)
+        if self.book is not None:
+            booked = self.book.choose(board, self._random)
+            if booked is not None:
+                return PlayResult(booked, None, Analysis(None, 0, (booked,), 0, 0.0))
         analysis, root = self._search(board, limit, info, stop)
         move = analysis.pv[0]
         if (
@@ -180,16 +216,19 @@ class BuiltinEngine(Engine):
             max_nodes=limit.nodes,
             game_keys=game_keys,
         )
+        bases = self._bitbases_of(board.variant)
+        if bases is not None:
+            searcher = self._with_bitbases(searcher, bases, pos)
         if self._table_entries is not None:
             searcher.table_entries = self._table_entries
         max_depth = limit.depth if limit.depth is not None else settings.depth
         root = list(board.legal_moves)
-        raw_root = _search.legal(t, pos)
-        if len(raw_root) != len(root):
+        raw_root = searcher.root if searcher.root is not None else _search.legal(t, pos)
+        if len(_search.legal(t, pos)) != len(root):
             allowed = set(root)
             searcher.root = [
                 r for r, m in zip(raw_root, _moves(t, raw_root), strict=True) if m in allowed
-            ]
+            ] or None
         # Under a clock the clock rules: no depth is worth a loss on time.
         min_depth = 1 if limit.remaining is not None else settings.min_depth
 
@@ -223,6 +262,59 @@ class BuiltinEngine(Engine):
             _score(score), depth, tuple(pv), searcher.nodes, time.monotonic() - start
         )
         return analysis, root
+
+    def _bitbases_of(self, variant: Variant) -> Bitbases | None:
+        """The engine's bitbases for ``variant`` (read from its directory
+        the first time), None if it has none."""
+        egtb = self._egtb
+        if egtb is None or variant.goal is not Goal.STANDARD:
+            return None
+        if isinstance(egtb, Bitbases):
+            return egtb if egtb.variant == variant else None
+        if variant not in self._bitbases:
+            self._bitbases[variant] = Bitbases.load(egtb, variant)
+        return self._bitbases[variant]
+
+    def _with_bitbases(self, searcher: Searcher, bases: Bitbases, pos: Position) -> Searcher:
+        """``searcher`` set to use the bitbases on ``pos``. At the root the
+        moves are chosen by what the bitbases say of the positions they
+        lead to: inside the bitbases, only the moves that keep the value;
+        above them, only the moves into a covered won position if there
+        are any, else none into a covered lost one. The Python search also
+        probes every covered position of its tree (the native one cannot,
+        and is faster than the Python one with probes at the times it is
+        given). Inside the bitbases nothing is probed below the root, so
+        that the evaluation and the search of the game's end make progress
+        among the moves that keep a win."""
+        draws = _search._draw_table(bases.variant)
+        t = searcher.t
+
+        def probe(p: Position) -> int | None:
+            _turn, m0, m1, k0, k1 = p
+            material = (k0.bit_count(), m0.bit_count(), k1.bit_count(), m1.bit_count())
+            if material in draws.endings:
+                return None  # a counting draw rule decides it, not the moves alone
+            return bases.probe_position(p)
+
+        moves = _search.legal(t, pos)
+        # Each move's value for the side to move, from the position it leads to.
+        values = [_negate(probe(_search.play(pos, move))) for move in moves]
+        inside = (pos[1] | pos[2] | pos[3] | pos[4]).bit_count() <= bases.pieces
+        if inside and probe(pos) is not None and None not in values:
+            best = max(v for v in values if v is not None)
+            searcher.root = [m for m, v in zip(moves, values, strict=True) if v == best]
+            return searcher
+        if Wdl.WIN in values:
+            searcher.root = [m for m, v in zip(moves, values, strict=True) if v == Wdl.WIN]
+        elif Wdl.LOSS in values and any(v != Wdl.LOSS for v in values):
+            searcher.root = [m for m, v in zip(moves, values, strict=True) if v != Wdl.LOSS]
+        if not isinstance(searcher, _search.NativeSearcher):
+            searcher.probe, searcher.probe_pieces = probe, bases.pieces
+        return searcher
+
+
+def _negate(value: int | None) -> int | None:
+    return None if value is None else -value
 
 
 def _budget(limit: Limit, legal: int) -> float | None:
@@ -277,18 +369,32 @@ def _reversible_keys(board: Board) -> list[int]:
     return keys
 
 
-def builtin(level: Level = "hard", *, seed: int = 0, strict: bool = False) -> BuiltinEngine:
+def builtin(
+    level: Level = "hard",
+    *,
+    seed: int = 0,
+    strict: bool = False,
+    book: Book | str | os.PathLike[str] | None = None,
+    egtb: Bitbases | str | os.PathLike[str] | None = None,
+) -> BuiltinEngine:
     """The built-in engine at ``level`` (``"easy"``, ``"medium"`` or
-    ``"hard"``); ``seed`` fixes the easy level's mistakes; a ``strict``
-    engine keeps to the limit's time before the level's least depth (see
-    :class:`BuiltinEngine`).
+    ``"hard"``); ``seed`` fixes the easy level's mistakes and the choice of
+    book moves; a ``strict`` engine keeps to the limit's time before the
+    level's least depth; ``book`` is an opening book or its path, ``egtb``
+    endgame bitbases or their directory (see :class:`BuiltinEngine`).
 
     >>> builtin("easy", seed=3).name
     'draughts built-in (easy)'
 
-    :raises ValueError: for an unknown level.
+    :raises ValueError: for an unknown level, or a book file that is not one
+        (:class:`~draughts.engine.book.BookError`).
+    :raises OSError: if the book file cannot be read.
+
+    A bitbase file that is not one raises
+    :class:`~draughts.engine.egtb.BitbaseError` when the engine first reads
+    it (at its first move in that variant).
     """
-    return BuiltinEngine(level, seed=seed, strict=strict)
+    return BuiltinEngine(level, seed=seed, strict=strict, book=book, egtb=egtb)
 
 
 def _position(board: Board, t: Tables) -> _search.Position:

@@ -71,6 +71,10 @@ THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""
 _LATE = 3  # moves from this one on (counting from 0) are searched reduced first
+KNOWN_WIN = WON - 1000
+"""The score of a position an endgame bitbase says is won, less the plies
+to it: above every evaluation, below the forced game ends (a bitbase does
+not say how far the end is)."""
 
 
 class LimitReached(Exception):
@@ -283,6 +287,12 @@ class Searcher:
         self.interruptible = False
         """Whether the iteration in progress is beyond depth 1 (a stop
         waits for depth 1, so that there is a move to play)."""
+        self.probe: Callable[[Position], int | None] | None = None
+        """An endgame bitbase: 1, 0 or -1 (won, drawn, lost for the side to
+        move) for a position it covers, else None; asked below the root
+        once at most :attr:`probe_pieces` pieces are left. The Python
+        search only: the native one has no bitbases."""
+        self.probe_pieces = 0
 
     def stop(self) -> None:
         """End the search now, from another thread: at its next look at the
@@ -345,6 +355,14 @@ class Searcher:
         no_progress = self.draws.no_progress
         if no_progress is not None and reversible >= no_progress:
             return 0
+        if (
+            self.probe is not None
+            and ply
+            and (pos[1] | pos[2] | pos[3] | pos[4]).bit_count() <= self.probe_pieces
+        ):
+            known = self.probe(pos)
+            if known is not None:
+                return known * (KNOWN_WIN - ply)
         if depth <= 0:
             return self._quiesce(pos, alpha, beta, ply)
         entry = self.tt.get(key)

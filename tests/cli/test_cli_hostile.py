@@ -160,6 +160,23 @@ CASES = [
     _case("dxp", "--connect", "127.0.0.1:1", "--fen", "garbage"),
     _case("dxp", "--connect", "127.0.0.1:1", "--openings", "MISSING"),
     _case("dxp", "--connect", "127.0.0.1:1", "--openings", "BINARY"),
+    # book, egtb
+    _case("book", usage=True),
+    _case("book", "build", "GOOD", usage=True),  # no --out
+    _case("book", "build", "GOOD", "--plies", "0", "--out", "OUT", usage=True),
+    _case("book", "build", "GOOD", "--plies", "-3", "--out", "OUT", usage=True),
+    _case("book", "build", "GOOD", "--min-games", "0", "--out", "OUT", usage=True),
+    _case("book", "build", "MISSING", "--out", "OUT"),
+    _case("book", "build", "BINARY", "--out", "OUT"),
+    _case("book", "build", "EMPTY", "--out", "OUT"),
+    _case("book", "build", "DIRECTORY", "--out", "OUT"),
+    _case("book", "build", "GOOD", "--out", "NO_DIR"),
+    _case("egtb", usage=True),
+    _case("egtb", "build", "--variant", "nosuch", "--out", "OUT", usage=True),
+    _case("egtb", "build", "--pieces", "1", "--out", "OUT", usage=True),
+    _case("egtb", "build", "--pieces", "9", "--out", "OUT", usage=True),
+    _case("egtb", "build", "--variant", "antidraughts", "--pieces", "2", "--out", "OUT"),
+    _case("egtb", "build", "--variant", "english", "--pieces", "2", "--out", "GOOD"),
 ]
 
 
