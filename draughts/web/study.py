@@ -14,6 +14,8 @@ nodes that a page can step through.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
 from typing import Any
 
@@ -21,18 +23,24 @@ import draughts
 from draughts import pdn
 from draughts.web.positions import BadRequest, check_fields, short
 
-__all__ = ["MAX_NODES", "study"]
+__all__ = ["MAX_NODES", "MAX_TEXT", "study"]
 
 MAX_NODES = 20_000
 """The most moves (main line and variations together) a studied game may have."""
 
-_FIELDS = {"pdn", "variant"}
+MAX_TEXT = 4 * 1024 * 1024
+"""The most characters of a file sent as ``pdn_base64`` read once it is
+decompressed (the first game is studied; a file that decompresses to more
+is read only that far)."""
+
+_FIELDS = {"pdn", "pdn_base64", "variant"}
 _MAX_MESSAGES = 20
 
 
 def study(body: object) -> dict[str, Any]:
-    """The answer to ``POST /api/study``: ``{"pdn": text}`` and optionally
-    ``"variant"``, the variant of a game whose tags name none (otherwise
+    """The answer to ``POST /api/study``: ``{"pdn": text}``, or
+    ``{"pdn_base64": bytes}`` for a file as it is (compressed or not), and
+    optionally ``"variant"``, the variant of a game whose tags name none (otherwise
     inferred). The answer has the game's ``variant``, its start ``fen``
     (null for the variant's start), its ``headers`` (``[name, value]``
     pairs), its ``errors`` and ``warnings`` as messages, and its ``nodes``:
@@ -45,9 +53,14 @@ def study(body: object) -> dict[str, Any]:
         :data:`MAX_NODES` moves.
     """
     request = check_fields(body, _FIELDS)
-    text = request.get("pdn")
-    if not isinstance(text, str):
-        raise BadRequest(f"pdn: expected the text of a PDN game, not {short(text)}")
+    if ("pdn" in request) == ("pdn_base64" in request):
+        raise BadRequest("expected either pdn (a game's text) or pdn_base64 (a file's bytes)")
+    if "pdn_base64" in request:
+        text = _file_text(request["pdn_base64"])
+    else:
+        text = request["pdn"]
+        if not isinstance(text, str):
+            raise BadRequest(f"pdn: expected the text of a PDN game, not {short(text)}")
     variant = request.get("variant")
     if variant is not None:
         if not isinstance(variant, str):
@@ -74,6 +87,26 @@ def study(body: object) -> dict[str, Any]:
         "warnings": [str(warning) for warning in game.warnings[:_MAX_MESSAGES]],
         "nodes": _nodes(game, start),
     }
+
+
+def _file_text(packed: object) -> str:
+    """The text of a file sent in base64, decompressed as
+    :func:`draughts.pdn.open_pdn` decompresses it (gzip, bzip2, xz, zstd),
+    its first :data:`MAX_TEXT` characters at most (a small file can
+    decompress to gigabytes)."""
+    if not isinstance(packed, str):
+        raise BadRequest(f"pdn_base64: expected a file's bytes in base64, not {short(packed)}")
+    try:
+        data = base64.b64decode(packed, validate=True)
+    except (binascii.Error, ValueError) as error:
+        raise BadRequest(f"pdn_base64: not base64: {error}") from None
+    try:
+        with pdn.open_pdn(io.BytesIO(data)) as handle:
+            return handle.read(MAX_TEXT)
+    except pdn.NotTextError as error:
+        raise BadRequest(f"pdn_base64: {error}", status=422) from None
+    except (OSError, EOFError, ValueError) as error:  # a damaged or cut compressed file
+        raise BadRequest(f"pdn_base64: the file cannot be read: {error}", status=422) from None
 
 
 def _nodes(game: pdn.Game, start: draughts.Board) -> list[dict[str, Any]]:

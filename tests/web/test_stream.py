@@ -5,7 +5,11 @@ event; and ``POST /api/study``, a PDN game as the study view reads it."""
 
 from __future__ import annotations
 
+import base64
+import bz2
+import gzip
 import json
+import lzma
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -156,12 +160,43 @@ def test_the_variant_is_inferred_as_read_game_does(client: TestClient) -> None:
         ({"text": "1. 32-28 *"}, 400, "unknown field 'text'"),
         ({"pdn": "1. 32-28 *", "variant": "chess"}, 422, "unknown variant"),
         ({"pdn": "1. 32-28 *", "variant": 3}, 400, "variant: expected a variant name"),
+        ({"pdn": "1. 32-28 *", "pdn_base64": ""}, 400, "either pdn"),
+        ({"pdn_base64": "not base64!"}, 400, "pdn_base64: not base64"),
+        ({"pdn_base64": 12}, 400, "pdn_base64: expected a file's bytes"),
+        ({"pdn_base64": base64.b64encode(bytes(range(256)) * 4).decode()}, 422, "not"),
+        (
+            {"pdn_base64": base64.b64encode(gzip.compress(b"1. 32-28 *")[:-9]).decode()},
+            422,
+            "cannot be read",
+        ),
     ],
 )
 def test_bad_study_requests(client: TestClient, body: Any, status: int, words: str) -> None:
     response = client.post("/api/study", json=body)
     assert response.status_code == status, response.text
     assert words in response.json()["error"]
+
+
+@pytest.mark.parametrize("compress", [gzip.compress, bz2.compress, lzma.compress, bytes])
+def test_a_file_sent_as_it_is_compressed_or_not_is_studied(
+    client: TestClient, compress: Callable[[bytes], bytes]
+) -> None:
+    packed = base64.b64encode(compress(STUDIED.encode())).decode()
+    answer = client.post("/api/study", json={"pdn_base64": packed}).json()
+    assert answer == client.post("/api/study", json={"pdn": STUDIED}).json()
+
+
+def test_a_file_that_decompresses_to_gigabytes_is_read_only_so_far(client: TestClient) -> None:
+    # 64 MB of comment after a move, a few kilobytes compressed: the server
+    # reads MAX_TEXT characters of it, the first game is cut there.
+    bomb = b"1. 32-28 {" + b" " * (64 << 20)
+    response = client.post(
+        "/api/study", json={"pdn_base64": base64.b64encode(bz2.compress(bomb)).decode()}
+    )
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert [node["move"] for node in answer["nodes"][1:]] == ["32-28"]
+    assert any("comment not closed" in error for error in answer["errors"])
 
 
 @pytest.mark.parametrize("text", ["\x00\x01 1. 99-98 {unclosed", "hello world", "[Event"])

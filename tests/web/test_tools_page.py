@@ -8,6 +8,7 @@ explorer tests write the documentation's pictures."""
 
 from __future__ import annotations
 
+import gzip
 import threading
 import time
 from collections.abc import Iterator
@@ -105,6 +106,17 @@ def test_a_pasted_game_stepped_through_with_the_arrow_keys(page: Any, tmp_path: 
         " && window.draughtsGame.position.history.length === 3"
     )
     assert state(page)["history"] == ["11-15", "23-19", "12-16"]
+
+
+def test_a_compressed_file_is_studied(page: Any, tmp_path: Path) -> None:
+    page.open("variant=international&engine=white")
+    page.click("#study-card summary")
+    upload = tmp_path / "club.pdn.gz"
+    upload.write_bytes(gzip.compress(STUDIED.encode()))
+    page.set_input_files("#pdn-file", str(upload))
+    page.wait_for_selector("#study-view:not([hidden])")
+    assert page.inner_text("#study-header") == "Ann - Bob, Club match"
+    assert page.inner_text("#study-state") == "8 moves read (English draughts / American checkers)."
 
 
 def test_the_position_editor_gives_a_fen(page: Any) -> None:

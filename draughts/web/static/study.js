@@ -8,6 +8,20 @@ const $ = (selector) => document.querySelector(selector);
 
 const NAGS = { 1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!" };
 
+// The first bytes of the compressed files draughts.pdn.open_pdn reads:
+// gzip, bzip2, xz, zstd.
+const MAGIC = [[0x1f, 0x8b], [0x42, 0x5a, 0x68], [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], [0x28, 0xb5, 0x2f, 0xfd]];
+
+function compressed(bytes) {
+  return MAGIC.some((magic) => magic.every((byte, i) => bytes[i] === byte));
+}
+
+function base64(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
 export class Study {
   constructor(game) {
     this.game = game;
@@ -18,8 +32,15 @@ export class Study {
     $("#pdn-file").addEventListener("change", async () => {
       const file = $("#pdn-file").files[0];
       if (!file) return;
-      $("#pdn-text").value = await file.text();
-      this.load($("#pdn-text").value);
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (compressed(bytes)) {
+        // The server decompresses it, as draughts.pdn.open_pdn does.
+        $("#pdn-text").value = "";
+        this.load({ pdn_base64: base64(bytes) });
+      } else {
+        $("#pdn-text").value = new TextDecoder().decode(bytes);
+        this.load($("#pdn-text").value);
+      }
     });
     const steps = {
       "#study-start": () => this.goTo(0),
@@ -36,8 +57,10 @@ export class Study {
     return this.tree !== null;
   }
 
-  async load(text) {
-    if (!text.trim()) {
+  // Study the game of `source`: PDN text, or a request body of its own
+  // ({pdn_base64} for a compressed file).
+  async load(source) {
+    if (typeof source === "string" && !source.trim()) {
       this.say("Paste a game in PDN first, or choose a file.");
       return;
     }
@@ -46,7 +69,7 @@ export class Study {
       const response = await fetch("api/study", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ pdn: text }),
+        body: JSON.stringify(typeof source === "string" ? { pdn: source } : source),
       });
       answer = await response.json();
       if (!response.ok) throw new Error(answer.error);
