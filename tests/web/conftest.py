@@ -3,6 +3,7 @@ tests a live server and a headless Chromium driven by Playwright."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import threading
@@ -31,16 +32,13 @@ def client() -> TestClient:
     return TestClient(create_app(engine_seconds=1.0))
 
 
-@pytest.fixture(scope="session")
-def live_server() -> Iterator[str]:
-    """The address of a uvicorn server running the app on a free port."""
+@contextlib.contextmanager
+def serving(app: Any, name: str = "live-server") -> Iterator[str]:
+    """The address of a uvicorn server running ``app`` on a free port, in a
+    thread, while the context lasts."""
     uvicorn = pytest.importorskip("uvicorn", reason="uvicorn (the web extra) is not installed")
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(engine_seconds=1.0), host="127.0.0.1", port=0, log_level="warning"
-        )
-    )
-    thread = threading.Thread(target=server.run, name="live-server", daemon=True)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, name=name, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
@@ -48,9 +46,18 @@ def live_server() -> Iterator[str]:
             pytest.fail("the live server did not start")
         time.sleep(0.02)
     port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[str]:
+    """The address of a uvicorn server running the app on a free port."""
+    with serving(create_app(engine_seconds=1.0)) as address:
+        yield address
 
 
 @pytest.fixture(scope="session")

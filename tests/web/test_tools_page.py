@@ -9,7 +9,6 @@ explorer tests write the documentation's pictures."""
 from __future__ import annotations
 
 import gzip
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 
 from draughts.web import create_app
+from tests.web.conftest import serving
 from tests.web.test_browser import click, state, wait_for_plies
 from tests.web.test_explorer import build_index
 from tests.web.test_page import keep_picture
@@ -190,23 +190,9 @@ def test_analysis_shows_a_score_and_a_line_that_change(page: Any, tmp_path: Path
 @pytest.fixture(scope="module")
 def explorer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live server with an index of two corpus files (skips without them)."""
-    uvicorn = pytest.importorskip("uvicorn", reason="uvicorn (the web extra) is not installed")
     db = build_index(tmp_path_factory.mktemp("explorer-page"))
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(engine_seconds=0.5, db=db), host="127.0.0.1", port=0, log_level="warning"
-        )
-    )
-    thread = threading.Thread(target=server.run, name="explorer-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the live server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(engine_seconds=0.5, db=db), "explorer-server") as address:
+        yield address
 
 
 def test_the_explorer_shows_the_moves_and_opens_a_game(
