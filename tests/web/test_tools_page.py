@@ -125,7 +125,9 @@ def test_the_position_editor_gives_a_fen(page: Any) -> None:
     page.wait_for_function("window.draughtsGame.explorer.off === true")
     assert page.is_hidden("#explorer")
     page.click("#editor summary")
-    # The board's position, every square written out.
+    # The board's position, every square written out (once the panel's
+    # toggle event has filled it in).
+    page.wait_for_function("document.querySelector('#editor-fen').value !== ''")
     white, black = range(21, 33), range(1, 13)
     assert page.input_value("#editor-fen") == (
         f"B:W{','.join(map(str, white))}:B{','.join(map(str, black))}"
