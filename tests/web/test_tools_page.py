@@ -217,12 +217,14 @@ def test_the_explorer_shows_the_moves_and_opens_a_game(
         tab.click(f"#explorer-moves button:text-is('{first[0]}')")
         wait_for_plies(tab, 1)
         assert state(tab)["history"] == [first[0]]
+        # The games of the new position replace those of the start (which
+        # are listed until its answer comes): as many as the table said.
         tab.wait_for_function(
-            "[...document.querySelectorAll('#explorer-games button')].length > 0"
-            " && document.querySelector('#explorer-state').textContent !== ''"
+            "n => document.querySelectorAll('#explorer-games button').length === n"
+            " && document.querySelector('#explorer-state').textContent !== ''",
+            arg=int(first[1]),
         )
         games = tab.locator("#explorer-games button")
-        assert games.count() == int(first[1])
         # A game opens in the study view, at its start.
         games.nth(0).click()
         tab.wait_for_selector("#study-view:not([hidden])")
