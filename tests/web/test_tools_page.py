@@ -154,7 +154,9 @@ def test_the_position_editor_gives_a_fen(page: Any) -> None:
     page.check("input[name=editor-tool][value='white man']")
     click(page, 1)
     page.click("#editor-use")
-    page.wait_for_function("document.querySelector('#message').textContent !== ''")
+    page.wait_for_function(
+        "document.querySelector('#message').textContent.startsWith('Cannot start from')"
+    )
     assert page.inner_text("#message").startswith("Cannot start from that position: fen:")
     assert page.is_visible("#editor-fen")
 
