@@ -26,7 +26,7 @@ from draughts.engine.egtb import Bitbases, Wdl
 from draughts.engine.search import Position, Searcher
 from draughts.move import Move
 from draughts.outcome import Goal
-from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
+from draughts.piece import KING
 from draughts.variant import Variant
 
 __all__ = ["BuiltinEngine", "Level", "builtin"]
@@ -205,7 +205,7 @@ class BuiltinEngine(Engine):
             limit = Limit(time=settings.time, depth=None if settings.time else settings.depth)
         ctx = context(board.variant)
         t = ctx.core
-        pos = _position(board, t)
+        pos = _search.raw_position(board, t)
         start = time.monotonic()
         seconds = _budget(limit, board.legal_moves.count())
         game_keys = _reversible_keys(board)
@@ -395,25 +395,6 @@ def builtin(
     it (at its first move in that variant).
     """
     return BuiltinEngine(level, seed=seed, strict=strict, book=book, egtb=egtb)
-
-
-def _position(board: Board, t: Tables) -> _search.Position:
-    """``board`` as the raw position of :mod:`draughts.engine.search`: the
-    side to move and one bitboard (over ``t``'s grid) per colour and kind."""
-
-    def mask(color: Color, kind: PieceKind) -> int:
-        bits = 0
-        for square in board.pieces(kind, color):
-            bits |= t.bit_of_square[square]
-        return bits
-
-    return (
-        int(board.turn),
-        mask(WHITE, MAN),
-        mask(BLACK, MAN),
-        mask(WHITE, KING),
-        mask(BLACK, KING),
-    )
 
 
 def _moves(t: Tables, raw: list[RawMove]) -> list[Move]:

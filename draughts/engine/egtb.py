@@ -56,7 +56,6 @@ from draughts._core import Tables
 from draughts.board import Board
 from draughts.engine import search as _search
 from draughts.outcome import Goal
-from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
 from draughts.variant import Variant, find_variant
 
 __all__ = ["BitbaseError", "Bitbases", "Wdl", "probe"]
@@ -300,7 +299,7 @@ class Bitbases:
         it is not covered (too many pieces, another variant)."""
         if board.variant != self.variant:
             return None
-        return self.probe_position(_raw(board))
+        return self.probe_position(_search.raw_position(board, context(board.variant).core))
 
     @classmethod
     def build(
@@ -417,22 +416,6 @@ def _read_file(path: Path, variant: Variant, count: int) -> dict[Material, bytes
 
 def _size(squares: int, material: Material) -> int:
     return 2 * math.prod(math.comb(squares, n) for n in material)
-
-
-def _raw(board: Board) -> _search.Position:
-    """``board``'s position as the search's raw position."""
-    bit = context(board.variant).core.bit_of_square
-
-    def mask(color: Color, kind: PieceKind) -> int:
-        return sum(bit[s] for s in board.pieces(kind, color))
-
-    return (
-        int(board.turn),
-        mask(WHITE, MAN),
-        mask(BLACK, MAN),
-        mask(WHITE, KING),
-        mask(BLACK, KING),
-    )
 
 
 _DEFAULTS: dict[Variant, Bitbases] = {}

@@ -42,6 +42,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from draughts import _core
 from draughts._core import RawMove, Tables, zobrist
@@ -49,10 +50,34 @@ from draughts._core.compiled import CompiledSearch
 from draughts._core.zobrist import Keys
 from draughts.engine.evaluation import Evaluator, evaluator
 from draughts.outcome import Goal, Reset
+from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
 from draughts.variant import Variant
+
+if TYPE_CHECKING:
+    from draughts.board import Board
 
 Position = tuple[int, int, int, int, int]
 """``(turn, white men, black men, white kings, black kings)``."""
+
+
+def raw_position(board: Board, t: Tables) -> Position:
+    """``board`` as a raw :data:`Position`: the side to move and one
+    bitboard (over ``t``'s grid) per colour and kind."""
+
+    def mask(color: Color, kind: PieceKind) -> int:
+        bits = 0
+        for square in board.pieces(kind, color):
+            bits |= t.bit_of_square[square]
+        return bits
+
+    return (
+        int(board.turn),
+        mask(WHITE, MAN),
+        mask(BLACK, MAN),
+        mask(WHITE, KING),
+        mask(BLACK, KING),
+    )
+
 
 WIN = 1_000_000
 """The score of a side that wins now; wins in ``n`` plies score ``WIN - n``."""
