@@ -34,8 +34,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from draughts import pdn  # noqa: E402
 from draughts._context import context  # noqa: E402
-from draughts.engine.builtin import _position  # noqa: E402
 from draughts.engine.evaluation import FEATURES, WEIGHTS, Evaluator  # noqa: E402
+from draughts.engine.search import raw_position as _position  # noqa: E402
 
 CORPUS = HERE.parents[1] / "shared/data/pdn"
 SOURCES = {

@@ -35,8 +35,8 @@ board family: see :data:`WEIGHTS`.
 >>> t = context(draughts.variant.INTERNATIONAL).core
 >>> e = Evaluator(t)
 >>> start = draughts.Board()
->>> from draughts.engine.builtin import _position
->>> e.score(*_position(start, t))
+>>> from draughts.engine.search import raw_position
+>>> e.score(*raw_position(start, t))
 0
 """
 

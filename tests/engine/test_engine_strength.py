@@ -10,8 +10,9 @@ import draughts
 from draughts._context import context
 from draughts.engine import Limit, builtin
 from draughts.engine import search as _search
-from draughts.engine.builtin import _budget, _position, _reversible_keys
+from draughts.engine.builtin import _budget, _reversible_keys
 from draughts.engine.evaluation import FEATURES, Evaluator, evaluator
+from draughts.engine.search import raw_position
 
 VARIANTS = ("international", "english", "russian", "brazilian", "frisian", "turkish", "italian")
 
@@ -39,7 +40,7 @@ def test_child_keys_are_the_board_keys(variant: str) -> None:
     for board in _random_boards(variant, 6, seed=1):
         t = context(board.variant).core
         searcher = _search.Searcher(t, context(board.variant).keys)
-        pos = _position(board, t)
+        pos = raw_position(board, t)
         key = searcher.key_of(pos)
         assert key == board.position_key
         for raw in _search.legal(t, pos):
@@ -48,7 +49,7 @@ def test_child_keys_are_the_board_keys(variant: str) -> None:
         for move in board.legal_moves:
             after = board.copy()
             after.push(move)
-            assert searcher.key_of(_position(after, t)) == after.position_key
+            assert searcher.key_of(raw_position(after, t)) == after.position_key
 
 
 def _rotated(board: draughts.Board) -> draughts.Board:
@@ -67,8 +68,8 @@ def test_the_evaluation_is_the_same_for_both_colours(variant: str) -> None:
     for board in _random_boards(variant, 20, seed=2):
         t = context(board.variant).core
         e = evaluator(t)
-        score = e.score(*_position(board, t))
-        assert score == e.score(*_position(_rotated(board), t)), board.fen()
+        score = e.score(*raw_position(board, t))
+        assert score == e.score(*raw_position(_rotated(board), t)), board.fen()
 
 
 def test_features_of_a_runaway_man_and_a_king() -> None:
@@ -80,13 +81,13 @@ def test_features_of_a_runaway_man_and_a_king() -> None:
     board = draughts.Board("W:W7,K46:B45", variant="international")
     t = context(board.variant).core
     e = evaluator(t)
-    _turn, m0, m1, k0, k1 = _position(board, t)
+    _turn, m0, m1, k0, k1 = raw_position(board, t)
     white = dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1), strict=True))
     assert white["runaway"] == 1 and white["man"] == 1 and white["king"] == 1
     assert white["king_mobility"] == 9
     # A black king anywhere can catch the man: it is no longer a runaway.
     caught = draughts.Board("W:W7,K46:B45,K50", variant="international")
-    _turn, m0, m1, k0, k1 = _position(caught, t)
+    _turn, m0, m1, k0, k1 = raw_position(caught, t)
     assert dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1), strict=True))["runaway"] == 0
 
 
@@ -96,7 +97,7 @@ def test_custom_weights_change_the_score() -> None:
     only_material = (100, 300, *([0] * (len(FEATURES) - 2)))
     e = Evaluator(t, (only_material, only_material))
     board = draughts.Board("W:W31-50:B1-19", variant="international")
-    assert e.score(*_position(board, t)) == 100
+    assert e.score(*raw_position(board, t)) == 100
 
 
 def test_a_repetition_inside_the_search_is_a_draw() -> None:
@@ -106,7 +107,7 @@ def test_a_repetition_inside_the_search_is_a_draw() -> None:
     board = draughts.Board("W:WK46,K47,K48:B5", variant="international")
     t = context(board.variant).core
     keys = context(board.variant).keys
-    pos = _position(board, t)
+    pos = raw_position(board, t)
     searcher = _search.Searcher(t, keys)
     free = _search.Searcher(t, keys).iterate(pos, 3)[1]
     assert free > 200
@@ -125,7 +126,7 @@ def test_the_no_progress_rule_is_a_draw_inside_the_search() -> None:
     board = draughts.Board("W:WK46,K47,K48:BK5", variant="international")
     t = context(board.variant).core
     keys = context(board.variant).keys
-    pos = _position(board, t)
+    pos = raw_position(board, t)
     searcher = _search.Searcher(t, keys)
     searcher.line += [0] * 20
     key = searcher.key_of(pos)
@@ -140,7 +141,7 @@ def test_a_deep_iteration_sizes_every_per_ply_table() -> None:
     board = draughts.Board("W:WK46,K47:BK5", variant="international")
     t = context(board.variant).core
     searcher = _search.Searcher(t, context(board.variant).keys, max_nodes=10_000)
-    pos = _position(board, t)
+    pos = raw_position(board, t)
     searcher.iterate(pos, 100, guard_depth=1)
     key = searcher.key_of(pos)
     deepest = 100 + _search._MAX_EXTENDED_PLY

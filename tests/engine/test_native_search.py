@@ -27,7 +27,8 @@ from draughts._core import pure, zobrist
 from draughts._core.compiled import no_compiled_search
 from draughts.engine import Limit, builtin
 from draughts.engine import search as _search
-from draughts.engine.builtin import _position, _reversible_keys
+from draughts.engine.builtin import _reversible_keys
+from draughts.engine.search import raw_position
 
 native = pytest.importorskip("draughts._core.native", reason="the native core is not built")
 
@@ -74,7 +75,7 @@ def _compare(board: draughts.Board, depth: int, root_every: int = 0) -> None:
     """Both searches iterate to ``depth`` alike (with every ``root_every``-th
     root move only, when given)."""
     oracle, subject = _searchers(board)
-    pos = _position(board, oracle.t)
+    pos = raw_position(board, oracle.t)
     if root_every:
         oracle.root = subject.root = _search.legal(oracle.t, pos)[::root_every]
     reversible = len(_reversible_keys(board)) - 1
@@ -125,7 +126,7 @@ def test_a_full_table_is_cleared_alike() -> None:
     assert board is not None
     oracle, subject = _searchers(board)
     oracle.table_entries = subject.table_entries = 50
-    pos = _position(board, oracle.t)
+    pos = raw_position(board, oracle.t)
     assert subject.iterate(pos, 6, full_width=2) == oracle.iterate(pos, 6, full_width=2)
     assert subject.nodes == oracle.nodes
     assert len(oracle.tt) < 50
@@ -151,7 +152,7 @@ def test_the_frisian_king_move_limit_at_the_root() -> None:
             if not moves:
                 break
             t = _tables(board.variant)[0]
-            if len(_search.legal(t, _position(board, t))) != len(moves):
+            if len(_search.legal(t, raw_position(board, t))) != len(moves):
                 _compare_engines(board, Limit(depth=4))
                 found += 1
                 break
@@ -216,7 +217,7 @@ def test_a_deadline_stops_the_search_with_a_legal_move() -> None:
     board = _playout("international", 8, 40)
     assert board is not None
     _, subject = _searchers(board, deadline=time.monotonic())
-    pos = _position(board, subject.t)
+    pos = raw_position(board, subject.t)
     depth, _score, pv = subject.iterate(pos, 30, guard_depth=2)
     assert 2 <= depth < 30 and pv and pv[0] in _search.legal(subject.t, pos)
     # The built-in engine under a short clock still gives a legal move.
@@ -230,7 +231,7 @@ def test_a_stop_before_the_search_leaves_depth_1_alike() -> None:
     board = _playout("international", 9, 30)
     assert board is not None
     oracle, subject = _searchers(board)
-    pos = _position(board, oracle.t)
+    pos = raw_position(board, oracle.t)
     signal = _search.StopSignal()
     signal.set()
     for searcher in (oracle, subject):
@@ -250,7 +251,7 @@ def test_a_stop_from_another_thread_ends_a_search_in_progress(kind: str) -> None
     board = _playout("international", 10, 40)
     assert board is not None
     searcher = _searchers(board)[0 if kind == "python" else 1]
-    pos = _position(board, searcher.t)
+    pos = raw_position(board, searcher.t)
     reached: list[int] = []
     deep = threading.Event()
 
@@ -298,13 +299,13 @@ def test_two_threads_search_at_once() -> None:
     pairs = [_searchers(board) for board in boards]
     expected = []
     for board, (oracle, _subject) in zip(boards, pairs, strict=True):
-        expected.append(oracle.iterate(_position(board, oracle.t), 6))
+        expected.append(oracle.iterate(raw_position(board, oracle.t), 6))
     results: dict[int, list[tuple[int, int, list[_core.RawMove]]]] = {0: [], 1: []}
 
     def run(i: int) -> None:
         for _ in range(3):
             _oracle, subject = _searchers(boards[i])
-            results[i].append(subject.iterate(_position(boards[i], subject.t), 6))
+            results[i].append(subject.iterate(raw_position(boards[i], subject.t), 6))
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(boards))]
     for thread in threads:
@@ -317,7 +318,7 @@ def test_two_threads_search_at_once() -> None:
 def test_bad_input_is_refused() -> None:
     board = draughts.Board()
     _, subject = _searchers(board)
-    pos = _position(board, subject.t)
+    pos = raw_position(board, subject.t)
     key = subject.key_of(pos)
     limits = (True, 0, 1, 0, None, None, 1000)
     compiled = subject.compiled
@@ -334,7 +335,7 @@ def test_bad_input_is_refused() -> None:
     subject.root = [
         _search.legal(
             _tables(draughts.variant.ENGLISH)[0],
-            _position(draughts.Board(variant="english"), _tables(draughts.variant.ENGLISH)[0]),
+            raw_position(draughts.Board(variant="english"), _tables(draughts.variant.ENGLISH)[0]),
         )[0]
     ]
     with pytest.raises(ValueError, match="not legal"):
