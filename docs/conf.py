@@ -37,7 +37,7 @@ nitpicky = True
 nitpick_ignore_regex = [
     (
         r"py:.*",
-        r"(collections|os|pathlib|typing|types|io|sqlite3|socket|ast|enum|threading"
+        r"(collections|os|pathlib|typing|types|io|sqlite3|socket|ast|enum|threading|random"
         r"|concurrent|subprocess|argparse|numpy|np|attrs?|starlette|uvicorn|gymnasium"
         r"|pettingzoo|dask|distributed|zstandard)(\..*)?",
     ),
@@ -77,6 +77,9 @@ nitpick_ignore = [
     ("py:meth", "analyse"),
     ("py:mod", "draughts.engine.evaluation"),
     ("py:attr", "lines"),
+    ("py:mod", "draughts.engine.book"),
+    ("py:mod", "draughts.engine.search"),
+    ("py:mod", "draughts.pdn.index"),
 ]
 html_theme = "alabaster"
 exclude_patterns = ["_build"]
