@@ -209,28 +209,40 @@ def read_piece(path: str, chunk: _Chunk) -> bytes:
     return b"".join(parts)
 
 
+PIECE_BYTES = 4 << 20
+"""The bytes of games of a piece of a file: read at a time by the fast
+check, sent to a worker by ``--jobs N``."""
+
+
+def pieces_of(path: str, chunk: _Chunk | None) -> Iterator[tuple[_Chunk, bytes]]:
+    """A piece of a file and its bytes (None: every piece of the whole file,
+    of :data:`PIECE_BYTES`, the bytes of one at a time in memory)."""
+    if chunk is not None:
+        yield chunk, chunk.data if chunk.data is not None else read_piece(path, chunk)
+        return
+    stream, encoding = _open_binary(path)
+    with stream:
+        for piece in _chunks(stream, PIECE_BYTES, keep=True, encoding=encoding):
+            assert piece.data is not None  # kept
+            yield piece, piece.data
+
+
 def survey_piece(path: str, chunk: _Chunk | None) -> list[Seen]:
-    """The survey of a piece of a file (None: the whole file, in pieces of
-    4 MB: the bytes of one at a time are kept for the fast check)."""
-    if chunk is None:
-        stream, encoding = _open_binary(path)
-        with stream:
-            pieces = _chunks(stream, 4 << 20, keep=True, encoding=encoding)
-            return [seen for piece in pieces for seen in _survey_chunk(path, piece)]
-    return _survey_chunk(path, chunk)
-
-
-def _survey_chunk(path: str, chunk: _Chunk) -> list[Seen]:
-    """The survey of a piece, each game whose record the fast check reads
-    (:func:`draughts.pdn._fastgame.each_game`) without the reader."""
+    """The survey of a piece of a file (None: the whole file), each game
+    whose record the fast check reads (:func:`draughts.pdn._fastgame.each_game`)
+    without the reader."""
     from draughts.pdn._fastgame import each_game  # it imports this module
 
-    data = chunk.data if chunk.data is not None else read_piece(path, chunk)
+    seen: list[Seen] = []
     surveyor = _Surveyor()
-    with _open_chunk(chunk, data) as handle:
-        starts = _chunk_starts(chunk, data)
-        games = each_game(handle, starts, data, chunk.encoding, None, surveyor.survey)
-        return [seen_of(*fast[2:]) if fast is not None else _read(slow) for _, fast, slow in games]
+    for piece, data in pieces_of(path, chunk):
+        with _open_chunk(piece, data) as handle:
+            starts = _chunk_starts(piece, data)
+            games = each_game(handle, starts, data, piece.encoding, None, surveyor.survey)
+            seen += [
+                seen_of(*fast[2:]) if fast is not None else _read(slow) for _, fast, slow in games
+            ]
+    return seen
 
 
 def _read(seen: Seen | None) -> Seen:

@@ -75,12 +75,13 @@ from draughts.pdn.offsets import (
 )
 from draughts.pdn.reader import read
 from draughts.pdn.settling import (
+    PIECE_BYTES,
     Decided,
     DecidedBy,
     Seen,
     SeenFields,
     named_by_tags,
-    read_piece,
+    pieces_of,
     seen_fields,
     variant_name,
 )
@@ -282,23 +283,21 @@ def check(
     file: str,
     starts: Iterable[GameStart],
     variant: str | None,
-    data: bytes | None = None,
-    encoding: str | None = None,
+    data: bytes,
+    encoding: str,
 ) -> Iterator[Flat]:
     """Read each game of ``handle`` once (``starts``: where each starts), as
     its tags name it, else as ``variant``, else as its evidence chooses:
     its report, start and :class:`~draughts.pdn.settling.Seen`, each as the
     tuple of its fields.
 
-    This is the one place a game is checked. Given ``data``, the bytes
-    ``handle`` reads (in ``encoding``), a game whose record
+    This is the one place a game is checked. ``data`` is the bytes
+    ``handle`` reads (in ``encoding``): a game whose record
     :func:`~draughts.pdn._fastgame.fast_game` reads is checked from its
     bytes, in one call into the native core; the reader reads the rest
     (and inference replays the candidates of a game it reads in C where it
     can, :meth:`draughts.pdn.reader._GameReader.replays`)."""
     checker = _Checker()
-    if data is None or encoding is None:
-        data, encoding = b"", "ascii"  # no fast check: the reader reads every game
     for start, fast, slow in each_game(
         handle, starts, data, encoding, variant, lambda h: read(h, checker, variant)
     ):
@@ -330,22 +329,14 @@ def check(
 
 
 def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Flat]:
-    """Read the games of a piece of a file once (None: the whole file, in
-    pieces of :data:`CHUNK_BYTES`: the bytes of one piece at a time are
-    kept for the fast check)."""
-    if chunk is None:
-        stream, encoding = _open_binary(path)
-        with stream:
-            pieces = _chunks(stream, CHUNK_BYTES, keep=True, encoding=encoding)
-            return [item for piece in pieces for item in _check_chunk(path, name, piece, variant)]
-    return _check_chunk(path, name, chunk, variant)
-
-
-def _check_chunk(path: str, name: str, chunk: _Chunk, variant: str | None) -> list[Flat]:
-    data = chunk.data if chunk.data is not None else read_piece(path, chunk)
-    with _open_chunk(chunk, data) as handle:
-        starts = _chunk_starts(chunk, data)
-        return list(check(handle, name, starts, variant, data, chunk.encoding))
+    """Read the games of a piece of a file once (None: the whole file, a
+    piece of :data:`CHUNK_BYTES` at a time)."""
+    checked: list[Flat] = []
+    for piece, data in pieces_of(path, chunk):
+        with _open_chunk(piece, data) as handle:
+            starts = _chunk_starts(piece, data)
+            checked += check(handle, name, starts, variant, data, piece.encoding)
+    return checked
 
 
 def recheck(path: str, report: GameReport, start: GameStart, variant: str) -> GameReport:
@@ -478,7 +469,7 @@ Runner = Callable[[Sequence[Call]], Iterator[Any]]
 pool, on a Dask cluster)."""
 
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
-CHUNK_BYTES = 4 << 20
+CHUNK_BYTES = PIECE_BYTES
 """The bytes of games of a piece of a file sent to a worker."""
 
 
