@@ -24,7 +24,7 @@
 
 extern PyTypeObject CoreType;
 
-enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2, C_SPLIT = 3 /* within play_written only */ };
+enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2, C_SPLIT = 3, C_MOVE = 4 /* within this file only */ };
 
 typedef struct {
     int kind;
@@ -223,13 +223,13 @@ static int split_rest(const Reader *r, Py_ssize_t i, int dest) {
     return count > 0 && written[0] != dest ? C_ERROR : C_UNKNOWN;
 }
 
-/* Read the movetext from the start, playing its moves: the state (C_*),
- * the plies played, where the result starts and ends (-1 if none), or -1
- * out of memory. */
-static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssize_t result[2]) {
-    int written[MAX_WRITTEN], capture;
-    result[0] = result[1] = -1;
-    for (Py_ssize_t i = 0;;) {
+/* Past the blanks, comments, NAGs and move numbers from *at: C_MOVE with
+ * *at where a move must be; C_OK at the end of the text, or at a result
+ * with only blanks after it (where it is written in result[]); C_UNKNOWN
+ * for anything else, and for a NAG the reader reports (nag_ok 0: before
+ * any move; or of too many digits). */
+static int next_move(const Reader *r, Py_ssize_t *at, int nag_ok, Py_ssize_t result[2]) {
+    for (Py_ssize_t i = *at;;) {
         while (i < r->len && Py_UNICODE_ISSPACE(ch(r, i))) i++;
         if (i >= r->len) return C_OK;
         Py_UCS4 c = ch(r, i);
@@ -247,8 +247,7 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
             continue;
         }
         if (c == '$' && is_dig(ch(r, i + 1))) {
-            if (*plies == 0) return C_UNKNOWN; /* the reader: a NAG before any move */
-            if (nag_end(r, &i) < 0) return C_UNKNOWN; /* the reader: out of range */
+            if (!nag_ok || nag_end(r, &i) < 0) return C_UNKNOWN;
             continue;
         }
         if (!is_dig(c)) return C_UNKNOWN;
@@ -259,6 +258,21 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
             if (ch(r, i) == '.' && ch(r, i + 1) == '.') i += 2;
             continue;
         }
+        *at = i;
+        return C_MOVE;
+    }
+}
+
+/* Read the movetext from the start, playing its moves: the state (C_*),
+ * the plies played, where the result starts and ends (-1 if none), or -1
+ * out of memory. */
+static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssize_t result[2]) {
+    int written[MAX_WRITTEN], capture;
+    result[0] = result[1] = -1;
+    for (Py_ssize_t i = 0;;) {
+        /* The reader reports a NAG before any move. */
+        int next = next_move(r, &i, *plies > 0, result);
+        if (next != C_MOVE) return next;
         int count = move_at(r, &i, written, &capture);
         if (count <= 0) return C_UNKNOWN;
         int state = play_written(g, written, count, capture);
@@ -274,35 +288,11 @@ static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssi
  * text outside the subset check() reads, which the reader then reads. */
 static int scan_evidence(Reader *r, int *numbers, Py_ssize_t *moves, Py_ssize_t first[2]) {
     int written[MAX_WRITTEN], capture;
+    Py_ssize_t result[2];
     first[0] = first[1] = -1;
     for (Py_ssize_t i = 0;;) {
-        while (i < r->len && Py_UNICODE_ISSPACE(ch(r, i))) i++;
-        if (i >= r->len) return C_OK;
-        Py_UCS4 c = ch(r, i);
-        Py_ssize_t len = (c >= '0' && c <= '2') || c == '*' ? result_at(r, i) : 0;
-        if (len) {
-            for (i += len; i < r->len; i++)
-                if (!Py_UNICODE_ISSPACE(ch(r, i))) return C_UNKNOWN;
-            return C_OK;
-        }
-        if (c == '{') {
-            while (i < r->len && ch(r, i) != '}') i++;
-            if (i >= r->len) return C_UNKNOWN;
-            i++;
-            continue;
-        }
-        if (c == '$' && is_dig(ch(r, i + 1))) {
-            if (nag_end(r, &i) < 0) return C_UNKNOWN;
-            continue;
-        }
-        if (!is_dig(c)) return C_UNKNOWN;
-        Py_ssize_t j = i;
-        while (is_dig(ch(r, j))) j++;
-        if (ch(r, j) == '.') {
-            i = j + 1;
-            if (ch(r, i) == '.' && ch(r, i + 1) == '.') i += 2;
-            continue;
-        }
+        int next = next_move(r, &i, 1, result);
+        if (next != C_MOVE) return next;
         Py_ssize_t at = i;
         int count = move_at(r, &i, written, &capture);
         if (count <= 0) return C_UNKNOWN;
