@@ -14,11 +14,20 @@ few enough pieces are left for some ending to match and, where every ending
 has a king, while a king is on the board; for a rule that looks at where the
 lone king stands, also after a king move onto or off the long diagonal in such
 an ending. In the middle game the check is a test or two.
+
+The native core's push (``BoardState`` in ``board_state.c``) keeps no
+draw-rule state of its own: the start plies follow endings of any shape,
+custom variants' included, which this module matches and the C would have
+to copy. It calls the board's tracker instead, through the members
+:class:`PushTracker` declares and nothing else; :data:`PUSH_MEMBERS` names
+them, and the tests hold the C to that list, :class:`Tracker` to the
+protocol, and the C's and Python's pushes to each other's counts in every
+preset.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from draughts.outcome import DrawRule, Ending, Reset
 
@@ -28,6 +37,57 @@ if TYPE_CHECKING:
 QUIET, PLIES, TRACKED = 0, 1, 2
 """How a counting rule is counted: since the last capture or man move, since
 the set-up, or with its own start ply."""
+
+
+class PushTracker(Protocol):
+    """What a board's push (the Python one and the native core's) reads of
+    the draw-rule tracker: the C reads the attributes once per variant
+    context and calls the two methods after the moves that may start or
+    stop a tracked rule. Every attribute is a plain int or tuple of ints
+    (bools count as ints), as the C converts them."""
+
+    events: tuple[int, int, int]
+    """The event bits of a capture, a man move and a promotion."""
+    inactive: tuple[int | None, ...]
+    """The start plies while no tracked rule holds (the C's shortcut)."""
+    man_move_resets: bool
+    """Whether a plain man move may restart a tracked rule."""
+    long_diagonal: int
+    """The mask of the long diagonal (0 where no rule looks at it)."""
+    positional_pieces: int
+    """The most pieces with which a rule looks at the long diagonal."""
+    needs_king: bool
+    """With no king on the board no tracked rule holds."""
+    weaker_king: bool
+    """With no king on the weaker side no tracked rule holds."""
+    max_pieces: int
+    """With more pieces no tracked rule holds."""
+    max_weaker: int
+    """With more pieces on the weaker side no tracked rule holds."""
+
+    def after_progress(
+        self,
+        starts: tuple[int | None, ...],
+        ply: int,
+        men: list[int],
+        kings: list[int],
+        events: int,
+    ) -> tuple[int | None, ...]:
+        """The start plies after a capture, a crowning or a man move."""
+
+    def update(
+        self,
+        starts: tuple[int | None, ...],
+        ply: int,
+        men: list[int],
+        kings: list[int],
+        events: int,
+    ) -> tuple[int | None, ...]:
+        """The start plies after a quiet king move onto or off the long diagonal."""
+
+
+PUSH_MEMBERS = frozenset({*PushTracker.__annotations__, "after_progress", "update"})
+"""The names of :class:`PushTracker`'s members: all the native push reads of a tracker."""
 
 
 class Tracker:
@@ -310,3 +370,9 @@ def _long_diagonal(t: Geometry) -> int:
         if mask.bit_count() > best.bit_count():
             best = mask
     return best
+
+
+if TYPE_CHECKING:
+
+    def _conforms(tracker: Tracker) -> PushTracker:
+        return tracker  # mypy checks that Tracker offers what push reads

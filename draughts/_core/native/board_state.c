@@ -13,7 +13,15 @@
  * move whose squares are on the board, a piece of the side to move on its
  * origin. Everything else goes to Board._push_python, which is the
  * reference: its error messages, Frisian's king-move count, a hand-made
- * multi-capture without its route where men crown on the way. */
+ * multi-capture without its route where men crown on the way.
+ *
+ * The draw-rule start plies stay with the board's Python tracker
+ * (draughts._draw_rules.Tracker), which matches endings of any shape,
+ * custom variants' too: push reads of it only the members of
+ * draughts._draw_rules.PushTracker (a test records what the C reads and
+ * compares it with that protocol) and calls it only after a move that may
+ * start or stop a tracked rule, once may_progress's shortcut (the same
+ * tests as Tracker.after_progress's first ones) lets it through. */
 #include "convert.h"
 #include "pdn_lines.h"
 
@@ -98,54 +106,56 @@ static int long_attr(PyObject *owner, const char *name, long *out) {
     return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
-/* What push reads of the context on every move, read once here. */
+/* The tracker's members push reads (draughts._draw_rules.PushTracker),
+ * read one after the other so that the first one missing or of the wrong
+ * type is the error raised. 0, or -1 with an exception set. */
+static int learn_tracker(StateObject *self, PyObject *tracker, PyObject **diagonal) {
+    long positional, man_move_resets, needs_king, weaker_king;
+    PyObject *events = PyObject_GetAttrString(tracker, "events");
+    if (events == NULL) return -1;
+    int ok = PyArg_ParseTuple(events, "lll;the tracker's events must be three ints",
+                              &self->events[0], &self->events[1], &self->events[2]);
+    Py_DECREF(events);
+    if (!ok || long_attr(tracker, "positional_pieces", &positional) < 0 ||
+        long_attr(tracker, "man_move_resets", &man_move_resets) < 0 ||
+        long_attr(tracker, "needs_king", &needs_king) < 0 ||
+        long_attr(tracker, "weaker_king", &weaker_king) < 0 ||
+        long_attr(tracker, "max_pieces", &self->max_pieces) < 0 ||
+        long_attr(tracker, "max_weaker", &self->max_weaker) < 0)
+        return -1;
+    self->positional_pieces = (int)positional;
+    self->man_move_resets = man_move_resets != 0;
+    self->needs_king = needs_king != 0;
+    self->weaker_king = weaker_king != 0;
+    *diagonal = PyObject_GetAttrString(tracker, "long_diagonal");
+    return *diagonal == NULL ? -1 : 0;
+}
+
+/* What push reads of the context on every move, read once here. 0, or -1
+ * with an exception set. */
 static int learn_context(StateObject *self, PyObject *ctx) {
     long king_limit, flag;
     PyObject *core = PyObject_GetAttrString(ctx, "core");
     if (core == NULL) return -1;
+    PyObject *diagonal = NULL;
     if (long_attr(ctx, "king_limit", &king_limit) < 0 ||
-        long_attr(ctx, "crown_and_continue", &flag) < 0) {
+        long_attr(ctx, "crown_and_continue", &flag) < 0 ||
+        (self->tracker = PyObject_GetAttrString(ctx, "tracker")) == NULL ||
+        learn_tracker(self, self->tracker, &diagonal) < 0) {
         Py_DECREF(core);
-        return -1;
+        return -1; /* set_ctx forgets the tracker */
     }
     self->crown_and_continue = flag != 0;
-    PyObject *tracker = PyObject_GetAttrString(ctx, "tracker");
-    if (tracker == NULL) {
-        Py_DECREF(core);
-        return -1;
-    }
-    self->tracker = tracker;
-    PyObject *events = PyObject_GetAttrString(tracker, "events");
-    PyObject *diagonal = PyObject_GetAttrString(tracker, "long_diagonal");
-    long positional = 0;
-    int failed = events == NULL || diagonal == NULL ||
-                 !PyArg_ParseTuple(events, "lll", &self->events[0], &self->events[1],
-                                   &self->events[2]) ||
-                 long_attr(tracker, "positional_pieces", &positional) < 0 ||
-                 long_attr(tracker, "man_move_resets", &flag) < 0;
-    self->positional_pieces = (int)positional;
-    self->man_move_resets = flag != 0;
-    long needs_king = 0, weaker_king = 0;
-    failed = failed || long_attr(tracker, "needs_king", &needs_king) < 0 ||
-             long_attr(tracker, "weaker_king", &weaker_king) < 0 ||
-             long_attr(tracker, "max_pieces", &self->max_pieces) < 0 ||
-             long_attr(tracker, "max_weaker", &self->max_weaker) < 0;
-    self->needs_king = needs_king != 0;
-    self->weaker_king = weaker_king != 0;
-    int covered = !failed && PyObject_TypeCheck(core, &CoreType) && ((CoreObject *)core)->ready &&
+    int covered = PyObject_TypeCheck(core, &CoreType) && ((CoreObject *)core)->ready &&
                   ((CoreObject *)core)->rules.padded && king_limit == 0;
-    if (covered && to_bits((CoreObject *)core, diagonal, &self->long_diagonal, "long_diagonal") < 0)
-        failed = 1;
-    Py_XDECREF(events);
-    Py_XDECREF(diagonal);
-    if (failed) {
+    int failed = covered &&
+                 to_bits((CoreObject *)core, diagonal, &self->long_diagonal, "long_diagonal") < 0;
+    Py_DECREF(diagonal);
+    if (failed || !covered) {
         Py_DECREF(core);
-        return -1;
+        return failed ? -1 : 0;
     }
-    if (covered)
-        self->core = (CoreObject *)core;
-    else
-        Py_DECREF(core);
+    self->core = (CoreObject *)core;
     return 0;
 }
 
