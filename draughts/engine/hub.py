@@ -36,11 +36,14 @@ from draughts.engine.base import (
 )
 from draughts.move import Move
 from draughts.piece import KING
+from draughts.variant import Variant, find_variant
 
 _TOKEN = re.compile(r'\s*([^\s="]+)(?:\s*=\s*(?:"([^"]*)"|([^\s="]+)))?')
 _MOVE = re.compile(r"([0-9]+)([-x])([0-9]+)((?:x[0-9]+)*)")
 _SAFE_VALUE = re.compile(r'[^\s="]+')
 _STDERR_LINES = 20  # how much of the engine's stderr an error message quotes
+# Scan's names for our variants, where they differ (its ``variant`` parameter).
+_SCAN_NAMES = {"international": "normal", "breakthrough": "bt", "antidraughts": "losing"}
 
 
 def parse_line(line: str) -> tuple[str, dict[str, str]]:
@@ -286,7 +289,8 @@ class HubEngine(Engine):
 
     Positions are sent in the board's own square numbering, so a Hub engine
     for another variant than international draughts must use the same
-    numbering as the variant's PDN. ``Limit.time`` is sent as
+    numbering as the variant's PDN. The variant is a parameter the engine
+    reads when it starts: :meth:`popen`'s ``variant`` sets it. ``Limit.time`` is sent as
     ``move-time``, ``depth`` as ``depth`` and ``nodes`` as ``nodes`` (an
     extension some engines ignore).
 
@@ -296,9 +300,13 @@ class HubEngine(Engine):
     Scan 32-28
     """
 
-    def __init__(self, process: Process, *, timeout: float | None = 10.0) -> None:
+    def __init__(
+        self, process: Process, *, timeout: float | None = 10.0, variant: Variant | None = None
+    ) -> None:
         self._process = process
         self._timeout = timeout
+        self.variant = variant
+        """The variant the engine was told to play, or None if it was not told."""
         self.id: dict[str, str] = {}
         """What the engine said about itself (``name``, ``version``, ...)."""
         self.params: dict[str, dict[str, str]] = {}
@@ -309,11 +317,18 @@ class HubEngine(Engine):
         cls,
         command: list[str],
         *,
+        variant: Variant | str | None = None,
         options: dict[str, str] | None = None,
         timeout: float | None = 10.0,
     ) -> HubEngine:
         """Start ``command`` (for Scan: ``["./scan", "hub"]``), set
         ``options`` with ``set-param`` and wait until it is ready.
+
+        ``variant`` (a :class:`~draughts.variant.Variant` or its name) is
+        sent as the engine's ``variant`` parameter, in Scan's name where it
+        has one (``normal``, ``bt``, ``losing``), unless ``options`` sets it;
+        the engine then refuses boards of other variants. Without it the
+        engine plays whatever it starts with (international for Scan).
 
         ``timeout`` is how many seconds the engine may stay silent during the
         start-up, or past the time limit of a search, before it is given up
@@ -321,9 +336,11 @@ class HubEngine(Engine):
         limit are waited for as long as they take.
 
         :raises EngineError: if the program cannot be started or does not
-            complete the start-up.
+            complete the start-up, or offers no such variant.
         """
-        engine = cls(Process.start(command), timeout=timeout)
+        if isinstance(variant, str):
+            variant = find_variant(variant)
+        engine = cls(Process.start(command), timeout=timeout, variant=variant)
         try:
             engine._handshake(options or {})
         except BaseException:
@@ -345,14 +362,42 @@ class HubEngine(Engine):
                 self.params[args["name"]] = args
             elif command == "wait":
                 break
+        if self.variant is not None and "variant" not in options:
+            options = {**self._variant_option(self.variant), **options}
         for key, value in options.items():
             self._process.send(format_line("set-param", name=key, value=value))
         self._process.send("init")
         while self._process.receive(self._timeout, "the reply to 'init'")[0] != "ready":
             pass
 
-    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+    def _variant_option(self, variant: Variant) -> dict[str, str]:
+        """The ``set-param`` that tells the engine ``variant`` (none where it
+        already plays it)."""
+        names = [_SCAN_NAMES.get(variant.name, variant.name), variant.name]
+        declared = self.params.get("variant")
+        if declared is None:
+            if variant.name == "international":
+                return {}
+            raise EngineError(
+                f"{self.name} has no variant parameter: it cannot play {variant.name}"
+            )
+        offered = declared.get("values", "").split()
+        name = next((n for n in names if n in offered), None if offered else names[0])
+        if name is None:
+            raise EngineError(
+                f"{self.name} does not play {variant.name}: its variants are {', '.join(offered)}"
+            )
+        return {} if declared.get("value") == name else {"variant": name}
+
+    def _check_variant(self, board: Board) -> None:
         require_moves(board)
+        if self.variant is not None and board.variant != self.variant:
+            raise EngineError(
+                f"{self.name} was started for {self.variant.name}, not {board.variant.name}"
+            )
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        self._check_variant(board)
         done, analysis = self._go(board, limit, "think")
         move = self._move(board, done.get("move"), "move")
         ponder = None
@@ -364,7 +409,7 @@ class HubEngine(Engine):
         return PlayResult(move, ponder, analysis)
 
     def analyse(self, board: Board, limit: Limit | None = None) -> Analysis:
-        require_moves(board)
+        self._check_variant(board)
         done, analysis = self._go(board, limit, "analyze")
         if not analysis.pv:
             analysis = attrs.evolve(analysis, pv=(self._move(board, done.get("move"), "move"),))
