@@ -83,6 +83,9 @@ def run_dxp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 f"draughts dxp: {option} wants a positive number of seconds, not {value}", file=err
             )
             return 2
+    if args.pdn and (problem := _unwritable(args.pdn)):
+        print(f"draughts dxp: cannot write the games to --pdn {args.pdn}: {problem}", file=err)
+        return 2
     engine = builtin(args.level, seed=args.seed)
     limit = None if args.move_time is None else Limit(time=args.move_time)
 
@@ -147,6 +150,16 @@ def run_dxp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print("draughts dxp: interrupted", file=err)
         return 130
     return 0
+
+
+def _unwritable(path: str) -> str | None:
+    """Why games cannot be appended to ``path`` (checked before the first
+    game, so that a typo does not cost a game played), or None."""
+    try:
+        with Path(path).open("a", encoding="utf-8"):
+            return None
+    except OSError as error:
+        return error.strerror or str(error)
 
 
 def _games(args: argparse.Namespace) -> tuple[list[draughts.Board], list[draughts.Color]]:
