@@ -52,34 +52,5 @@ nitpick_ignore_regex = [
     (r"py:class", r"draughts\.pdn\.headers\.ResultT|draughts\.engine\.matches\.EngineSpec|Paths"),
     (r"py:class", r"draughts\.engine\.(search\.Searcher|hub\.Process|_dxp_wire\..*)"),
 ]
-# Short references in the docstrings of modules that other work is changing
-# (the PDN reader's, the engines', draughts.ml's): each names something the
-# API reference does not document under that name. Fix the docstring and
-# remove its line here.
-nitpick_ignore = [
-    ("py:exc", "HubInputError"),
-    ("py:meth", "result"),
-    ("py:data", "NOT_SET_UP"),
-    ("py:attr", "unparsed"),
-    ("py:class", "RecordVisitor"),
-    ("py:mod", "draughts.pdn.validation"),
-    ("py:attr", "agent_selection"),
-    ("py:attr", "np_random"),
-    ("py:func", "encode_batch"),
-    ("py:func", "encode"),
-    ("py:meth", "Dataset.save"),
-    ("py:func", "load"),
-    ("py:class", "Dataset"),
-    ("py:meth", "Searcher.stop"),
-    ("py:func", "load_openings"),
-    ("py:func", "elo_error_margin"),
-    ("py:func", "elo_difference"),
-    ("py:meth", "analyse"),
-    ("py:mod", "draughts.engine.evaluation"),
-    ("py:attr", "lines"),
-    ("py:mod", "draughts.engine.book"),
-    ("py:mod", "draughts.engine.search"),
-    ("py:mod", "draughts.pdn.index"),
-]
 html_theme = "alabaster"
 exclude_patterns = ["_build"]
