@@ -197,21 +197,20 @@ class NativeExtras(Protocol):
     ) -> tuple[list[int], int, int]:
         """The game starts of PDN bytes."""
 
-    def check_moves(
+    def check_each(
         self,
-        tables: Any,
+        setups: tuple[tuple[Any, list[int], list[int], int, bytes, bool], ...],
         text: str,
-        men: list[int],
-        kings: list[int],
-        turn: int,
-        numbers: bytes,
-        dash_captures: bool,
+        start: int,
         limit: int,
         /,
-    ) -> tuple[int, int, int, int, int]:
-        """A game's movetext played on bitboards."""
+    ) -> tuple[tuple[int, int, int, int, int], ...]:
+        """A game's movetext played on bitboards from each setup."""
 
-    def movetext_evidence(self, text: str, /) -> tuple[int, int, int, int, int]:
+    def record_tags(self, text: str, /) -> tuple[int, str | None, str | None, str | None] | None:
+        """The plain tag pairs a game record starts with."""
+
+    def movetext_evidence(self, text: str, start: int, /) -> tuple[int, int, int, int, int]:
         """What a game's movetext shows of its board."""
 
 

@@ -112,7 +112,7 @@ def test_what_the_fast_check_reads() -> None:
 
 
 def test_the_pure_core_leaves_every_game_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_core, "movetext_evidence", None)
+    monkeypatch.setattr(_core, "record_tags", None)
     assert _fastgame.fast_game(RECORDS[0], None) is None
 
 
