@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from draughts._core.geometry import Geometry
 from draughts._core.pure.board_state import STATE_NAMES, UNDO_FIELDS, UNDO_KEY, UndoRecord
@@ -62,7 +62,7 @@ else:
         from draughts._core.native import NodeChain as _NativeNodeChain
         from draughts._core.native import NodeMaker as _NativeNodeMaker
         from draughts._core.native import check_each as _native_check_each
-        from draughts._core.native import movetext_evidence as _native_movetext_evidence
+        from draughts._core.native import infer_each as _native_infer_each
         from draughts._core.native import plain_line_end as _native_plain_line_end
         from draughts._core.native import record_tags as _native_record_tags
         from draughts._core.native import split_games as _native_split_games
@@ -121,9 +121,9 @@ __all__ = [
     "compiled_search",
     "find_step",
     "has_step",
+    "infer_each",
     "legal_moves",
     "moves_between",
-    "movetext_evidence",
     "perft",
     "plain_line_end",
     "position_key",
@@ -168,11 +168,12 @@ check_each: Callable[..., tuple[tuple[int, int, int, int, int], ...]] | None = (
 """The native core's check of a game's movetext from each of several
 starts, without a game tree (see :mod:`draughts.pdn._fastcheck`); None on
 the pure core."""
-movetext_evidence: Callable[[str, int], tuple[int, int, int, int, int]] | None = (
-    _native_movetext_evidence if _native_loaded else None
+infer_each: Callable[[str, int, dict[Any, Any]], tuple[Any, ...] | None] | None = (
+    _native_infer_each if _native_loaded else None
 )
-"""The native core's reading of what a movetext shows of its board (see
-:mod:`draughts.pdn._fastcheck`); None on the pure core."""
+"""The native core's reading of what a movetext shows of its board, with
+the replays of the variants it may be (see :mod:`draughts.pdn._fastgame`);
+None on the pure core."""
 record_tags: Callable[[str], tuple[int, str | None, str | None, str | None] | None] | None = (
     _native_record_tags if _native_loaded else None
 )

@@ -210,8 +210,10 @@ class NativeExtras(Protocol):
     def record_tags(self, text: str, /) -> tuple[int, str | None, str | None, str | None] | None:
         """The plain tag pairs a game record starts with."""
 
-    def movetext_evidence(self, text: str, start: int, /) -> tuple[int, int, int, int, int]:
-        """What a game's movetext shows of its board."""
+    def infer_each(
+        self, text: str, start: int, starters: dict[Any, Any], /
+    ) -> tuple[int, int, int, int, Any, tuple[tuple[int, int, int, int, int], ...] | None] | None:
+        """What a game's movetext shows of its board, and its candidates' replays."""
 
 
 def _members(protocol: type) -> dict[str, inspect.Signature | None]:

@@ -90,7 +90,7 @@ def _starters(first: str, numbers: int) -> Starters:
     played from (None where one has none: the reader reads the game), and
     the candidates' ids."""
     key = (first, numbers)
-    found = _STARTERS.get(key)
+    found = _STARTERS.get(key)  # the key infer_each looks up
     if found is None:
         fits = [v for v in CANDIDATES if numbers <= _board_size(v)[0]]
         starters = tuple(v for v in fits if may_start(v, first))
@@ -155,20 +155,23 @@ def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:
     the text once; the choice depends on nothing else but the squares used,
     so it is made once for each such outcome (choosing was half the time of
     the fast check of a file)."""
-    assert _core.movetext_evidence is not None and _core.check_each is not None
-    state, numbers, moves, first_start, first_end = _core.movetext_evidence(text, start)
-    if state != _OK or not moves:
+    assert _core.infer_each is not None and _core.check_each is not None
+    found = _core.infer_each(text, start, _STARTERS)
+    if found is None:
         return None  # a game without moves is chosen by its FEN tag alone: the reader's
-    first = text[first_start:first_end]
-    setups, ids = _starters(first, numbers)
+    numbers, moves, first_start, first_end, starters, runs = found
+    if starters is None:
+        starters = _starters(text[first_start:first_end], numbers)
+    setups, ids = starters
     if setups is None:
         return None
-    runs = _core.check_each(setups, text, start, 0)
+    if runs is None:
+        runs = _core.check_each(setups, text, start, 0)
     states = tuple([run[0] for run in runs])  # _OK, _ERROR, or more: not known here
-    if max(states) > _ERROR:
+    if _OK not in states or max(states) > _ERROR:
+        # No candidate replays every move (the reader reports the errors),
+        # or one the native loop cannot tell.
         return None
-    if _OK not in states:
-        return None  # no candidate replays every move: the reader reports the errors
     if runs[states.index(_OK)][3] < 0:
         # No result marker (a candidate that replays every move reads the
         # whole text, and every such replay finds the same end): the
@@ -188,6 +191,7 @@ def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:
                 return True, limit
             return run[0] == _OK, run[1]
 
+        first = text[first_start:first_end]
         choice = choose(Evidence(numbers=numbers, moves=moves, first=first), None, replay)
         if len(_CHOICES) < 4096:
             _CHOICES[key] = choice

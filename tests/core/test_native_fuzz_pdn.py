@@ -1,5 +1,5 @@
 """A fuzz of the native core's PDN entry points that read whole games
-(``split_games``, ``check_each``, ``record_tags``, ``movetext_evidence``):
+(``split_games``, ``check_each``, ``infer_each``, ``record_tags``):
 any bytes, any text, any positions and any values where they belong never
 crash; each call refuses its input with ValueError or TypeError or answers
 in its documented shape. Their answers
@@ -253,7 +253,31 @@ def test_check_each_refuses_bad_arguments() -> None:
         with pytest.raises(ValueError):
             native.check_each(good, "1. 32-28 *", start, 0)
     with pytest.raises(ValueError):
-        native.movetext_evidence("1. 32-28 *", 99)
+        native.infer_each("1. 32-28 *", 99, {})
+    with pytest.raises(TypeError):
+        native.infer_each("1. 32-28 *", 0, [])
+
+
+@boards_in_c
+@FUZZ
+@given(MOVETEXT, st.lists(st.sampled_from(range(len(SETUPS))), max_size=3), st.integers(0, 10))
+def test_infer_each_reads_as_check_each(text: str, which: list[int], skip: int) -> None:
+    """``infer_each`` replays the setups its dict gives for the movetext's
+    first move and highest number as ``check_each`` does, and says where
+    that first move is."""
+    start = min(skip, len(text))
+    numbers = array.array("h", range(100)).tobytes()
+    setups = tuple((*SETUPS[k], numbers, True) for k in which)
+    found = native.infer_each(text, start, {})
+    if found is None:
+        return
+    highest, moves, first_start, first_end, entry, runs = found
+    assert (entry, runs) == (None, None)
+    assert 0 < highest < 100 and moves > 0 and start <= first_start < first_end <= len(text)
+    assert text[first_start].isdigit() and text[first_end - 1].isdigit()
+    key = (text[first_start:first_end], highest)
+    again = native.infer_each(text, start, {key: (setups, "anything")})
+    assert again == (*found[:4], (setups, "anything"), native.check_each(setups, text, start, 0))
 
 
 TAG_TEXT = st.lists(

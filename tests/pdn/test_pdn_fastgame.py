@@ -19,7 +19,7 @@ from draughts.pdn import _fastgame, scan_starts, validate
 from draughts.pdn.settling import survey_piece
 from tests.conftest import SHARED_PDN
 
-native = pytest.mark.skipif(_core.movetext_evidence is None, reason="the native core is not built")
+native = pytest.mark.skipif(_core.infer_each is None, reason="the native core is not built")
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "tests" / "data" / "pdn").glob("*.p[dh]n"))
@@ -150,3 +150,11 @@ def test_the_survey_is_the_same_with_the_fast_check(
         patch.setattr(_fastgame, "fast_game", lambda text, default: None)
         slow = survey_piece(str(path), None)
     assert fast == slow
+
+
+@native
+def test_a_first_move_no_candidate_may_start_is_left_to_the_reader() -> None:
+    # No candidate's start has a first move from 14 to 10: the choice is
+    # among no replays at all.
+    record = '[Event "x"]\n1. 14-10 7-11 *\n'
+    assert _fastgame.fast_game(record, None) is None

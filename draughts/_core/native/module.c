@@ -485,11 +485,10 @@ static PyObject *py_tag_line(PyObject *unused, PyObject *text) {
 
 /* split_games(...): see pdn_split.c. */
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
-/* check_each(...), record_tags(...): see pdn_check.c. */
+/* check_each(...), infer_each(...), record_tags(...): see pdn_check.c. */
 PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 PyObject *py_record_tags(PyObject *unused, PyObject *text);
-/* movetext_evidence(...): see pdn_check.c. */
-PyObject *py_movetext_evidence(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 
 /* Each docstring starts with the function's text signature (CPython's
  * "name($module, ...)\n--\n\n" convention: inspect.signature reads it), the
@@ -533,12 +532,12 @@ static PyMethodDef functions[] = {
     {"check_each", (PyCFunction)(void (*)(void))py_check_each, METH_FASTCALL,
      "check_each($module, setups, text, start, limit, /)\n--\n\n"
      "A game's movetext played on bitboards from each setup (see draughts.pdn._fastcheck)."},
+    {"infer_each", (PyCFunction)(void (*)(void))py_infer_each, METH_FASTCALL,
+     "infer_each($module, text, start, starters, /)\n--\n\n"
+     "A movetext's evidence and its candidates' replays (see draughts.pdn._fastgame)."},
     {"record_tags", (PyCFunction)py_record_tags, METH_O,
      "record_tags($module, text, /)\n--\n\n"
      "The plain tag pairs a game record starts with (see draughts.pdn._fastgame)."},
-    {"movetext_evidence", (PyCFunction)(void (*)(void))py_movetext_evidence, METH_FASTCALL,
-     "movetext_evidence($module, text, start, /)\n--\n\n"
-     "What a game's movetext shows of its board (see draughts.pdn._fastcheck)."},
     {"set_pure", (PyCFunction)py_set_pure, METH_O,
      "set_pure($module, functions, /)\n--\n\nThe pure functions to fall back on."},
     {NULL, NULL, 0, NULL},

@@ -283,6 +283,8 @@ typedef struct {
     Py_ssize_t len, cap, nlen, ncap;
     int state;            /* how the text ends: C_OK or C_UNKNOWN */
     Py_ssize_t result[2]; /* where its result is written (-1 if none) */
+    Py_ssize_t first;     /* where its first move starts (-1 if none) */
+    int highest;          /* the highest number written in a move */
 } Movetext;
 
 static void movetext_free(Movetext *m) {
@@ -304,6 +306,8 @@ static int movetext_add(Movetext *m, const int *written, int count, int capture,
         m->numbers = numbers, m->ncap = cap;
     }
     memcpy(m->numbers + m->nlen, written, (size_t)count * sizeof *written);
+    for (int k = 0; k < count; k++)
+        if (written[k] > m->highest) m->highest = written[k];
     m->moves[m->len++] = (Written){end, (int)m->nlen, count, capture};
     m->nlen += count;
     return 0;
@@ -315,13 +319,14 @@ static int movetext_add(Movetext *m, const int *written, int count, int capture,
  * -1 out of memory. */
 static int read_movetext(const Reader *r, Py_ssize_t start, Movetext *m) {
     int written[MAX_WRITTEN], capture;
-    m->result[0] = m->result[1] = -1;
+    m->result[0] = m->result[1] = m->first = -1;
     for (Py_ssize_t i = start;;) {
         int next = next_move(r, &i, m->len > 0, m->result);
         if (next != C_MOVE) {
             m->state = next;
             return 0;
         }
+        if (m->first < 0) m->first = i;
         int count = move_at(r, &i, written, &capture);
         if (count <= 0) {
             m->state = C_UNKNOWN;
@@ -349,28 +354,6 @@ static int replay(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit,
     return m->state;
 }
 
-/* What the movetext shows before any variant is chosen (the evidence of
- * draughts.pdn.infer.Evidence): the highest square number its moves write,
- * how many moves it has, where its first move is written. C_UNKNOWN for a
- * text outside the subset read_movetext() reads, which the reader then reads. */
-static int scan_evidence(Reader *r, Py_ssize_t start, int *numbers, Py_ssize_t *moves,
-                         Py_ssize_t first[2]) {
-    int written[MAX_WRITTEN], capture;
-    Py_ssize_t result[2];
-    first[0] = first[1] = -1;
-    for (Py_ssize_t i = start;;) {
-        int next = next_move(r, &i, 1, result);
-        if (next != C_MOVE) return next;
-        Py_ssize_t at = i;
-        int count = move_at(r, &i, written, &capture);
-        if (count <= 0) return C_UNKNOWN;
-        for (int k = 0; k < count; k++)
-            if (written[k] > *numbers) *numbers = written[k];
-        if (first[0] < 0) first[0] = at, first[1] = i;
-        ++*moves;
-    }
-}
-
 /* A str argument read as text: 0, or -1 with TypeError naming `usage`. */
 static int text_reader(PyObject *text, Reader *r, const char *usage) {
     if (!PyUnicode_Check(text)) {
@@ -393,30 +376,6 @@ static int text_start(PyObject *arg, const Reader *r, Py_ssize_t *start) {
         return -1;
     }
     return 0;
-}
-
-/* movetext_evidence(text, start) -> (state, numbers, moves, first_start, first_end)
- *
- * The movetext is text[start:]. state: 0 the text is one the fast check
- * reads, 2 not (the reader must read it; the other fields are then 0 and
- * -1). numbers: the highest square number written in a move; moves: the
- * moves written; first_start, first_end: where the first move is written
- * in text (-1 without one). */
-PyObject *py_movetext_evidence(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
-    (void)unused;
-    static const char usage[] = "movetext_evidence(text, start)";
-    Reader r;
-    Py_ssize_t start;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, usage);
-        return NULL;
-    }
-    if (text_reader(args[0], &r, usage) < 0 || text_start(args[1], &r, &start) < 0) return NULL;
-    int numbers = 0;
-    Py_ssize_t moves = 0, first[2];
-    int state = scan_evidence(&r, start, &numbers, &moves, first);
-    if (state != C_OK) numbers = 0, moves = 0, first[0] = first[1] = -1;
-    return Py_BuildValue("(iinnn)", state, numbers, moves, first[0], first[1]);
 }
 
 /* A Game at the start a setup tuple gives: (tables, men, kings, turn,
@@ -470,6 +429,31 @@ static PyObject *replay_answer(Game *g, const Reader *r, const Movetext *m, Py_s
     return Py_BuildValue("(innnn)", state, plies, (Py_ssize_t)g->warned, result[0], result[1]);
 }
 
+/* The replays of the moves read from each of `setups` (a tuple of setup
+ * tuples, see check_each): a tuple of their answers, or NULL with an
+ * exception. */
+static PyObject *replay_each(PyObject *setups, const Reader *r, const Movetext *m,
+                             Py_ssize_t limit) {
+    Py_ssize_t count = PyTuple_GET_SIZE(setups);
+    PyObject *answers = PyTuple_New(count);
+    if (answers == NULL) return NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Game g;
+        int ready = game_of_setup(&g, PyTuple_GET_ITEM(setups, k));
+        PyObject *answer =
+            ready < 0 ? NULL
+            : ready   ? Py_BuildValue("(innnn)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
+                                      (Py_ssize_t)-1, (Py_ssize_t)-1)
+                      : replay_answer(&g, r, m, limit > 0 ? limit : -1);
+        if (answer == NULL) {
+            Py_DECREF(answers);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(answers, k, answer);
+    }
+    return answers;
+}
+
 /* check_each(setups, text, start, limit) -> ((state, plies, warned,
  *     result_start, result_end), ...), one for each setup
  *
@@ -493,32 +477,68 @@ PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     if (text_reader(args[1], &r, usage) < 0 || text_start(args[2], &r, &start) < 0) return NULL;
     Py_ssize_t limit = PyLong_AsSsize_t(args[3]);
     if (limit == -1 && PyErr_Occurred()) return NULL;
-    Py_ssize_t count = PyTuple_GET_SIZE(args[0]);
-    PyObject *answers = PyTuple_New(count);
-    if (answers == NULL) return NULL;
     Movetext m;
     memset(&m, 0, sizeof m);
-    if (read_movetext(&r, start, &m) < 0) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    for (Py_ssize_t k = 0; k < count; k++) {
-        Game g;
-        int ready = game_of_setup(&g, PyTuple_GET_ITEM(args[0], k));
-        if (ready < 0) goto fail;
-        PyObject *answer =
-            ready ? Py_BuildValue("(innnn)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
-                                  (Py_ssize_t)-1, (Py_ssize_t)-1)
-                  : replay_answer(&g, &r, &m, limit > 0 ? limit : -1);
-        if (answer == NULL) goto fail;
-        PyTuple_SET_ITEM(answers, k, answer);
-    }
+    PyObject *answers = read_movetext(&r, start, &m) < 0 ? PyErr_NoMemory()
+                                                          : replay_each(args[0], &r, &m, limit);
     movetext_free(&m);
     return answers;
-fail:
+}
+
+/* infer_each(text, start, starters) -> (numbers, moves, first_start,
+ *     first_end, entry, answers) or None
+ *
+ * Inference's reading of the movetext text[start:] in one call: what it
+ * shows before a variant is chosen (draughts.pdn.infer.Evidence: the
+ * highest square number its moves write, how many moves it has, where its
+ * first move is written), and the replays of the candidates it may be (as
+ * check_each answers, in full).
+ * starters: a dict from (first move as written, highest number) to a
+ * tuple whose first item is the tuple of the candidates' setups; entry is
+ * the movetext's (None where it has none: the caller chooses the
+ * candidates and calls check_each), answers the replays of its setups
+ * (None without them). None for a movetext with no move, or with text
+ * this loop does not read (the reader reads it). */
+PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    static const char usage[] = "infer_each(text, start, starters)";
+    Reader r;
+    Py_ssize_t start;
+    if (nargs != 3 || !PyDict_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    if (text_reader(args[0], &r, usage) < 0 || text_start(args[1], &r, &start) < 0) return NULL;
+    Movetext m;
+    memset(&m, 0, sizeof m);
+    PyObject *found = NULL, *answer = NULL;
+    if (read_movetext(&r, start, &m) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (m.state != C_OK || m.len == 0) {
+        answer = Py_NewRef(Py_None);
+        goto done;
+    }
+    Py_ssize_t first_end = m.moves[0].end;
+    PyObject *key = Py_BuildValue("(Ni)", PyUnicode_Substring(args[0], m.first, first_end), m.highest);
+    if (key == NULL) goto done;
+    PyObject *entry = PyDict_GetItemWithError(args[2], key); /* borrowed */
+    Py_DECREF(key);
+    if (entry == NULL && PyErr_Occurred()) goto done;
+    if (entry != NULL && PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) > 0 &&
+        PyTuple_Check(PyTuple_GET_ITEM(entry, 0))) {
+        found = replay_each(PyTuple_GET_ITEM(entry, 0), &r, &m, 0);
+        if (found == NULL) goto done;
+    } else {
+        found = Py_NewRef(Py_None);
+    }
+    answer = Py_BuildValue("(innnOO)", m.highest, m.len, m.first, first_end,
+                           entry != NULL ? entry : Py_None, found);
+done:
+    Py_XDECREF(found);
     movetext_free(&m);
-    Py_DECREF(answers);
-    return NULL;
+    return answer;
 }
 
 /* A tag pair alone on its line at i, as draughts.pdn._fastgame's _TAG
