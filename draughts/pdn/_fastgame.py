@@ -216,6 +216,10 @@ def each_game(
     handle is moved to a game only when the reader is to read it. The end:
     after the last start, or when ``read`` finds no game."""
     fast = _core.record_tags is not None and _fast_encoding(encoding)
+    # Text of one byte a character (most files) is decoded once, and each
+    # game sliced from it: a slice and a decoding a game were a tenth of
+    # the time around the fast checks.
+    ascii_text = data.decode("ascii") if fast and data.isascii() else None
     in_step = True  # the handle stands where the next game starts
     base: int | None = None
     following = iter(starts)
@@ -226,8 +230,13 @@ def each_game(
             base = start.offset
         found = None
         if fast:
-            end = len(data) if after is None else after.offset - base
-            found = fast_game(data[start.offset - base : end].decode(encoding, "replace"), default)
+            begin, end = start.offset - base, len(data) if after is None else after.offset - base
+            record = (
+                ascii_text[begin:end]
+                if ascii_text is not None
+                else data[begin:end].decode(encoding, "replace")
+            )
+            found = fast_game(record, default)
         if found is not None:
             in_step = False
             yield start, found, None
