@@ -64,6 +64,7 @@ else:
         from draughts._core.native import check_each as _native_check_each
         from draughts._core.native import infer_each as _native_infer_each
         from draughts._core.native import plain_line_end as _native_plain_line_end
+        from draughts._core.native import play_final as _native_play_final
         from draughts._core.native import record_tags as _native_record_tags
         from draughts._core.native import split_games as _native_split_games
         from draughts._core.native import tag_line as _native_tag_line
@@ -126,6 +127,7 @@ __all__ = [
     "moves_between",
     "perft",
     "plain_line_end",
+    "play_final",
     "position_key",
     "record_tags",
     "split_games",
@@ -174,6 +176,9 @@ infer_each: Callable[[str, int, dict[Any, Any]], tuple[Any, ...] | None] | None 
 """The native core's reading of what a movetext shows of its board, with
 the replays of the variants it may be (see :mod:`draughts.pdn._fastgame`);
 None on the pure core."""
+play_final: Callable[..., tuple[Any, ...]] | None = _native_play_final if _native_loaded else None
+"""The native core's replay of a movetext with the position it ends in
+(see :mod:`draughts.pdn._fastgame`); None on the pure core."""
 record_tags: Callable[[str], tuple[int, str | None, str | None, str | None] | None] | None = (
     _native_record_tags if _native_loaded else None
 )

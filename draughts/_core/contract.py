@@ -207,6 +207,15 @@ class NativeExtras(Protocol):
     ) -> tuple[tuple[int, int, int, int, int], ...]:
         """A game's movetext played on bitboards from each setup."""
 
+    def play_final(
+        self,
+        setup: tuple[Any, list[int], list[int], int, bytes, bool],
+        text: str,
+        start: int,
+        /,
+    ) -> tuple[int, int, int, int, int, list[int] | None, list[int] | None, int]:
+        """A game's movetext played on bitboards, with the position it ends in."""
+
     def record_tags(self, text: str, /) -> tuple[int, str | None, str | None, str | None] | None:
         """The plain tag pairs a game record starts with."""
 

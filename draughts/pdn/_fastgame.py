@@ -21,19 +21,21 @@ chosen is the check of the game: the game is not read again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TypeVar
 
 from draughts import _core
+from draughts._fen import FenCodec, format_fen
 from draughts.pdn._fastcheck import Setup, setup_of
 from draughts.pdn.headers import tag_is_unknown, variant_of_tags
 from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
 from draughts.pdn.offsets import GameStart, _fast_encoding, seek_game
-from draughts.pdn.resolver import may_start, preset_numbering
+from draughts.pdn.resolver import may_start, preset_numbering, start_board
 from draughts.pdn.settling import named_by_tags
 from draughts.variant import Variant
 
-__all__ = ["FastGame", "each_game", "fast_game"]
+__all__ = ["FastGame", "FastRecord", "each_game", "fast_game", "fast_record"]
 
 FastGame = tuple[str, int, "str | None", "str | None", "Choice | None"]
 """What :func:`fast_game` found: the variant's name, the moves played, the
@@ -108,6 +110,18 @@ def fast_game(text: str, default: str | None) -> FastGame | None:
     end of its result, maybe followed by blanks) read as its tags name it,
     else as ``default`` (a variant's name), else as its evidence chooses;
     None where the reader must read it (see the module)."""
+    found = _fast(text, default)
+    if found is None:
+        return None
+    variant, plies, event, named, choice, _ = found
+    return variant.name, plies, event, named, choice
+
+
+def _fast(
+    text: str, default: str | None
+) -> tuple[Variant, int, str | None, str | None, Choice | None, int] | None:
+    """:func:`fast_game`'s answer with the variant itself and where the
+    movetext starts."""
     record_tags = _core.record_tags
     if record_tags is None:
         return None
@@ -125,24 +139,75 @@ def fast_game(text: str, default: str | None) -> FastGame | None:
         if found is None:
             return None
         choice, run = found
-        return _answer(choice.variant, run, event, named, choice)
+        return _answer(choice.variant, run, event, named, choice, start)
     variant = _tagged(gametype, variant_tag, default)
     setup = None if variant is None else setup_of(variant, None)
     if variant is None or setup is None:
         return None
     assert _core.check_each is not None
     run = _core.check_each((setup,), text, start, 0)[0]
-    return _answer(variant, run, event, named, None)
+    return _answer(variant, run, event, named, None, start)
 
 
 def _answer(
-    variant: Variant, run: Any, event: str | None, named: str | None, choice: Choice | None
-) -> FastGame | None:
+    variant: Variant,
+    run: Any,
+    event: str | None,
+    named: str | None,
+    choice: Choice | None,
+    start: int,
+) -> tuple[Variant, int, str | None, str | None, Choice | None, int] | None:
     """The game's check from its native replay, None unless it has no
     error, no warning and a result marker."""
     if run is None or run[0] != _OK or run[2] or run[3] < 0:
         return None
-    return variant.name, run[1], event, named, choice
+    return variant, run[1], event, named, choice, start
+
+
+FastRecord = tuple[str, str, int, str, tuple[tuple[str, str], ...]]
+"""What :func:`fast_record` found: the variant's name, the result marker,
+the moves played, the final position's FEN and the tag pairs as written."""
+
+# A tag pair as record_tags reads one (a tag alone on its line, its value
+# without an escape), for the pairs of a record it has read.
+_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"')
+
+
+def fast_record(text: str, default: str | None) -> FastRecord | None:
+    """What a :class:`~draughts.pdn.record.GameRecord` keeps of the game
+    record ``text``, read as :func:`fast_game` reads it, for a game with no
+    error and no warning; None where the reader must read it.
+
+    >>> record = '[Event "Club"]\\n[GameType "21"]\\n1. 11-15 24-20 2. 8-11 28-24 0-1\\n'
+    >>> found = fast_record(record, None)  # None on the pure core
+    >>> found is None or found[:3] == ("english", "0-1", 4)
+    True
+    """
+    found = _fast(text, default)
+    play_final = _core.play_final
+    if found is None or play_final is None:
+        return None
+    variant, _, _, _, _, start = found
+    setup = setup_of(variant, None)
+    assert setup is not None  # the check above played from it
+    state, plies, _, result_start, result_end, men, kings, turn = play_final(setup, text, start)
+    if state != _OK or men is None or kings is None:
+        return None
+    fen = format_fen(_fen_codec(variant), (turn, (men[0], men[1]), (kings[0], kings[1])))
+    tags = tuple(_TAG.findall(text, 0, start))
+    return variant.name, text[result_start:result_end], plies, fen, tags
+
+
+def _fen_codec(variant: Variant) -> FenCodec:
+    cached = _CODECS.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        cached = variant, start_board(variant)._ctx.fen
+        if len(_CODECS) < 64:
+            _CODECS[id(variant)] = cached
+    return cached[1]
+
+
+_CODECS: dict[int, tuple[Variant, FenCodec]] = {}
 
 
 def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:
@@ -198,6 +263,7 @@ def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:
     return choice, runs[ids.index(id(choice.variant))]
 
 
+F = TypeVar("F")
 T = TypeVar("T")
 
 
@@ -206,37 +272,39 @@ def each_game(
     starts: Iterable[GameStart],
     data: bytes,
     encoding: str,
-    default: str | None,
-    read: Callable[[IO[str]], T | None],
-) -> Iterator[tuple[GameStart, FastGame | None, T | None]]:
-    """Each game of a piece of a file: its start, and :func:`fast_game`'s
-    answer, or where it has none what ``read`` (the reader) makes of the
-    game from ``handle``, which reads the piece's bytes ``data`` (decoded
-    from ``encoding``; the first game starts at the handle's offset 0). The
-    handle is moved to a game only when the reader is to read it. The end:
-    after the last start, or when ``read`` finds no game."""
-    fast = _core.record_tags is not None and _fast_encoding(encoding)
+    fast: Callable[[str, int], F | None],
+    read: Callable[[IO[str], int], T | None],
+) -> Iterator[tuple[GameStart, F | None, T | None]]:
+    """Each game of a piece of a file: its start, and what ``fast`` (such
+    as :func:`fast_game`) makes of its record, or where it has nothing what
+    ``read`` (the reader) makes of the game from ``handle``, which reads the
+    piece's bytes ``data`` (decoded from ``encoding``; the first game starts
+    at the handle's offset 0). Both are also given the game's place in the
+    piece, from 0. The handle is moved to a game only when the reader is to
+    read it. The end: after the last start, or when ``read`` finds no game."""
+    native = _core.record_tags is not None and _fast_encoding(encoding)
     # Text of one byte a character (most files) is decoded once, and each
     # game sliced from it: a slice and a decoding a game were a tenth of
     # the time around the fast checks.
-    ascii_text = data.decode("ascii") if fast and data.isascii() else None
+    ascii_text = data.decode("ascii") if native and data.isascii() else None
     in_step = True  # the handle stands where the next game starts
     base: int | None = None
     following = iter(starts)
     start = next(following, None)
+    place = 0
     while start is not None:
         after = next(following, None)
         if base is None:
             base = start.offset
         found = None
-        if fast:
+        if native:
             begin, end = start.offset - base, len(data) if after is None else after.offset - base
             record = (
                 ascii_text[begin:end]
                 if ascii_text is not None
                 else data[begin:end].decode(encoding, "replace")
             )
-            found = fast_game(record, default)
+            found = fast(record, place)
         if found is not None:
             in_step = False
             yield start, found, None
@@ -244,8 +312,9 @@ def each_game(
             if not in_step:
                 seek_game(handle, start._replace(offset=start.offset - base))
                 in_step = True
-            slow = read(handle)
+            slow = read(handle, place)
             if slow is None:
                 return
             yield start, None, slow
         start = after
+        place += 1

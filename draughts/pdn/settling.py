@@ -244,14 +244,21 @@ def survey_piece(path: str, chunk: _Chunk | None) -> list[Seen]:
     """The survey of a piece of a file (None: the whole file), each game
     whose record the fast check reads (:func:`draughts.pdn._fastgame.each_game`)
     without the reader."""
-    from draughts.pdn._fastgame import each_game  # it imports this module
+    from draughts.pdn._fastgame import each_game, fast_game  # it imports this module
 
     seen: list[Seen] = []
     surveyor = _Surveyor()
     for piece, data in pieces_of(path, chunk):
         with _open_chunk(piece, data) as handle:
             starts = _chunk_starts(piece, data)
-            games = each_game(handle, starts, data, piece.encoding, None, surveyor.survey)
+            games = each_game(
+                handle,
+                starts,
+                data,
+                piece.encoding,
+                lambda text, _: fast_game(text, None),
+                lambda handle, _: surveyor.survey(handle),
+            )
             seen += [
                 seen_of(*fast[2:]) if fast is not None else _read(slow) for _, fast, slow in games
             ]

@@ -61,7 +61,7 @@ import attrs
 
 from draughts.board import Board
 from draughts.move import Move
-from draughts.pdn._fastgame import each_game
+from draughts.pdn._fastgame import each_game, fast_game
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import (
@@ -294,7 +294,12 @@ def check(
     can, :meth:`draughts.pdn.reader._GameReader.replays`)."""
     checker = _Checker()
     for start, fast, slow in each_game(
-        handle, starts, data, encoding, variant, lambda h: read(h, checker, variant)
+        handle,
+        starts,
+        data,
+        encoding,
+        lambda text, _: fast_game(text, variant),
+        lambda handle, _: read(handle, checker, variant),
     ):
         errors: list[PdnError] = []
         warnings: list[PdnError] = []

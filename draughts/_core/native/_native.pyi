@@ -231,6 +231,9 @@ def check_each(
     limit: int,
     /,
 ) -> tuple[tuple[int, int, int, int, int], ...]: ...
+def play_final(
+    setup: tuple[Any, list[int], list[int], int, bytes, bool], text: str, start: int, /
+) -> tuple[int, int, int, int, int, list[int] | None, list[int] | None, int]: ...
 def record_tags(text: str, /) -> tuple[int, str | None, str | None, str | None] | None: ...
 def infer_each(
     text: str, start: int, starters: dict[Any, Any], /

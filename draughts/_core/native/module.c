@@ -485,9 +485,10 @@ static PyObject *py_tag_line(PyObject *unused, PyObject *text) {
 
 /* split_games(...): see pdn_split.c. */
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
-/* check_each(...), infer_each(...), record_tags(...): see pdn_check.c. */
+/* check_each(...), infer_each(...), play_final(...), record_tags(...): see pdn_check.c. */
 PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 PyObject *py_record_tags(PyObject *unused, PyObject *text);
 
 /* Each docstring starts with the function's text signature (CPython's
@@ -535,6 +536,9 @@ static PyMethodDef functions[] = {
     {"infer_each", (PyCFunction)(void (*)(void))py_infer_each, METH_FASTCALL,
      "infer_each($module, text, start, starters, /)\n--\n\n"
      "A movetext's evidence and its candidates' replays (see draughts.pdn._fastgame)."},
+    {"play_final", (PyCFunction)(void (*)(void))py_play_final, METH_FASTCALL,
+     "play_final($module, setup, text, start, /)\n--\n\n"
+     "A game's movetext played on bitboards, with the position it ends in."},
     {"record_tags", (PyCFunction)py_record_tags, METH_O,
      "record_tags($module, text, /)\n--\n\n"
      "The plain tag pairs a game record starts with (see draughts.pdn._fastgame)."},

@@ -485,6 +485,51 @@ PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     return answers;
 }
 
+/* play_final(setup, text, start) -> (state, plies, warned, result_start,
+ *     result_end, men, kings, turn)
+ *
+ * check_each's answer for one setup, with the position the replay stopped
+ * in: the two lists of men's and kings' bitboard ints (the board's _men
+ * and _kings) and the side to move (for a game's record: its final
+ * position). */
+PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    static const char usage[] = "play_final(setup, text, start)";
+    Reader r;
+    Py_ssize_t start;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    if (text_reader(args[1], &r, usage) < 0 || text_start(args[2], &r, &start) < 0) return NULL;
+    Game g;
+    int ready = game_of_setup(&g, args[0]);
+    if (ready < 0) return NULL;
+    if (ready) return Py_BuildValue("(innnnOOi)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
+                                    (Py_ssize_t)-1, (Py_ssize_t)-1, Py_None, Py_None, 0);
+    Movetext m;
+    memset(&m, 0, sizeof m);
+    Py_ssize_t plies = 0, result[2] = {-1, -1};
+    int state = -1;
+    if (read_movetext(&r, start, &m) == 0) {
+        routes_init(&g.routes);
+        state = replay(&g, &r, &m, -1, &plies, result);
+        routes_free(&g.routes);
+    }
+    movetext_free(&m);
+    if (state < 0) return PyErr_NoMemory();
+    PyObject *bits[4];
+    for (int k = 0; k < 4; k++) {
+        bits[k] = from_bits(g.core, g.bb[k]);
+        if (bits[k] == NULL) {
+            for (int j = 0; j < k; j++) Py_DECREF(bits[j]);
+            return NULL;
+        }
+    }
+    return Py_BuildValue("(innnn[NN][NN]i)", state, plies, (Py_ssize_t)g.warned, result[0],
+                         result[1], bits[0], bits[1], bits[2], bits[3], g.color);
+}
+
 /* infer_each(text, start, starters) -> (numbers, moves, first_start,
  *     first_end, entry, answers) or None
  *
