@@ -44,14 +44,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
 from draughts.pdn import _validation_text
+from draughts.pdn._fastgame import FastRecord, each_game, fast_record
 from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
 from draughts.pdn.record import GameRecord, read_record
-from draughts.pdn.settling import Seen, read_piece, settle, survey_piece
+from draughts.pdn.settling import Seen, read_piece, settle, survey_piece, variant_name
 from draughts.pdn.validation import Validation
 from draughts.variant import Variant
 
@@ -102,18 +103,34 @@ def _records(
     path: str, chunk: _Chunk, variant: Variant | str | None, settled: Sequence[str | None] | None
 ) -> list[GameRecord]:
     """The records of a piece's games (a task); ``settled``: the variant of
-    each game as its file settles it (None: ``variant`` for every game)."""
+    each game as its file settles it (None: ``variant`` for every game).
+    A plain record with no error is read in C
+    (:func:`draughts.pdn._fastgame.fast_record`), the others by the reader."""
     data = read_piece(path, chunk)
+    starts = list(_chunk_starts(chunk, data))
+    default = variant_name(variant)
+
+    def variant_of(place: int) -> str | None:
+        return default if settled is None else settled[place]
+
+    def fast(text: str, place: int) -> FastRecord | None:
+        return fast_record(text, variant_of(place))
+
+    def slow(handle: IO[str], place: int) -> GameRecord | None:
+        start = starts[place]
+        return read_record(
+            handle, file=path, offset=start.offset, number=start.number, variant=variant_of(place)
+        )
+
     records = []
     with _open_chunk(chunk, data) as handle:
-        for place, start in enumerate(_chunk_starts(chunk, data)):
-            record = read_record(
-                handle,
-                file=path,
-                offset=start.offset,
-                number=start.number,
-                variant=variant if settled is None else settled[place],
-            )
+        games = each_game(handle, starts, data, chunk.encoding, fast, slow)
+        for start, found, record in games:
+            if found is not None:
+                name, result, plies, fen, tags = found
+                record = GameRecord(
+                    path, start.offset, start.number, name, result, plies, fen, 0, None, tags
+                )
             assert record is not None
             records.append(record)
     return records

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from draughts._core.geometry import Geometry
 from draughts._core.pure.board_state import STATE_NAMES, UNDO_FIELDS, UNDO_KEY, UndoRecord
@@ -61,9 +61,11 @@ else:
         )
         from draughts._core.native import NodeChain as _NativeNodeChain
         from draughts._core.native import NodeMaker as _NativeNodeMaker
-        from draughts._core.native import check_moves as _native_check_moves
-        from draughts._core.native import movetext_evidence as _native_movetext_evidence
+        from draughts._core.native import check_each as _native_check_each
+        from draughts._core.native import infer_each as _native_infer_each
         from draughts._core.native import plain_line_end as _native_plain_line_end
+        from draughts._core.native import play_final as _native_play_final
+        from draughts._core.native import record_tags as _native_record_tags
         from draughts._core.native import split_games as _native_split_games
         from draughts._core.native import tag_line as _native_tag_line
 
@@ -116,16 +118,18 @@ __all__ = [
     "apply_keyed",
     "board_moves",
     "captures",
-    "check_moves",
+    "check_each",
     "compiled_search",
     "find_step",
     "has_step",
+    "infer_each",
     "legal_moves",
     "moves_between",
-    "movetext_evidence",
     "perft",
     "plain_line_end",
+    "play_final",
     "position_key",
+    "record_tags",
     "split_games",
     "steps",
     "tables",
@@ -160,16 +164,26 @@ split_games: Callable[..., tuple[list[int], int, int]] | None = (
 )
 """The native core's search for the game starts of PDN bytes (see
 :class:`draughts.pdn.offsets._FastScanner`); None on the pure core."""
-check_moves: Callable[..., tuple[int, int, int, int, int]] | None = (
-    _native_check_moves if _native_loaded else None
+check_each: Callable[..., tuple[tuple[int, int, int, int, int], ...]] | None = (
+    _native_check_each if _native_loaded else None
 )
-"""The native core's check of a game's movetext without a game tree (see
-:mod:`draughts.pdn._fastcheck`); None on the pure core."""
-movetext_evidence: Callable[[str], tuple[int, int, int, int, int]] | None = (
-    _native_movetext_evidence if _native_loaded else None
+"""The native core's check of a game's movetext from each of several
+starts, without a game tree (see :mod:`draughts.pdn._fastcheck`); None on
+the pure core."""
+infer_each: Callable[[str, int, dict[Any, Any]], tuple[Any, ...] | None] | None = (
+    _native_infer_each if _native_loaded else None
 )
-"""The native core's reading of what a movetext shows of its board (see
-:mod:`draughts.pdn._fastcheck`); None on the pure core."""
+"""The native core's reading of what a movetext shows of its board, with
+the replays of the variants it may be (see :mod:`draughts.pdn._fastgame`);
+None on the pure core."""
+play_final: Callable[..., tuple[Any, ...]] | None = _native_play_final if _native_loaded else None
+"""The native core's replay of a movetext with the position it ends in
+(see :mod:`draughts.pdn._fastgame`); None on the pure core."""
+record_tags: Callable[[str], tuple[int, str | None, str | None, str | None] | None] | None = (
+    _native_record_tags if _native_loaded else None
+)
+"""The native core's reading of the plain tag pairs a game record starts
+with (see :mod:`draughts.pdn._fastgame`); None on the pure core."""
 
 
 def tables(variant: Variant) -> Tables:

@@ -197,22 +197,32 @@ class NativeExtras(Protocol):
     ) -> tuple[list[int], int, int]:
         """The game starts of PDN bytes."""
 
-    def check_moves(
+    def check_each(
         self,
-        tables: Any,
+        setups: tuple[tuple[Any, list[int], list[int], int, bytes, bool], ...],
         text: str,
-        men: list[int],
-        kings: list[int],
-        turn: int,
-        numbers: bytes,
-        dash_captures: bool,
+        start: int,
         limit: int,
         /,
-    ) -> tuple[int, int, int, int, int]:
-        """A game's movetext played on bitboards."""
+    ) -> tuple[tuple[int, int, int, int, int], ...]:
+        """A game's movetext played on bitboards from each setup."""
 
-    def movetext_evidence(self, text: str, /) -> tuple[int, int, int, int, int]:
-        """What a game's movetext shows of its board."""
+    def play_final(
+        self,
+        setup: tuple[Any, list[int], list[int], int, bytes, bool],
+        text: str,
+        start: int,
+        /,
+    ) -> tuple[int, int, int, int, int, list[int] | None, list[int] | None, int]:
+        """A game's movetext played on bitboards, with the position it ends in."""
+
+    def record_tags(self, text: str, /) -> tuple[int, str | None, str | None, str | None] | None:
+        """The plain tag pairs a game record starts with."""
+
+    def infer_each(
+        self, text: str, start: int, starters: dict[Any, Any], /
+    ) -> tuple[int, int, int, int, Any, tuple[tuple[int, int, int, int, int], ...] | None] | None:
+        """What a game's movetext shows of its board, and its candidates' replays."""
 
 
 def _members(protocol: type) -> dict[str, inspect.Signature | None]:

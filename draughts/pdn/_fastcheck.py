@@ -52,7 +52,15 @@ from draughts.pdn.lexer import RESULT
 from draughts.pdn.resolver import resolver_for, start_board
 from draughts.variant import Variant
 
-__all__ = ["FastCheck", "ends_with_result", "fast_check", "fast_replay", "run_moves"]
+__all__ = [
+    "FastCheck",
+    "Setup",
+    "ends_with_result",
+    "fast_check",
+    "fast_replay",
+    "run_moves",
+    "setup_of",
+]
 
 _OK, _ERROR = 0, 1
 
@@ -78,17 +86,23 @@ class FastCheck:
     """Where the marker starts in the movetext (characters), None without one."""
 
 
+Setup = tuple[Any, list[int], list[int], int, bytes, bool]
+"""A start as :data:`draughts._core.check_each` takes it: the variant's
+native tables, the bitboards of the men and the kings, the side to move,
+the square of each written number (100 int16), whether captures are
+written with ``-``."""
+
 # Each variant's setup from its start, by the variant's identity: hashing a
 # Variant (an attrs class of some twenty fields) cost a third of the time of
 # a fast replay. The variant is kept in the entry, so its id is not reused.
-_SETUPS: dict[int, tuple[Variant, tuple[Any, ...] | None]] = {}
+_SETUPS: dict[int, tuple[Variant, Setup | None]] = {}
 
 
-def _setup(variant: Variant, fen: str | None) -> tuple[Any, ...] | None:
-    """What the native loop needs to play ``variant`` from ``fen``: its
-    tables, the bitboards, the side to move, the square of each written
-    number, whether captures are written with ``-``; None where the native
-    loop cannot play it."""
+def setup_of(variant: Variant, fen: str | None) -> Setup | None:
+    """What the native loop (:data:`draughts._core.check_each`) needs to
+    play ``variant`` from ``fen``: its tables, the bitboards, the side to
+    move, the square of each written number, whether captures are written
+    with ``-``; None where the native loop cannot play it."""
     if fen is None:
         cached = _SETUPS.get(id(variant))
         if cached is not None and cached[0] is variant:
@@ -100,7 +114,7 @@ def _setup(variant: Variant, fen: str | None) -> tuple[Any, ...] | None:
         except ValueError:
             return None  # the reader's own reading of the FEN decides
     ctx = board._ctx
-    setup: tuple[Any, ...] | None = None
+    setup: Setup | None = None
     if not ctx.king_limit:
         resolver = resolver_for(variant)
         numbers = array.array("h", (resolver._square(str(n)) or 0 for n in range(100))).tobytes()
@@ -131,18 +145,14 @@ def run_moves(
     """The native loop's answer: ``(state, plies, warned, result_start,
     result_end)``, state 0 every move played, 1 a sure move error after
     ``plies`` (see :func:`fast_replay` for the one case the reader reads
-    otherwise); None where it has none. (Inference calls this some fifteen
-    times a game: the setup of a start is looked up first, without a call.)"""
-    check_moves = _core.check_moves
-    if check_moves is None:
+    otherwise); None where it has none."""
+    check_each = _core.check_each
+    if check_each is None:
         return None
-    cached = _SETUPS.get(id(variant)) if fen is None else None
-    setup = cached[1] if cached is not None and cached[0] is variant else _setup(variant, fen)
+    setup = setup_of(variant, fen)
     if setup is None:
         return None
-    run = check_moves(
-        setup[0], movetext, setup[1], setup[2], setup[3], setup[4], setup[5], limit or 0
-    )
+    run = check_each((setup,), movetext, 0, limit or 0)[0]
     return None if run[0] > _ERROR else run
 
 

@@ -1,6 +1,6 @@
 """A whole game record (its tags, its movetext, its result) checked from its
-text without the reader, for validation: the tags read with one regular
-expression, the variant decided as the reader decides it, the moves checked
+text without the reader, for validation: the tags read in one call into
+the native core, the variant decided as the reader decides it, the moves checked
 in one call into the native core (:mod:`draughts.pdn._fastcheck`).
 
 :func:`fast_game` answers only for a record the reader would read with no
@@ -26,37 +26,24 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TypeVar
 
 from draughts import _core
-from draughts.pdn._fastcheck import ends_with_result, run_moves
+from draughts._fen import FenCodec, format_fen
+from draughts.pdn._fastcheck import Setup, setup_of
 from draughts.pdn.headers import tag_is_unknown, variant_of_tags
 from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
 from draughts.pdn.offsets import GameStart, _fast_encoding, seek_game
-from draughts.pdn.resolver import may_start, preset_numbering
+from draughts.pdn.resolver import may_start, preset_numbering, start_board
 from draughts.pdn.settling import named_by_tags
 from draughts.variant import Variant
 
-__all__ = ["FastGame", "each_game", "fast_game"]
+__all__ = ["FastGame", "FastRecord", "each_game", "fast_game", "fast_record"]
 
 FastGame = tuple[str, int, "str | None", "str | None", "Choice | None"]
 """What :func:`fast_game` found: the variant's name, the moves played, the
 first ``Event`` tag, the variant the tags name (see
 :func:`~draughts.pdn.settling.named_by_tags`) and the inference's choice."""
 
-# One tag pair alone on its line, its value without an escape: what the
-# reader reads as that pair and nothing else (a line of anything more goes
-# to the reader).
-_TAG = re.compile(
-    r'[ \t\r\n]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"[ \t]*\][ \t\r]*(?:\n|\Z)'
-)
-# The tags a record starts with, found in one call (then read in one more):
-# a match and a call a tag made reading the tags a third of the fast check.
-_HEADERS = re.compile(f"(?:{_TAG.pattern})*")
 _SPECIAL = ("GameType", "Variant", "FEN")
-
 _OK, _ERROR = 0, 1
-
-
-class _Unknown(Exception):
-    """A candidate variant's replay the native loop cannot tell."""
 
 
 # The variant each (GameType, Variant, caller's variant) reads as, None
@@ -65,8 +52,9 @@ _TAGGED: dict[tuple[str | None, str | None, str | None], Variant | None] = {}
 _NAMED: dict[tuple[str | None, str | None], str | None] = {}
 # The candidates a first move may start, by the move as written and the
 # highest square used; the choice of each outcome of their replays.
-_STARTERS: dict[tuple[str, int], tuple[Variant, ...]] = {}
-_CHOICES: dict[tuple[int, tuple[int, ...], tuple[bool, ...]], Choice] = {}
+Starters = tuple[tuple[Setup, ...] | None, tuple[int, ...]]
+_STARTERS: dict[tuple[str, int], Starters] = {}
+_CHOICES: dict[tuple[int, tuple[int, ...], tuple[int, ...]], Choice] = {}
 
 
 def _tagged(gametype: str | None, variant_tag: str | None, default: str | None) -> Variant | None:
@@ -98,14 +86,20 @@ def _named(gametype: str | None, variant_tag: str | None) -> str | None:
     return named
 
 
-def _starters(first: str, numbers: int) -> tuple[Variant, ...]:
-    """The candidates, in their order, whose board has the squares used and
-    whose start a first move written as ``first`` may be played from."""
+def _starters(first: str, numbers: int) -> Starters:
+    """The setups of the candidates, in their order, whose board has the
+    squares used and whose start a first move written as ``first`` may be
+    played from (None where one has none: the reader reads the game), and
+    the candidates' ids."""
     key = (first, numbers)
-    found = _STARTERS.get(key)
+    found = _STARTERS.get(key)  # the key infer_each looks up
     if found is None:
         fits = [v for v in CANDIDATES if numbers <= _board_size(v)[0]]
-        found = tuple(v for v in fits if may_start(v, first))
+        starters = tuple(v for v in fits if may_start(v, first))
+        setups = [setup_of(v, None) for v in starters]
+        kept = tuple(setup for setup in setups if setup is not None)
+        ids = tuple(map(id, starters))
+        found = kept if len(kept) == len(setups) else None, ids
         if len(_STARTERS) < 4096:
             _STARTERS[key] = found
     return found
@@ -116,93 +110,160 @@ def fast_game(text: str, default: str | None) -> FastGame | None:
     end of its result, maybe followed by blanks) read as its tags name it,
     else as ``default`` (a variant's name), else as its evidence chooses;
     None where the reader must read it (see the module)."""
-    if _core.movetext_evidence is None:
+    found = _fast(text, default)
+    if found is None:
         return None
-    headers = _HEADERS.match(text)
-    assert headers is not None  # it matches the empty string
-    position = headers.end()
-    pairs = _TAG.findall(text, 0, position)
-    tags = dict(pairs)
-    if len(tags) < len(pairs):  # a name twice: the dict kept the last of each
-        names = [name for name, _ in pairs]
-        if any(names.count(name) > 1 for name in _SPECIAL):
-            return None  # the reader takes the last, the report the first
-        tags = dict(reversed(pairs))
-    event = tags.get("Event")
-    movetext = text[position:]
-    if "FEN" in tags:
+    variant, plies, event, named, choice, _ = found
+    return variant.name, plies, event, named, choice
+
+
+def _fast(
+    text: str, default: str | None
+) -> tuple[Variant, int, str | None, str | None, Choice | None, int] | None:
+    """:func:`fast_game`'s answer with the variant itself and where the
+    movetext starts."""
+    record_tags = _core.record_tags
+    if record_tags is None:
         return None
-    gametype, variant_tag = tags.get("GameType"), tags.get("Variant")
+    # The tags, each alone on its line with a plain value, as the reader
+    # reads them (a regular expression took a quarter of the time here).
+    tags = record_tags(text)
+    if tags is None:
+        return None  # a FEN tag, or a variant's tag twice: the reader's
+    start, event, gametype, variant_tag = tags
     named = None
-    choice = None
     if (gametype or "").strip() or (variant_tag or "").strip():
         named = _named(gametype, variant_tag)
-        variant = _tagged(gametype, variant_tag, default)
-    elif default is not None:
-        variant = _tagged(gametype, variant_tag, default)
-    else:
-        found = _inferred(movetext)
+    elif default is None:
+        found = _inferred(text, start)
         if found is None:
             return None
         choice, run = found
-        return _answer(choice.variant, run, event, named, choice)
-    if variant is None:
+        return _answer(choice.variant, run, event, named, choice, start)
+    variant = _tagged(gametype, variant_tag, default)
+    setup = None if variant is None else setup_of(variant, None)
+    if variant is None or setup is None:
         return None
-    run = run_moves(movetext, variant, None, None)
-    return _answer(variant, run, event, named, choice)
+    assert _core.check_each is not None
+    run = _core.check_each((setup,), text, start, 0)[0]
+    return _answer(variant, run, event, named, None, start)
 
 
 def _answer(
-    variant: Variant, run: Any, event: str | None, named: str | None, choice: Choice | None
-) -> FastGame | None:
+    variant: Variant,
+    run: Any,
+    event: str | None,
+    named: str | None,
+    choice: Choice | None,
+    start: int,
+) -> tuple[Variant, int, str | None, str | None, Choice | None, int] | None:
     """The game's check from its native replay, None unless it has no
     error, no warning and a result marker."""
     if run is None or run[0] != _OK or run[2] or run[3] < 0:
         return None
-    return variant.name, run[1], event, named, choice
+    return variant, run[1], event, named, choice, start
 
 
-def _inferred(movetext: str) -> tuple[Choice, Any] | None:
-    """The inference's choice for a game with no tag naming its variant,
-    and the replay of the chosen variant; None where the reader must tell.
+FastRecord = tuple[str, str, int, str, tuple[tuple[str, str], ...]]
+"""What :func:`fast_record` found: the variant's name, the result marker,
+the moves played, the final position's FEN and the tag pairs as written."""
+
+# A tag pair as record_tags reads one (a tag alone on its line, its value
+# without an escape), for the pairs of a record it has read.
+_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"')
+
+
+def fast_record(text: str, default: str | None) -> FastRecord | None:
+    """What a :class:`~draughts.pdn.record.GameRecord` keeps of the game
+    record ``text``, read as :func:`fast_game` reads it, for a game with no
+    error and no warning; None where the reader must read it.
+
+    >>> record = '[Event "Club"]\\n[GameType "21"]\\n1. 11-15 24-20 2. 8-11 28-24 0-1\\n'
+    >>> found = fast_record(record, None)  # None on the pure core
+    >>> found is None or found[:3] == ("english", "0-1", 4)
+    True
+    """
+    found = _fast(text, default)
+    play_final = _core.play_final
+    if found is None or play_final is None:
+        return None
+    variant, _, _, _, _, start = found
+    setup = setup_of(variant, None)
+    assert setup is not None  # the check above played from it
+    state, plies, _, result_start, result_end, men, kings, turn = play_final(setup, text, start)
+    if state != _OK or men is None or kings is None:
+        return None
+    fen = format_fen(_fen_codec(variant), (turn, (men[0], men[1]), (kings[0], kings[1])))
+    tags = tuple(_TAG.findall(text, 0, start))
+    return variant.name, text[result_start:result_end], plies, fen, tags
+
+
+def _fen_codec(variant: Variant) -> FenCodec:
+    cached = _CODECS.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        cached = variant, start_board(variant)._ctx.fen
+        if len(_CODECS) < 64:
+            _CODECS[id(variant)] = cached
+    return cached[1]
+
+
+_CODECS: dict[int, tuple[Variant, FenCodec]] = {}
+
+
+def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:
+    """The inference's choice for a game with no tag naming its variant
+    (its movetext: ``text[start:]``), and the replay of the chosen variant;
+    None where the reader must tell.
 
     Each candidate that may start the game is replayed once, in full (as
-    :func:`~draughts.pdn.infer.choose` replays them); the choice depends on
-    nothing else but the squares used, so it is made once for each such
-    outcome (choosing was half the time of the fast check of a file)."""
-    assert _core.movetext_evidence is not None
-    state, numbers, moves, first_start, first_end = _core.movetext_evidence(movetext)
-    if state != _OK or not moves:
+    :func:`~draughts.pdn.infer.choose` replays them), in one call that reads
+    the text once; the choice depends on nothing else but the squares used,
+    so it is made once for each such outcome (choosing was half the time of
+    the fast check of a file)."""
+    assert _core.infer_each is not None and _core.check_each is not None
+    found = _core.infer_each(text, start, _STARTERS)
+    if found is None:
         return None  # a game without moves is chosen by its FEN tag alone: the reader's
-    first = movetext[first_start:first_end]
-    starters = _starters(first, numbers)
-    runs: dict[int, Any] = {}
-    for variant in starters:
-        run = run_moves(movetext, variant, None, None)
-        if run is None or (run[0] == _ERROR and not ends_with_result(movetext)):
-            return None
-        runs[id(variant)] = run
-    replayed = tuple(run[0] == _OK for run in runs.values())
-    if not any(replayed):
-        return None  # no candidate replays every move: the reader reports the errors
-    key = (numbers, tuple(runs), replayed)
+    numbers, moves, first_start, first_end, starters, runs = found
+    if starters is None:
+        starters = _starters(text[first_start:first_end], numbers)
+    setups, ids = starters
+    if setups is None:
+        return None
+    if runs is None:
+        runs = _core.check_each(setups, text, start, 0)
+    states = tuple([run[0] for run in runs])  # _OK, _ERROR, or more: not known here
+    if _OK not in states or max(states) > _ERROR:
+        # No candidate replays every move (the reader reports the errors),
+        # or one the native loop cannot tell.
+        return None
+    if runs[states.index(_OK)][3] < 0:
+        # No result marker (a candidate that replays every move reads the
+        # whole text, and every such replay finds the same end): the
+        # reader's warning, and it tells a move error at the end of a cut
+        # record as no error.
+        return None
+    key = (numbers, ids, states)
     choice = _CHOICES.get(key)
     if choice is None:
+        by_variant = dict(zip(ids, runs, strict=True))
 
         def replay(variant: Variant, limit: int | None) -> tuple[bool, int]:
-            run = runs.get(id(variant))
+            run = by_variant.get(id(variant))
             if run is None:
                 return False, 0  # it may not start the game
             if limit is not None and run[1] >= limit:
                 return True, limit
             return run[0] == _OK, run[1]
 
+        first = text[first_start:first_end]
         choice = choose(Evidence(numbers=numbers, moves=moves, first=first), None, replay)
         if len(_CHOICES) < 4096:
             _CHOICES[key] = choice
-    return choice, runs.get(id(choice.variant))
+    return choice, runs[ids.index(id(choice.variant))]
 
 
+F = TypeVar("F")
 T = TypeVar("T")
 
 
@@ -211,28 +272,39 @@ def each_game(
     starts: Iterable[GameStart],
     data: bytes,
     encoding: str,
-    default: str | None,
-    read: Callable[[IO[str]], T | None],
-) -> Iterator[tuple[GameStart, FastGame | None, T | None]]:
-    """Each game of a piece of a file: its start, and :func:`fast_game`'s
-    answer, or where it has none what ``read`` (the reader) makes of the
-    game from ``handle``, which reads the piece's bytes ``data`` (decoded
-    from ``encoding``; the first game starts at the handle's offset 0). The
-    handle is moved to a game only when the reader is to read it. The end:
-    after the last start, or when ``read`` finds no game."""
-    fast = _core.movetext_evidence is not None and _fast_encoding(encoding)
+    fast: Callable[[str, int], F | None],
+    read: Callable[[IO[str], int], T | None],
+) -> Iterator[tuple[GameStart, F | None, T | None]]:
+    """Each game of a piece of a file: its start, and what ``fast`` (such
+    as :func:`fast_game`) makes of its record, or where it has nothing what
+    ``read`` (the reader) makes of the game from ``handle``, which reads the
+    piece's bytes ``data`` (decoded from ``encoding``; the first game starts
+    at the handle's offset 0). Both are also given the game's place in the
+    piece, from 0. The handle is moved to a game only when the reader is to
+    read it. The end: after the last start, or when ``read`` finds no game."""
+    native = _core.record_tags is not None and _fast_encoding(encoding)
+    # Text of one byte a character (most files) is decoded once, and each
+    # game sliced from it: a slice and a decoding a game were a tenth of
+    # the time around the fast checks.
+    ascii_text = data.decode("ascii") if native and data.isascii() else None
     in_step = True  # the handle stands where the next game starts
     base: int | None = None
     following = iter(starts)
     start = next(following, None)
+    place = 0
     while start is not None:
         after = next(following, None)
         if base is None:
             base = start.offset
         found = None
-        if fast:
-            end = len(data) if after is None else after.offset - base
-            found = fast_game(data[start.offset - base : end].decode(encoding, "replace"), default)
+        if native:
+            begin, end = start.offset - base, len(data) if after is None else after.offset - base
+            record = (
+                ascii_text[begin:end]
+                if ascii_text is not None
+                else data[begin:end].decode(encoding, "replace")
+            )
+            found = fast(record, place)
         if found is not None:
             in_step = False
             yield start, found, None
@@ -240,8 +312,9 @@ def each_game(
             if not in_step:
                 seek_game(handle, start._replace(offset=start.offset - base))
                 in_step = True
-            slow = read(handle)
+            slow = read(handle, place)
             if slow is None:
                 return
             yield start, None, slow
         start = after
+        place += 1

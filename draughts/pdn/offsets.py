@@ -588,34 +588,44 @@ class _Chunk(NamedTuple):
     end: int
     data: bytes | None
     encoding: str
+    starts: list[GameStart] | None = None
+    """Every game's start, where the bytes are kept (the scan that cut
+    the run found them: scanning the run again for them was a tenth of the
+    time of validating a file)."""
 
 
 def _chunks(
     stream: IO[bytes], size: int, *, keep: bool, encoding: str | None = None
 ) -> Iterator[_Chunk]:
     """The games of ``stream`` (from its start) in runs of about ``size``
-    bytes, cut at game starts; with their bytes if ``keep``."""
+    bytes, cut at game starts; with their bytes and starts if ``keep``."""
     scanner = _Scanner(stream, encoding=encoding, keep=keep)
+    starts: list[GameStart] = []
     first: GameStart | None = None
     count = 0
     number = 1
     for batch in scanner.batches():
         for index in range(0, len(batch), 4):
             offset = batch[index]
+            start = GameStart(offset, batch[index + 1], batch[index + 2], number)
             if first is None:
-                first, count = GameStart(offset, batch[index + 1], batch[index + 2], number), 1
+                first, count = start, 1
             elif offset - first.offset < size:
                 count += 1
             else:
                 end = batch[index + 3]
                 data = scanner.kept(first.offset, end) if keep else None
-                yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first))
-                first, count = GameStart(offset, batch[index + 1], batch[index + 2], number), 1
+                kept = starts if keep else None
+                yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first), kept)
+                first, count, starts = start, 1, []
+            if keep:
+                starts.append(start)
             number += 1
     if first is not None:
         data = scanner.kept(first.offset, None) if keep else None
         end = first.offset + len(data) if data is not None else scanner.end
-        yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first))
+        kept = starts if keep else None
+        yield _Chunk(first, count, end, data, _chunk_encoding(scanner, first), kept)
 
 
 def _chunk_encoding(scanner: _PureScanner | _FastScanner, start: GameStart) -> str:
@@ -643,7 +653,9 @@ def _open_chunk(chunk: _Chunk, data: bytes | None = None) -> Iterator[IO[str]]:
 
 
 def _chunk_starts(chunk: _Chunk, data: bytes) -> Iterator[GameStart]:
-    """The starts of a chunk's games, from its bytes."""
+    """The starts of a chunk's games (from its bytes, unless it has them)."""
+    if chunk.starts is not None:
+        return iter(chunk.starts)
     scanner = _Scanner(io.BytesIO(data), encoding=chunk.encoding, start=chunk.start)
     return itertools.islice(scanner, chunk.games)
 

@@ -61,7 +61,7 @@ import attrs
 
 from draughts.board import Board
 from draughts.move import Move
-from draughts.pdn._fastgame import each_game
+from draughts.pdn._fastgame import each_game, fast_game
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import (
@@ -80,6 +80,7 @@ from draughts.pdn.settling import (
     DecidedBy,
     Seen,
     SeenFields,
+    Verdict,
     named_by_tags,
     pieces_of,
     seen_fields,
@@ -262,20 +263,14 @@ class _Checker(BaseVisitor[_Read]):
         )
 
 
-Checked = tuple[GameReport, GameStart, Seen]
-"""A game read once: its report, its start, and what decides its variant."""
-
 Flat = tuple[tuple[Any, ...], tuple[int, int, int, int], SeenFields]
-"""A :data:`Checked` as plain tuples (the fields of each), as it goes to
-and from worker processes and the spool: pickling the attrs classes
-themselves took a fifth of the time of validating the OCA with the fast
-check, and making each twice (in the worker, then where it is read) a
-tenth."""
-
-
-def unflat(item: Flat) -> Checked:
-    report, start, seen = item
-    return GameReport(*report), GameStart(*start), Seen(*seen)
+"""A game read once, as the fields of its :class:`GameReport`, of its
+:class:`~draughts.pdn.offsets.GameStart` and of the
+:class:`~draughts.pdn.settling.Seen` that decides its variant: plain tuples
+as it goes to and from worker processes and the spool (pickling the attrs
+classes themselves took a fifth of the time of validating the OCA with the
+fast check, and making each twice, in the worker then where it is read, a
+tenth); the objects are made only where needed."""
 
 
 def check(
@@ -299,7 +294,12 @@ def check(
     can, :meth:`draughts.pdn.reader._GameReader.replays`)."""
     checker = _Checker()
     for start, fast, slow in each_game(
-        handle, starts, data, encoding, variant, lambda h: read(h, checker, variant)
+        handle,
+        starts,
+        data,
+        encoding,
+        lambda text, _: fast_game(text, variant),
+        lambda handle, _: read(handle, checker, variant),
     ):
         errors: list[PdnError] = []
         warnings: list[PdnError] = []
@@ -388,13 +388,13 @@ class _Spool:
             self.batches += 1
             self.items = []
 
-    def __iter__(self) -> Iterator[Checked]:
+    def __iter__(self) -> Iterator[Flat]:
         if self.file is not None:
             self.file.seek(0)
             for _ in range(self.batches):
                 batch: list[Flat] = pickle.load(self.file)
-                yield from map(unflat, batch)
-        yield from map(unflat, self.items)
+                yield from batch
+        yield from self.items
         self.close()
 
     def close(self) -> None:
@@ -643,27 +643,43 @@ class Validation(Iterator[GameReport]):
         variant is never kept aside); from it on, they wait in the spool."""
         decided = Decided()
         spool = _Spool()
+        # A verdict for each game the file settles: the same for every game
+        # of one Event, choice and reason (a file repeats a few).
+        verdicts: dict[tuple[SeenFields, str | None], Verdict] = {}
         try:
             for _ in pieces:
                 for item in next(results):
-                    seen = Seen(*item[2])
-                    decided.add(seen)
-                    if spool.count or seen.open:  # an open game's report is a guess
-                        spool.add(item)
+                    seen = item[2]
+                    decided.add_fields(seen)
+                    if spool.count or (seen[2] is not None and seen[2][1]):
+                        spool.add(item)  # an open game's report is a guess
                     else:
                         report = GameReport(*item[0])
                         tally.add(report)
                         yield report
-            for report, start, seen in spool:
-                if report.decided_by == "guess":  # the file may say more
-                    verdict = decided.verdict(seen, report.reason)
-                    if verdict.variant != report.variant:
-                        assert verdict.variant is not None
-                        report = recheck(path, report, start, verdict.variant)
-                    report = attrs.evolve(
-                        report, decided_by=verdict.decided_by, reason=verdict.reason
-                    )
+            for fields, start, seen in spool:
+                if fields[5] == "guess":  # the file may say more
+                    key = (seen, fields[6])
+                    verdict = verdicts.get(key)
+                    if verdict is None:
+                        verdict = verdicts[key] = decided.verdict(Seen(*seen), fields[6])
+                    report = self._verdict(path, fields, start, verdict)
+                else:
+                    report = GameReport(*fields)
                 tally.add(report)
                 yield report
         finally:
             spool.close()
+
+    @staticmethod
+    def _verdict(
+        path: str, fields: tuple[Any, ...], start: tuple[int, int, int, int], verdict: Verdict
+    ) -> GameReport:
+        """The report of a game the file settled (``fields``: its report's
+        as first read)."""
+        assert verdict.variant is not None
+        if verdict.variant != fields[4]:
+            report = recheck(path, GameReport(*fields), GameStart(*start), verdict.variant)
+            return attrs.evolve(report, decided_by=verdict.decided_by, reason=verdict.reason)
+        decided = (*fields[:5], verdict.decided_by, verdict.reason, *fields[7:])
+        return GameReport(*decided)

@@ -1,7 +1,8 @@
 """A fuzz of the native core's PDN entry points that read whole games
-(``split_games``, ``check_moves``): any bytes, any text, any positions and
-any values where they belong never crash; each call refuses its input with
-ValueError or TypeError or answers in its documented shape. Their answers
+(``split_games``, ``check_each``, ``infer_each``, ``record_tags``):
+any bytes, any text, any positions and any values where they belong never
+crash; each call refuses its input with ValueError or TypeError or answers
+in its documented shape. Their answers
 are compared with the pure code in ``tests/pdn/test_pdn_split.py`` and
 ``tests/pdn/test_pdn_fastcheck.py``.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import array
 import os
+import re
 from typing import Any
 
 import pytest
@@ -121,7 +123,7 @@ def test_split_games_refuses_values_of_the_wrong_kind(value: Any) -> None:
             native.split_games(*args)
 
 
-# check_moves takes a board's native tables and bitboards: where boards run
+# check_each takes a board's native tables and bitboards: where boards run
 # on the pure core (DRAUGHTS_PURE=1) there are none to give it.
 boards_in_c = pytest.mark.skipif(
     draughts.BACKEND != "native", reason="boards run on the pure core (DRAUGHTS_PURE=1)"
@@ -185,47 +187,144 @@ MOVETEXT = st.one_of(
 @FUZZ
 @given(
     MOVETEXT,
-    st.sampled_from(range(len(SETUPS))),
+    st.lists(st.sampled_from(range(len(SETUPS))), max_size=4),
     st.binary(min_size=200, max_size=200),
     st.integers(-5, 100),
+    st.integers(0, 10),
 )
-def test_check_moves_never_crashes(text: str, which: int, numbers: bytes, limit: int) -> None:
-    core, men, kings, turn = SETUPS[which]
-    state, plies, warned, start, end = native.check_moves(
-        core, text, men, kings, turn, numbers, False, limit
-    )
-    assert state in (0, 1, 2) and plies >= 0 and warned in (0, 1)
-    assert (start, end) == (-1, -1) or 0 <= start < end <= len(text)
+def test_check_each_never_crashes(
+    text: str, which: list[int], numbers: bytes, limit: int, skip: int
+) -> None:
+    start = min(skip, len(text))
+    setups = tuple((*SETUPS[k], numbers, False) for k in which)
+    runs = native.check_each(setups, text, start, limit)
+    assert len(runs) == len(which)
+    for state, plies, warned, begin, end in runs:
+        assert state in (0, 1, 2) and plies >= 0 and warned in (0, 1)
+        assert (begin, end) == (-1, -1) or start <= begin < end <= len(text)
 
 
 @boards_in_c
 @FUZZ
-@given(MOVETEXT, st.sampled_from(range(len(SETUPS))))
-def test_check_moves_with_real_numbers(text: str, which: int) -> None:
-    core, men, kings, turn = SETUPS[which]
+@given(MOVETEXT, st.sampled_from(range(len(SETUPS))), st.text(max_size=20))
+def test_check_each_reads_from_its_start(text: str, which: int, before: str) -> None:
+    """A movetext after other text replays as it does alone, its result
+    found at the same place past the start, and one replay of several
+    setups answers each as alone."""
     numbers = array.array("h", range(100)).tobytes()
-    state, plies, _, _, _ = native.check_moves(core, text, men, kings, turn, numbers, True, 0)
-    assert state in (0, 1, 2) and plies >= 0
+    setup = (*SETUPS[which], numbers, True)
+    alone = native.check_each((setup,), text, 0, 0)[0]
+    after = native.check_each((setup,), before + text, len(before), 0)[0]
+    shift = len(before) if alone[3] >= 0 else 0
+    assert after == (*alone[:3], alone[3] + shift, alone[4] + shift)
+    other = (*SETUPS[(which + 1) % len(SETUPS)], numbers, True)
+    assert native.check_each((other, setup), text, 0, 0)[1] == alone
 
 
 @boards_in_c
-def test_check_moves_refuses_bad_arguments() -> None:
+def test_check_each_refuses_bad_arguments() -> None:
     core, men, kings, turn = SETUPS[0]
     numbers = bytes(200)
-    good: list[Any] = [core, "1. 32-28 *", men, kings, turn, numbers, False, 0]
-    for place, bad in [(0, None), (1, b"bytes"), (2, [1]), (3, None), (5, bytes(10)), (5, "x")]:
-        args = list(good)
+    setup: list[Any] = [core, men, kings, turn, numbers, False]
+    for place, bad in [(0, None), (1, [1]), (2, None), (4, bytes(10)), (4, "x")]:
+        args = list(setup)
         args[place] = bad
         with pytest.raises(TypeError):
-            native.check_moves(*args)
-    for place, bad in [(4, 2), (4, -1)]:
-        args = list(good)
+            native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
+    for place, bad in [(3, 2), (3, -1)]:
+        args = list(setup)
         args[place] = bad
         with pytest.raises(ValueError):
-            native.check_moves(*args)
-    args = list(good)
-    args[2] = [-1, 0]
+            native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
+    args = list(setup)
+    args[1] = [-1, 0]
     with pytest.raises((ValueError, OverflowError)):
-        native.check_moves(*args)
+        native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
+    good = (tuple(setup),)
+    for call in [
+        (good, b"bytes", 0, 0),
+        ([setup], "1. 32-28 *", 0, 0),
+        ((setup,), "1. 32-28 *", 0, 0),
+        (good, "1. 32-28 *", 0),
+    ]:
+        with pytest.raises(TypeError):
+            native.check_each(*call)
+    for start in (-1, 11):
+        with pytest.raises(ValueError):
+            native.check_each(good, "1. 32-28 *", start, 0)
+    with pytest.raises(ValueError):
+        native.infer_each("1. 32-28 *", 99, {})
     with pytest.raises(TypeError):
-        native.check_moves(*good[:7])
+        native.infer_each("1. 32-28 *", 0, [])
+
+
+@boards_in_c
+@FUZZ
+@given(MOVETEXT, st.lists(st.sampled_from(range(len(SETUPS))), max_size=3), st.integers(0, 10))
+def test_infer_each_reads_as_check_each(text: str, which: list[int], skip: int) -> None:
+    """``infer_each`` replays the setups its dict gives for the movetext's
+    first move and highest number as ``check_each`` does, and says where
+    that first move is."""
+    start = min(skip, len(text))
+    numbers = array.array("h", range(100)).tobytes()
+    setups = tuple((*SETUPS[k], numbers, True) for k in which)
+    found = native.infer_each(text, start, {})
+    if found is None:
+        return
+    highest, moves, first_start, first_end, entry, runs = found
+    assert (entry, runs) == (None, None)
+    assert 0 < highest < 100 and moves > 0 and start <= first_start < first_end <= len(text)
+    assert text[first_start].isdigit() and text[first_end - 1].isdigit()
+    key = (text[first_start:first_end], highest)
+    again = native.infer_each(text, start, {key: (setups, "anything")})
+    assert again == (*found[:4], (setups, "anything"), native.check_each(setups, text, start, 0))
+
+
+TAG_TEXT = st.lists(
+    st.sampled_from(
+        [
+            '[Event "Cup"]',
+            '[GameType "21"]',
+            '[Variant "Russian"]',
+            '[FEN "W:W31:B1"]',
+            '[ Event  "a b" ] ',
+            '[Event "x\\"y"]',
+            '[Ev-ent "x"]',
+            '[Event "é"]',
+            '[Event ""]',
+            '[Event "x"] [Site "y"]',
+            "[",
+            '"',
+            "\n",
+            "\r\n",
+            " ",
+            "\t",
+            "1. 11-15 *",
+            "{c}",
+        ]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@FUZZ
+@given(TAG_TEXT)
+def test_record_tags_reads_as_the_tag_expression(text: str) -> None:
+    """``record_tags`` reads the tags a record starts with as this
+    expression (the reader's plain tag pair alone on its line) does."""
+    pair = r'[ \t\r\n]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"[ \t]*\][ \t\r]*(?:\n|\Z)'
+    end = re.match(f"(?:{pair})*", text)
+    assert end is not None
+    pairs = re.findall(pair, text[: end.end()])
+    names = [name for name, _ in pairs]
+    answer = native.record_tags(text)
+    if "FEN" in names or any(names.count(name) > 1 for name in ("GameType", "Variant")):
+        assert answer is None
+        return
+    first = {name: value for name, value in reversed(pairs)}
+    assert answer == (end.end(), first.get("Event"), first.get("GameType"), first.get("Variant"))
+
+
+def test_record_tags_refuses_what_is_not_text() -> None:
+    with pytest.raises(TypeError):
+        native.record_tags(b'[Event "x"]')

@@ -1,9 +1,11 @@
 """Validation's fast check of whole game records (:mod:`draughts.pdn._fastgame`)
-against the reader: every report :func:`draughts.pdn.validate` gives is the
-same with the fast check and without it (the reader reading every game), for
-the test files and hand-made records, given a variant and not (and for every
-file of the shared corpus, ``slow``); the records the fast check must leave
-to the reader are left to it.
+against the reader: every report :func:`draughts.pdn.validate` gives, and
+every game record Dask's ``read_games`` makes, is the same with the fast
+check and without it (the reader reading every game), for the test files and
+hand-made records, given a variant and not (and for every file of the shared
+corpus, ``slow``); the records the fast check must leave to the reader are
+left to it. The fast check is turned off where every caller reaches it
+(``_fastgame._fast``).
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from pathlib import Path
 import pytest
 
 from draughts import _core
+from draughts.dask import _pieces, _records, _settled
 from draughts.pdn import _fastgame, scan_starts, validate
+from draughts.pdn.record import read_record
 from draughts.pdn.settling import survey_piece
 from tests.conftest import SHARED_PDN
 
-native = pytest.mark.skipif(_core.movetext_evidence is None, reason="the native core is not built")
+native = pytest.mark.skipif(_core.infer_each is None, reason="the native core is not built")
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "tests" / "data" / "pdn").glob("*.p[dh]n"))
@@ -53,19 +57,37 @@ RECORDS = [
 ]
 
 
+def records(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list:
+    """Dask's records of every game of the file, its tasks run here (in
+    pieces of 4 KB: several a file)."""
+    with monkeypatch.context() as patch:
+        if not fast:
+            patch.setattr(_fastgame, "_fast", lambda text, default: None)
+        pieces = _pieces(str(path), 1 << 12)
+        settled: list = [None] * len(pieces)
+        if variant is None:
+            settled = _settled([survey_piece(str(path), piece) for piece in pieces])
+        return [
+            record
+            for piece, own in zip(pieces, settled, strict=True)
+            for record in _records(str(path), piece, variant, own)
+        ]
+
+
 def reports(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list:
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(_fastgame, "fast_game", lambda text, default: None)
+            patch.setattr(_fastgame, "_fast", lambda text, default: None)
         return list(validate(path, variant=variant))
 
 
 def assert_same(path: Path, variant: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = reports(path, variant, True, monkeypatch)
-    slow = reports(path, variant, False, monkeypatch)
-    assert len(fast) == len(slow)
-    for one, other in zip(fast, slow, strict=True):
-        assert one == other, (path.name, variant, one, other)
+    for made in (reports, records):
+        fast = made(path, variant, True, monkeypatch)
+        slow = made(path, variant, False, monkeypatch)
+        assert len(fast) == len(slow)
+        for one, other in zip(fast, slow, strict=True):
+            assert one == other, (path.name, variant, one, other)
 
 
 @native
@@ -112,7 +134,7 @@ def test_what_the_fast_check_reads() -> None:
 
 
 def test_the_pure_core_leaves_every_game_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_core, "movetext_evidence", None)
+    monkeypatch.setattr(_core, "record_tags", None)
     assert _fastgame.fast_game(RECORDS[0], None) is None
 
 
@@ -147,6 +169,32 @@ def test_the_survey_is_the_same_with_the_fast_check(
 ) -> None:
     fast = survey_piece(str(path), None)
     with monkeypatch.context() as patch:
-        patch.setattr(_fastgame, "fast_game", lambda text, default: None)
+        patch.setattr(_fastgame, "_fast", lambda text, default: None)
         slow = survey_piece(str(path), None)
     assert fast == slow
+
+
+@native
+def test_a_first_move_no_candidate_may_start_is_left_to_the_reader() -> None:
+    # No candidate's start has a first move from 14 to 10: the choice is
+    # among no replays at all.
+    record = '[Event "x"]\n1. 14-10 7-11 *\n'
+    assert _fastgame.fast_game(record, None) is None
+
+
+@native
+@pytest.mark.parametrize(
+    "record",
+    [
+        RECORDS[0],
+        RECORDS[2],
+        RECORDS[13],
+        '[GameType "20"]\n[White "A"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n',
+    ],
+)
+def test_a_fast_record_is_the_readers(record: str) -> None:
+    found = _fastgame.fast_record(record, None)
+    assert found is not None
+    read = read_record(io.StringIO(record))
+    assert read is not None and read.errors == 0
+    assert found == (read.variant, read.result, read.plies, read.final_fen, read.tags)

@@ -224,15 +224,17 @@ def set_pure(functions: dict[str, Callable[..., object]], /) -> None: ...
 def split_games(
     data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int, /
 ) -> tuple[list[int], int, int]: ...
-def check_moves(
-    tables: Any,
+def check_each(
+    setups: tuple[tuple[Any, list[int], list[int], int, bytes, bool], ...],
     text: str,
-    men: list[int],
-    kings: list[int],
-    turn: int,
-    numbers: bytes,
-    dash_captures: bool,
+    start: int,
     limit: int,
     /,
-) -> tuple[int, int, int, int, int]: ...
-def movetext_evidence(text: str, /) -> tuple[int, int, int, int, int]: ...
+) -> tuple[tuple[int, int, int, int, int], ...]: ...
+def play_final(
+    setup: tuple[Any, list[int], list[int], int, bytes, bool], text: str, start: int, /
+) -> tuple[int, int, int, int, int, list[int] | None, list[int] | None, int]: ...
+def record_tags(text: str, /) -> tuple[int, str | None, str | None, str | None] | None: ...
+def infer_each(
+    text: str, start: int, starters: dict[Any, Any], /
+) -> tuple[int, int, int, int, Any, tuple[tuple[int, int, int, int, int], ...] | None] | None: ...

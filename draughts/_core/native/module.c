@@ -485,10 +485,11 @@ static PyObject *py_tag_line(PyObject *unused, PyObject *text) {
 
 /* split_games(...): see pdn_split.c. */
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
-/* check_moves(...): see pdn_check.c. */
-PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
-/* movetext_evidence(...): see pdn_check.c. */
-PyObject *py_movetext_evidence(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+/* check_each(...), infer_each(...), play_final(...), record_tags(...): see pdn_check.c. */
+PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_record_tags(PyObject *unused, PyObject *text);
 
 /* Each docstring starts with the function's text signature (CPython's
  * "name($module, ...)\n--\n\n" convention: inspect.signature reads it), the
@@ -529,13 +530,18 @@ static PyMethodDef functions[] = {
     {"split_games", (PyCFunction)(void (*)(void))py_split_games, METH_FASTCALL,
      "split_games($module, data, pos, line, column, skip, final, base, /)\n--\n\n"
      "The game starts of PDN bytes (see draughts.pdn.offsets)."},
-    {"check_moves", (PyCFunction)(void (*)(void))py_check_moves, METH_FASTCALL,
-     "check_moves($module, tables, text, men, kings, turn, numbers, dash_captures, limit, /)"
-     "\n--\n\n"
-     "A game's movetext played on bitboards (see draughts.pdn._fastcheck)."},
-    {"movetext_evidence", (PyCFunction)(void (*)(void))py_movetext_evidence, METH_FASTCALL,
-     "movetext_evidence($module, text, /)\n--\n\n"
-     "What a game's movetext shows of its board (see draughts.pdn._fastcheck)."},
+    {"check_each", (PyCFunction)(void (*)(void))py_check_each, METH_FASTCALL,
+     "check_each($module, setups, text, start, limit, /)\n--\n\n"
+     "A game's movetext played on bitboards from each setup (see draughts.pdn._fastcheck)."},
+    {"infer_each", (PyCFunction)(void (*)(void))py_infer_each, METH_FASTCALL,
+     "infer_each($module, text, start, starters, /)\n--\n\n"
+     "A movetext's evidence and its candidates' replays (see draughts.pdn._fastgame)."},
+    {"play_final", (PyCFunction)(void (*)(void))py_play_final, METH_FASTCALL,
+     "play_final($module, setup, text, start, /)\n--\n\n"
+     "A game's movetext played on bitboards, with the position it ends in."},
+    {"record_tags", (PyCFunction)py_record_tags, METH_O,
+     "record_tags($module, text, /)\n--\n\n"
+     "The plain tag pairs a game record starts with (see draughts.pdn._fastgame)."},
     {"set_pure", (PyCFunction)py_set_pure, METH_O,
      "set_pure($module, functions, /)\n--\n\nThe pure functions to fall back on."},
     {NULL, NULL, 0, NULL},

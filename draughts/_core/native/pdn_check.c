@@ -43,6 +43,11 @@ static int space_or_end(const Reader *r, Py_ssize_t i) {
 /* A result at i followed by a space or the end: its length, else 0. */
 static Py_ssize_t result_at(const Reader *r, Py_ssize_t i) {
     static const char *const results[] = {"1/2-1/2", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "*"};
+    /* Most texts here are moves and move numbers ("11-15", "12."): only a
+     * result has "-" or "/" second (or is "*"); the loop below was an
+     * eighth of the time of checking the OCA. */
+    Py_UCS4 second = ch(r, i + 1);
+    if (ch(r, i) != '*' && second != '-' && second != '/') return 0;
     for (size_t k = 0; k < sizeof results / sizeof *results; k++) {
         const char *s = results[k];
         Py_ssize_t j = i;
@@ -263,121 +268,399 @@ static int next_move(const Reader *r, Py_ssize_t *at, int nag_ok, Py_ssize_t res
     }
 }
 
-/* Read the movetext from the start, playing its moves: the state (C_*),
- * the plies played, where the result starts and ends (-1 if none), or -1
- * out of memory. */
-static int check(Game *g, Reader *r, Py_ssize_t limit, Py_ssize_t *plies, Py_ssize_t result[2]) {
+/* The moves of a movetext as written, read once and replayed for each
+ * variant tried (reading the text was half the time of a replay, and
+ * inference replays three or four variants a game). */
+typedef struct {
+    Py_ssize_t end;   /* where its text ends */
+    int first, count; /* its numbers: numbers[first .. first + count) */
+    int capture;      /* written with "x" */
+} Written;
+
+typedef struct {
+    Written *moves;
+    int *numbers;
+    Py_ssize_t len, cap, nlen, ncap;
+    int state;            /* how the text ends: C_OK or C_UNKNOWN */
+    Py_ssize_t result[2]; /* where its result is written (-1 if none) */
+    Py_ssize_t first;     /* where its first move starts (-1 if none) */
+    int highest;          /* the highest number written in a move */
+} Movetext;
+
+static void movetext_free(Movetext *m) {
+    PyMem_Free(m->moves);
+    PyMem_Free(m->numbers);
+}
+
+static int movetext_add(Movetext *m, const int *written, int count, int capture, Py_ssize_t end) {
+    if (m->len == m->cap) {
+        Py_ssize_t cap = m->cap ? 2 * m->cap : 64;
+        Written *moves = PyMem_Realloc(m->moves, (size_t)cap * sizeof *moves);
+        if (moves == NULL) return -1;
+        m->moves = moves, m->cap = cap;
+    }
+    if (m->nlen + count > m->ncap) {
+        Py_ssize_t cap = 2 * (m->ncap + count);
+        int *numbers = PyMem_Realloc(m->numbers, (size_t)cap * sizeof *numbers);
+        if (numbers == NULL) return -1;
+        m->numbers = numbers, m->ncap = cap;
+    }
+    memcpy(m->numbers + m->nlen, written, (size_t)count * sizeof *written);
+    for (int k = 0; k < count; k++)
+        if (written[k] > m->highest) m->highest = written[k];
+    m->moves[m->len++] = (Written){end, (int)m->nlen, count, capture};
+    m->nlen += count;
+    return 0;
+}
+
+/* Read the moves from `start` up to the end, or up to what this loop does
+ * not read (then state C_UNKNOWN; a replay that gets there without an error
+ * answers that). A NAG before the first move is the reader's to report.
+ * -1 out of memory. */
+static int read_movetext(const Reader *r, Py_ssize_t start, Movetext *m) {
     int written[MAX_WRITTEN], capture;
-    result[0] = result[1] = -1;
-    for (Py_ssize_t i = 0;;) {
-        /* The reader reports a NAG before any move. */
-        int next = next_move(r, &i, *plies > 0, result);
-        if (next != C_MOVE) return next;
+    m->result[0] = m->result[1] = m->first = -1;
+    for (Py_ssize_t i = start;;) {
+        int next = next_move(r, &i, m->len > 0, m->result);
+        if (next != C_MOVE) {
+            m->state = next;
+            return 0;
+        }
+        if (m->first < 0) m->first = i;
         int count = move_at(r, &i, written, &capture);
-        if (count <= 0) return C_UNKNOWN;
-        int state = play_written(g, written, count, capture);
-        if (state == C_SPLIT) return split_rest(r, i, written[count - 1]);
+        if (count <= 0) {
+            m->state = C_UNKNOWN;
+            return 0;
+        }
+        if (movetext_add(m, written, count, capture, i) < 0) return -1;
+    }
+}
+
+/* Play the moves read: the state (C_*), the plies played, where the result
+ * starts and ends (-1 if none, or if the replay stopped before it), or -1
+ * out of memory. */
+static int replay(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit, Py_ssize_t *plies,
+                  Py_ssize_t result[2]) {
+    result[0] = result[1] = -1;
+    for (Py_ssize_t k = 0; k < m->len; k++) {
+        const Written *move = &m->moves[k];
+        const int *written = m->numbers + move->first;
+        int state = play_written(g, written, move->count, move->capture);
+        if (state == C_SPLIT) return split_rest(r, move->end, written[move->count - 1]);
         if (state != C_OK) return state;
         if (++*plies == limit) return C_OK;
     }
+    if (m->state == C_OK) result[0] = m->result[0], result[1] = m->result[1];
+    return m->state;
 }
 
-/* What the movetext shows before any variant is chosen (the evidence of
- * draughts.pdn.infer.Evidence): the highest square number its moves write,
- * how many moves it has, where its first move is written. C_UNKNOWN for a
- * text outside the subset check() reads, which the reader then reads. */
-static int scan_evidence(Reader *r, int *numbers, Py_ssize_t *moves, Py_ssize_t first[2]) {
-    int written[MAX_WRITTEN], capture;
-    Py_ssize_t result[2];
-    first[0] = first[1] = -1;
-    for (Py_ssize_t i = 0;;) {
-        int next = next_move(r, &i, 1, result);
-        if (next != C_MOVE) return next;
-        Py_ssize_t at = i;
-        int count = move_at(r, &i, written, &capture);
-        if (count <= 0) return C_UNKNOWN;
-        for (int k = 0; k < count; k++)
-            if (written[k] > *numbers) *numbers = written[k];
-        if (first[0] < 0) first[0] = at, first[1] = i;
-        ++*moves;
-    }
-}
-
-/* movetext_evidence(text) -> (state, numbers, moves, first_start, first_end)
- *
- * state: 0 the text is one the fast check reads, 2 not (the reader must
- * read it; the other fields are then 0 and -1). numbers: the highest
- * square number written in a move; moves: the moves written; first_start,
- * first_end: where the first move is written (-1 without one). */
-PyObject *py_movetext_evidence(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
-    (void)unused;
-    if (nargs != 1 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "movetext_evidence(text)");
-        return NULL;
+/* A str argument read as text: 0, or -1 with TypeError naming `usage`. */
+static int text_reader(PyObject *text, Reader *r, const char *usage) {
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
     }
 #if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(args[0]) < 0) return NULL;
+    if (PyUnicode_READY(text) < 0) return -1;
 #endif
-    Reader r = {PyUnicode_KIND(args[0]), PyUnicode_DATA(args[0]), PyUnicode_GET_LENGTH(args[0]), 0};
-    int numbers = 0;
-    Py_ssize_t moves = 0, first[2];
-    int state = scan_evidence(&r, &numbers, &moves, first);
-    if (state != C_OK) numbers = 0, moves = 0, first[0] = first[1] = -1;
-    return Py_BuildValue("(iinnn)", state, numbers, moves, first[0], first[1]);
+    *r = (Reader){PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), 0};
+    return 0;
 }
 
-/* check_moves(tables, text, men, kings, turn, numbers, dash_captures, limit)
- *     -> (state, plies, warned, result_start, result_end)
- *
- * tables: the variant's native tables (its board's _ctx.core); men, kings:
- * the board's two lists of two bitboard ints; turn: 0 or 1; numbers: 100
- * native int16 (array('h').tobytes()), the square each written number
- * names or 0 for none;
- * limit: the plies to play at most (0: all). state: 0 every move played,
- * 1 a sure move error after `plies` plies, 2 not known here (None in
- * Python). */
-PyObject *py_check_moves(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
-    (void)unused;
-    if (nargs != 8 || !PyObject_TypeCheck(args[0], &CoreType) || !PyUnicode_Check(args[1]) ||
-        !PyList_Check(args[2]) || PyList_GET_SIZE(args[2]) != 2 || !PyList_Check(args[3]) ||
-        PyList_GET_SIZE(args[3]) != 2 || !PyBytes_Check(args[5]) ||
-        PyBytes_GET_SIZE(args[5]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
-        PyErr_SetString(PyExc_TypeError,
-                        "check_moves(tables, text, men, kings, turn, numbers, dash_captures, limit)");
-        return NULL;
+/* A start offset within the text: 0, or -1 with an exception. */
+static int text_start(PyObject *arg, const Reader *r, Py_ssize_t *start) {
+    *start = PyLong_AsSsize_t(arg);
+    if (*start == -1 && PyErr_Occurred()) return -1;
+    if (*start < 0 || *start > r->len) {
+        PyErr_SetString(PyExc_ValueError, "start must be within the text");
+        return -1;
     }
-    Game g;
-    memset(&g, 0, sizeof g);
-    g.core = (CoreObject *)args[0];
-    if (!g.core->ready) return Py_BuildValue("(innnn)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0, (Py_ssize_t)-1, (Py_ssize_t)-1);
+    return 0;
+}
+
+/* A Game at the start a setup tuple gives: (tables, men, kings, turn,
+ * numbers, dash_captures), as check_each() describes them. 0, 1 for tables
+ * not ready (the replay's answer is then C_UNKNOWN), -1 with an exception. */
+static int game_of_setup(Game *g, PyObject *setup) {
+    static const char usage[] =
+        "check_each: a setup is (tables, men, kings, turn, numbers, dash_captures)";
+    memset(g, 0, sizeof *g);
+    PyObject *const *item = PyTuple_Check(setup) && PyTuple_GET_SIZE(setup) == 6
+                                ? &PyTuple_GET_ITEM(setup, 0)
+                                : NULL;
+    if (item == NULL || !PyObject_TypeCheck(item[0], &CoreType) || !PyList_Check(item[1]) ||
+        PyList_GET_SIZE(item[1]) != 2 || !PyList_Check(item[2]) || PyList_GET_SIZE(item[2]) != 2 ||
+        !PyBytes_Check(item[4]) || PyBytes_GET_SIZE(item[4]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    g->core = (CoreObject *)item[0];
+    if (!g->core->ready) return 1;
     for (int k = 0; k < 2; k++)
-        if (to_bits(g.core, PyList_GET_ITEM(args[2], k), &g.bb[k], "men") < 0 ||
-            to_bits(g.core, PyList_GET_ITEM(args[3], k), &g.bb[2 + k], "kings") < 0)
-            return NULL;
-    long turn = PyLong_AsLong(args[4]);
-    if (turn == -1 && PyErr_Occurred()) return NULL;
+        if (to_bits(g->core, PyList_GET_ITEM(item[1], k), &g->bb[k], "men") < 0 ||
+            to_bits(g->core, PyList_GET_ITEM(item[2], k), &g->bb[2 + k], "kings") < 0)
+            return -1;
+    long turn = PyLong_AsLong(item[3]);
+    if (turn == -1 && PyErr_Occurred()) return -1;
     if (turn != 0 && turn != 1) {
-        PyErr_SetString(PyExc_ValueError, "check_moves: turn must be 0 or 1");
-        return NULL;
+        PyErr_SetString(PyExc_ValueError, "check_each: turn must be 0 or 1");
+        return -1;
     }
-    g.color = (int)turn;
-    const char *numbers = PyBytes_AS_STRING(args[5]);
+    g->color = (int)turn;
+    const char *numbers = PyBytes_AS_STRING(item[4]);
     for (int k = 0; k < 100; k++) {
         int16_t n;
         memcpy(&n, numbers + k * (Py_ssize_t)sizeof n, sizeof n);
-        g.square[k] = n >= 1 && n <= MAX_SQUARES && n <= g.core->rules.n ? g.core->sq_of_number[n] : -1;
+        g->square[k] =
+            n >= 1 && n <= MAX_SQUARES && n <= g->core->rules.n ? g->core->sq_of_number[n] : -1;
     }
-    g.dash_captures = PyObject_IsTrue(args[6]);
-    Py_ssize_t limit = PyLong_AsSsize_t(args[7]);
-    if (g.dash_captures < 0 || (limit == -1 && PyErr_Occurred())) return NULL;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(args[1]) < 0) return NULL;
-#endif
-    Reader r = {PyUnicode_KIND(args[1]), PyUnicode_DATA(args[1]), PyUnicode_GET_LENGTH(args[1]), 0};
-    Py_ssize_t plies = 0, result[2];
-    routes_init(&g.routes);
-    int state = check(&g, &r, limit > 0 ? limit : -1, &plies, result);
-    routes_free(&g.routes);
+    g->dash_captures = PyObject_IsTrue(item[5]);
+    return g->dash_captures < 0 ? -1 : 0;
+}
+
+/* One replay's answer, (state, plies, warned, result_start, result_end);
+ * NULL out of memory. */
+static PyObject *replay_answer(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit) {
+    Py_ssize_t plies = 0, result[2] = {-1, -1};
+    routes_init(&g->routes);
+    int state = replay(g, r, m, limit, &plies, result);
+    routes_free(&g->routes);
     if (state < 0) return PyErr_NoMemory();
-    return Py_BuildValue("(innnn)", state, plies, (Py_ssize_t)g.warned, result[0], result[1]);
+    return Py_BuildValue("(innnn)", state, plies, (Py_ssize_t)g->warned, result[0], result[1]);
+}
+
+/* The replays of the moves read from each of `setups` (a tuple of setup
+ * tuples, see check_each): a tuple of their answers, or NULL with an
+ * exception. */
+static PyObject *replay_each(PyObject *setups, const Reader *r, const Movetext *m,
+                             Py_ssize_t limit) {
+    Py_ssize_t count = PyTuple_GET_SIZE(setups);
+    PyObject *answers = PyTuple_New(count);
+    if (answers == NULL) return NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Game g;
+        int ready = game_of_setup(&g, PyTuple_GET_ITEM(setups, k));
+        PyObject *answer =
+            ready < 0 ? NULL
+            : ready   ? Py_BuildValue("(innnn)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
+                                      (Py_ssize_t)-1, (Py_ssize_t)-1)
+                      : replay_answer(&g, r, m, limit > 0 ? limit : -1);
+        if (answer == NULL) {
+            Py_DECREF(answers);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(answers, k, answer);
+    }
+    return answers;
+}
+
+/* check_each(setups, text, start, limit) -> ((state, plies, warned,
+ *     result_start, result_end), ...), one for each setup
+ *
+ * The movetext text[start:] played from each setup's start:
+ * (tables, men, kings, turn, numbers, dash_captures). tables: the
+ * variant's native tables (its board's _ctx.core); men, kings: the board's
+ * two lists of two bitboard ints; turn: 0 or 1; numbers: 100 native int16
+ * (array('h').tobytes()), the square each written number names or 0 for
+ * none. limit: the plies to play at most (0: all). state: 0 every move
+ * played, 1 a sure move error after `plies` plies, 2 not known here (None
+ * in Python). The text is read once for all the setups. */
+PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    static const char usage[] = "check_each(setups, text, start, limit)";
+    Reader r;
+    Py_ssize_t start;
+    if (nargs != 4 || !PyTuple_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    if (text_reader(args[1], &r, usage) < 0 || text_start(args[2], &r, &start) < 0) return NULL;
+    Py_ssize_t limit = PyLong_AsSsize_t(args[3]);
+    if (limit == -1 && PyErr_Occurred()) return NULL;
+    Movetext m;
+    memset(&m, 0, sizeof m);
+    PyObject *answers = read_movetext(&r, start, &m) < 0 ? PyErr_NoMemory()
+                                                          : replay_each(args[0], &r, &m, limit);
+    movetext_free(&m);
+    return answers;
+}
+
+/* play_final(setup, text, start) -> (state, plies, warned, result_start,
+ *     result_end, men, kings, turn)
+ *
+ * check_each's answer for one setup, with the position the replay stopped
+ * in: the two lists of men's and kings' bitboard ints (the board's _men
+ * and _kings) and the side to move (for a game's record: its final
+ * position). */
+PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    static const char usage[] = "play_final(setup, text, start)";
+    Reader r;
+    Py_ssize_t start;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    if (text_reader(args[1], &r, usage) < 0 || text_start(args[2], &r, &start) < 0) return NULL;
+    Game g;
+    int ready = game_of_setup(&g, args[0]);
+    if (ready < 0) return NULL;
+    if (ready) return Py_BuildValue("(innnnOOi)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
+                                    (Py_ssize_t)-1, (Py_ssize_t)-1, Py_None, Py_None, 0);
+    Movetext m;
+    memset(&m, 0, sizeof m);
+    Py_ssize_t plies = 0, result[2] = {-1, -1};
+    int state = -1;
+    if (read_movetext(&r, start, &m) == 0) {
+        routes_init(&g.routes);
+        state = replay(&g, &r, &m, -1, &plies, result);
+        routes_free(&g.routes);
+    }
+    movetext_free(&m);
+    if (state < 0) return PyErr_NoMemory();
+    PyObject *bits[4];
+    for (int k = 0; k < 4; k++) {
+        bits[k] = from_bits(g.core, g.bb[k]);
+        if (bits[k] == NULL) {
+            for (int j = 0; j < k; j++) Py_DECREF(bits[j]);
+            return NULL;
+        }
+    }
+    return Py_BuildValue("(innnn[NN][NN]i)", state, plies, (Py_ssize_t)g.warned, result[0],
+                         result[1], bits[0], bits[1], bits[2], bits[3], g.color);
+}
+
+/* infer_each(text, start, starters) -> (numbers, moves, first_start,
+ *     first_end, entry, answers) or None
+ *
+ * Inference's reading of the movetext text[start:] in one call: what it
+ * shows before a variant is chosen (draughts.pdn.infer.Evidence: the
+ * highest square number its moves write, how many moves it has, where its
+ * first move is written), and the replays of the candidates it may be (as
+ * check_each answers, in full).
+ * starters: a dict from (first move as written, highest number) to a
+ * tuple whose first item is the tuple of the candidates' setups; entry is
+ * the movetext's (None where it has none: the caller chooses the
+ * candidates and calls check_each), answers the replays of its setups
+ * (None without them). None for a movetext with no move, or with text
+ * this loop does not read (the reader reads it). */
+PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    static const char usage[] = "infer_each(text, start, starters)";
+    Reader r;
+    Py_ssize_t start;
+    if (nargs != 3 || !PyDict_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    if (text_reader(args[0], &r, usage) < 0 || text_start(args[1], &r, &start) < 0) return NULL;
+    Movetext m;
+    memset(&m, 0, sizeof m);
+    PyObject *found = NULL, *answer = NULL;
+    if (read_movetext(&r, start, &m) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (m.state != C_OK || m.len == 0) {
+        answer = Py_NewRef(Py_None);
+        goto done;
+    }
+    Py_ssize_t first_end = m.moves[0].end;
+    PyObject *key = Py_BuildValue("(Ni)", PyUnicode_Substring(args[0], m.first, first_end), m.highest);
+    if (key == NULL) goto done;
+    PyObject *entry = PyDict_GetItemWithError(args[2], key); /* borrowed */
+    Py_DECREF(key);
+    if (entry == NULL && PyErr_Occurred()) goto done;
+    if (entry != NULL && PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) > 0 &&
+        PyTuple_Check(PyTuple_GET_ITEM(entry, 0))) {
+        found = replay_each(PyTuple_GET_ITEM(entry, 0), &r, &m, 0);
+        if (found == NULL) goto done;
+    } else {
+        found = Py_NewRef(Py_None);
+    }
+    answer = Py_BuildValue("(innnOO)", m.highest, m.len, m.first, first_end,
+                           entry != NULL ? entry : Py_None, found);
+done:
+    Py_XDECREF(found);
+    movetext_free(&m);
+    return answer;
+}
+
+/* A tag pair alone on its line at i, as draughts.pdn._fastgame's _TAG
+ * expression reads one: blank lines and blanks before it, its name
+ * [A-Za-z0-9_]+, its value with no quote, backslash or line break, then
+ * only blanks up to the end of the line or of the text. The position after
+ * it, or -1 for anything else. */
+static Py_ssize_t tag_pair(const Reader *r, Py_ssize_t i, Py_ssize_t name[2], Py_ssize_t value[2]) {
+    Py_UCS4 c;
+    while ((c = ch(r, i)) == ' ' || c == '\t' || c == '\r' || c == '\n') i++;
+    if (ch(r, i) != '[') return -1;
+    i = blanks(r, i + 1);
+    name[0] = i;
+    while ((c = ch(r, i)) == '_' || is_dig(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+        i++;
+    name[1] = i;
+    if (name[1] == name[0]) return -1;
+    i = blanks(r, i);
+    if (ch(r, i) != '"') return -1;
+    value[0] = ++i;
+    while (i < r->len && (c = ch(r, i)) != '"' && c != '\\' && c != '\r' && c != '\n') i++;
+    value[1] = i;
+    if (ch(r, i) != '"') return -1;
+    i = blanks(r, i + 1);
+    if (ch(r, i) != ']') return -1;
+    while ((c = ch(r, ++i)) == ' ' || c == '\t' || c == '\r')
+        ;
+    if (i < r->len && ch(r, i++) != '\n') return -1;
+    return i;
+}
+
+/* Whether text[at[0]:at[1]] is the ASCII name `name`. */
+static int is_name(const Reader *r, const Py_ssize_t at[2], const char *name) {
+    Py_ssize_t i = at[0];
+    for (; *name && i < at[1]; name++, i++)
+        if (ch(r, i) != (Py_UCS4)(unsigned char)*name) return 0;
+    return !*name && i == at[1];
+}
+
+/* record_tags(text) -> (end, event, gametype, variant) or None
+ *
+ * The tag pairs a game record starts with, each alone on its line (see
+ * tag_pair): where they end, and the values of its first Event tag and of
+ * its GameType and Variant tags (None where absent). None for a record with
+ * a FEN tag or with two GameType, Variant or FEN tags: the reader reads
+ * those. */
+PyObject *py_record_tags(PyObject *unused, PyObject *text) {
+    (void)unused;
+    Reader r;
+    if (text_reader(text, &r, "record_tags(text)") < 0) return NULL;
+    static const char *const names[] = {"Event", "GameType", "Variant", "FEN"};
+    Py_ssize_t found[4][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+    Py_ssize_t end = 0, next, name[2], value[2];
+    while ((next = tag_pair(&r, end, name, value)) >= 0) {
+        end = next;
+        for (int k = 0; k < 4; k++) {
+            if (!is_name(&r, name, names[k])) continue;
+            if (found[k][0] >= 0 && k > 0) Py_RETURN_NONE; /* the reader takes the last */
+            if (found[k][0] < 0) found[k][0] = value[0], found[k][1] = value[1];
+        }
+    }
+    if (found[3][0] >= 0) Py_RETURN_NONE;
+    PyObject *answer = PyTuple_New(4), *at = PyLong_FromSsize_t(end);
+    if (answer == NULL || at == NULL) {
+        Py_XDECREF(answer);
+        Py_XDECREF(at);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(answer, 0, at);
+    for (int k = 0; k < 3; k++) {
+        PyObject *v = found[k][0] < 0 ? Py_NewRef(Py_None)
+                                      : PyUnicode_Substring(text, found[k][0], found[k][1]);
+        if (v == NULL) {
+            Py_DECREF(answer);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(answer, k + 1, v);
+    }
+    return answer;
 }
