@@ -127,7 +127,7 @@ def _records(
         games = each_game(handle, starts, data, chunk.encoding, fast, slow)
         for start, found, record in games:
             if found is not None:
-                name, result, plies, fen, tags = found
+                name, result, plies, fen, tags, _, _ = found
                 record = GameRecord(
                     path, start.offset, start.number, name, result, plies, fen, 0, None, tags
                 )

@@ -212,8 +212,20 @@ class NativeExtras(Protocol):
         setup: tuple[Any, list[int], list[int], int, bytes, bool],
         text: str,
         start: int,
+        names: tuple[str, ...] | None,
+        separator: str,
         /,
-    ) -> tuple[int, int, int, int, int, list[int] | None, list[int] | None, int]:
+    ) -> tuple[
+        int,
+        int,
+        int,
+        int,
+        int,
+        list[int] | None,
+        list[int] | None,
+        int,
+        tuple[tuple[str, ...], tuple[int, ...]] | None,
+    ]:
         """A game's movetext played on bitboards, with the position it ends in."""
 
     def record_tags(self, text: str, /) -> tuple[int, str | None, str | None, str | None] | None:

@@ -164,19 +164,31 @@ def _answer(
     return variant, run[1], event, named, choice, start
 
 
-FastRecord = tuple[str, str, int, str, tuple[tuple[str, str], ...]]
+FastRecord = tuple[
+    str,
+    str,
+    int,
+    str,
+    tuple[tuple[str, str], ...],
+    tuple[tuple[str, ...], tuple[int, ...]] | None,
+    "Choice | None",
+]
 """What :func:`fast_record` found: the variant's name, the result marker,
-the moves played, the final position's FEN and the tag pairs as written."""
+the moves played, the final position's FEN, the tag pairs as written, the
+main line's moves and position keys if asked for (else None), and the
+inference's choice (None where the tags or the caller named the variant)."""
 
 # A tag pair as record_tags reads one (a tag alone on its line, its value
 # without an escape), for the pairs of a record it has read.
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"')
 
 
-def fast_record(text: str, default: str | None) -> FastRecord | None:
+def fast_record(text: str, default: str | None, line: bool = False) -> FastRecord | None:
     """What a :class:`~draughts.pdn.record.GameRecord` keeps of the game
     record ``text``, read as :func:`fast_game` reads it, for a game with no
-    error and no warning; None where the reader must read it.
+    error and no warning, and with ``line`` the moves and position keys of
+    its main line (as :class:`~draughts.pdn.record.MainLine` keeps them,
+    from the variant's start); None where the reader must read it.
 
     >>> record = '[Event "Club"]\\n[GameType "21"]\\n1. 11-15 24-20 2. 8-11 28-24 0-1\\n'
     >>> found = fast_record(record, None)  # None on the pure core
@@ -187,15 +199,17 @@ def fast_record(text: str, default: str | None) -> FastRecord | None:
     play_final = _core.play_final
     if found is None or play_final is None:
         return None
-    variant, _, _, _, _, start = found
+    variant, _, _, _, choice, start = found
     setup = setup_of(variant, None)
     assert setup is not None  # the check above played from it
-    state, plies, _, result_start, result_end, men, kings, turn = play_final(setup, text, start)
+    names = _square_names(variant) if line else None
+    found_line = play_final(setup, text, start, names, variant.capture_separator)
+    state, plies, _, result_start, result_end, men, kings, turn, moves_keys = found_line
     if state != _OK or men is None or kings is None:
         return None
     fen = format_fen(_fen_codec(variant), (turn, (men[0], men[1]), (kings[0], kings[1])))
     tags = tuple(_TAG.findall(text, 0, start))
-    return variant.name, text[result_start:result_end], plies, fen, tags
+    return variant.name, text[result_start:result_end], plies, fen, tags, moves_keys, choice
 
 
 def _fen_codec(variant: Variant) -> FenCodec:
@@ -208,6 +222,20 @@ def _fen_codec(variant: Variant) -> FenCodec:
 
 
 _CODECS: dict[int, tuple[Variant, FenCodec]] = {}
+
+
+def _square_names(variant: Variant) -> tuple[str, ...]:
+    """The name of each square number of the variant's board (index 0
+    unused), as moves are written."""
+    cached = _NAMES.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        cached = variant, ("", *(variant.square_name(n) for n in variant.squares))
+        if len(_NAMES) < 64:
+            _NAMES[id(variant)] = cached
+    return cached[1]
+
+
+_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}
 
 
 def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from typing import IO
 
 from draughts.pdn._index_tables import game_row
 from draughts.pdn.infer import Choice
-from draughts.pdn.lexer import open_cursor
 from draughts.pdn.offsets import GameStart, seek_game
 from draughts.pdn.reader import read
 from draughts.pdn.record import GameRecord, MainLine, MainLineVisitor
@@ -32,20 +30,6 @@ class SettlingVisitor(MainLineVisitor):
         self.choice = choice
 
 
-def start_here(handle: IO[str], offset: int, number: int) -> GameStart:
-    """Where the reader's next game on ``handle`` starts, with the line and
-    column sequential reading gives it (``offset`` from the index's source)."""
-    cursor = open_cursor(handle)
-    pending = cursor.pending
-    if pending is not None:
-        text, position = pending
-        rest = text[position:]
-        blank = len(rest) - len(rest.lstrip())
-        if blank < len(rest):
-            return GameStart(offset, cursor.line_number, position + blank + 1, number)
-    return GameStart(offset, cursor.line_number + 1, 1, number)
-
-
 class FileGames:
     """The games of a file being indexed, as far as settling goes: the
     decided ones counted, the open ones kept (their row, start and what
@@ -56,7 +40,7 @@ class FileGames:
         self.open: list[tuple[int, GameStart, Seen, str]] = []
 
     def add(
-        self, game_id: int, start: GameStart, record: GameRecord, visitor: SettlingVisitor
+        self, game_id: int, start: GameStart, record: GameRecord, choice: Choice | None
     ) -> None:
         tags: dict[str, str] = {}
         for name, value in record.tags:
@@ -64,7 +48,7 @@ class FileGames:
                 tags.setdefault(name, value)
         event = tags.pop("Event", None)
         named = named_by_tags(tags)
-        seen = seen_of(event, named, visitor.choice)
+        seen = seen_of(event, named, choice)
         self.decided.add(seen)
         if seen.open:
             self.open.append((game_id, start, seen, record.variant))

@@ -64,21 +64,20 @@ import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, Any, BinaryIO, Literal, cast
+from typing import Any, Literal
 
 import attrs
 
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
-from draughts.pdn._index_settle import FileGames, SettlingVisitor, replace_settled, start_here
-from draughts.pdn._index_source import Source as _Source  # the name it had here
+from draughts.pdn._index_games import file_games
+from draughts.pdn._index_settle import FileGames, replace_settled
 from draughts.pdn._index_source import file_sha256
 from draughts.pdn._index_tables import SCHEMA, game_row
 from draughts.pdn._text import refuse_binary
 from draughts.pdn.lexer import guess_encoding
-from draughts.pdn.reader import read
-from draughts.pdn.record import GameRecord, MainLine, line_move_text
+from draughts.pdn.record import GameRecord, line_move_text
 from draughts.pdn.tree import Game
 from draughts.variant import INTERNATIONAL, Variant, find_variant
 
@@ -396,69 +395,57 @@ class Index:
         db = self._db
         with open(path, "rb") as raw:
             head = raw.read(1 << 16)
-            refuse_binary(head, path)
-            encoding = guess_encoding(head)
-            raw.seek(0)
-            cursor = db.execute(
-                "INSERT INTO files (path, size, mtime_ns, sha256, encoding, default_variant,"
-                " positions, games, indexed_at) VALUES (?, ?, ?, '', ?, ?, ?, 0, ?)",
-                (
-                    path,
-                    stat.st_size,
-                    stat.st_mtime_ns,
-                    encoding,
-                    default,
-                    int(positions),
-                    datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-                ),
+        refuse_binary(head, path)
+        cursor = db.execute(
+            "INSERT INTO files (path, size, mtime_ns, sha256, encoding, default_variant,"
+            " positions, games, indexed_at) VALUES (?, ?, ?, '', ?, ?, ?, 0, ?)",
+            (
+                path,
+                stat.st_size,
+                stat.st_mtime_ns,
+                guess_encoding(head),
+                default,
+                int(positions),
+                datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            ),
+        )
+        file_id = cursor.lastrowid
+        assert file_id is not None
+        last = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+        game_id = last or 0
+        games = bad = keys = 0
+        game_rows: list[tuple[Any, ...]] = []
+        tag_rows: list[tuple[int, int, str, str]] = []
+        key_rows: list[tuple[int, int, int]] = []
+        # Games whose tags name no variant are settled by the file, as
+        # draughts.pdn.validate settles them (see replace_settled).
+        settling = FileGames() if default is None else None
+        for start, record, line, choice in file_games(path, variant):
+            games += 1
+            game_id += 1
+            bad += record.errors > 0
+            if settling is not None:
+                settling.add(game_id, start, record, choice)
+            game_rows.append(game_row(game_id, file_id, record, line))
+            tag_rows.extend(
+                (game_id, place, name, value) for place, (name, value) in enumerate(record.tags)
             )
-            file_id = cursor.lastrowid
-            assert file_id is not None
-            last = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
-            game_id = last or 0
-            source = _Source(cast(BinaryIO, raw), encoding)
-            handle = cast(IO[str], source)
-            games = bad = keys = 0
-            game_rows: list[tuple[Any, ...]] = []
-            tag_rows: list[tuple[int, int, str, str]] = []
-            key_rows: list[tuple[int, int, int]] = []
-            offset = 0
-            # Games whose tags name no variant are settled by the file, as
-            # draughts.pdn.validate settles them (see replace_settled).
-            settling = FileGames() if default is None else None
-            while True:
-                start = start_here(handle, offset, games + 1)
-                visitor = SettlingVisitor(path, offset, games + 1)
-                found: tuple[GameRecord, MainLine] | None = read(handle, visitor, variant)
-                if found is None:
-                    break
-                record, line = found
-                offset = source.next_offset()
-                games += 1
-                game_id += 1
-                bad += record.errors > 0
-                if settling is not None:
-                    settling.add(game_id, start, record, visitor)
-                game_rows.append(game_row(game_id, file_id, record, line))
-                tag_rows.extend(
-                    (game_id, place, name, value) for place, (name, value) in enumerate(record.tags)
+            if positions:
+                key_rows.extend(
+                    (key - _TOP if key >= _HALF else key, game_id, ply)
+                    for ply, key in enumerate(line.keys)
                 )
-                if positions:
-                    key_rows.extend(
-                        (key - _TOP if key >= _HALF else key, game_id, ply)
-                        for ply, key in enumerate(line.keys)
-                    )
-                if len(game_rows) >= _BATCH or len(key_rows) >= _KEY_BATCH:
-                    keys += len(key_rows)
-                    self._insert(game_rows, tag_rows, key_rows)
-            keys += len(key_rows)
-            self._insert(game_rows, tag_rows, key_rows)
+            if len(game_rows) >= _BATCH or len(key_rows) >= _KEY_BATCH:
+                keys += len(key_rows)
+                self._insert(game_rows, tag_rows, key_rows)
+        keys += len(key_rows)
+        self._insert(game_rows, tag_rows, key_rows)
         if settling is not None:
             more_bad, more_keys = replace_settled(self._db, path, file_id, settling, positions)
             bad, keys = bad + more_bad, keys + more_keys
         db.execute(
             "UPDATE files SET sha256 = ?, games = ? WHERE id = ?",
-            (source.sha256.hexdigest(), games, file_id),
+            (file_sha256(path), games, file_id),
         )
         return games, bad, keys
 

@@ -89,8 +89,7 @@ class _Lines:
     """The lines of a binary stream as a text handle with universal newlines
     would return them (``\r\n`` and ``\r`` read as ``\n``), and where each
     line starts in the stream. The reader's cursor reads them through
-    :meth:`readline`, here and in the index (:mod:`draughts.pdn._index_source`),
-    so that both count bytes the same way.
+    :meth:`readline`.
 
     The stream is read a block at a time; a block's lines are split and
     decoded at once, and their offsets summed, so that :meth:`readline` only

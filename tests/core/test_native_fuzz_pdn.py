@@ -328,3 +328,42 @@ def test_record_tags_reads_as_the_tag_expression(text: str) -> None:
 def test_record_tags_refuses_what_is_not_text() -> None:
     with pytest.raises(TypeError):
         native.record_tags(b'[Event "x"]')
+
+
+@boards_in_c
+@FUZZ
+@given(MOVETEXT, st.sampled_from(range(len(SETUPS))), st.booleans())
+def test_play_final_answers_as_check_each(text: str, which: int, line: bool) -> None:
+    """``play_final`` replays as ``check_each`` does, ends where it stops,
+    and records a move and a key for every ply played (and the start's)."""
+    board = Board(variant=(INTERNATIONAL, ENGLISH, RUSSIAN, THAI, FRISIAN)[which])
+    numbers = array.array("h", range(100)).tobytes()
+    setup = (*SETUPS[which], numbers, True)
+    names = tuple(["", *(board.variant.square_name(n) for n in board.variant.squares)])
+    found = native.play_final(setup, text, 0, names if line else None, "x")
+    state, plies, warned, begin, end, men, kings, turn, recorded = found
+    assert (state, plies, warned, begin, end) == native.check_each((setup,), text, 0, 0)[0]
+    assert isinstance(men, list) and isinstance(kings, list) and turn in (0, 1)
+    if not line:
+        assert recorded is None
+        return
+    moves, keys = recorded
+    assert len(moves) == plies and len(keys) == plies + 1
+    assert keys[0] == board.position_key
+
+
+@boards_in_c
+def test_play_final_refuses_bad_arguments() -> None:
+    setup = (*SETUPS[0], bytes(200), False)
+    for call in [
+        (setup, "1. 32-28 *", 0, None),
+        (setup, "1. 32-28 *", 0, [""], "x"),
+        (setup, "1. 32-28 *", 0, None, b"x"),
+        (setup[:5], "1. 32-28 *", 0, None, "x"),
+    ]:
+        with pytest.raises(TypeError):
+            native.play_final(*call)
+    with pytest.raises(ValueError):  # a square the names do not name
+        native.play_final(
+            (*SETUPS[0], array.array("h", range(100)).tobytes(), False), "1. 32-28 *", 0, ("",), "x"
+        )

@@ -19,7 +19,7 @@ import pytest
 from draughts import _core
 from draughts.dask import _pieces, _records, _settled
 from draughts.pdn import _fastgame, scan_starts, validate
-from draughts.pdn.record import read_record
+from draughts.pdn.record import read_main_line, read_record
 from draughts.pdn.settling import survey_piece
 from tests.conftest import SHARED_PDN
 
@@ -197,4 +197,7 @@ def test_a_fast_record_is_the_readers(record: str) -> None:
     assert found is not None
     read = read_record(io.StringIO(record))
     assert read is not None and read.errors == 0
-    assert found == (read.variant, read.result, read.plies, read.final_fen, read.tags)
+    assert found[:6] == (read.variant, read.result, read.plies, read.final_fen, read.tags, None)
+    with_line = _fastgame.fast_record(record, None, line=True)
+    _, main_line = read_main_line(io.StringIO(record))
+    assert with_line is not None and with_line[5] == (main_line.moves, main_line.keys)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import sqlite3
@@ -286,16 +285,17 @@ def test_an_interrupted_run_leaves_a_consistent_database(
     monkeypatch.setattr(index_module, "_BATCH", 10)  # rows go to SQLite before the failure
     db_path = tmp_path / "games.sqlite"
     calls = {"n": 0}
-    real = index_module.read  # the reader, as the index calls it for each game
+    real = index_module.file_games  # the games of a file, as the index reads them
 
-    def failing(handle: Any, visitor: Any, *args: Any) -> Any:
-        if "second" in visitor._record._file:
-            calls["n"] += 1
-            if calls["n"] == 40:
-                raise KeyboardInterrupt
-        return real(handle, visitor, *args)
+    def failing(path: str, *args: Any) -> Any:
+        for game in real(path, *args):
+            if "second" in path:
+                calls["n"] += 1
+                if calls["n"] == 40:
+                    raise KeyboardInterrupt
+            yield game
 
-    monkeypatch.setattr(index_module, "read", failing)
+    monkeypatch.setattr(index_module, "file_games", failing)
     with Index(db_path) as index:
         with pytest.raises(KeyboardInterrupt):
             for _ in index.add_files([games, second], variant="english", positions=True):
@@ -308,7 +308,7 @@ def test_an_interrupted_run_leaves_a_consistent_database(
     db = sqlite3.connect(db_path)
     assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     db.close()
-    monkeypatch.setattr(index_module, "read", real)
+    monkeypatch.setattr(index_module, "file_games", real)
     with Index(db_path) as index:
         reports = list(index.add_files([games, second], variant="english", positions=True))
     assert [report.status for report in reports] == ["unchanged", "added"]
@@ -328,15 +328,16 @@ def test_a_killed_process_leaves_a_consistent_database(games: Path, tmp_path: Pa
 import os, sys
 sys.path.insert(0, {str(ROOT)!r})
 import draughts.pdn.index as module
-real, seen = module.read, [0]
+real, seen = module.file_games, [0]
 module._BATCH = 10
-def dying(handle, visitor, *args):
-    if "second" in visitor._record._file:
-        seen[0] += 1
-        if seen[0] == 45:
-            os._exit(3)
-    return real(handle, visitor, *args)
-module.read = dying
+def dying(path, *args):
+    for game in real(path, *args):
+        if "second" in path:
+            seen[0] += 1
+            if seen[0] == 45:
+                os._exit(3)
+        yield game
+module.file_games = dying
 with module.Index({str(db_path)!r}) as index:
     index.connection.execute("PRAGMA cache_size = 2")  # pages reach the file before COMMIT
     for path in ({str(games)!r}, {str(second)!r}):
@@ -440,35 +441,6 @@ def test_offsets_with_every_kind_of_line_end_and_encoding(tmp_path: Path) -> Non
             index.add_file(path)
             events = [hit.event for hit in index.search()]
         assert events == ["Café", "b", "ü", None, None, "ö"], name
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        pytest.param(b"a\r\nb\rc\n\xe9t\xe9\r\r\n\nlast", id="cp1252"),
-        pytest.param("caf\u00e9\r\nna\u00efve\rend\r".encode(), id="utf-8"),
-        pytest.param(b'\xef\xbb\xbf[Event "bom"]\r\n1. 32-28 *\r\n', id="bom"),
-        # Broken UTF-8 after 120 kB that decode (the guess reads 64 kB): before a
-        # newline, a lone CR, and at the very end.
-        pytest.param(
-            "\u00e9\n".encode() * 40_000 + b"\n\xc3\r\nx\xe2\x82\rab\xc3", id="broken-utf-8"
-        ),
-        pytest.param("\u00e9\n".encode() * 40_000 + b"\nab\xe2\x82\r", id="broken-at-end"),
-        pytest.param(b"", id="empty"),
-        pytest.param(b"\n", id="newline"),
-    ],
-)
-def test_the_source_reads_as_open_pdn_does(tmp_path: Path, data: bytes) -> None:
-    path = tmp_path / "x.pdn"
-    path.write_bytes(data)
-    with pdn.open_pdn(path) as handle:
-        expected = list(iter(handle.readline, ""))
-        encoding = handle.encoding
-    with open(path, "rb") as raw:
-        source = index_module._Source(raw, encoding)
-        lines = list(iter(source.readline, ""))
-        assert lines == expected
-        assert source.sha256.digest() == hashlib.sha256(data).digest()
 
 
 def test_a_game_after_an_undecodable_byte_starts_at_its_first_byte(tmp_path: Path) -> None:

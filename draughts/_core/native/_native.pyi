@@ -232,8 +232,23 @@ def check_each(
     /,
 ) -> tuple[tuple[int, int, int, int, int], ...]: ...
 def play_final(
-    setup: tuple[Any, list[int], list[int], int, bytes, bool], text: str, start: int, /
-) -> tuple[int, int, int, int, int, list[int] | None, list[int] | None, int]: ...
+    setup: tuple[Any, list[int], list[int], int, bytes, bool],
+    text: str,
+    start: int,
+    names: tuple[str, ...] | None,
+    separator: str,
+    /,
+) -> tuple[
+    int,
+    int,
+    int,
+    int,
+    int,
+    list[int] | None,
+    list[int] | None,
+    int,
+    tuple[tuple[str, ...], tuple[int, ...]] | None,
+]: ...
 def record_tags(text: str, /) -> tuple[int, str | None, str | None, str | None] | None: ...
 def infer_each(
     text: str, start: int, starters: dict[Any, Any], /

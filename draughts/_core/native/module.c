@@ -537,7 +537,7 @@ static PyMethodDef functions[] = {
      "infer_each($module, text, start, starters, /)\n--\n\n"
      "A movetext's evidence and its candidates' replays (see draughts.pdn._fastgame)."},
     {"play_final", (PyCFunction)(void (*)(void))py_play_final, METH_FASTCALL,
-     "play_final($module, setup, text, start, /)\n--\n\n"
+     "play_final($module, setup, text, start, names, separator, /)\n--\n\n"
      "A game's movetext played on bitboards, with the position it ends in."},
     {"record_tags", (PyCFunction)py_record_tags, METH_O,
      "record_tags($module, text, /)\n--\n\n"

@@ -114,6 +114,7 @@ typedef struct {
     int16_t square[100]; /* written number -> compact square, -1 for none */
     int dash_captures;
     int warned; /* a move written with the wrong separator: the reader warns */
+    uint64_t key; /* the position's Zobrist key, kept where a line is recorded */
     RouteList routes; /* the captures of the position, kept between plies for its memory */
 } Game;
 
@@ -136,9 +137,18 @@ static int moves_from(Game *g, const RouteList *captures, int square) {
     return found;
 }
 
+/* A move played, for a line being recorded: its route, and how many
+ * legal moves join its two squares (more than one: the line writes its
+ * whole route, as draughts.pdn.record.line_move_text does). */
+typedef struct {
+    Route route;
+    size_t alike;
+} Played;
+
 /* Play the move written as `written` (count squares): C_OK, C_ERROR (no
- * legal move starts on its square), C_UNKNOWN, or -1 out of memory. */
-static int play_written(Game *g, const int *written, int count, int capture) {
+ * legal move starts on its square), C_UNKNOWN, or -1 out of memory. The
+ * move played is copied to *played where that is not NULL. */
+static int play_written(Game *g, const int *written, int count, int capture, Played *played) {
     int sq[MAX_WRITTEN];
     for (int k = 0; k < count; k++)
         if ((sq[k] = g->square[written[k]]) < 0) return C_UNKNOWN;
@@ -174,8 +184,13 @@ static int play_written(Game *g, const int *written, int count, int capture) {
     if (matches == 1) {
         int is_capture = chosen->ncaps > 0;
         if (is_capture ? !capture && !g->dash_captures : capture) g->warned = 1;
-        uint64_t key = 0;
-        play(rules, chosen, c, g->bb, &key);
+        if (played != NULL) {
+            played->route = *chosen;
+            played->alike = 0;
+            for (size_t k = 0; k < captures->len; k++)
+                played->alike += captures->items[k].origin == origin && captures->items[k].dest == dest;
+        }
+        play(rules, chosen, c, g->bb, &g->key);
         g->color = o;
         state = C_OK;
     } else if (matches == 0 && count == 2) {
@@ -336,18 +351,71 @@ static int read_movetext(const Reader *r, Py_ssize_t start, Movetext *m) {
     }
 }
 
+/* A main line being recorded, as draughts.pdn.record.MainLine keeps it:
+ * each move's text and the position key after it. */
+typedef struct {
+    CoreObject *core;
+    PyObject *names;     /* tuple: the name of each square number (0 unused) */
+    PyObject *separator; /* str: between the squares of a capture */
+    PyObject *moves;     /* list of str */
+    PyObject *keys;      /* list of int: the start's key, then one a move */
+} Line;
+
+/* The name of compact square sq (a new reference), NULL with an exception. */
+static PyObject *square_name(const Line *line, int sq) {
+    Py_ssize_t number = line->core->number[sq];
+    if (number < 1 || number >= PyTuple_GET_SIZE(line->names)) {
+        PyErr_SetString(PyExc_ValueError, "play_final: a square without a name");
+        return NULL;
+    }
+    return Py_NewRef(PyTuple_GET_ITEM(line->names, number));
+}
+
+/* Record the move played and the key after it: 0, or -1 with an exception. */
+static int line_add(Line *line, const Played *played, uint64_t key) {
+    const Route *route = &played->route;
+    int count = route->ncaps == 0 || played->alike < 2 ? 2 : route->ncaps + 1;
+    PyObject *squares = PyTuple_New(count), *text = NULL, *value = NULL;
+    if (squares == NULL) return -1;
+    for (int k = 0; k < count; k++) {
+        int sq = count == 2 ? (k ? route->dest : route->origin) : route->path[k];
+        PyObject *name = square_name(line, sq);
+        if (name == NULL) goto done;
+        PyTuple_SET_ITEM(squares, k, name);
+    }
+    if (route->ncaps == 0) {
+        text = PyUnicode_FromFormat("%U-%U", PyTuple_GET_ITEM(squares, 0),
+                                    PyTuple_GET_ITEM(squares, 1));
+    } else {
+        text = PyUnicode_Join(line->separator, squares);
+    }
+    value = PyLong_FromUnsignedLongLong(key);
+    int failed = text == NULL || value == NULL || PyList_Append(line->moves, text) < 0 ||
+                 PyList_Append(line->keys, value) < 0;
+    Py_DECREF(squares);
+    Py_XDECREF(text);
+    Py_XDECREF(value);
+    return failed ? -1 : 0;
+done:
+    Py_DECREF(squares);
+    return -1;
+}
+
 /* Play the moves read: the state (C_*), the plies played, where the result
- * starts and ends (-1 if none, or if the replay stopped before it), or -1
- * out of memory. */
+ * starts and ends (-1 if none, or if the replay stopped before it); -1 out
+ * of memory, -2 with an exception set (recording the line, where `line` is
+ * not NULL). */
 static int replay(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit, Py_ssize_t *plies,
-                  Py_ssize_t result[2]) {
+                  Py_ssize_t result[2], Line *line) {
     result[0] = result[1] = -1;
+    Played played;
     for (Py_ssize_t k = 0; k < m->len; k++) {
         const Written *move = &m->moves[k];
         const int *written = m->numbers + move->first;
-        int state = play_written(g, written, move->count, move->capture);
+        int state = play_written(g, written, move->count, move->capture, line ? &played : NULL);
         if (state == C_SPLIT) return split_rest(r, move->end, written[move->count - 1]);
         if (state != C_OK) return state;
+        if (line != NULL && line_add(line, &played, g->key) < 0) return -2;
         if (++*plies == limit) return C_OK;
     }
     if (m->state == C_OK) result[0] = m->result[0], result[1] = m->result[1];
@@ -423,7 +491,7 @@ static int game_of_setup(Game *g, PyObject *setup) {
 static PyObject *replay_answer(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit) {
     Py_ssize_t plies = 0, result[2] = {-1, -1};
     routes_init(&g->routes);
-    int state = replay(g, r, m, limit, &plies, result);
+    int state = replay(g, r, m, limit, &plies, result, NULL);
     routes_free(&g->routes);
     if (state < 0) return PyErr_NoMemory();
     return Py_BuildValue("(innnn)", state, plies, (Py_ssize_t)g->warned, result[0], result[1]);
@@ -485,19 +553,24 @@ PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     return answers;
 }
 
-/* play_final(setup, text, start) -> (state, plies, warned, result_start,
- *     result_end, men, kings, turn)
+/* play_final(setup, text, start, names, separator) -> (state, plies,
+ *     warned, result_start, result_end, men, kings, turn, line)
  *
  * check_each's answer for one setup, with the position the replay stopped
  * in: the two lists of men's and kings' bitboard ints (the board's _men
  * and _kings) and the side to move (for a game's record: its final
- * position). */
+ * position). line is None where names is None; else (moves, keys), the main
+ * line as draughts.pdn.record.MainLine keeps it: each move played as
+ * line_move_text writes it (names: a tuple of each square number's name,
+ * index 0 unused; separator: a capture's), and the position key at the
+ * start and after each move. */
 PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
     (void)unused;
-    static const char usage[] = "play_final(setup, text, start)";
+    static const char usage[] = "play_final(setup, text, start, names, separator)";
     Reader r;
     Py_ssize_t start;
-    if (nargs != 3) {
+    if (nargs != 5 || (args[3] != Py_None && !PyTuple_Check(args[3])) ||
+        !PyUnicode_Check(args[4])) {
         PyErr_SetString(PyExc_TypeError, usage);
         return NULL;
     }
@@ -505,29 +578,53 @@ PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     Game g;
     int ready = game_of_setup(&g, args[0]);
     if (ready < 0) return NULL;
-    if (ready) return Py_BuildValue("(innnnOOi)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
-                                    (Py_ssize_t)-1, (Py_ssize_t)-1, Py_None, Py_None, 0);
+    if (ready) return Py_BuildValue("(innnnOOiO)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
+                                    (Py_ssize_t)-1, (Py_ssize_t)-1, Py_None, Py_None, 0, Py_None);
+    Line line = {g.core, args[3], args[4], NULL, NULL}, *recording = NULL;
+    if (args[3] != Py_None) {
+        g.key = position_key(&g.core->rules, g.color, g.bb);
+        line.moves = PyList_New(0);
+        line.keys = Py_BuildValue("[K]", (unsigned long long)g.key);
+        if (line.moves == NULL || line.keys == NULL) goto fail;
+        recording = &line;
+    }
     Movetext m;
     memset(&m, 0, sizeof m);
     Py_ssize_t plies = 0, result[2] = {-1, -1};
     int state = -1;
     if (read_movetext(&r, start, &m) == 0) {
         routes_init(&g.routes);
-        state = replay(&g, &r, &m, -1, &plies, result);
+        state = replay(&g, &r, &m, -1, &plies, result, recording);
         routes_free(&g.routes);
     }
     movetext_free(&m);
-    if (state < 0) return PyErr_NoMemory();
+    if (state < 0) {
+        if (state == -1) PyErr_NoMemory();
+        goto fail;
+    }
     PyObject *bits[4];
     for (int k = 0; k < 4; k++) {
         bits[k] = from_bits(g.core, g.bb[k]);
         if (bits[k] == NULL) {
             for (int j = 0; j < k; j++) Py_DECREF(bits[j]);
-            return NULL;
+            goto fail;
         }
     }
-    return Py_BuildValue("(innnn[NN][NN]i)", state, plies, (Py_ssize_t)g.warned, result[0],
-                         result[1], bits[0], bits[1], bits[2], bits[3], g.color);
+    PyObject *recorded = recording ? Py_BuildValue("(NN)", PyList_AsTuple(line.moves),
+                                                   PyList_AsTuple(line.keys))
+                                   : Py_NewRef(Py_None);
+    Py_XDECREF(line.moves);
+    Py_XDECREF(line.keys);
+    if (recorded == NULL) {
+        for (int k = 0; k < 4; k++) Py_DECREF(bits[k]);
+        return NULL;
+    }
+    return Py_BuildValue("(innnn[NN][NN]iN)", state, plies, (Py_ssize_t)g.warned, result[0],
+                         result[1], bits[0], bits[1], bits[2], bits[3], g.color, recorded);
+fail:
+    Py_XDECREF(line.moves);
+    Py_XDECREF(line.keys);
+    return NULL;
 }
 
 /* infer_each(text, start, starters) -> (numbers, moves, first_start,
