@@ -462,6 +462,11 @@ static PyMethodDef vec_methods[] = {
     {"encode", (PyCFunction)vec_encode, METH_VARARGS,
      "encode(boards, out, ctx): observations of boards; -1 or the first "
      "board of another context."},
+    {"replay", (PyCFunction)ml_replay, METH_VARARGS,
+     "replay(data, spans, numbers, dash_captures, threads): game records' positions and "
+     "actions (see ml_dataset.c)."},
+    {"expand", (PyCFunction)ml_expand, METH_VARARGS,
+     "expand(rows, out, threads): the observations of replay()'s rows into out."},
     {"history", (PyCFunction)vec_history, METH_VARARGS,
      "history(i, final): the actions of game i (final: of its last ended game)."},
     {NULL, NULL, 0, NULL},

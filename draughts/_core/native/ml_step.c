@@ -346,6 +346,19 @@ static void put_squares(const VecEnvObject *e, float *plane, int black_view) {
         if (e->cell[sq] >= 0) plane[black_view ? e->hw - 1 - e->cell[sq] : e->cell[sq]] = 1.0f;
 }
 
+/* The whole observation d stands for, into obs. */
+void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) {
+    int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
+    memset(obs, 0, (size_t)e->planes * (size_t)hw * sizeof *obs);
+    put_squares(e, obs + 5 * hw, d->black_view);
+    if (d->turn) fill(obs + 4 * hw, hw, 1.0f);
+    for (int i = 0; i < nvalues; i++)
+        if (d->values[i] != 0.0f) fill(obs + (6 + i) * hw, hw, d->values[i]);
+    put_pieces(e, obs, d, 1.0f);
+    for (int k = 0; k < 2; k++)
+        if (d->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + d->kcell[k]] = d->kval[k];
+}
+
 /* Write g's observation into obs: all of it (was == NULL), or only what
  * differs from was, which obs shows; was becomes what obs shows now. */
 void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
@@ -353,32 +366,34 @@ void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
     Drawn now;
     ml_shown(e, g, &now);
     if (was == NULL) {
-        memset(obs, 0, (size_t)e->planes * (size_t)hw * sizeof *obs);
-        put_squares(e, obs + 5 * hw, now.black_view);
-        if (now.turn) fill(obs + 4 * hw, hw, 1.0f);
-        for (int i = 0; i < nvalues; i++)
-            if (now.values[i] != 0.0f) fill(obs + (6 + i) * hw, hw, now.values[i]);
-    } else {
-        /* Clearing the four piece planes costs less than clearing each
-         * piece's cell: a step took 3,730 instructions instead of 4,230
-         * (callgrind, International, 2026-12-04); with the board turned
-         * every ply, every piece's cell changes anyway. */
-        memset(obs, 0, 4 * (size_t)hw * sizeof *obs);
-        if (now.turn != was->turn) fill(obs + 4 * hw, hw, (float)now.turn);
-        if (now.black_view != was->black_view && !e->squares_turn)
-            put_squares(e, obs + 5 * hw, now.black_view);
-        for (int i = 0; i < nvalues; i++)
-            if (now.values[i] != was->values[i]) fill(obs + (6 + i) * hw, hw, now.values[i]);
-        for (int k = 0; k < 2; k++)
-            if (was->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + was->kcell[k]] = 0.0f;
+        ml_draw(e, &now, obs);
+        return;
     }
+    /* Clearing the four piece planes costs less than clearing each piece's
+     * cell: a step took 3,730 instructions instead of 4,230 (callgrind,
+     * International, 2026-12-04); with the board turned every ply, every
+     * piece's cell changes anyway. */
+    memset(obs, 0, 4 * (size_t)hw * sizeof *obs);
+    if (now.turn != was->turn) fill(obs + 4 * hw, hw, (float)now.turn);
+    if (now.black_view != was->black_view && !e->squares_turn)
+        put_squares(e, obs + 5 * hw, now.black_view);
+    for (int i = 0; i < nvalues; i++)
+        if (now.values[i] != was->values[i]) fill(obs + (6 + i) * hw, hw, now.values[i]);
+    for (int k = 0; k < 2; k++)
+        if (was->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + was->kcell[k]] = 0.0f;
     put_pieces(e, obs, &now, 1.0f);
     for (int k = 0; k < 2; k++)
         if (now.kcell[k] >= 0) obs[(6 + nvalues + k) * hw + now.kcell[k]] = now.kval[k];
-    if (was != NULL) *was = now;
+    *was = now;
 }
 
 /* -- Stepping ----------------------------------------------------------------- */
+
+int ml_play(const VecEnvObject *e, Game *g, const Legal *m) {
+    if (push_key(g) < 0) return -1;
+    apply(e, g, m);
+    return 0;
+}
 
 static int keep_action(Game *g, int32_t action) {
     if (grow((void **)&g->hist, &g->caphist, g->nhist + 1, sizeof(int32_t)) < 0) return -1;

@@ -1,0 +1,341 @@
+"""Game records read into a dataset's rows: by the PDN reader, one game at a
+time (the oracle), and where the native core is built, most games of a file
+in one call into C (``VecEnv.replay`` in ``draughts/_core/native/ml_dataset.c``).
+
+The fast path reads a file's games in order. A game goes to C when its tags
+are plain tag lines that name no other variant and no FEN (as
+:mod:`draughts.pdn._fastgame` reads them), and C replays its movetext only
+where it reads it exactly as the reader's fast check does, with no error, no
+warning and a result: the positions' states and the actions played, on two
+threads. Every other game, and every game C refuses, is read by the reader,
+in its place. The observations are written at the end, in C (on two threads
+too). ``tests/ml/test_data.py`` holds the two paths to the same arrays.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import itertools
+import os
+import re
+from array import array
+from typing import IO, Any, cast
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from draughts import _core
+from draughts.board import Board
+from draughts.ml._native_env import encoder
+from draughts.ml.actions import move_to_index, turned_squares
+from draughts.ml.encoding import Observation, State, layout
+from draughts.move import Move
+from draughts.pdn import open_pdn, read_game
+from draughts.pdn._fastcheck import _setup
+from draughts.pdn._fastgame import _HEADERS, _SPECIAL, _TAG, _tagged
+from draughts.pdn.headers import BaseVisitor, PdnError
+from draughts.pdn.offsets import GameStart, scan_starts, seek_game
+from draughts.pdn.writer import normal_result
+from draughts.piece import WHITE
+from draughts.variant import Variant, find_variant
+
+_WHITE_SCORE = {"2-0": 1, "0-2": -1, "1-1": 0}
+
+Row = tuple[State | Observation, int, bool]
+"""A position (read from a board, or an environment's observation), the move
+played there, whether White was to move."""
+
+_THREADS = 2
+"""Threads of the C replay and of the observations' writing (the machine's
+two cores; the results do not depend on it)."""
+
+# The tags a record starts with (the fast check's pattern), on the bytes: a
+# byte outside ASCII matches where its character does in the text, since no
+# such byte is a quote, a bracket or a line end in the encodings read here.
+_HEADER_BYTES = re.compile(_HEADERS.pattern.encode("ascii"))
+_SPECIAL_BYTES = tuple(name.encode("ascii") for name in _SPECIAL)
+# ml_dataset.c's RESULTS, in its order.
+_RESULTS = ("1/2-1/2", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "*")
+
+
+@attrs.define
+class Game:
+    """The main line of one game record, as :class:`GameRows` reads it."""
+
+    variant: Variant | None = None
+    rows: list[Row] = attrs.Factory(list)
+    result: str | None = None
+    errors: bool = False
+
+
+class GameRows(BaseVisitor[Game]):
+    """Reads the main line's positions and moves of one game record."""
+
+    def __init__(self, perspective: bool) -> None:
+        self.perspective = perspective
+
+    def begin_game(self) -> None:
+        self.game = Game()
+        self.depth = 0
+        self.tag_result: str | None = None
+
+    def visit_header(self, name: str, value: str) -> None:
+        if name == "Result":
+            self.tag_result = value
+
+    def visit_board(self, board: Board) -> None:
+        self.game.variant = board.variant
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        if self.depth == 0:
+            lay = layout(board.variant)
+            state = lay.state(board, board.turn if self.perspective else None)
+            action = move_to_index(board, move, perspective=self.perspective)
+            self.game.rows.append((state, action, board.turn == WHITE))
+
+    def begin_variation(self) -> None:
+        self.depth += 1
+
+    def end_variation(self) -> None:
+        self.depth -= 1
+
+    def visit_result(self, result: str) -> None:
+        self.game.result = result
+
+    def handle_error(self, error: PdnError) -> None:
+        self.game.errors = True
+
+    def result(self) -> Game:
+        if self.game.result in (None, "*"):
+            self.game.result = self.tag_result
+        return self.game
+
+
+def white_score(result: str | None) -> int | None:
+    """The game's result for White (1, 0, -1), None for no result."""
+    return _WHITE_SCORE.get(normal_result(result or "*", "international") or "")
+
+
+def take(game: Game, wanted: Variant | None) -> tuple[Variant | None, int | None]:
+    """What a dataset makes of ``game`` read while keeping ``wanted`` (None:
+    the first game's variant): the variant kept from now on, and the game's
+    score for White, None where the game is left out (another variant, no
+    result, an error, no move)."""
+    if game.variant is None or (wanted is not None and game.variant != wanted):
+        return wanted, None
+    score = white_score(game.result)
+    if score is None or game.errors or not game.rows:
+        return game.variant, None
+    return game.variant, score
+
+
+@attrs.frozen
+class Columns:
+    """A dataset's arrays, row by row (see :class:`draughts.ml.Dataset`)."""
+
+    variant: Variant
+    observations: npt.NDArray[np.float32]
+    actions: npt.NDArray[np.int64]
+    results: npt.NDArray[np.int8]
+    plies: npt.NDArray[np.int32]
+    games: npt.NDArray[np.int32]
+    skipped: int
+
+
+@attrs.frozen
+class _Native:
+    """What the C replay of one variant needs."""
+
+    env: Any  # the one-game VecEnv whose tables it reads
+    numbers: bytes
+    dash_captures: bool
+    white_first: bool
+    plain: bool  # a game whose tags name no variant is read as this one
+
+
+def _native(variant: Variant, perspective: bool) -> _Native | None:
+    if find_variant(variant.name) != variant or (perspective and turned_squares(variant) is None):
+        return None  # a variant the tags cannot name, or one perspective cannot turn
+    setup = _setup(variant, None)
+    env = encoder(variant, perspective)
+    if setup is None or env is None:
+        return None
+    white_first = Board(variant=variant).turn == WHITE
+    plain = _tagged(None, None, variant.name) == variant
+    return _Native(env, setup[4], setup[5], white_first, plain)
+
+
+def _span(
+    data: bytes, start: int, end: int, native: _Native, wanted: Variant, encoding: str
+) -> int:
+    """Where the movetext of the game in ``data[start:end]`` starts, when the
+    fast check would read the game as ``wanted`` from its start; -1 when the
+    reader must read it."""
+    headers = _HEADER_BYTES.match(data, start, end)
+    assert headers is not None  # it matches the empty string
+    position = headers.end()
+    if not any(data.find(name, start, position) >= 0 for name in _SPECIAL_BYTES):
+        return position if native.plain else -1
+    # As draughts.pdn._fastgame.fast_game reads the tags.
+    pairs = _TAG.findall(data[start:position].decode(encoding, "replace"))
+    tags = dict(pairs)
+    if len(tags) < len(pairs):
+        names = [name for name, _ in pairs]
+        if any(names.count(name) > 1 for name in _SPECIAL):
+            return -1
+        tags = dict(reversed(pairs))
+    if "FEN" in tags or _tagged(tags.get("GameType"), tags.get("Variant"), wanted.name) != wanted:
+        return -1
+    return position
+
+
+def fast_columns(
+    path: str | os.PathLike[str], wanted: Variant | None, perspective: bool, max_games: int | None
+) -> Columns | None:
+    """The dataset of the file at ``path`` (see :func:`draughts.ml.dataset`),
+    most games replayed in C; None where the native core is not built or the
+    file's encoding is not one the C replay reads (the caller reads it all)."""
+    if _core.BACKEND != "native":
+        return None
+    with open_pdn(path) as handle:
+        assert isinstance(handle, io.TextIOWrapper)  # what open_pdn opens a path as
+        encoding = handle.encoding
+        data = handle.buffer.read()
+    if codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig", "cp1252"):
+        return None
+    text = io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors="replace")
+    starts = list(itertools.islice(scan_starts(text), max_games))
+    read = _Reading(text, perspective)
+    native: _Native | None = None
+    fast: list[int] = []  # the games sent to C, and their movetexts' spans
+    spans = array("q")
+    for number, start in enumerate(starts):
+        if wanted is not None and native is None:
+            native = _native(wanted, perspective) or _NO_NATIVE
+        if native is not None and native is not _NO_NATIVE:
+            assert wanted is not None
+            end = starts[number + 1].offset if number + 1 < len(starts) else len(data)
+            position = _span(data, start.offset, end, native, wanted, encoding)
+            if position >= 0:
+                fast.append(number)
+                spans += array("q", (position, end))
+                continue
+        game = read.game(number, start, wanted)
+        if game is None:
+            return None  # the reader ends here: read it all with the reader
+        wanted, score = take(game, wanted)
+        read.keep(number, game, score)
+    if wanted is None:
+        return _assemble(find_variant("international"), read, None, [], len(starts), None)
+    replayed = None
+    if fast:
+        assert native is not None
+        replayed = native.env.replay(
+            data, spans.tobytes(), native.numbers, native.dash_captures, _THREADS
+        )
+        status = replayed[0]
+        for k, number in enumerate(fast):
+            if status[k]:  # refused: the reader reads it
+                game = read.game(number, starts[number], wanted)
+                if game is None:
+                    return None
+                read.keep(number, game, take(game, wanted)[1])
+    return _assemble(wanted, read, replayed, fast, len(starts), native)
+
+
+_NO_NATIVE: Any = object()
+
+
+class _Reading:
+    """The games the reader reads, kept by number."""
+
+    def __init__(self, text: IO[str], perspective: bool) -> None:
+        self.text = text
+        self.perspective = perspective
+        self.kept: dict[int, tuple[Game, int | None]] = {}
+
+    def game(self, number: int, start: GameStart, wanted: Variant | None) -> Game | None:
+        seek_game(self.text, start)
+        game: Game | None = read_game(
+            self.text, variant=wanted, Visitor=lambda: GameRows(self.perspective)
+        )
+        return game
+
+    def keep(self, number: int, game: Game, score: int | None) -> None:
+        self.kept[number] = (game, score)
+
+
+def _assemble(
+    variant: Variant,
+    read: _Reading,
+    replayed: tuple[bytes, bytes, bytes, bytes, bytes] | None,
+    fast: list[int],
+    count: int,
+    native: _Native | None,
+) -> Columns:
+    """The columns of the ``count`` games in order: the C rows of the games
+    C read (``fast``, the games sent to it), the reader's rows of the others."""
+    # Per game C read: its first row among C's rows, its plies, its score.
+    from_c: dict[int, tuple[int, int, int | None]] = {}
+    if replayed is not None:
+        status, results = replayed[0], replayed[1]
+        plies = np.frombuffer(replayed[2], np.int32).tolist()
+        first = 0
+        for k, number in enumerate(fast):
+            if not status[k]:
+                from_c[number] = (first, plies[k], white_score(_RESULTS[results[k]]))
+                first += plies[k]
+    # Per game kept: its number, its rows, their first C row (-1: the
+    # reader's rows), its score.
+    kept: list[tuple[int, int, int, int]] = []
+    for number in range(count):
+        c_game = from_c.get(number)
+        if c_game is not None:
+            first, n, score = c_game
+            if score is not None and n:
+                kept.append((number, n, first, score))
+            continue
+        game, score = read.kept[number]
+        if score is not None:
+            kept.append((number, len(game.rows), -1, score))
+    counts = np.array([n for _, n, _, _ in kept], dtype=np.int64)
+    total = int(counts.sum())
+    lay = layout(variant)
+    observations = np.empty((total, *lay.shape), dtype=np.float32)
+    actions = np.empty(total, dtype=np.int64)
+    white = np.empty(total, dtype=np.bool_)
+    firsts = np.cumsum(counts) - counts
+    plies_array = (np.arange(total) - np.repeat(firsts, counts)).astype(np.int32)
+    row = i = 0
+    while i < len(kept):
+        number, n, source, _ = kept[i]
+        i += 1
+        if source < 0:
+            rows = read.kept[number][0].rows
+            lay.fill([cast(State, state) for state, _, _ in rows], observations[row : row + n])
+            actions[row : row + n] = [action for _, action, _ in rows]
+            white[row : row + n] = [is_white for _, _, is_white in rows]
+        else:  # with the games after it that follow it in C's rows: one call
+            while i < len(kept) and kept[i][2] == source + n:
+                n += kept[i][1]
+                i += 1
+            assert replayed is not None and native is not None
+            size = len(replayed[3]) // (len(replayed[4]) // 8)  # bytes of a row's state
+            states = memoryview(replayed[3])[source * size : (source + n) * size]
+            native.env.expand(states, observations[row : row + n], _THREADS)
+            actions[row : row + n] = np.frombuffer(replayed[4], np.int64)[source : source + n]
+            # From the variant's start: White moves at even plies, or at odd ones.
+            white[row : row + n] = (plies_array[row : row + n] % 2 == 0) == native.white_first
+        row += n
+    scores = np.repeat(np.array([score for *_, score in kept], dtype=np.int8), counts)
+    return Columns(
+        variant=variant,
+        observations=observations,
+        actions=actions,
+        results=np.where(white, scores, -scores).astype(np.int8),
+        plies=plies_array,
+        games=np.repeat(np.array([number for number, *_ in kept], dtype=np.int32), counts),
+        skipped=count - len(kept),
+    )
