@@ -125,37 +125,62 @@ static int next_move(const Text *t, Py_ssize_t *i, int nag_ok, int *result) {
     }
 }
 
-/* The move written as squares sq[0..count-1] among g's legal moves (l holds
- * their routes as ml_generate() made them): the one move check() takes,
- * or -1 where it takes none or would warn. */
-static int chosen_move(const VecEnvObject *e, const Game *g, const RouteList *l, const int *sq,
-                       int count, int capture, int dash_captures) {
+/* The move written as squares sq[0..count-1] with its action index into
+ * *m: the one move check() takes (pdn_check.c's play_written: the only
+ * capture between the squares, or with exactly that route when written in
+ * full; else the step between them); 0 where it takes none or would warn,
+ * -1 out of memory. Only captures are generated (they are mandatory): a
+ * step is looked up, and its action is its pair's (steps never share a
+ * pair); a capture's too unless another capture shares its pair, where
+ * ml_generate() ranks them (rare). Generating every move, steps and ranks
+ * included, took a third of the replay's time (perf, the OCA, 2026-12-04). */
+static int chosen_move(const VecEnvObject *e, Game *g, RouteList *l, const int *sq, int count,
+                       int capture, int dash_captures, Legal *m) {
+    const Rules *r = &e->core->rules;
+    int c = g->turn, origin = sq[0], dest = sq[count - 1];
+    Side side = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
+    l->len = 0;
+    long n = gen_captures(r, c, &side, 0, l);
+    if (n < 0) return -1;
     const Route *chosen = NULL;
-    int matches = 0, origin = sq[0], dest = sq[count - 1];
-    int captures = l->len > 0 && l->items[0].ncaps > 0;
+    Route step;
+    int matches = 0, pair = 0;
     for (size_t k = 0; k < l->len; k++) {
         const Route *route = &l->items[k];
         if (route->origin != origin || route->dest != dest) continue;
-        if (captures && count > 2) { /* a route written in full: that route exactly */
+        pair++;
+        if (count > 2) { /* a route written in full: that route exactly */
             if (route->ncaps + 1 != count) continue;
             int same = 1;
             for (int s = 1; s < count - 1 && same; s++) same = route->path[s] == sq[s];
             if (!same) continue;
-        } else if (!captures && count > 2) {
-            return -1;
         }
         chosen = route;
         matches++;
     }
-    if (matches != 1) return -1;
-    if (captures ? !capture && !dash_captures : capture) return -1; /* the reader warns */
-    for (int k = 0; k < g->nmoves; k++) {
-        const Legal *m = &g->moves[k];
-        if (m->origin == chosen->origin && m->dest == chosen->dest && m->captured == chosen->captured)
-            return k;
+    if (n == 0 && count == 2 && is_step(r, c, &side, origin, dest, 0, &step)) {
+        chosen = &step;
+        matches = pair = 1;
     }
-    (void)e;
-    return -1;
+    if (matches != 1) return 0;
+    int is_capture = chosen->ncaps > 0;
+    if (is_capture ? !capture && !dash_captures : capture) return 0; /* the reader warns */
+    int from = e->core->number[origin], to = e->core->number[dest];
+    if (e->perspective && c == 1) from = e->turned[from], to = e->turned[to];
+    *m = (Legal){chosen->captured, (from - 1) * e->nsq + to - 1, chosen->origin, chosen->dest,
+                 chosen->crowned, (uint8_t)is_capture};
+    if (pair == 1) return 1;
+    bb_t captured = chosen->captured;
+    int status = ml_generate(e, g, l);
+    if (status == -1) return -1;
+    for (int k = 0; status == 0 && k < g->nmoves; k++) {
+        const Legal *legal = &g->moves[k];
+        if (legal->origin == origin && legal->dest == dest && legal->captured == captured) {
+            *m = *legal;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* One thread's rows, grown as games are read. */
@@ -197,7 +222,7 @@ static int read_game(Part *p, Game *g, RouteList *l, int k) {
     const VecEnvObject *e = p->e;
     int64_t from = p->spans[2 * k], to = p->spans[2 * k + 1];
     p->status[k] = GAME_REFUSED, p->result[k] = -1, p->plies[k] = 0;
-    if (from < 0 || to < from || to > p->size) return 0;
+    if (from < 0 || to < from || to > p->size || e->king_limit) return 0; /* as check_moves */
     Text t = {p->data + from, (Py_ssize_t)(to - from)};
     if (ml_restart(e, g) < 0) return -1;
     int first = p->out.nrows, plies = 0, written[MAX_WRITTEN], sq[MAX_WRITTEN], capture, result;
@@ -205,24 +230,22 @@ static int read_game(Part *p, Game *g, RouteList *l, int k) {
         int next = next_move(&t, &i, plies > 0, &result);
         if (next == 0 && result != UNFINISHED) break;
         int count = next > 0 ? move_at(&t, &i, written, &capture) : 0;
-        int found = -1;
+        int found = 0;
+        Legal m;
         for (int s = 0; s < count; s++) sq[s] = p->square[written[s]];
         for (int s = 0; s < count && count > 1; s++)
             if (sq[s] < 0) count = 0;
         if (count > 1) {
-            int status = ml_generate(e, g, l);
-            if (status == -1) return -1;
-            if (status == 0)
-                found = chosen_move(e, g, l, sq, count, capture, p->dash_captures);
+            found = chosen_move(e, g, l, sq, count, capture, p->dash_captures, &m);
+            if (found < 0) return -1;
         }
-        if (found < 0) {
+        if (!found) {
             p->out.nrows = first;
             return 0;
         }
         if (room(&p->out) < 0) return -1;
         ml_shown(e, g, &p->out.rows[p->out.nrows]);
-        p->out.actions[p->out.nrows++] = g->moves[found].action;
-        Legal m = g->moves[found];
+        p->out.actions[p->out.nrows++] = m.action;
         if (ml_play(e, g, &m) < 0) return -1;
         plies++;
     }
@@ -374,13 +397,16 @@ PyObject *ml_expand(VecEnvObject *e, PyObject *args) {
     } else {
         int parts_n = clamp_threads(threads, (long)(n < LONG_MAX ? n : LONG_MAX), 1024);
         Expansion parts[MAX_THREADS];
-        Drawn *copy = malloc((size_t)(n ? n : 1) * sizeof *copy); /* aligned for the threads */
-        if (copy == NULL) {
+        /* The rows as Drawn need their alignment: a copy where the buffer has not. */
+        int aligned = (uintptr_t)rows.buf % _Alignof(Drawn) == 0;
+        Drawn *copy = aligned ? NULL : malloc((size_t)(n ? n : 1) * sizeof *copy);
+        if (!aligned && copy == NULL) {
             PyErr_NoMemory();
         } else {
-            memcpy(copy, rows.buf, (size_t)n * sizeof *copy);
+            if (copy != NULL) memcpy(copy, rows.buf, (size_t)n * sizeof *copy);
+            const Drawn *items = aligned ? rows.buf : copy;
             for (int t = 0; t < parts_n; t++)
-                parts[t] = (Expansion){e, copy, out.buf, n * t / parts_n, n * (t + 1) / parts_n};
+                parts[t] = (Expansion){e, items, out.buf, n * t / parts_n, n * (t + 1) / parts_n};
             Py_BEGIN_ALLOW_THREADS
             run_parts(expand_part, parts, sizeof(Expansion), parts_n);
             Py_END_ALLOW_THREADS
