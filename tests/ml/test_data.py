@@ -158,7 +158,7 @@ def test_the_c_replay_on_the_games_it_refuses(
     """Games the C replay leaves to the reader sit between games it reads:
     the rows stay in the games' order, the games left out counted."""
     read: list[int] = []
-    reader = _records.read_game
+    reader = draughts.pdn.read_game
 
     def counted(*args: object, **options: object) -> object:
         read.append(1)

@@ -7,6 +7,7 @@ reading of boards against its Python one."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -186,7 +187,7 @@ def test_threads_step_as_python() -> None:
         VectorEnv("international", 2, threads=0)
 
 
-def python_encoding(boards: list[Board], perspective: bool) -> np.ndarray:
+def python_encoding(boards: list[Board], perspective: bool) -> Any:
     """encode_batch's Python reading of the boards, the C encoder's oracle."""
     lay = layout(boards[0].variant)
     out = np.empty((len(boards), *lay.shape), dtype=np.float32)
