@@ -6,8 +6,8 @@
  * the king followed for a king-move limit (Frisian), as draughts.Board
  * does in Python; its legal moves come from movegen.c and carry the
  * action index of draughts/ml/actions.py. A step plays one action per
- * game, decides the end as Board.outcome does (without claims: the
- * Python side keeps claim_draw for itself), starts finished games again
+ * game, decides the end as Board.outcome does (with claims where the
+ * environment takes them), starts finished games again
  * and writes observations, masks, rewards and flags into the caller's
  * buffers. No Python API is called here: the GIL is released meanwhile. */
 #include "ml_step.h"
@@ -259,8 +259,38 @@ static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     return events;
 }
 
-/* How the game stands (Board.outcome without claims): an END_ code, with
- * the winner (-1 none) in *winner. */
+/* Whether one of g's legal moves would make a position occur limit times
+ * (Board.can_claim_threefold_repetition's look ahead): only a king's quiet
+ * move can repeat one (any other starts the count again). */
+static int next_repeats(const VecEnvObject *e, const Game *g, int limit) {
+    const Rules *r = &e->core->rules;
+    int c = g->turn, low = g->quiet_from > 0 ? g->quiet_from : 0;
+    for (int i = 0; i < g->nmoves; i++) {
+        const Legal *m = &g->moves[i];
+        if (m->is_capture || !(g->bb[2 + c] & BIT(m->origin))) continue;
+        uint64_t key = g->key ^ r->key_black ^ r->key_kings[c][m->origin] ^ r->key_kings[c][m->dest];
+        int seen = 1; /* the position after it, at ply + 1: earlier ones of its side to move */
+        for (int p = g->ply - 1; p >= low && seen < limit; p -= 2)
+            if (g->keys[p] == key) seen++;
+        if (seen >= limit) return 1;
+    }
+    return 0;
+}
+
+/* Whether a draw rule is met now (Board._met; claims: Board._draws). */
+static int met(const VecEnvObject *e, const Game *g, const RuleSpec *rule) {
+    if (rule->is_repetition)
+        return occurrences(g, rule->limit) >= rule->limit ||
+               (!rule->automatic && rule->claim_next && next_repeats(e, g, rule->limit));
+    int count = rule_count(e, g, rule);
+    if (count < 0 || count < rule->limit) return 0;
+    /* A pure material rule judges the material that stays: not while a
+     * capture must be made (Board._met). */
+    return rule->limit || !g->moves[0].is_capture;
+}
+
+/* How the game stands (Board.outcome, with claim_draw where e->claim): an
+ * END_ code, with the winner (-1 none) in *winner. */
 static int decide(const VecEnvObject *e, const Game *g, int *winner) {
     int turn = g->turn;
     *winner = -1;
@@ -277,19 +307,11 @@ static int decide(const VecEnvObject *e, const Game *g, int *winner) {
         *winner = e->goal == GOAL_ANTIDRAUGHTS ? turn : 1 - turn;
         return (g->bb[turn] | g->bb[2 + turn]) ? END_BLOCKED : END_NO_PIECES;
     }
-    for (int i = 0; i < e->nrules; i++) {
-        const RuleSpec *rule = &e->rules[i];
-        if (!rule->automatic) continue;
-        if (rule->is_repetition) {
-            if (occurrences(g, rule->limit) >= rule->limit) return END_RULE + i;
-            continue;
-        }
-        int count = rule_count(e, g, rule);
-        if (count < 0 || count < rule->limit) continue;
-        /* A pure material rule judges the material that stays: not while a
-         * capture must be made (Board._met). */
-        if (rule->limit || !g->moves[0].is_capture) return END_RULE + i;
-    }
+    /* The automatic rules first, then (claims) the claimable ones, each in
+     * the variant's order. */
+    for (int pass = 0; pass < 1 + e->claim; pass++)
+        for (int i = 0; i < e->nrules; i++)
+            if (e->rules[i].automatic == !pass && met(e, g, &e->rules[i])) return END_RULE + i;
     return END_NONE;
 }
 

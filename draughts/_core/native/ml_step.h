@@ -33,6 +33,7 @@ typedef struct {
 
 typedef struct {
     int is_repetition, automatic, limit, mode, slot, strong_moves, n_endings;
+    int claim_next; /* a repetition claimable a move ahead (DrawRule.claim_on_next_move) */
     /* Tracked rules only: what restarts the count, and the most pieces
      * (and the most the weaker side) any ending has. */
     int resets, most, weak_most;
@@ -74,6 +75,7 @@ typedef struct {
     PyObject_HEAD
     CoreObject *core;
     int num_envs, perspective, max_plies, lose, goal, planes, hw, nsq, king_limit;
+    int claim; /* claimable draws end the games (VectorEnv's claim_draw) */
     int events[3]; /* Reset bits of a capture, a man move, a promotion */
     int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
     int turned_cell[MAX_SQUARES];     /* ... and seen by Black (the board turned half a turn) */
