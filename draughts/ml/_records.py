@@ -213,13 +213,14 @@ def fast_columns(
     text = io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors="replace")
     starts = list(itertools.islice(scan_starts(text), max_games))
     read = _Reading(text, perspective)
-    native: _Native | None = None
+    native: _Native | None = None  # what C needs, once the variant is known (None: no C)
+    looked = False
     fast: list[int] = []  # the games sent to C, and their movetexts' spans
     spans = array("q")
     for number, start in enumerate(starts):
-        if wanted is not None and native is None:
-            native = _native(wanted, perspective) or _NO_NATIVE
-        if native is not None and native is not _NO_NATIVE:
+        if wanted is not None and not looked:
+            native, looked = _native(wanted, perspective), True
+        if native is not None:
             assert wanted is not None
             end = starts[number + 1].offset if number + 1 < len(starts) else len(data)
             position = _span(data, start.offset, end, native, wanted, encoding)
@@ -228,7 +229,7 @@ def fast_columns(
                 spans.append(position)
                 spans.append(end)
                 continue
-        game = read.game(number, start, wanted)
+        game = read.game(start, wanted)
         if game is None:
             return None  # the reader ends here: read it all with the reader
         wanted, score = take(game, wanted)
@@ -244,14 +245,11 @@ def fast_columns(
         status = replayed[0]
         for k, number in enumerate(fast):
             if status[k]:  # refused: the reader reads it
-                game = read.game(number, starts[number], wanted)
+                game = read.game(starts[number], wanted)
                 if game is None:
                     return None
                 read.keep(number, game, take(game, wanted)[1])
     return _assemble(wanted, read, replayed, fast, len(starts), native)
-
-
-_NO_NATIVE: Any = object()
 
 
 class _Reading:
@@ -262,7 +260,7 @@ class _Reading:
         self.perspective = perspective
         self.kept: dict[int, tuple[Game, int | None]] = {}
 
-    def game(self, number: int, start: GameStart, wanted: Variant | None) -> Game | None:
+    def game(self, start: GameStart, wanted: Variant | None) -> Game | None:
         seek_game(self.text, start)
         game: Game | None = read_game(
             self.text, variant=wanted, Visitor=lambda: GameRows(self.perspective)
