@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,27 @@ def test_the_c_replay_on_the_games_it_refuses(
 )
 def test_the_c_replay_on_the_corpus(path: Path) -> None:
     same(*both(path))
+
+
+def test_the_c_replay_on_mutated_records(tmp_path: Path) -> None:
+    """Game records with characters changed, added or removed here and there
+    (separators, digits, results, braces, NAGs, stray bytes): the C replay
+    reads a game only as the reader does, and leaves it to the reader
+    otherwise."""
+    alphabet = b'x-0123456789 .{}$*/\n\t\r[]"' + bytes([0x0B, 0xA0, 0xC3, 0xE9])
+    rng = random.Random(7)
+    for case in range(40):
+        data = bytearray((DATA / ("candidate95.pdn", "prof2.pdn")[case % 2]).read_bytes())
+        for _ in range(rng.choice((3, 10, 40))):
+            at = rng.randrange(len(data))
+            kind = rng.randrange(3)
+            if kind == 0:
+                del data[at]
+            elif kind == 1:
+                data.insert(at, rng.choice(alphabet))
+            else:
+                data[at] = rng.choice(alphabet)
+        path = tmp_path / f"mutated{case}.pdn"
+        path.write_bytes(bytes(data))
+        for perspective in (True, False):
+            same(*both(path, perspective=perspective))
