@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import random
 from pathlib import Path
@@ -228,3 +229,12 @@ def test_the_c_replay_on_mutated_records(tmp_path: Path) -> None:
         path.write_bytes(bytes(data))
         for perspective in (True, False):
             same(*both(path, perspective=perspective))
+
+
+def test_the_c_replay_of_a_compressed_file(tmp_path: Path) -> None:
+    path = tmp_path / "candidate95.pdn.gz"
+    with gzip.open(path, "wb") as file:
+        file.write((DATA / "candidate95.pdn").read_bytes())
+    fast, slow = both(path)
+    same(fast, slow)
+    assert len(fast) > 500
