@@ -68,6 +68,7 @@ setup(
                     "search_module",
                     "ml_step",
                     "ml_env",
+                    "ml_dataset",
                 )
             ],
             depends=[

@@ -45,7 +45,8 @@ def _int32(values: list[int]) -> bytes:
 def _draw_rule_table(board: Board) -> bytes:
     """Per draw rule of the variant, in its order: is_repetition, automatic,
     limit, mode, slot, strong side moves, resets, most pieces, most for the
-    weaker side, the number of endings, then 11 ints per ending."""
+    weaker side, claimable a move ahead, the number of endings, then 11 ints
+    per ending."""
     tracker = board._ctx.tracker
     tracked = 0
     values: list[int] = []
@@ -66,6 +67,7 @@ def _draw_rule_table(board: Board) -> bytes:
             int(rule.resets),
             min(most, 2**31 - 1),
             min(weak_most, 2**31 - 1),
+            int(rule.claim_on_next_move),
             len(endings),
         ]
         for ending in endings:
@@ -83,10 +85,12 @@ def native_games(
     max_plies: int | None,
     lose: bool,
     threads: int,
+    claim: bool = False,
 ) -> Any | None:
-    """The C games of a :class:`~draughts.ml.VectorEnv` starting at ``start``,
-    or None where they cannot run: no native core, a board it does not hold,
-    more draw rules or endings than it keeps."""
+    """The C games of a :class:`~draughts.ml.VectorEnv` starting at ``start``
+    (``claim``: claimable draws end them), or None where they cannot run: no
+    native core, a board it does not hold, more draw rules or endings than it
+    keeps."""
     if _VecEnv is None:
         return None
     ctx = start._ctx
@@ -107,6 +111,7 @@ def native_games(
         int(Reset.MAN_MOVE),
         int(Reset.PROMOTION),
         threads,
+        int(claim),
     )
     cells = [-1] * len(ctx.core.square_of_index)
     for square in range(1, ctx.core.square_count + 1):

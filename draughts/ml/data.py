@@ -36,20 +36,14 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from draughts.board import Board
-from draughts.ml.actions import move_to_index
+from draughts.ml._records import GameRows, Row, fast_columns, take
 from draughts.ml.encoding import Observation, State, layout
 from draughts.ml.env import Policy, VectorEnv
-from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
-from draughts.pdn.headers import BaseVisitor, PdnError
-from draughts.pdn.writer import normal_result
 from draughts.piece import WHITE
 from draughts.variant import Variant, find_variant
 
 __all__ = ["Dataset", "dataset", "load", "selfplay_dataset"]
-
-_WHITE_SCORE = {"2-0": 1, "0-2": -1, "1-1": 0}
 
 
 @attrs.frozen(eq=False)
@@ -125,26 +119,9 @@ def load(path: str | os.PathLike[str]) -> Dataset:
             raise ValueError(f"{os.fspath(path)} is not a draughts.ml dataset: {error}") from None
 
 
-_Row = tuple[State | Observation, int, bool]
-"""A position (read from a board, or an environment's observation), the move
-played there, whether White was to move."""
-"""One position of a game: what its planes are made of, the move's index,
-White to move. The planes are made at the end, many rows at a time (see
-:class:`~draughts.ml.encoding.Layout`)."""
-
 _CHUNK = 4096
 """Rows encoded at a time: big enough for NumPy's calls to cost little per
 row, small enough to keep the temporaries small."""
-
-
-@attrs.define
-class _Game:
-    """The main line of one game record, as :class:`_GameRows` reads it."""
-
-    variant: Variant | None = None
-    rows: list[_Row] = attrs.Factory(list)
-    result: str | None = None
-    errors: bool = False
 
 
 class _Rows:
@@ -161,7 +138,7 @@ class _Rows:
         self.games: list[int] = []
         self.skipped = 0
 
-    def add_game(self, game: int, rows: list[_Row], white_score: int) -> None:
+    def add_game(self, game: int, rows: list[Row], white_score: int) -> None:
         for ply, (state, action, white_to_move) in enumerate(rows):
             if isinstance(state, np.ndarray):
                 self.observed.append(state)
@@ -192,49 +169,6 @@ class _Rows:
         )
 
 
-class _GameRows(BaseVisitor[_Game]):
-    """Reads the main line's positions and moves of one game record."""
-
-    def __init__(self, perspective: bool) -> None:
-        self.perspective = perspective
-
-    def begin_game(self) -> None:
-        self.game = _Game()
-        self.depth = 0
-        self.tag_result: str | None = None
-
-    def visit_header(self, name: str, value: str) -> None:
-        if name == "Result":
-            self.tag_result = value
-
-    def visit_board(self, board: Board) -> None:
-        self.game.variant = board.variant
-
-    def visit_move(self, board: Board, move: Move) -> None:
-        if self.depth == 0:
-            lay = layout(board.variant)
-            state = lay.state(board, board.turn if self.perspective else None)
-            action = move_to_index(board, move, perspective=self.perspective)
-            self.game.rows.append((state, action, board.turn == WHITE))
-
-    def begin_variation(self) -> None:
-        self.depth += 1
-
-    def end_variation(self) -> None:
-        self.depth -= 1
-
-    def visit_result(self, result: str) -> None:
-        self.game.result = result
-
-    def handle_error(self, error: PdnError) -> None:
-        self.game.errors = True
-
-    def result(self) -> _Game:
-        if self.game.result in (None, "*"):
-            self.game.result = self.tag_result
-        return self.game
-
-
 def dataset(
     pdn_source: str | os.PathLike[str] | IO[str],
     *,
@@ -256,25 +190,35 @@ def dataset(
     ([0, 0, 0, 0, 1], [-1, 1, -1, 1, 1], 1)
     """
     wanted = None if variant is None else find_variant(variant)
+    if isinstance(pdn_source, (str, os.PathLike)):
+        columns = fast_columns(pdn_source, wanted, perspective, max_games)
+        if columns is not None:
+            return Dataset(
+                variant=columns.variant.name,
+                observations=columns.observations,
+                actions=columns.actions,
+                results=columns.results,
+                plies=columns.plies,
+                games=columns.games,
+                perspective=perspective,
+                skipped=columns.skipped,
+            )
     handle = open_pdn(pdn_source) if isinstance(pdn_source, (str, os.PathLike)) else pdn_source
     rows: _Rows | None = None
     skipped = number = 0
     try:
         while max_games is None or number < max_games:
-            game = read_game(handle, variant=wanted, Visitor=lambda: _GameRows(perspective))
+            game = read_game(handle, variant=wanted, Visitor=lambda: GameRows(perspective))
             if game is None:
                 break
             number += 1
-            if game.variant is None or (wanted is not None and game.variant != wanted):
+            wanted, score = take(game, wanted)
+            if score is None:
                 skipped += 1
                 continue
-            wanted = game.variant
+            assert wanted is not None
             if rows is None:
                 rows = _Rows(wanted, perspective)
-            score = _WHITE_SCORE.get(normal_result(game.result or "*", "international") or "")
-            if score is None or game.errors or not game.rows:
-                skipped += 1
-                continue
             rows.add_game(number - 1, game.rows, score)
     finally:
         if handle is not pdn_source:
@@ -296,7 +240,7 @@ def selfplay_dataset(env: VectorEnv, *, steps: int, policy: Policy | None = None
     (True, True)
     """
     rows = _Rows(env.variant, env.perspective)
-    pending: list[list[_Row]] = [[] for _ in range(env.num_envs)]
+    pending: list[list[Row]] = [[] for _ in range(env.num_envs)]
     game = 0
     for _ in range(steps):
         actions = np.asarray(

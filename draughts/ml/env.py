@@ -35,10 +35,11 @@ ended and ``outcomes`` its :class:`~draughts.Outcome`.
 Where the native core is built, the games are stepped in C, all of them in
 one call with no Python per game (the GIL released meanwhile): the moves,
 the ends (the same as :meth:`Board.outcome <draughts.Board.outcome>`'s, draw
-rules included), the observations and the masks. :attr:`~VectorEnv.boards`
+rules and, with ``claim_draw=True``, claims included), the observations and
+the masks. :attr:`~VectorEnv.boards`
 and :attr:`~VectorEnv.final_boards` are then made on demand, by replaying
-the game's actions on a :class:`~draughts.Board`. With ``claim_draw=True``,
-with the pure core, or with ``native=False``, every game is a
+the game's actions on a :class:`~draughts.Board`. With the pure core, or
+with ``native=False``, every game is a
 :class:`~draughts.Board` stepped in Python: about as fast as a Python loop
 over the games (this path is the oracle the native one is tested against).
 """
@@ -82,7 +83,7 @@ class VectorEnv:
     ``illegal="lose"`` forfeits the game (an outcome by resignation: the
     convention of Gymnasium's and PettingZoo's board games). ``native``
     chooses how the games are stepped: None (the default) in C where the
-    native core is built and ``claim_draw`` is off, True in C or not at all,
+    native core is built, True in C or not at all,
     False in Python on :class:`~draughts.Board` objects. ``threads`` (at
     most 16) steps the native games on that many threads, a slice of at
     least 32 games each: the results do not depend on it.
@@ -160,7 +161,7 @@ class VectorEnv:
         self._winners = np.full(num_envs, -1, dtype=np.int8)
         self._ended = np.zeros(num_envs, dtype=np.bool_)
         self._native = None
-        if native is not False and not claim_draw:
+        if native is not False:
             self._native = native_games(
                 self.variant,
                 num_envs,
@@ -170,11 +171,11 @@ class VectorEnv:
                 max_plies=max_plies,
                 lose=illegal == "lose",
                 threads=threads,
+                claim=claim_draw,
             )
         if native and self._native is None:
             raise ValueError(
-                f"the {self.variant.name} games cannot be stepped in C here "
-                f"(core: {_core.BACKEND}, claim_draw={claim_draw})"
+                f"the {self.variant.name} games cannot be stepped in C here (core: {_core.BACKEND})"
             )
         self._boards: list[Board] = []
         self._moves: list[dict[int, Move]] = []

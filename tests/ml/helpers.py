@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import attrs
 from hypothesis import strategies as st
@@ -32,7 +33,7 @@ def custom_variants(draw: st.DrawFn) -> Variant:
     """A playable variant made from a preset with other rule switches."""
     base = draw(st.sampled_from(VARIANTS))
     size = draw(st.sampled_from([(base.width, base.height), (6, 6), (8, 8), (10, 10), (12, 10)]))
-    fields = {
+    fields: dict[str, Any] = {
         "name": "custom",
         "width": size[0],
         "height": size[1],

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -11,9 +13,11 @@ np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)
 
 import draughts.pdn  # noqa: E402
 from draughts import WHITE, Board  # noqa: E402
+from draughts._core import BACKEND  # noqa: E402
 from draughts.ml import (  # noqa: E402
     Dataset,
     VectorEnv,
+    _records,
     dataset,
     encode,
     index_to_move,
@@ -21,7 +25,7 @@ from draughts.ml import (  # noqa: E402
     selfplay_dataset,
 )
 from draughts.pdn import NotTextError, normal_result  # noqa: E402
-from tests.conftest import shared_path  # noqa: E402
+from tests.conftest import SHARED_PDN, shared_path  # noqa: E402
 
 
 def replay(data: Dataset, results: dict[int, int] | None = None) -> int:
@@ -114,3 +118,123 @@ def test_selfplay_rows_replay(variant: str) -> None:
         winner = 0 if outcome.winner is None else (1 if outcome.winner == WHITE else -1)
         first = rows[0]
         assert data.results[first] == (winner if Board(variant=variant).turn == WHITE else -winner)
+
+
+# -- The C replay of game records against the reader -------------------------
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
+
+
+def same(fast: Dataset, slow: Dataset) -> None:
+    assert (fast.variant, fast.perspective, fast.skipped) == (
+        slow.variant,
+        slow.perspective,
+        slow.skipped,
+    )
+    for name in ("observations", "actions", "results", "plies", "games"):
+        mine, theirs = getattr(fast, name), getattr(slow, name)
+        assert mine.dtype == theirs.dtype and mine.shape == theirs.shape, name
+        assert (mine == theirs).all(), name
+
+
+def both(path: Path, **options: object) -> tuple[Dataset, Dataset]:
+    """The dataset of ``path`` from its path (the C replay where the native
+    core is built) and from an open handle (the reader alone, the oracle)."""
+    fast = dataset(path, **options)  # type: ignore[arg-type]
+    with draughts.pdn.open_pdn(path) as handle:
+        slow = dataset(handle, **options)  # type: ignore[arg-type]
+    return fast, slow
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in DATA.iterdir() if p.suffix in (".pdn", ".phn"))
+)
+@pytest.mark.parametrize("perspective", [True, False])
+def test_the_c_replay_gives_the_readers_arrays(name: str, perspective: bool) -> None:
+    same(*both(DATA / name, perspective=perspective))
+
+
+def test_the_c_replay_on_the_games_it_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Games the C replay leaves to the reader sit between games it reads:
+    the rows stay in the games' order, the games left out counted."""
+    read: list[int] = []
+    reader = draughts.pdn.read_game
+
+    def counted(*args: object, **options: object) -> object:
+        read.append(1)
+        return reader(*args, **options)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(_records, "read_game", counted)
+    path = tmp_path / "mixed.pdn"
+    path.write_text(
+        '[Result "1-0"]\n1. 11-15 23-19 2. 8-11 22-17 1-0\n\n'  # read in C
+        "1. 11-15 23-19 {a comment} 2. 9-14 $1 22-17 2-0\n\n"  # read in C
+        "1. 11-15 (1. 10-14 22-17) 23-19 1-0\n\n"  # a variation: the reader
+        "1. 11-15 23-19 *\n\n"  # "*": the reader (and no Result tag: left out)
+        '[Result "0-1"]\n1. 11-15 23-19 *\n\n'  # the reader, the tag's result
+        '[GameType "20"]\n1. 32-28 2-0\n\n'  # another variant: left out
+        "1. 11x15 23-19 0-1\n\n"  # the wrong separator: the reader (a warning: kept)
+        "1. 11-15 23-19 2. 15-16 0-1\n\n"  # an illegal move: left out
+        '[FEN "B:W18:B14"]\n1. 14x23 0-1\n\n'  # a set-up: the reader (kept)
+        "1. 11-15 23-19 1/2-1/2\n",
+        encoding="utf-8",
+    )
+    fast = dataset(path)
+    if BACKEND == "native":  # the first game (it sets the variant) and the seven refused
+        assert len(read) == 8
+    with draughts.pdn.open_pdn(path) as handle:
+        slow = dataset(handle)
+    same(fast, slow)
+    assert fast.variant == "english" and fast.skipped == 3
+    assert np.unique(fast.games).tolist() == [0, 1, 2, 4, 6, 8, 9]
+    fast, slow = both(path, max_games=3, perspective=False)
+    same(fast, slow)
+    fast, slow = both(path, variant="international")
+    same(fast, slow)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in SHARED_PDN.rglob("*") if p.suffix in (".pdn", ".phn"))
+    if SHARED_PDN.exists()
+    else [],
+    ids=str,
+)
+def test_the_c_replay_on_the_corpus(path: Path) -> None:
+    same(*both(path))
+
+
+def test_the_c_replay_on_mutated_records(tmp_path: Path) -> None:
+    """Game records with characters changed, added or removed here and there
+    (separators, digits, results, braces, NAGs, stray bytes): the C replay
+    reads a game only as the reader does, and leaves it to the reader
+    otherwise."""
+    alphabet = b'x-0123456789 .{}$*/\n\t\r[]"' + bytes([0x0B, 0xA0, 0xC3, 0xE9])
+    rng = random.Random(7)
+    for case in range(40):
+        data = bytearray((DATA / ("candidate95.pdn", "prof2.pdn")[case % 2]).read_bytes())
+        for _ in range(rng.choice((3, 10, 40))):
+            at = rng.randrange(len(data))
+            kind = rng.randrange(3)
+            if kind == 0:
+                del data[at]
+            elif kind == 1:
+                data.insert(at, rng.choice(alphabet))
+            else:
+                data[at] = rng.choice(alphabet)
+        path = tmp_path / f"mutated{case}.pdn"
+        path.write_bytes(bytes(data))
+        for perspective in (True, False):
+            same(*both(path, perspective=perspective))
+
+
+def test_the_c_replay_of_a_compressed_file(tmp_path: Path) -> None:
+    path = tmp_path / "candidate95.pdn.gz"
+    with gzip.open(path, "wb") as file:
+        file.write((DATA / "candidate95.pdn").read_bytes())
+    fast, slow = both(path)
+    same(fast, slow)
+    assert len(fast) > 500

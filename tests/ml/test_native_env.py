@@ -7,6 +7,7 @@ reading of boards against its Python one."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from draughts import VARIANTS, Board, IllegalMoveError, Termination  # noqa: E40
 from draughts import variant as V  # noqa: E402
 from draughts._core import BACKEND  # noqa: E402
 from draughts.ml import VectorEnv, encode_batch  # noqa: E402
-from draughts.ml.actions import turned_squares  # noqa: E402
+from draughts.ml.actions import move_to_index, turned_squares  # noqa: E402
 from draughts.ml.encoding import layout  # noqa: E402
 from tests.ml.helpers import custom_variants  # noqa: E402
 
@@ -149,10 +150,10 @@ def test_boards_replay_the_games() -> None:
     assert [b.ply() for b in native.boards] == [0, 0, 0]
 
 
-def test_claim_draw_runs_in_python() -> None:
-    assert not VectorEnv("english", 2, claim_draw=True).native
+def test_claim_draw_runs_in_c() -> None:
+    assert VectorEnv("english", 2, claim_draw=True).native
     with pytest.raises(ValueError, match="cannot be stepped in C"):
-        VectorEnv("english", 2, claim_draw=True, native=True)
+        VectorEnv("canadian", 2, claim_draw=True, native=True)
 
 
 def test_perspective_off_as_python() -> None:
@@ -186,7 +187,7 @@ def test_threads_step_as_python() -> None:
         VectorEnv("international", 2, threads=0)
 
 
-def python_encoding(boards: list[Board], perspective: bool) -> np.ndarray:
+def python_encoding(boards: list[Board], perspective: bool) -> Any:
     """encode_batch's Python reading of the boards, the C encoder's oracle."""
     lay = layout(boards[0].variant)
     out = np.empty((len(boards), *lay.shape), dtype=np.float32)
@@ -254,3 +255,37 @@ def test_out_of_range_actions(action: int) -> None:
     forfeit = VectorEnv("international", 2, seed=0, illegal="lose")
     forfeit.step(np.array([action, action]))
     assert forfeit.terminated.all() and (forfeit.rewards == -1).all()
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_native_claims_as_python(variant: draughts.Variant) -> None:
+    """With ``claim_draw=True`` the games end on the draws the side to move
+    could claim, a repetition one move ahead included, in C as on Board."""
+    ends: set[Termination] = set()
+    for k, fen in enumerate(endgames(variant)):
+        try:
+            native, python = pair(variant, 8, seed=k, fen=fen, max_plies=200, claim_draw=True)
+        except ValueError:  # the set-up is already over in this variant
+            continue
+        assert native.native == (variant.name != "canadian")
+        ends |= run_both(native, python, 120)
+    claims = {rule.termination for rule in variant.draw_rules if not rule.automatic}
+    if variant.name not in ("canadian", "breakthrough", "antidraughts") and claims:
+        assert ends & claims, ends  # some game ended by a claim
+
+
+def test_a_repetition_claimed_a_move_ahead() -> None:
+    """English draughts lets a player claim the repetition their next move
+    would make: the game ends there with ``claim_draw=True``, one move before
+    the position occurs a third time, in C as on Board."""
+    moves = ["4-8", "29-25", "8-4", "25-29", "4-8", "29-25", "8-4"]
+    for env in pair(V.ENGLISH, 1, seed=0, fen="B:WK29:BK4", claim_draw=True, perspective=False):
+        board = draughts.Board("B:WK29:BK4", variant="english")
+        for ply, text in enumerate(moves):
+            move = board.parse_pdn(text)
+            env.step(np.array([move_to_index(board, move)]))
+            board.push(move)
+            assert bool(env.terminated[0]) == (ply == len(moves) - 1), (env.native, ply)
+        assert not board.is_repetition() and board.can_claim_threefold_repetition()
+        outcome = env.outcomes[0]
+        assert outcome is not None and outcome.termination is Termination.REPETITION

@@ -306,20 +306,21 @@ static int int32s(PyObject *bytes, const int32_t **out, Py_ssize_t *n) {
 }
 
 /* rules: per rule is_repetition, automatic, limit, mode, slot, strong side
- * moves, resets, most, weak most, endings, then 11 ints per ending. */
+ * moves, resets, most, weak most, claim on next move, endings, then 11
+ * ints per ending. */
 static int load_draw_rules(VecEnvObject *e, PyObject *bytes) {
     const int32_t *v;
     Py_ssize_t n, at = 0;
     if (int32s(bytes, &v, &n) < 0) return -1;
     e->repetition = -1;
     while (at < n) {
-        if (e->nrules == MAX_DRAW_RULES || at + 10 > n) goto bad;
+        if (e->nrules == MAX_DRAW_RULES || at + 11 > n) goto bad;
         RuleSpec *rule = &e->rules[e->nrules];
         rule->is_repetition = v[at], rule->automatic = v[at + 1], rule->limit = v[at + 2];
         rule->mode = v[at + 3], rule->slot = v[at + 4], rule->strong_moves = v[at + 5];
         rule->resets = v[at + 6], rule->most = v[at + 7], rule->weak_most = v[at + 8];
-        rule->n_endings = v[at + 9];
-        at += 10;
+        rule->claim_next = v[at + 9], rule->n_endings = v[at + 10];
+        at += 11;
         if (rule->n_endings < 0 || rule->n_endings > MAX_ENDINGS ||
             at + 11 * rule->n_endings > n || rule->slot < -1 || rule->slot >= MAX_DRAW_RULES ||
             (rule->mode == MODE_TRACKED && rule->slot < 0))
@@ -391,9 +392,9 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     for (int t = 0; t < MAX_THREADS; t++) routes_init(&e->scratch[t]);
     const int32_t *v;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(params, "iiiiiiiiiiii", &e->perspective, &e->max_plies, &e->lose,
+    if (!PyArg_ParseTuple(params, "iiiiiiiiiiiii", &e->perspective, &e->max_plies, &e->lose,
                           &e->goal, &e->planes, &e->hw, &e->nsq, &e->king_limit, &e->events[0],
-                          &e->events[1], &e->events[2], &e->threads) ||
+                          &e->events[1], &e->events[2], &e->threads, &e->claim) ||
         int32s(cells, &v, &n) < 0)
         goto fail;
     if (e->threads < 1 || e->threads > MAX_THREADS) {
@@ -462,6 +463,11 @@ static PyMethodDef vec_methods[] = {
     {"encode", (PyCFunction)vec_encode, METH_VARARGS,
      "encode(boards, out, ctx): observations of boards; -1 or the first "
      "board of another context."},
+    {"replay", (PyCFunction)ml_replay, METH_VARARGS,
+     "replay(data, spans, numbers, dash_captures, threads): game records' positions and "
+     "actions (see ml_dataset.c)."},
+    {"expand", (PyCFunction)ml_expand, METH_VARARGS,
+     "expand(rows, out, threads): the observations of replay()'s rows into out."},
     {"history", (PyCFunction)vec_history, METH_VARARGS,
      "history(i, final): the actions of game i (final: of its last ended game)."},
     {NULL, NULL, 0, NULL},

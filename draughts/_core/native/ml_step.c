@@ -6,8 +6,8 @@
  * the king followed for a king-move limit (Frisian), as draughts.Board
  * does in Python; its legal moves come from movegen.c and carry the
  * action index of draughts/ml/actions.py. A step plays one action per
- * game, decides the end as Board.outcome does (without claims: the
- * Python side keeps claim_draw for itself), starts finished games again
+ * game, decides the end as Board.outcome does (with claims where the
+ * environment takes them), starts finished games again
  * and writes observations, masks, rewards and flags into the caller's
  * buffers. No Python API is called here: the GIL is released meanwhile. */
 #include "ml_step.h"
@@ -259,8 +259,38 @@ static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     return events;
 }
 
-/* How the game stands (Board.outcome without claims): an END_ code, with
- * the winner (-1 none) in *winner. */
+/* Whether one of g's legal moves would make a position occur limit times
+ * (Board.can_claim_threefold_repetition's look ahead): only a king's quiet
+ * move can repeat one (any other starts the count again). */
+static int next_repeats(const VecEnvObject *e, const Game *g, int limit) {
+    const Rules *r = &e->core->rules;
+    int c = g->turn, low = g->quiet_from > 0 ? g->quiet_from : 0;
+    for (int i = 0; i < g->nmoves; i++) {
+        const Legal *m = &g->moves[i];
+        if (m->is_capture || !(g->bb[2 + c] & BIT(m->origin))) continue;
+        uint64_t key = g->key ^ r->key_black ^ r->key_kings[c][m->origin] ^ r->key_kings[c][m->dest];
+        int seen = 1; /* the position after it, at ply + 1: earlier ones of its side to move */
+        for (int p = g->ply - 1; p >= low && seen < limit; p -= 2)
+            if (g->keys[p] == key) seen++;
+        if (seen >= limit) return 1;
+    }
+    return 0;
+}
+
+/* Whether a draw rule is met now (Board._met; claims: Board._draws). */
+static int met(const VecEnvObject *e, const Game *g, const RuleSpec *rule) {
+    if (rule->is_repetition)
+        return occurrences(g, rule->limit) >= rule->limit ||
+               (!rule->automatic && rule->claim_next && next_repeats(e, g, rule->limit));
+    int count = rule_count(e, g, rule);
+    if (count < 0 || count < rule->limit) return 0;
+    /* A pure material rule judges the material that stays: not while a
+     * capture must be made (Board._met). */
+    return rule->limit || !g->moves[0].is_capture;
+}
+
+/* How the game stands (Board.outcome, with claim_draw where e->claim): an
+ * END_ code, with the winner (-1 none) in *winner. */
 static int decide(const VecEnvObject *e, const Game *g, int *winner) {
     int turn = g->turn;
     *winner = -1;
@@ -277,19 +307,11 @@ static int decide(const VecEnvObject *e, const Game *g, int *winner) {
         *winner = e->goal == GOAL_ANTIDRAUGHTS ? turn : 1 - turn;
         return (g->bb[turn] | g->bb[2 + turn]) ? END_BLOCKED : END_NO_PIECES;
     }
-    for (int i = 0; i < e->nrules; i++) {
-        const RuleSpec *rule = &e->rules[i];
-        if (!rule->automatic) continue;
-        if (rule->is_repetition) {
-            if (occurrences(g, rule->limit) >= rule->limit) return END_RULE + i;
-            continue;
-        }
-        int count = rule_count(e, g, rule);
-        if (count < 0 || count < rule->limit) continue;
-        /* A pure material rule judges the material that stays: not while a
-         * capture must be made (Board._met). */
-        if (rule->limit || !g->moves[0].is_capture) return END_RULE + i;
-    }
+    /* The automatic rules first, then (claims) the claimable ones, each in
+     * the variant's order. */
+    for (int pass = 0; pass < 1 + e->claim; pass++)
+        for (int i = 0; i < e->nrules; i++)
+            if (e->rules[i].automatic == !pass && met(e, g, &e->rules[i])) return END_RULE + i;
     return END_NONE;
 }
 
@@ -346,6 +368,19 @@ static void put_squares(const VecEnvObject *e, float *plane, int black_view) {
         if (e->cell[sq] >= 0) plane[black_view ? e->hw - 1 - e->cell[sq] : e->cell[sq]] = 1.0f;
 }
 
+/* The whole observation d stands for, into obs. */
+void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) {
+    int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
+    memset(obs, 0, (size_t)e->planes * (size_t)hw * sizeof *obs);
+    put_squares(e, obs + 5 * hw, d->black_view);
+    if (d->turn) fill(obs + 4 * hw, hw, 1.0f);
+    for (int i = 0; i < nvalues; i++)
+        if (d->values[i] != 0.0f) fill(obs + (6 + i) * hw, hw, d->values[i]);
+    put_pieces(e, obs, d, 1.0f);
+    for (int k = 0; k < 2; k++)
+        if (d->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + d->kcell[k]] = d->kval[k];
+}
+
 /* Write g's observation into obs: all of it (was == NULL), or only what
  * differs from was, which obs shows; was becomes what obs shows now. */
 void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
@@ -353,32 +388,34 @@ void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
     Drawn now;
     ml_shown(e, g, &now);
     if (was == NULL) {
-        memset(obs, 0, (size_t)e->planes * (size_t)hw * sizeof *obs);
-        put_squares(e, obs + 5 * hw, now.black_view);
-        if (now.turn) fill(obs + 4 * hw, hw, 1.0f);
-        for (int i = 0; i < nvalues; i++)
-            if (now.values[i] != 0.0f) fill(obs + (6 + i) * hw, hw, now.values[i]);
-    } else {
-        /* Clearing the four piece planes costs less than clearing each
-         * piece's cell: a step took 3,730 instructions instead of 4,230
-         * (callgrind, International, 2026-12-04); with the board turned
-         * every ply, every piece's cell changes anyway. */
-        memset(obs, 0, 4 * (size_t)hw * sizeof *obs);
-        if (now.turn != was->turn) fill(obs + 4 * hw, hw, (float)now.turn);
-        if (now.black_view != was->black_view && !e->squares_turn)
-            put_squares(e, obs + 5 * hw, now.black_view);
-        for (int i = 0; i < nvalues; i++)
-            if (now.values[i] != was->values[i]) fill(obs + (6 + i) * hw, hw, now.values[i]);
-        for (int k = 0; k < 2; k++)
-            if (was->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + was->kcell[k]] = 0.0f;
+        ml_draw(e, &now, obs);
+        return;
     }
+    /* Clearing the four piece planes costs less than clearing each piece's
+     * cell: a step took 3,730 instructions instead of 4,230 (callgrind,
+     * International, 2026-12-04); with the board turned every ply, every
+     * piece's cell changes anyway. */
+    memset(obs, 0, 4 * (size_t)hw * sizeof *obs);
+    if (now.turn != was->turn) fill(obs + 4 * hw, hw, (float)now.turn);
+    if (now.black_view != was->black_view && !e->squares_turn)
+        put_squares(e, obs + 5 * hw, now.black_view);
+    for (int i = 0; i < nvalues; i++)
+        if (now.values[i] != was->values[i]) fill(obs + (6 + i) * hw, hw, now.values[i]);
+    for (int k = 0; k < 2; k++)
+        if (was->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + was->kcell[k]] = 0.0f;
     put_pieces(e, obs, &now, 1.0f);
     for (int k = 0; k < 2; k++)
         if (now.kcell[k] >= 0) obs[(6 + nvalues + k) * hw + now.kcell[k]] = now.kval[k];
-    if (was != NULL) *was = now;
+    *was = now;
 }
 
 /* -- Stepping ----------------------------------------------------------------- */
+
+int ml_play(const VecEnvObject *e, Game *g, const Legal *m) {
+    if (push_key(g) < 0) return -1;
+    apply(e, g, m);
+    return 0;
+}
 
 static int keep_action(Game *g, int32_t action) {
     if (grow((void **)&g->hist, &g->caphist, g->nhist + 1, sizeof(int32_t)) < 0) return -1;

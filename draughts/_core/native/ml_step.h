@@ -1,6 +1,7 @@
 /* The games of draughts.ml.VectorEnv in C: the types ml_step.c (the games:
- * rules, moves, ends, observations; no Python calls) and ml_env.c (the
- * Python type VecEnv and encode_batch's reading of boards) share. */
+ * rules, moves, ends, observations; no Python calls), ml_env.c (the Python
+ * type VecEnv and encode_batch's reading of boards) and ml_dataset.c (game
+ * records replayed for draughts.ml.dataset) share. */
 #ifndef DRAUGHTS_NATIVE_ML_STEP_H
 #define DRAUGHTS_NATIVE_ML_STEP_H
 
@@ -32,6 +33,7 @@ typedef struct {
 
 typedef struct {
     int is_repetition, automatic, limit, mode, slot, strong_moves, n_endings;
+    int claim_next; /* a repetition claimable a move ahead (DrawRule.claim_on_next_move) */
     /* Tracked rules only: what restarts the count, and the most pieces
      * (and the most the weaker side) any ending has. */
     int resets, most, weak_most;
@@ -73,6 +75,7 @@ typedef struct {
     PyObject_HEAD
     CoreObject *core;
     int num_envs, perspective, max_plies, lose, goal, planes, hw, nsq, king_limit;
+    int claim; /* claimable draws end the games (VectorEnv's claim_draw) */
     int events[3]; /* Reset bits of a capture, a man move, a promotion */
     int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
     int turned_cell[MAX_SQUARES];     /* ... and seen by Black (the board turned half a turn) */
@@ -113,6 +116,14 @@ int ml_generate(const VecEnvObject *e, Game *g, RouteList *l);
 void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d);
 /* g's observation into obs: all of it (was NULL), or what differs from was. */
 void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was);
+/* d's whole observation into obs. */
+void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs);
+/* Play m on g, its key kept for the repetition rule; -1 out of memory. */
+int ml_play(const VecEnvObject *e, Game *g, const Legal *m);
+/* VecEnv.replay and VecEnv.expand (ml_dataset.c: game records for
+ * draughts.ml.dataset). */
+PyObject *ml_replay(VecEnvObject *e, PyObject *args);
+PyObject *ml_expand(VecEnvObject *e, PyObject *args);
 /* Step every game (see ml_step.c); *illegal set to the game whose action is
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);

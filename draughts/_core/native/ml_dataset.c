@@ -1,0 +1,420 @@
+/* Game records replayed and encoded for draughts.ml.dataset, many games in
+ * one call with no Python per move (draughts/ml/_fast_data.py drives it;
+ * its pure twin, the reader with a visitor, is the oracle the tests hold
+ * it to).
+ *
+ * replay() reads the movetext of each game (the bytes after its tags) from
+ * the variant's start, with a VecEnv's tables: each position's observation
+ * state (a Drawn, what ml_observe() would write) and the action index of
+ * the move played there. It answers only for a movetext it reads exactly
+ * as the fast check of the PDN reader (pdn_check.c's check()) reads it,
+ * with no error, no warning and a result: a narrower text than that one
+ * (printable ASCII, tabs and line ends outside comments; the moves as
+ * check() takes them); any other game is refused and read by the reader.
+ * expand() turns the states into observations, on threads. */
+#include "ml_step.h"
+
+#define MAX_WRITTEN 32
+
+enum { GAME_READ = 0, GAME_REFUSED = 1 };
+
+typedef struct {
+    const uint8_t *s;
+    Py_ssize_t len;
+} Text;
+
+static int at(const Text *t, Py_ssize_t i) { return i < t->len ? t->s[i] : 0; }
+static int is_dig(int c) { return c >= '0' && c <= '9'; }
+/* The blanks read here: what the reader's isspace() also takes, and no
+ * other byte (a text with another space character is refused, never read
+ * otherwise). */
+static int blank(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static int blank_or_end(const Text *t, Py_ssize_t i) { return i >= t->len || blank(t->s[i]); }
+
+/* The results check() reads, in its order: a result's index here is what
+ * replay() reports (draughts/ml/_fast_data.py reads them). */
+static const char *const RESULTS[] = {"1/2-1/2", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "*"};
+#define N_RESULTS 8
+#define UNFINISHED 7 /* "*": the reader takes the Result tag then; refused here */
+
+static int result_at(const Text *t, Py_ssize_t i, Py_ssize_t *len) {
+    for (int k = 0; k < N_RESULTS; k++) {
+        const char *r = RESULTS[k];
+        Py_ssize_t j = i;
+        while (*r && at(t, j) == (unsigned char)*r) r++, j++;
+        if (!*r && blank_or_end(t, j)) {
+            *len = j - i;
+            return k;
+        }
+    }
+    return -1;
+}
+
+static int number_at(const Text *t, Py_ssize_t *i) {
+    int c = at(t, *i);
+    if (c < '1' || c > '9') return 0;
+    int n = c - '0';
+    (*i)++;
+    if (is_dig(at(t, *i))) n = 10 * n + (at(t, (*i)++) - '0');
+    return n;
+}
+
+static Py_ssize_t spaces(const Text *t, Py_ssize_t i) {
+    while (at(t, i) == ' ' || at(t, i) == '\t') i++;
+    return i;
+}
+
+/* A move at *i as check()'s move_at reads it: the count of its written
+ * numbers, 0 for none, -1 for a "-" route of more than two squares. */
+static int move_at(const Text *t, Py_ssize_t *i, int written[MAX_WRITTEN], int *capture) {
+    Py_ssize_t j = *i;
+    int count = 0;
+    if ((written[count++] = number_at(t, &j)) == 0) return 0;
+    Py_ssize_t k = spaces(t, j);
+    int sep = at(t, k);
+    if (sep != '-' && sep != 'x') return 0;
+    while (at(t, k) == sep) {
+        j = spaces(t, k + 1);
+        if (count == MAX_WRITTEN || (written[count++] = number_at(t, &j)) == 0) return 0;
+        k = spaces(t, j);
+    }
+    if (!blank_or_end(t, j)) return 0;
+    *capture = sep == 'x';
+    *i = j;
+    return sep == '-' && count > 2 ? -1 : count;
+}
+
+/* Past blanks, comments, NAGs and move numbers from *i: 1 with *i at a
+ * move; 0 at a result with only blanks after it (its index in *result);
+ * -1 for anything else (the end without a result included: refused). */
+static int next_move(const Text *t, Py_ssize_t *i, int nag_ok, int *result) {
+    for (Py_ssize_t p = *i;;) {
+        while (p < t->len && blank(t->s[p])) p++;
+        if (p >= t->len) return -1;
+        int c = t->s[p];
+        Py_ssize_t len = 0;
+        int r = (c >= '0' && c <= '2') || c == '*' ? result_at(t, p, &len) : -1;
+        if (r >= 0) {
+            for (p += len; p < t->len; p++)
+                if (!blank(t->s[p])) return -1;
+            *result = r;
+            return 0;
+        }
+        if (c == '{') { /* anything but '}' inside: its bytes decode to no '}' */
+            while (p < t->len && t->s[p] != '}') p++;
+            if (p >= t->len) return -1;
+            p++;
+            continue;
+        }
+        if (c == '$' && is_dig(at(t, p + 1))) {
+            Py_ssize_t start = ++p;
+            while (is_dig(at(t, p))) p++;
+            if (!nag_ok || p - start > 9) return -1;
+            continue;
+        }
+        if (!is_dig(c)) return -1;
+        Py_ssize_t j = p;
+        while (is_dig(at(t, j))) j++;
+        if (at(t, j) == '.') {
+            p = j + 1;
+            if (at(t, p) == '.' && at(t, p + 1) == '.') p += 2;
+            continue;
+        }
+        *i = p;
+        return 1;
+    }
+}
+
+/* The move written as squares sq[0..count-1] with its action index into
+ * *m: the one move check() takes (pdn_check.c's play_written: the only
+ * capture between the squares, or with exactly that route when written in
+ * full; else the step between them); 0 where it takes none or would warn,
+ * -1 out of memory. Only captures are generated (they are mandatory): a
+ * step is looked up, and its action is its pair's (steps never share a
+ * pair); a capture's too unless another capture shares its pair, where
+ * ml_generate() ranks them (rare). Generating every move, steps and ranks
+ * included, took a third of the replay's time (perf, the OCA, 2026-12-04). */
+static int chosen_move(const VecEnvObject *e, Game *g, RouteList *l, const int *sq, int count,
+                       int capture, int dash_captures, Legal *m) {
+    const Rules *r = &e->core->rules;
+    int c = g->turn, origin = sq[0], dest = sq[count - 1];
+    Side side = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
+    l->len = 0;
+    long n = gen_captures(r, c, &side, 0, l);
+    if (n < 0) return -1;
+    const Route *chosen = NULL;
+    Route step;
+    int matches = 0, pair = 0;
+    for (size_t k = 0; k < l->len; k++) {
+        const Route *route = &l->items[k];
+        if (route->origin != origin || route->dest != dest) continue;
+        pair++;
+        if (count > 2) { /* a route written in full: that route exactly */
+            if (route->ncaps + 1 != count) continue;
+            int same = 1;
+            for (int s = 1; s < count - 1 && same; s++) same = route->path[s] == sq[s];
+            if (!same) continue;
+        }
+        chosen = route;
+        matches++;
+    }
+    if (n == 0 && count == 2 && is_step(r, c, &side, origin, dest, 0, &step)) {
+        chosen = &step;
+        matches = pair = 1;
+    }
+    if (matches != 1) return 0;
+    int is_capture = chosen->ncaps > 0;
+    if (is_capture ? !capture && !dash_captures : capture) return 0; /* the reader warns */
+    int from = e->core->number[origin], to = e->core->number[dest];
+    if (e->perspective && c == 1) from = e->turned[from], to = e->turned[to];
+    *m = (Legal){chosen->captured, (from - 1) * e->nsq + to - 1, chosen->origin, chosen->dest,
+                 chosen->crowned, (uint8_t)is_capture};
+    if (pair == 1) return 1;
+    bb_t captured = chosen->captured;
+    int status = ml_generate(e, g, l);
+    if (status == -1) return -1;
+    for (int k = 0; status == 0 && k < g->nmoves; k++) {
+        const Legal *legal = &g->moves[k];
+        if (legal->origin == origin && legal->dest == dest && legal->captured == captured) {
+            *m = *legal;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* One thread's rows, grown as games are read. */
+typedef struct {
+    Drawn *rows;
+    int64_t *actions;
+    int nrows, caprows;
+} Rows;
+
+static int room(Rows *r) {
+    if (r->nrows < r->caprows) return 0;
+    int n = r->caprows ? 2 * r->caprows : 1024;
+    Drawn *rows = realloc(r->rows, (size_t)n * sizeof *rows);
+    if (rows == NULL) return -1;
+    r->rows = rows;
+    int64_t *actions = realloc(r->actions, (size_t)n * sizeof *actions);
+    if (actions == NULL) return -1;
+    r->actions = actions;
+    r->caprows = n;
+    return 0;
+}
+
+typedef struct {
+    const VecEnvObject *e;
+    const uint8_t *data;
+    Py_ssize_t size;
+    const int64_t *spans;
+    const int16_t *square; /* written number -> compact square, -1 for none */
+    int dash_captures;
+    int8_t *status, *result;
+    int32_t *plies;
+    int from, to, failed;
+    Rows out;
+} Part;
+
+/* Read game k of the part: its rows appended to p->out (none if refused).
+ * -1 out of memory. */
+static int read_game(Part *p, Game *g, RouteList *l, int k) {
+    const VecEnvObject *e = p->e;
+    int64_t from = p->spans[2 * k], to = p->spans[2 * k + 1];
+    p->status[k] = GAME_REFUSED, p->result[k] = -1, p->plies[k] = 0;
+    if (from < 0 || to < from || to > p->size || e->king_limit) return 0; /* as check_moves */
+    Text t = {p->data + from, (Py_ssize_t)(to - from)};
+    if (ml_restart(e, g) < 0) return -1;
+    int first = p->out.nrows, plies = 0, written[MAX_WRITTEN], sq[MAX_WRITTEN], capture, result;
+    for (Py_ssize_t i = 0;;) {
+        int next = next_move(&t, &i, plies > 0, &result);
+        if (next == 0 && result != UNFINISHED) break;
+        int count = next > 0 ? move_at(&t, &i, written, &capture) : 0;
+        int found = 0;
+        Legal m;
+        for (int s = 0; s < count; s++) sq[s] = p->square[written[s]];
+        for (int s = 0; s < count && count > 1; s++)
+            if (sq[s] < 0) count = 0;
+        if (count > 1) {
+            found = chosen_move(e, g, l, sq, count, capture, p->dash_captures, &m);
+            if (found < 0) return -1;
+        }
+        if (!found) {
+            p->out.nrows = first;
+            return 0;
+        }
+        if (room(&p->out) < 0) return -1;
+        ml_shown(e, g, &p->out.rows[p->out.nrows]);
+        p->out.actions[p->out.nrows++] = m.action;
+        if (ml_play(e, g, &m) < 0) return -1;
+        plies++;
+    }
+    p->status[k] = GAME_READ, p->result[k] = (int8_t)result, p->plies[k] = plies;
+    return 0;
+}
+
+static void *replay_part(void *arg) {
+    Part *p = arg;
+    Game g;
+    memset(&g, 0, sizeof g);
+    RouteList l;
+    routes_init(&l);
+    for (int k = p->from; k < p->to && !p->failed; k++)
+        if (read_game(p, &g, &l, k) < 0) p->failed = 1;
+    free(g.keys), free(g.moves), free(g.hist), free(g.fhist);
+    routes_free(&l);
+    return NULL;
+}
+
+/* Run work over parts[0..n-1] on n threads (the calling one included). */
+static void run_parts(void *(*work)(void *), void *parts, size_t size, int n) {
+#ifdef HAVE_THREADS
+    pthread_t ids[MAX_THREADS];
+    int started = 1;
+    for (; started < n; started++)
+        if (pthread_create(&ids[started], NULL, work, (char *)parts + started * size) != 0) break;
+    for (int t = started; t < n; t++) work((char *)parts + t * size); /* could not start one */
+    work(parts);
+    for (int t = 1; t < started; t++) pthread_join(ids[t], NULL);
+#else
+    for (int t = 0; t < n; t++) work((char *)parts + t * size);
+#endif
+}
+
+static int clamp_threads(long threads, long work, long least) {
+    long most = work / least;
+    if (threads > most) threads = most;
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    return threads < 1 ? 1 : (int)threads;
+}
+
+/* replay(data, spans, numbers, dash_captures, threads)
+ *     -> (status, results, plies, rows, actions)
+ *
+ * data: the file's bytes; spans: int64 (start, end) pairs, a game's
+ * movetext each; numbers: 100 int16, the square number each written number
+ * names (0 for none), as check_moves takes them. Per game (bytes of int8,
+ * int8, int32): 0 read or 1 refused, its result's index in RESULTS, its
+ * plies; then the rows of the games read, in order: each position's state
+ * (bytes of Drawn, for expand()) and the action played there (int64). */
+PyObject *ml_replay(VecEnvObject *e, PyObject *args) {
+    Py_buffer data, spans, numbers;
+    int dash_captures, threads;
+    if (!PyArg_ParseTuple(args, "y*y*y*pi", &data, &spans, &numbers, &dash_captures, &threads))
+        return NULL;
+    PyObject *answer = NULL, *status = NULL, *result = NULL, *plies = NULL;
+    Py_ssize_t n = spans.len / (2 * (Py_ssize_t)sizeof(int64_t));
+    if (numbers.len != 100 * (Py_ssize_t)sizeof(int16_t) || n > INT_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "replay: 100 int16 numbers and int64 spans expected");
+        goto done;
+    }
+    int16_t square[100];
+    for (int k = 0; k < 100; k++) {
+        int16_t v;
+        memcpy(&v, (const char *)numbers.buf + k * (Py_ssize_t)sizeof v, sizeof v);
+        square[k] = v >= 1 && v <= MAX_SQUARES && v <= e->core->rules.n ? e->core->sq_of_number[v]
+                                                                         : -1;
+    }
+    status = PyBytes_FromStringAndSize(NULL, n);
+    result = PyBytes_FromStringAndSize(NULL, n);
+    plies = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    if (status == NULL || result == NULL || plies == NULL) goto done;
+    int parts_n = clamp_threads(threads, (long)n, 64); /* a slice of 64 games at least */
+    Part parts[MAX_THREADS];
+    int64_t *span_items = malloc((size_t)(n ? n : 1) * 2 * sizeof *span_items);
+    if (span_items == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(span_items, spans.buf, (size_t)n * 2 * sizeof *span_items);
+    for (int t = 0; t < parts_n; t++) {
+        parts[t] = (Part){e, data.buf, data.len, span_items, square, dash_captures,
+                          (int8_t *)PyBytes_AS_STRING(status), (int8_t *)PyBytes_AS_STRING(result),
+                          (int32_t *)(void *)PyBytes_AS_STRING(plies),
+                          (int)(n * t / parts_n), (int)(n * (t + 1) / parts_n), 0, {0}};
+    }
+    Py_BEGIN_ALLOW_THREADS
+    run_parts(replay_part, parts, sizeof(Part), parts_n);
+    Py_END_ALLOW_THREADS
+    free(span_items);
+    Py_ssize_t total = 0;
+    int failed = 0;
+    for (int t = 0; t < parts_n; t++) total += parts[t].out.nrows, failed |= parts[t].failed;
+    PyObject *rows = failed ? NULL : PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)sizeof(Drawn));
+    PyObject *actions =
+        failed ? NULL : PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)sizeof(int64_t));
+    if (rows != NULL && actions != NULL) {
+        char *r = PyBytes_AS_STRING(rows), *a = PyBytes_AS_STRING(actions);
+        for (int t = 0; t < parts_n; t++) {
+            size_t k = (size_t)parts[t].out.nrows;
+            if (k) memcpy(r, parts[t].out.rows, k * sizeof(Drawn));
+            if (k) memcpy(a, parts[t].out.actions, k * sizeof(int64_t));
+            r += k * sizeof(Drawn), a += k * sizeof(int64_t);
+        }
+        answer = PyTuple_Pack(5, status, result, plies, rows, actions);
+    } else if (failed) {
+        PyErr_NoMemory();
+    }
+    Py_XDECREF(rows);
+    Py_XDECREF(actions);
+    for (int t = 0; t < parts_n; t++) free(parts[t].out.rows), free(parts[t].out.actions);
+done:
+    Py_XDECREF(status);
+    Py_XDECREF(result);
+    Py_XDECREF(plies);
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&spans);
+    PyBuffer_Release(&numbers);
+    return answer;
+}
+
+typedef struct {
+    const VecEnvObject *e;
+    const Drawn *rows;
+    float *out;
+    Py_ssize_t from, to;
+} Expansion;
+
+static void *expand_part(void *arg) {
+    const Expansion *x = arg;
+    size_t size = (size_t)x->e->planes * (size_t)x->e->hw;
+    for (Py_ssize_t i = x->from; i < x->to; i++) ml_draw(x->e, &x->rows[i], x->out + (size_t)i * size);
+    return NULL;
+}
+
+/* expand(rows, out, threads): the observations of replay()'s rows into out
+ * (float32, one observation per row). */
+PyObject *ml_expand(VecEnvObject *e, PyObject *args) {
+    Py_buffer rows, out;
+    int threads;
+    if (!PyArg_ParseTuple(args, "y*w*i", &rows, &out, &threads)) return NULL;
+    Py_ssize_t n = rows.len / (Py_ssize_t)sizeof(Drawn);
+    Py_ssize_t size = (Py_ssize_t)e->planes * e->hw * (Py_ssize_t)sizeof(float);
+    PyObject *answer = NULL;
+    if (rows.len % (Py_ssize_t)sizeof(Drawn) || out.len != n * size ||
+        !PyBuffer_IsContiguous(&out, 'C') || (uintptr_t)out.buf % sizeof(float)) {
+        PyErr_SetString(PyExc_ValueError, "expand: out must hold one float32 observation per row");
+    } else {
+        int parts_n = clamp_threads(threads, (long)(n < LONG_MAX ? n : LONG_MAX), 1024);
+        Expansion parts[MAX_THREADS];
+        /* The rows as Drawn need their alignment: a copy where the buffer has not. */
+        int aligned = (uintptr_t)rows.buf % _Alignof(Drawn) == 0;
+        Drawn *copy = aligned ? NULL : malloc((size_t)(n ? n : 1) * sizeof *copy);
+        if (!aligned && copy == NULL) {
+            PyErr_NoMemory();
+        } else {
+            if (copy != NULL) memcpy(copy, rows.buf, (size_t)n * sizeof *copy);
+            const Drawn *items = aligned ? rows.buf : copy;
+            for (int t = 0; t < parts_n; t++)
+                parts[t] = (Expansion){e, items, out.buf, n * t / parts_n, n * (t + 1) / parts_n};
+            Py_BEGIN_ALLOW_THREADS
+            run_parts(expand_part, parts, sizeof(Expansion), parts_n);
+            Py_END_ALLOW_THREADS
+            free(copy);
+            answer = Py_NewRef(Py_None);
+        }
+    }
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&out);
+    return answer;
+}

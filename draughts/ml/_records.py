@@ -1,0 +1,353 @@
+"""Game records read into a dataset's rows: by the PDN reader, one game at a
+time (the oracle), and where the native core is built, most games of a file
+in one call into C (``VecEnv.replay`` in ``draughts/_core/native/ml_dataset.c``).
+
+The fast path reads a file's games in order. A game goes to C when its tags
+are plain tag lines that name no other variant and no FEN (as
+:mod:`draughts.pdn._fastgame` reads them), and C replays its movetext only
+where it reads it exactly as the reader's fast check does, with no error, no
+warning and a result: the positions' states and the actions played, on two
+threads. Every other game, and every game C refuses, is read by the reader,
+in its place. The observations are written at the end, in C (on two threads
+too). ``tests/ml/test_data.py`` holds the two paths to the same arrays.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import io
+import itertools
+import os
+import re
+from array import array
+from typing import IO, Any, cast
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from draughts import _core
+from draughts.board import Board
+from draughts.ml._native_env import encoder
+from draughts.ml.actions import move_to_index, turned_squares
+from draughts.ml.encoding import Observation, State, layout
+from draughts.move import Move
+from draughts.pdn import open_pdn, read_game
+from draughts.pdn._fastcheck import _setup
+from draughts.pdn._fastgame import _HEADERS, _SPECIAL, _TAG, _tagged
+from draughts.pdn.headers import BaseVisitor, PdnError
+from draughts.pdn.offsets import GameStart, scan_starts, seek_game
+from draughts.pdn.writer import normal_result
+from draughts.piece import WHITE
+from draughts.variant import Variant, find_variant
+
+_WHITE_SCORE = {"2-0": 1, "0-2": -1, "1-1": 0}
+
+Row = tuple[State | Observation, int, bool]
+"""A position (read from a board, or an environment's observation), the move
+played there, whether White was to move."""
+
+_THREADS = 2
+"""Threads of the C replay and of the observations' writing (the machine's
+two cores; the results do not depend on it)."""
+
+# The tags a record starts with (the fast check's pattern), on the bytes: a
+# byte outside ASCII matches where its character does in the text, since no
+# such byte is a quote, a bracket or a line end in the encodings read here.
+_HEADER_BYTES = re.compile(_HEADERS.pattern.encode("ascii"))
+_SPECIAL_BYTES = tuple(name.encode("ascii") for name in _SPECIAL)  # GameType, Variant, FEN
+# ml_dataset.c's RESULTS, in its order.
+_RESULTS = ("1/2-1/2", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "*")
+
+
+@attrs.define
+class Game:
+    """The main line of one game record, as :class:`GameRows` reads it."""
+
+    variant: Variant | None = None
+    rows: list[Row] = attrs.Factory(list)
+    result: str | None = None
+    errors: bool = False
+
+
+class GameRows(BaseVisitor[Game]):
+    """Reads the main line's positions and moves of one game record."""
+
+    def __init__(self, perspective: bool) -> None:
+        self.perspective = perspective
+
+    def begin_game(self) -> None:
+        self.game = Game()
+        self.depth = 0
+        self.tag_result: str | None = None
+
+    def visit_header(self, name: str, value: str) -> None:
+        if name == "Result":
+            self.tag_result = value
+
+    def visit_board(self, board: Board) -> None:
+        self.game.variant = board.variant
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        if self.depth == 0:
+            lay = layout(board.variant)
+            state = lay.state(board, board.turn if self.perspective else None)
+            action = move_to_index(board, move, perspective=self.perspective)
+            self.game.rows.append((state, action, board.turn == WHITE))
+
+    def begin_variation(self) -> None:
+        self.depth += 1
+
+    def end_variation(self) -> None:
+        self.depth -= 1
+
+    def visit_result(self, result: str) -> None:
+        self.game.result = result
+
+    def handle_error(self, error: PdnError) -> None:
+        self.game.errors = True
+
+    def result(self) -> Game:
+        if self.game.result in (None, "*"):
+            self.game.result = self.tag_result
+        return self.game
+
+
+def white_score(result: str | None) -> int | None:
+    """The game's result for White (1, 0, -1), None for no result."""
+    return _WHITE_SCORE.get(normal_result(result or "*", "international") or "")
+
+
+def take(game: Game, wanted: Variant | None) -> tuple[Variant | None, int | None]:
+    """What a dataset makes of ``game`` read while keeping ``wanted`` (None:
+    the first game's variant): the variant kept from now on, and the game's
+    score for White, None where the game is left out (another variant, no
+    result, an error, no move)."""
+    if game.variant is None or (wanted is not None and game.variant != wanted):
+        return wanted, None
+    score = white_score(game.result)
+    if score is None or game.errors or not game.rows:
+        return game.variant, None
+    return game.variant, score
+
+
+@attrs.frozen
+class Columns:
+    """A dataset's arrays, row by row (see :class:`draughts.ml.Dataset`)."""
+
+    variant: Variant
+    observations: npt.NDArray[np.float32]
+    actions: npt.NDArray[np.int64]
+    results: npt.NDArray[np.int8]
+    plies: npt.NDArray[np.int32]
+    games: npt.NDArray[np.int32]
+    skipped: int
+
+
+@attrs.frozen
+class _Native:
+    """What the C replay of one variant needs."""
+
+    env: Any  # the one-game VecEnv whose tables it reads
+    numbers: bytes
+    dash_captures: bool
+    white_first: bool
+    plain: bool  # a game whose tags name no variant is read as this one
+
+
+def _native(variant: Variant, perspective: bool) -> _Native | None:
+    if find_variant(variant.name) != variant or (perspective and turned_squares(variant) is None):
+        return None  # a variant the tags cannot name, or one perspective cannot turn
+    setup = _setup(variant, None)
+    env = encoder(variant, perspective)
+    if setup is None or env is None:
+        return None
+    white_first = Board(variant=variant).turn == WHITE
+    plain = _tagged(None, None, variant.name) == variant
+    return _Native(env, setup[4], setup[5], white_first, plain)
+
+
+def _span(
+    data: bytes, start: int, end: int, native: _Native, wanted: Variant, encoding: str
+) -> int:
+    """Where the movetext of the game in ``data[start:end]`` starts, when the
+    fast check would read the game as ``wanted`` from its start; -1 when the
+    reader must read it."""
+    headers = _HEADER_BYTES.match(data, start, end)
+    assert headers is not None  # it matches the empty string
+    position = headers.end()
+    first, second, third = _SPECIAL_BYTES  # three finds: a generator took as long as the match
+    if (
+        data.find(first, start, position) < 0
+        and data.find(second, start, position) < 0
+        and data.find(third, start, position) < 0
+    ):
+        return position if native.plain else -1
+    # As draughts.pdn._fastgame.fast_game reads the tags.
+    pairs = _TAG.findall(data[start:position].decode(encoding, "replace"))
+    tags = dict(pairs)
+    if len(tags) < len(pairs):
+        names = [name for name, _ in pairs]
+        if any(names.count(name) > 1 for name in _SPECIAL):
+            return -1
+        tags = dict(reversed(pairs))
+    if "FEN" in tags or _tagged(tags.get("GameType"), tags.get("Variant"), wanted.name) != wanted:
+        return -1
+    return position
+
+
+def fast_columns(
+    path: str | os.PathLike[str], wanted: Variant | None, perspective: bool, max_games: int | None
+) -> Columns | None:
+    """The dataset of the file at ``path`` (see :func:`draughts.ml.dataset`),
+    most games replayed in C; None where the native core is not built or the
+    file's encoding is not one the C replay reads (the caller reads it all)."""
+    if _core.BACKEND != "native":
+        return None
+    with open_pdn(path) as handle:
+        assert isinstance(handle, io.TextIOWrapper)  # what open_pdn opens a path as
+        encoding = handle.encoding
+        data = handle.buffer.read()
+    if codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig", "cp1252"):
+        return None
+    text = io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors="replace")
+    starts = list(itertools.islice(scan_starts(text), max_games))
+    read = _Reading(text, perspective)
+    native: _Native | None = None  # what C needs, once the variant is known (None: no C)
+    looked = False
+    fast: list[int] = []  # the games sent to C, and their movetexts' spans
+    spans = array("q")
+    for number, start in enumerate(starts):
+        if wanted is not None and not looked:
+            native, looked = _native(wanted, perspective), True
+        if native is not None:
+            assert wanted is not None
+            end = starts[number + 1].offset if number + 1 < len(starts) else len(data)
+            position = _span(data, start.offset, end, native, wanted, encoding)
+            if position >= 0:
+                fast.append(number)
+                spans.append(position)
+                spans.append(end)
+                continue
+        game = read.game(start, wanted)
+        if game is None:
+            return None  # the reader ends here: read it all with the reader
+        wanted, score = take(game, wanted)
+        read.keep(number, game, score)
+    if wanted is None:
+        return _assemble(find_variant("international"), read, None, [], len(starts), None)
+    replayed = None
+    if fast:
+        assert native is not None
+        replayed = native.env.replay(
+            data, spans.tobytes(), native.numbers, native.dash_captures, _THREADS
+        )
+        status = replayed[0]
+        for k, number in enumerate(fast):
+            if status[k]:  # refused: the reader reads it
+                game = read.game(starts[number], wanted)
+                if game is None:
+                    return None
+                read.keep(number, game, take(game, wanted)[1])
+    return _assemble(wanted, read, replayed, fast, len(starts), native)
+
+
+class _Reading:
+    """The games the reader reads, kept by number."""
+
+    def __init__(self, text: IO[str], perspective: bool) -> None:
+        self.text = text
+        self.perspective = perspective
+        self.kept: dict[int, tuple[Game, int | None]] = {}
+
+    def game(self, start: GameStart, wanted: Variant | None) -> Game | None:
+        seek_game(self.text, start)
+        game: Game | None = read_game(
+            self.text, variant=wanted, Visitor=lambda: GameRows(self.perspective)
+        )
+        return game
+
+    def keep(self, number: int, game: Game, score: int | None) -> None:
+        self.kept[number] = (game, score)
+
+
+_LEFT_OUT = -128
+"""A game's score where it is left out of the dataset."""
+
+
+@functools.cache
+def _result_scores() -> npt.NDArray[np.int64]:
+    """White's score for each of ml_dataset.c's results (its index)."""
+    scores = [white_score(result) for result in _RESULTS]
+    return np.array([_LEFT_OUT if s is None else s for s in scores], dtype=np.int64)
+
+
+def _assemble(
+    variant: Variant,
+    read: _Reading,
+    replayed: tuple[bytes, bytes, bytes, bytes, bytes] | None,
+    fast: list[int],
+    count: int,
+    native: _Native | None,
+) -> Columns:
+    """The columns of the ``count`` games in order: the C rows of the games
+    C read (``fast``, the games sent to it), the reader's rows of the others.
+    (In arrays over the games, not a Python loop: the loop was a tenth of
+    the time of the OCA file.)"""
+    # Per game: its rows, their first C row (-1: the reader's), its score.
+    rows = np.zeros(count, dtype=np.int64)
+    sources = np.full(count, -1, dtype=np.int64)
+    scores = np.full(count, _LEFT_OUT, dtype=np.int64)
+    if replayed is not None:
+        in_c = np.frombuffer(replayed[0], np.int8) == 0
+        numbers = np.array(fast, dtype=np.int64)[in_c]
+        plies = np.frombuffer(replayed[2], np.int32)[in_c].astype(np.int64)
+        rows[numbers] = plies
+        sources[numbers] = np.cumsum(plies) - plies
+        scores[numbers] = _result_scores()[np.frombuffer(replayed[1], np.int8)[in_c]]
+    for number, (game, score) in read.kept.items():
+        if score is not None:
+            rows[number], scores[number] = len(game.rows), score
+    kept = np.flatnonzero((scores != _LEFT_OUT) & (rows > 0))
+    counts, sources, scores = rows[kept], sources[kept], scores[kept]
+    firsts = np.cumsum(counts) - counts
+    total = int(counts.sum())
+    lay = layout(variant)
+    observations = np.empty((total, *lay.shape), dtype=np.float32)
+    actions = np.empty(total, dtype=np.int64)
+    white = np.empty(total, dtype=np.bool_)
+    plies_array = (np.arange(total) - np.repeat(firsts, counts)).astype(np.int32)
+    # Runs of games one after another in C's rows, written in one call each;
+    # a game the reader read is a run of its own.
+    joins = np.zeros(len(kept), dtype=np.bool_)
+    joins[1:] = (sources[:-1] >= 0) & (sources[1:] == sources[:-1] + counts[:-1])
+    runs = np.flatnonzero(~joins).tolist()
+    for first, after in zip(runs, [*runs[1:], len(kept)][: len(runs)], strict=True):
+        row, source = int(firsts[first]), int(sources[first])
+        end = int(firsts[after - 1] + counts[after - 1])
+        if source < 0:
+            game_rows = read.kept[int(kept[first])][0].rows
+            lay.fill([cast(State, state) for state, _, _ in game_rows], observations[row:end])
+            actions[row:end] = [action for _, action, _ in game_rows]
+            white[row:end] = [is_white for _, _, is_white in game_rows]
+            continue
+        assert replayed is not None and native is not None
+        size = len(replayed[3]) // (len(replayed[4]) // 8)  # bytes of a row's state
+        stop = source + end - row
+        native.env.expand(
+            memoryview(replayed[3])[source * size : stop * size], observations[row:end], _THREADS
+        )
+        actions[row:end] = np.frombuffer(replayed[4], np.int64)[source:stop]
+        # From the variant's start: White moves at even plies, or at odd ones.
+        white[row:end] = (plies_array[row:end] % 2 == 0) == native.white_first
+    score_rows = np.repeat(scores.astype(np.int8), counts)
+    return Columns(
+        variant=variant,
+        observations=observations,
+        actions=actions,
+        results=np.where(white, score_rows, -score_rows).astype(np.int8),
+        plies=plies_array,
+        games=np.repeat(kept.astype(np.int32), counts),
+        skipped=count - len(kept),
+    )
