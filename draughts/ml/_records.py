@@ -19,7 +19,6 @@ import functools
 import io
 import itertools
 import os
-import re
 from array import array
 from typing import IO, Any, cast
 
@@ -34,8 +33,8 @@ from draughts.ml.actions import move_to_index, turned_squares
 from draughts.ml.encoding import Observation, State, layout
 from draughts.move import Move
 from draughts.pdn import open_pdn, read_game
-from draughts.pdn._fastcheck import _setup
-from draughts.pdn._fastgame import _HEADERS, _SPECIAL, _TAG, _tagged
+from draughts.pdn._fastcheck import setup_of
+from draughts.pdn._fastgame import _tagged
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.offsets import GameStart, scan_starts, seek_game
 from draughts.pdn.writer import normal_result
@@ -52,11 +51,6 @@ _THREADS = 2
 """Threads of the C replay and of the observations' writing (the machine's
 two cores; the results do not depend on it)."""
 
-# The tags a record starts with (the fast check's pattern), on the bytes: a
-# byte outside ASCII matches where its character does in the text, since no
-# such byte is a quote, a bracket or a line end in the encodings read here.
-_HEADER_BYTES = re.compile(_HEADERS.pattern.encode("ascii"))
-_SPECIAL_BYTES = tuple(name.encode("ascii") for name in _SPECIAL)  # GameType, Variant, FEN
 # ml_dataset.c's RESULTS, in its order.
 _RESULTS = ("1/2-1/2", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "*")
 
@@ -159,7 +153,7 @@ class _Native:
 def _native(variant: Variant, perspective: bool) -> _Native | None:
     if find_variant(variant.name) != variant or (perspective and turned_squares(variant) is None):
         return None  # a variant the tags cannot name, or one perspective cannot turn
-    setup = _setup(variant, None)
+    setup = setup_of(variant, None)
     env = encoder(variant, perspective)
     if setup is None or env is None:
         return None
@@ -174,27 +168,21 @@ def _span(
     """Where the movetext of the game in ``data[start:end]`` starts, when the
     fast check would read the game as ``wanted`` from its start; -1 when the
     reader must read it."""
-    headers = _HEADER_BYTES.match(data, start, end)
-    assert headers is not None  # it matches the empty string
-    position = headers.end()
-    first, second, third = _SPECIAL_BYTES  # three finds: a generator took as long as the match
-    if (
-        data.find(first, start, position) < 0
-        and data.find(second, start, position) < 0
-        and data.find(third, start, position) < 0
-    ):
-        return position if native.plain else -1
-    # As draughts.pdn._fastgame.fast_game reads the tags.
-    pairs = _TAG.findall(data[start:position].decode(encoding, "replace"))
-    tags = dict(pairs)
-    if len(tags) < len(pairs):
-        names = [name for name, _ in pairs]
-        if any(names.count(name) > 1 for name in _SPECIAL):
+    assert _core.record_tags is not None  # the native core is built
+    text = data[start:end].decode(encoding, "replace")
+    tags = _core.record_tags(text)  # as draughts.pdn._fastgame.fast_game reads the tags
+    if tags is None:
+        return -1  # a FEN tag, or a variant's tag twice
+    length, _, gametype, variant_tag = tags
+    head = text[:length]
+    if not head.isascii():  # the movetext's start in bytes, if its tags encode back
+        encoded = head.encode(encoding, "replace")
+        if data[start : start + len(encoded)] != encoded:
             return -1
-        tags = dict(reversed(pairs))
-    if "FEN" in tags or _tagged(tags.get("GameType"), tags.get("Variant"), wanted.name) != wanted:
-        return -1
-    return position
+        length = len(encoded)
+    if gametype is None and variant_tag is None:
+        return start + length if native.plain else -1
+    return start + length if _tagged(gametype, variant_tag, wanted.name) == wanted else -1
 
 
 def fast_columns(
