@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from draughts import _core
+from draughts.pdn import _native
 from draughts.pdn._text import handle_error
 
 # Alternatives are tried in order at each position, so results come before
@@ -233,14 +233,14 @@ def _plain_line_end_python(line: str) -> int:
     return len(line) if end < 0 else end
 
 
-plain_line_end: Callable[[str], int] = _core.plain_line_end or _plain_line_end_python
+plain_line_end: Callable[[str], int] = _native.plain_line_end or _plain_line_end_python
 """Where the result of a plain line (see :data:`PLAIN_LINE`) starts, its
 length if it has none, -1 if the line is not plain. The native core reads
-the line in C (``draughts/_core/native/pdn_lines.c``, tested against
+the line in C (``draughts/pdn/_native/pdn_lines.c``, tested against
 :data:`PLAIN_LINE`): a fifth of a PDN replay's time went to the two regular
 expressions."""
 
-tag_line: Callable[[str], tuple[str, str, int] | None] | None = _core.tag_line
+tag_line: Callable[[str], tuple[str, str, int] | None] | None = _native.tag_line
 """``(name, value, where its "[" is)`` of a line that :data:`TOKEN` reads
 as one ``tag`` token with no escape in its value and nothing else, None for
 any other line: the native core reads it in C (``pdn_lines.c``, tested

@@ -16,6 +16,7 @@ from draughts.board import Board
 from draughts.errors import AmbiguousMoveError
 from draughts.move import Move
 from draughts.pdn._fastcheck import fast_replay
+from draughts.pdn._line_visitor import LineVisitor
 from draughts.pdn.headers import SKIP, BaseVisitor, PdnError, variant_of_tags
 from draughts.pdn.infer import Evidence, GameText, board_of_fen, choose, read_ahead
 from draughts.pdn.lexer import Cursor, forget, open_cursor, where
@@ -175,9 +176,8 @@ class _GameReader(Problems):
     ) -> None:
         self.cursor = cursor
         self.visitor = visitor
-        # A visitor may play a plain line's moves itself, calling the
-        # resolver's play_line with visits of its own (GameBuilder).
-        self.line_player = getattr(visitor, "_plain_line", None)
+        # A visitor may play a plain line's moves itself (see LineVisitor).
+        self.line_player = visitor.play_plain_line if isinstance(visitor, LineVisitor) else None
         self.default = default
         self.infer = infer and default is None  # choose the variant of a game without tags
         self.found = False  # a tag or movetext token was seen
@@ -381,7 +381,7 @@ class _GameReader(Problems):
         player = self.line_player
         if player is None:
             played, stop = self.resolver.play_line(self.board, text, end, self.visitor.visit_move)
-        else:  # the visitor plays the line (GameBuilder on the native core)
+        else:  # the visitor plays the line (a LineVisitor: GameBuilder)
             played, stop = player(self.resolver, self.board, text, end)
         self.moves_here[-1] += played
         if stop < len(text):  # the rest of the line, from the move not played on

@@ -9,10 +9,10 @@ import functools
 import re
 from collections.abc import Callable
 
-from draughts import _core
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
+from draughts.pdn import _native
 from draughts.pdn.lexer import PLAIN_MOVE, TOKEN
 from draughts.variant import VARIANTS, Variant, gametype_preset
 
@@ -101,13 +101,14 @@ class Resolver:
         self, board: Board, text: str, end: int, visit: Callable[[Board, Move], object]
     ) -> tuple[int, int]:
         """:meth:`_play_line_python` in C, scanning the line as it goes (see
-        ``draughts/_core/native/pdn_lines.c``)."""
-        return board._play_line(text, end, self.numbers, visit)
+        ``draughts/pdn/_native/play_line.c``)."""
+        assert _native.play_line is not None
+        return _native.play_line(board, text, end, self.numbers, visit)
 
     # The native core runs the whole loop in C: reading the International
     # corpus with a visitor that only counts, its moves cost a seventh of the
     # pure loop's (57 against 398 us a game, the tags left out).
-    play_line = _play_line_native if _core.STATE_IN_C else _play_line_python
+    play_line = _play_line_python if _native.play_line is None else _play_line_native
 
     def resolve(self, board: Board, text: str) -> Move:
         """The legal move ``text`` names, in any form the reader knows.

@@ -32,8 +32,6 @@ from draughts._core.compiled import CompiledSearch
 from draughts._core.native._native import (
     MAX_SQUARES,
     BoardState,
-    NodeChain,
-    NodeMaker,
     apply_keyed,
     board_moves,
     captures,
@@ -44,11 +42,8 @@ from draughts._core.native._native import (
     moves_between,
     movetext_evidence,
     perft,
-    plain_line_end,
     position_key,
-    split_games,
     steps,
-    tag_line,
     undo_keyed,
 )
 from draughts._core.raw import CAPTURES_KEPT, RawMove
@@ -61,8 +56,6 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_SQUARES",
     "BoardState",
-    "NodeChain",
-    "NodeMaker",
     "Tables",
     "apply_keyed",
     "board_moves",
@@ -75,11 +68,8 @@ __all__ = [
     "moves_between",
     "movetext_evidence",
     "perft",
-    "plain_line_end",
     "position_key",
-    "split_games",
     "steps",
-    "tag_line",
     "undo_keyed",
 ]
 

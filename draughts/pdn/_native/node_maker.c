@@ -1,4 +1,4 @@
-/* draughts._core.native._native.NodeMaker: the PDN reader's game-tree nodes,
+/* draughts.pdn._native._c.NodeMaker: the PDN reader's game-tree nodes,
  * made in C.
  *
  * NodeMaker(cls, parent, move, children, defaults) makes a callable that,
@@ -165,7 +165,7 @@ static PyObject *vectorcall_tp_call(PyObject *self, PyObject *args, PyObject *kw
 }
 
 PyTypeObject MakerType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.NodeMaker",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts.pdn._native._c.NodeMaker",
     .tp_basicsize = sizeof(MakerObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_doc = "NodeMaker(cls, parent, move, children, defaults): makes game-tree nodes.",
@@ -247,7 +247,7 @@ static PyMemberDef chain_members[] = {
 };
 
 PyTypeObject ChainType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.NodeChain",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts.pdn._native._c.NodeChain",
     .tp_basicsize = sizeof(ChainObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_doc = "NodeChain(maker): chain(board, move) sets chain.node = maker(chain.node, move).",
