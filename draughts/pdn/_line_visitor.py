@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, TypeVar
 from draughts.pdn.headers import BaseVisitor
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from draughts.board import Board
     from draughts.pdn.resolver import Resolver
 
@@ -20,31 +22,40 @@ class LineVisitor(BaseVisitor[T]):
 
     The reader takes a plain line (move numbers and moves only, see
     :data:`draughts.pdn.lexer.PLAIN_LINE`) whole while it replays the moves.
-    For an ordinary visitor it plays the line's moves with the resolver,
-    calling :meth:`~draughts.pdn.BaseVisitor.visit_move` before each push;
-    for a :class:`LineVisitor` it calls :meth:`play_plain_line` instead,
-    which must do the same (the visits may be made another way: the tree
-    builder hands the native loop a chain of nodes that makes them in C).
+    For an ordinary visitor it plays the line's moves with the resolver
+    (and those of the plain lines after it, see
+    :meth:`~draughts.pdn.resolver.Resolver.play_lines`), calling
+    :meth:`~draughts.pdn.BaseVisitor.visit_move` before each push; for a
+    :class:`LineVisitor` it calls :meth:`play_plain_lines` instead, which
+    must do the same (the visits may be made another way: the tree builder
+    hands the native loop a chain of nodes that makes them in C).
 
     >>> import io
     >>> from draughts.pdn import read_game
     >>> class Counter(LineVisitor[int]):
     ...     def begin_game(self) -> None:
     ...         self.lines = 0
-    ...     def play_plain_line(self, resolver, board, text, end):
+    ...     def play_plain_lines(self, resolver, board, text, end, readline):
     ...         self.lines += 1
-    ...         return super().play_plain_line(resolver, board, text, end)
+    ...         return super().play_plain_lines(resolver, board, text, end, readline)
     ...     def result(self) -> int:
     ...         return self.lines
     >>> read_game(io.StringIO("1. 32-28 19-23\\n2. 28x19 14x23 *"), Visitor=Counter)
-    2
+    1
     """
 
-    def play_plain_line(
-        self, resolver: Resolver, board: Board, text: str, end: int
-    ) -> tuple[int, int]:
+    def play_plain_lines(
+        self,
+        resolver: Resolver,
+        board: Board,
+        text: str,
+        end: int,
+        readline: Callable[[], str],
+    ) -> tuple[int, str, int, int]:
         """Play the moves of the plain line ``text[:end]`` on ``board`` with
-        ``resolver`` (see :meth:`~draughts.pdn.resolver.Resolver.play_line`),
-        visiting each; return how many were played and where the first move
-        not played starts (``end`` if none)."""
-        return resolver.play_line(board, text, end, self.visit_move)
+        ``resolver``, and those of the plain lines ``readline()`` gives
+        after it, visiting each (see
+        :meth:`~draughts.pdn.resolver.Resolver.play_lines`, whose answer
+        this is: the moves played, the last line read, where reading goes
+        on in it, and the lines read)."""
+        return resolver.play_lines(board, text, end, self.visit_move, readline)

@@ -56,7 +56,11 @@ class MovetextReading(ReaderState):
         ordinary (another state, a move that is not the only legal one
         between its squares or is written with the wrong separator) sends
         the line, from that move on, back to the tokenizer and the token
-        methods, which report it. So does the result, which ends the game."""
+        methods, which report it. So does the result, which ends the game.
+
+        The plain lines that follow, if this one is played to its end, are
+        read and played in the same call (see :meth:`Resolver.play_lines`):
+        the first line it does not take goes back to the tokenizer."""
         text, end = plain
         if self.in_headers:  # as the first number or move would
             self.found = True
@@ -65,15 +69,20 @@ class MovetextReading(ReaderState):
         if not self.plain or self.split is not None or self.guess is not None:
             self.cursor.push_back(text, 0)
             return
-        # The hot loop, in C on the native backend (see Resolver.play_line).
+        # The hot loop, in C on the native backend (see Resolver.play_lines).
+        cursor, board = self.cursor, self.board
+        readline = cursor.readline
+        assert readline is not None, "a plain line comes from the cursor's tokens()"
         player = self.line_player
         if player is None:
-            played, stop = self.resolver.play_line(self.board, text, end, self.visitor.visit_move)
-        else:  # the visitor plays the line (a LineVisitor: GameBuilder)
-            played, stop = player(self.resolver, self.board, text, end)
+            visit = self.visitor.visit_move
+            played, last, stop, lines = self.resolver.play_lines(board, text, end, visit, readline)
+        else:  # the visitor plays the lines (a LineVisitor: GameBuilder)
+            played, last, stop, lines = player(self.resolver, board, text, end, readline)
         self.moves_here[-1] += played
-        if stop < len(text):  # the rest of the line, from the move not played on
-            self.cursor.push_back(text, stop)
+        if lines or stop < len(text):  # the tokenizer goes on from there
+            cursor.line_number += lines
+            cursor.push_back(last, stop)
 
     # -- Headers and what may come between moves --------------------------------
 

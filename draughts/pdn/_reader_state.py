@@ -71,7 +71,9 @@ class ReaderState(Problems):
     split: Split | None  # the first part of a capture written in two
     guess: Guess | None  # an ambiguous move the next moves may settle
     # A visitor's own way of playing a plain line (see LineVisitor).
-    line_player: Callable[[Resolver, Board, str, int], tuple[int, int]] | None
+    line_player: (
+        Callable[[Resolver, Board, str, int, Callable[[], str]], tuple[int, str, int, int]] | None
+    )
 
     if TYPE_CHECKING:  # what one part calls in another
 

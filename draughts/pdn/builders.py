@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn import _native
@@ -65,11 +67,16 @@ class GameBuilder(LineVisitor[Game]):
     # The native core makes the node (see tree.add_child): about 0.07 us a move less.
     visit_move = _visit_move_python if add_child is None else _visit_move_native
 
-    def play_plain_line(
-        self, resolver: Resolver, board: Board, text: str, end: int
-    ) -> tuple[int, int]:
-        """The moves of a plain line, played by ``resolver`` (see
-        :meth:`Resolver.play_line`) with this builder's visits. On the
+    def play_plain_lines(
+        self,
+        resolver: Resolver,
+        board: Board,
+        text: str,
+        end: int,
+        readline: Callable[[], str],
+    ) -> tuple[int, str, int, int]:
+        """The moves of plain lines, played by ``resolver`` (see
+        :meth:`Resolver.play_lines`) with this builder's visits. On the
         native core the nodes are made by a ``NodeChain`` that the native
         loop calls itself, so that a move costs no Python frame (with the
         frame of visit_move, a replay of the International corpus took 10%
@@ -80,10 +87,10 @@ class GameBuilder(LineVisitor[Game]):
             or self._starting  # the first move of a side line: see _start_line
             or type(self).visit_move is not GameBuilder._visit_move_native  # a subclass's own
         ):
-            return resolver.play_line(board, text, end, self.visit_move)
+            return resolver.play_lines(board, text, end, self.visit_move, readline)
         chain.node = self._node
         try:
-            return resolver.play_line(board, text, end, chain)
+            return resolver.play_lines(board, text, end, chain, readline)
         finally:
             self._node = chain.node
             chain.node = None

@@ -110,7 +110,7 @@ class _GameReader(HeaderReading, MovetextReading, Recovery):
         self.cursor = cursor
         self.visitor = visitor
         # A visitor may play a plain line's moves itself (see LineVisitor).
-        self.line_player = visitor.play_plain_line if isinstance(visitor, LineVisitor) else None
+        self.line_player = visitor.play_plain_lines if isinstance(visitor, LineVisitor) else None
         self.default = default
         self.infer = infer and default is None  # choose the variant of a game without tags
         self.found = False  # a tag or movetext token was seen

@@ -11,7 +11,9 @@ one where this module has it and their own everywhere else:
   the lexer's regular expressions do (:data:`draughts.pdn.lexer.PLAIN_LINE`,
   :data:`draughts.pdn.lexer.TOKEN`);
 - :data:`play_line` plays the moves of a plain line on a board
-  (:meth:`draughts.pdn.resolver.Resolver._play_line_python`);
+  (:meth:`draughts.pdn.resolver.Resolver._play_line_python`), and
+  :data:`play_lines` those of the plain lines that follow it
+  (:meth:`draughts.pdn.resolver.Resolver._play_lines_python`);
 - :data:`NodeMaker` makes the game tree's nodes
   (:class:`draughts.pdn.tree.ChildNode`), and :data:`NodeChain` makes them
   one after another as :data:`play_line`'s visit;
@@ -68,6 +70,21 @@ class NativePdn(Protocol):
         """The moves of a plain line played on ``board``: how many, and
         where the first not played starts (``end`` if none)."""
 
+    def play_lines(
+        self,
+        board: Board,
+        text: str,
+        end: int,
+        numbers: tuple[int | None, ...],
+        visit: Callable[[Any, Move], object],
+        readline: Callable[[], str],
+        /,
+    ) -> tuple[int, str, int, int]:
+        """:meth:`play_line`, then the plain lines ``readline()`` gives while
+        each line before was played to its end (blank lines passed over):
+        the moves played, the last line read, where reading goes on in it,
+        and how many lines were read."""
+
     def split_games(
         self,
         data: bytes,
@@ -104,6 +121,8 @@ tag_line: Callable[[str], tuple[str, str, int] | None] | None = _loaded and _loa
 """See :meth:`NativePdn.tag_line`; None where the module does not run."""
 play_line: Callable[..., tuple[int, int]] | None = _loaded and _loaded.play_line
 """See :meth:`NativePdn.play_line`; None where the module does not run."""
+play_lines: Callable[..., tuple[int, str, int, int]] | None = _loaded and _loaded.play_lines
+"""See :meth:`NativePdn.play_lines`; None where the module does not run."""
 split_games: Callable[..., tuple[list[int], int, int]] | None = _loaded and _loaded.split_games
 """See :meth:`NativePdn.split_games`; None where the module does not run."""
 NodeMaker: type[_NodeMaker] | None = _loaded and _loaded.NodeMaker
@@ -120,6 +139,7 @@ __all__ = [
     "NodeMaker",
     "plain_line_end",
     "play_line",
+    "play_lines",
     "split_games",
     "tag_line",
 ]

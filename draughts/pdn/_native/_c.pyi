@@ -32,6 +32,15 @@ def play_line(
     visit: Callable[[Any, Move], object],
     /,
 ) -> tuple[int, int]: ...
+def play_lines(
+    board: Board,
+    text: str,
+    end: int,
+    numbers: tuple[int | None, ...],
+    visit: Callable[[Any, Move], object],
+    readline: Callable[[], str],
+    /,
+) -> tuple[int, str, int, int]: ...
 def split_games(
     data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int, /
 ) -> tuple[list[int], int, int]: ...

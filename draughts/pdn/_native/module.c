@@ -16,6 +16,7 @@ extern PyTypeObject ChainType;
 int node_maker_init(void); /* node_maker.c */
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs); /* pdn_split.c */
 PyObject *py_play_line(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);   /* play_line.c */
+PyObject *py_play_lines(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);  /* play_line.c */
 
 /* plain_line_end(text): see pdn_lines.c. */
 static PyObject *py_plain_line_end(PyObject *unused, PyObject *text) {
@@ -54,6 +55,9 @@ static PyMethodDef functions[] = {
     {"play_line", (PyCFunction)(void (*)(void))py_play_line, METH_FASTCALL,
      "play_line($module, board, text, end, numbers, visit, /)\n--\n\n"
      "Play the moves of a plain PDN line while each is the only one between its squares."},
+    {"play_lines", (PyCFunction)(void (*)(void))py_play_lines, METH_FASTCALL,
+     "play_lines($module, board, text, end, numbers, visit, readline, /)\n--\n\n"
+     "play_line, then the plain lines readline() gives while each is played to its end."},
     {NULL, NULL, 0, NULL},
 };
 
