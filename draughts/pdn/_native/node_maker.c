@@ -32,9 +32,9 @@ typedef struct {
     /* Where each slot lives in a node (parent, move, children, then the
      * others), when every one is a plain __slots__ member: then a node's
      * slots are written in place, as the member descriptors would write
-     * them, without their calls and type checks (0.11 against 0.16 us a
-     * node, callgrind on a replay of the International corpus: 5% of
-     * read_game's instructions). NULL where one is another descriptor. */
+     * them, without their calls and type checks: read_game on the
+     * International corpus ran 5% fewer instructions (1.03 M against
+     * 0.97 M a game, callgrind). NULL where one is another descriptor. */
     Py_ssize_t *offsets;
 } MakerObject;
 
