@@ -231,6 +231,7 @@ def test_the_corpus_reads_alike_with_and_without_the_native_reading(
     monkeypatch.setattr(lexer, "plain_line_end", lexer._plain_line_end_python)
     monkeypatch.setattr(lexer, "tag_line", None)
     monkeypatch.setattr(Resolver, "play_line", Resolver._play_line_python)
+    monkeypatch.setattr(Resolver, "play_lines", Resolver._play_lines_python)
     monkeypatch.setattr(GameBuilder, "visit_move", GameBuilder._visit_move_python)
     for text, games in zip(texts, native, strict=True):
         assert read_everything(text) == games

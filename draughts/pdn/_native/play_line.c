@@ -1,7 +1,7 @@
 /* The PDN reader's loop over the moves of plain lines (see pdn_lines.c),
  * the native twin of draughts.pdn.resolver.Resolver's _play_line_python
  * and _play_lines_python, its oracles (tests/board/test_native_push.py,
- * tests/pdn/test_pdn_lines.py).
+ * tests/pdn/test_pdn_play_lines.py).
  *
  * play_line(board, text, end, numbers, visit): text[:end] being a line
  * before its result, each move is played while it is the only legal move
