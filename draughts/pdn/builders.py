@@ -32,7 +32,7 @@ class GameBuilder(LineVisitor[Game]):
             self._default = None if variant is None else find_variant(variant)
         except ValueError:  # the reader reports it
             self._default = None
-        # The native chain of nodes (see play_plain_line).
+        # The native chain of nodes (see play_plain_lines).
         self._chain = None if _native.NodeChain is None else _native.NodeChain(add_child)
 
     def begin_game(self) -> None:
