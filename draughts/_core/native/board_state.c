@@ -718,7 +718,8 @@ PyTypeObject StateType = {
 };
 
 /* The board state's part of the core's C API (core_api.h, filled in by
- * module.c): the checks the PDN reader's loop relies on are the type's. */
+ * module.c). The caller has checked that state is a BoardState (the API's
+ * state_type); everything else is checked here, as for push itself. */
 PyObject *board_unique_move(PyObject *state, PyObject *origin, PyObject *destination,
                             int capture) {
     return unique_move((StateObject *)state, origin, destination, capture);
