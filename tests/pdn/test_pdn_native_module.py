@@ -4,10 +4,13 @@ with the native core, and off on the pure one."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import os
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +74,19 @@ def test_the_pure_core_has_none_of_it() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
     assert out.stdout.split() == ["False", "None", "None", "None", "None"]
+
+
+@needs_module
+def test_the_stub_file_has_the_c_parameters() -> None:
+    """``_c.pyi`` (what mypy reads) against the C text signatures (what runs)."""
+    from draughts.pdn._native import _c
+
+    stub = ast.parse(Path(_c.__file__).with_name("_c.pyi").read_text("utf-8"))
+    functions = [node for node in stub.body if isinstance(node, ast.FunctionDef)]
+    for function in functions:
+        arguments = function.args
+        stubbed = [(a.arg, "POSITIONAL_ONLY") for a in arguments.posonlyargs]
+        stubbed += [(a.arg, "POSITIONAL_OR_KEYWORD") for a in arguments.args]
+        found = inspect.signature(getattr(_c, function.name)).parameters.values()
+        assert stubbed == [(p.name, p.kind.name) for p in found], function.name
+    assert {f.name for f in functions} == set(contract._members(_native.NativePdn))
