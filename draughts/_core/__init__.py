@@ -14,9 +14,9 @@ reaches move generation only through the names exported here:
   perft as ``color, white_men, black_men, white_kings, black_kings``.
 - :class:`BoardState` is the base class of :class:`draughts.Board`: its
   mutable state (:data:`STATE_NAMES`). The native one also plays and takes
-  back moves (``push`` and ``pop`` in C) and replays the PDN reader's plain
-  lines (``_play_line``, with :data:`plain_line_end`); the pure one leaves
-  that to Board's Python methods and the PDN reader's.
+  back moves (``push`` and ``pop`` in C; the PDN reader's own native module,
+  :mod:`draughts.pdn._native`, plays its plain lines with them through the
+  core's C API); the pure one leaves that to Board's Python methods.
 - Moves are :class:`~draughts._core.raw.RawMove` values (internal indices);
   :func:`~draughts._core.raw.apply` plays one on the bitboards, and
   ``tables(...).moves`` (a :class:`~draughts._core.raw.MoveMaker`) turns them
@@ -59,15 +59,10 @@ else:
             steps,
             undo_keyed,
         )
-        from draughts._core.native import NodeChain as _NativeNodeChain
-        from draughts._core.native import NodeMaker as _NativeNodeMaker
         from draughts._core.native import check_each as _native_check_each
         from draughts._core.native import infer_each as _native_infer_each
-        from draughts._core.native import plain_line_end as _native_plain_line_end
         from draughts._core.native import play_final as _native_play_final
         from draughts._core.native import record_tags as _native_record_tags
-        from draughts._core.native import split_games as _native_split_games
-        from draughts._core.native import tag_line as _native_tag_line
 
         _native_loaded = True
     except ImportError:  # not built: no C compiler when it was installed
@@ -110,7 +105,6 @@ __all__ = [
     "BoardState",
     "Geometry",
     "MoveMaker",
-    "NodeMaker",
     "RawMove",
     "Tables",
     "UndoRecord",
@@ -126,44 +120,18 @@ __all__ = [
     "legal_moves",
     "moves_between",
     "perft",
-    "plain_line_end",
     "play_final",
     "position_key",
     "record_tags",
-    "split_games",
     "steps",
     "tables",
-    "tag_line",
     "undo_keyed",
 ]
 
 BACKEND = "native" if _native_loaded else "pure"
 """Which generator runs: ``"native"`` (C11) or ``"pure"`` (pure Python)."""
 STATE_IN_C = _native_loaded
-"""Whether :class:`BoardState` has ``push`` and ``pop`` of its own (in C),
-and ``_play_line``, the PDN reader's loop over a plain line's moves (see
-:meth:`draughts.pdn.resolver.Resolver.play_line`)."""
-plain_line_end: Callable[[str], int] | None = _native_plain_line_end if _native_loaded else None
-tag_line: Callable[[str], tuple[str, str, int] | None] | None = (
-    _native_tag_line if _native_loaded else None
-)
-"""The native core's reading of a line of one PDN tag pair (see
-:data:`draughts.pdn.lexer.tag_line`); None on the pure core."""
-NodeMaker: type[_NativeNodeMaker] | None = _NativeNodeMaker if _native_loaded else None
-"""The native core's maker of the PDN reader's game-tree nodes (see
-:data:`draughts.pdn.tree.add_child`); None on the pure core."""
-NodeChain: type[_NativeNodeChain] | None = _NativeNodeChain if _native_loaded else None
-"""The native core's line of nodes made one after the other by a
-:data:`NodeMaker` (see :meth:`draughts.pdn.builders.GameBuilder._plain_line_native`);
-None on the pure core."""
-"""The native core's reading of a plain line of PDN movetext (see
-:data:`draughts.pdn.lexer.plain_line_end`); None on the pure core, where
-the lexer's regular expression reads it."""
-split_games: Callable[..., tuple[list[int], int, int]] | None = (
-    _native_split_games if _native_loaded else None
-)
-"""The native core's search for the game starts of PDN bytes (see
-:class:`draughts.pdn.offsets._FastScanner`); None on the pure core."""
+"""Whether :class:`BoardState` has ``push`` and ``pop`` of its own (in C)."""
 check_each: Callable[..., tuple[tuple[int, int, int, int, int], ...]] | None = (
     _native_check_each if _native_loaded else None
 )

@@ -3,8 +3,8 @@
 :class:`Backend` lists what every backend (the pure generator,
 :mod:`draughts._core.pure`, and the C one, :mod:`draughts._core.native`)
 offers, with each function's parameters: names, order, kinds and defaults.
-:class:`NativeExtras` lists the PDN reader's hot spots that only the native
-backend has (``None`` on the pure one). Nothing else writes the list down:
+:class:`NativeExtras` lists the PDN checks that only the native backend
+has (``None`` on the pure one). Nothing else writes the list down:
 
 - mypy checks the two backend modules against :class:`Backend` (see the
   ``TYPE_CHECKING`` block of :mod:`draughts._core`);
@@ -174,28 +174,10 @@ class Backend(Protocol):
 
 
 class NativeExtras(Protocol):
-    """The PDN reader's hot spots: native only, ``None`` in
-    :mod:`draughts._core` on the pure backend (see ``docs/architecture.rst``).
-    The two that take many arguments take them by position only."""
-
-    def plain_line_end(self, text: str, /) -> int:
-        """Where the result of a plain PDN line starts, or -1."""
-
-    def tag_line(self, text: str, /) -> tuple[str, str, int] | None:
-        """``(name, value, start)`` of a line of one tag pair, else None."""
-
-    def split_games(
-        self,
-        data: bytes,
-        pos: int,
-        line: int,
-        column: int,
-        skip: int,
-        final: bool,
-        base: int,
-        /,
-    ) -> tuple[list[int], int, int]:
-        """The game starts of PDN bytes."""
+    """The PDN checks still in the core (``pdn_check.c``): native only,
+    ``None`` in :mod:`draughts._core` on the pure backend (see
+    ``docs/architecture.rst``); by position only. The PDN reader's other
+    native code is a module of its own (:mod:`draughts.pdn._native`)."""
 
     def check_each(
         self,

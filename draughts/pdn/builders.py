@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
-from draughts import _core
+from collections.abc import Callable
+
 from draughts.board import Board
 from draughts.move import Move
+from draughts.pdn import _native
+from draughts.pdn._line_visitor import LineVisitor
 from draughts.pdn.headers import SKIP, BaseVisitor, Headers, PdnError, SkipType
 from draughts.pdn.resolver import Resolver
 from draughts.pdn.tree import ChildNode, Game, GameNode, add_child
 from draughts.variant import Variant, find_variant
 
 
-class GameBuilder(BaseVisitor[Game]):
+class GameBuilder(LineVisitor[Game]):
     """Builds a :class:`Game` tree; the default visitor of :func:`read_game`.
 
     >>> import io
@@ -29,8 +32,8 @@ class GameBuilder(BaseVisitor[Game]):
             self._default = None if variant is None else find_variant(variant)
         except ValueError:  # the reader reports it
             self._default = None
-        # The native core's chain of nodes (see _plain_line_native).
-        self._chain = None if _core.NodeChain is None else _core.NodeChain(add_child)
+        # The native chain of nodes (see play_plain_lines).
+        self._chain = None if _native.NodeChain is None else _native.NodeChain(add_child)
 
     def begin_game(self) -> None:
         self.game = Game(Headers())
@@ -64,30 +67,33 @@ class GameBuilder(BaseVisitor[Game]):
     # The native core makes the node (see tree.add_child): about 0.07 us a move less.
     visit_move = _visit_move_python if add_child is None else _visit_move_native
 
-    def _plain_line_native(
-        self, resolver: Resolver, board: Board, text: str, end: int
-    ) -> tuple[int, int]:
-        """The moves of a plain line, played by ``resolver`` (see
-        :meth:`Resolver.play_line`) with this builder's visits: the reader
-        asks this of the visitor that has it. The nodes are made by a
-        :class:`NodeChain` that the native core's loop calls itself, so that
-        a move costs no Python frame (with the frame of visit_move, a replay
-        of the International corpus took 10% longer)."""
+    def play_plain_lines(
+        self,
+        resolver: Resolver,
+        board: Board,
+        text: str,
+        end: int,
+        readline: Callable[[], str],
+    ) -> tuple[int, str, int, int]:
+        """The moves of plain lines, played by ``resolver`` (see
+        :meth:`Resolver.play_lines`) with this builder's visits. On the
+        native core the nodes are made by a ``NodeChain`` that the native
+        loop calls itself, so that a move costs no Python frame (with the
+        frame of visit_move, a replay of the International corpus took 10%
+        longer)."""
         chain = self._chain
         if (
             chain is None
             or self._starting  # the first move of a side line: see _start_line
             or type(self).visit_move is not GameBuilder._visit_move_native  # a subclass's own
         ):
-            return resolver.play_line(board, text, end, self.visit_move)
+            return resolver.play_lines(board, text, end, self.visit_move, readline)
         chain.node = self._node
         try:
-            return resolver.play_line(board, text, end, chain)
+            return resolver.play_lines(board, text, end, chain, readline)
         finally:
             self._node = chain.node
             chain.node = None
-
-    _plain_line = None if _core.NodeChain is None else _plain_line_native
 
     def _start_line(self, node: ChildNode) -> None:
         """The first move of a side line: what was read before it goes to it."""

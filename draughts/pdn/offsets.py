@@ -53,7 +53,7 @@ import re
 from collections.abc import Generator, Iterator
 from typing import IO, Any, NamedTuple, cast
 
-from draughts import _core
+from draughts.pdn import _native
 from draughts.pdn._opening import _BLOCK, _HEAD
 from draughts.pdn._opening import _compression as _compression  # for draughts.pdn
 from draughts.pdn._opening import _open_binary as _open_binary  # for the command line, Dask
@@ -448,7 +448,7 @@ class _Recorder:
 
 class _FastScanner:
     """:class:`_PureScanner`'s game starts found by the native core
-    (``split_games`` in ``draughts/_core/native/pdn_split.c``) in the bytes
+    (``split_games`` in ``draughts/pdn/_native/pdn_split.c``) in the bytes
     themselves, a megabyte at a time. Where the bytes hold what it cannot
     read without decoding (a character outside ASCII between tokens, a byte
     order mark), it hands over to the pure scanner from the last game start
@@ -497,7 +497,7 @@ class _FastScanner:
     def batches(self) -> Iterator[list[int]]:
         """The starts as lists of four ints per game: offset, line, column
         and where its line ends."""
-        split = _core.split_games
+        split = _native.split_games
         assert split is not None
         while True:
             offset, line, column, skip = self.resume
@@ -559,7 +559,7 @@ def _Scanner(  # a class to its callers
 ) -> _PureScanner | _FastScanner:
     """The native scanner where the core is built and reads the encoding,
     else the pure one (see :class:`_PureScanner`)."""
-    if _core.split_games is None:
+    if _native.split_games is None:
         return _PureScanner(stream, encoding=encoding, errors=errors, start=start, keep=keep)
     head = b""
     if encoding is None:

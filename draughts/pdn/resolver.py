@@ -9,10 +9,10 @@ import functools
 import re
 from collections.abc import Callable
 
-from draughts import _core
 from draughts.board import Board
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from draughts.move import Move
+from draughts.pdn import _native, lexer
 from draughts.pdn.lexer import PLAIN_MOVE, TOKEN
 from draughts.variant import VARIANTS, Variant, gametype_preset
 
@@ -101,13 +101,62 @@ class Resolver:
         self, board: Board, text: str, end: int, visit: Callable[[Board, Move], object]
     ) -> tuple[int, int]:
         """:meth:`_play_line_python` in C, scanning the line as it goes (see
-        ``draughts/_core/native/pdn_lines.c``)."""
-        return board._play_line(text, end, self.numbers, visit)
+        ``draughts/pdn/_native/play_line.c``)."""
+        assert _native.play_line is not None
+        return _native.play_line(board, text, end, self.numbers, visit)
 
     # The native core runs the whole loop in C: reading the International
     # corpus with a visitor that only counts, its moves cost a seventh of the
     # pure loop's (57 against 398 us a game, the tags left out).
-    play_line = _play_line_native if _core.STATE_IN_C else _play_line_python
+    play_line = _play_line_python if _native.play_line is None else _play_line_native
+
+    def _play_lines_python(
+        self,
+        board: Board,
+        text: str,
+        end: int,
+        visit: Callable[[Board, Move], object],
+        readline: Callable[[], str],
+    ) -> tuple[int, str, int, int]:
+        """:meth:`play_line` on ``text``, then on the plain lines
+        ``readline()`` gives while each line before was played to its end
+        (a blank line is passed over; the end of the file, or a line that is
+        not plain, stops it). Returns the moves played, the last line read
+        (``text`` if none), where reading goes on in it (0 for a line not
+        plain, its length for one played to its end) and how many lines
+        were read: the reader hands the tokenizer that line from there."""
+        played, stop = self._play_line_python(board, text, end, visit)
+        line, lines = text, 0
+        while stop == len(line):  # played to its end, with no result
+            following = readline()
+            if not following:  # the end of the file: the tokenizer finds it again
+                return played, line, stop, lines
+            line = following
+            lines += 1
+            if line.isspace():
+                stop = len(line)
+                continue
+            end = lexer.plain_line_end(line)
+            if end < 0:
+                return played, line, 0, lines
+            count, stop = self._play_line_python(board, line, end, visit)
+            played += count
+        return played, line, stop, lines
+
+    def _play_lines_native(
+        self,
+        board: Board,
+        text: str,
+        end: int,
+        visit: Callable[[Board, Move], object],
+        readline: Callable[[], str],
+    ) -> tuple[int, str, int, int]:
+        """:meth:`_play_lines_python` in C (``draughts/pdn/_native/play_line.c``)."""
+        assert _native.play_lines is not None
+        return _native.play_lines(board, text, end, self.numbers, visit, readline)
+
+    # A game's plain lines in one call (see play_line.c for the measure).
+    play_lines = _play_lines_python if _native.play_lines is None else _play_lines_native
 
     def resolve(self, board: Board, text: str) -> Move:
         """The legal move ``text`` names, in any form the reader knows.

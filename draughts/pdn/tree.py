@@ -7,9 +7,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from draughts import _core
 from draughts.board import Board
 from draughts.move import Move
+from draughts.pdn import _native
 from draughts.pdn.headers import (
     SKIP,
     BaseVisitor,
@@ -366,11 +366,11 @@ NODE_DEFAULTS: dict[str, object] = {
 
 add_child: Callable[[GameNode, Move], ChildNode] | None = (
     None
-    if _core.NodeMaker is None
-    else _core.NodeMaker(ChildNode, "parent", "move", "variations", NODE_DEFAULTS)
+    if _native.NodeMaker is None
+    else _native.NodeMaker(ChildNode, "parent", "move", "variations", NODE_DEFAULTS)
 )
 """``ChildNode(parent, move)``, appended to ``parent.variations``, made by
-the native core (``draughts/_core/native/node_maker.c``), in two thirds of
+the PDN reader's native module (``draughts/pdn/_native/node_maker.c``), in two thirds of
 the time: what :class:`~draughts.pdn.builders.GameBuilder` does for every
 move read. None on the pure core."""
 

@@ -22,6 +22,7 @@ from draughts import _core
 from draughts import variant as V
 from draughts.errors import IllegalMoveError
 from draughts.move import Move
+from draughts.pdn import _native
 from draughts.pdn import lexer as _pdn_lexer
 from draughts.pdn.resolver import Resolver
 
@@ -223,7 +224,8 @@ def unique_in_c(board: draughts.Board, origin: int, destination: int, capture: b
     seen: list[Move] = []
     text = "1x2" if capture else "1-2"
     numbers = (None, origin, destination)
-    board.copy()._play_line(text, len(text), numbers, lambda b, m: seen.append(m))
+    assert _native.play_line is not None
+    _native.play_line(board.copy(), text, len(text), numbers, lambda b, m: seen.append(m))
     return seen[0] if seen else None
 
 
@@ -303,7 +305,7 @@ def test_the_plain_line_loop_agrees_with_python(variant: draughts.Variant, seed:
     text = plain_line(variant, rng)
     end = _pdn_lexer._plain_line_end_python(text)
     if end < 0:  # a square over 99, which no plain line writes
-        assert _core.plain_line_end is not None and _core.plain_line_end(text) == -1
+        assert _native.plain_line_end is not None and _native.plain_line_end(text) == -1
         return
 
     def replay(play: Callable[..., tuple[int, int]]) -> tuple[object, ...]:
@@ -338,7 +340,9 @@ def test_the_c_loop_stops_at_what_is_not_plain(text: str, played: int, stop: int
     loop plays the plain moves before the first thing that is not, and says
     where that starts."""
     board = draughts.Board()
-    result = board._play_line(text, len(text), Resolver(board.variant).numbers, lambda b, m: None)
+    assert _native.play_line is not None
+    numbers = Resolver(board.variant).numbers
+    result = _native.play_line(board, text, len(text), numbers, lambda b, m: None)
     assert result == (played, stop)
     assert len(board.move_stack) == played
 
@@ -356,7 +360,7 @@ def test_the_c_loop_stops_at_what_is_not_plain(text: str, played: int, stop: int
 )
 def test_the_c_loop_checks_its_arguments(arguments: tuple[object, ...]) -> None:
     with pytest.raises((TypeError, ValueError)):
-        draughts.Board()._play_line(*arguments)  # type: ignore[arg-type]
+        _native.play_line(draughts.Board(), *arguments)
 
 
 @pytest.mark.parametrize("variant", [V.RUSSIAN, V.BRAZILIAN], ids=lambda v: v.name)

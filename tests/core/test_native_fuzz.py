@@ -186,10 +186,11 @@ TEXT = st.text(
 def test_the_line_readers_take_any_text(text: str) -> None:
     """Whether a line is plain, and its tag pair: what the regular
     expressions, their oracles, say."""
-    from draughts.pdn import lexer
+    from draughts.pdn import _native, lexer
 
-    assert native.plain_line_end(text) == lexer._plain_line_end_python(text)
-    assert native.tag_line(text) == lexer._tag_line_python(text)
+    assert _native.plain_line_end is not None and _native.tag_line is not None
+    assert _native.plain_line_end(text) == lexer._plain_line_end_python(text)
+    assert _native.tag_line(text) == lexer._tag_line_python(text)
 
 
 @pytest.mark.skipif(not STATE_IN_C, reason="boards run on the pure core (DRAUGHTS_PURE=1)")
@@ -206,10 +207,13 @@ def test_the_line_loop_takes_any_text(
     """The C loop over a line's moves, given any text, end and numbers:
     an answer within the line with that many moves played, or ValueError or
     TypeError (for an end outside the line, a square that is no int)."""
+    from draughts.pdn._native import play_line
+
+    assert play_line is not None
     board = draughts.Board(variant=variant)
     played = []
     try:
-        count, stop = board._play_line(text, end, tuple(numbers), lambda b, m: played.append(m))
+        count, stop = play_line(board, text, end, tuple(numbers), lambda b, m: played.append(m))
     except (ValueError, TypeError):
         return
     assert 0 <= end <= len(text) and 0 <= stop <= end

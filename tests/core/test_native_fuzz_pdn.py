@@ -27,6 +27,9 @@ from draughts import Board
 from draughts.variant import ENGLISH, FRISIAN, INTERNATIONAL, RUSSIAN, THAI
 
 native = pytest.importorskip("draughts._core.native", reason="the native core is not built")
+_pdn_native = pytest.importorskip(
+    "draughts.pdn._native._c", reason="the PDN native module is not built"
+)
 
 BOTH_BACKENDS = False
 """This module calls the native core itself."""
@@ -93,7 +96,7 @@ def test_split_games_never_crashes(
     data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int
 ) -> None:
     try:
-        starts, state, stop = native.split_games(data, pos, line, column, skip, final, base)
+        starts, state, stop = _pdn_native.split_games(data, pos, line, column, skip, final, base)
     except (ValueError, TypeError, OverflowError):
         return
     assert state in (0, 1, 2)
@@ -105,7 +108,7 @@ def test_split_games_never_crashes(
 @given(PDN_BYTES, st.integers(0, 50), st.booleans())
 def test_split_games_from_any_position(data: bytes, pos: int, final: bool) -> None:
     pos = min(pos, len(data))
-    starts, _, _ = native.split_games(data, pos, 1, 1, 0, final, 0)
+    starts, _, _ = _pdn_native.split_games(data, pos, 1, 1, 0, final, 0)
     for index in range(0, len(starts), 4):
         offset, line, column, line_end = starts[index : index + 4]
         assert pos <= offset <= line_end <= len(data)
@@ -120,7 +123,7 @@ def test_split_games_refuses_values_of_the_wrong_kind(value: Any) -> None:
         if place == 5:  # any object has a truth value
             continue
         with pytest.raises((TypeError, ValueError)):
-            native.split_games(*args)
+            _pdn_native.split_games(*args)
 
 
 # check_each takes a board's native tables and bitboards: where boards run

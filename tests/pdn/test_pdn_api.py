@@ -433,6 +433,7 @@ def test_the_native_reading_reads_as_the_pure_one(
     monkeypatch.setattr(_pdn_lexer, "plain_line_end", _pdn_lexer._plain_line_end_python)
     monkeypatch.setattr(_pdn_lexer, "tag_line", None)
     monkeypatch.setattr(Resolver, "play_line", Resolver._play_line_python)
+    monkeypatch.setattr(Resolver, "play_lines", Resolver._play_lines_python)
     monkeypatch.setattr(GameBuilder, "visit_move", GameBuilder._visit_move_python)
     assert _read_all(text, variant) == native
 

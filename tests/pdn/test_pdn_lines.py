@@ -13,11 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from draughts import _core
-from draughts.pdn import lexer
+from draughts.pdn import _native, lexer
 
 pytestmark = pytest.mark.skipif(
-    _core.plain_line_end is None, reason="the native core is not built (or DRAUGHTS_PURE=1)"
+    _native.plain_line_end is None, reason="the native modules are not built (or DRAUGHTS_PURE=1)"
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +34,8 @@ SLOW = settings(max_examples=3000, deadline=None)
 
 
 def c_end(line: str) -> int:
-    assert _core.plain_line_end is not None
-    return _core.plain_line_end(line)
+    assert _native.plain_line_end is not None
+    return _native.plain_line_end(line)
 
 
 TEXT = st.text(alphabet=ALPHABET, max_size=30)
@@ -93,9 +92,9 @@ def test_where_the_result_starts(line: str, end: int) -> None:
 
 
 def test_a_str_is_required() -> None:
-    assert _core.plain_line_end is not None
+    assert _native.plain_line_end is not None
     with pytest.raises(TypeError, match="must be a str"):
-        _core.plain_line_end(b"32-28")  # type: ignore[arg-type]
+        _native.plain_line_end(b"32-28")  # type: ignore[arg-type]
 
 
 def lines(folder: Path) -> Iterator[str]:
@@ -110,8 +109,8 @@ TAG_PIECES = ["[", "]", '"', "Event", " ", "\t", "\\", '"x"', "1. 32-28", "{", "
 
 
 def c_tag(line: str) -> tuple[str, str, int] | None:
-    assert _core.tag_line is not None
-    return _core.tag_line(line)
+    assert _native.tag_line is not None
+    return _native.tag_line(line)
 
 
 TAG_LINE_PIECES = st.lists(
@@ -232,6 +231,7 @@ def test_the_corpus_reads_alike_with_and_without_the_native_reading(
     monkeypatch.setattr(lexer, "plain_line_end", lexer._plain_line_end_python)
     monkeypatch.setattr(lexer, "tag_line", None)
     monkeypatch.setattr(Resolver, "play_line", Resolver._play_line_python)
+    monkeypatch.setattr(Resolver, "play_lines", Resolver._play_lines_python)
     monkeypatch.setattr(GameBuilder, "visit_move", GameBuilder._visit_move_python)
     for text, games in zip(texts, native, strict=True):
         assert read_everything(text) == games

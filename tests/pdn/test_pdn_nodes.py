@@ -1,4 +1,4 @@
-"""The game-tree nodes the native core makes for the reader
+"""The game-tree nodes the PDN native module makes for the reader
 (:data:`draughts.pdn.tree.add_child`) against ``ChildNode(parent, move)``."""
 
 from __future__ import annotations
@@ -9,12 +9,11 @@ from typing import Any
 import pytest
 
 import draughts
-from draughts import _core
-from draughts.pdn import tree
+from draughts.pdn import _native, tree
 from draughts.pdn.tree import ChildNode, Game, GameNode
 
 pytestmark = pytest.mark.skipif(
-    _core.NodeMaker is None, reason="the native core is not built (or DRAUGHTS_PURE=1)"
+    _native.NodeMaker is None, reason="the native modules are not built (or DRAUGHTS_PURE=1)"
 )
 
 MOVE = draughts.Board().parse_pdn("32-28")
@@ -83,20 +82,20 @@ def test_a_parent_whose_children_are_not_a_list_is_refused() -> None:
     ],
 )
 def test_a_maker_takes_slots_only(names: tuple[str, str, str], defaults: dict[Any, Any]) -> None:
-    assert _core.NodeMaker is not None
+    assert _native.NodeMaker is not None
     with pytest.raises((TypeError, AttributeError)):
-        _core.NodeMaker(ChildNode, *names, defaults)
+        _native.NodeMaker(ChildNode, *names, defaults)
 
 
 def test_a_maker_needs_a_class_that_can_be_made() -> None:
-    assert _core.NodeMaker is not None
+    assert _native.NodeMaker is not None
     with pytest.raises(TypeError, match="cannot be instantiated"):
-        _core.NodeMaker(type(sys.flags), "parent", "move", "variations", {})
+        _native.NodeMaker(type(sys.flags), "parent", "move", "variations", {})
 
 
 def test_a_chain_makes_each_node_a_child_of_the_last() -> None:
-    assert _core.NodeChain is not None and tree.add_child is not None
-    chain = _core.NodeChain(tree.add_child)
+    assert _native.NodeChain is not None and tree.add_child is not None
+    chain = _native.NodeChain(tree.add_child)
     game = Game()
     board = game.board()
     chain.node = game
@@ -109,10 +108,10 @@ def test_a_chain_makes_each_node_a_child_of_the_last() -> None:
 
 
 def test_a_chain_checks_what_it_is_given() -> None:
-    assert _core.NodeChain is not None and tree.add_child is not None
+    assert _native.NodeChain is not None and tree.add_child is not None
     with pytest.raises(TypeError, match="callable"):
-        _core.NodeChain(None)
-    chain = _core.NodeChain(tree.add_child)
+        _native.NodeChain(None)
+    chain = _native.NodeChain(tree.add_child)
     with pytest.raises(AttributeError, match="no node"):
         chain(None, MOVE)
     chain.node = Game()

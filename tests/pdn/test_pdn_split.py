@@ -1,4 +1,4 @@
-"""The native game splitter (``split_games``, ``draughts/_core/native/pdn_split.c``)
+"""The native game splitter (``split_games``, ``draughts/pdn/_native/pdn_split.c``)
 against the pure scanner it replaces (:class:`draughts.pdn.offsets._PureScanner`,
 the reader's own tokenizer): the same game starts, lines, columns and line
 ends on the test files, the examples, random PDN-like text in several
@@ -16,12 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from draughts import _core
-from draughts.pdn import offsets
+from draughts.pdn import _native, offsets
 from draughts.pdn.offsets import GameStart
 from tests.conftest import SHARED_PDN
 
-pytestmark = pytest.mark.skipif(_core.split_games is None, reason="the native core is not built")
+pytestmark = pytest.mark.skipif(_native.split_games is None, reason="the native core is not built")
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "tests" / "data").rglob("*.pdn")) + sorted((ROOT / "examples").glob("*.pdn"))
@@ -185,7 +184,7 @@ def test_chunks_are_the_same_on_both_scanners(monkeypatch: pytest.MonkeyPatch) -
     data = b"".join(path.read_bytes() for path in FILES[:20])
     for size in (1, 500, 5000):
         fast = list(offsets._chunks(io.BytesIO(data), size, keep=True))
-        monkeypatch.setattr(_core, "split_games", None)
+        monkeypatch.setattr(_native, "split_games", None)
         pure = list(offsets._chunks(io.BytesIO(data), size, keep=True))
         monkeypatch.undo()
         assert fast == pure
@@ -216,7 +215,7 @@ def test_a_resumed_scan_from_the_middle_of_a_line() -> None:
 
 
 def test_split_games_checks_its_arguments() -> None:
-    split = _core.split_games
+    split = _native.split_games
     assert split is not None
     with pytest.raises(TypeError):
         split(b"", 0, 1, 1, 0, True)

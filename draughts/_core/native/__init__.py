@@ -32,8 +32,6 @@ from draughts._core.compiled import CompiledSearch
 from draughts._core.native._native import (
     MAX_SQUARES,
     BoardState,
-    NodeChain,
-    NodeMaker,
     apply_keyed,
     board_moves,
     captures,
@@ -44,13 +42,10 @@ from draughts._core.native._native import (
     legal_moves,
     moves_between,
     perft,
-    plain_line_end,
     play_final,
     position_key,
     record_tags,
-    split_games,
     steps,
-    tag_line,
     undo_keyed,
 )
 from draughts._core.raw import CAPTURES_KEPT, RawMove
@@ -63,8 +58,6 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_SQUARES",
     "BoardState",
-    "NodeChain",
-    "NodeMaker",
     "Tables",
     "apply_keyed",
     "board_moves",
@@ -77,13 +70,10 @@ __all__ = [
     "legal_moves",
     "moves_between",
     "perft",
-    "plain_line_end",
     "play_final",
     "position_key",
     "record_tags",
-    "split_games",
     "steps",
-    "tag_line",
     "undo_keyed",
 ]
 

@@ -23,7 +23,6 @@
  * start or stop a tracked rule, once may_progress's shortcut (the same
  * tests as Tracker.after_progress's first ones) lets it through. */
 #include "convert.h"
-#include "pdn_lines.h"
 
 #include <structmember.h>
 
@@ -539,23 +538,24 @@ static PyObject *state_push(StateObject *self, PyObject *move) {
 
 /* Board._unique_move_python in C: the legal move between two square
  * numbers when it is the only one and is a capture exactly when `capture`
- * is true, else None; the board does not change. What _play_line asks of
- * every move of a line. */
+ * is true, else None; the board does not change. What the PDN reader's
+ * line loop (draughts/pdn/_native/play_line.c) asks of every move of a
+ * line, through the core's C API (core_api.h). */
 static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObject *dest_number,
-                             PyObject *capture_flag) {
+                             int capture) {
     CoreObject *core = self->core && self->core->ready ? self->core : NULL;
     long c = self->turn && PyLong_CheckExact(self->turn) ? PyLong_AsLong(self->turn) : -1;
     int origin = core ? square_of(core, origin_number) : -1;
     int dest = core ? square_of(core, dest_number) : -1;
-    int capture = PyObject_IsTrue(capture_flag);
     bb_t bb[4];
     int ready = core != NULL && state_complete(self) && (c == 0 || c == 1) && origin >= 0 &&
-                dest >= 0 && capture >= 0;
+                dest >= 0;
     for (int i = 0; ready && i < 2; i++)
         ready = state_bits(self, MEN, i, &bb[i]) == 0 && state_bits(self, KINGS, i, &bb[2 + i]) == 0;
     if (!ready) { /* Python's answer, or its error for a square off the board */
         PyErr_Clear();
-        PyObject *args[] = {(PyObject *)self, origin_number, dest_number, capture_flag};
+        PyObject *args[] = {(PyObject *)self, origin_number, dest_number,
+                            capture ? Py_True : Py_False};
         return PyObject_VectorcallMethod(str_unique_move_python, args, 4 | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                          NULL);
     }
@@ -588,59 +588,6 @@ static PyObject *unique_move(StateObject *self, PyObject *origin_number, PyObjec
     }
     routes_free(&routes);
     return found ? found : Py_NewRef(Py_None);
-}
-
-/* _play_line(text, end, numbers, visit): the PDN reader's loop over the
- * moves of a plain line (see pdn_lines.c), text[:end] being the line
- * before its result. Each move is played while it is the only legal move
- * between its squares (numbers[n]: the square a written number n names, or
- * None) and is written with the right separator: visit(board, move), then
- * push. Returns (moves played, where the move not played or anything not
- * plain starts, else end); draughts.pdn.resolver.Resolver.play_line is the
- * same loop in Python. */
-static PyObject *state_play_line(StateObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Text t;
-    if (nargs != 4 || text_of(args[0], &t) < 0 || !PyLong_Check(args[1]) ||
-        !PyTuple_Check(args[2]) || !PyCallable_Check(args[3])) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_TypeError,
-                        "_play_line() takes a str, an int, a tuple and a function");
-        return NULL;
-    }
-    PyObject *numbers = args[2], *visit = args[3];
-    Py_ssize_t end = PyLong_AsSsize_t(args[1]);
-    if (end < 0 || end > t.len) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_ValueError, "_play_line(): end %zd is outside the line", end);
-        return NULL;
-    }
-    Py_ssize_t pos = 0, played = 0;
-    PlainMove m;
-    while (next_plain_move(&t, &pos, end, &m) == 1) {
-        PyObject *origin = m.origin < PyTuple_GET_SIZE(numbers) ? PyTuple_GET_ITEM(numbers, m.origin)
-                                                                 : Py_None;
-        PyObject *dest = m.destination < PyTuple_GET_SIZE(numbers)
-                             ? PyTuple_GET_ITEM(numbers, m.destination)
-                             : Py_None;
-        PyObject *move = origin == Py_None || dest == Py_None
-                             ? Py_NewRef(Py_None)
-                             : unique_move(self, origin, dest, m.capture ? Py_True : Py_False);
-        if (move == NULL) return NULL;
-        if (move == Py_None) {
-            Py_DECREF(move);
-            pos = m.start;
-            break;
-        }
-        PyObject *visit_args[] = {(PyObject *)self, move};
-        PyObject *visited = PyObject_Vectorcall(visit, visit_args, 2, NULL);
-        PyObject *pushed = visited ? state_push(self, move) : NULL;
-        Py_DECREF(move);
-        Py_XDECREF(visited);
-        if (pushed == NULL) return NULL;
-        Py_DECREF(pushed);
-        played++;
-    }
-    return Py_BuildValue("(nn)", played, pos);
 }
 
 /* -- pop ------------------------------------------------------------------------- */
@@ -763,9 +710,6 @@ PyDoc_STRVAR(pop_doc,
 static PyMethodDef state_methods[] = {
     {"push", (PyCFunction)state_push, METH_O, push_doc},
     {"pop", (PyCFunction)state_pop, METH_NOARGS, pop_doc},
-    {"_play_line", (PyCFunction)(void (*)(void))state_play_line, METH_FASTCALL,
-     "_play_line($self, text, end, numbers, visit, /)\n--\n\n"
-     "Play the moves of a plain PDN line while each is the only one between its squares."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -782,6 +726,18 @@ PyTypeObject StateType = {
     .tp_methods = state_methods,
     .tp_new = PyType_GenericNew,
 };
+
+/* The board state's part of the core's C API (core_api.h, filled in by
+ * module.c). The caller has checked that state is a BoardState (the API's
+ * state_type); everything else is checked here, as for push itself. */
+PyObject *board_unique_move(PyObject *state, PyObject *origin, PyObject *destination,
+                            int capture) {
+    return unique_move((StateObject *)state, origin, destination, capture);
+}
+
+PyObject *board_push(PyObject *state, PyObject *move) {
+    return state_push((StateObject *)state, move);
+}
 
 int board_state_init(void) {
     static const char *names[] = {"from_square",  "to_square",   "captures",

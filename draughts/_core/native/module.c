@@ -3,16 +3,16 @@
  * object the native core does not hold (a board over 128 squares, or a
  * pure Tables) is passed on to the pure generator unchanged. */
 #include "convert.h"
-#include "pdn_lines.h"
+#include "core_api.h"
 
 extern PyTypeObject CoreType;
 extern PyTypeObject StateType;
 int board_state_init(void);  /* board_state.c */
 PyObject *undo_fields(void); /* board_state.c */
 extern PyTypeObject SearchType;
-extern PyTypeObject MakerType;
-extern PyTypeObject ChainType;
-int node_maker_init(void); /* node_maker.c */
+PyObject *board_unique_move(PyObject *state, PyObject *origin, PyObject *destination,
+                            int capture);              /* board_state.c */
+PyObject *board_push(PyObject *state, PyObject *move); /* board_state.c */
 extern PyTypeObject VecEnvType; /* ml_step.c */
 
 static PyObject *pure_functions; /* name -> the pure generator's function */
@@ -461,30 +461,6 @@ static PyObject *py_set_pure(PyObject *mod, PyObject *functions) {
     Py_RETURN_NONE;
 }
 
-/* plain_line_end(text): see pdn_lines.c. */
-static PyObject *py_plain_line_end(PyObject *unused, PyObject *text) {
-    (void)unused;
-    Text t;
-    if (text_of(text, &t) < 0) return NULL;
-    return PyLong_FromSsize_t(plain_line_end(&t));
-}
-
-/* tag_line(text): see pdn_lines.c. */
-static PyObject *py_tag_line(PyObject *unused, PyObject *text) {
-    (void)unused;
-    Text t;
-    PyObject *name, *value;
-    Py_ssize_t start;
-    if (text_of(text, &t) < 0) return NULL;
-    int found = tag_line(&t, &name, &value, &start);
-    if (found < 0) return NULL;
-    if (found == 0) Py_RETURN_NONE;
-    PyObject *result = Py_BuildValue("(NNn)", name, value, start);
-    return result;
-}
-
-/* split_games(...): see pdn_split.c. */
-PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 /* check_each(...), infer_each(...), play_final(...), record_tags(...): see pdn_check.c. */
 PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
@@ -521,15 +497,6 @@ static PyMethodDef functions[] = {
     ENTRY(undo_keyed, "t, move, color, m0, m1, k0, k1, captured_kings, key",
           "The bitboards and key before a move."),
     ENTRY(position_key, "t, color, m0, m1, k0, k1", "The Zobrist key of a position."),
-    {"plain_line_end", (PyCFunction)py_plain_line_end, METH_O,
-     "plain_line_end($module, text, /)\n--\n\n"
-     "Where the result of a plain PDN line starts (its length if none), or -1 if not plain."},
-    {"tag_line", (PyCFunction)py_tag_line, METH_O,
-     "tag_line($module, text, /)\n--\n\n"
-     "(name, value, where its [ is) of a line of one tag pair, else None."},
-    {"split_games", (PyCFunction)(void (*)(void))py_split_games, METH_FASTCALL,
-     "split_games($module, data, pos, line, column, skip, final, base, /)\n--\n\n"
-     "The game starts of PDN bytes (see draughts.pdn.offsets)."},
     {"check_each", (PyCFunction)(void (*)(void))py_check_each, METH_FASTCALL,
      "check_each($module, setups, text, start, limit, /)\n--\n\n"
      "A game's movetext played on bitboards from each setup (see draughts.pdn._fastcheck)."},
@@ -547,22 +514,38 @@ static PyMethodDef functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* The core's C API for draughts.pdn's native module (core_api.h). Static:
+ * it points at static types and functions, and outlives every module that
+ * reads it. */
+static const CoreAPI core_api = {
+    .version = CORE_API_VERSION,
+    .core_type = &CoreType,
+    .state_type = &StateType,
+    .unique_move = board_unique_move,
+    .push = board_push,
+};
+
+static int add_core_api(PyObject *m) {
+    PyObject *capsule = PyCapsule_New((void *)&core_api, CORE_API_CAPSULE, NULL);
+    int failed = capsule == NULL || PyModule_AddObjectRef(m, "_C_API", capsule) < 0;
+    Py_XDECREF(capsule);
+    return failed ? -1 : 0;
+}
+
 static int exec_module(PyObject *m) {
     if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 || PyType_Ready(&SearchType) < 0 ||
-        node_maker_init() < 0 || PyType_Ready(&VecEnvType) < 0)
+        PyType_Ready(&VecEnvType) < 0)
         return -1;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
         PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
-        PyModule_AddObjectRef(m, "NodeMaker", (PyObject *)&MakerType) < 0 ||
-        PyModule_AddObjectRef(m, "NodeChain", (PyObject *)&ChainType) < 0 ||
         PyModule_AddObjectRef(m, "VecEnv", (PyObject *)&VecEnvType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0)
         return -1;
     PyObject *fields = undo_fields();
     int failed = fields == NULL || PyModule_AddObjectRef(m, "UNDO_FIELDS", fields) < 0;
     Py_XDECREF(fields);
-    return failed ? -1 : 0;
+    return failed ? -1 : add_core_api(m);
 }
 
 /* Multi-phase initialisation (PEP 489). The types are static and the pure

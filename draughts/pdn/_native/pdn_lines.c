@@ -4,7 +4,7 @@
  * A plain line holds nothing but move numbers and short moves, maybe ending
  * with the result: most of a game's movetext. The grammar is the one of
  * draughts.pdn.lexer.PLAIN_LINE and PLAIN_MOVE, the pure backend's
- * definition and this file's oracle (tests/pdn/test_plain_lines.py compares
+ * definition and this file's oracle (tests/pdn/test_pdn_lines.py compares
  * them on random text):
  *
  *   line   = \s* item+ result?            (the whole line)

@@ -1,0 +1,42 @@
+/* What the native core offers other extension modules of the package: a
+ * table of pointers, published as the PyCapsule `_C_API` of
+ * draughts._core.native._native (the way the CPython documentation gives
+ * for one extension to call another's C API, "Providing a C API for an
+ * Extension Module"). draughts.pdn's native module reads it at import:
+ *
+ *     const CoreAPI *core = PyCapsule_Import(CORE_API_CAPSULE, 0);
+ *
+ * and refuses to load when its version is not CORE_API_VERSION (the two
+ * modules are built together from one tree, so it always is unless a
+ * stale build is mixed in).
+ *
+ * Through it, the PDN reader's native code reaches the board state (a
+ * Board's push, the one move between two squares) and the core's types
+ * without a copy of either: the move generator and the board state are the
+ * core's alone. */
+#ifndef DRAUGHTS_NATIVE_CORE_API_H
+#define DRAUGHTS_NATIVE_CORE_API_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define CORE_API_CAPSULE "draughts._core.native._native._C_API"
+#define CORE_API_VERSION 1
+
+typedef struct {
+    int version; /* CORE_API_VERSION */
+    /* The C base of draughts._core.native.Tables (a CoreObject, convert.h). */
+    PyTypeObject *core_type;
+    /* draughts._core.native.BoardState, the base of draughts.Board. */
+    PyTypeObject *state_type;
+    /* Board._unique_move_python for a BoardState: the legal move between
+     * two square numbers when it is the only one and is a capture exactly
+     * when `capture` is true, else None (a new reference; NULL with an
+     * exception). The board does not change. */
+    PyObject *(*unique_move)(PyObject *state, PyObject *origin, PyObject *destination,
+                             int capture);
+    /* BoardState.push(move): None, or NULL with an exception. */
+    PyObject *(*push)(PyObject *state, PyObject *move);
+} CoreAPI;
+
+#endif

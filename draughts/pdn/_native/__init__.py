@@ -1,0 +1,145 @@
+"""The PDN reader's native hot spots: ``draughts.pdn._native._c``, a C11
+module of its own (the files beside this one), so that the native core,
+:mod:`draughts._core.native`, is the move generator and the board state only.
+
+Each is the native twin of pure Python in :mod:`draughts.pdn`, which stays
+the definition and is the oracle in the tests; the readers take the native
+one where this module has it and their own everywhere else:
+
+- :data:`plain_line_end` and :data:`tag_line` read the two commonest kinds of
+  line (a plain line of move numbers and moves, a line of one tag pair) as
+  the lexer's regular expressions do (:data:`draughts.pdn.lexer.PLAIN_LINE`,
+  :data:`draughts.pdn.lexer.TOKEN`);
+- :data:`play_line` plays the moves of a plain line on a board
+  (:meth:`draughts.pdn.resolver.Resolver._play_line_python`), and
+  :data:`play_lines` those of the plain lines that follow it
+  (:meth:`draughts.pdn.resolver.Resolver._play_lines_python`);
+- :data:`NodeMaker` makes the game tree's nodes
+  (:class:`draughts.pdn.tree.ChildNode`), and :data:`NodeChain` makes them
+  one after another as :data:`play_line`'s visit;
+- :data:`split_games` finds where the games of PDN bytes start (the pure
+  scanner of :mod:`draughts.pdn.offsets`).
+
+The module reaches the board state through the native core's C API (a
+capsule, ``draughts/_core/native/core_api.h``), so it runs exactly when the
+native core does: every name here is None when :data:`draughts._core.BACKEND`
+is ``"pure"`` (the core not built, or ``DRAUGHTS_PURE=1``) or when the module
+was not built. :class:`NativePdn` declares the functions with their
+parameters; the tests hold the module to it.
+
+>>> from draughts import _core
+>>> (plain_line_end is None) == (_core.BACKEND == "pure")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from draughts import _core
+
+if TYPE_CHECKING:
+    from draughts.board import Board
+    from draughts.move import Move
+    from draughts.pdn._native._c import NodeChain as _NodeChain
+    from draughts.pdn._native._c import NodeMaker as _NodeMaker
+
+
+class NativePdn(Protocol):
+    """What ``draughts.pdn._native._c`` offers, with each function's
+    parameters (all by position only). ``NodeMaker`` and ``NodeChain``, its
+    two classes, are declared in its stub file."""
+
+    def plain_line_end(self, text: str, /) -> int:
+        """Where the result of a plain PDN line starts (its length when it
+        has none), or -1 when the line is not plain."""
+
+    def tag_line(self, text: str, /) -> tuple[str, str, int] | None:
+        """``(name, value, start)`` of a line of one tag pair, else None."""
+
+    def play_line(
+        self,
+        board: Board,
+        text: str,
+        end: int,
+        numbers: tuple[int | None, ...],
+        visit: Callable[[Any, Move], object],
+        /,
+    ) -> tuple[int, int]:
+        """The moves of a plain line played on ``board``: how many, and
+        where the first not played starts (``end`` if none)."""
+
+    def play_lines(
+        self,
+        board: Board,
+        text: str,
+        end: int,
+        numbers: tuple[int | None, ...],
+        visit: Callable[[Any, Move], object],
+        readline: Callable[[], str],
+        /,
+    ) -> tuple[int, str, int, int]:
+        """:meth:`play_line`, then the plain lines ``readline()`` gives while
+        each line before was played to its end (blank lines passed over):
+        the moves played, the last line read, where reading goes on in it,
+        and how many lines were read."""
+
+    def split_games(
+        self,
+        data: bytes,
+        pos: int,
+        line: int,
+        column: int,
+        skip: int,
+        final: bool,
+        base: int,
+        /,
+    ) -> tuple[list[int], int, int]:
+        """The game starts of PDN bytes."""
+
+
+_loaded: Any = None
+if _core.BACKEND == "native":
+    try:
+        from draughts.pdn._native import _c as _loaded
+    except ImportError:  # not built, or built against another core
+        _loaded = None
+
+if TYPE_CHECKING:
+    # mypy holds the module to the protocol (the tests hold its parameters
+    # to it at run time: tests/pdn/test_pdn_native_module.py).
+    from draughts.pdn._native import _c as _checked_module
+
+    _checked: NativePdn = _checked_module
+
+BUILT = _loaded is not None
+"""Whether the PDN reader's native module runs (with the native core)."""
+plain_line_end: Callable[[str], int] | None = _loaded and _loaded.plain_line_end
+"""See :meth:`NativePdn.plain_line_end`; None where the module does not run."""
+tag_line: Callable[[str], tuple[str, str, int] | None] | None = _loaded and _loaded.tag_line
+"""See :meth:`NativePdn.tag_line`; None where the module does not run."""
+play_line: Callable[..., tuple[int, int]] | None = _loaded and _loaded.play_line
+"""See :meth:`NativePdn.play_line`; None where the module does not run."""
+play_lines: Callable[..., tuple[int, str, int, int]] | None = _loaded and _loaded.play_lines
+"""See :meth:`NativePdn.play_lines`; None where the module does not run."""
+split_games: Callable[..., tuple[list[int], int, int]] | None = _loaded and _loaded.split_games
+"""See :meth:`NativePdn.split_games`; None where the module does not run."""
+NodeMaker: type[_NodeMaker] | None = _loaded and _loaded.NodeMaker
+"""The maker of game-tree nodes (see :data:`draughts.pdn.tree.add_child`);
+None where the module does not run."""
+NodeChain: type[_NodeChain] | None = _loaded and _loaded.NodeChain
+"""Nodes made one after the other by a :data:`NodeMaker` (see
+:class:`draughts.pdn.builders.GameBuilder`); None where the module does not run."""
+
+__all__ = [
+    "BUILT",
+    "NativePdn",
+    "NodeChain",
+    "NodeMaker",
+    "plain_line_end",
+    "play_line",
+    "play_lines",
+    "split_games",
+    "tag_line",
+]

@@ -1,0 +1,46 @@
+"""Types of the PDN reader's C module (see ``module.c``); the functions are
+declared with their parameters in :class:`draughts.pdn._native.NativePdn`."""
+
+from collections.abc import Callable
+from typing import Any
+
+from draughts.board import Board
+from draughts.move import Move
+
+class NodeMaker:
+    """Makes game-tree nodes (see node_maker.c)."""
+
+    def __init__(
+        self, cls: type[Any], parent: str, move: str, children: str, defaults: dict[str, object]
+    ) -> None: ...
+    def __call__(self, parent: Any, move: Any) -> Any: ...
+
+class NodeChain:
+    """chain(board, move) sets chain.node = maker(chain.node, move)."""
+
+    node: Any
+    def __init__(self, maker: Any) -> None: ...
+    def __call__(self, board: Any, move: Any) -> None: ...
+
+def plain_line_end(text: str, /) -> int: ...
+def tag_line(text: str, /) -> tuple[str, str, int] | None: ...
+def play_line(
+    board: Board,
+    text: str,
+    end: int,
+    numbers: tuple[int | None, ...],
+    visit: Callable[[Any, Move], object],
+    /,
+) -> tuple[int, int]: ...
+def play_lines(
+    board: Board,
+    text: str,
+    end: int,
+    numbers: tuple[int | None, ...],
+    visit: Callable[[Any, Move], object],
+    readline: Callable[[], str],
+    /,
+) -> tuple[int, str, int, int]: ...
+def split_games(
+    data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int, /
+) -> tuple[list[int], int, int]: ...
