@@ -348,7 +348,8 @@ class Board(Checks, GameEnd, Notation):
         """The legal move from ``origin`` to ``destination`` when it is the
         only one and is a capture exactly when ``capture`` is true, else None
         (what the PDN reader asks of every move of a plain line: the native
-        core's ``_play_line`` asks it here for a board it does not hold).
+        ``play_line`` of :mod:`draughts.pdn._native` asks it here for a board
+        the native core does not hold).
 
         :raises ValueError: for a square off the board.
         """

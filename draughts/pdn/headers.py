@@ -15,6 +15,7 @@ from draughts.variant import INTERNATIONAL, Variant, find_variant, gametype_pres
 if TYPE_CHECKING:
     from draughts.board import Board
     from draughts.move import Move
+    from draughts.pdn.infer import Choice
 
 ResultT = TypeVar("ResultT")
 
@@ -361,6 +362,12 @@ class BaseVisitor(Generic[ResultT]):
     def handle_warning(self, warning: PdnError) -> None:
         """Something the liberal reader accepted that PDN 3.0 forbids (a
         capture written with ``-``: kind ``"notation"``); ignored by default."""
+
+    def visit_choice(self, choice: Choice) -> None:
+        """For a game whose tags name no variant, how the reader chose the
+        one it reads the game as (:class:`draughts.pdn.infer.Choice`: the
+        variant, the others the moves fit as well, the reason), right after
+        the warning of kind ``"inferred"`` that says it; ignored by default."""
 
     def end_game(self) -> None:
         """The game is over."""

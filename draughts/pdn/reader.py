@@ -220,9 +220,7 @@ class _GameReader(HeaderReading, MovetextReading, Recovery):
         self.visitor.handle_warning(
             PdnError(line, column, short_message(f"no GameType: {choice.reason}"), "inferred")
         )
-        note = getattr(self.visitor, "visit_choice", None)  # the Choice itself (validation)
-        if note is not None:
-            note(choice)
+        self.visitor.visit_choice(choice)
         return choice.variant
 
     def replays(
