@@ -48,7 +48,7 @@ import itertools
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from draughts._context import context
@@ -58,7 +58,7 @@ from draughts.engine import search as _search
 from draughts.outcome import Goal
 from draughts.variant import Variant, find_variant
 
-__all__ = ["BitbaseError", "Bitbases", "Wdl", "probe"]
+__all__ = ["BitbaseError", "Bitbases", "Probe", "Wdl", "probe"]
 
 FORMAT = "draughts-egtb"
 VERSION = 1
@@ -294,6 +294,19 @@ class Bitbases:
         i = self._layout.index(pos)
         return _WDL_OF_CODE.get(packed[i >> 2] >> 2 * (i & 3) & 3)
 
+    def prober(self, skip: Collection[Material] = ()) -> Probe:
+        """The bitbases as a search asks them (see :class:`Probe`), without
+        the materials in ``skip``.
+
+        >>> import draughts
+        >>> bases = Bitbases.build(draughts.variant.ENGLISH, 2)
+        >>> len(bases.prober().tables), len(bases.prober([(0, 1, 0, 1)]).tables)
+        (4, 3)
+        """
+        left_out = set(skip)
+        tables = {m: data for m, data in self._packed.items() if m not in left_out}
+        return Probe(self.pieces, self._layout, tables)
+
     def probe(self, board: Board) -> Wdl | None:
         """The value of ``board``'s position for the side to move, None if
         it is not covered (too many pieces, another variant)."""
@@ -378,6 +391,44 @@ class Bitbases:
             count += 1
             packed.update(_read_file(path, variant, count))
         return cls(variant, count, packed) if count >= 2 else None
+
+
+class Probe:
+    """Endgame bitbases as a search probes them: the value of a raw
+    position for its side to move, 1 won, 0 drawn, -1 lost, or None where
+    :attr:`tables` has no entry for its material (made by
+    :meth:`Bitbases.prober`). The native search reads the same
+    :attr:`squares` and :attr:`tables` (``Search.bitbases``) and answers
+    alike.
+
+    >>> import draughts
+    >>> from draughts.engine.search import raw_position
+    >>> board = draughts.Board("B:WK10:B1", variant="english")
+    >>> probe = Bitbases.build(board.variant, 2).prober()
+    >>> probe(raw_position(board, context(board.variant).core))
+    -1
+    """
+
+    def __init__(self, pieces: int, layout: _Layout, tables: dict[Material, bytes]) -> None:
+        self.pieces = pieces
+        """The most pieces of a covered position."""
+        self.tables = tables
+        """Per material (white men, white kings, black men, black kings),
+        the packed values of its positions, in the files' layout."""
+        self.squares: list[int] = list(layout.t.bit_of_square[1:])
+        """The raw bit of each square, in the order of the bitbases'
+        numbers."""
+        self._layout = layout
+
+    def __call__(self, pos: _search.Position) -> int | None:
+        packed = self.tables.get(material_of(pos))
+        if packed is None:
+            return None
+        i = self._layout.index(pos)
+        return _VALUE_OF_CODE.get(packed[i >> 2] >> 2 * (i & 3) & 3)
+
+
+_VALUE_OF_CODE = {_DRAW: 0, _WIN: 1, _LOSS: -1}
 
 
 def _read_file(path: Path, variant: Variant, count: int) -> dict[Material, bytes]:

@@ -55,6 +55,7 @@ from draughts.variant import Variant
 
 if TYPE_CHECKING:
     from draughts.board import Board
+    from draughts.engine.egtb import Probe
 
 Position = tuple[int, int, int, int, int]
 """``(turn, white men, black men, white kings, black kings)``."""
@@ -312,18 +313,22 @@ class Searcher:
         self.interruptible = False
         """Whether the iteration in progress is beyond depth 1 (a stop
         waits for depth 1, so that there is a move to play)."""
-        self.probe: Callable[[Position], int | None] | None = None
-        """An endgame bitbase: 1, 0 or -1 (won, drawn, lost for the side to
-        move) for a position it covers, else None; asked below the root
-        once at most :attr:`probe_pieces` pieces are left. The Python
-        search only: the native one has no bitbases."""
-        self.probe_pieces = 0
+        self.probe: Probe | None = None
+        """Endgame bitbases (set by :meth:`use_bitbases`), asked at every
+        node below the root with at most ``probe.pieces`` pieces."""
 
     def stop(self) -> None:
         """End the search now, from another thread: at its next look at the
         clock (every 1024 nodes) once depth 1 is complete, whatever the guard
         depth of :meth:`iterate`, as if its time had run out."""
         self.stopped = True
+
+    def use_bitbases(self, probe: Probe | None) -> None:
+        """Probe ``probe`` at every node below the root that it may cover
+        (None: no more): a covered position scores its value, a win
+        :data:`KNOWN_WIN` less the plies to it (so nearer wins are
+        preferred, farther losses), a loss the opposite, a draw 0."""
+        self.probe = probe
 
     def key_of(self, pos: Position) -> int:
         """The Zobrist key of ``pos`` (as :attr:`draughts.Board.position_key`)."""
@@ -380,12 +385,13 @@ class Searcher:
         no_progress = self.draws.no_progress
         if no_progress is not None and reversible >= no_progress:
             return 0
+        probe = self.probe
         if (
-            self.probe is not None
+            probe is not None
             and ply
-            and (pos[1] | pos[2] | pos[3] | pos[4]).bit_count() <= self.probe_pieces
+            and (pos[1] | pos[2] | pos[3] | pos[4]).bit_count() <= probe.pieces
         ):
-            known = self.probe(pos)
+            known = probe(pos)
             if known is not None:
                 return known * (KNOWN_WIN - ply)
         if depth <= 0:
@@ -702,6 +708,13 @@ class NativeSearcher(Searcher):
 
     def _table_move(self, pos: Position, key: int) -> RawMove | None:
         return self.compiled.table_move(pos, key)
+
+    def use_bitbases(self, probe: Probe | None) -> None:
+        super().use_bitbases(probe)
+        if probe is None:
+            self.compiled.bitbases(0, [], {})
+        else:
+            self.compiled.bitbases(probe.pieces, probe.squares, probe.tables)
 
     def stop(self) -> None:
         super().stop()
