@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
+from draughts._cli.engine_options import BOOK_HELP, EGTB_HELP
 from draughts.engine.hub_server import HubInputError, run_hub
 
 
@@ -33,6 +34,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--hash", type=int, default=96, help="transposition table size in MB")
     parser.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
+    parser.add_argument("--book", default="none", help=BOOK_HELP)
+    parser.add_argument("--egtb", default="none", metavar="DIR", help=EGTB_HELP)
     parser.set_defaults(run=run)
 
 
@@ -58,6 +61,8 @@ def run_session(args: argparse.Namespace, source: BinaryIO, out: TextIO, err: Te
             level=args.level,
             hash_mb=args.hash,
             seed=args.seed,
+            book=args.book,
+            egtb=args.egtb,
         )
     except HubInputError as error:
         print(f"draughts hub: {error}", file=err)

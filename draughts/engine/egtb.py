@@ -472,6 +472,31 @@ def _size(squares: int, material: Material) -> int:
 _DEFAULTS: dict[Variant, Bitbases] = {}
 
 
+def egtb_option(value: str, variant: Variant | str | None = None) -> Path | None:
+    """The bitbase directory an engine option names (the ``egtb=`` of
+    ``builtin:`` engine specs, the Hub ``egtb`` parameter, ``--egtb``):
+    ``none`` (or nothing) for none, else a directory; with ``variant``, its
+    files for that variant are read now, so that a bad one is reported
+    here rather than at the engine's first move.
+
+    >>> egtb_option("none") is None
+    True
+
+    :raises BitbaseError: for a path that is not a directory, or (with
+        ``variant``) a file in it that is not a bitbase of that variant.
+    """
+    if value in ("", "none"):
+        return None
+    path = Path(value)
+    if not path.is_dir():
+        raise BitbaseError(f"{value}: not a directory of bitbase files")
+    if variant is not None:
+        variant = find_variant(variant) if isinstance(variant, str) else variant
+        if variant.goal is Goal.STANDARD:
+            Bitbases.load(path, variant)
+    return path
+
+
 def probe(board: Board, bitbases: Bitbases | None = None) -> Wdl | None:
     """The value of ``board``'s position for the side to move: win, loss or
     draw with perfect play (the counting draw rules aside, see the module),
