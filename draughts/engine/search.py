@@ -97,6 +97,12 @@ THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""
 _LATE = 3  # moves from this one on (counting from 0) are searched reduced first
+ASPIRATION = 25
+"""The half width, in hundredths of a man, of the first window a depth is
+searched in around the previous depth's score (0: no windows); see
+:meth:`Searcher._iteration`."""
+ASPIRATION_DEPTH = 4
+"""The first depth searched in an aspiration window."""
 KNOWN_WIN = WON - 1000
 """The score of a position an endgame bitbase says is won, less the plies
 to it: above every evaluation, below the forced game ends (a bitbase does
@@ -608,6 +614,7 @@ class Searcher:
         report: Callable[[int, int, list[RawMove]], None] | None = None,
         reversible: int = 0,
         full_width: int | None = None,
+        soft_deadline: float | None = None,
     ) -> tuple[int, int, list[RawMove]]:
         """Iterative deepening from depth 1 to ``max_depth``: returns the
         depth, score and principal variation of the deepest complete
@@ -624,6 +631,10 @@ class Searcher:
         ``depth - full_width`` times in a line: every line still gets at
         least ``full_width`` plies, so nothing that the full-width search
         would see within them is missed.
+
+        Past ``guard_depth``, no depth starts once the :func:`time.monotonic`
+        instant ``soft_deadline`` is past (a clock's time is better kept
+        for later moves than spent on a depth that will not be complete).
         """
         result: tuple[int, int, list[RawMove]] | None = None
         key = self.key_of(pos)
@@ -634,13 +645,14 @@ class Searcher:
         for depth in range(1, max_depth + 1):
             if self.stopped and result is not None:
                 break
+            late = soft_deadline is not None and time.monotonic() >= soft_deadline
+            if depth > guard_depth and late:
+                break  # the next depth would most likely not be complete in time
             self.enforce = depth > guard_depth
             self.interruptible = depth > 1
             self.reductions = max(0, depth - (guard_depth if full_width is None else full_width))
-            self.threat_extensions = THREAT_EXTENSIONS
-            self.partial = None
             try:
-                score = self.search(pos, key, depth, -WIN - 1, WIN + 1, 0, reversible)
+                score = self._iteration(pos, key, depth, reversible, result)
             except LimitReached:
                 if result is not None and self.partial is not None:
                     score, move = self.partial
@@ -656,6 +668,48 @@ class Searcher:
         if result is None:  # pragma: no cover - depth 1 is never interrupted
             raise LimitReached
         return result
+
+    def _iteration(
+        self,
+        pos: Position,
+        key: int,
+        depth: int,
+        reversible: int,
+        previous: tuple[int, int, list[RawMove]] | None,
+    ) -> int:
+        """The root's score at ``depth``. From :data:`ASPIRATION_DEPTH` on,
+        the search first looks in a window of :data:`ASPIRATION` around the
+        previous depth's score (aspiration), and widens the side it fails
+        on, four times as wide each time, until the score is inside.
+        :attr:`partial` is kept only where it beat the window's lower end:
+        a move that only looked better than a failing first move proves
+        nothing."""
+        alpha, beta = -WIN - 1, WIN + 1
+        width = ASPIRATION
+        if previous is not None and depth >= ASPIRATION_DEPTH and width and abs(previous[1]) < WON:
+            alpha, beta = previous[1] - width, previous[1] + width
+        failed_high: tuple[int, RawMove] | None = None
+        while True:
+            self.threat_extensions = THREAT_EXTENSIONS
+            self.partial = None
+            try:
+                score = self.search(pos, key, depth, alpha, beta, 0, reversible)
+            except LimitReached:
+                if self.partial is not None and self.partial[0] <= alpha:
+                    self.partial = None
+                # A move that failed high beat the previous depth's best.
+                self.partial = self.partial or failed_high
+                raise
+            if alpha < score < beta:
+                return score
+            width *= 4
+            decisive = abs(score) > KNOWN_WIN - 1000  # beyond any evaluation: open up
+            if score <= alpha:
+                alpha = -WIN - 1 if decisive else max(-WIN - 1, score - width)
+            else:
+                beta = WIN + 1 if decisive else min(WIN + 1, score + width)
+                move = self._table_move(pos, key)
+                failed_high = None if move is None else (score, move)
 
 
 class NativeSearcher(Searcher):
