@@ -120,7 +120,8 @@ class EngineSpec:
 
     def make(self, time_control: TimeControl | None = None) -> Engine:
         """A new engine. A DXP follower is asked for games whose clock is
-        ``time_control`` spread over 75 moves.
+        ``time_control`` spread over 75 moves, or without one for games of
+        10 minutes (the whole game: a match of fixed move times or depths).
 
         :raises EngineError: if it cannot be started or reached.
         """
@@ -135,10 +136,13 @@ class EngineSpec:
         if self.kind == "hub":
             return HubEngine.popen(shlex.split(self.argument))
         host, _, port = self.argument.rpartition(":")
-        minutes = 10
-        if time_control is not None:
-            total = time_control.base + _DXP_MOVES * time_control.increment
-            minutes = max(1, math.ceil(total / 60))
+        if time_control is None:
+            # No clock: ten minutes for the whole game (moves 0). A count of
+            # moves would end the game there for some programs (Moby Dam
+            # sends GAMEEND once its 75 moves are played).
+            return DxpEngine.connect(host, int(port), minutes=10, moves=0)
+        total = time_control.base + _DXP_MOVES * time_control.increment
+        minutes = max(1, math.ceil(total / 60))
         return DxpEngine.connect(host, int(port), minutes=minutes, moves=_DXP_MOVES)
 
 
