@@ -247,6 +247,7 @@ class BuiltinEngine(Engine):
                 report=None if info is None else report,
                 reversible=len(game_keys) - 1,
                 full_width=min(settings.full_width, max_depth),
+                soft_deadline=_soft_deadline(start, seconds, limit),
             )
         except _search.LimitReached:  # only a strict engine, within the first ply
             depth, score, raw_pv = 0, *_first_ply_so_far(searcher, pos, t)
@@ -315,6 +316,9 @@ def _value_after(probe: Probe, pos: Position, move: RawMove) -> int | None:
     return None if value is None else -value
 
 
+_SOFT_SHARE = 0.5
+
+
 def _budget(limit: Limit, legal: int) -> float | None:
     """The seconds to search: the limit's ``time``, or under a clock a share
     of the remaining time (as if 25 more moves had to be made in it) plus
@@ -327,6 +331,16 @@ def _budget(limit: Limit, legal: int) -> float | None:
     increment = limit.increment or 0.0
     share = min(limit.remaining / 25 + 0.8 * increment, limit.remaining / 3)
     return share if limit.time is None else min(share, limit.time)
+
+
+def _soft_deadline(start: float, seconds: float | None, limit: Limit) -> float | None:
+    """Under a clock, the instant after which no new depth starts: a depth
+    takes about as long as all the ones before it together, so one started
+    after :data:`_SOFT_SHARE` of the move's budget would most likely be cut
+    off, its time lost to the moves still to come."""
+    if seconds is None or limit.remaining is None:
+        return None
+    return start + _SOFT_SHARE * seconds
 
 
 def _first_ply_so_far(
