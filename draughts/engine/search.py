@@ -426,10 +426,13 @@ class Searcher:
         best = -WIN - 1
         best_move = moves[0]
         # A forced move (one legal move, most often a capture) does not use up
-        # depth: it cannot hide anything from the search.
-        next_depth = depth if len(moves) == 1 and ply < _MAX_EXTENDED_PLY else depth - 1
+        # depth: it cannot hide anything from the search; nor does a move
+        # that crowns a man, whose new king changes everything.
+        extend = ply < _MAX_EXTENDED_PLY
+        forced = len(moves) == 1 and extend
         own_men = pos[1 + pos[0]]
         for i, move in enumerate(moves):
+            next_depth = depth if forced or (extend and move[5]) else depth - 1
             child = play(pos, move)
             child_key = self._child_key(key, pos, move)
             after = 0 if move[2] or own_men >> move[0] & 1 else reversible + 1

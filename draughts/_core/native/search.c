@@ -473,12 +473,13 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
     size_t n = here->moves.len;
     int best = -WIN - 1;
     *best_at = here->order[0];
-    int next_depth = n == 1 && ply < MAX_EXTENDED_PLY ? depth : depth - 1;
+    int extend = ply < MAX_EXTENDED_PLY, forced = n == 1 && extend;
     bb_t own_men = p->bb[p->color];
     for (size_t i = 0; i < n; i++) {
         /* here may move when a child grows the plies: index afresh. */
         int at = s->plies[ply].order[i];
         Route *move = &s->plies[ply].moves.items[at];
+        int next_depth = forced || (extend && move->crowned) ? depth : depth - 1;
         Pos child;
         uint64_t child_key;
         child_of(s, p, move, key, &child, &child_key);
