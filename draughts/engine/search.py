@@ -97,7 +97,7 @@ THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""
 _LATE = 3  # moves from this one on (counting from 0) are searched reduced first
-ASPIRATION = 25
+ASPIRATION = 50
 """The half width, in hundredths of a man, of the first window a depth is
 searched in around the previous depth's score (0: no windows); see
 :meth:`Searcher._iteration`."""
