@@ -22,6 +22,7 @@ from draughts.board import Board
 from draughts.engine import search as _search
 from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
 from draughts.engine.book import Book
+from draughts.engine.draw_table import _draw_table
 from draughts.engine.egtb import Bitbases, Probe, Wdl
 from draughts.engine.search import Position, Searcher
 from draughts.move import Move
@@ -287,7 +288,7 @@ class BuiltinEngine(Engine):
         game's end make progress among the moves that keep a win. The
         materials a counting draw rule governs are never probed: the
         bitbases know no counts."""
-        draws = _search._draw_table(bases.variant)
+        draws = _draw_table(bases.variant)
         # DrawTable's materials are (white kings, white men, black kings, black men).
         probe = bases.prober([(wm, wk, bm, bk) for wk, wm, bk, bm in draws.endings])
         moves = _search.legal(searcher.t, pos)
