@@ -23,7 +23,7 @@ from draughts.engine import search as _search
 from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
 from draughts.engine.book import Book
 from draughts.engine.draw_table import _draw_table
-from draughts.engine.egtb import Bitbases, Probe, Wdl
+from draughts.engine.egtb import Bitbases, Probe, Wdl, load_shared
 from draughts.engine.search import Position, Searcher
 from draughts.move import Move
 from draughts.outcome import Goal
@@ -274,7 +274,7 @@ class BuiltinEngine(Engine):
         if isinstance(egtb, Bitbases):
             return egtb if egtb.variant == variant else None
         if variant not in self._bitbases:
-            self._bitbases[variant] = Bitbases.load(egtb, variant)
+            self._bitbases[variant] = load_shared(egtb, variant)
         return self._bitbases[variant]
 
     def _with_bitbases(self, searcher: Searcher, bases: Bitbases, pos: Position) -> Searcher:

@@ -44,6 +44,7 @@ White, 1 Black).
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import json
 import math
@@ -472,6 +473,34 @@ def _size(squares: int, material: Material) -> int:
 _DEFAULTS: dict[Variant, Bitbases] = {}
 
 
+def load_shared(directory: str | os.PathLike[str], variant: Variant) -> Bitbases | None:
+    """:meth:`Bitbases.load`, read once per process for the same files: the
+    engines of a match's games, or of a Hub session's games, share them.
+    The files' sizes and modification times are part of the key, so files
+    rebuilt in place are read again.
+
+    >>> import tempfile, draughts
+    >>> english = draughts.variant.ENGLISH
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = Bitbases.build(english, 2).save(folder)
+    ...     load_shared(folder, english) is load_shared(folder, english)
+    True
+    """
+    folder = Path(directory).resolve()
+    stamps = tuple(
+        (path.name, path.stat().st_size, path.stat().st_mtime_ns)
+        for path in sorted(folder.glob(f"{variant.name}.*.wdl"))
+    )
+    return _load_shared(folder, variant, stamps)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_shared(
+    folder: Path, variant: Variant, stamps: tuple[tuple[str, int, int], ...]
+) -> Bitbases | None:
+    return Bitbases.load(folder, variant)
+
+
 def egtb_option(value: str, variant: Variant | str | None = None) -> Path | None:
     """The bitbase directory an engine option names (the ``egtb=`` of
     ``builtin:`` engine specs, the Hub ``egtb`` parameter, ``--egtb``):
@@ -493,7 +522,7 @@ def egtb_option(value: str, variant: Variant | str | None = None) -> Path | None
     if variant is not None:
         variant = find_variant(variant) if isinstance(variant, str) else variant
         if variant.goal is Goal.STANDARD:
-            Bitbases.load(path, variant)
+            load_shared(path, variant)
     return path
 
 
