@@ -57,7 +57,7 @@ from draughts.pdn.writer import normal_result
 from draughts.piece import WHITE
 from draughts.variant import find_variant
 
-__all__ = ["Book", "BookEntry", "BookError", "build", "default_book"]
+__all__ = ["Book", "BookEntry", "BookError", "book_option", "build", "default_book"]
 
 FORMAT = "draughts-book"
 VERSION = 1

@@ -59,7 +59,7 @@ from draughts.engine import search as _search
 from draughts.outcome import Goal
 from draughts.variant import Variant, find_variant
 
-__all__ = ["BitbaseError", "Bitbases", "Probe", "Wdl", "probe"]
+__all__ = ["BitbaseError", "Bitbases", "Probe", "Wdl", "egtb_option", "load_shared", "probe"]
 
 FORMAT = "draughts-egtb"
 VERSION = 1
