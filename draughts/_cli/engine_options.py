@@ -9,14 +9,20 @@ from pathlib import Path
 from draughts.engine.book import Book, book_option
 from draughts.engine.egtb import egtb_option
 
-BOOK_HELP = "opening book: none (default), default (the library's) or a book file"
-EGTB_HELP = "directory of endgame bitbase files (draughts egtb build), or none (default)"
-
 
 def add_engine_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--book`` and ``--egtb`` to ``parser``."""
-    parser.add_argument("--book", default="none", help=BOOK_HELP)
-    parser.add_argument("--egtb", default="none", metavar="DIR", help=EGTB_HELP)
+    parser.add_argument(
+        "--book",
+        default="none",
+        help="opening book: none (default), default (the library's) or a book file",
+    )
+    parser.add_argument(
+        "--egtb",
+        default="none",
+        metavar="DIR",
+        help="directory of endgame bitbase files (draughts egtb build), or none (default)",
+    )
 
 
 def engine_options(args: argparse.Namespace, variant: str) -> tuple[Book | None, Path | None]:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
-from draughts._cli.engine_options import BOOK_HELP, EGTB_HELP
+from draughts._cli.engine_options import add_engine_options
 from draughts.engine.hub_server import HubInputError, run_hub
 
 
@@ -34,8 +34,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--hash", type=int, default=96, help="transposition table size in MB")
     parser.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
-    parser.add_argument("--book", default="none", help=BOOK_HELP)
-    parser.add_argument("--egtb", default="none", metavar="DIR", help=EGTB_HELP)
+    add_engine_options(parser)  # read (and refused if bad) as the Hub parameters
     parser.set_defaults(run=run)
 
 
