@@ -278,7 +278,9 @@ def test_bad_bitbases_are_refused() -> None:
     with pytest.raises(ValueError, match="pieces"):
         compiled.bitbases(9, probe.squares, tables)
     with pytest.raises(ValueError, match="not one new square"):
-        compiled.bitbases(2, [probe.squares[0]] * 2, tables)
+        compiled.bitbases(2, [probe.squares[0], *probe.squares[:-1]], tables)
+    with pytest.raises(ValueError, match="one raw bit per square"):
+        compiled.bitbases(2, probe.squares[:-1], tables)
     with pytest.raises(ValueError, match="bytes, not"):
         compiled.bitbases(2, probe.squares, {(0, 1, 0, 1): b"\x00"})
     with pytest.raises(ValueError, match="bad material"):

@@ -459,7 +459,8 @@ static int load_bitbase_squares(SearchObject *o, PyObject *squares) {
     PyObject *list = PySequence_Fast(squares, "squares must be a sequence of raw bits");
     if (list == NULL) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(list);
-    int failed = n < 1 || n > o->core->rules.n;
+    /* Every playing square numbered: probe_value reads any piece's number. */
+    int failed = n != popcount(o->core->rules.board);
     if (failed) PyErr_SetString(PyExc_ValueError, "squares: one raw bit per square of the board");
     for (int sq = 0; sq < MAX_SQUARES; sq++) b->number[sq] = -1;
     for (Py_ssize_t i = 0; !failed && i < n; i++) {
