@@ -317,6 +317,8 @@ def _value_after(probe: Probe, pos: Position, move: RawMove) -> int | None:
     return None if value is None else -value
 
 
+# Against the engine without it, clock 6 s + 0.05 s a move: 9 wins, 5 draws,
+# 6 losses in 20 games (+53 +/- 141 Elo; docs/engine_strength.rst).
 _SOFT_SHARE = 0.5
 
 
