@@ -11,6 +11,7 @@ from typing import TextIO
 import draughts
 from draughts import pdn
 from draughts._cli.arguments import integer, port, positive
+from draughts._cli.engine_options import add_engine_options, engine_options
 from draughts.engine import EngineError, Limit, builtin
 from draughts.engine.dxp import DEFAULT_PORT, initiate, serve
 from draughts.engine.matches import load_openings
@@ -62,6 +63,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--fen", help="initiator: start from this position")
     parser.add_argument("--openings", help="initiator: play each opening of this file twice")
     parser.add_argument("--pdn", help="append every game to this PDN file")
+    add_engine_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -86,7 +88,12 @@ def run_dxp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.pdn and (problem := _unwritable(args.pdn)):
         print(f"draughts dxp: cannot write the games to --pdn {args.pdn}: {problem}", file=err)
         return 2
-    engine = builtin(args.level, seed=args.seed)
+    try:
+        book, bitbases = engine_options(args, "international")  # DXP plays it only
+    except (ValueError, OSError) as error:
+        print(f"draughts dxp: {error}", file=err)
+        return 2
+    engine = builtin(args.level, seed=args.seed, book=book, egtb=bitbases)
     limit = None if args.move_time is None else Limit(time=args.move_time)
 
     def record(game: pdn.Game) -> None:

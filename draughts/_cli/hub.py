@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
+from draughts._cli.engine_options import add_engine_options
 from draughts.engine.hub_server import HubInputError, run_hub
 
 
@@ -33,6 +34,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--hash", type=int, default=96, help="transposition table size in MB")
     parser.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
+    add_engine_options(parser)  # read (and refused if bad) as the Hub parameters
     parser.set_defaults(run=run)
 
 
@@ -58,6 +60,8 @@ def run_session(args: argparse.Namespace, source: BinaryIO, out: TextIO, err: Te
             level=args.level,
             hash_mb=args.hash,
             seed=args.seed,
+            book=args.book,
+            egtb=args.egtb,
         )
     except HubInputError as error:
         print(f"draughts hub: {error}", file=err)

@@ -11,8 +11,10 @@ from draughts.engine import Limit
 from draughts.engine.matches import MatchGame, MatchScore, TimeControl, engine_spec, match
 
 _EPILOG = """\
-engines: builtin:LEVEL (easy, medium, hard; builtin:easy:SEED for another seed),
-hub:"COMMAND ARGS" (a program speaking Hub), dxp:HOST:PORT (a DXP follower).
+engines: builtin:LEVEL (easy, medium, hard; builtin:easy:SEED for another seed;
+options after commas: builtin:hard,book=default,egtb=DIR with book=none, default
+or a book file and egtb= a directory of bitbase files), hub:"COMMAND ARGS" (a
+program speaking Hub), dxp:HOST:PORT (a DXP follower).
 Each opening is played twice, colours swapped."""
 
 
@@ -64,7 +66,7 @@ def run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         limit = None
         if args.move_time is not None or args.depth is not None:
             limit = Limit(time=args.move_time, depth=args.depth)
-    except ValueError as error:
+    except (ValueError, OSError) as error:  # OSError: a book file that cannot be read
         print(f"draughts match: {error}", file=err)
         return 2
     if time_control is None and limit is None:

@@ -16,6 +16,7 @@ from typing import TextIO
 
 import draughts
 from draughts import pdn
+from draughts._cli.engine_options import add_engine_options, engine_options
 from draughts.engine import BuiltinEngine, Level, Limit, builtin
 
 _HELP = """\
@@ -45,6 +46,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     play.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
     play.add_argument("--fen", default=None, help="start from this position")
+    add_engine_options(play)
     play.set_defaults(run=run)
 
 
@@ -56,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         color=args.color,
         seed=args.seed,
         fen=args.fen,
+        book=args.book,
+        egtb=args.egtb,
         stdin=sys.stdin,
         stdout=sys.stdout,
     )
@@ -68,18 +72,25 @@ def play(
     color: str,
     seed: int = 0,
     fen: str | None = None,
+    book: str = "none",
+    egtb: str = "none",
     stdin: TextIO,
     stdout: TextIO,
 ) -> int:
-    """Play one game; returns the exit code (0, or 2 for a bad setup)."""
+    """Play one game; returns the exit code (0, or 2 for a bad setup).
+    ``book`` and ``egtb`` are the engine's options as ``--book`` and
+    ``--egtb`` give them."""
     try:
         board = draughts.Board(fen, variant=variant)
-    except ValueError as error:
+        opening_book, bitbases = engine_options(
+            argparse.Namespace(book=book, egtb=egtb), board.variant.name
+        )
+    except (ValueError, OSError) as error:
         print(f"draughts play: {error}", file=stdout)
         return 2
     game = _Game(
         board,
-        builtin(level, seed=seed),
+        builtin(level, seed=seed, book=opening_book, egtb=bitbases),
         draughts.WHITE if color == "white" else draughts.BLACK,
         stdout,
     )

@@ -57,6 +57,14 @@ class CompiledSearch(Protocol):
     def static(self, pos: Pos, /) -> int:
         """White's static score of ``pos``, drawn endings applied."""
 
+    def bitbases(
+        self, pieces: int, squares: Sequence[int], tables: dict[tuple[int, int, int, int], bytes], /
+    ) -> None:
+        """Probe endgame bitbases at the nodes below the root with at most
+        ``pieces`` pieces (0: none), as :class:`draughts.engine.egtb.Probe`
+        does: ``squares`` are the raw bits of the bitbases' square numbers
+        in order, ``tables`` the packed values of each material probed."""
+
     def stop(self) -> None:
         """End the :meth:`run` in progress in another thread at its next look
         at the clock, if its root depth is beyond 1 (as

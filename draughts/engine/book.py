@@ -57,7 +57,7 @@ from draughts.pdn.writer import normal_result
 from draughts.piece import WHITE
 from draughts.variant import find_variant
 
-__all__ = ["Book", "BookEntry", "BookError", "build", "default_book"]
+__all__ = ["Book", "BookEntry", "BookError", "book_option", "build", "default_book"]
 
 FORMAT = "draughts-book"
 VERSION = 1
@@ -384,3 +384,22 @@ def default_book() -> Book:
 
 
 _DEFAULT: Book | None = None
+
+
+def book_option(value: str) -> Book | None:
+    """The book an engine option names (the ``book=`` of ``builtin:``
+    engine specs, the Hub ``book`` parameter, ``--book``): ``none`` (or
+    nothing) for no book, ``default`` for :func:`default_book`, else the
+    path of a book file, read now.
+
+    >>> book_option("none") is None, book_option("default") is default_book()
+    (True, True)
+
+    :raises BookError: for a file that is not a book (named, with the line).
+    :raises OSError: if the file cannot be read.
+    """
+    if value in ("", "none"):
+        return None
+    if value == "default":
+        return default_book()
+    return Book.load(value)

@@ -44,11 +44,12 @@ White, 1 Black).
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from draughts._context import context
@@ -58,7 +59,7 @@ from draughts.engine import search as _search
 from draughts.outcome import Goal
 from draughts.variant import Variant, find_variant
 
-__all__ = ["BitbaseError", "Bitbases", "Wdl", "probe"]
+__all__ = ["BitbaseError", "Bitbases", "Probe", "Wdl", "egtb_option", "load_shared", "probe"]
 
 FORMAT = "draughts-egtb"
 VERSION = 1
@@ -294,6 +295,19 @@ class Bitbases:
         i = self._layout.index(pos)
         return _WDL_OF_CODE.get(packed[i >> 2] >> 2 * (i & 3) & 3)
 
+    def prober(self, skip: Collection[Material] = ()) -> Probe:
+        """The bitbases as a search asks them (see :class:`Probe`), without
+        the materials in ``skip``.
+
+        >>> import draughts
+        >>> bases = Bitbases.build(draughts.variant.ENGLISH, 2)
+        >>> len(bases.prober().tables), len(bases.prober([(0, 1, 0, 1)]).tables)
+        (4, 3)
+        """
+        left_out = set(skip)
+        tables = {m: data for m, data in self._packed.items() if m not in left_out}
+        return Probe(self.pieces, self._layout, tables)
+
     def probe(self, board: Board) -> Wdl | None:
         """The value of ``board``'s position for the side to move, None if
         it is not covered (too many pieces, another variant)."""
@@ -380,6 +394,44 @@ class Bitbases:
         return cls(variant, count, packed) if count >= 2 else None
 
 
+class Probe:
+    """Endgame bitbases as a search probes them: the value of a raw
+    position for its side to move, 1 won, 0 drawn, -1 lost, or None where
+    :attr:`tables` has no entry for its material (made by
+    :meth:`Bitbases.prober`). The native search reads the same
+    :attr:`squares` and :attr:`tables` (``Search.bitbases``) and answers
+    alike.
+
+    >>> import draughts
+    >>> from draughts.engine.search import raw_position
+    >>> board = draughts.Board("B:WK10:B1", variant="english")
+    >>> probe = Bitbases.build(board.variant, 2).prober()
+    >>> probe(raw_position(board, context(board.variant).core))
+    -1
+    """
+
+    def __init__(self, pieces: int, layout: _Layout, tables: dict[Material, bytes]) -> None:
+        self.pieces = pieces
+        """The most pieces of a covered position."""
+        self.tables = tables
+        """Per material (white men, white kings, black men, black kings),
+        the packed values of its positions, in the files' layout."""
+        self.squares: list[int] = list(layout.t.bit_of_square[1:])
+        """The raw bit of each square, in the order of the bitbases'
+        numbers."""
+        self._layout = layout
+
+    def __call__(self, pos: _search.Position) -> int | None:
+        packed = self.tables.get(material_of(pos))
+        if packed is None:
+            return None
+        i = self._layout.index(pos)
+        return _VALUE_OF_CODE.get(packed[i >> 2] >> 2 * (i & 3) & 3)
+
+
+_VALUE_OF_CODE = {_DRAW: 0, _WIN: 1, _LOSS: -1}
+
+
 def _read_file(path: Path, variant: Variant, count: int) -> dict[Material, bytes]:
     """The packed materials of one bitbase file, checked against what its
     name and its header promise."""
@@ -419,6 +471,59 @@ def _size(squares: int, material: Material) -> int:
 
 
 _DEFAULTS: dict[Variant, Bitbases] = {}
+
+
+def load_shared(directory: str | os.PathLike[str], variant: Variant) -> Bitbases | None:
+    """:meth:`Bitbases.load`, read once per process for the same files: the
+    engines of a match's games, or of a Hub session's games, share them.
+    The files' sizes and modification times are part of the key, so files
+    rebuilt in place are read again.
+
+    >>> import tempfile, draughts
+    >>> english = draughts.variant.ENGLISH
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = Bitbases.build(english, 2).save(folder)
+    ...     load_shared(folder, english) is load_shared(folder, english)
+    True
+    """
+    folder = Path(directory).resolve()
+    stamps = tuple(
+        (path.name, path.stat().st_size, path.stat().st_mtime_ns)
+        for path in sorted(folder.glob(f"{variant.name}.*.wdl"))
+    )
+    return _load_shared(folder, variant, stamps)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_shared(
+    folder: Path, variant: Variant, stamps: tuple[tuple[str, int, int], ...]
+) -> Bitbases | None:
+    return Bitbases.load(folder, variant)
+
+
+def egtb_option(value: str, variant: Variant | str | None = None) -> Path | None:
+    """The bitbase directory an engine option names (the ``egtb=`` of
+    ``builtin:`` engine specs, the Hub ``egtb`` parameter, ``--egtb``):
+    ``none`` (or nothing) for none, else a directory; with ``variant``, its
+    files for that variant are read now, so that a bad one is reported
+    here rather than at the engine's first move.
+
+    >>> egtb_option("none") is None
+    True
+
+    :raises BitbaseError: for a path that is not a directory, or (with
+        ``variant``) a file in it that is not a bitbase of that variant.
+    """
+    if value in ("", "none"):
+        return None
+    path = Path(value)
+    if not path.is_dir():
+        raise BitbaseError(f"{value}: not a directory of bitbase files")
+    if variant is not None:
+        variant = find_variant(variant) if isinstance(variant, str) else variant
+        if variant.goal is Goal.STANDARD:
+            load_shared(path, variant)
+    return path
 
 
 def probe(board: Board, bitbases: Bitbases | None = None) -> Wdl | None:

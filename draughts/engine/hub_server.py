@@ -14,8 +14,10 @@ What the server answers:
   parameter, ``wait``. The parameters are ``variant`` (a variant name or
   alias, or one of Scan's names: ``normal``, ``killer``, ``bt``,
   ``frisian``, ``losing``), ``level`` (``easy``, ``medium``, ``hard``),
-  ``hash`` (the transposition table's size in MB, about) and ``seed``
-  (the easy level's mistakes);
+  ``hash`` (the transposition table's size in MB, about), ``seed``
+  (the easy level's mistakes and the choice among book moves), ``book``
+  (``none``, ``default`` for the library's book, or a book file) and
+  ``egtb`` (``none`` or a directory of bitbase files), both read when set;
 - ``set-param name=... value=...``; ``init`` (answered ``ready``);
 - ``pos pos=... [moves="..."]`` (without ``pos=``: the variant's start);
 - ``level`` with ``depth``, ``nodes``, ``move-time``, ``[moves] time
@@ -51,6 +53,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import attrs
 
@@ -58,7 +61,9 @@ import draughts
 from draughts.board import Board
 from draughts.engine import search as _search
 from draughts.engine.base import Analysis, Limit, Score
+from draughts.engine.book import Book, book_option
 from draughts.engine.builtin import _LEVELS, BuiltinEngine, Level, _budget
+from draughts.engine.egtb import egtb_option
 from draughts.engine.hub import format_line, format_move, parse_line, parse_move
 from draughts.piece import BLACK, KING, MAN, WHITE, Piece
 from draughts.variant import VARIANTS, Variant, find_variant
@@ -235,6 +240,8 @@ class HubServer:
         level: str = "hard",
         hash_mb: int = _DEFAULT_HASH,
         seed: int = 0,
+        book: str = "none",
+        egtb: str = "none",
     ) -> None:
         self._write = write
         self._lock = threading.RLock()  # whole lines, and the search's state
@@ -245,6 +252,10 @@ class HubServer:
         for name, value in (("variant", variant), ("level", level), ("hash", str(hash_mb))):
             self._set_param(name, value)
         self._set_param("seed", str(seed))
+        self._book: Book | None = None
+        self._egtb: Path | None = None
+        self._set_param("book", book)
+        self._set_param("egtb", egtb)
         self._running: _Running | None = None
         self.closed = False
         """Set by ``quit``, by :meth:`close` and when ``write`` fails."""
@@ -299,6 +310,8 @@ class HubServer:
             ("level", "enum", {"values": " ".join(_LEVELS)}),
             ("hash", "int", {"min": "1", "max": "8192"}),
             ("seed", "int", {"min": "0", "max": str(2**31 - 1)}),
+            ("book", "string", {}),
+            ("egtb", "string", {}),
         ]
         for name, kind, bounds in params:
             self._send(
@@ -316,12 +329,25 @@ class HubServer:
             low, high = (1, 8192) if name == "hash" else (0, 2**31 - 1)
             if not (value.isdigit() and low <= int(value) <= high):
                 raise HubInputError(f"{name} must be a whole number from {low} to {high}")
+        elif name in ("book", "egtb"):
+            self._set_file(name, value)
         else:
             raise HubInputError(f"unknown parameter {name!r}")
         if name == "variant" and name in self._params and value != self._params[name]:
             self._board = None  # a position of the old variant means nothing now
         self._params[name] = value
         self._engine = None
+
+    def _set_file(self, name: str, value: str) -> None:
+        """Read the book, or the bitbases of the current variant, now: a
+        file that is not one is an error line here, not at a search."""
+        try:
+            if name == "book":
+                self._book = book_option(value)
+            else:
+                self._egtb = egtb_option(value, hub_variant(self._params["variant"]))
+        except (OSError, ValueError) as error:  # BookError, BitbaseError
+            raise HubInputError(f"{name}: {error}") from None
 
     def _set_param_command(self, args: dict[str, str]) -> None:
         if "name" not in args or "value" not in args:
@@ -339,6 +365,8 @@ class HubServer:
                 level,
                 seed=int(self._params["seed"]),
                 table_entries=table_entries(int(self._params["hash"])),
+                book=self._book,
+                egtb=self._egtb,
             )
         return self._engine
 
@@ -526,6 +554,8 @@ def run_hub(
     level: str = "hard",
     hash_mb: int = _DEFAULT_HASH,
     seed: int = 0,
+    book: str = "none",
+    egtb: str = "none",
 ) -> None:
     """A whole session: answer ``lines`` until ``quit`` or their end (the GUI
     is gone: the search in progress is stopped). The keyword arguments are
@@ -538,7 +568,9 @@ def run_hub(
 
     :raises HubInputError: for a bad parameter value.
     """
-    server = HubServer(write, variant=variant, level=level, hash_mb=hash_mb, seed=seed)
+    server = HubServer(
+        write, variant=variant, level=level, hash_mb=hash_mb, seed=seed, book=book, egtb=egtb
+    )
     try:
         for line in lines:
             if not server.handle(line):

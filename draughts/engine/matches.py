@@ -9,7 +9,8 @@ difference.
 >>> result.score.games, len(result.games)
 (2, 2)
 
-Engines are given as text (see :func:`engine_spec`): ``builtin:LEVEL``,
+Engines are given as text (see :func:`engine_spec`): ``builtin:LEVEL``
+(with options: ``builtin:hard,book=default,egtb=DIR``),
 ``hub:COMMAND ARGS`` or ``dxp:HOST:PORT``, or as any function without
 arguments that returns a new :class:`~draughts.engine.Engine`.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import functools
 import math
 import multiprocessing
 import re
@@ -32,8 +34,10 @@ import attrs
 from draughts import pdn
 from draughts.board import Board
 from draughts.engine.base import Engine, EngineError, Limit
+from draughts.engine.book import Book, book_option
 from draughts.engine.builtin import builtin
 from draughts.engine.dxp import DxpEngine, DxpGameEnded
+from draughts.engine.egtb import egtb_option
 from draughts.engine.hub import HubEngine
 from draughts.outcome import Outcome, Termination
 from draughts.piece import BLACK, KING, MAN, WHITE, Color
@@ -116,38 +120,84 @@ class EngineSpec:
 
     def make(self, time_control: TimeControl | None = None) -> Engine:
         """A new engine. A DXP follower is asked for games whose clock is
-        ``time_control`` spread over 75 moves.
+        ``time_control`` spread over 75 moves, or without one for games of
+        10 minutes (the whole game: a match of fixed move times or depths).
 
         :raises EngineError: if it cannot be started or reached.
         """
         if self.kind == "builtin":
-            level, _, seed = self.argument.partition(":")
-            return builtin(level, seed=int(seed or 0))  # type: ignore[arg-type]
+            level, seed, options = _builtin_options(self.argument)
+            return builtin(
+                level,  # type: ignore[arg-type]  # checked by engine_spec
+                seed=seed,
+                book=_book(options.get("book", "none")),
+                egtb=egtb_option(options.get("egtb", "none")),
+            )
         if self.kind == "hub":
             return HubEngine.popen(shlex.split(self.argument))
         host, _, port = self.argument.rpartition(":")
-        minutes = 10
-        if time_control is not None:
-            total = time_control.base + _DXP_MOVES * time_control.increment
-            minutes = max(1, math.ceil(total / 60))
+        if time_control is None:
+            # No clock: ten minutes for the whole game (moves 0). A count of
+            # moves would end the game there for some programs (Moby Dam
+            # sends GAMEEND once its 75 moves are played).
+            return DxpEngine.connect(host, int(port), minutes=10, moves=0)
+        total = time_control.base + _DXP_MOVES * time_control.increment
+        minutes = max(1, math.ceil(total / 60))
         return DxpEngine.connect(host, int(port), minutes=minutes, moves=_DXP_MOVES)
+
+
+_BUILTIN_OPTIONS = ("book", "egtb")
+
+
+def _builtin_options(argument: str) -> tuple[str, int, dict[str, str]]:
+    """``LEVEL[:SEED][,NAME=VALUE...]`` as (level, seed, options), unchecked."""
+    head, *pairs = argument.split(",")
+    level, _, seed = head.partition(":")
+    options = dict(pair.partition("=")[::2] for pair in pairs)
+    return level, int(seed) if seed.isdigit() else 0, options
+
+
+@functools.lru_cache(maxsize=8)
+def _book(value: str) -> Book | None:
+    """A book read once per process: every game of a match makes its engines."""
+    return book_option(value)
 
 
 def engine_spec(text: str) -> EngineSpec:
     """Read an engine description: ``builtin:LEVEL`` (``easy``, ``medium`` or
-    ``hard``, optionally ``:SEED``), ``hub:COMMAND ARGS`` (a program speaking
-    Hub, split like a shell line) or ``dxp:HOST:PORT`` (a DXP follower).
+    ``hard``, optionally ``:SEED``, then options ``,book=BOOK`` (``default``,
+    ``none`` or a book file) and ``,egtb=DIR`` (a directory of bitbase
+    files), ``hub:COMMAND ARGS`` (a program speaking Hub, split like a shell
+    line) or ``dxp:HOST:PORT`` (a DXP follower). A book or a directory
+    named is checked (read) here.
 
     >>> engine_spec("hub:/opt/scan/scan hub").argument
     '/opt/scan/scan hub'
+    >>> engine_spec("builtin:hard:7,book=default").make().book is not None
+    True
 
-    :raises ValueError: naming what is wrong.
+    :raises ValueError: naming what is wrong (a
+        :class:`~draughts.engine.book.BookError` or
+        :class:`~draughts.engine.egtb.BitbaseError` for a book or directory
+        that is not one).
+    :raises OSError: for a book file that cannot be read.
     """
     kind, _, argument = text.partition(":")
     if kind == "builtin":
-        level = argument.partition(":")[0]
-        if level not in ("easy", "medium", "hard") or not re.fullmatch(r"\w+(:\d+)?", argument):
+        head, *pairs = argument.split(",")
+        level = head.partition(":")[0]
+        if level not in ("easy", "medium", "hard") or not re.fullmatch(r"\w+(:\d+)?", head):
             raise ValueError(f"{text!r}: builtin engines are builtin:easy, :medium or :hard")
+        names = [pair.partition("=")[0] for pair in pairs]
+        for pair, name in zip(pairs, names, strict=True):
+            if name not in _BUILTIN_OPTIONS or "=" not in pair or names.count(name) > 1:
+                raise ValueError(
+                    f"{text!r}: {pair!r} is not an option of builtin engines "
+                    "(book=BOOK and egtb=DIR, each once)"
+                )
+        _level, _seed, options = _builtin_options(argument)
+        _book(options.get("book", "none"))
+        egtb_option(options.get("egtb", "none"))
     elif kind == "hub":
         if not shlex.split(argument):
             raise ValueError(f"{text!r}: give the command after hub:, e.g. 'hub:./scan hub'")

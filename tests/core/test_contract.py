@@ -170,6 +170,7 @@ def test_the_protocol_checker_reports_a_method_with_other_parameters() -> None:
     assert contract.protocol_violations(Search(), CompiledSearch) == [
         "run: parameter 1 is 'pos' (positional or keyword) where the contract has"
         " 'pos' (positional-only)",
+        "bitbases: missing",
         "stop: missing",
     ]
 

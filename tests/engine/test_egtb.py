@@ -15,8 +15,8 @@ import pytest
 import draughts
 from draughts._context import context
 from draughts.engine import Limit, builtin
-from draughts.engine.egtb import BitbaseError, Bitbases, Wdl, probe
-from draughts.engine.search import KNOWN_WIN, Searcher
+from draughts.engine.egtb import BitbaseError, Bitbases, Probe, Wdl, probe
+from draughts.engine.search import KNOWN_WIN, Searcher, raw_position, searcher
 from draughts.piece import BLACK, KING, MAN, WHITE, Piece
 
 # Small boards: the plain solver below makes a Board per position.
@@ -233,18 +233,55 @@ def test_engine_keeps_a_bitbase_win_and_wins(english3: Bitbases) -> None:
     assert board.is_game_over() and board.outcome().winner == WHITE
 
 
-def test_python_search_probes_below_the_root(english3: Bitbases) -> None:
+@pytest.mark.parametrize("kind", ["python", "default"])
+def test_search_probes_below_the_root(english3: Bitbases, kind: str) -> None:
     # Four pieces: outside the 3-piece bitbases; the capture leads into a
     # won 2 kings against 1, which the search knows exactly only by probing.
     board = draughts.Board("W:WK14,K2:B18,K32", variant="english")
     ctx = context(board.variant)
-    bit = ctx.core.bit_of_square
-    pos = (0, 0, bit[18], bit[14] | bit[2], bit[32])  # turn, men, kings as in the search
-    plain = Searcher(ctx.core, ctx.keys).iterate(pos, 4)[1]
-    probing = Searcher(ctx.core, ctx.keys)
-    probing.probe, probing.probe_pieces = english3.probe_position, 3
+    make = Searcher if kind == "python" else searcher
+    pos = raw_position(board, ctx.core)
+    plain = make(ctx.core, ctx.keys).iterate(pos, 4)[1]
+    probing = make(ctx.core, ctx.keys)
+    probing.use_bitbases(english3.prober())
     known = probing.iterate(pos, 4)[1]
     assert known >= KNOWN_WIN - 10 > plain
+
+
+@pytest.mark.parametrize("kind", ["python", "default"])
+def test_the_probe_changes_the_move_in_a_drawn_ending(english3: Bitbases, kind: str) -> None:
+    # Two men against a king, White to move: a draw, which 27-24 throws
+    # away (the 3-piece bitbases say so) and 20-16 keeps. Searched 4 plies
+    # deep the evaluation prefers 27-24; with the 2-piece bitbases probed
+    # below the root the search sees where the king takes a man, and keeps
+    # the draw.
+    board = draughts.Board("W:W20,27:BK19", variant="english")
+    ctx = context(board.variant)
+    make = Searcher if kind == "python" else searcher
+    pos = raw_position(board, ctx.core)
+
+    def best(probe: Probe | None) -> draughts.Move:
+        search = make(ctx.core, ctx.keys)
+        search.use_bitbases(probe)
+        return ctx.core.moves.move(search.iterate(pos, 4)[2][0])
+
+    def value_after(move: draughts.Move) -> Wdl | None:
+        after = board.copy()
+        after.push(move)
+        return english3.probe(after)
+
+    plain, probing = best(None), best(Bitbases.build("english", 2).prober())
+    assert english3.probe(board) == Wdl.DRAW
+    assert (str(plain), value_after(plain)) == ("27-24", Wdl.WIN)  # won for Black
+    assert (str(probing), value_after(probing)) == ("20-16", Wdl.DRAW)
+
+
+def test_a_prober_leaves_out_the_materials_asked(english3: Bitbases) -> None:
+    ctx = context(draughts.variant.ENGLISH)
+    pos = raw_position(draughts.Board("W:WK1,K2:BK32", variant="english"), ctx.core)
+    assert english3.prober()(pos) == 1
+    assert english3.prober([(0, 2, 0, 1)])(pos) is None
+    assert english3.prober([(0, 2, 0, 1)])((pos[0], 0, 0, 0, 0)) is None  # no pieces
 
 
 def test_cli_egtb_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

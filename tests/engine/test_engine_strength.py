@@ -11,6 +11,7 @@ from draughts._context import context
 from draughts.engine import Limit, builtin
 from draughts.engine import search as _search
 from draughts.engine.builtin import _budget, _reversible_keys
+from draughts.engine.draw_table import DrawTable
 from draughts.engine.evaluation import FEATURES, Evaluator, evaluator
 from draughts.engine.search import raw_position
 
@@ -153,14 +154,14 @@ def test_a_deep_iteration_sizes_every_per_ply_table() -> None:
 
 
 def test_draw_tables_follow_the_variants_rules() -> None:
-    international = _search.DrawTable(draughts.variant.INTERNATIONAL)
+    international = DrawTable(draughts.variant.INTERNATIONAL)
     assert international.no_progress == 50
     # The 16-move rule (three kings against one) is drawish, not drawn.
     assert international.endings[(3, 0, 1, 0)] == international.endings[(1, 0, 3, 0)] > 0
     # Frisian: a king against a king is insufficient material.
-    frisian = _search.DrawTable(draughts.Board(variant="frisian").variant)
+    frisian = DrawTable(draughts.Board(variant="frisian").variant)
     assert frisian.endings[(1, 0, 1, 0)] == 0
-    italian = _search.DrawTable(draughts.Board(variant="italian").variant)
+    italian = DrawTable(draughts.Board(variant="italian").variant)
     assert italian.no_progress is None and not italian.endings
 
 

@@ -340,3 +340,20 @@ def test_hub_engines_in_a_match() -> None:
     assert [r.termination for r in result.games] == ["engine-error", "engine-error"]
     assert "ended (exit code 3)" in result.games[0].reason
     assert (result.score.wins, result.score.losses) == (0, 2)
+
+
+def test_dxp_games_without_a_clock_ask_for_the_whole_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A count of moves would end the game there for some programs (Moby Dam
+    # sends GAMEEND after its 75 moves): without a clock none is asked for.
+    from draughts.engine import matches
+
+    asked: list[tuple[int, int]] = []
+
+    def connect(host: str, port: int, *, minutes: int, moves: int) -> None:
+        asked.append((minutes, moves))
+
+    monkeypatch.setattr(matches.DxpEngine, "connect", connect)
+    spec = engine_spec("dxp:localhost:27531")
+    spec.make()
+    spec.make(TimeControl(60, 1))
+    assert asked == [(10, 0), (3, 75)]

@@ -28,6 +28,7 @@ from draughts._core.compiled import no_compiled_search
 from draughts.engine import Limit, builtin
 from draughts.engine import search as _search
 from draughts.engine.builtin import _reversible_keys
+from draughts.engine.egtb import Bitbases
 from draughts.engine.search import raw_position
 
 native = pytest.importorskip("draughts._core.native", reason="the native core is not built")
@@ -204,6 +205,92 @@ def test_endings_and_goals_search_alike(variant: str, fen: str) -> None:
     board = draughts.Board(fen, variant=variant)
     for depth in range(1, 6):
         _compare(board, depth)
+
+
+@functools.lru_cache(maxsize=4)
+def _bitbases(variant: str, pieces: int) -> Bitbases:
+    return Bitbases.build(variant, pieces)
+
+
+def _random_ending(variant: str, pieces: int, rng: random.Random) -> draughts.Board:
+    """A position of ``pieces`` pieces (men and kings of both colours at
+    random squares) with a legal move."""
+    size = draughts.Board(variant=variant).variant.square_count
+    while True:
+        squares = rng.sample(range(1, size + 1), pieces)
+        sides: list[list[str]] = [[], []]
+        for i, square in enumerate(squares):
+            sides[i % 2].append(rng.choice(["", "K"]) + str(square))
+        fen = f"{rng.choice('WB')}:W{','.join(sides[0])}:B{','.join(sides[1])}"
+        try:
+            board = draughts.Board(fen, variant=variant)
+        except draughts.errors.InvalidFenError:
+            continue  # a man on its crowning row
+        if board.legal_moves:
+            return board
+
+
+@pytest.mark.parametrize(
+    ("variant", "pieces", "fens"),
+    [
+        # Two men against a king, and kings with a man left to take.
+        ("english", 2, ["W:W20,27:BK19", "W:WK14,K2:B18,K32"]),
+        ("english", 3, ["W:WK14,K2:B18,K32", "B:W22,K3:B9,K30"]),
+        ("international", 2, ["W:W28,K46:B19,K5", "B:W33:B18,K4"]),
+    ],
+)
+def test_bitbase_probes_search_alike(variant: str, pieces: int, fens: list[str]) -> None:
+    # The probes below the root give both searches the same scores, lines
+    # and node counts, on the positions named and on random endings of one
+    # or two pieces more than the bitbases hold.
+    probe = _bitbases(variant, pieces).prober()
+    rng = random.Random(pieces)
+    boards = [draughts.Board(fen, variant=variant) for fen in fens]
+    boards += [_random_ending(variant, pieces + 1 + i % 2, rng) for i in range(12)]
+    decided = 0
+    for board in boards:
+        for depth in (1, 3, 5):
+            oracle, subject = _searchers(board)
+            oracle.use_bitbases(probe)
+            subject.use_bitbases(probe)
+            pos = raw_position(board, oracle.t)
+            expected = oracle.iterate(pos, depth, full_width=1)
+            got = subject.iterate(pos, depth, full_width=1)
+            assert (got, subject.nodes) == (expected, oracle.nodes), (board.fen(), depth)
+            decided += abs(expected[1]) > _search.KNOWN_WIN - 100 or expected[1] == 0
+    assert decided >= 6  # the probes did decide scores
+    # And without them again, both forget the bitbases alike.
+    oracle, subject = _searchers(boards[0])
+    for searcher in (oracle, subject):
+        searcher.use_bitbases(probe)
+        searcher.use_bitbases(None)
+    pos = raw_position(boards[0], oracle.t)
+    assert subject.iterate(pos, 4) == oracle.iterate(pos, 4)
+    assert subject.nodes == oracle.nodes
+
+
+def test_bad_bitbases_are_refused() -> None:
+    board = draughts.Board("W:W20,27:BK19", variant="english")
+    _, subject = _searchers(board)
+    probe = _bitbases("english", 2).prober()
+    compiled = subject.compiled
+    tables = dict(probe.tables)
+    with pytest.raises(ValueError, match="pieces"):
+        compiled.bitbases(9, probe.squares, tables)
+    with pytest.raises(ValueError, match="not one new square"):
+        compiled.bitbases(2, [probe.squares[0], *probe.squares[:-1]], tables)
+    with pytest.raises(ValueError, match="one raw bit per square"):
+        compiled.bitbases(2, probe.squares[:-1], tables)
+    with pytest.raises(ValueError, match="bytes, not"):
+        compiled.bitbases(2, probe.squares, {(0, 1, 0, 1): b"\x00"})
+    with pytest.raises(ValueError, match="bad material"):
+        compiled.bitbases(2, probe.squares, {(0, 1, 0, 2): tables[0, 1, 0, 1]})
+    with pytest.raises(ValueError, match="bad material"):
+        compiled.bitbases(2, probe.squares, {(0, 1, 0, 1): "text"})
+    # A refused table leaves no bitbases: the search is the plain one.
+    oracle, _ = _searchers(board)
+    pos = raw_position(board, oracle.t)
+    assert subject.iterate(pos, 4) == oracle.iterate(pos, 4)
 
 
 def test_a_node_budget_stops_both_at_the_same_node() -> None:

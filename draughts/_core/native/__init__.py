@@ -135,7 +135,7 @@ def compiled_search(
     board the native core does not hold: the Python search runs there).
     ``evaluation`` is :meth:`draughts.engine.evaluation.Evaluator.data`;
     ``no_progress`` and ``endings`` are those of the search's
-    :class:`~draughts.engine.search.DrawTable`; ``sign`` is -1 in
+    :class:`~draughts.engine.draw_table.DrawTable`; ``sign`` is -1 in
     antidraughts; ``game_keys`` as for :class:`~draughts.engine.search.Searcher`.
     """
     if not isinstance(t, _native.Core) or not t.native_ready:

@@ -76,6 +76,13 @@ class Search:
         game_keys: Sequence[int],
         /,
     ) -> None: ...
+    def bitbases(
+        self,
+        pieces: int,
+        squares: Sequence[int],
+        tables: dict[tuple[int, int, int, int], bytes],
+        /,
+    ) -> None: ...
     def run(
         self,
         pos: tuple[int, int, int, int, int],

@@ -16,6 +16,8 @@
 
 #define WIN 1000000
 #define WON (WIN - 10000)
+#define KNOWN_WIN (WON - 1000) /* search.KNOWN_WIN: a bitbase win, less its ply */
+#define NOT_COVERED 2
 #define EXACT 0
 #define LOWER 1
 #define UPPER 2
@@ -471,12 +473,13 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
     size_t n = here->moves.len;
     int best = -WIN - 1;
     *best_at = here->order[0];
-    int next_depth = n == 1 && ply < MAX_EXTENDED_PLY ? depth : depth - 1;
+    int extend = ply < MAX_EXTENDED_PLY, forced = n == 1 && extend;
     bb_t own_men = p->bb[p->color];
     for (size_t i = 0; i < n; i++) {
         /* here may move when a child grows the plies: index afresh. */
         int at = s->plies[ply].order[i];
         Route *move = &s->plies[ply].moves.items[at];
+        int next_depth = forced || (extend && move->crowned) ? depth : depth - 1;
         Pos child;
         uint64_t child_key;
         child_of(s, p, move, key, &child, &child_key);
@@ -514,6 +517,32 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
     return best;
 }
 
+/* Probe.__call__ of draughts/engine/egtb.py: p's value for the side to
+ * move (1 won, 0 drawn, -1 lost), or NOT_COVERED. */
+static int probe_value(const Bitbases *b, const Pos *p) {
+    const bb_t sets[4] = {p->bb[0], p->bb[2], p->bb[1], p->bb[3]};
+    int count[4];
+    for (int i = 0; i < 4; i++) count[i] = popcount(sets[i]);
+    if (count[0] + count[1] + count[2] + count[3] > b->pieces) return NOT_COVERED;
+    const uint8_t *packed = b->packed[count[0]][count[1]][count[2]][count[3]];
+    if (packed == NULL) return NOT_COVERED;
+    uint64_t number = 0;
+    for (int i = 0; i < 4; i++) {
+        int numbers[PROBE_PIECES], k = 0;
+        for (bb_t x = sets[i]; x; x &= x - 1) { /* sorted as they come: a few squares */
+            int at = b->number[low_bit(x)], j = k++;
+            for (; j > 0 && numbers[j - 1] > at; j--) numbers[j] = numbers[j - 1];
+            numbers[j] = at;
+        }
+        uint64_t rank = 0;
+        for (int j = 0; j < k; j++) rank += b->choose[numbers[j]][j + 1];
+        number = number * b->choose[b->nsquares][k] + rank;
+    }
+    uint64_t at = number * 2 + (uint64_t)p->color;
+    int code = packed[at >> 2] >> (2 * (at & 3)) & 3;
+    return code == 0 ? 0 : code == 1 ? 1 : code == 2 ? -1 : NOT_COVERED;
+}
+
 /* Searcher.search */
 static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,
                   int reversible) {
@@ -523,6 +552,11 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
     s->line[s->base + (size_t)ply] = key;
     if (ply && reversible >= 4 && repeated(s, key, ply, reversible)) return 0;
     if (s->no_progress >= 0 && reversible >= s->no_progress) return 0;
+    if (s->bases.pieces && ply &&
+        popcount(p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3]) <= s->bases.pieces) {
+        int known = probe_value(&s->bases, p);
+        if (known != NOT_COVERED) return known * (KNOWN_WIN - ply);
+    }
     if (depth <= 0) return quiesce(s, p, alpha, beta, ply);
     const Entry *found = tt_get(s, key);
     Entry entry;

@@ -14,6 +14,22 @@
 #define MAX_PLANES 8
 #define SMALL_MATERIAL 8 /* _SMALL_MATERIAL: endings are looked up with this many pieces or fewer */
 
+#define PROBE_PIECES 8 /* the most pieces bitbases are probed with */
+
+/* Endgame bitbases as draughts/engine/egtb.py writes them (Probe): per
+ * material (white men, white kings, black men, black kings), two bits per
+ * position, numbered from the colexicographic ranks of each set of squares
+ * in the bitbases' own square numbers. The bytes belong to Python objects
+ * that the Search object keeps alive. */
+typedef struct {
+    int pieces; /* 0: no bitbases */
+    int nsquares;
+    int16_t number[MAX_SQUARES]; /* a square -> its number in the bitbases, -1 none */
+    uint64_t choose[MAX_SQUARES + 1][PROBE_PIECES + 1];
+    const uint8_t *packed[PROBE_PIECES + 1][PROBE_PIECES + 1][PROBE_PIECES + 1]
+                         [PROBE_PIECES + 1]; /* NULL: not probed */
+} Bitbases;
+
 /* Evaluator's data, in compact squares. */
 typedef struct {
     int nplanes;
@@ -59,6 +75,7 @@ typedef struct {
     int sign, breakthrough, no_progress; /* no_progress -1: none */
     int8_t endings[SMALL_MATERIAL + 1][SMALL_MATERIAL + 1][SMALL_MATERIAL + 1]
                   [SMALL_MATERIAL + 1]; /* -1: none; else the divisor (0: drawn) */
+    Bitbases bases;
     Entry *tt;
     size_t tt_cap, tt_count;
     long long history[2][MAX_SQUARES][MAX_SQUARES];

@@ -13,6 +13,7 @@ typedef struct {
     CoreObject *core;
     Evaluation evaluation;
     Search search;
+    PyObject *bitbase_bytes; /* a list of the bytes search.bases reads, or NULL */
     int ready, busy;
 } SearchObject;
 
@@ -260,6 +261,7 @@ static int search_object_init(SearchObject *o, PyObject *args, PyObject *kwargs)
 
 static int search_object_traverse(SearchObject *o, visitproc visit, void *arg) {
     Py_VISIT(o->core);
+    Py_VISIT(o->bitbase_bytes);
     return 0;
 }
 
@@ -268,7 +270,9 @@ static int search_object_traverse(SearchObject *o, visitproc visit, void *arg) {
  * reference to this object, so it is never cleared under a search. */
 static int search_object_clear(SearchObject *o) {
     o->ready = 0;
+    o->search.bases.pieces = 0;
     Py_CLEAR(o->core);
+    Py_CLEAR(o->bitbase_bytes);
     return 0;
 }
 
@@ -449,6 +453,92 @@ static PyObject *search_object_static(SearchObject *o, PyObject *pos) {
     return PyLong_FromLong(search_static_white(&o->search, &p));
 }
 
+/* The bitbases' square numbers: squares[i] is the raw bit of number i. */
+static int load_bitbase_squares(SearchObject *o, PyObject *squares) {
+    Bitbases *b = &o->search.bases;
+    PyObject *list = PySequence_Fast(squares, "squares must be a sequence of raw bits");
+    if (list == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(list);
+    /* Every playing square numbered: probe_value reads any piece's number. */
+    int failed = n != popcount(o->core->rules.board);
+    if (failed) PyErr_SetString(PyExc_ValueError, "squares: one raw bit per square of the board");
+    for (int sq = 0; sq < MAX_SQUARES; sq++) b->number[sq] = -1;
+    for (Py_ssize_t i = 0; !failed && i < n; i++) {
+        bb_t bit;
+        failed = to_bits(o->core, PySequence_Fast_GET_ITEM(list, i), &bit, "squares") < 0;
+        if (!failed && (popcount(bit) != 1 || b->number[low_bit(bit)] >= 0)) {
+            PyErr_Format(PyExc_ValueError, "squares: item %zd is not one new square", i);
+            failed = 1;
+        }
+        if (!failed) b->number[low_bit(bit)] = (int16_t)i;
+    }
+    Py_DECREF(list);
+    if (failed) return -1;
+    b->nsquares = (int)n;
+    for (int m = 0; m <= n; m++)
+        for (int k = 0; k <= PROBE_PIECES; k++)
+            b->choose[m][k] = k == 0 ? 1 : m == 0 ? 0 : b->choose[m - 1][k - 1] + b->choose[m - 1][k];
+    return 0;
+}
+
+/* One material's entry: (white men, white kings, black men, black kings) ->
+ * bytes of exactly the size its positions take, two bits each. */
+static int load_bitbase_material(SearchObject *o, PyObject *material, PyObject *data) {
+    Bitbases *b = &o->search.bases;
+    int n[4], total = 0;
+    int ok = PyTuple_Check(material) && PyTuple_GET_SIZE(material) == 4 && PyBytes_Check(data);
+    for (int i = 0; ok && i < 4; i++) {
+        long count = PyLong_AsLong(PyTuple_GET_ITEM(material, i));
+        ok = count >= 0 && count <= b->pieces;
+        n[i] = (int)count, total += (int)count;
+    }
+    if (!ok || PyErr_Occurred() || total > b->pieces) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "tables: bad material %R (or its data is not bytes)",
+                     material);
+        return -1;
+    }
+    uint64_t size = 2;
+    for (int i = 0; i < 4; i++) size *= b->choose[b->nsquares][n[i]];
+    if ((uint64_t)PyBytes_GET_SIZE(data) != (size + 3) / 4) {
+        PyErr_Format(PyExc_ValueError, "tables: material %R has %zd bytes, not %llu", material,
+                     PyBytes_GET_SIZE(data), (unsigned long long)((size + 3) / 4));
+        return -1;
+    }
+    b->packed[n[0]][n[1]][n[2]][n[3]] = (const uint8_t *)PyBytes_AS_STRING(data);
+    return 0;
+}
+
+/* bitbases(pieces, squares, tables): probe these bitbases (Probe of
+ * draughts/engine/egtb.py) at the nodes of pieces or fewer; pieces 0: none. */
+static PyObject *search_object_bitbases(SearchObject *o, PyObject *args) {
+    PyObject *pieces_value, *squares, *tables;
+    long pieces;
+    if (check_ready(o) < 0 ||
+        !PyArg_ParseTuple(args, "OOO!", &pieces_value, &squares, &PyDict_Type, &tables) ||
+        get_int(pieces_value, 0, PROBE_PIECES, &pieces, "pieces") < 0)
+        return NULL;
+    Bitbases *b = &o->search.bases;
+    memset(b->packed, 0, sizeof b->packed);
+    b->pieces = 0;
+    Py_CLEAR(o->bitbase_bytes);
+    if (pieces == 0) Py_RETURN_NONE;
+    b->pieces = (int)pieces;
+    PyObject *material, *data;
+    Py_ssize_t at = 0;
+    int failed = load_bitbase_squares(o, squares) < 0;
+    while (!failed && PyDict_Next(tables, &at, &material, &data))
+        failed = load_bitbase_material(o, material, data) < 0;
+    /* The values, held here: the caller's dict may change or go. */
+    o->bitbase_bytes = failed ? NULL : PyDict_Values(tables);
+    if (o->bitbase_bytes == NULL) {
+        memset(b->packed, 0, sizeof b->packed);
+        b->pieces = 0;
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* Callable from another thread while run() works without the GIL: it only
  * sets the flag the search reads (so it skips check_ready's busy test). */
 static PyObject *search_object_stop(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
@@ -466,6 +556,10 @@ static PyMethodDef search_methods[] = {
      "run($self, pos, key, depth, alpha, beta, ply, reversible, root, limits, /)\n--\n\n"
      "(score or None if a limit ran out, nodes, partial): one Searcher.search call, without "
      "the GIL."},
+    {"bitbases", (PyCFunction)search_object_bitbases, METH_VARARGS,
+     "bitbases($self, pieces, squares, tables, /)\n--\n\n"
+     "Probe these endgame bitbases (draughts.engine.egtb.Probe) below the root; pieces 0: "
+     "none."},
     {"table_move", (PyCFunction)search_object_table_move, METH_VARARGS,
      "table_move($self, pos, key, /)\n--\n\n"
      "The table's move for pos among its legal moves, or None."},

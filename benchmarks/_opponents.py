@@ -1,0 +1,132 @@
+"""What the opponent match scripts (``dame_match.py``, ``mobydam_match.py``)
+share: running ``python -m draughts match`` with its games written to a PDN
+file, and reading the games back as positions and moves for the opponent's
+own rules to check.
+
+A game is cross-checked position by position: the opponent's move generator
+must list the same moves as ours (the same origins, destinations and
+captured squares, as many of each) and the move played must be one of them.
+Where the opponent also judges the end of a game (dame-rs does), the end
+must agree too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+
+import draughts  # noqa: E402
+from draughts import pdn  # noqa: E402
+
+OPENINGS = HERE / "openings" / "international-2move.pdn"
+
+MoveKey = tuple[int, int, tuple[int, ...]]
+"""A move as both sides can name it: origin, destination, captured squares
+(sorted)."""
+
+
+def move_key(move: draughts.Move) -> MoveKey:
+    return (move.from_square, move.to_square, tuple(sorted(move.captures)))
+
+
+def plain_fen(board: draughts.Board) -> str:
+    """``board``'s FEN with every square listed (no ranges), which older
+    programs read."""
+    sides = []
+    for color, letter in ((draughts.WHITE, "W"), (draughts.BLACK, "B")):
+        squares = []
+        for square in sorted(
+            (*board.pieces(draughts.MAN, color), *board.pieces(draughts.KING, color))
+        ):
+            kind = board.piece_at(square)
+            assert kind is not None
+            squares.append(("K" if kind.kind == draughts.KING else "") + str(square))
+        sides.append(letter + ",".join(squares))
+    return f"{board.turn.letter}:{sides[0]}:{sides[1]}"
+
+
+@dataclass
+class Position:
+    fen: str
+    legal: list[MoveKey]
+    played: MoveKey
+
+
+@dataclass
+class PlayedGame:
+    number: int
+    white: str
+    black: str
+    result: str
+    ending: str
+    positions: list[Position] = field(default_factory=list)
+    final_fen: str = ""
+    over: bool = False
+    """Whether our rules end the game in its last position (not adjudicated)."""
+    winner: str | None = None
+    """``white``, ``black`` or None (a draw or no end), by our rules."""
+
+
+def run_match(arguments: Sequence[str], pdn_path: Path) -> int:
+    """``python -m draughts match ARGUMENTS --pdn PDN_PATH``, its output
+    shown as it comes; returns its exit status."""
+    command = [sys.executable, "-m", "draughts", "match", *arguments, "--pdn", str(pdn_path)]
+    print("$", " ".join(command), flush=True)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(command, env=env, check=False).returncode
+
+
+def read_played(pdn_path: Path) -> Iterator[PlayedGame]:
+    """The games of a match's PDN file, replayed by our rules."""
+    with pdn.open_pdn(pdn_path) as handle:
+        number = 0
+        while (game := pdn.read_game(handle)) is not None:
+            number += 1
+            headers = game.headers
+            comment = game.end().comment or ""
+            played = PlayedGame(
+                number,
+                headers.get("White", "?"),
+                headers.get("Black", "?"),
+                headers.get("Result", "*"),
+                " ".join(comment.split()),
+            )
+            board = game.board()
+            for move in game.mainline_moves():
+                legal = [move_key(m) for m in board.legal_moves]
+                played.positions.append(Position(plain_fen(board), legal, move_key(move)))
+                board.push(move)
+            played.final_fen = plain_fen(board)
+            outcome = board.outcome(claim_draw=True)
+            played.over = outcome is not None
+            if outcome is not None and outcome.winner is not None:
+                played.winner = "white" if outcome.winner == draughts.WHITE else "black"
+            yield played
+
+
+def compare_moves(ours: list[MoveKey], theirs: list[MoveKey], played: MoveKey) -> str | None:
+    """What is wrong with a position's moves as the opponent sees them, or
+    None when both sides list the same moves and the move played is one."""
+    if Counter(ours) != Counter(theirs):
+        only_ours = sorted(set(ours) - set(theirs))
+        only_theirs = sorted(set(theirs) - set(ours))
+        return f"moves differ: only ours {only_ours}, only theirs {only_theirs}"
+    if played not in theirs:
+        return f"the move played {played} is not legal for the opponent"
+    return None
+
+
+def summary_line(text: str) -> str:
+    """The W/D/L row of the match table for the first engine."""
+    rows = [line for line in text.splitlines() if re.match(r"\S+\s+\d+\s+\d+\s+\d+\s+\d+", line)]
+    return rows[0] if rows else "(no table)"

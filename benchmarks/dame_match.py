@@ -1,0 +1,92 @@
+"""A match against dame-rs (PyPI ``dame-rs``, a Rust International draughts
+engine with a Hub mode), every game cross-checked by dame-rs's own rules.
+
+dame-rs lives in a venv of its own (it installs a module named ``dame`` and
+a ``dame`` program)::
+
+    python3 -m venv /work/venvs/dame && /work/venvs/dame/bin/pip install dame-rs
+    python benchmarks/dame_match.py --dame-venv /work/venvs/dame --games 20 --move-time 0.2
+
+The match is ``python -m draughts match OURS "hub:VENV/bin/dame hub"`` from
+2-move ballots (``benchmarks/openings/international-2move.pdn``, each played
+with both colours), its games written to a PDN file. Every game is then
+replayed by ``VENV/bin/python benchmarks/_dame_replay.py``: at each position
+dame's legal moves must be ours (origins, destinations and captured squares),
+the move played one of them, and where our rules end the game dame's must
+end it with the same winner. The script prints the match's lines and table,
+then the cross-check, and exits with status 1 if any game disagrees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _opponents import OPENINGS, read_played, run_match
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dame-venv", type=Path, default=Path("/work/venvs/dame"))
+    parser.add_argument("--ours", default="builtin:hard", help="our engine (a match spec)")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--move-time", type=float, default=0.2, help="seconds a move, both")
+    parser.add_argument("--openings", type=Path, default=OPENINGS)
+    parser.add_argument("--pdn", type=Path, help="keep the games here (default: a temporary file)")
+    parser.add_argument("--check-only", action="store_true", help="only cross-check --pdn")
+    args = parser.parse_args()
+    dame = args.dame_venv / "bin" / "dame"
+    python = args.dame_venv / "bin" / "python"
+    if not dame.exists():
+        raise SystemExit(f"{dame}: no dame program (pip install dame-rs into that venv)")
+    folder = tempfile.TemporaryDirectory()
+    pdn_path = args.pdn or Path(folder.name) / "dame.pdn"
+    if not args.check_only:
+        status = run_match(
+            [
+                args.ours,
+                f"hub:{dame} hub",
+                "--games", str(args.games),
+                "--move-time", str(args.move_time),
+                "--openings", str(args.openings),
+                "--event", "draughts v dame-rs",
+            ],
+            pdn_path,
+        )  # fmt: skip
+        if status:
+            return status
+    games = list(read_played(pdn_path))
+    verdicts = subprocess.run(
+        [str(python), str(Path(__file__).with_name("_dame_replay.py"))],
+        input=json.dumps([dataclasses.asdict(g) for g in games]),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
+    wrong = 0
+    for game, verdict in zip(games, json.loads(verdicts.stdout), strict=True):
+        problems = list(verdict["problems"])
+        if game.over and not verdict["over"]:
+            problems.append(f"our rules end the game ({game.ending}); dame's do not")
+        elif game.over and verdict["winner"] != game.winner:
+            problems.append(f"winner: ours {game.winner}, dame's {verdict['winner']}")
+        wrong += bool(problems)
+        plies = len(game.positions)
+        status = "ok" if not problems else "DISAGREES"
+        ended = f"dame: {verdict['termination'] or 'not over'}"
+        print(f"game {game.number:>3}: {game.result:<4} {plies:>3} plies, {ended:<24} {status}")
+        for problem in problems:
+            print(f"    {problem}")
+    print(f"cross-check by dame-rs's rules: {len(games) - wrong} of {len(games)} games agree")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

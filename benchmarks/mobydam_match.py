@@ -1,0 +1,168 @@
+"""A match against Moby Dam over DXP, every game cross-checked by Moby Dam's
+own move generator.
+
+Moby Dam (Harm Jetten's International draughts engine, GPL-3.0, public at
+https://github.com/rhalbersma/mobydam, last commit 60cc8d1 of 2019) is built
+outside this repository with gcc, the engine in ``main`` and the move
+generator test program in ``test``::
+
+    git clone https://github.com/rhalbersma/mobydam /tmp/mobydam
+    make -C /tmp/mobydam/main                 # the engine: main/mobydam
+    make -C /tmp/mobydam/test movegen         # test/movegen FEN: the legal moves
+    python benchmarks/mobydam_match.py --mobydam /tmp/mobydam --games 10 --move-time 0.5
+
+The script starts ``main/mobydam`` in a temporary folder as a DXP follower
+on ``--port`` (no opening book: ``-b`` names a file that is not there; no
+endgame databases: ``-e`` an empty folder; a 2**22-entry table, 64 MiB,
+not its default 512 MiB), gives it a hard limit per move with its console
+command ``time MS`` (``--mobydam-time``, by default ``--move-time``), and
+plays ``python -m draughts match OURS dxp:127.0.0.1:PORT`` from 2-move
+ballots with both colours. Then each game is replayed by our rules and
+every position given to ``test/movegen``: it must list the same moves as
+ours (as many from each origin to each destination: its output names the
+landing squares, not the captured ones) and the move played must be one of
+them. Exits with status 1 if a game disagrees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from _opponents import OPENINGS, read_played, run_match
+
+# A move line of movegen's output: the move, then its landing squares.
+MOVE_LINE = re.compile(r"^(\d+)[-x](\d+) (\d+(?:[-x]\d+)+) *$")
+
+
+def mobydam_moves(movegen: Path, fen: str) -> list[tuple[int, int]]:
+    """Origins and destinations of the moves ``movegen`` lists for ``fen``."""
+    out = subprocess.run(
+        [str(movegen), fen], capture_output=True, text=True, check=True, timeout=30
+    ).stdout
+    count = re.search(r"nr\. of moves = (\d+)", out)
+    if count is None:
+        raise SystemExit(f"{movegen} {fen!r}: no move count in its output:\n{out}")
+    moves = [(int(m[1]), int(m[2])) for m in map(MOVE_LINE.match, out.splitlines()) if m]
+    if len(moves) != int(count[1]):
+        raise SystemExit(f"{movegen} {fen!r}: {count[1]} moves announced, {len(moves)} read")
+    return moves
+
+
+def start_follower(engine: Path, folder: Path, port: int, move_ms: int) -> subprocess.Popen[bytes]:
+    """Moby Dam listening on ``port``, once it says it is ready. Its
+    standard input stays open (it reads console commands from it, and
+    would spin on a closed one); its output goes to ``folder/console.txt``."""
+    console = open(folder / "console.txt", "wb")  # noqa: SIM115 - the process keeps it
+    process = subprocess.Popen(
+        [str(engine), "-p", str(port), "-t", "22", "-b", "no-book.opn", "-e", str(folder)],
+        cwd=folder,
+        stdin=subprocess.PIPE,
+        stdout=console,
+        stderr=subprocess.STDOUT,
+    )
+    console.close()
+    assert process.stdin is not None
+    process.stdin.write(f"time {move_ms}\n".encode())
+    process.stdin.flush()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{engine} exited with status {process.returncode}")
+        if b"ready" in (folder / "console.txt").read_bytes():
+            return process
+        time.sleep(0.2)
+    process.kill()
+    raise SystemExit(f"{engine} did not say it was ready: see {folder / 'console.txt'}")
+
+
+def stop_follower(process: subprocess.Popen[bytes]) -> None:
+    if process.stdin is not None and process.poll() is None:
+        try:
+            process.stdin.write(b"exit\n")
+            process.stdin.flush()
+        except OSError:
+            pass
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def cross_check(pdn_path: Path, movegen: Path) -> int:
+    """Replay every game by our rules and Moby Dam's; the games that disagree."""
+    wrong = 0
+    games = 0
+    for game in read_played(pdn_path):
+        games += 1
+        problems = []
+        for ply, position in enumerate(game.positions, 1):
+            ours = Counter((origin, dest) for origin, dest, _captured in position.legal)
+            theirs = Counter(mobydam_moves(movegen, position.fen))
+            if ours != theirs:
+                problems.append(f"ply {ply} ({position.fen}): ours {ours}, Moby Dam's {theirs}")
+            if position.played[:2] not in theirs:
+                problems.append(f"ply {ply}: {position.played} is not legal for Moby Dam")
+        # A win by our rules: the loser has no move (movegen cannot read a
+        # side without pieces; those endings need no second opinion).
+        both_sides = re.fullmatch(r"[WB]:W\S+:B\S+", game.final_fen)
+        if game.winner is not None and both_sides and mobydam_moves(movegen, game.final_fen):
+            problems.append(f"we end the game ({game.ending}), Moby Dam has moves")
+        wrong += bool(problems)
+        status = "ok" if not problems else "DISAGREES"
+        print(f"game {game.number:>3}: {game.result:<4} {len(game.positions):>3} plies  {status}")
+        for problem in problems[:5]:
+            print(f"    {problem}")
+    print(f"cross-check by Moby Dam's move generator: {games - wrong} of {games} games agree")
+    return wrong
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mobydam", type=Path, required=True, help="the built source folder")
+    parser.add_argument("--ours", default="builtin:hard", help="our engine (a match spec)")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--move-time", type=float, default=0.5, help="our seconds a move")
+    parser.add_argument("--mobydam-time", type=float, help="Moby Dam's (default: the same)")
+    parser.add_argument("--port", type=int, default=27541)
+    parser.add_argument("--openings", type=Path, default=OPENINGS)
+    parser.add_argument("--pdn", type=Path, help="keep the games here (default: a temporary file)")
+    parser.add_argument("--check-only", action="store_true", help="only cross-check --pdn")
+    args = parser.parse_args()
+    engine, movegen = args.mobydam / "main" / "mobydam", args.mobydam / "test" / "movegen"
+    for program in (engine, movegen):
+        if not program.exists():
+            raise SystemExit(f"{program}: not built (see the commands at the top of this script)")
+    folder = tempfile.TemporaryDirectory()
+    pdn_path = args.pdn or Path(folder.name) / "mobydam.pdn"
+    if not args.check_only:
+        seconds = args.mobydam_time or args.move_time
+        follower = start_follower(engine, Path(folder.name), args.port, round(seconds * 1000))
+        try:
+            status = run_match(
+                [
+                    args.ours,
+                    f"dxp:127.0.0.1:{args.port}",
+                    "--games", str(args.games),
+                    "--move-time", str(args.move_time),
+                    "--openings", str(args.openings),
+                    "--event", "draughts v Moby Dam",
+                ],
+                pdn_path,
+            )  # fmt: skip
+        finally:
+            stop_follower(follower)
+        if status:
+            return status
+    return 1 if cross_check(pdn_path, movegen) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

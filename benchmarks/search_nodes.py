@@ -1,0 +1,71 @@
+"""Nodes the built-in engine's search takes to complete a fixed depth, on the
+International positions of ``positions.json``, with the search's tunable
+constants as they are and as given: a measure of search changes (aspiration
+windows, extensions) that the machine's load does not move.
+
+    python benchmarks/search_nodes.py --depth 8 --set ASPIRATION=0
+
+prints, per setting, the total nodes, the nodes per position's median ratio
+to the first setting, and how many positions chose another first move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import draughts  # noqa: E402
+from draughts._context import context  # noqa: E402
+from draughts.engine import search as _search  # noqa: E402
+
+
+def run(fens: list[str], depth: int, settings: dict[str, int]) -> list[tuple[int, object]]:
+    """(nodes, first move) per position, with ``settings`` in force."""
+    saved = {name: getattr(_search, name) for name in settings}
+    for name, value in settings.items():
+        setattr(_search, name, value)
+    try:
+        found = []
+        for fen in fens:
+            board = draughts.Board(fen)
+            ctx = context(board.variant)
+            searcher = _search.searcher(ctx.core, ctx.keys)
+            pos = _search.raw_position(board, ctx.core)
+            _depth, _score, pv = searcher.iterate(pos, depth, full_width=4)
+            found.append((searcher.nodes, pv[0] if pv else None))
+        return found
+    finally:
+        for name, value in saved.items():
+            setattr(_search, name, value)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--depth", type=int, default=8)
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument(
+        "--set", action="append", default=[], help="NAME=VALUE, a constant of the search module"
+    )
+    args = parser.parse_args()
+    data = json.loads((HERE / "positions.json").read_text())
+    fens = [p["fen"] for p in data["variants"]["international"]["positions"]][: args.positions]
+    base = run(fens, args.depth, {})
+    print(f"{len(fens)} positions, depth {args.depth}, backend {draughts.BACKEND}")
+    print(f"as it is: {sum(n for n, _ in base):,} nodes")
+    for text in args.set:
+        name, _, value = text.partition("=")
+        other = run(fens, args.depth, {name: int(value)})
+        ratio = statistics.median(o[0] / b[0] for o, b in zip(other, base, strict=True))
+        moved = sum(o[1] != b[1] for o, b in zip(other, base, strict=True))
+        total = sum(n for n, _ in other)
+        print(f"{text}: {total:,} nodes, median ratio to as-it-is {ratio:.3f}, {moved} other moves")
+
+
+if __name__ == "__main__":
+    main()
