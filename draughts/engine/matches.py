@@ -118,10 +118,14 @@ class EngineSpec:
         """The text it was read from."""
         return f"{self.kind}:{self.argument}"
 
-    def make(self, time_control: TimeControl | None = None) -> Engine:
-        """A new engine. A DXP follower is asked for games whose clock is
-        ``time_control`` spread over 75 moves, or without one for games of
-        10 minutes (the whole game: a match of fixed move times or depths).
+    def make(
+        self, time_control: TimeControl | None = None, variant: Variant | None = None
+    ) -> Engine:
+        """A new engine. A Hub engine is told ``variant`` (its ``variant``
+        parameter; None: it is not told, and plays its default). A DXP
+        follower is asked for games whose clock is ``time_control`` spread
+        over 75 moves, or without one for games of 10 minutes (the whole
+        game: a match of fixed move times or depths).
 
         :raises EngineError: if it cannot be started or reached.
         """
@@ -134,7 +138,7 @@ class EngineSpec:
                 egtb=egtb_option(options.get("egtb", "none")),
             )
         if self.kind == "hub":
-            return HubEngine.popen(shlex.split(self.argument))
+            return HubEngine.popen(shlex.split(self.argument), variant=variant)
         host, _, port = self.argument.rpartition(":")
         if time_control is None:
             # No clock: ten minutes for the whole game (moves 0). A count of
@@ -589,11 +593,13 @@ class _Job:
 _reused: dict[EngineSpec, Engine] = {}  # DXP connections kept between games of one process
 
 
-def _make(spec: EngineSpec | EngineFactory, time_control: TimeControl | None) -> Engine:
+def _make(
+    spec: EngineSpec | EngineFactory, time_control: TimeControl | None, variant: Variant
+) -> Engine:
     if not isinstance(spec, EngineSpec):
         return spec()
     if spec.kind != "dxp":
-        return spec.make(time_control)
+        return spec.make(time_control, variant)
     # A DXP connection plays game after game; making one per game would ask
     # the follower to accept a new connection each time.
     if spec not in _reused:
@@ -610,9 +616,9 @@ def _release(engine: Engine, board: Board, outcome: Outcome | None) -> None:
 
 def _play_job(job: _Job) -> MatchGame:
     settings = job.settings
-    white = _make(job.white, settings.time_control)
+    white = _make(job.white, settings.time_control, job.board.variant)
     try:
-        black = _make(job.black, settings.time_control)
+        black = _make(job.black, settings.time_control, job.board.variant)
     except BaseException:
         _release(white, job.board, None)
         raise

@@ -15,6 +15,7 @@ import draughts
 from draughts import pdn
 from draughts.engine import Engine, EngineError, Limit, PlayResult, builtin
 from draughts.engine.base import Analysis
+from draughts.engine.hub import HubEngine
 from draughts.engine.matches import (
     EngineSpec,
     MatchScore,
@@ -340,6 +341,20 @@ def test_hub_engines_in_a_match() -> None:
     assert [r.termination for r in result.games] == ["engine-error", "engine-error"]
     assert "ended (exit code 3)" in result.games[0].reason
     assert (result.score.wins, result.score.losses) == (0, 2)
+
+
+def test_a_hub_engine_in_a_match_is_told_the_variant() -> None:
+    # Our own Hub engine plays international unless told: an English match
+    # must tell it, else its moves are refused or wrong for the board.
+    ours = f"hub:{shlex.quote(sys.executable)} -m draughts hub"
+    result = match(ours, "builtin:easy", variant="english", games=2, limit=FAST, max_plies=12)
+    assert all(r.termination not in ("engine-error", "illegal-move") for r in result.games)
+    assert all(r.game.board().variant.name == "english" for r in result.games)
+    engine = engine_spec(ours).make(variant=draughts.variant.ENGLISH)
+    try:
+        assert isinstance(engine, HubEngine) and engine.variant == draughts.variant.ENGLISH
+    finally:
+        engine.quit()
 
 
 def test_dxp_games_without_a_clock_ask_for_the_whole_game(monkeypatch: pytest.MonkeyPatch) -> None:
