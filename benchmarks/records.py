@@ -40,7 +40,7 @@ Rows (a row a library cannot run prints ``n/a``):
 ``pieces``, ``jobs1``, ``jobs2``
     On the OCA copied to about ``--big-mb`` MB (in a temporary folder): the
     parent's work for ``--jobs N`` alone (the file cut into the 4 MB pieces
-    sent to the workers, their bytes kept; MB/s and peak memory), and
+    sent to the workers, which read their bytes; MB/s and peak memory), and
     ``draughts validate --variant english BIG --jobs N``; the ratio of the
     two is printed after the table.
 
@@ -242,8 +242,8 @@ def worker(row: str, paths: list[str]) -> dict[str, Any]:
     elif row == "pieces":
         from draughts.pdn.offsets import _chunks
 
-        with open(paths[0], "rb") as stream:
-            for chunk in _chunks(stream, 4 << 20, keep=True):
+        with open(paths[0], "rb") as stream:  # as Validation cuts a file for --jobs N
+            for chunk in _chunks(stream, 4 << 20, keep=False):
                 games += chunk.games
         note += f", peak RSS {_peak_mb():.0f} MB"
     elif row == "tree":
