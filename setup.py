@@ -66,13 +66,22 @@ setup(
                     "module",
                     "search",
                     "search_module",
+                    "eval_patterns",
                     "ml_step",
                     "ml_env",
                 )
             ],
             depends=[
                 f"{NATIVE}/{name}.h"
-                for name in ("core", "convert", "pdn_lines", "search", "ml_step")
+                for name in (
+                    "core",
+                    "convert",
+                    "pdn_lines",
+                    "search",
+                    "ml_step",
+                    "eval_patterns",
+                    "eval_patterns_load",
+                )
             ],
             extra_compile_args=["-std=c11", "-O3"] if os.name != "nt" else [],
         )
