@@ -184,20 +184,41 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variant", choices=sorted(SOURCES))
     parser.add_argument("--steps", type=int, default=400)
-    parser.add_argument("--l2", type=float, nargs="+", default=[1e-5, 3e-5, 1e-4, 3e-4])
+    parser.add_argument("--l2", type=float, nargs="+", default=[1e-9, 1e-8, 1e-7, 1e-6])
     parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--search-depth",
+        type=int,
+        default=0,
+        help="fit to the scores of searches this deep (every game, results or not) instead",
+    )
+    parser.add_argument("--budget", type=float, default=600, help="seconds for those searches")
+    parser.add_argument("--cache", type=Path, help="an .npz file keeping the searched positions")
     args = parser.parse_args()
     begin = time.perf_counter()
     data = samples(args.variant)
     del data["deep"]
+    if args.search_depth:
+        # The scale that turns scores into expected results comes from the
+        # games with a result; the searches then give the targets.
+        scale = fit_scale(data["scores"], data["results"])
+        if args.cache and args.cache.exists():
+            data = dict(np.load(args.cache))
+        else:
+            data = samples(args.variant, args.search_depth, args.budget)
+            if args.cache:
+                np.savez_compressed(args.cache, **data)
+        data["results"] = 1 / (1 + np.exp(-scale * data.pop("deep")))
     maps = mirror_maps(args.variant)
     windows = data["configs"].shape[1]
     held = data["games"] % 5 == 0
     train = augmented({k: v[~held] for k, v in data.items()}, maps)
     test = {k: v[held] for k, v in data.items()}
-    scale = fit_scale(train["scores"], train["results"])
+    if not args.search_depth:
+        scale = fit_scale(train["scores"], train["results"])
     base_loss = log_loss(1 / (1 + np.exp(-scale * test["scores"])), test["results"])
-    print(f"scale {scale:.5f}; held-out log-loss, hand-written only: {base_loss:.5f}")
+    target = "searches' scores" if args.search_depth else "results"
+    print(f"scale {scale:.5f}; held-out log-loss to the {target}, hand-written only: {base_loss:.5f}")
     best = (base_loss, 0.0)
     for l2 in args.l2:
         table = fit_tables(train, scale, l2, args.steps, windows)

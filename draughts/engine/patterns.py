@@ -33,6 +33,7 @@ from __future__ import annotations
 import array
 import functools
 import gzip
+import os
 import sys
 import zlib
 from importlib import resources
@@ -227,9 +228,18 @@ def learned_name(t: Tables) -> str | None:
 
 @functools.lru_cache(maxsize=32)
 def patterns_for(t: Tables) -> Patterns | None:
-    """The learned patterns of a variant's tables, or None where none are shipped."""
+    """The learned patterns of a variant's tables, or None where none are
+    shipped, or when the environment variable ``DRAUGHTS_PATTERNS`` is ``0``
+    (the hand-written evaluation alone, as before the patterns; read once
+    per variant, so set it before the engine starts).
+
+    >>> import draughts
+    >>> from draughts._context import context
+    >>> patterns_for(context(draughts.variant.ENGLISH).core) is None
+    True
+    """
     name = learned_name(t)
-    if name is None:
+    if name is None or os.environ.get("DRAUGHTS_PATTERNS", "") == "0":
         return None
     data = resources.files("draughts.engine").joinpath(_FILES[name]).read_bytes()
     return Patterns(t, decode(data))
