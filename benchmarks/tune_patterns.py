@@ -218,7 +218,9 @@ def main() -> None:
         scale = fit_scale(train["scores"], train["results"])
     base_loss = log_loss(1 / (1 + np.exp(-scale * test["scores"])), test["results"])
     target = "searches' scores" if args.search_depth else "results"
-    print(f"scale {scale:.5f}; held-out log-loss to the {target}, hand-written only: {base_loss:.5f}")
+    print(
+        f"scale {scale:.5f}; held-out log-loss to the {target}, hand-written only: {base_loss:.5f}"
+    )
     best = (base_loss, 0.0)
     for l2 in args.l2:
         table = fit_tables(train, scale, l2, args.steps, windows)

@@ -30,6 +30,10 @@ the results of master games by ``benchmarks/tune_evaluation.py`` (logistic
 regression of the result on the features, a man fixed at 100), one set per
 board family: see :data:`WEIGHTS`.
 
+Where a variant has them (International), the learned patterns of
+:mod:`draughts.engine.patterns` are added: a weight per configuration of
+the men on each small region of the board.
+
 >>> import draughts
 >>> from draughts._context import context
 >>> t = context(draughts.variant.INTERNATIONAL).core
@@ -110,17 +114,21 @@ class Evaluator:
     weights of its board family (or the ``weights`` given, as opening and
     endgame tuples in :data:`FEATURES` order, for tuning), plus the learned
     patterns of :mod:`draughts.engine.patterns` where the variant has them
-    (``patterns=False``: without them, as the evaluation was before; or
-    the :class:`~draughts.engine.patterns.Patterns` given)."""
+    and no ``weights`` are given (``patterns=True`` or ``False`` decides
+    either way; or the :class:`~draughts.engine.patterns.Patterns` given
+    are used)."""
 
     def __init__(
         self,
         t: Tables,
         weights: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
-        patterns: Patterns | bool = True,
+        patterns: Patterns | bool | None = None,
     ) -> None:
         self.t = t
         self.opening, self.endgame = weights or WEIGHTS[family(t)]
+        if patterns is None:
+            # Weights being tuned are the hand-written features alone.
+            patterns = weights is None
         self.patterns: Patterns | None = (
             patterns if isinstance(patterns, Patterns) else patterns_for(t) if patterns else None
         )

@@ -226,12 +226,10 @@ def learned_name(t: Tables) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=32)
 def patterns_for(t: Tables) -> Patterns | None:
     """The learned patterns of a variant's tables, or None where none are
     shipped, or when the environment variable ``DRAUGHTS_PATTERNS`` is ``0``
-    (the hand-written evaluation alone, as before the patterns; read once
-    per variant, so set it before the engine starts).
+    (the hand-written evaluation alone, as before the patterns).
 
     >>> import draughts
     >>> from draughts._context import context
@@ -241,5 +239,10 @@ def patterns_for(t: Tables) -> Patterns | None:
     name = learned_name(t)
     if name is None or os.environ.get("DRAUGHTS_PATTERNS", "") == "0":
         return None
-    data = resources.files("draughts.engine").joinpath(_FILES[name]).read_bytes()
-    return Patterns(t, decode(data))
+    return Patterns(t, _shipped(name))
+
+
+# Per name, not per Tables: a cache keyed by the tables would keep them alive.
+@functools.lru_cache(maxsize=8)
+def _shipped(name: str) -> list[array.array[int]]:
+    return decode(resources.files("draughts.engine").joinpath(_FILES[name]).read_bytes())
