@@ -119,47 +119,54 @@ class Patterns:
                 f"windows of {CONFIGURATIONS} weights"
             )
         self.weights = weights
-        stride = t.stride
-        # Per row and start column: the configuration digits of that row's
-        # two playing squares, looked up from the 4 bits of each colour's men
-        # (the row's share of a window's number is this code times 9 ** row).
-        self.codes: dict[tuple[int, int], list[int]] = {}
+        width = t.width
+        self._full = (1 << width) - 1
+        self._per_row = (width - COLUMNS) // 2 + 1
+        # Per row: where it starts, a table from its bits to the bits of its
+        # playing squares only, their count, and a table from both colours'
+        # playing-square bits to the row's code in each window start column
+        # (the two digits of the window's squares on that row). A window's
+        # number is then its three rows' codes times 1, 9 and 81. This is
+        # about 5 times as fast as reading the squares one by one.
+        self._rows: list[tuple[int, list[int], int, list[tuple[int, ...]]]] = []
         for r in range(t.height):
-            for c0 in range(0, t.width - COLUMNS + 1, 2):
-                dark = [c for c in range(COLUMNS) if t.board_mask >> (r * stride + c0 + c) & 1]
-                table = [0] * 256
-                for bits in range(256):
-                    white, black = bits >> 4, bits & 15
-                    table[bits] = sum(
-                        (1 if white >> c & 1 else 2 if black >> c & 1 else 0) * 3**j
-                        for j, c in enumerate(dark)
+            shift = r * t.stride
+            dark = [c for c in range(width) if t.board_mask >> (shift + c) & 1]
+            squeeze = [
+                sum(1 << j for j, c in enumerate(dark) if bits >> c & 1)
+                for bits in range(1 << width)
+            ]
+            n = len(dark)
+            codes = []
+            for key in range(1 << 2 * n):
+                white, black = key >> n, key & ((1 << n) - 1)
+                state = [1 if white >> j & 1 else 2 if black >> j & 1 else 0 for j in range(n)]
+                codes.append(
+                    tuple(
+                        sum(
+                            state[j] * 3**k
+                            for k, j in enumerate(
+                                j for j, c in enumerate(dark) if c0 <= c < c0 + COLUMNS
+                            )
+                        )
+                        for c0 in range(0, 2 * self._per_row, 2)
                     )
-                self.codes[r, c0] = table
-        per_row = (t.width - COLUMNS) // 2 + 1
-        self._plan = [
-            (
-                r0,
-                [
-                    (c0, self.weights[r0 * per_row + i])
-                    for i, c0 in enumerate(range(0, 2 * per_row, 2))
-                ],
-            )
-            for r0 in range(t.height - ROWS + 1)
-        ]
+                )
+            self._rows.append((shift, squeeze, n, codes))
 
     def configurations(self, white_men: int, black_men: int) -> list[int]:
         """Each window's configuration number, in window order."""
-        stride, codes = self.t.stride, self.codes
-        out = []
-        for r0, row in self._plan:
-            for c0, _weights in row:
-                number = 0
-                for i in range(ROWS):
-                    shift = (r0 + i) * stride + c0
-                    bits = (white_men >> shift & 15) << 4 | black_men >> shift & 15
-                    number += codes[r0 + i, c0][bits] * 9**i
-                out.append(number)
-        return out
+        full = self._full
+        rows = [
+            codes[squeeze[white_men >> shift & full] << n | squeeze[black_men >> shift & full]]
+            for shift, squeeze, n, codes in self._rows
+        ]
+        columns = range(self._per_row)
+        return [
+            low[i] + 9 * middle[i] + 81 * high[i]
+            for low, middle, high in zip(rows, rows[1:], rows[2:], strict=False)
+            for i in columns
+        ]
 
     def white(self, white_men: int, black_men: int) -> int:
         """The pattern score of the men, White's point of view."""
