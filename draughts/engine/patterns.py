@@ -51,7 +51,10 @@ CONFIGURATIONS = 3**DIGITS
 
 MAGIC = b"DRPAT1"
 # The variants with learned tables: their file names, by preset variant.
-_FILES = {"international": "patterns-international.bin.gz"}
+_FILES = {
+    "international": "patterns-international.bin.gz",
+    "english": "patterns-english.bin.gz",
+}
 
 
 def windows(t: Tables) -> tuple[tuple[int, ...], ...]:
