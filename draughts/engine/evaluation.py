@@ -30,7 +30,7 @@ the results of master games by ``benchmarks/tune_evaluation.py`` (logistic
 regression of the result on the features, a man fixed at 100), one set per
 board family: see :data:`WEIGHTS`.
 
-Where a variant has them (International), the learned patterns of
+Where a variant has them (International, English), the learned patterns of
 :mod:`draughts.engine.patterns` are added: a weight per configuration of
 the men on each small region of the board.
 
@@ -201,7 +201,7 @@ class Evaluator:
 
         >>> import draughts
         >>> from draughts._context import context
-        >>> data = evaluator(context(draughts.variant.ENGLISH).core).data()
+        >>> data = evaluator(context(draughts.variant.RUSSIAN).core).data()
         >>> len(data), data[-2], data[-1]
         (13, 24, None)
         """
