@@ -6,6 +6,7 @@ from __future__ import annotations
 import array
 import gzip
 import random
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,10 @@ from draughts.engine import patterns as P
 from draughts.engine.evaluation import Evaluator
 from draughts.engine.search import raw_position
 
-native = pytest.importorskip("draughts._core.native", reason="the native core is not built")
+
+def _native() -> Any:
+    return pytest.importorskip("draughts._core.native", reason="the native core is not built")
+
 
 # Boards of every size windows fit on: 10x10, 8x8, 12x12.
 SIZES = ("international", "english", "russian", "canadian")
@@ -59,6 +63,7 @@ def test_configurations_are_the_squares_read_one_by_one(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", SIZES)
 def test_the_c_evaluation_with_patterns_is_the_pure_one(variant: str) -> None:
+    native = _native()
     pt = pure.Tables(draughts.Board(variant=variant).variant)
     nt = native.Tables(pt.variant)
     oracle = Evaluator(pt, patterns=_random_patterns(pt, 3))
@@ -107,6 +112,7 @@ def test_a_bad_pattern_file_is_refused() -> None:
 
 
 def test_the_native_search_refuses_bad_pattern_data() -> None:
+    native = _native()
     nt = native.Tables(draughts.variant.INTERNATIONAL)
     data = list(Evaluator(nt).data())
     windows, weights = data[-1]
