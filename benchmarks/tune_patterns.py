@@ -26,6 +26,7 @@ Needs numpy (the ``ml`` extra) and the game corpus beside the repository
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -43,7 +44,7 @@ from draughts.engine.search import raw_position, searcher  # noqa: E402
 from draughts.variant import find_variant  # noqa: E402
 
 # The searches that label positions use the hand-written evaluation alone.
-P._FILES.clear()
+os.environ["DRAUGHTS_PATTERNS"] = "0"
 CORPUS = HERE.parents[1] / "shared/data/pdn"
 SOURCES = {
     "international": ["international/*.pdn", "international/*/*.pdn"],

@@ -82,7 +82,7 @@ def test_the_c_evaluation_with_patterns_is_the_pure_one(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["international", "english"])
 def test_the_shipped_tables_are_symmetric_and_score_both_colours_alike(variant: str) -> None:
     t = pure.Tables(draughts.Board(variant=variant).variant)
-    p = P.patterns_for(t)
+    p = P.learned(t)
     assert p is not None
     assert any(any(table) for table in p.weights)
     for w, table in enumerate(p.weights):
@@ -101,6 +101,22 @@ def test_only_the_fitted_variants_have_patterns() -> None:
         assert Evaluator(t).data()[-1] is None
 
 
+def test_the_switch_decides_which_variants_use_their_patterns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    international = pure.Tables(draughts.variant.INTERNATIONAL)
+    english = pure.Tables(draughts.variant.ENGLISH)
+    monkeypatch.delenv("DRAUGHTS_PATTERNS", raising=False)
+    assert P.patterns_for(international) is None
+    assert P.patterns_for(english) is not None
+    assert Evaluator(english).patterns is not None
+    monkeypatch.setenv("DRAUGHTS_PATTERNS", "1")
+    assert P.patterns_for(international) is not None
+    monkeypatch.setenv("DRAUGHTS_PATTERNS", "0")
+    assert P.patterns_for(english) is None
+    assert Evaluator(english).data()[-1] is None
+
+
 def test_a_bad_pattern_file_is_refused() -> None:
     with pytest.raises(ValueError, match="not a pattern file"):
         P.decode(P.encode([[0] * P.CONFIGURATIONS])[:-8] + b"\x00" * 8)
@@ -114,7 +130,7 @@ def test_a_bad_pattern_file_is_refused() -> None:
 def test_the_native_search_refuses_bad_pattern_data() -> None:
     native = _native()
     nt = native.Tables(draughts.variant.INTERNATIONAL)
-    data = list(Evaluator(nt).data())
+    data = list(Evaluator(nt, patterns=P.learned(nt)).data())
     windows, weights = data[-1]
     for bad, message in [
         ((windows, weights[:-4]), "729 int32"),

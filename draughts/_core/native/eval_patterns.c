@@ -11,7 +11,8 @@ long long patterns_white(const Patterns *p, bb_t white_men, bb_t black_men) {
     int number[PATTERN_MAX_WINDOWS] = {0};
     for (bb_t b = white_men; b; b &= b - 1) {
         int sq = low_bit(b);
-        for (int i = 0; i < p->nmembers[sq]; i++) number[p->members[sq][i].window] += p->members[sq][i].power;
+        for (int i = 0; i < p->nmembers[sq]; i++)
+            number[p->members[sq][i].window] += p->members[sq][i].power;
     }
     for (bb_t b = black_men & ~white_men; b; b &= b - 1) {
         int sq = low_bit(b);
@@ -19,7 +20,8 @@ long long patterns_white(const Patterns *p, bb_t white_men, bb_t black_men) {
             number[p->members[sq][i].window] += 2 * p->members[sq][i].power;
     }
     long long total = 0;
-    for (int w = 0; w < p->nwindows; w++) total += p->weights[w * PATTERN_CONFIGURATIONS + number[w]];
+    for (int w = 0; w < p->nwindows; w++)
+        total += p->weights[w * PATTERN_CONFIGURATIONS + number[w]];
     return total;
 }
 
