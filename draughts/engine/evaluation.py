@@ -30,7 +30,8 @@ the results of master games by ``benchmarks/tune_evaluation.py`` (logistic
 regression of the result on the features, a man fixed at 100), one set per
 board family: see :data:`WEIGHTS`.
 
-Where a variant has them (International, English), the learned patterns of
+Where a variant uses them (English; International with
+``DRAUGHTS_PATTERNS=1``), the learned patterns of
 :mod:`draughts.engine.patterns` are added: a weight per configuration of
 the men on each small region of the board.
 
