@@ -114,10 +114,10 @@ class Evaluator:
     """One variant's evaluation: the masks its features count, and the
     weights of its board family (or the ``weights`` given, as opening and
     endgame tuples in :data:`FEATURES` order, for tuning), plus the learned
-    patterns of :mod:`draughts.engine.patterns` where the variant has them
-    and no ``weights`` are given (``patterns=True`` or ``False`` decides
-    either way; or the :class:`~draughts.engine.patterns.Patterns` given
-    are used)."""
+    patterns of :mod:`draughts.engine.patterns` where the variant uses them
+    (:func:`~draughts.engine.patterns.patterns_for`) and no ``weights`` are
+    given (``patterns=True`` or ``False`` decides either way; or the
+    :class:`~draughts.engine.patterns.Patterns` given are used)."""
 
     def __init__(
         self,
