@@ -59,6 +59,7 @@ CORE_SOURCES = (
     "module",
     "search",
     "search_module",
+    "eval_patterns",
     "ml_step",
     "ml_env",
     "ml_dataset",
@@ -82,7 +83,15 @@ setup(
             sources=[f"{NATIVE}/{name}.c" for name in CORE_SOURCES],
             depends=[
                 f"{NATIVE}/{name}.h"
-                for name in ("core", "convert", "core_api", "search", "ml_step")
+                for name in (
+                    "core",
+                    "convert",
+                    "core_api",
+                    "search",
+                    "ml_step",
+                    "eval_patterns",
+                    "eval_patterns_load",
+                )
             ],
             extra_compile_args=FLAGS,
         ),

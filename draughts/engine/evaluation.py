@@ -30,6 +30,11 @@ the results of master games by ``benchmarks/tune_evaluation.py`` (logistic
 regression of the result on the features, a man fixed at 100), one set per
 board family: see :data:`WEIGHTS`.
 
+With ``DRAUGHTS_PATTERNS=1`` in the environment, the learned patterns of
+:mod:`draughts.engine.patterns` are added for the variants that have
+them (International, English): a weight per configuration of the men on
+each small region of the board.
+
 >>> import draughts
 >>> from draughts._context import context
 >>> t = context(draughts.variant.INTERNATIONAL).core
@@ -46,6 +51,7 @@ import functools
 
 from draughts._core import Tables
 from draughts.board import Board
+from draughts.engine.patterns import Patterns, patterns_for
 from draughts.piece import BLACK, WHITE
 
 FEATURES = (
@@ -107,13 +113,26 @@ def evaluator(t: Tables) -> Evaluator:
 class Evaluator:
     """One variant's evaluation: the masks its features count, and the
     weights of its board family (or the ``weights`` given, as opening and
-    endgame tuples in :data:`FEATURES` order, for tuning)."""
+    endgame tuples in :data:`FEATURES` order, for tuning), plus the learned
+    patterns of :mod:`draughts.engine.patterns` where the variant uses them
+    (:func:`~draughts.engine.patterns.patterns_for`) and no ``weights`` are
+    given (``patterns=True`` or ``False`` decides either way; or the
+    :class:`~draughts.engine.patterns.Patterns` given are used)."""
 
     def __init__(
-        self, t: Tables, weights: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self,
+        t: Tables,
+        weights: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+        patterns: Patterns | bool | None = None,
     ) -> None:
         self.t = t
         self.opening, self.endgame = weights or WEIGHTS[family(t)]
+        if patterns is None:
+            # Weights being tuned are the hand-written features alone.
+            patterns = weights is None
+        self.patterns: Patterns | None = (
+            patterns if isinstance(patterns, Patterns) else patterns_for(t) if patterns else None
+        )
         stride, width, height, board = t.stride, t.width, t.height, t.board_mask
 
         def rows(selected: range) -> int:
@@ -178,13 +197,14 @@ class Evaluator:
         search loads them (:func:`draughts._core.compiled_search`), which
         counts the same features from them: the planes, centre, back rows,
         edge, left and right halves, far halves, the men's step shifts, the
-        rows near crowning, the cones, the blended weights, men at start.
+        rows near crowning, the cones, the blended weights, men at start,
+        and the patterns' windows and weights (None without patterns).
 
         >>> import draughts
         >>> from draughts._context import context
-        >>> data = evaluator(context(draughts.variant.ENGLISH).core).data()
-        >>> len(data), data[-1]
-        (12, 24)
+        >>> data = evaluator(context(draughts.variant.RUSSIAN).core).data()
+        >>> len(data), data[-2], data[-1]
+        (13, 24, None)
         """
         return (
             self.planes,
@@ -199,6 +219,7 @@ class Evaluator:
             self.cones,
             self.blended,
             self.men_at_start,
+            self.patterns.data() if self.patterns else None,
         )
 
     def _cones(self, color: int) -> dict[int, int]:
@@ -292,6 +313,8 @@ class Evaluator:
         """The score for the side to move, in hundredths of a man."""
         w = self.blended[(m0 | m1).bit_count()]
         total = self.side(0, m0, k0, m1 | k1, k1, w) - self.side(1, m1, k1, m0 | k0, k0, w)
+        if self.patterns:
+            total += self.men_at_start * self.patterns.white(m0, m1)
         # Rounded towards zero, so that both colours see the same score.
         score = abs(total) // self.men_at_start
         return score if (total >= 0) == (turn == 0) else -score

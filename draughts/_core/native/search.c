@@ -111,6 +111,8 @@ int search_static_white(const Search *s, const Pos *p) {
     const long long *w = s->e->blended[popcount(b[0] | b[1])];
     long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w) -
                       side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w);
+    if (s->e->patterns.nwindows)
+        total += s->e->men_at_start * patterns_white(&s->e->patterns, b[0], b[1]);
     /* Rounded towards zero, so that both colours see the same score. */
     long long magnitude = (total < 0 ? -total : total) / s->e->men_at_start;
     long long white = total >= 0 ? magnitude : -magnitude;

@@ -4,11 +4,13 @@
  *
  * The evaluation's masks and weights are computed by the Python Evaluator
  * (draughts/engine/evaluation.py) and loaded here as data, so the features
- * are defined once; C only counts them. */
+ * are defined once; C only counts them. The learned patterns (eval_patterns.h)
+ * are loaded the same way. */
 #ifndef DRAUGHTS_NATIVE_SEARCH_H
 #define DRAUGHTS_NATIVE_SEARCH_H
 
 #include "core.h"
+#include "eval_patterns.h"
 
 #define N_FEATURES 12
 #define MAX_PLANES 8
@@ -43,6 +45,7 @@ typedef struct {
     long long (*blended)[N_FEATURES]; /* per number of men on the board */
     int nblended;
     long long men_at_start;
+    Patterns patterns; /* nwindows 0: none for this variant */
 } Evaluation;
 
 /* One transposition-table entry; the best move is told apart from its

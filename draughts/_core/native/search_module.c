@@ -4,6 +4,7 @@
  * from comes from the Python Evaluator and DrawTable; everything is
  * checked here before C reads it. The GIL is released while C searches. */
 #include "convert.h"
+#include "eval_patterns_load.h"
 #include "search.h"
 
 extern PyTypeObject CoreType;
@@ -143,12 +144,12 @@ static int load_blended(SearchObject *o, PyObject *blended) {
 }
 
 /* (planes, centre, back, edge, left, right, far_half, shifts, near, cones,
- * blended, men_at_start): see Searcher's use of Evaluator. */
+ * blended, men_at_start, patterns): see Searcher's use of Evaluator. */
 static int load_evaluation(SearchObject *o, PyObject *data) {
     Evaluation *e = &o->evaluation;
     CoreObject *c = o->core;
-    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 12) {
-        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 12 values expected");
+    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 13) {
+        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 13 values expected");
         return -1;
     }
     PyObject **v = &PyTuple_GET_ITEM(data, 0);
@@ -157,7 +158,7 @@ static int load_evaluation(SearchObject *o, PyObject *data) {
         to_bits(c, v[4], &e->left, "left") < 0 || to_bits(c, v[5], &e->right, "right") < 0 ||
         pair_of_masks(c, v[6], e->far_half, "far_half") < 0 || load_shifts(o, v[7]) < 0 ||
         pair_of_masks(c, v[8], e->near, "near") < 0 || load_cones(o, v[9]) < 0 ||
-        load_blended(o, v[10]) < 0)
+        load_blended(o, v[10]) < 0 || patterns_load(c, v[12], &e->patterns) < 0)
         return -1;
     e->men_at_start = PyLong_AsLongLong(v[11]);
     if (e->men_at_start < 1) {
@@ -280,6 +281,7 @@ static void search_object_dealloc(SearchObject *o) {
     PyObject_GC_UnTrack(o);
     if (o->search.tt != NULL) search_free(&o->search);
     PyMem_RawFree(o->evaluation.blended);
+    patterns_free(&o->evaluation.patterns);
     search_object_clear(o);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
