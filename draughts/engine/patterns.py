@@ -23,7 +23,7 @@ a variant without a file keeps the hand-written evaluation alone.
 
 >>> import draughts
 >>> from draughts._context import context
->>> p = patterns_for(context(draughts.variant.ENGLISH).core)
+>>> p = learned(context(draughts.variant.ENGLISH).core)
 >>> p is not None and len(p.windows)
 18
 >>> start = draughts.Board(variant="english")
