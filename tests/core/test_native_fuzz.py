@@ -181,6 +181,9 @@ TEXT = st.text(
 )
 
 
+@pytest.mark.skipif(
+    not STATE_IN_C, reason="the PDN native module is off with the pure core (DRAUGHTS_PURE=1)"
+)
 @FUZZ
 @given(text=TEXT)
 def test_the_line_readers_take_any_text(text: str) -> None:
