@@ -49,7 +49,7 @@ from typing import IO, TYPE_CHECKING, Any
 import attrs
 
 from draughts.pdn import _validation_text
-from draughts.pdn._fastgame import FastRecord, each_game, fast_record
+from draughts.pdn._fastgame import FastRecord, each_game, fast_record, game_record
 from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
 from draughts.pdn.record import GameRecord, read_record
 from draughts.pdn.settling import Seen, read_piece, settle, survey_piece, variant_name
@@ -127,10 +127,7 @@ def _records(
         games = each_game(handle, starts, data, chunk.encoding, fast, slow)
         for start, found, record in games:
             if found is not None:
-                name, result, plies, fen, tags, _, _ = found
-                record = GameRecord(
-                    path, start.offset, start.number, name, result, plies, fen, 0, None, tags
-                )
+                record = game_record(path, start, found)
             assert record is not None
             records.append(record)
     return records

@@ -31,11 +31,12 @@ from draughts.pdn._fastcheck import Setup, setup_of
 from draughts.pdn.headers import tag_is_unknown, variant_of_tags
 from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
 from draughts.pdn.offsets import GameStart, _fast_encoding, seek_game
+from draughts.pdn.record import GameRecord
 from draughts.pdn.resolver import may_start, preset_numbering, start_board
 from draughts.pdn.settling import named_by_tags
 from draughts.variant import Variant
 
-__all__ = ["FastGame", "FastRecord", "each_game", "fast_game", "fast_record"]
+__all__ = ["FastGame", "FastRecord", "each_game", "fast_game", "fast_record", "game_record"]
 
 FastGame = tuple[str, int, "str | None", "str | None", "Choice | None"]
 """What :func:`fast_game` found: the variant's name, the moves played, the
@@ -202,40 +203,38 @@ def fast_record(text: str, default: str | None, line: bool = False) -> FastRecor
     variant, _, _, _, choice, start = found
     setup = setup_of(variant, None)
     assert setup is not None  # the check above played from it
-    names = _square_names(variant) if line else None
-    found_line = play_final(setup, text, start, names, variant.capture_separator)
+    codec, names = _writing(variant)
+    found_line = play_final(setup, text, start, names if line else None, variant.capture_separator)
     state, plies, _, result_start, result_end, men, kings, turn, moves_keys = found_line
     if state != _OK or men is None or kings is None:
         return None
-    fen = format_fen(_fen_codec(variant), (turn, (men[0], men[1]), (kings[0], kings[1])))
+    fen = format_fen(codec, (turn, (men[0], men[1]), (kings[0], kings[1])))
     tags = tuple(_TAG.findall(text, 0, start))
     return variant.name, text[result_start:result_end], plies, fen, tags, moves_keys, choice
 
 
-def _fen_codec(variant: Variant) -> FenCodec:
-    cached = _CODECS.get(id(variant))
+def game_record(file: str, start: GameStart, found: FastRecord) -> GameRecord:
+    """The :class:`~draughts.pdn.record.GameRecord` of a game of ``file``
+    starting at ``start``, from :func:`fast_record`'s answer (a game read
+    fast has no error)."""
+    name, result, plies, fen, tags, _, _ = found
+    return GameRecord(file, start.offset, start.number, name, result, plies, fen, 0, None, tags)
+
+
+def _writing(variant: Variant) -> tuple[FenCodec, tuple[str, ...]]:
+    """The variant's FEN codec and the name of each square number (index
+    0 unused), as its boards write them: its start board's context's."""
+    cached = _WRITING.get(id(variant))
     if cached is None or cached[0] is not variant:
-        cached = variant, start_board(variant)._ctx.fen
-        if len(_CODECS) < 64:
-            _CODECS[id(variant)] = cached
+        ctx = start_board(variant)._ctx
+        cached = variant, (ctx.fen, tuple(ctx.core.name_of_square))
+        if len(_WRITING) < 64:
+            _WRITING[id(variant)] = cached
     return cached[1]
 
 
-_CODECS: dict[int, tuple[Variant, FenCodec]] = {}
-
-
-def _square_names(variant: Variant) -> tuple[str, ...]:
-    """The name of each square number of the variant's board (index 0
-    unused), as moves are written."""
-    cached = _NAMES.get(id(variant))
-    if cached is None or cached[0] is not variant:
-        cached = variant, ("", *(variant.square_name(n) for n in variant.squares))
-        if len(_NAMES) < 64:
-            _NAMES[id(variant)] = cached
-    return cached[1]
-
-
-_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}
+# By the variant's identity, the variant kept in the entry (as _fastcheck keeps setups).
+_WRITING: dict[int, tuple[Variant, tuple[FenCodec, tuple[str, ...]]]] = {}
 
 
 def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:

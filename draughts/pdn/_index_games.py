@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO
 
-from draughts.pdn._fastgame import FastRecord, each_game, fast_record
+from draughts.pdn._fastgame import FastRecord, each_game, fast_record, game_record
 from draughts.pdn._index_settle import SettlingVisitor
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import GameStart, _chunk_starts, _open_chunk
@@ -60,9 +60,9 @@ def file_games(path: str, variant: Variant | str | int | None) -> Iterator[Index
 def _from_fast(
     path: str, start: GameStart, found: FastRecord
 ) -> tuple[GameRecord, MainLine, Choice | None]:
-    name, result, plies, fen, tags, line, choice = found
+    record = game_record(path, start, found)
+    name, line, choice = record.variant, found[5], found[6]
     assert line is not None  # asked for
-    record = GameRecord(path, start.offset, start.number, name, result, plies, fen, 0, None, tags)
     moves, keys = line
     start_fen = _START_FENS.get(name)
     if start_fen is None:
