@@ -206,24 +206,14 @@ def format_fen(codec: FenCodec, position: tuple[int, tuple[int, int], tuple[int,
     return f"{'WB'[turn]}:W{write(white_men, white_kings)}:B{write(black_men, black_kings)}"
 
 
-class FenCodec:
-    """One variant's FEN: its start position, and lookups that make the
-    canonical FEN fast to read and write, built once per variant.
-
-    Reading: every item the writer produces (``31``, ``K31``, ``a1``, ``Ka1``)
-    maps straight to its bit. Writing: a padded-grid bitboard is turned, a
-    byte at a time through 256-entry tables, into a mask whose bit ``j`` is
-    the ``j``-th square in writing order, so runs of men become runs of bits
-    and the loop is per run or per piece, never per square of the board.
-    """
+class _Lookups:
+    """A board's FEN lookups (see :class:`FenCodec`), shared by the
+    variants that number and name its squares alike."""
 
     def __init__(self, tables: Geometry) -> None:
-        self.geometry = tables
         count = tables.square_count
         names = tables.name_of_square
         bits = tables.bit_of_square
-        self.promotion = tables.promotion_mask
-
         # Each single-square item is read once by the general parser, so the
         # two paths cannot disagree on what an item means.
         self.items: dict[str, tuple[int, bool]] = {}
@@ -262,6 +252,50 @@ class FenCodec:
                 number = square_of_index[index] if index < len(square_of_index) else 0
                 table[value] = table[value ^ low] | (1 << place[number] if number else 0)
             self.byte_tables.append(table)
+
+
+_LOOKUPS: dict[tuple[object, ...], _Lookups] = {}
+
+
+class FenCodec:
+    """One variant's FEN: its start position, and lookups that make the
+    canonical FEN fast to read and write, built once per variant.
+
+    Reading: every item the writer produces (``31``, ``K31``, ``a1``, ``Ka1``)
+    maps straight to its bit. Writing: a padded-grid bitboard is turned, a
+    byte at a time through 256-entry tables, into a mask whose bit ``j`` is
+    the ``j``-th square in writing order, so runs of men become runs of bits
+    and the loop is per run or per piece, never per square of the board.
+    """
+
+    def __init__(self, tables: Geometry) -> None:
+        self.geometry = tables
+        names = tables.name_of_square
+        self.promotion = tables.promotion_mask
+
+        # The lookups depend on the board's squares and names alone: variants
+        # that number their board alike share them (building them took a
+        # tenth of the time of validating the OCA once, for the 8x8 variants
+        # the inference tries).
+        shape = (
+            tuple(tables.square_of_index),
+            tuple(names),
+            tuple(tables.bit_of_square),
+            tables.algebraic,
+            tables.width,
+        )
+        lookups = _LOOKUPS.get(shape)
+        if lookups is None:
+            if len(_LOOKUPS) >= 64:  # a program making boards of many shapes
+                _LOOKUPS.clear()
+            lookups = _LOOKUPS[shape] = _Lookups(tables)
+        self.items = lookups.items
+        self.numbers = lookups.numbers
+        self.upto = lookups.upto
+        self.runs = lookups.runs
+        self.labels = lookups.labels
+        self.width = lookups.width
+        self.byte_tables = lookups.byte_tables
 
     def parse(self, fen: str, limit_pieces: bool) -> FenPosition | None:
         """The position of a FEN in canonical form (``W:W..:B..``, upper

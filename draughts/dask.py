@@ -285,6 +285,7 @@ def validation(
     variant: str | None = None,
     strict: bool = False,
     blocksize: int = _BLOCKSIZE,
+    problems_only: bool = False,
 ) -> Validation:
     """:func:`draughts.pdn.validate` with the pieces of the files checked on a
     Dask cluster: the same :class:`~draughts.pdn.GameReport` of every game,
@@ -294,8 +295,9 @@ def validation(
     a client of that scheduler is made (and closed with the validation);
     with neither, the current client if there is one, else local
     processes. Every file is split into pieces of about ``blocksize`` bytes
-    of games, each a task (two passes: the survey of each game's variant,
-    then the check).
+    of games, each a task. ``problems_only`` as for
+    :func:`draughts.pdn.validate`: the games that are fine are only counted
+    on the cluster, and only the others come back.
 
     .. code-block:: python
 
@@ -318,6 +320,7 @@ def validation(
         chunk_size=blocksize,
         runner=lambda calls: _results(calls, client),
         on_close=on_close,
+        problems_only=problems_only,
     )
 
 
@@ -346,7 +349,10 @@ def validate(
         # g.pdn:1:19: illegal move '28-22' in W:W28,31,33-50:B1-18,20,23: capture is ...
         # 1 file, 2 games, 3 moves, 1 games with errors (illegal 1)
     """
-    with validation(paths, client, variant=variant, strict=strict, blocksize=blocksize) as checked:
+    # What is written out are the problems and the summary (text_lines).
+    with validation(
+        paths, client, variant=variant, strict=strict, blocksize=blocksize, problems_only=True
+    ) as checked:
         lines = _validation_text.text_lines(checked)
         found = checked.summary()
     return Summary(

@@ -190,6 +190,7 @@ def _validate(args: argparse.Namespace) -> int:
                 strict=args.strict,
                 jobs=jobs,
                 chunk_size=args.chunk_size,
+                problems_only=True,  # what text_lines and json_report write out
             )
         progress = _Progress()
         watched = _Shown(validation, progress)
@@ -249,6 +250,7 @@ def _on_cluster(args: argparse.Namespace, sources: list[Any]) -> pdn.Validation:
             variant=args.variant,
             strict=args.strict,
             blocksize=args.chunk_size,
+            problems_only=True,
         )
     except (OSError, TimeoutError) as error:  # the scheduler cannot be reached
         raise _ClusterError(f"--scheduler {args.scheduler}: {error}") from error

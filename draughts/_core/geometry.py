@@ -112,6 +112,12 @@ def _trace_rays(
     return rays
 
 
+def square_count(variant: Variant) -> int:
+    """The playing squares of ``variant``'s board, without the rest of its
+    :class:`Geometry` (the inference asks it of every candidate)."""
+    return len(_number_squares(variant, variant.width + 2)[0])
+
+
 class Geometry:
     """Everything move generation, notation and FEN need about one variant's
     board and rules, as plain numbers, tuples and masks."""

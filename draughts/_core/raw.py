@@ -69,6 +69,20 @@ CAPTURES_KEPT = 20_000
 _SQUARE_ORDER = operator.attrgetter("from_square", "to_square")
 
 
+def _step(origin: int, destination: int) -> Move:
+    """The step between two square numbers, made once in a process: a move
+    is the same value on every board that numbers its squares alike, and
+    the variants the inference tries on a file (each 8x8 one, for an
+    English archive) would otherwise build the same few hundred apiece."""
+    move = _STEPS.get((origin, destination))
+    if move is None:
+        move = _STEPS[origin, destination] = Move(origin, destination, (), (origin, destination))
+    return move
+
+
+_STEPS: dict[tuple[int, int], Move] = {}
+
+
 class MoveMaker:
     """Turns one variant's raw moves into :class:`Move` objects.
 
@@ -83,8 +97,7 @@ class MoveMaker:
         number = geometry.square_of_index
         self._number = number
         self.steps: dict[int, Move] = {
-            origin << 16 | to: Move(number[origin], number[to], (), (number[origin], number[to]))
-            for origin, to in step_pairs
+            origin << 16 | to: _step(number[origin], number[to]) for origin, to in step_pairs
         }
         """Every step, by ``origin << 16 | destination`` (internal indices)."""
         self.captures: dict[tuple[tuple[int, ...], tuple[int, ...]], Move] = {}

@@ -304,10 +304,16 @@ def validate(
     strict: bool = False,
     jobs: int = 1,
     chunk_size: int = _CHUNK_BYTES,
+    problems_only: bool = False,
 ) -> Validation:
     """Check every game of a PDN file (a path, a handle, or a list of them):
     a :class:`Validation` that yields each game's :class:`GameReport` in
     file order, and whose :meth:`~Validation.summary` adds them up.
+    With ``problems_only``, it yields only the reports of the games with an
+    error or a warning and of those whose variant their file settled or
+    that was guessed (:attr:`GameReport.guessed`); the summary still counts
+    every game. An archive is checked faster so, most with ``jobs``: the
+    games that are fine are only counted, where they are read.
 
     ``variant`` is the variant of games whose tags name none; without it,
     the evidence of each game decides, and where it leaves several variants,
@@ -327,8 +333,18 @@ def validate(
     2 international 1 []
     >>> summary.games, summary.games_with_errors, summary.ok
     (2, 1, False)
+    >>> with validate(io.BytesIO(text.encode()), problems_only=True) as validation:
+    ...     print([report.number for report in validation], validation.summary().games)
+    [1] 2
 
     :raises ValueError: for a variant the library does not know (at once);
         a file that cannot be read raises when its games are reached.
     """
-    return Validation(source, variant=variant, strict=strict, jobs=jobs, chunk_size=chunk_size)
+    return Validation(
+        source,
+        variant=variant,
+        strict=strict,
+        jobs=jobs,
+        chunk_size=chunk_size,
+        problems_only=problems_only,
+    )

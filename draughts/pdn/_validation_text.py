@@ -68,10 +68,14 @@ class _FileLines:
 
 
 def _gather(reports: Iterable[GameReport]) -> list[_FileLines]:
+    """Each file's entries (its reports may be its problems only: a file's
+    game numbers grow, and start again with the next file)."""
     files: list[_FileLines] = []
+    last = 0
     for report in reports:
-        if not files or report.number == 1 or files[-1].file != report.file:
-            files.append(_FileLines(report.file))  # a file's games start at 1
+        if not files or report.number <= last or files[-1].file != report.file:
+            files.append(_FileLines(report.file))
+        last = report.number
         files[-1].add(report)
     return files
 

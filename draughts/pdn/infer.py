@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 
 from draughts._context import context
-from draughts._core.geometry import Geometry
+from draughts._core.geometry import square_count
 from draughts._fen import format_fen, parse_fen
 from draughts.board import Board
 from draughts.errors import InvalidFenError
@@ -201,11 +201,11 @@ class Evidence:
 @functools.cache
 def _board_size(variant: Variant) -> tuple[int, int, int]:
     """Squares, files and ranks (computed once: a game is checked against
-    every candidate). The count comes from the board's geometry alone: the
+    every candidate). The count comes from the board's numbering alone: the
     variant's move tables, which ``Variant.square_count`` builds, took a
     quarter of the time of validating the OCA once, for candidates its
     games never use."""
-    return Geometry(variant).square_count, variant.width, variant.height
+    return square_count(variant), variant.width, variant.height
 
 
 # -- Reading the moves ahead ---------------------------------------------------

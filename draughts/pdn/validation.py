@@ -339,6 +339,36 @@ def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None)
     return checked
 
 
+Problems = tuple["Tally", Decided, list[Flat]]
+"""A piece read for its problems: the games it does not send added up, what
+its games decide of their file's variants, and the games it sends (see
+:func:`check_problems`)."""
+
+
+def check_problems(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> Problems:
+    """:func:`check_piece` for a validation that reports problems only:
+    the games with an error or a warning, and those whose moves leave their
+    variant open (the file settles them), go back as they are; the others
+    are only added up here. Nothing then crosses between processes, or is
+    made into a report, for the many games of an archive that are fine:
+    the parent of ``jobs=N`` had been made to do per-game work that bounded
+    how far more workers could take it."""
+    tally = Tally(name)
+    decided = Decided()
+    sent: list[Flat] = []
+    for piece, data in pieces_of(path, chunk):
+        with _open_chunk(piece, data) as handle:
+            starts = _chunk_starts(piece, data)
+            for item in check(handle, name, starts, variant, data, piece.encoding):
+                fields, _, seen = item
+                decided.add_fields(seen)
+                if fields[8] or fields[9] or (seen[2] is not None and seen[2][1]):
+                    sent.append(item)
+                else:
+                    tally.add_fields(fields[7], fields[4], fields[5])
+    return tally, decided, sent
+
+
 def recheck(path: str, report: GameReport, start: GameStart, variant: str) -> GameReport:
     """A game read again as ``variant`` (its file settled it so)."""
     with _open_text(path) as handle:
@@ -421,14 +451,28 @@ class Tally:
         self.warnings: list[PdnError] = []
 
     def add(self, report: GameReport) -> None:
-        self.games += 1
-        self.plies += report.plies
-        self.variants[report.variant] += 1
-        self.decided[report.decided_by] += 1
+        self.add_fields(report.plies, report.variant, report.decided_by)
         if report.errors:
             self.bad += 1
             self.kinds.update({e.kind for e in report.errors})
         self.warnings += report.warnings
+
+    def add_fields(self, plies: int, variant: str, decided_by: str) -> None:
+        """Count a game without errors or warnings."""
+        self.games += 1
+        self.plies += plies
+        self.variants[variant] += 1
+        self.decided[decided_by] += 1
+
+    def merge(self, other: Tally) -> None:
+        """Count the games ``other`` counted (of a later piece of the file)."""
+        self.games += other.games
+        self.plies += other.plies
+        self.bad += other.bad
+        self.kinds += other.kinds
+        self.variants += other.variants
+        self.decided += other.decided
+        self.warnings += other.warnings
 
     def summary(self, violations: Sequence[PdnError] | None) -> FileSummary:
         """The file's summary; in strict mode (``violations`` given) the
@@ -525,11 +569,13 @@ class Validation(Iterator[GameReport]):
         chunk_size: int = CHUNK_BYTES,
         runner: Runner | None = None,
         on_close: Callable[[], None] | None = None,
+        problems_only: bool = False,
     ) -> None:
         if jobs < 1 or chunk_size < 1:
             raise ValueError(f"jobs and chunk_size must be at least 1, not {jobs}, {chunk_size}")
         self.variant = variant_name(variant)
         self.strict = strict
+        self.problems_only = problems_only
         self.chunk_size = chunk_size
         single = isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read")
         self._sources: list[Any] = [sources] if single else list(sources)  # type: ignore[arg-type]
@@ -619,12 +665,15 @@ class Validation(Iterator[GameReport]):
             pieces = list(found) if len(found) > 1 else [None]
         # A file of one piece is read here, unless the tasks go to a cluster.
         split = pieces != [None] or self._runner is not None
-        calls: list[Call] = [(check_piece, (path, name, piece, self.variant)) for piece in pieces]
+        check_one = check_problems if self.problems_only else check_piece
+        calls: list[Call] = [(check_one, (path, name, piece, self.variant)) for piece in pieces]
         if self.strict:
             calls.append((strict_violations, (path,)))
         results = self._run_calls(calls, split)
         tally = Tally(name)
-        if self.variant is not None:  # every game decided by its tags or the caller
+        if self.problems_only:
+            yield from self._problems(path, pieces, results, tally)
+        elif self.variant is not None:  # every game decided by its tags or the caller
             for _ in pieces:
                 for item in next(results):
                     report = GameReport(*item[0])
@@ -634,14 +683,37 @@ class Validation(Iterator[GameReport]):
             yield from self._settled(path, pieces, results, tally)
         self._files.append(tally.summary(next(results) if self.strict else None))
 
-    def _settled(
+    def _problems(
         self, path: str, pieces: list[_Chunk | None], results: Iterator[Any], tally: Tally
+    ) -> Iterator[GameReport]:
+        """:meth:`_settled` for the problems only: each piece's games added
+        up where it was read, the games it sent settled as the whole file's
+        decided games say (counted before the spool is replayed)."""
+        decided = Decided()
+
+        def sent() -> Iterator[list[Flat]]:
+            for _ in pieces:
+                counted, decided_here, items = next(results)
+                tally.merge(counted)
+                decided.merge(decided_here)
+                yield items
+
+        yield from self._settled(path, pieces, sent(), tally, decided)
+
+    def _settled(
+        self,
+        path: str,
+        pieces: list[_Chunk | None],
+        results: Iterator[Any],
+        tally: Tally,
+        counted: Decided | None = None,
     ) -> Iterator[GameReport]:
         """The reports of a file's games once the file has settled the
         variants their moves leave open. The reports before the first such
         game are final as they come (a file whose tags name every game's
-        variant is never kept aside); from it on, they wait in the spool."""
-        decided = Decided()
+        variant is never kept aside); from it on, they wait in the spool.
+        ``counted``: the file's decided games, counted already."""
+        decided = Decided() if counted is None else counted
         spool = _Spool()
         # A verdict for each game the file settles: the same for every game
         # of one Event, choice and reason (a file repeats a few).
@@ -650,7 +722,8 @@ class Validation(Iterator[GameReport]):
             for _ in pieces:
                 for item in next(results):
                     seen = item[2]
-                    decided.add_fields(seen)
+                    if counted is None:
+                        decided.add_fields(seen)
                     if spool.count or (seen[2] is not None and seen[2][1]):
                         spool.add(item)  # an open game's report is a guess
                     else:

@@ -136,7 +136,7 @@ class TasksOnScheduler(distributed.diagnostics.plugin.SchedulerPlugin):
         tasks = [
             task
             for name, task in self.scheduler.tasks.items()
-            if distributed.utils.key_split(name) in ("check_piece", "strict_violations")
+            if distributed.utils.key_split(name) in ("check_piece", "check_problems", "strict_violations")
             and task.state != "forgotten"  # the task being forgotten, still listed
         ]
         self.submitted.update(task.key for task in tasks)

@@ -135,6 +135,39 @@ def test_pieces_and_processes_give_the_same_reports(tmp_path: Path) -> None:
             assert validation.summary() == summary
 
 
+def problems(report: GameReport) -> bool:
+    return bool(report.errors or report.warnings or report.guessed)
+
+
+def test_problems_only_gives_the_problems_and_the_same_summary(tmp_path: Path) -> None:
+    # Open games settled by their file, errors, warnings and clean games, in
+    # pieces and processes: the problems come out as in the whole report.
+    path = tmp_path / "czech.pdn"
+    path.write_text(stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn")), encoding="utf-8")
+    bad = tmp_path / "bad.pdn"
+    bad.write_text(
+        '[GameType "20"]\n1. 32-28 19-23 2. 28-22 *\n\n[GameType "20"]\n1. 31-27 *\n'
+        '\n[GameType "20"]\n1. 33-28 18-23\n',  # an illegal move, a clean game, a cut one
+        encoding="utf-8",
+    )
+    local = sorted(DATA.glob("*.pdn"))[:4]
+    sources = [str(path), str(bad), *map(str, local)]
+    for strict in (False, True):
+        with pdn.validate(sources, strict=strict) as validation:
+            every = list(validation)
+            summary = validation.summary()
+        wanted = [r for r in every if problems(r)]
+        assert {r.decided_by for r in wanted} >= {"file"}
+        assert any(r.errors for r in wanted) and any(r.warnings for r in wanted)
+        assert len(wanted) < len(every)
+        for jobs, chunk in ((1, 1 << 20), (1, 1), (2, 1), (2, 3000)):
+            with pdn.validate(
+                sources, strict=strict, jobs=jobs, chunk_size=chunk, problems_only=True
+            ) as validation:
+                assert list(validation) == wanted, (strict, jobs, chunk)
+                assert validation.summary() == summary
+
+
 def test_the_index_reads_games_as_validate_does(tmp_path: Path) -> None:
     from draughts.pdn.index import Index
 

@@ -15,7 +15,7 @@ extension was not built (no C compiler at install time) or cannot load
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from draughts._core import pure, zobrist
 from draughts._core.geometry import REVERSE
@@ -154,8 +154,13 @@ def _table_data(t: pure.Tables) -> tuple[object, ...]:
         squares = list(range(len(t.square_of_index)))
     else:
         squares = sorted(i for i, number in enumerate(t.square_of_index) if number)
+    # Where the squares are the indices, the rays are taken as they are
+    # (mapping each square cost a tenth of building an 8x8 variant's tables).
     compact = {index: n for n, index in enumerate(squares)}
-    rays = [[[compact[i] for i in ray] for ray in t.rays[index]] for index in squares]
+    if padded:
+        rays: list[Any] = [t.rays[index] for index in squares]
+    else:
+        rays = [[[compact[i] for i in ray] for ray in t.rays[index]] for index in squares]
     dirs = (
         *t.man_move_dirs,
         *t.man_capture_dirs,
