@@ -301,31 +301,22 @@ def check(
         lambda text, _: fast_game(text, variant),
         lambda handle, _: read(handle, checker, variant),
     ):
-        errors: list[PdnError] = []
-        warnings: list[PdnError] = []
+        errors: tuple[PdnError, ...] = ()
+        warnings: tuple[PdnError, ...] = ()
         if fast is not None:
             read_as, plies, event, named, choice = fast
         else:
             assert slow is not None
-            read_as, plies, errors, warnings, event, named, choice = slow
+            read_as, plies, found, noted, event, named, choice = slow
+            errors, warnings = tuple(found), tuple(noted)
         decided_by: DecidedBy = "tag" if named is not None else "caller"
         reason = None
         if choice is not None:
             decided_by = "guess" if choice.alike else "evidence"  # "guess" until the file settles
             reason = choice.reason
-        report = (
-            file,
-            start.number,
-            start.offset,
-            start.line,
-            read_as,
-            decided_by,
-            reason,
-            plies,
-            tuple(errors),
-            tuple(warnings),
-        )
-        yield report, (start[0], start[1], start[2], start[3]), seen_fields(event, named, choice)
+        offset, line, column, number = start
+        report = (file, number, offset, line, read_as, decided_by, reason, plies, errors, warnings)
+        yield report, (offset, line, column, number), seen_fields(event, named, choice)
 
 
 def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Flat]:
