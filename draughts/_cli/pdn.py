@@ -142,16 +142,21 @@ class _Progress:
         self.shown = time.monotonic()
 
     def update(self, report: pdn.GameReport) -> None:
-        if report.file != self.file:
+        self.read(report.file, report.offset)
+
+    def read(self, file: str, offset: int) -> None:
+        """``file`` is read up to byte ``offset`` (a game reported there, or
+        a piece of the file checked)."""
+        if file != self.file:
             self.clear()
-            self.file = report.file
+            self.file = file
             try:
-                self.size = 0 if report.file == "-" else os.path.getsize(report.file)
+                self.size = 0 if file == "-" else os.path.getsize(file)
             except OSError:
                 self.size = 0
             self.on = self.size >= _PROGRESS_BYTES and sys.stderr.isatty()
         if self.on and time.monotonic() - self.shown >= _PROGRESS_SECONDS:
-            done = min(report.offset, self.size)
+            done = min(offset, self.size)
             print(f"\r{self.file}: {100 * done // max(self.size, 1):3d}%", end="", file=sys.stderr)
             sys.stderr.flush()
             self.shown = time.monotonic()
@@ -180,6 +185,7 @@ def _validate(args: argparse.Namespace) -> int:
         return 2
     sources: list[Any] = [sys.stdin.buffer if name == "-" else name for name in args.files]
     validation: pdn.Validation | None = None
+    progress = _Progress()
     try:
         if args.scheduler is not None:
             validation = _on_cluster(args, sources)
@@ -191,8 +197,10 @@ def _validate(args: argparse.Namespace) -> int:
                 jobs=jobs,
                 chunk_size=args.chunk_size,
                 problems_only=True,  # what text_lines and json_report write out
+                # Only the games with problems are reported: the bar also
+                # moves as the pieces of a file are checked.
+                progress=progress.read if sys.stderr.isatty() else None,
             )
-        progress = _Progress()
         watched = _Shown(validation, progress)
         if args.json:
             report = _text.json_report(watched)

@@ -305,6 +305,7 @@ def validate(
     jobs: int = 1,
     chunk_size: int = _CHUNK_BYTES,
     problems_only: bool = False,
+    progress: Callable[[str, int], None] | None = None,
 ) -> Validation:
     """Check every game of a PDN file (a path, a handle, or a list of them):
     a :class:`Validation` that yields each game's :class:`GameReport` in
@@ -314,6 +315,9 @@ def validate(
     that was guessed (:attr:`GameReport.guessed`); the summary still counts
     every game. An archive is checked faster so, most with ``jobs``: the
     games that are fine are only counted, where they are read.
+    ``progress``, if given, is called with a file's name and the bytes of
+    it read so far each time a piece of it (about ``chunk_size`` bytes) has
+    been checked.
 
     ``variant`` is the variant of games whose tags name none; without it,
     the evidence of each game decides, and where it leaves several variants,
@@ -347,4 +351,5 @@ def validate(
         jobs=jobs,
         chunk_size=chunk_size,
         problems_only=problems_only,
+        progress=progress,
     )

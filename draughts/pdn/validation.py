@@ -539,6 +539,21 @@ class _Pool:
             self.pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _told(
+    progress: Callable[[str, int], None],
+    name: str,
+    pieces: list[_Chunk | None],
+    results: Iterator[Any],
+) -> Iterator[Any]:
+    """``results``, with ``progress`` told the end of each piece read."""
+    for piece in pieces:
+        result = next(results)
+        if piece is not None:
+            progress(name, piece.end)
+        yield result
+    yield from results
+
+
 class Validation(Iterator[GameReport]):
     """The games of PDN files being checked: iterate it for each game's
     :class:`GameReport`, in file order; :meth:`summary` says what all of
@@ -561,12 +576,14 @@ class Validation(Iterator[GameReport]):
         runner: Runner | None = None,
         on_close: Callable[[], None] | None = None,
         problems_only: bool = False,
+        progress: Callable[[str, int], None] | None = None,
     ) -> None:
         if jobs < 1 or chunk_size < 1:
             raise ValueError(f"jobs and chunk_size must be at least 1, not {jobs}, {chunk_size}")
         self.variant = variant_name(variant)
         self.strict = strict
         self.problems_only = problems_only
+        self._progress = progress
         self.chunk_size = chunk_size
         single = isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read")
         self._sources: list[Any] = [sources] if single else list(sources)  # type: ignore[arg-type]
@@ -640,7 +657,7 @@ class Validation(Iterator[GameReport]):
         return copy.name
 
     def _run_calls(self, calls: Sequence[Call], split: bool) -> Iterator[Any]:
-        if not split:
+        if not split or (self._runner is None and self._pool is None):
             return run_here(calls)
         if self._runner is not None:
             return self._runner(calls)
@@ -649,7 +666,9 @@ class Validation(Iterator[GameReport]):
 
     def _one_file(self, name: str, path: str) -> Iterator[GameReport]:
         pieces: list[_Chunk | None] = [None]
-        if self._split:
+        # Told how far it has read, a caller sees a file's progress piece by
+        # piece, also in this process: it is cut into pieces then.
+        if self._split or self._progress is not None:
             stream, encoding = _open_binary(path)
             with stream:
                 found = list(_chunks(stream, self.chunk_size, keep=False, encoding=encoding))
@@ -661,6 +680,8 @@ class Validation(Iterator[GameReport]):
         if self.strict:
             calls.append((strict_violations, (path,)))
         results = self._run_calls(calls, split)
+        if self._progress is not None:
+            results = _told(self._progress, name, pieces, results)
         tally = Tally(name)
         if self.problems_only:
             yield from self._problems(path, pieces, results, tally)

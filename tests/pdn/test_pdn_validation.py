@@ -168,6 +168,27 @@ def test_problems_only_gives_the_problems_and_the_same_summary(tmp_path: Path) -
                 assert validation.summary() == summary
 
 
+def test_progress_is_told_piece_by_piece(tmp_path: Path) -> None:
+    path = tmp_path / "czech.pdn"
+    path.write_text(stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn")), encoding="utf-8")
+    with pdn.validate(str(path)) as validation:
+        every = list(validation)
+    for jobs, only in ((1, False), (1, True), (2, True)):
+        told: list[tuple[str, int]] = []
+        with pdn.validate(
+            str(path),
+            jobs=jobs,
+            chunk_size=3000,
+            problems_only=only,
+            progress=lambda file, offset: told.append((file, offset)),
+        ) as validation:
+            reports = list(validation)
+        assert reports == (every if not only else [r for r in every if problems(r)])
+        offsets = [offset for _, offset in told]
+        assert len(told) > 5 and {file for file, _ in told} == {str(path)}
+        assert offsets == sorted(offsets) and offsets[-1] == path.stat().st_size
+
+
 def test_the_index_reads_games_as_validate_does(tmp_path: Path) -> None:
     from draughts.pdn.index import Index
 
