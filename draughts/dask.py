@@ -1,6 +1,6 @@
 """PDN files on a Dask cluster: a bag of game records, and ``validate`` run
-by the cluster's workers (needs the ``dask`` extra: ``pip install
-draughtslib[dask]``, which installs ``dask[bag]`` and ``distributed``).
+by the cluster's workers (needs the ``dask`` extra: ``pip install '.[dask]'``
+in a clone, which installs ``dask[bag]`` and ``distributed``).
 
 Files are split at game boundaries found by
 :func:`draughts.pdn.scan_starts`, in the calling process; each piece is a
@@ -78,7 +78,7 @@ def _dask() -> Any:
         import dask.delayed
     except ImportError as error:
         raise ImportError(
-            f"draughts.dask needs Dask: pip install draughtslib[dask] ({error})"
+            f"draughts.dask needs Dask: pip install 'dask[bag]' distributed ({error})"
         ) from error
     return dask
 

@@ -49,7 +49,7 @@ def add_parsers(commands: Any) -> None:
         help="read PDN files and check every move",
         description="Read every game of the PDN files, replay every move and report each "
         "problem as file:line:col: message. Exits with 1 when a game has an error. Files may "
-        "be compressed (.gz, .bz2, .xz; .zst with draughtslib[zstd]); - reads standard input. "
+        "be compressed (.gz, .bz2, .xz; .zst with the zstd extra); - reads standard input. "
         "Large inputs are split at game boundaries and checked in worker processes; the "
         "output is the same as with --jobs 1.",
     )
@@ -87,7 +87,7 @@ def add_parsers(commands: Any) -> None:
         metavar="ADDRESS",
         default=None,
         help="check the files on a Dask cluster, e.g. tcp://host:8786 (needs "
-        "draughtslib[dask]; the workers read the files by the same paths)",
+        "the dask extra; the workers read the files by the same paths)",
     )
     validate.set_defaults(run=_validate)
 
@@ -102,7 +102,7 @@ def add_parsers(commands: Any) -> None:
         "errors. Each error is printed as file:line:col: game N: message on standard error "
         "(and each game without a result marker, a record the end of the file may have cut); "
         "exits with 1 when a game has an error, 2 when a file cannot be read or written. "
-        "IN may be compressed (.gz, .bz2, .xz; .zst with draughtslib[zstd]); - reads "
+        "IN may be compressed (.gz, .bz2, .xz; .zst with the zstd extra); - reads "
         "standard input, and an OUT of - writes standard output.",
     )
     convert.add_argument(
@@ -249,7 +249,7 @@ def _on_cluster(args: argparse.Namespace, sources: list[Any]) -> pdn.Validation:
     try:
         from draughts import dask as draughts_dask
     except ImportError as error:
-        message = f"--scheduler: needs Dask: pip install draughtslib[dask] ({error})"
+        message = f"--scheduler: needs Dask: pip install 'dask[bag]' distributed ({error})"
         raise _ClusterError(message) from None
     try:
         return draughts_dask.validation(

@@ -89,7 +89,8 @@ def serve(
     except ImportError as error:
         print(
             f"draughts serve: {error.name or 'a web package'} is missing: "
-            "install the web extra with  pip install 'draughtslib[web]'",
+            "install the web extra (in a clone: pip install '.[web]'; "
+            "or pip install starlette uvicorn)",
             file=out,
         )
         return 2

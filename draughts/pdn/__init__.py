@@ -235,7 +235,7 @@ def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:
     Compressed files are read as what they decompress to, told by their first
     bytes (whatever their name): gzip (``.gz``), bzip2 (``.bz2``) and xz
     (``.xz``) with the standard library, zstd (``.zst``) when the optional
-    ``zstandard`` package is installed (``pip install draughtslib[zstd]``;
+    ``zstandard`` package is installed (the ``zstd`` extra, or ``pip install zstandard``;
     without it, opening one raises :class:`ModuleNotFoundError` naming the
     file). ``source`` may also be a binary handle (``sys.stdin.buffer``),
     which the returned handle closes when it is closed.

@@ -103,7 +103,7 @@ def _decompressed(stream: IO[bytes], name: str) -> IO[bytes]:
         stream.close()
         raise ModuleNotFoundError(
             f"{name} is zstd-compressed: reading it needs the zstandard package "
-            "(pip install draughtslib[zstd])",
+            "(pip install zstandard)",
             name="zstandard",
         ) from None
     reader: IO[bytes] = zstandard.ZstdDecompressor().stream_reader(stream, closefd=True)

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("dask.bag", reason="dask is not installed (pip install draughtslib[dask])")
+pytest.importorskip("dask.bag", reason="dask is not installed (pip install '.[dask]')")
 distributed = pytest.importorskip(
-    "distributed", reason="distributed is not installed (pip install draughtslib[dask])"
+    "distributed", reason="distributed is not installed (pip install '.[dask]')"
 )
 
 import draughts.dask  # noqa: E402
@@ -123,6 +123,9 @@ def test_validate_gives_what_the_command_line_prints(client: Any, strict: bool) 
     assert draughts.dask.validate(LOCAL, strict=strict) == summary
 
 
+TASK_NAMES = ("check_piece", "check_problems", "strict_violations")
+
+
 class TasksOnScheduler(distributed.diagnostics.plugin.SchedulerPlugin):
     """The most tasks of ``validate`` the scheduler held at once: in all, and
     not yet done (waiting, queued or running)."""
@@ -136,7 +139,7 @@ class TasksOnScheduler(distributed.diagnostics.plugin.SchedulerPlugin):
         tasks = [
             task
             for name, task in self.scheduler.tasks.items()
-            if distributed.utils.key_split(name) in ("check_piece", "check_problems", "strict_violations")
+            if distributed.utils.key_split(name) in TASK_NAMES
             and task.state != "forgotten"  # the task being forgotten, still listed
         ]
         self.submitted.update(task.key for task in tasks)

@@ -180,7 +180,7 @@ def test_progress_is_told_piece_by_piece(tmp_path: Path) -> None:
             jobs=jobs,
             chunk_size=3000,
             problems_only=only,
-            progress=lambda file, offset: told.append((file, offset)),
+            progress=lambda file, offset, told=told: told.append((file, offset)),
         ) as validation:
             reports = list(validation)
         assert reports == (every if not only else [r for r in every if problems(r)])

@@ -75,7 +75,7 @@ def test_serve_without_the_web_extra_says_how_to_get_it(monkeypatch: pytest.Monk
     out = io.StringIO()
     assert serve(host="127.0.0.1", port=0, open_browser=False, out=out) == 2
     assert "uvicorn is missing: install the web extra" in out.getvalue()
-    assert "pip install 'draughtslib[web]'" in out.getvalue()
+    assert "pip install '.[web]'" in out.getvalue()
 
 
 def test_the_page_is_answered_while_the_engine_thinks(live_server: str) -> None:
