@@ -28,18 +28,35 @@ autodoc_typehints = "signature"
 # Defaults as written in the source: `variant=INTERNATIONAL`, not the
 # Variant value's repr of several thousand characters.
 autodoc_preserve_defaults = True
-# Every cross-reference must resolve. Python's own documentation is not
-# linked (intersphinx): its inventory needs the network, which the build
-# must not (CI and this project's machines build offline). So names of the
-# standard library and of the optional dependencies are listed as known
-# instead; a broken reference to the package's own names is still an error.
+# Every cross-reference must resolve. Python's own documentation is linked
+# through intersphinx from a local copy of its inventory (Debian's
+# python3.11-doc package, which .ci/run installs): the build must not need
+# the network (CI and this project's machines build offline). Without that
+# copy, the standard library's names are listed as known instead. Names of
+# the optional dependencies are always listed as known; a broken reference
+# to the package's own names is an error either way.
+_PYTHON_INVENTORIES = [
+    path
+    for path in (
+        "/usr/share/doc/python3.11/html/objects.inv",
+        "/usr/share/doc/python3/html/objects.inv",
+    )
+    if os.path.exists(path)
+]
+if _PYTHON_INVENTORIES:
+    extensions.append("sphinx.ext.intersphinx")
+    intersphinx_mapping = {"python": ("https://docs.python.org/3", _PYTHON_INVENTORIES[0])}
 nitpicky = True
+_STDLIB = (
+    r"|collections|os|pathlib|typing|types|io|sqlite3|socket|ast|enum|threading|random"
+    r"|concurrent|subprocess|argparse"
+)
 nitpick_ignore_regex = [
     (
         r"py:.*",
-        r"(collections|os|pathlib|typing|types|io|sqlite3|socket|ast|enum|threading|random"
-        r"|concurrent|subprocess|argparse|numpy|np|attrs?|starlette|uvicorn|gymnasium"
-        r"|pettingzoo|dask|distributed|zstandard)(\..*)?",
+        r"(numpy|np|attrs?|starlette|uvicorn|gymnasium|pettingzoo|dask|distributed|zstandard"
+        + ("" if _PYTHON_INVENTORIES else _STDLIB)
+        + r")(\..*)?",
     ),
     # Builtins written without a module.
     (
