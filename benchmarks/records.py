@@ -240,7 +240,10 @@ def worker(row: str, paths: list[str]) -> dict[str, Any]:
             games, slow = _run_fast(row, datas, intl)
             note += f", {slow} games by the reader"
     elif row == "pieces":
-        from draughts.pdn.offsets import _chunks
+        try:
+            from draughts.pdn._chunking import chunks as _chunks
+        except ImportError:  # a baseline from before the cutting had a module of its own
+            from draughts.pdn.offsets import _chunks  # type: ignore[attr-defined, no-redef]
 
         with open(paths[0], "rb") as stream:  # as Validation cuts a file for --jobs N
             for chunk in _chunks(stream, 4 << 20, keep=False):

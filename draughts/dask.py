@@ -49,8 +49,9 @@ from typing import IO, TYPE_CHECKING, Any
 import attrs
 
 from draughts.pdn import _validation_text
+from draughts.pdn._chunking import Chunk, chunk_starts, chunks, open_chunk
 from draughts.pdn._fastgame import FastRecord, each_game, fast_record, game_record
-from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
+from draughts.pdn.offsets import _open_binary
 from draughts.pdn.record import GameRecord, read_record
 from draughts.pdn.settling import Seen, read_piece, settle, survey_piece, variant_name
 from draughts.pdn.validation import Validation
@@ -92,22 +93,22 @@ def _paths(paths: Paths) -> list[str]:
     return [os.fspath(path) for path in paths]
 
 
-def _pieces(path: str, blocksize: int) -> list[_Chunk]:
+def _pieces(path: str, blocksize: int) -> list[Chunk]:
     """The pieces of a file, found in this process."""
     stream, encoding = _open_binary(path)
     with stream:
-        return list(_chunks(stream, blocksize, keep=False, encoding=encoding))
+        return list(chunks(stream, blocksize, keep=False, encoding=encoding))
 
 
 def _records(
-    path: str, chunk: _Chunk, variant: Variant | str | None, settled: Sequence[str | None] | None
+    path: str, chunk: Chunk, variant: Variant | str | None, settled: Sequence[str | None] | None
 ) -> list[GameRecord]:
     """The records of a piece's games (a task); ``settled``: the variant of
     each game as its file settles it (None: ``variant`` for every game).
     A plain record with no error is read in C
     (:func:`draughts.pdn._fastgame.fast_record`), the others by the reader."""
     data = read_piece(path, chunk)
-    starts = list(_chunk_starts(chunk, data))
+    starts = list(chunk_starts(chunk, data))
     default = variant_name(variant)
 
     def variant_of(place: int) -> str | None:
@@ -123,7 +124,7 @@ def _records(
         )
 
     records = []
-    with _open_chunk(chunk, data) as handle:
+    with open_chunk(chunk, data) as handle:
         games = each_game(handle, starts, data, chunk.encoding, fast, slow)
         for start, found, record in games:
             if found is not None:

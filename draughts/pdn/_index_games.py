@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO
 
+from draughts.pdn._chunking import chunk_starts, open_chunk
 from draughts.pdn._fastgame import FastRecord, each_game, fast_record, game_record
 from draughts.pdn._index_settle import SettlingVisitor
 from draughts.pdn.infer import Choice
-from draughts.pdn.offsets import GameStart, _chunk_starts, _open_chunk
+from draughts.pdn.offsets import GameStart
 from draughts.pdn.reader import read
 from draughts.pdn.record import GameRecord, MainLine, _start_fen
 from draughts.pdn.settling import pieces_of, variant_name
@@ -36,7 +37,7 @@ def file_games(path: str, variant: Variant | str | int | None) -> Iterator[Index
         return fast_record(text, default, line=True)
 
     for piece, data in pieces_of(path, None):
-        starts = list(_chunk_starts(piece, data))
+        starts = list(chunk_starts(piece, data))
 
         def slow(
             handle: IO[str], place: int, starts: list[GameStart] = starts
@@ -46,7 +47,7 @@ def file_games(path: str, variant: Variant | str | int | None) -> Iterator[Index
             found: tuple[GameRecord, MainLine] | None = read(handle, visitor, variant)
             return None if found is None else (*found, visitor.choice)
 
-        with _open_chunk(piece, data) as handle:
+        with open_chunk(piece, data) as handle:
             for start, quick, read_slowly in each_game(
                 handle, starts, data, piece.encoding, fast, slow
             ):

@@ -28,9 +28,10 @@ from typing import IO, Literal
 import attrs
 
 from draughts.board import Board
+from draughts.pdn._chunking import Chunk, chunk_starts, chunks, open_chunk
 from draughts.pdn.headers import SKIP, BaseVisitor, SkipType, variant_of_tags
 from draughts.pdn.infer import CANDIDATES, Choice
-from draughts.pdn.offsets import _Chunk, _chunk_starts, _chunks, _open_binary, _open_chunk
+from draughts.pdn.offsets import _open_binary
 from draughts.pdn.reader import read
 from draughts.variant import Variant, find_variant
 
@@ -197,7 +198,7 @@ def survey(handle: IO[str], count: int | None = None) -> list[Seen]:
     return seen
 
 
-def read_piece(path: str, chunk: _Chunk) -> bytes:
+def read_piece(path: str, chunk: Chunk) -> bytes:
     """A piece's bytes, read from the file (decompressed)."""
     stream, _ = _open_binary(path)
     with stream:
@@ -226,7 +227,7 @@ PIECE_BYTES = 4 << 20
 check, sent to a worker by ``--jobs N``."""
 
 
-def pieces_of(path: str, chunk: _Chunk | None) -> Iterator[tuple[_Chunk, bytes]]:
+def pieces_of(path: str, chunk: Chunk | None) -> Iterator[tuple[Chunk, bytes]]:
     """A piece of a file and its bytes (None: every piece of the whole file,
     of :data:`PIECE_BYTES`, the bytes of one at a time in memory)."""
     if chunk is not None:
@@ -234,12 +235,12 @@ def pieces_of(path: str, chunk: _Chunk | None) -> Iterator[tuple[_Chunk, bytes]]
         return
     stream, encoding = _open_binary(path)
     with stream:
-        for piece in _chunks(stream, PIECE_BYTES, keep=True, encoding=encoding):
+        for piece in chunks(stream, PIECE_BYTES, keep=True, encoding=encoding):
             assert piece.data is not None  # kept
             yield piece, piece.data
 
 
-def survey_piece(path: str, chunk: _Chunk | None) -> list[Seen]:
+def survey_piece(path: str, chunk: Chunk | None) -> list[Seen]:
     """The survey of a piece of a file (None: the whole file), each game
     whose record the fast check reads (:func:`draughts.pdn._fastgame.each_game`)
     without the reader."""
@@ -248,8 +249,8 @@ def survey_piece(path: str, chunk: _Chunk | None) -> list[Seen]:
     seen: list[Seen] = []
     surveyor = _Surveyor()
     for piece, data in pieces_of(path, chunk):
-        with _open_chunk(piece, data) as handle:
-            starts = _chunk_starts(piece, data)
+        with open_chunk(piece, data) as handle:
+            starts = chunk_starts(piece, data)
             games = each_game(
                 handle,
                 starts,

@@ -61,18 +61,11 @@ import attrs
 
 from draughts.board import Board
 from draughts.move import Move
+from draughts.pdn._chunking import Chunk, chunk_starts, chunks, open_chunk
 from draughts.pdn._fastgame import each_game, fast_game
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
-from draughts.pdn.offsets import (
-    GameStart,
-    _Chunk,
-    _chunk_starts,
-    _chunks,
-    _open_binary,
-    _open_chunk,
-    seek_game,
-)
+from draughts.pdn.offsets import GameStart, _open_binary, seek_game
 from draughts.pdn.reader import read
 from draughts.pdn.settling import (
     PIECE_BYTES,
@@ -319,13 +312,13 @@ def check(
         yield report, (offset, line, column, number), seen_fields(event, named, choice)
 
 
-def check_piece(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> list[Flat]:
+def check_piece(path: str, name: str, chunk: Chunk | None, variant: str | None) -> list[Flat]:
     """Read the games of a piece of a file once (None: the whole file, a
     piece of :data:`CHUNK_BYTES` at a time)."""
     checked: list[Flat] = []
     for piece, data in pieces_of(path, chunk):
-        with _open_chunk(piece, data) as handle:
-            starts = _chunk_starts(piece, data)
+        with open_chunk(piece, data) as handle:
+            starts = chunk_starts(piece, data)
             checked += check(handle, name, starts, variant, data, piece.encoding)
     return checked
 
@@ -336,7 +329,7 @@ its games decide of their file's variants, and the games it sends (see
 :func:`check_problems`)."""
 
 
-def check_problems(path: str, name: str, chunk: _Chunk | None, variant: str | None) -> Problems:
+def check_problems(path: str, name: str, chunk: Chunk | None, variant: str | None) -> Problems:
     """:func:`check_piece` for a validation that reports problems only:
     the games with an error or a warning, and those whose moves leave their
     variant open (the file settles them), go back as they are; the others
@@ -348,8 +341,8 @@ def check_problems(path: str, name: str, chunk: _Chunk | None, variant: str | No
     decided = Decided()
     sent: list[Flat] = []
     for piece, data in pieces_of(path, chunk):
-        with _open_chunk(piece, data) as handle:
-            starts = _chunk_starts(piece, data)
+        with open_chunk(piece, data) as handle:
+            starts = chunk_starts(piece, data)
             for item in check(handle, name, starts, variant, data, piece.encoding):
                 fields, _, seen = item
                 decided.add_fields(seen)
@@ -542,7 +535,7 @@ class _Pool:
 def _told(
     progress: Callable[[str, int], None],
     name: str,
-    pieces: list[_Chunk | None],
+    pieces: list[Chunk | None],
     results: Iterator[Any],
 ) -> Iterator[Any]:
     """``results``, with ``progress`` told the end of each piece read."""
@@ -665,13 +658,13 @@ class Validation(Iterator[GameReport]):
         return self._pool(calls)
 
     def _one_file(self, name: str, path: str) -> Iterator[GameReport]:
-        pieces: list[_Chunk | None] = [None]
+        pieces: list[Chunk | None] = [None]
         # Told how far it has read, a caller sees a file's progress piece by
         # piece, also in this process: it is cut into pieces then.
         if self._split or self._progress is not None:
             stream, encoding = _open_binary(path)
             with stream:
-                found = list(_chunks(stream, self.chunk_size, keep=False, encoding=encoding))
+                found = list(chunks(stream, self.chunk_size, keep=False, encoding=encoding))
             pieces = list(found) if len(found) > 1 else [None]
         # A file of one piece is read here, unless the tasks go to a cluster.
         split = pieces != [None] or self._runner is not None
@@ -696,7 +689,7 @@ class Validation(Iterator[GameReport]):
         self._files.append(tally.summary(next(results) if self.strict else None))
 
     def _problems(
-        self, path: str, pieces: list[_Chunk | None], results: Iterator[Any], tally: Tally
+        self, path: str, pieces: list[Chunk | None], results: Iterator[Any], tally: Tally
     ) -> Iterator[GameReport]:
         """:meth:`_settled` for the problems only: each piece's games added
         up where it was read, the games it sent settled as the whole file's
@@ -715,7 +708,7 @@ class Validation(Iterator[GameReport]):
     def _settled(
         self,
         path: str,
-        pieces: list[_Chunk | None],
+        pieces: list[Chunk | None],
         results: Iterator[Any],
         tally: Tally,
         counted: Decided | None = None,

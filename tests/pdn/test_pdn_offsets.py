@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 import draughts
 from draughts import pdn
 from draughts.pdn import lexer
-from draughts.pdn.offsets import _chunk_starts, _chunks, _Lines, _open_chunk
+from draughts.pdn._chunking import chunk_starts, chunks, open_chunk
+from draughts.pdn.offsets import _Lines
 from tests.conftest import corpus_marks
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
@@ -81,16 +82,16 @@ def check_every_start(data: bytes) -> list[pdn.GameStart]:
     # Chunks (what the command line sends to worker processes): every size.
     for size in (1, 40, 1 << 20):
         got: list[Any] = []
-        chunk_starts: list[pdn.GameStart] = []
-        for chunk in _chunks(io.BytesIO(data), size, keep=True):
+        found: list[pdn.GameStart] = []
+        for chunk in chunks(io.BytesIO(data), size, keep=True):
             assert chunk.data is not None
-            with _open_chunk(chunk) as chunk_handle:
+            with open_chunk(chunk) as chunk_handle:
                 for _ in range(chunk.games):
                     game = pdn.read_game(chunk_handle)
                     assert game is not None
                     got.append(summary(game))
-            chunk_starts += _chunk_starts(chunk, chunk.data)
-        assert got == expected and chunk_starts == starts, size
+            found += chunk_starts(chunk, chunk.data)
+        assert got == expected and found == starts, size
     return starts
 
 
@@ -433,8 +434,8 @@ def test_chunk_handles_are_let_go() -> None:
     gc.collect()
     before = len(lexer._CURSORS)
     kept = []
-    for chunk in _chunks(io.BytesIO(data), 1, keep=True):
-        with _open_chunk(chunk) as handle:
+    for chunk in chunks(io.BytesIO(data), 1, keep=True):
+        with open_chunk(chunk) as handle:
             assert pdn.read_game(handle) is not None
             assert len(lexer._CURSORS) == before + 1
             kept.append(weakref.ref(handle))

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from draughts.pdn import _native, offsets
+from draughts.pdn import _chunking, _native, offsets
 from draughts.pdn.offsets import GameStart
 from tests.conftest import SHARED_PDN
 
@@ -183,9 +183,9 @@ def test_any_bytes(data: bytes) -> None:
 def test_chunks_are_the_same_on_both_scanners(monkeypatch: pytest.MonkeyPatch) -> None:
     data = b"".join(path.read_bytes() for path in FILES[:20])
     for size in (1, 500, 5000):
-        fast = list(offsets._chunks(io.BytesIO(data), size, keep=True))
+        fast = list(_chunking.chunks(io.BytesIO(data), size, keep=True))
         monkeypatch.setattr(_native, "split_games", None)
-        pure = list(offsets._chunks(io.BytesIO(data), size, keep=True))
+        pure = list(_chunking.chunks(io.BytesIO(data), size, keep=True))
         monkeypatch.undo()
         assert fast == pure
         assert b"".join(chunk.data or b"" for chunk in fast)  # the bytes are kept
