@@ -55,7 +55,6 @@ CORE_SOURCES = (
     "convert",
     "load",
     "board_state",
-    "pdn_check",
     "module",
     "search",
     "search_module",
@@ -72,6 +71,7 @@ PDN_SOURCES = (
     "pdn_split",
     "node_maker",
     "play_line",
+    "pdn_check",
     "module",
 )
 FLAGS = ["-std=c11", "-O3"] if os.name != "nt" else []

@@ -1,7 +1,7 @@
 """A whole game record (its tags, its movetext, its result) checked from its
 text without the reader, for validation: the tags read in one call into
-the native core, the variant decided as the reader decides it, the moves checked
-in one call into the native core (:mod:`draughts.pdn._fastcheck`).
+C (:mod:`draughts.pdn._native`), the variant decided as the reader decides
+it, the moves checked in one call into C (:mod:`draughts.pdn._fastcheck`).
 
 :func:`fast_game` answers only for a record the reader would read with no
 error and no warning; everywhere else (a tag it does not read plainly, a FEN
@@ -25,8 +25,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TypeVar
 
-from draughts import _core
 from draughts._fen import FenCodec, format_fen
+from draughts.pdn import _native
 from draughts.pdn._fastcheck import Setup, setup_of
 from draughts.pdn.headers import tag_is_unknown, variant_of_tags
 from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
@@ -123,7 +123,7 @@ def _fast(
 ) -> tuple[Variant, int, str | None, str | None, Choice | None, int] | None:
     """:func:`fast_game`'s answer with the variant itself and where the
     movetext starts."""
-    record_tags = _core.record_tags
+    record_tags = _native.record_tags
     if record_tags is None:
         return None
     # The tags, each alone on its line with a plain value, as the reader
@@ -145,8 +145,8 @@ def _fast(
     setup = None if variant is None else setup_of(variant, None)
     if variant is None or setup is None:
         return None
-    assert _core.check_each is not None
-    run = _core.check_each((setup,), text, start, 0)[0]
+    assert _native.check_each is not None
+    run = _native.check_each((setup,), text, start, 0)[0]
     return _answer(variant, run, event, named, None, start)
 
 
@@ -197,7 +197,7 @@ def fast_record(text: str, default: str | None, line: bool = False) -> FastRecor
     True
     """
     found = _fast(text, default)
-    play_final = _core.play_final
+    play_final = _native.play_final
     if found is None or play_final is None:
         return None
     variant, _, _, _, choice, start = found
@@ -247,8 +247,8 @@ def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:
     the text once; the choice depends on nothing else but the squares used,
     so it is made once for each such outcome (choosing was half the time of
     the fast check of a file)."""
-    assert _core.infer_each is not None and _core.check_each is not None
-    found = _core.infer_each(text, start, _STARTERS)
+    assert _native.infer_each is not None and _native.check_each is not None
+    found = _native.infer_each(text, start, _STARTERS)
     if found is None:
         return None  # a game without moves is chosen by its FEN tag alone: the reader's
     numbers, moves, first_start, first_end, starters, runs = found
@@ -258,7 +258,7 @@ def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:
     if setups is None:
         return None
     if runs is None:
-        runs = _core.check_each(setups, text, start, 0)
+        runs = _native.check_each(setups, text, start, 0)
     states = tuple([run[0] for run in runs])  # _OK, _ERROR, or more: not known here
     if _OK not in states or max(states) > _ERROR:
         # No candidate replays every move (the reader reports the errors),
@@ -309,7 +309,7 @@ def each_game(
     at the handle's offset 0). Both are also given the game's place in the
     piece, from 0. The handle is moved to a game only when the reader is to
     read it. The end: after the last start, or when ``read`` finds no game."""
-    native = _core.record_tags is not None and _fast_encoding(encoding)
+    native = _native.record_tags is not None and _fast_encoding(encoding)
     # Text of one byte a character (most files) is decoded once, and each
     # game sliced from it: a slice and a decoding a game were a tenth of
     # the time around the fast checks.

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from draughts import _core
 from draughts.dask import _pieces, _records, _settled
 from draughts.pdn import _fastgame, scan_starts, validate
+from draughts.pdn import _native as pdn_native
 from draughts.pdn.record import read_main_line, read_record
 from draughts.pdn.settling import survey_piece
 from tests.conftest import SHARED_PDN
 
-native = pytest.mark.skipif(_core.infer_each is None, reason="the native core is not built")
+native = pytest.mark.skipif(pdn_native.infer_each is None, reason="the native core is not built")
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "tests" / "data" / "pdn").glob("*.p[dh]n"))
@@ -134,7 +134,7 @@ def test_what_the_fast_check_reads() -> None:
 
 
 def test_the_pure_core_leaves_every_game_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_core, "record_tags", None)
+    monkeypatch.setattr(pdn_native, "record_tags", None)
     assert _fastgame.fast_game(RECORDS[0], None) is None
 
 

@@ -17,12 +17,7 @@
  * second on its way (the reader would wait for the rest of a split
  * capture); a route written in full, only when no legal move at all starts
  * on its first square. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include "convert.h"
-
-extern PyTypeObject CoreType;
+#include "pdn_native.h"
 
 enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2, C_SPLIT = 3, C_MOVE = 4 /* within this file only */ };
 
@@ -128,12 +123,11 @@ static int moves_from(Game *g, const RouteList *captures, int square) {
     }
     int o = 1 - g->color;
     Side side = {g->bb[g->color], g->bb[2 + g->color], g->bb[o], g->bb[2 + o]};
-    RouteList steps;
-    routes_init(&steps);
-    long n = gen_steps(&g->core->rules, g->color, &side, 0, &steps);
+    RouteList steps = {0};
+    long n = core_api->gen_steps(&g->core->rules, g->color, &side, 0, &steps);
     int found = n < 0 ? -1 : 0;
     for (size_t k = 0; n > 0 && k < steps.len && !found; k++) found = steps.items[k].origin == square;
-    routes_free(&steps);
+    core_api->routes_free(&steps);
     return found;
 }
 
@@ -158,7 +152,7 @@ static int play_written(Game *g, const int *written, int count, int capture, Pla
     RouteList *captures = &g->routes;
     captures->len = 0;
     captures->failed = 0;
-    long n = gen_captures(rules, c, &side, 0, captures);
+    long n = core_api->gen_captures(rules, c, &side, 0, captures);
     if (n < 0) return -1;
     const Route *chosen = NULL;
     Route step;
@@ -176,7 +170,7 @@ static int play_written(Game *g, const int *written, int count, int capture, Pla
         chosen = route;
         matches++;
     }
-    if (n == 0 && count == 2 && is_step(rules, c, &side, origin, dest, 0, &step)) {
+    if (n == 0 && count == 2 && core_api->is_step(rules, c, &side, origin, dest, 0, &step)) {
         chosen = &step;
         matches = 1;
     }
@@ -190,7 +184,7 @@ static int play_written(Game *g, const int *written, int count, int capture, Pla
             for (size_t k = 0; k < captures->len; k++)
                 played->alike += captures->items[k].origin == origin && captures->items[k].dest == dest;
         }
-        play(rules, chosen, c, g->bb, &g->key);
+        core_api->play(rules, chosen, c, g->bb, &g->key);
         g->color = o;
         state = C_OK;
     } else if (matches == 0 && count == 2) {
@@ -456,7 +450,7 @@ static int game_of_setup(Game *g, PyObject *setup) {
     PyObject *const *item = PyTuple_Check(setup) && PyTuple_GET_SIZE(setup) == 6
                                 ? &PyTuple_GET_ITEM(setup, 0)
                                 : NULL;
-    if (item == NULL || !PyObject_TypeCheck(item[0], &CoreType) || !PyList_Check(item[1]) ||
+    if (item == NULL || !PyObject_TypeCheck(item[0], core_api->core_type) || !PyList_Check(item[1]) ||
         PyList_GET_SIZE(item[1]) != 2 || !PyList_Check(item[2]) || PyList_GET_SIZE(item[2]) != 2 ||
         !PyBytes_Check(item[4]) || PyBytes_GET_SIZE(item[4]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
         PyErr_SetString(PyExc_TypeError, usage);
@@ -465,8 +459,8 @@ static int game_of_setup(Game *g, PyObject *setup) {
     g->core = (CoreObject *)item[0];
     if (!g->core->ready) return 1;
     for (int k = 0; k < 2; k++)
-        if (to_bits(g->core, PyList_GET_ITEM(item[1], k), &g->bb[k], "men") < 0 ||
-            to_bits(g->core, PyList_GET_ITEM(item[2], k), &g->bb[2 + k], "kings") < 0)
+        if (core_api->to_bits(g->core, PyList_GET_ITEM(item[1], k), &g->bb[k], "men") < 0 ||
+            core_api->to_bits(g->core, PyList_GET_ITEM(item[2], k), &g->bb[2 + k], "kings") < 0)
             return -1;
     long turn = PyLong_AsLong(item[3]);
     if (turn == -1 && PyErr_Occurred()) return -1;
@@ -490,9 +484,9 @@ static int game_of_setup(Game *g, PyObject *setup) {
  * NULL out of memory. */
 static PyObject *replay_answer(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit) {
     Py_ssize_t plies = 0, result[2] = {-1, -1};
-    routes_init(&g->routes);
+    g->routes = (RouteList){0};
     int state = replay(g, r, m, limit, &plies, result, NULL);
-    routes_free(&g->routes);
+    core_api->routes_free(&g->routes);
     if (state < 0) return PyErr_NoMemory();
     return Py_BuildValue("(innnn)", state, plies, (Py_ssize_t)g->warned, result[0], result[1]);
 }
@@ -582,7 +576,7 @@ PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t narg
                                     (Py_ssize_t)-1, (Py_ssize_t)-1, Py_None, Py_None, 0, Py_None);
     Line line = {g.core, args[3], args[4], NULL, NULL}, *recording = NULL;
     if (args[3] != Py_None) {
-        g.key = position_key(&g.core->rules, g.color, g.bb);
+        g.key = core_api->position_key(&g.core->rules, g.color, g.bb);
         line.moves = PyList_New(0);
         line.keys = Py_BuildValue("[K]", (unsigned long long)g.key);
         if (line.moves == NULL || line.keys == NULL) goto fail;
@@ -593,9 +587,9 @@ PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     Py_ssize_t plies = 0, result[2] = {-1, -1};
     int state = -1;
     if (read_movetext(&r, start, &m) == 0) {
-        routes_init(&g.routes);
+        g.routes = (RouteList){0};
         state = replay(&g, &r, &m, -1, &plies, result, recording);
-        routes_free(&g.routes);
+        core_api->routes_free(&g.routes);
     }
     movetext_free(&m);
     if (state < 0) {
@@ -604,7 +598,7 @@ PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     }
     PyObject *bits[4];
     for (int k = 0; k < 4; k++) {
-        bits[k] = from_bits(g.core, g.bb[k]);
+        bits[k] = core_api->from_bits(g.core, g.bb[k]);
         if (bits[k] == NULL) {
             for (int j = 0; j < k; j++) Py_DECREF(bits[j]);
             goto fail;
