@@ -144,6 +144,12 @@ for _variant in (INTERNATIONAL, ENGLISH, RUSSIAN, THAI, FRISIAN):
         )
     )
 
+NAMES = [
+    tuple(["", *(_variant.square_name(n) for n in _variant.squares)])
+    for _variant in (INTERNATIONAL, ENGLISH, RUSSIAN, THAI, FRISIAN)
+]
+"""The square names of each of SETUPS' variants, as play_final takes them."""
+
 MOVETEXT = st.one_of(
     st.text(max_size=200),
     st.lists(
@@ -256,9 +262,19 @@ def test_check_each_refuses_bad_arguments() -> None:
         with pytest.raises(ValueError):
             _pdn_native.check_each(good, "1. 32-28 *", start, 0)
     with pytest.raises(ValueError):
-        _pdn_native.infer_each("1. 32-28 *", 99, {})
+        _pdn_native.infer_each("1. 32-28 *", 99, {}, 0)
     with pytest.raises(TypeError):
-        _pdn_native.infer_each("1. 32-28 *", 0, [])
+        _pdn_native.infer_each("1. 32-28 *", 0, [], 0)
+    with pytest.raises(TypeError):
+        _pdn_native.infer_each("1. 32-28 *", 0, {})
+    with pytest.raises(ValueError):
+        _pdn_native.infer_each("1. 32-28 *", 0, {}, 3)
+    key = ("32-28", 32)
+    with pytest.raises(IndexError):  # final 2: the entry says how to write each line
+        _pdn_native.infer_each("1. 32-28 *", 0, {key: (good,)}, 2)
+    for writings in [(), ((("",), "x"), (("",), "x")), ((("",), b"x"),), ("x",)]:
+        with pytest.raises(TypeError):
+            _pdn_native.infer_each("1. 32-28 *", 0, {key: (good, (), writings)}, 2)
 
 
 @boards_in_c
@@ -271,7 +287,7 @@ def test_infer_each_reads_as_check_each(text: str, which: list[int], skip: int) 
     start = min(skip, len(text))
     numbers = array.array("h", range(100)).tobytes()
     setups = tuple((*SETUPS[k], numbers, True) for k in which)
-    found = _pdn_native.infer_each(text, start, {})
+    found = _pdn_native.infer_each(text, start, {}, 0)
     if found is None:
         return
     highest, moves, first_start, first_end, entry, runs = found
@@ -279,12 +295,48 @@ def test_infer_each_reads_as_check_each(text: str, which: list[int], skip: int) 
     assert 0 < highest < 100 and moves > 0 and start <= first_start < first_end <= len(text)
     assert text[first_start].isdigit() and text[first_end - 1].isdigit()
     key = (text[first_start:first_end], highest)
-    again = _pdn_native.infer_each(text, start, {key: (setups, "anything")})
+    again = _pdn_native.infer_each(text, start, {key: (setups, "anything")}, 0)
     assert again == (
         *found[:4],
         (setups, "anything"),
         _pdn_native.check_each(setups, text, start, 0),
     )
+
+
+@boards_in_c
+@FUZZ
+@given(
+    MOVETEXT,
+    st.lists(st.sampled_from(range(len(SETUPS))), max_size=3),
+    st.integers(0, 10),
+    st.sampled_from([1, 2]),
+)
+def test_infer_each_with_final_answers_as_play_final(
+    text: str, which: list[int], skip: int, final: int
+) -> None:
+    """With ``final``, a candidate's replay that plays every move answers
+    what ``play_final`` answers for it (its line too, with ``final`` 2, as
+    the entry's writings say), so that a game's record is read once; every
+    other replay answers as ``check_each``."""
+    start = min(skip, len(text))
+    numbers = array.array("h", range(100)).tobytes()
+    setups = tuple((*SETUPS[k], numbers, True) for k in which)
+    writings = tuple((NAMES[k], "x:"[k % 2]) for k in which)
+    found = _pdn_native.infer_each(text, start, {}, final)
+    if found is None:
+        return
+    key = (text[found[2] : found[3]], found[0])
+    runs = _pdn_native.infer_each(text, start, {key: (setups, (), writings)}, final)[5]
+    checks = _pdn_native.check_each(setups, text, start, 0)
+    assert len(runs) == len(checks) == len(setups)
+    for setup, (names, separator), run, check in zip(setups, writings, runs, checks, strict=True):
+        if check[0] != 0:
+            assert run == check
+            continue
+        wanted = _pdn_native.play_final(
+            setup, text, start, names if final == 2 else None, separator
+        )
+        assert run == wanted and run[:5] == check
 
 
 TAG_TEXT = st.lists(

@@ -62,7 +62,7 @@ def records(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.Mon
     pieces of 4 KB: several a file)."""
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(_fastgame, "_fast", lambda text, default: None)
+            patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
         pieces = _pieces(str(path), 1 << 12)
         settled: list = [None] * len(pieces)
         if variant is None:
@@ -77,7 +77,7 @@ def records(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.Mon
 def reports(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list:
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(_fastgame, "_fast", lambda text, default: None)
+            patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
         return list(validate(path, variant=variant))
 
 
@@ -169,7 +169,7 @@ def test_the_survey_is_the_same_with_the_fast_check(
 ) -> None:
     fast = survey_piece(str(path), None)
     with monkeypatch.context() as patch:
-        patch.setattr(_fastgame, "_fast", lambda text, default: None)
+        patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
         slow = survey_piece(str(path), None)
     assert fast == slow
 

@@ -138,9 +138,12 @@ class NativePdn(Protocol):
         """The plain tag pairs a game record starts with."""
 
     def infer_each(
-        self, text: str, start: int, starters: dict[Any, Any], /
-    ) -> tuple[int, int, int, int, Any, tuple[tuple[int, int, int, int, int], ...] | None] | None:
-        """What a game's movetext shows of its board, and its candidates' replays."""
+        self, text: str, start: int, starters: dict[Any, Any], final: int, /
+    ) -> tuple[int, int, int, int, Any, tuple[tuple[Any, ...], ...] | None] | None:
+        """What a game's movetext shows of its board, and its candidates'
+        replays; ``final`` 1 or 2, a replay that plays every move answered
+        as :meth:`play_final` answers (2: with its line), so that a game's
+        record needs no second replay."""
 
 
 _loaded: Any = None
@@ -173,7 +176,7 @@ check_each: Callable[..., tuple[tuple[int, int, int, int, int], ...]] | None = (
     _loaded and _loaded.check_each
 )
 """See :meth:`NativePdn.check_each`; None where the module does not run."""
-infer_each: Callable[[str, int, dict[Any, Any]], tuple[Any, ...] | None] | None = (
+infer_each: Callable[[str, int, dict[Any, Any], int], tuple[Any, ...] | None] | None = (
     _loaded and _loaded.infer_each
 )
 """See :meth:`NativePdn.infer_each`; None where the module does not run."""

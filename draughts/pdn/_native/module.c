@@ -67,7 +67,7 @@ static PyMethodDef functions[] = {
      "check_each($module, setups, text, start, limit, /)\n--\n\n"
      "A game's movetext played on bitboards from each setup (see draughts.pdn._fastcheck)."},
     {"infer_each", (PyCFunction)(void (*)(void))py_infer_each, METH_FASTCALL,
-     "infer_each($module, text, start, starters, /)\n--\n\n"
+     "infer_each($module, text, start, starters, final, /)\n--\n\n"
      "A movetext's evidence and its candidates' replays (see draughts.pdn._fastgame)."},
     {"play_final", (PyCFunction)(void (*)(void))py_play_final, METH_FASTCALL,
      "play_final($module, setup, text, start, names, separator, /)\n--\n\n"
