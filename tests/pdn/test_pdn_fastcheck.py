@@ -157,6 +157,8 @@ def test_the_fast_path_answers_for_most_plain_games() -> None:
         "1. 32-28 19-23 2-0 1. 31-27",  # text after the result
         "1. 32-28 {not closed",
         "1. 32-28-23 *",  # a route written with "-"
+        "19-23 x 2-0",  # the reader reads one cut move, not an illegal one (hypothesis found it)
+        "1. 32-28 - 19-23 *",
     ],
 )
 def test_what_the_fast_path_leaves_to_the_reader(text: str) -> None:

@@ -96,6 +96,9 @@ static int move_at(const Reader *r, Py_ssize_t *i, int written[MAX_WRITTEN], int
         if (count == MAX_WRITTEN || (written[count++] = number_at(r, &j)) == 0) return 0;
         k = blanks(r, j);
     }
+    /* The other separator next ("19-23 x 2-0"): the reader reads one move
+     * of both, and may find it cut rather than illegal. */
+    if (ch(r, k) == '-' || ch(r, k) == 'x') return 0;
     if (!space_or_end(r, j)) return 0;
     *capture = sep == 'x';
     *i = j;
