@@ -18,6 +18,7 @@
  * capture); a route written in full, only when no legal move at all starts
  * on its first square. */
 #include "pdn_native.h"
+#include "pdn_trace.h"
 
 enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2, C_SPLIT = 3, C_MOVE = 4 /* within this file only */ };
 
@@ -133,14 +134,6 @@ static int moves_from(Game *g, const RouteList *captures, int square) {
     core_api->routes_free(&steps);
     return found;
 }
-
-/* A move played, for a line being recorded: its route, and how many
- * legal moves join its two squares (more than one: the line writes its
- * whole route, as draughts.pdn.record.line_move_text does). */
-typedef struct {
-    Route route;
-    size_t alike;
-} Played;
 
 /* Play the move written as `written` (count squares): C_OK, C_ERROR (no
  * legal move starts on its square), C_UNKNOWN, or -1 out of memory. The
@@ -348,111 +341,6 @@ static int read_movetext(const Reader *r, Py_ssize_t start, Movetext *m) {
     }
 }
 
-/* The moves of a replay, kept in C while it runs (inference replays
- * several variants, most of which stop at an error): the squares each
- * move's text writes, and the position key at the start and after each
- * move. A replay that is kept has its line written out (trace_line). */
-typedef struct {
-    uint8_t *squares;  /* each move's written squares, one move after the other */
-    uint16_t *written; /* each move's count of squares, CAPTURE_TEXT added for a capture */
-    uint64_t *keys;    /* the start's key, then one a move */
-    Py_ssize_t moves, used, cap, squares_cap;
-} Trace;
-
-#define CAPTURE_TEXT 0x100
-
-static void trace_free(Trace *t) {
-    PyMem_Free(t->squares);
-    PyMem_Free(t->written);
-    PyMem_Free(t->keys);
-}
-
-/* Room for one more move: 0, or -1 out of memory. */
-static int trace_room(Trace *t) {
-    if (t->moves + 2 > t->cap) {
-        Py_ssize_t cap = t->cap ? 2 * t->cap : 128;
-        uint16_t *written = PyMem_Realloc(t->written, (size_t)cap * sizeof *written);
-        if (written == NULL) return -1;
-        t->written = written;
-        uint64_t *keys = PyMem_Realloc(t->keys, (size_t)cap * sizeof *keys);
-        if (keys == NULL) return -1;
-        t->keys = keys, t->cap = cap;
-    }
-    if (t->used + MAX_SQUARES + 1 > t->squares_cap) {
-        Py_ssize_t cap = 2 * (t->squares_cap + MAX_SQUARES + 1);
-        uint8_t *squares = PyMem_Realloc(t->squares, (size_t)cap);
-        if (squares == NULL) return -1;
-        t->squares = squares, t->squares_cap = cap;
-    }
-    return 0;
-}
-
-/* Record the move played and the key after it, as
- * draughts.pdn.record.line_move_text writes a move: its two squares, or
- * a capture's whole route where another legal move joins the same two.
- * 0, or -1 out of memory. */
-static int trace_add(Trace *t, const Played *played, uint64_t key) {
-    if (trace_room(t) < 0) return -1;
-    const Route *route = &played->route;
-    int count = route->ncaps == 0 || played->alike < 2 ? 2 : route->ncaps + 1;
-    uint8_t *sq = t->squares + t->used;
-    for (int k = 0; k < count; k++)
-        sq[k] = count == 2 ? (k ? route->dest : route->origin) : route->path[k];
-    t->used += count;
-    t->written[t->moves] = (uint16_t)(count | (route->ncaps ? CAPTURE_TEXT : 0));
-    t->keys[++t->moves] = key;
-    return 0;
-}
-
-/* One move's text from its squares (names: each square number's name,
- * index 0 unused); NULL with an exception. */
-static PyObject *move_text(const CoreObject *core, PyObject *names, PyObject *separator,
-                           const uint8_t *sq, int written) {
-    int count = written & ~CAPTURE_TEXT;
-    PyObject *squares = PyTuple_New(count);
-    if (squares == NULL) return NULL;
-    for (int k = 0; k < count; k++) {
-        Py_ssize_t number = core->number[sq[k]];
-        if (number < 1 || number >= PyTuple_GET_SIZE(names)) {
-            PyErr_SetString(PyExc_ValueError, "play_final: a square without a name");
-            Py_DECREF(squares);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(squares, k, Py_NewRef(PyTuple_GET_ITEM(names, number)));
-    }
-    PyObject *text = written & CAPTURE_TEXT ? PyUnicode_Join(separator, squares)
-                                            : PyUnicode_FromFormat("%U-%U",
-                                                                   PyTuple_GET_ITEM(squares, 0),
-                                                                   PyTuple_GET_ITEM(squares, 1));
-    Py_DECREF(squares);
-    return text;
-}
-
-/* The line recorded, (moves, keys) as draughts.pdn.record.MainLine keeps
- * it; NULL with an exception. */
-static PyObject *trace_line(const Trace *t, const CoreObject *core, PyObject *names,
-                            PyObject *separator) {
-    PyObject *moves = PyTuple_New(t->moves), *keys = PyTuple_New(t->moves + 1);
-    if (moves == NULL || keys == NULL) goto fail;
-    const uint8_t *sq = t->squares;
-    for (Py_ssize_t k = 0; k < t->moves; k++) {
-        PyObject *text = move_text(core, names, separator, sq, t->written[k]);
-        if (text == NULL) goto fail;
-        PyTuple_SET_ITEM(moves, k, text);
-        sq += t->written[k] & ~CAPTURE_TEXT;
-    }
-    for (Py_ssize_t k = 0; k <= t->moves; k++) {
-        PyObject *key = PyLong_FromUnsignedLongLong(t->keys[k]);
-        if (key == NULL) goto fail;
-        PyTuple_SET_ITEM(keys, k, key);
-    }
-    return Py_BuildValue("(NN)", moves, keys);
-fail:
-    Py_XDECREF(moves);
-    Py_XDECREF(keys);
-    return NULL;
-}
-
 /* Play the moves read: the state (C_*), the plies played, where the result
  * starts and ends (-1 if none, or if the replay stopped before it); -1 out
  * of memory. Each move played is recorded in `trace` where that is not
@@ -510,7 +398,8 @@ static int game_of_setup(Game *g, PyObject *setup) {
                                 : NULL;
     if (item == NULL || !PyObject_TypeCheck(item[0], core_api->core_type) ||
         !PyList_Check(item[1]) || PyList_GET_SIZE(item[1]) != 2 || !PyList_Check(item[2]) ||
-        PyList_GET_SIZE(item[2]) != 2 || !PyBytes_Check(item[4]) || PyBytes_GET_SIZE(item[4]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
+        PyList_GET_SIZE(item[2]) != 2 || !PyBytes_Check(item[4]) ||
+        PyBytes_GET_SIZE(item[4]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
         PyErr_SetString(PyExc_TypeError, usage);
         return -1;
     }
