@@ -55,7 +55,6 @@ CORE_SOURCES = (
     "convert",
     "load",
     "board_state",
-    "pdn_check",
     "module",
     "search",
     "search_module",
@@ -72,6 +71,8 @@ PDN_SOURCES = (
     "pdn_split",
     "node_maker",
     "play_line",
+    "pdn_check",
+    "pdn_trace",
     "module",
 )
 FLAGS = ["-std=c11", "-O3"] if os.name != "nt" else []
@@ -99,7 +100,7 @@ setup(
             "draughts.pdn._native._c",
             sources=[f"{PDN_NATIVE}/{name}.c" for name in PDN_SOURCES],
             include_dirs=[NATIVE],  # core_api.h, and the core's types for the files that use them
-            depends=[f"{PDN_NATIVE}/{name}.h" for name in ("pdn_native", "pdn_lines")]
+            depends=[f"{PDN_NATIVE}/{name}.h" for name in ("pdn_native", "pdn_lines", "pdn_trace")]
             + [f"{NATIVE}/{name}.h" for name in ("core_api", "core", "convert")],
             extra_compile_args=FLAGS,
         ),

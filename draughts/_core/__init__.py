@@ -15,8 +15,9 @@ reaches move generation only through the names exported here:
 - :class:`BoardState` is the base class of :class:`draughts.Board`: its
   mutable state (:data:`STATE_NAMES`). The native one also plays and takes
   back moves (``push`` and ``pop`` in C; the PDN reader's own native module,
-  :mod:`draughts.pdn._native`, plays its plain lines with them through the
-  core's C API); the pure one leaves that to Board's Python methods.
+  :mod:`draughts.pdn._native`, plays its plain lines with them, and checks
+  whole games on the move generator, through the core's C API); the pure
+  one leaves that to Board's Python methods.
 - Moves are :class:`~draughts._core.raw.RawMove` values (internal indices);
   :func:`~draughts._core.raw.apply` plays one on the bitboards, and
   ``tables(...).moves`` (a :class:`~draughts._core.raw.MoveMaker`) turns them
@@ -32,8 +33,7 @@ tests. Both give the same answers to the same calls.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from draughts._core.geometry import Geometry
 from draughts._core.pure.board_state import STATE_NAMES, UNDO_FIELDS, UNDO_KEY, UndoRecord
@@ -59,10 +59,6 @@ else:
             steps,
             undo_keyed,
         )
-        from draughts._core.native import check_each as _native_check_each
-        from draughts._core.native import infer_each as _native_infer_each
-        from draughts._core.native import play_final as _native_play_final
-        from draughts._core.native import record_tags as _native_record_tags
 
         _native_loaded = True
     except ImportError:  # not built: no C compiler when it was installed
@@ -112,17 +108,13 @@ __all__ = [
     "apply_keyed",
     "board_moves",
     "captures",
-    "check_each",
     "compiled_search",
     "find_step",
     "has_step",
-    "infer_each",
     "legal_moves",
     "moves_between",
     "perft",
-    "play_final",
     "position_key",
-    "record_tags",
     "steps",
     "tables",
     "undo_keyed",
@@ -132,26 +124,6 @@ BACKEND = "native" if _native_loaded else "pure"
 """Which generator runs: ``"native"`` (C11) or ``"pure"`` (pure Python)."""
 STATE_IN_C = _native_loaded
 """Whether :class:`BoardState` has ``push`` and ``pop`` of its own (in C)."""
-check_each: Callable[..., tuple[tuple[int, int, int, int, int], ...]] | None = (
-    _native_check_each if _native_loaded else None
-)
-"""The native core's check of a game's movetext from each of several
-starts, without a game tree (see :mod:`draughts.pdn._fastcheck`); None on
-the pure core."""
-infer_each: Callable[[str, int, dict[Any, Any]], tuple[Any, ...] | None] | None = (
-    _native_infer_each if _native_loaded else None
-)
-"""The native core's reading of what a movetext shows of its board, with
-the replays of the variants it may be (see :mod:`draughts.pdn._fastgame`);
-None on the pure core."""
-play_final: Callable[..., tuple[Any, ...]] | None = _native_play_final if _native_loaded else None
-"""The native core's replay of a movetext with the position it ends in
-(see :mod:`draughts.pdn._fastgame`); None on the pure core."""
-record_tags: Callable[[str], tuple[int, str | None, str | None, str | None] | None] | None = (
-    _native_record_tags if _native_loaded else None
-)
-"""The native core's reading of the plain tag pairs a game record starts
-with (see :mod:`draughts.pdn._fastgame`); None on the pure core."""
 
 
 def tables(variant: Variant) -> Tables:

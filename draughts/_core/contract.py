@@ -3,8 +3,8 @@
 :class:`Backend` lists what every backend (the pure generator,
 :mod:`draughts._core.pure`, and the C one, :mod:`draughts._core.native`)
 offers, with each function's parameters: names, order, kinds and defaults.
-:class:`NativeExtras` lists the PDN checks that only the native backend
-has (``None`` on the pure one). Nothing else writes the list down:
+Nothing else writes the list down (the PDN reader's native functions are
+declared by their own module, :class:`draughts.pdn._native.NativePdn`):
 
 - mypy checks the two backend modules against :class:`Backend` (see the
   ``TYPE_CHECKING`` block of :mod:`draughts._core`);
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from draughts._core.compiled import CompiledSearch
@@ -173,52 +173,6 @@ class Backend(Protocol):
         """The built-in engine's search compiled for ``t``'s board, or None."""
 
 
-class NativeExtras(Protocol):
-    """The PDN checks still in the core (``pdn_check.c``): native only,
-    ``None`` in :mod:`draughts._core` on the pure backend (see
-    ``docs/architecture.rst``); by position only. The PDN reader's other
-    native code is a module of its own (:mod:`draughts.pdn._native`)."""
-
-    def check_each(
-        self,
-        setups: tuple[tuple[Any, list[int], list[int], int, bytes, bool], ...],
-        text: str,
-        start: int,
-        limit: int,
-        /,
-    ) -> tuple[tuple[int, int, int, int, int], ...]:
-        """A game's movetext played on bitboards from each setup."""
-
-    def play_final(
-        self,
-        setup: tuple[Any, list[int], list[int], int, bytes, bool],
-        text: str,
-        start: int,
-        names: tuple[str, ...] | None,
-        separator: str,
-        /,
-    ) -> tuple[
-        int,
-        int,
-        int,
-        int,
-        int,
-        list[int] | None,
-        list[int] | None,
-        int,
-        tuple[tuple[str, ...], tuple[int, ...]] | None,
-    ]:
-        """A game's movetext played on bitboards, with the position it ends in."""
-
-    def record_tags(self, text: str, /) -> tuple[int, str | None, str | None, str | None] | None:
-        """The plain tag pairs a game record starts with."""
-
-    def infer_each(
-        self, text: str, start: int, starters: dict[Any, Any], /
-    ) -> tuple[int, int, int, int, Any, tuple[tuple[int, int, int, int, int], ...] | None] | None:
-        """What a game's movetext shows of its board, and its candidates' replays."""
-
-
 def _members(protocol: type) -> dict[str, inspect.Signature | None]:
     """The protocol's members: a function's signature without ``self``, or
     None for a class the backend exports."""
@@ -234,8 +188,6 @@ def _members(protocol: type) -> dict[str, inspect.Signature | None]:
 
 CONTRACT = _members(Backend)
 """Every member of :class:`Backend` by name (None for the classes)."""
-EXTRAS = _members(NativeExtras)
-"""Every member of :class:`NativeExtras` by name."""
 FUNCTION_NAMES = tuple(name for name, signature in CONTRACT.items() if signature is not None)
 """The functions of :class:`Backend`, in the order declared."""
 
@@ -246,18 +198,17 @@ def _shape(signature: inspect.Signature) -> list[tuple[str, str, object]]:
     return [(p.name, p.kind.name, p.default) for p in signature.parameters.values()]
 
 
-def violations(backend: object, *, extras: bool = False) -> list[str]:
+def violations(backend: object) -> list[str]:
     """How ``backend`` (a module or any object with the functions as
     attributes) breaks the contract: one line per member missing, not
-    callable or with other parameters; ``extras`` also checks
-    :class:`NativeExtras`. An empty list where it keeps it.
+    callable or with other parameters. An empty list where it keeps it.
 
     >>> import types
     >>> fake = types.SimpleNamespace(perft=lambda t, depth: 0)
     >>> [line for line in violations(fake) if "perft" in line]
     ['perft: 2 parameters where the contract has 9']
     """
-    return _check(backend, {**CONTRACT, **(EXTRAS if extras else {})})
+    return _check(backend, CONTRACT)
 
 
 def protocol_violations(obj: object, protocol: type) -> list[str]:

@@ -32,6 +32,7 @@ from draughts.ml._native_env import encoder
 from draughts.ml.actions import move_to_index, turned_squares
 from draughts.ml.encoding import Observation, State, layout
 from draughts.move import Move
+from draughts.pdn import _native as pdn_native
 from draughts.pdn import open_pdn, read_game
 from draughts.pdn._fastcheck import setup_of
 from draughts.pdn._fastgame import _tagged
@@ -168,9 +169,9 @@ def _span(
     """Where the movetext of the game in ``data[start:end]`` starts, when the
     fast check would read the game as ``wanted`` from its start; -1 when the
     reader must read it."""
-    assert _core.record_tags is not None  # the native core is built
+    assert pdn_native.record_tags is not None  # see fast_columns
     text = data[start:end].decode(encoding, "replace")
-    tags = _core.record_tags(text)  # as draughts.pdn._fastgame.fast_game reads the tags
+    tags = pdn_native.record_tags(text)  # as draughts.pdn._fastgame.fast_game reads the tags
     if tags is None:
         return -1  # a FEN tag, or a variant's tag twice
     length, _, gametype, variant_tag = tags
@@ -191,7 +192,7 @@ def fast_columns(
     """The dataset of the file at ``path`` (see :func:`draughts.ml.dataset`),
     most games replayed in C; None where the native core is not built or the
     file's encoding is not one the C replay reads (the caller reads it all)."""
-    if _core.BACKEND != "native":
+    if _core.BACKEND != "native" or pdn_native.record_tags is None:
         return None
     with open_pdn(path) as handle:
         assert isinstance(handle, io.TextIOWrapper)  # what open_pdn opens a path as

@@ -1,6 +1,7 @@
-"""A game's movetext checked in one call into the native core, building no
-game tree: what validation and variant inference need of most games, at a
-fraction of the full reader's cost.
+"""A game's movetext checked in one call into C (the PDN reader's native
+module, :mod:`draughts.pdn._native`), building no game tree: what
+validation and variant inference need of most games, at a fraction of the
+full reader's cost.
 
 Both functions take the movetext of one game (the text after its tags, up
 to and including its result), the variant to read it as, and the position
@@ -16,7 +17,7 @@ caller reads the game with the reader:
 - :func:`fast_check` returns a :class:`FastCheck` only when the reader
   would report no error and no warning for the movetext.
 
-The native loop (``draughts/_core/native/pdn_check.c``) reads move numbers,
+The native loop (``draughts/pdn/_native/pdn_check.c``) reads move numbers,
 moves of two squares written with ``-`` or ``x``, captures written in full
 (``26x17x10``), comments in braces, NAGs and the result. It takes a move as
 the reader's plain-line loop does (the only legal move between its squares;
@@ -46,8 +47,8 @@ from typing import Any
 
 import attrs
 
-from draughts import _core
 from draughts.board import Board
+from draughts.pdn import _native
 from draughts.pdn.lexer import RESULT
 from draughts.pdn.resolver import resolver_for, start_board
 from draughts.variant import Variant
@@ -87,7 +88,7 @@ class FastCheck:
 
 
 Setup = tuple[Any, list[int], list[int], int, bytes, bool]
-"""A start as :data:`draughts._core.check_each` takes it: the variant's
+"""A start as :data:`draughts.pdn._native.check_each` takes it: the variant's
 native tables, the bitboards of the men and the kings, the side to move,
 the square of each written number (100 int16), whether captures are
 written with ``-``."""
@@ -99,7 +100,7 @@ _SETUPS: dict[int, tuple[Variant, Setup | None]] = {}
 
 
 def setup_of(variant: Variant, fen: str | None) -> Setup | None:
-    """What the native loop (:data:`draughts._core.check_each`) needs to
+    """What the native loop (:data:`draughts.pdn._native.check_each`) needs to
     play ``variant`` from ``fen``: its tables, the bitboards, the side to
     move, the square of each written number, whether captures are written
     with ``-``; None where the native loop cannot play it."""
@@ -146,7 +147,7 @@ def run_moves(
     result_end)``, state 0 every move played, 1 a sure move error after
     ``plies`` (see :func:`fast_replay` for the one case the reader reads
     otherwise); None where it has none."""
-    check_each = _core.check_each
+    check_each = _native.check_each
     if check_each is None:
         return None
     setup = setup_of(variant, fen)

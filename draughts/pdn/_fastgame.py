@@ -1,7 +1,7 @@
 """A whole game record (its tags, its movetext, its result) checked from its
 text without the reader, for validation: the tags read in one call into
-the native core, the variant decided as the reader decides it, the moves checked
-in one call into the native core (:mod:`draughts.pdn._fastcheck`).
+C (:mod:`draughts.pdn._native`), the variant decided as the reader decides
+it, the moves checked in one call into C (:mod:`draughts.pdn._fastcheck`).
 
 :func:`fast_game` answers only for a record the reader would read with no
 error and no warning; everywhere else (a tag it does not read plainly, a FEN
@@ -25,8 +25,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TypeVar
 
-from draughts import _core
 from draughts._fen import FenCodec, format_fen
+from draughts.pdn import _native
 from draughts.pdn._fastcheck import Setup, setup_of
 from draughts.pdn.headers import tag_is_unknown, variant_of_tags
 from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
@@ -52,8 +52,10 @@ _OK, _ERROR = 0, 1
 _TAGGED: dict[tuple[str | None, str | None, str | None], Variant | None] = {}
 _NAMED: dict[tuple[str | None, str | None], str | None] = {}
 # The candidates a first move may start, by the move as written and the
-# highest square used; the choice of each outcome of their replays.
-Starters = tuple[tuple[Setup, ...] | None, tuple[int, ...]]
+# highest square used (with how each writes a line: infer_each's entry);
+# the choice of each outcome of their replays.
+Writing = tuple[tuple[str, ...], str]
+Starters = tuple[tuple[Setup, ...] | None, tuple[int, ...], tuple[Writing, ...]]
 _STARTERS: dict[tuple[str, int], Starters] = {}
 _CHOICES: dict[tuple[int, tuple[int, ...], tuple[int, ...]], Choice] = {}
 
@@ -91,7 +93,8 @@ def _starters(first: str, numbers: int) -> Starters:
     """The setups of the candidates, in their order, whose board has the
     squares used and whose start a first move written as ``first`` may be
     played from (None where one has none: the reader reads the game), and
-    the candidates' ids."""
+    the candidates' ids and how each writes a line (its square names and
+    capture separator, as :data:`draughts.pdn._native.play_final` takes them)."""
     key = (first, numbers)
     found = _STARTERS.get(key)  # the key infer_each looks up
     if found is None:
@@ -100,7 +103,8 @@ def _starters(first: str, numbers: int) -> Starters:
         setups = [setup_of(v, None) for v in starters]
         kept = tuple(setup for setup in setups if setup is not None)
         ids = tuple(map(id, starters))
-        found = kept if len(kept) == len(setups) else None, ids
+        writings = tuple((_writing(v)[1], v.capture_separator) for v in starters)
+        found = kept if len(kept) == len(setups) else None, ids, writings
         if len(_STARTERS) < 4096:
             _STARTERS[key] = found
     return found
@@ -111,19 +115,25 @@ def fast_game(text: str, default: str | None) -> FastGame | None:
     end of its result, maybe followed by blanks) read as its tags name it,
     else as ``default`` (a variant's name), else as its evidence chooses;
     None where the reader must read it (see the module)."""
-    found = _fast(text, default)
+    found = _fast(text, default, None)
     if found is None:
         return None
-    variant, plies, event, named, choice, _ = found
-    return variant.name, plies, event, named, choice
+    variant, run, event, named, choice, _ = found
+    return variant.name, run[1], event, named, choice
 
 
-def _fast(
-    text: str, default: str | None
-) -> tuple[Variant, int, str | None, str | None, Choice | None, int] | None:
-    """:func:`fast_game`'s answer with the variant itself and where the
-    movetext starts."""
-    record_tags = _core.record_tags
+_Found = tuple[Variant, tuple[Any, ...], "str | None", "str | None", "Choice | None", int]
+
+
+def _fast(text: str, default: str | None, final: bool | None) -> _Found | None:
+    """:func:`fast_game`'s answer with the variant itself, its replay's
+    answer and where the movetext starts. ``final``: None for the answer of
+    :data:`~draughts.pdn._native.check_each`, else for that of
+    :data:`~draughts.pdn._native.play_final` (the final position), with the
+    line where it is true. A game inferred with a first move and squares
+    seen for the first time answers check_each's all the same (its
+    candidates are replayed before they are kept for infer_each)."""
+    record_tags = _native.record_tags
     if record_tags is None:
         return None
     # The tags, each alone on its line with a plain value, as the reader
@@ -136,7 +146,7 @@ def _fast(
     if (gametype or "").strip() or (variant_tag or "").strip():
         named = _named(gametype, variant_tag)
     elif default is None:
-        found = _inferred(text, start)
+        found = _inferred(text, start, final)
         if found is None:
             return None
         choice, run = found
@@ -145,8 +155,13 @@ def _fast(
     setup = None if variant is None else setup_of(variant, None)
     if variant is None or setup is None:
         return None
-    assert _core.check_each is not None
-    run = _core.check_each((setup,), text, start, 0)[0]
+    if final is None:
+        assert _native.check_each is not None
+        run = _native.check_each((setup,), text, start, 0)[0]
+    else:  # the check and the final position in one replay
+        assert _native.play_final is not None
+        names = _writing(variant)[1] if final else None
+        run = _native.play_final(setup, text, start, names, variant.capture_separator)
     return _answer(variant, run, event, named, None, start)
 
 
@@ -157,12 +172,12 @@ def _answer(
     named: str | None,
     choice: Choice | None,
     start: int,
-) -> tuple[Variant, int, str | None, str | None, Choice | None, int] | None:
+) -> _Found | None:
     """The game's check from its native replay, None unless it has no
     error, no warning and a result marker."""
     if run is None or run[0] != _OK or run[2] or run[3] < 0:
         return None
-    return variant, run[1], event, named, choice, start
+    return variant, run, event, named, choice, start
 
 
 FastRecord = tuple[
@@ -196,16 +211,17 @@ def fast_record(text: str, default: str | None, line: bool = False) -> FastRecor
     >>> found is None or found[:3] == ("english", "0-1", 4)
     True
     """
-    found = _fast(text, default)
-    play_final = _core.play_final
-    if found is None or play_final is None:
+    found = _fast(text, default, line)
+    if found is None:
         return None
-    variant, _, _, _, choice, start = found
-    setup = setup_of(variant, None)
-    assert setup is not None  # the check above played from it
+    variant, run, _, _, choice, start = found
     codec, names = _writing(variant)
-    found_line = play_final(setup, text, start, names if line else None, variant.capture_separator)
-    state, plies, _, result_start, result_end, men, kings, turn, moves_keys = found_line
+    if len(run) < 9:  # check_each's answer: replayed again for the final position
+        setup = setup_of(variant, None)
+        assert setup is not None and _native.play_final is not None  # the check played from it
+        separator = variant.capture_separator
+        run = _native.play_final(setup, text, start, names if line else None, separator)
+    state, plies, _, result_start, result_end, men, kings, turn, moves_keys = run
     if state != _OK or men is None or kings is None:
         return None
     fen = format_fen(codec, (turn, (men[0], men[1]), (kings[0], kings[1])))
@@ -237,28 +253,29 @@ def _writing(variant: Variant) -> tuple[FenCodec, tuple[str, ...]]:
 _WRITING: dict[int, tuple[Variant, tuple[FenCodec, tuple[str, ...]]]] = {}
 
 
-def _inferred(text: str, start: int) -> tuple[Choice, Any] | None:
+def _inferred(text: str, start: int, final: bool | None) -> tuple[Choice, Any] | None:
     """The inference's choice for a game with no tag naming its variant
-    (its movetext: ``text[start:]``), and the replay of the chosen variant;
-    None where the reader must tell.
+    (its movetext: ``text[start:]``), and the replay of the chosen variant
+    (``final``: as :func:`_fast` answers it); None where the reader must
+    tell.
 
     Each candidate that may start the game is replayed once, in full (as
     :func:`~draughts.pdn.infer.choose` replays them), in one call that reads
     the text once; the choice depends on nothing else but the squares used,
     so it is made once for each such outcome (choosing was half the time of
     the fast check of a file)."""
-    assert _core.infer_each is not None and _core.check_each is not None
-    found = _core.infer_each(text, start, _STARTERS)
+    assert _native.infer_each is not None and _native.check_each is not None
+    found = _native.infer_each(text, start, _STARTERS, 0 if final is None else 2 if final else 1)
     if found is None:
         return None  # a game without moves is chosen by its FEN tag alone: the reader's
     numbers, moves, first_start, first_end, starters, runs = found
     if starters is None:
         starters = _starters(text[first_start:first_end], numbers)
-    setups, ids = starters
+    setups, ids, _ = starters
     if setups is None:
         return None
     if runs is None:
-        runs = _core.check_each(setups, text, start, 0)
+        runs = _native.check_each(setups, text, start, 0)
     states = tuple([run[0] for run in runs])  # _OK, _ERROR, or more: not known here
     if _OK not in states or max(states) > _ERROR:
         # No candidate replays every move (the reader reports the errors),
@@ -309,7 +326,7 @@ def each_game(
     at the handle's offset 0). Both are also given the game's place in the
     piece, from 0. The handle is moved to a game only when the reader is to
     read it. The end: after the last start, or when ``read`` finds no game."""
-    native = _core.record_tags is not None and _fast_encoding(encoding)
+    native = _native.record_tags is not None and _fast_encoding(encoding)
     # Text of one byte a character (most files) is decoded once, and each
     # game sliced from it: a slice and a decoding a game were a tenth of
     # the time around the fast checks.

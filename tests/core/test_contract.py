@@ -42,18 +42,23 @@ def test_the_pure_backend_keeps_the_contract() -> None:
 
 
 @needs_native
-def test_the_native_backend_keeps_the_contract_and_its_extras() -> None:
-    assert contract.violations(native, extras=True) == []
-    assert set(contract.CONTRACT) | set(contract.EXTRAS) <= set(native.__all__)
+def test_the_native_backend_keeps_the_contract() -> None:
+    assert contract.violations(native) == []
+    assert set(contract.CONTRACT) <= set(native.__all__)
 
 
 def test_the_core_exports_the_contract() -> None:
     assert contract.violations(_core) == []
-    assert set(contract.CONTRACT) | set(contract.EXTRAS) <= set(_core.__all__)
-    if _core.BACKEND == "native":
-        assert contract.violations(_core, extras=True) == []
-    else:
-        assert all(getattr(_core, name) is None for name in contract.EXTRAS)
+    assert set(contract.CONTRACT) <= set(_core.__all__)
+
+
+def test_the_core_holds_no_pdn_checks() -> None:
+    """The PDN checks live in draughts.pdn's native module (its contract:
+    tests/pdn/test_pdn_native_module.py), not in the core."""
+    pdn_checks = ("check_each", "infer_each", "play_final", "record_tags")
+    assert not [name for name in pdn_checks if hasattr(_core, name)]
+    if _native is not None:
+        assert not [name for name in pdn_checks if hasattr(_native, name)]
 
 
 def test_the_pure_fallback_table_is_the_contract() -> None:
@@ -72,7 +77,7 @@ def test_every_c_function_has_a_text_signature() -> None:
     functions = [
         value for value in vars(_native).values() if isinstance(value, types.BuiltinFunctionType)
     ]
-    assert len(functions) >= len(contract.FUNCTION_NAMES) - 1 + len(contract.EXTRAS)
+    assert len(functions) >= len(contract.FUNCTION_NAMES) - 1
     for function in functions:
         assert function.__text_signature__, function.__name__
         inspect.signature(function)  # the text parses

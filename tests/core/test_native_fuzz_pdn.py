@@ -1,5 +1,5 @@
-"""A fuzz of the native core's PDN entry points that read whole games
-(``split_games``, ``check_each``, ``infer_each``, ``record_tags``):
+"""A fuzz of the PDN native module's entry points that read whole games
+(``split_games``, ``check_each``, ``infer_each``, ``record_tags``, ``play_final``):
 any bytes, any text, any positions and any values where they belong never
 crash; each call refuses its input with ValueError or TypeError or answers
 in its documented shape. Their answers
@@ -144,6 +144,12 @@ for _variant in (INTERNATIONAL, ENGLISH, RUSSIAN, THAI, FRISIAN):
         )
     )
 
+NAMES = [
+    tuple(["", *(_variant.square_name(n) for n in _variant.squares)])
+    for _variant in (INTERNATIONAL, ENGLISH, RUSSIAN, THAI, FRISIAN)
+]
+"""The square names of each of SETUPS' variants, as play_final takes them."""
+
 MOVETEXT = st.one_of(
     st.text(max_size=200),
     st.lists(
@@ -200,7 +206,7 @@ def test_check_each_never_crashes(
 ) -> None:
     start = min(skip, len(text))
     setups = tuple((*SETUPS[k], numbers, False) for k in which)
-    runs = native.check_each(setups, text, start, limit)
+    runs = _pdn_native.check_each(setups, text, start, limit)
     assert len(runs) == len(which)
     for state, plies, warned, begin, end in runs:
         assert state in (0, 1, 2) and plies >= 0 and warned in (0, 1)
@@ -216,12 +222,12 @@ def test_check_each_reads_from_its_start(text: str, which: int, before: str) -> 
     setups answers each as alone."""
     numbers = array.array("h", range(100)).tobytes()
     setup = (*SETUPS[which], numbers, True)
-    alone = native.check_each((setup,), text, 0, 0)[0]
-    after = native.check_each((setup,), before + text, len(before), 0)[0]
+    alone = _pdn_native.check_each((setup,), text, 0, 0)[0]
+    after = _pdn_native.check_each((setup,), before + text, len(before), 0)[0]
     shift = len(before) if alone[3] >= 0 else 0
     assert after == (*alone[:3], alone[3] + shift, alone[4] + shift)
     other = (*SETUPS[(which + 1) % len(SETUPS)], numbers, True)
-    assert native.check_each((other, setup), text, 0, 0)[1] == alone
+    assert _pdn_native.check_each((other, setup), text, 0, 0)[1] == alone
 
 
 @boards_in_c
@@ -233,16 +239,16 @@ def test_check_each_refuses_bad_arguments() -> None:
         args = list(setup)
         args[place] = bad
         with pytest.raises(TypeError):
-            native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
+            _pdn_native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
     for place, bad in [(3, 2), (3, -1)]:
         args = list(setup)
         args[place] = bad
         with pytest.raises(ValueError):
-            native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
+            _pdn_native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
     args = list(setup)
     args[1] = [-1, 0]
     with pytest.raises((ValueError, OverflowError)):
-        native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
+        _pdn_native.check_each((tuple(args),), "1. 32-28 *", 0, 0)
     good = (tuple(setup),)
     for call in [
         (good, b"bytes", 0, 0),
@@ -251,14 +257,24 @@ def test_check_each_refuses_bad_arguments() -> None:
         (good, "1. 32-28 *", 0),
     ]:
         with pytest.raises(TypeError):
-            native.check_each(*call)
+            _pdn_native.check_each(*call)
     for start in (-1, 11):
         with pytest.raises(ValueError):
-            native.check_each(good, "1. 32-28 *", start, 0)
+            _pdn_native.check_each(good, "1. 32-28 *", start, 0)
     with pytest.raises(ValueError):
-        native.infer_each("1. 32-28 *", 99, {})
+        _pdn_native.infer_each("1. 32-28 *", 99, {}, 0)
     with pytest.raises(TypeError):
-        native.infer_each("1. 32-28 *", 0, [])
+        _pdn_native.infer_each("1. 32-28 *", 0, [], 0)
+    with pytest.raises(TypeError):
+        _pdn_native.infer_each("1. 32-28 *", 0, {})
+    with pytest.raises(ValueError):
+        _pdn_native.infer_each("1. 32-28 *", 0, {}, 3)
+    key = ("32-28", 32)
+    with pytest.raises(IndexError):  # final 2: the entry says how to write each line
+        _pdn_native.infer_each("1. 32-28 *", 0, {key: (good,)}, 2)
+    for writings in [(), ((("",), "x"), (("",), "x")), ((("",), b"x"),), ("x",)]:
+        with pytest.raises(TypeError):
+            _pdn_native.infer_each("1. 32-28 *", 0, {key: (good, (), writings)}, 2)
 
 
 @boards_in_c
@@ -271,7 +287,7 @@ def test_infer_each_reads_as_check_each(text: str, which: list[int], skip: int) 
     start = min(skip, len(text))
     numbers = array.array("h", range(100)).tobytes()
     setups = tuple((*SETUPS[k], numbers, True) for k in which)
-    found = native.infer_each(text, start, {})
+    found = _pdn_native.infer_each(text, start, {}, 0)
     if found is None:
         return
     highest, moves, first_start, first_end, entry, runs = found
@@ -279,8 +295,48 @@ def test_infer_each_reads_as_check_each(text: str, which: list[int], skip: int) 
     assert 0 < highest < 100 and moves > 0 and start <= first_start < first_end <= len(text)
     assert text[first_start].isdigit() and text[first_end - 1].isdigit()
     key = (text[first_start:first_end], highest)
-    again = native.infer_each(text, start, {key: (setups, "anything")})
-    assert again == (*found[:4], (setups, "anything"), native.check_each(setups, text, start, 0))
+    again = _pdn_native.infer_each(text, start, {key: (setups, "anything")}, 0)
+    assert again == (
+        *found[:4],
+        (setups, "anything"),
+        _pdn_native.check_each(setups, text, start, 0),
+    )
+
+
+@boards_in_c
+@FUZZ
+@given(
+    MOVETEXT,
+    st.lists(st.sampled_from(range(len(SETUPS))), max_size=3),
+    st.integers(0, 10),
+    st.sampled_from([1, 2]),
+)
+def test_infer_each_with_final_answers_as_play_final(
+    text: str, which: list[int], skip: int, final: int
+) -> None:
+    """With ``final``, a candidate's replay that plays every move answers
+    what ``play_final`` answers for it (its line too, with ``final`` 2, as
+    the entry's writings say), so that a game's record is read once; every
+    other replay answers as ``check_each``."""
+    start = min(skip, len(text))
+    numbers = array.array("h", range(100)).tobytes()
+    setups = tuple((*SETUPS[k], numbers, True) for k in which)
+    writings = tuple((NAMES[k], "x:"[k % 2]) for k in which)
+    found = _pdn_native.infer_each(text, start, {}, final)
+    if found is None:
+        return
+    key = (text[found[2] : found[3]], found[0])
+    runs = _pdn_native.infer_each(text, start, {key: (setups, (), writings)}, final)[5]
+    checks = _pdn_native.check_each(setups, text, start, 0)
+    assert len(runs) == len(checks) == len(setups)
+    for setup, (names, separator), run, check in zip(setups, writings, runs, checks, strict=True):
+        if check[0] != 0:
+            assert run == check
+            continue
+        wanted = _pdn_native.play_final(
+            setup, text, start, names if final == 2 else None, separator
+        )
+        assert run == wanted and run[:5] == check
 
 
 TAG_TEXT = st.lists(
@@ -320,7 +376,7 @@ def test_record_tags_reads_as_the_tag_expression(text: str) -> None:
     assert end is not None
     pairs = re.findall(pair, text[: end.end()])
     names = [name for name, _ in pairs]
-    answer = native.record_tags(text)
+    answer = _pdn_native.record_tags(text)
     if "FEN" in names or any(names.count(name) > 1 for name in ("GameType", "Variant")):
         assert answer is None
         return
@@ -330,7 +386,7 @@ def test_record_tags_reads_as_the_tag_expression(text: str) -> None:
 
 def test_record_tags_refuses_what_is_not_text() -> None:
     with pytest.raises(TypeError):
-        native.record_tags(b'[Event "x"]')
+        _pdn_native.record_tags(b'[Event "x"]')
 
 
 @boards_in_c
@@ -343,9 +399,9 @@ def test_play_final_answers_as_check_each(text: str, which: int, line: bool) -> 
     numbers = array.array("h", range(100)).tobytes()
     setup = (*SETUPS[which], numbers, True)
     names = tuple(["", *(board.variant.square_name(n) for n in board.variant.squares)])
-    found = native.play_final(setup, text, 0, names if line else None, "x")
+    found = _pdn_native.play_final(setup, text, 0, names if line else None, "x")
     state, plies, warned, begin, end, men, kings, turn, recorded = found
-    assert (state, plies, warned, begin, end) == native.check_each((setup,), text, 0, 0)[0]
+    assert (state, plies, warned, begin, end) == _pdn_native.check_each((setup,), text, 0, 0)[0]
     assert isinstance(men, list) and isinstance(kings, list) and turn in (0, 1)
     if not line:
         assert recorded is None
@@ -365,8 +421,8 @@ def test_play_final_refuses_bad_arguments() -> None:
         (setup[:5], "1. 32-28 *", 0, None, "x"),
     ]:
         with pytest.raises(TypeError):
-            native.play_final(*call)
+            _pdn_native.play_final(*call)
     with pytest.raises(ValueError):  # a square the names do not name
-        native.play_final(
+        _pdn_native.play_final(
             (*SETUPS[0], array.array("h", range(100)).tobytes(), False), "1. 32-28 *", 0, ("",), "x"
         )

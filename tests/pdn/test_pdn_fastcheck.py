@@ -17,14 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from draughts import _core, pdn
+from draughts import pdn
 from draughts.pdn import _fastcheck
+from draughts.pdn import _native as pdn_native
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import CANDIDATES
 from draughts.variant import ENGLISH, INTERNATIONAL, Variant, gametype_preset
 from tests.conftest import SHARED_PDN
 
-native = pytest.mark.skipif(_core.check_each is None, reason="the native core is not built")
+native = pytest.mark.skipif(pdn_native.check_each is None, reason="the native core is not built")
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "tests" / "data").rglob("*.pdn")) + sorted((ROOT / "examples").glob("*.pdn"))
@@ -156,6 +157,8 @@ def test_the_fast_path_answers_for_most_plain_games() -> None:
         "1. 32-28 19-23 2-0 1. 31-27",  # text after the result
         "1. 32-28 {not closed",
         "1. 32-28-23 *",  # a route written with "-"
+        "19-23 x 2-0",  # the reader reads one cut move, not an illegal one (hypothesis found it)
+        "1. 32-28 - 19-23 *",
     ],
 )
 def test_what_the_fast_path_leaves_to_the_reader(text: str) -> None:
@@ -172,7 +175,7 @@ def test_a_move_written_with_the_wrong_separator_replays_but_is_not_clean() -> N
 
 
 def test_the_pure_core_always_defers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_core, "check_each", None)
+    monkeypatch.setattr(pdn_native, "check_each", None)
     assert _fastcheck.fast_replay("1. 32-28 *", INTERNATIONAL, None, None) is None
     assert _fastcheck.fast_check("1. 32-28 *", INTERNATIONAL, None) is None
 

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from draughts import _core
 from draughts.dask import _pieces, _records, _settled
 from draughts.pdn import _fastgame, scan_starts, validate
+from draughts.pdn import _native as pdn_native
 from draughts.pdn.record import read_main_line, read_record
 from draughts.pdn.settling import survey_piece
 from tests.conftest import SHARED_PDN
 
-native = pytest.mark.skipif(_core.infer_each is None, reason="the native core is not built")
+native = pytest.mark.skipif(pdn_native.infer_each is None, reason="the native core is not built")
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "tests" / "data" / "pdn").glob("*.p[dh]n"))
@@ -62,7 +62,7 @@ def records(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.Mon
     pieces of 4 KB: several a file)."""
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(_fastgame, "_fast", lambda text, default: None)
+            patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
         pieces = _pieces(str(path), 1 << 12)
         settled: list = [None] * len(pieces)
         if variant is None:
@@ -77,7 +77,7 @@ def records(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.Mon
 def reports(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list:
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(_fastgame, "_fast", lambda text, default: None)
+            patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
         return list(validate(path, variant=variant))
 
 
@@ -134,7 +134,7 @@ def test_what_the_fast_check_reads() -> None:
 
 
 def test_the_pure_core_leaves_every_game_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_core, "record_tags", None)
+    monkeypatch.setattr(pdn_native, "record_tags", None)
     assert _fastgame.fast_game(RECORDS[0], None) is None
 
 
@@ -169,7 +169,7 @@ def test_the_survey_is_the_same_with_the_fast_check(
 ) -> None:
     fast = survey_piece(str(path), None)
     with monkeypatch.context() as patch:
-        patch.setattr(_fastgame, "_fast", lambda text, default: None)
+        patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
         slow = survey_piece(str(path), None)
     assert fast == slow
 

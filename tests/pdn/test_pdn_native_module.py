@@ -38,15 +38,20 @@ def test_a_function_with_other_parameters_breaks_it() -> None:
 
     planted = types.SimpleNamespace(**{n: getattr(_c, n) for n in dir(_c)})
     planted.play_line = lambda board, text, end, numbers, /: (0, 0)
+    planted.check_each = lambda setups, text, start, /: ()
+    del planted.record_tags
     assert contract.protocol_violations(planted, _native.NativePdn) == [
-        "play_line: 4 parameters where the contract has 5"
+        "play_line: 4 parameters where the contract has 5",
+        "check_each: 3 parameters where the contract has 4",
+        "record_tags: missing",
     ]
 
 
 @needs_module
 def test_it_runs_with_the_native_core_and_lives_outside_it() -> None:
     assert _core.BACKEND == "native"
-    assert not any(hasattr(_core, name) for name in ("plain_line_end", "NodeMaker", "split_games"))
+    moved = ("plain_line_end", "NodeMaker", "split_games", "check_each", "play_final")
+    assert not any(hasattr(_core, name) for name in moved)
     assert (
         _native.NodeMaker is not None and _native.NodeMaker.__module__ == "draughts.pdn._native._c"
     )
@@ -67,13 +72,14 @@ def test_the_loop_refuses_a_board_of_the_pure_core() -> None:
 def test_the_pure_core_has_none_of_it() -> None:
     code = (
         "from draughts.pdn import _native as n; "
-        "print(n.BUILT, n.play_line, n.plain_line_end, n.NodeMaker, n.split_games)"
+        "print(n.BUILT, n.play_line, n.plain_line_end, n.NodeMaker, n.split_games,"
+        " n.check_each, n.infer_each, n.play_final, n.record_tags)"
     )
     env = {**os.environ, "DRAUGHTS_PURE": "1"}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
-    assert out.stdout.split() == ["False", "None", "None", "None", "None"]
+    assert out.stdout.split() == ["False"] + ["None"] * 8
 
 
 @needs_module

@@ -207,32 +207,3 @@ def undo_keyed(
 ) -> tuple[int, int, int, int, int]: ...
 def position_key(t: Tables, color: int, m0: int, m1: int, k0: int, k1: int) -> int: ...
 def set_pure(functions: dict[str, Callable[..., object]], /) -> None: ...
-def check_each(
-    setups: tuple[tuple[Any, list[int], list[int], int, bytes, bool], ...],
-    text: str,
-    start: int,
-    limit: int,
-    /,
-) -> tuple[tuple[int, int, int, int, int], ...]: ...
-def play_final(
-    setup: tuple[Any, list[int], list[int], int, bytes, bool],
-    text: str,
-    start: int,
-    names: tuple[str, ...] | None,
-    separator: str,
-    /,
-) -> tuple[
-    int,
-    int,
-    int,
-    int,
-    int,
-    list[int] | None,
-    list[int] | None,
-    int,
-    tuple[tuple[str, ...], tuple[int, ...]] | None,
-]: ...
-def record_tags(text: str, /) -> tuple[int, str | None, str | None, str | None] | None: ...
-def infer_each(
-    text: str, start: int, starters: dict[Any, Any], /
-) -> tuple[int, int, int, int, Any, tuple[tuple[int, int, int, int, int], ...] | None] | None: ...

@@ -11,17 +11,21 @@
  * stale build is mixed in).
  *
  * Through it, the PDN reader's native code reaches the board state (a
- * Board's push, the one move between two squares) and the core's types
- * without a copy of either: the move generator and the board state are the
- * core's alone. */
+ * Board's push, the one move between two squares), the move generator (the
+ * PDN checks replay games on bitboards) and the core's types without a copy
+ * of any: the move generator and the board state are the core's alone.
+ * Each module that reads the table adds its pointers at the end, in a block
+ * commented with its name. */
 #ifndef DRAUGHTS_NATIVE_CORE_API_H
 #define DRAUGHTS_NATIVE_CORE_API_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "convert.h" /* CoreObject, and core.h's Rules, Route, RouteList, Side */
+
 #define CORE_API_CAPSULE "draughts._core.native._native._C_API"
-#define CORE_API_VERSION 1
+#define CORE_API_VERSION 2
 
 typedef struct {
     int version; /* CORE_API_VERSION */
@@ -37,6 +41,21 @@ typedef struct {
                              int capture);
     /* BoardState.push(move): None, or NULL with an exception. */
     PyObject *(*push)(PyObject *state, PyObject *move);
+
+    /* draughts.pdn._native */
+    /* The move generator on a CoreObject's Rules, for the PDN checks of
+     * pdn_check.c (each as declared in core.h and convert.h). A RouteList
+     * filled here is freed with routes_free (the core's allocator). */
+    long (*gen_captures)(const Rules *r, int color, const Side *s, int keep_duplicates,
+                         RouteList *out);
+    long (*gen_steps)(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out);
+    int (*is_step)(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
+                   Route *step);
+    void (*play)(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key);
+    uint64_t (*position_key)(const Rules *r, int color, const bb_t bb[4]);
+    void (*routes_free)(RouteList *list);
+    int (*to_bits)(CoreObject *c, PyObject *value, bb_t *out, const char *what);
+    PyObject *(*from_bits)(CoreObject *c, bb_t bits);
 } CoreAPI;
 
 #endif

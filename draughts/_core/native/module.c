@@ -461,12 +461,6 @@ static PyObject *py_set_pure(PyObject *mod, PyObject *functions) {
     Py_RETURN_NONE;
 }
 
-/* check_each(...), infer_each(...), play_final(...), record_tags(...): see pdn_check.c. */
-PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
-PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
-PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
-PyObject *py_record_tags(PyObject *unused, PyObject *text);
-
 /* Each docstring starts with the function's text signature (CPython's
  * "name($module, ...)\n--\n\n" convention: inspect.signature reads it), the
  * parameters of draughts._core.contract.Backend, which a test compares with
@@ -497,18 +491,6 @@ static PyMethodDef functions[] = {
     ENTRY(undo_keyed, "t, move, color, m0, m1, k0, k1, captured_kings, key",
           "The bitboards and key before a move."),
     ENTRY(position_key, "t, color, m0, m1, k0, k1", "The Zobrist key of a position."),
-    {"check_each", (PyCFunction)(void (*)(void))py_check_each, METH_FASTCALL,
-     "check_each($module, setups, text, start, limit, /)\n--\n\n"
-     "A game's movetext played on bitboards from each setup (see draughts.pdn._fastcheck)."},
-    {"infer_each", (PyCFunction)(void (*)(void))py_infer_each, METH_FASTCALL,
-     "infer_each($module, text, start, starters, /)\n--\n\n"
-     "A movetext's evidence and its candidates' replays (see draughts.pdn._fastgame)."},
-    {"play_final", (PyCFunction)(void (*)(void))py_play_final, METH_FASTCALL,
-     "play_final($module, setup, text, start, names, separator, /)\n--\n\n"
-     "A game's movetext played on bitboards, with the position it ends in."},
-    {"record_tags", (PyCFunction)py_record_tags, METH_O,
-     "record_tags($module, text, /)\n--\n\n"
-     "The plain tag pairs a game record starts with (see draughts.pdn._fastgame)."},
     {"set_pure", (PyCFunction)py_set_pure, METH_O,
      "set_pure($module, functions, /)\n--\n\nThe pure functions to fall back on."},
     {NULL, NULL, 0, NULL},
@@ -523,6 +505,16 @@ static const CoreAPI core_api = {
     .state_type = &StateType,
     .unique_move = board_unique_move,
     .push = board_push,
+
+    /* draughts.pdn._native */
+    .gen_captures = gen_captures,
+    .gen_steps = gen_steps,
+    .is_step = is_step,
+    .play = play,
+    .position_key = position_key,
+    .routes_free = routes_free,
+    .to_bits = to_bits,
+    .from_bits = from_bits,
 };
 
 static int add_core_api(PyObject *m) {

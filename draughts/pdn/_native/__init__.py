@@ -18,10 +18,15 @@ one where this module has it and their own everywhere else:
   (:class:`draughts.pdn.tree.ChildNode`), and :data:`NodeChain` makes them
   one after another as :data:`play_line`'s visit;
 - :data:`split_games` finds where the games of PDN bytes start (the pure
-  scanner of :mod:`draughts.pdn.offsets`).
+  scanner of :mod:`draughts.pdn.offsets`);
+- :data:`check_each`, :data:`infer_each`, :data:`play_final` and
+  :data:`record_tags` check a whole game in one call, building no game tree
+  (``pdn_check.c``): the fast paths of :mod:`draughts.pdn._fastcheck` and
+  :mod:`draughts.pdn._fastgame`, whose callers read the game with the full
+  reader wherever these answer "not known here".
 
-The module reaches the board state through the native core's C API (a
-capsule, ``draughts/_core/native/core_api.h``), so it runs exactly when the
+The module reaches the board state and the move generator through the
+native core's C API (a capsule, ``draughts/_core/native/core_api.h``), so it runs exactly when the
 native core does: every name here is None when :data:`draughts._core.BACKEND`
 is ``"pure"`` (the core not built, or ``DRAUGHTS_PURE=1``) or when the module
 was not built. :class:`NativePdn` declares the functions with their
@@ -98,6 +103,48 @@ class NativePdn(Protocol):
     ) -> tuple[list[int], int, int]:
         """The game starts of PDN bytes."""
 
+    def check_each(
+        self,
+        setups: tuple[tuple[Any, list[int], list[int], int, bytes, bool], ...],
+        text: str,
+        start: int,
+        limit: int,
+        /,
+    ) -> tuple[tuple[int, int, int, int, int], ...]:
+        """A game's movetext played on bitboards from each setup."""
+
+    def play_final(
+        self,
+        setup: tuple[Any, list[int], list[int], int, bytes, bool],
+        text: str,
+        start: int,
+        names: tuple[str, ...] | None,
+        separator: str,
+        /,
+    ) -> tuple[
+        int,
+        int,
+        int,
+        int,
+        int,
+        list[int] | None,
+        list[int] | None,
+        int,
+        tuple[tuple[str, ...], tuple[int, ...]] | None,
+    ]:
+        """A game's movetext played on bitboards, with the position it ends in."""
+
+    def record_tags(self, text: str, /) -> tuple[int, str | None, str | None, str | None] | None:
+        """The plain tag pairs a game record starts with."""
+
+    def infer_each(
+        self, text: str, start: int, starters: dict[Any, Any], final: int, /
+    ) -> tuple[int, int, int, int, Any, tuple[tuple[Any, ...], ...] | None] | None:
+        """What a game's movetext shows of its board, and its candidates'
+        replays; ``final`` 1 or 2, a replay that plays every move answered
+        as :meth:`play_final` answers (2: with its line), so that a game's
+        record needs no second replay."""
+
 
 _loaded: Any = None
 if _core.BACKEND == "native":
@@ -125,6 +172,20 @@ play_lines: Callable[..., tuple[int, str, int, int]] | None = _loaded and _loade
 """See :meth:`NativePdn.play_lines`; None where the module does not run."""
 split_games: Callable[..., tuple[list[int], int, int]] | None = _loaded and _loaded.split_games
 """See :meth:`NativePdn.split_games`; None where the module does not run."""
+check_each: Callable[..., tuple[tuple[int, int, int, int, int], ...]] | None = (
+    _loaded and _loaded.check_each
+)
+"""See :meth:`NativePdn.check_each`; None where the module does not run."""
+infer_each: Callable[[str, int, dict[Any, Any], int], tuple[Any, ...] | None] | None = (
+    _loaded and _loaded.infer_each
+)
+"""See :meth:`NativePdn.infer_each`; None where the module does not run."""
+play_final: Callable[..., tuple[Any, ...]] | None = _loaded and _loaded.play_final
+"""See :meth:`NativePdn.play_final`; None where the module does not run."""
+record_tags: Callable[[str], tuple[int, str | None, str | None, str | None] | None] | None = (
+    _loaded and _loaded.record_tags
+)
+"""See :meth:`NativePdn.record_tags`; None where the module does not run."""
 NodeMaker: type[_NodeMaker] | None = _loaded and _loaded.NodeMaker
 """The maker of game-tree nodes (see :data:`draughts.pdn.tree.add_child`);
 None where the module does not run."""
@@ -137,9 +198,13 @@ __all__ = [
     "NativePdn",
     "NodeChain",
     "NodeMaker",
+    "check_each",
+    "infer_each",
     "plain_line_end",
+    "play_final",
     "play_line",
     "play_lines",
+    "record_tags",
     "split_games",
     "tag_line",
 ]

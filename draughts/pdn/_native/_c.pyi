@@ -44,3 +44,32 @@ def play_lines(
 def split_games(
     data: bytes, pos: int, line: int, column: int, skip: int, final: bool, base: int, /
 ) -> tuple[list[int], int, int]: ...
+def check_each(
+    setups: tuple[tuple[Any, list[int], list[int], int, bytes, bool], ...],
+    text: str,
+    start: int,
+    limit: int,
+    /,
+) -> tuple[tuple[int, int, int, int, int], ...]: ...
+def play_final(
+    setup: tuple[Any, list[int], list[int], int, bytes, bool],
+    text: str,
+    start: int,
+    names: tuple[str, ...] | None,
+    separator: str,
+    /,
+) -> tuple[
+    int,
+    int,
+    int,
+    int,
+    int,
+    list[int] | None,
+    list[int] | None,
+    int,
+    tuple[tuple[str, ...], tuple[int, ...]] | None,
+]: ...
+def record_tags(text: str, /) -> tuple[int, str | None, str | None, str | None] | None: ...
+def infer_each(
+    text: str, start: int, starters: dict[Any, Any], final: int, /
+) -> tuple[int, int, int, int, Any, tuple[tuple[Any, ...], ...] | None] | None: ...

@@ -17,6 +17,11 @@ int node_maker_init(void); /* node_maker.c */
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs); /* pdn_split.c */
 PyObject *py_play_line(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);   /* play_line.c */
 PyObject *py_play_lines(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);  /* play_line.c */
+/* pdn_check.c */
+PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_record_tags(PyObject *unused, PyObject *text);
 
 /* plain_line_end(text): see pdn_lines.c. */
 static PyObject *py_plain_line_end(PyObject *unused, PyObject *text) {
@@ -58,6 +63,18 @@ static PyMethodDef functions[] = {
     {"play_lines", (PyCFunction)(void (*)(void))py_play_lines, METH_FASTCALL,
      "play_lines($module, board, text, end, numbers, visit, readline, /)\n--\n\n"
      "play_line, then the plain lines readline() gives while each is played to its end."},
+    {"check_each", (PyCFunction)(void (*)(void))py_check_each, METH_FASTCALL,
+     "check_each($module, setups, text, start, limit, /)\n--\n\n"
+     "A game's movetext played on bitboards from each setup (see draughts.pdn._fastcheck)."},
+    {"infer_each", (PyCFunction)(void (*)(void))py_infer_each, METH_FASTCALL,
+     "infer_each($module, text, start, starters, final, /)\n--\n\n"
+     "A movetext's evidence and its candidates' replays (see draughts.pdn._fastgame)."},
+    {"play_final", (PyCFunction)(void (*)(void))py_play_final, METH_FASTCALL,
+     "play_final($module, setup, text, start, names, separator, /)\n--\n\n"
+     "A game's movetext played on bitboards, with the position it ends in."},
+    {"record_tags", (PyCFunction)py_record_tags, METH_O,
+     "record_tags($module, text, /)\n--\n\n"
+     "The plain tag pairs a game record starts with (see draughts.pdn._fastgame)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,12 +17,8 @@
  * second on its way (the reader would wait for the rest of a split
  * capture); a route written in full, only when no legal move at all starts
  * on its first square. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include "convert.h"
-
-extern PyTypeObject CoreType;
+#include "pdn_native.h"
+#include "pdn_trace.h"
 
 enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2, C_SPLIT = 3, C_MOVE = 4 /* within this file only */ };
 
@@ -101,6 +97,9 @@ static int move_at(const Reader *r, Py_ssize_t *i, int written[MAX_WRITTEN], int
         if (count == MAX_WRITTEN || (written[count++] = number_at(r, &j)) == 0) return 0;
         k = blanks(r, j);
     }
+    /* The other separator next ("19-23 x 2-0"): the reader reads one move
+     * of both, and may find it cut rather than illegal. */
+    if (ch(r, k) == '-' || ch(r, k) == 'x') return 0;
     if (!space_or_end(r, j)) return 0;
     *capture = sep == 'x';
     *i = j;
@@ -128,22 +127,13 @@ static int moves_from(Game *g, const RouteList *captures, int square) {
     }
     int o = 1 - g->color;
     Side side = {g->bb[g->color], g->bb[2 + g->color], g->bb[o], g->bb[2 + o]};
-    RouteList steps;
-    routes_init(&steps);
-    long n = gen_steps(&g->core->rules, g->color, &side, 0, &steps);
+    RouteList steps = {0};
+    long n = core_api->gen_steps(&g->core->rules, g->color, &side, 0, &steps);
     int found = n < 0 ? -1 : 0;
     for (size_t k = 0; n > 0 && k < steps.len && !found; k++) found = steps.items[k].origin == square;
-    routes_free(&steps);
+    core_api->routes_free(&steps);
     return found;
 }
-
-/* A move played, for a line being recorded: its route, and how many
- * legal moves join its two squares (more than one: the line writes its
- * whole route, as draughts.pdn.record.line_move_text does). */
-typedef struct {
-    Route route;
-    size_t alike;
-} Played;
 
 /* Play the move written as `written` (count squares): C_OK, C_ERROR (no
  * legal move starts on its square), C_UNKNOWN, or -1 out of memory. The
@@ -158,7 +148,7 @@ static int play_written(Game *g, const int *written, int count, int capture, Pla
     RouteList *captures = &g->routes;
     captures->len = 0;
     captures->failed = 0;
-    long n = gen_captures(rules, c, &side, 0, captures);
+    long n = core_api->gen_captures(rules, c, &side, 0, captures);
     if (n < 0) return -1;
     const Route *chosen = NULL;
     Route step;
@@ -176,7 +166,7 @@ static int play_written(Game *g, const int *written, int count, int capture, Pla
         chosen = route;
         matches++;
     }
-    if (n == 0 && count == 2 && is_step(rules, c, &side, origin, dest, 0, &step)) {
+    if (n == 0 && count == 2 && core_api->is_step(rules, c, &side, origin, dest, 0, &step)) {
         chosen = &step;
         matches = 1;
     }
@@ -190,7 +180,7 @@ static int play_written(Game *g, const int *written, int count, int capture, Pla
             for (size_t k = 0; k < captures->len; k++)
                 played->alike += captures->items[k].origin == origin && captures->items[k].dest == dest;
         }
-        play(rules, chosen, c, g->bb, &g->key);
+        core_api->play(rules, chosen, c, g->bb, &g->key);
         g->color = o;
         state = C_OK;
     } else if (matches == 0 && count == 2) {
@@ -351,71 +341,21 @@ static int read_movetext(const Reader *r, Py_ssize_t start, Movetext *m) {
     }
 }
 
-/* A main line being recorded, as draughts.pdn.record.MainLine keeps it:
- * each move's text and the position key after it. */
-typedef struct {
-    CoreObject *core;
-    PyObject *names;     /* tuple: the name of each square number (0 unused) */
-    PyObject *separator; /* str: between the squares of a capture */
-    PyObject *moves;     /* list of str */
-    PyObject *keys;      /* list of int: the start's key, then one a move */
-} Line;
-
-/* The name of compact square sq (a new reference), NULL with an exception. */
-static PyObject *square_name(const Line *line, int sq) {
-    Py_ssize_t number = line->core->number[sq];
-    if (number < 1 || number >= PyTuple_GET_SIZE(line->names)) {
-        PyErr_SetString(PyExc_ValueError, "play_final: a square without a name");
-        return NULL;
-    }
-    return Py_NewRef(PyTuple_GET_ITEM(line->names, number));
-}
-
-/* Record the move played and the key after it: 0, or -1 with an exception. */
-static int line_add(Line *line, const Played *played, uint64_t key) {
-    const Route *route = &played->route;
-    int count = route->ncaps == 0 || played->alike < 2 ? 2 : route->ncaps + 1;
-    PyObject *squares = PyTuple_New(count), *text = NULL, *value = NULL;
-    if (squares == NULL) return -1;
-    for (int k = 0; k < count; k++) {
-        int sq = count == 2 ? (k ? route->dest : route->origin) : route->path[k];
-        PyObject *name = square_name(line, sq);
-        if (name == NULL) goto done;
-        PyTuple_SET_ITEM(squares, k, name);
-    }
-    if (route->ncaps == 0) {
-        text = PyUnicode_FromFormat("%U-%U", PyTuple_GET_ITEM(squares, 0),
-                                    PyTuple_GET_ITEM(squares, 1));
-    } else {
-        text = PyUnicode_Join(line->separator, squares);
-    }
-    value = PyLong_FromUnsignedLongLong(key);
-    int failed = text == NULL || value == NULL || PyList_Append(line->moves, text) < 0 ||
-                 PyList_Append(line->keys, value) < 0;
-    Py_DECREF(squares);
-    Py_XDECREF(text);
-    Py_XDECREF(value);
-    return failed ? -1 : 0;
-done:
-    Py_DECREF(squares);
-    return -1;
-}
-
 /* Play the moves read: the state (C_*), the plies played, where the result
  * starts and ends (-1 if none, or if the replay stopped before it); -1 out
- * of memory, -2 with an exception set (recording the line, where `line` is
- * not NULL). */
+ * of memory. Each move played is recorded in `trace` where that is not
+ * NULL. */
 static int replay(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit, Py_ssize_t *plies,
-                  Py_ssize_t result[2], Line *line) {
+                  Py_ssize_t result[2], Trace *trace) {
     result[0] = result[1] = -1;
     Played played;
     for (Py_ssize_t k = 0; k < m->len; k++) {
         const Written *move = &m->moves[k];
         const int *written = m->numbers + move->first;
-        int state = play_written(g, written, move->count, move->capture, line ? &played : NULL);
+        int state = play_written(g, written, move->count, move->capture, trace ? &played : NULL);
         if (state == C_SPLIT) return split_rest(r, move->end, written[move->count - 1]);
         if (state != C_OK) return state;
-        if (line != NULL && line_add(line, &played, g->key) < 0) return -2;
+        if (trace != NULL && trace_add(trace, &played, g->key) < 0) return -1;
         if (++*plies == limit) return C_OK;
     }
     if (m->state == C_OK) result[0] = m->result[0], result[1] = m->result[1];
@@ -456,17 +396,18 @@ static int game_of_setup(Game *g, PyObject *setup) {
     PyObject *const *item = PyTuple_Check(setup) && PyTuple_GET_SIZE(setup) == 6
                                 ? &PyTuple_GET_ITEM(setup, 0)
                                 : NULL;
-    if (item == NULL || !PyObject_TypeCheck(item[0], &CoreType) || !PyList_Check(item[1]) ||
-        PyList_GET_SIZE(item[1]) != 2 || !PyList_Check(item[2]) || PyList_GET_SIZE(item[2]) != 2 ||
-        !PyBytes_Check(item[4]) || PyBytes_GET_SIZE(item[4]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
+    if (item == NULL || !PyObject_TypeCheck(item[0], core_api->core_type) ||
+        !PyList_Check(item[1]) || PyList_GET_SIZE(item[1]) != 2 || !PyList_Check(item[2]) ||
+        PyList_GET_SIZE(item[2]) != 2 || !PyBytes_Check(item[4]) ||
+        PyBytes_GET_SIZE(item[4]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
         PyErr_SetString(PyExc_TypeError, usage);
         return -1;
     }
     g->core = (CoreObject *)item[0];
     if (!g->core->ready) return 1;
     for (int k = 0; k < 2; k++)
-        if (to_bits(g->core, PyList_GET_ITEM(item[1], k), &g->bb[k], "men") < 0 ||
-            to_bits(g->core, PyList_GET_ITEM(item[2], k), &g->bb[2 + k], "kings") < 0)
+        if (core_api->to_bits(g->core, PyList_GET_ITEM(item[1], k), &g->bb[k], "men") < 0 ||
+            core_api->to_bits(g->core, PyList_GET_ITEM(item[2], k), &g->bb[2 + k], "kings") < 0)
             return -1;
     long turn = PyLong_AsLong(item[3]);
     if (turn == -1 && PyErr_Occurred()) return -1;
@@ -486,33 +427,95 @@ static int game_of_setup(Game *g, PyObject *setup) {
     return g->dash_captures < 0 ? -1 : 0;
 }
 
-/* One replay's answer, (state, plies, warned, result_start, result_end);
- * NULL out of memory. */
-static PyObject *replay_answer(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit) {
+/* What a replay answers: check_each's 5-tuple (FINAL_NONE), or
+ * play_final's 9-tuple with the position it ends in, for a replay that
+ * played every move (FINAL_OK: the others answer the 5-tuple) or for any
+ * (FINAL_ALL). */
+enum { FINAL_NONE = 0, FINAL_OK = 1, FINAL_ALL = 2 };
+
+/* A replay's answer with the position it ends in and its line (where
+ * trace is not NULL), as play_final gives it; NULL with an exception. */
+static PyObject *final_answer(const Game *g, int state, Py_ssize_t plies,
+                              const Py_ssize_t result[2], const Trace *trace, PyObject *names,
+                              PyObject *separator) {
+    PyObject *bits[4] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; k < 4; k++)
+        if ((bits[k] = core_api->from_bits(g->core, g->bb[k])) == NULL) goto fail;
+    PyObject *line = trace != NULL ? trace_line(trace, g->core, names, separator)
+                                   : Py_NewRef(Py_None);
+    if (line == NULL) goto fail;
+    return Py_BuildValue("(innnn[NN][NN]iN)", state, plies, (Py_ssize_t)g->warned, result[0],
+                         result[1], bits[0], bits[1], bits[2], bits[3], g->color, line);
+fail:
+    for (int k = 0; k < 4; k++) Py_XDECREF(bits[k]);
+    return NULL;
+}
+
+/* One replay's answer (see FINAL_*), the line recorded and written with
+ * `names` and `separator` where names is a tuple; NULL with an exception. */
+static PyObject *replay_answer(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit,
+                               int final, PyObject *names, PyObject *separator) {
     Py_ssize_t plies = 0, result[2] = {-1, -1};
-    routes_init(&g->routes);
-    int state = replay(g, r, m, limit, &plies, result, NULL);
-    routes_free(&g->routes);
-    if (state < 0) return PyErr_NoMemory();
-    return Py_BuildValue("(innnn)", state, plies, (Py_ssize_t)g->warned, result[0], result[1]);
+    Trace trace = {0}, *recording = final != FINAL_NONE && PyTuple_Check(names) ? &trace : NULL;
+    int state = 0;
+    if (recording != NULL) {
+        g->key = core_api->position_key(&g->core->rules, g->color, g->bb);
+        state = trace_room(&trace);
+        if (state == 0) trace.keys[0] = g->key;
+    }
+    g->routes = (RouteList){0};
+    if (state == 0) state = replay(g, r, m, limit, &plies, result, recording);
+    core_api->routes_free(&g->routes);
+    PyObject *answer =
+        state < 0 ? PyErr_NoMemory()
+        : final == FINAL_ALL || (final == FINAL_OK && state == C_OK)
+            ? final_answer(g, state, plies, result, recording, names, separator)
+            : Py_BuildValue("(innnn)", state, plies, (Py_ssize_t)g->warned, result[0], result[1]);
+    trace_free(&trace);
+    return answer;
+}
+
+/* The answer for tables the native core does not hold: not known here. */
+static PyObject *unknown_answer(int final) {
+    if (final == FINAL_ALL)
+        return Py_BuildValue("(innnnOOiO)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
+                             (Py_ssize_t)-1, (Py_ssize_t)-1, Py_None, Py_None, 0, Py_None);
+    return Py_BuildValue("(innnn)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0, (Py_ssize_t)-1,
+                         (Py_ssize_t)-1);
 }
 
 /* The replays of the moves read from each of `setups` (a tuple of setup
- * tuples, see check_each): a tuple of their answers, or NULL with an
- * exception. */
+ * tuples, see check_each): a tuple of their answers (see FINAL_*), or NULL
+ * with an exception. writings: NULL, or a tuple of (names, separator) for
+ * each setup (see play_final), for the lines of FINAL_OK. */
 static PyObject *replay_each(PyObject *setups, const Reader *r, const Movetext *m,
-                             Py_ssize_t limit) {
+                             Py_ssize_t limit, int final, PyObject *writings) {
     Py_ssize_t count = PyTuple_GET_SIZE(setups);
+    if (writings != NULL && (!PyTuple_Check(writings) || PyTuple_GET_SIZE(writings) != count)) {
+        PyErr_SetString(PyExc_TypeError, "infer_each: a (names, separator) pair for each setup");
+        return NULL;
+    }
     PyObject *answers = PyTuple_New(count);
     if (answers == NULL) return NULL;
     for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *names = Py_None, *separator = Py_None;
+        if (writings != NULL) {
+            PyObject *pair = PyTuple_GET_ITEM(writings, k);
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+                !PyTuple_Check(PyTuple_GET_ITEM(pair, 0)) ||
+                !PyUnicode_Check(PyTuple_GET_ITEM(pair, 1))) {
+                PyErr_SetString(PyExc_TypeError, "infer_each: a writing is (names, separator)");
+                Py_DECREF(answers);
+                return NULL;
+            }
+            names = PyTuple_GET_ITEM(pair, 0), separator = PyTuple_GET_ITEM(pair, 1);
+        }
         Game g;
         int ready = game_of_setup(&g, PyTuple_GET_ITEM(setups, k));
-        PyObject *answer =
-            ready < 0 ? NULL
-            : ready   ? Py_BuildValue("(innnn)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
-                                      (Py_ssize_t)-1, (Py_ssize_t)-1)
-                      : replay_answer(&g, r, m, limit > 0 ? limit : -1);
+        PyObject *answer = ready < 0 ? NULL
+                           : ready   ? unknown_answer(final)
+                                     : replay_answer(&g, r, m, limit > 0 ? limit : -1, final,
+                                                     names, separator);
         if (answer == NULL) {
             Py_DECREF(answers);
             return NULL;
@@ -548,7 +551,8 @@ PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     Movetext m;
     memset(&m, 0, sizeof m);
     PyObject *answers = read_movetext(&r, start, &m) < 0 ? PyErr_NoMemory()
-                                                          : replay_each(args[0], &r, &m, limit);
+                                                          : replay_each(args[0], &r, &m, limit,
+                                                                        FINAL_NONE, NULL);
     movetext_free(&m);
     return answers;
 }
@@ -577,58 +581,18 @@ PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     if (text_reader(args[1], &r, usage) < 0 || text_start(args[2], &r, &start) < 0) return NULL;
     Game g;
     int ready = game_of_setup(&g, args[0]);
-    if (ready < 0) return NULL;
-    if (ready) return Py_BuildValue("(innnnOOiO)", C_UNKNOWN, (Py_ssize_t)0, (Py_ssize_t)0,
-                                    (Py_ssize_t)-1, (Py_ssize_t)-1, Py_None, Py_None, 0, Py_None);
-    Line line = {g.core, args[3], args[4], NULL, NULL}, *recording = NULL;
-    if (args[3] != Py_None) {
-        g.key = position_key(&g.core->rules, g.color, g.bb);
-        line.moves = PyList_New(0);
-        line.keys = Py_BuildValue("[K]", (unsigned long long)g.key);
-        if (line.moves == NULL || line.keys == NULL) goto fail;
-        recording = &line;
-    }
+    if (ready) return ready < 0 ? NULL : unknown_answer(FINAL_ALL);
     Movetext m;
     memset(&m, 0, sizeof m);
-    Py_ssize_t plies = 0, result[2] = {-1, -1};
-    int state = -1;
-    if (read_movetext(&r, start, &m) == 0) {
-        routes_init(&g.routes);
-        state = replay(&g, &r, &m, -1, &plies, result, recording);
-        routes_free(&g.routes);
-    }
+    PyObject *answer = read_movetext(&r, start, &m) < 0
+                           ? PyErr_NoMemory()
+                           : replay_answer(&g, &r, &m, -1, FINAL_ALL, args[3], args[4]);
     movetext_free(&m);
-    if (state < 0) {
-        if (state == -1) PyErr_NoMemory();
-        goto fail;
-    }
-    PyObject *bits[4];
-    for (int k = 0; k < 4; k++) {
-        bits[k] = from_bits(g.core, g.bb[k]);
-        if (bits[k] == NULL) {
-            for (int j = 0; j < k; j++) Py_DECREF(bits[j]);
-            goto fail;
-        }
-    }
-    PyObject *recorded = recording ? Py_BuildValue("(NN)", PyList_AsTuple(line.moves),
-                                                   PyList_AsTuple(line.keys))
-                                   : Py_NewRef(Py_None);
-    Py_XDECREF(line.moves);
-    Py_XDECREF(line.keys);
-    if (recorded == NULL) {
-        for (int k = 0; k < 4; k++) Py_DECREF(bits[k]);
-        return NULL;
-    }
-    return Py_BuildValue("(innnn[NN][NN]iN)", state, plies, (Py_ssize_t)g.warned, result[0],
-                         result[1], bits[0], bits[1], bits[2], bits[3], g.color, recorded);
-fail:
-    Py_XDECREF(line.moves);
-    Py_XDECREF(line.keys);
-    return NULL;
+    return answer;
 }
 
-/* infer_each(text, start, starters) -> (numbers, moves, first_start,
- *     first_end, entry, answers) or None
+/* infer_each(text, start, starters, final) -> (numbers, moves,
+ *     first_start, first_end, entry, answers) or None
  *
  * Inference's reading of the movetext text[start:] in one call: what it
  * shows before a variant is chosen (draughts.pdn.infer.Evidence: the
@@ -640,14 +604,25 @@ fail:
  * the movetext's (None where it has none: the caller chooses the
  * candidates and calls check_each), answers the replays of its setups
  * (None without them). None for a movetext with no move, or with text
- * this loop does not read (the reader reads it). */
+ * this loop does not read (the reader reads it).
+ * final: 0; or 1 for a replay that plays every move to answer as
+ * play_final does, with the position it ends in (for a game's record,
+ * without replaying the variant chosen), its line None; or 2 for its line
+ * too, written as the entry's third item says: for each setup, the
+ * (names, separator) play_final takes. */
 PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
     (void)unused;
-    static const char usage[] = "infer_each(text, start, starters)";
+    static const char usage[] = "infer_each(text, start, starters, final)";
     Reader r;
     Py_ssize_t start;
-    if (nargs != 3 || !PyDict_Check(args[2])) {
+    if (nargs != 4 || !PyDict_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    long final = PyLong_AsLong(args[3]);
+    if (final == -1 && PyErr_Occurred()) return NULL;
+    if (final < 0 || final > 2) {
+        PyErr_SetString(PyExc_ValueError, "infer_each: final must be 0, 1 or 2");
         return NULL;
     }
     if (text_reader(args[0], &r, usage) < 0 || text_start(args[1], &r, &start) < 0) return NULL;
@@ -670,7 +645,10 @@ PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     if (entry == NULL && PyErr_Occurred()) goto done;
     if (entry != NULL && PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) > 0 &&
         PyTuple_Check(PyTuple_GET_ITEM(entry, 0))) {
-        found = replay_each(PyTuple_GET_ITEM(entry, 0), &r, &m, 0);
+        PyObject *writings = final == 2 ? PyTuple_GetItem(entry, 2) : NULL; /* borrowed */
+        if (final == 2 && writings == NULL) goto done; /* IndexError: no third item */
+        found = replay_each(PyTuple_GET_ITEM(entry, 0), &r, &m, 0,
+                            final ? FINAL_OK : FINAL_NONE, writings);
         if (found == NULL) goto done;
     } else {
         found = Py_NewRef(Py_None);
