@@ -253,9 +253,21 @@ typedef struct {
 static int read_move(CoreObject *c, PyObject *move, MoveSquares *m) {
     m->from = m->to = -1;
     m->ncaps = 0;
-    PyObject *from = PyObject_GetAttr(move, str_from_square);
-    PyObject *to = from ? PyObject_GetAttr(move, str_to_square) : NULL;
-    PyObject *caps = to ? PyObject_GetAttr(move, str_captures) : NULL;
+    PyObject *from, *to, *caps;
+    if (Py_TYPE(move) == (PyTypeObject *)c->move_type && c->move_slots[0] >= 0 &&
+        c->move_slots[1] >= 0 && c->move_slots[2] >= 0) {
+        /* A draughts.Move (frozen, so its slots are what getattr returns):
+         * read in place, a PDN replay's every push took three getattr
+         * calls, 5% of read_game's instructions (callgrind). */
+        from = Py_XNewRef(*(PyObject **)(void *)((char *)move + c->move_slots[0]));
+        to = Py_XNewRef(*(PyObject **)(void *)((char *)move + c->move_slots[1]));
+        caps = from && to ? Py_XNewRef(*(PyObject **)(void *)((char *)move + c->move_slots[2]))
+                          : NULL;
+    } else {
+        from = PyObject_GetAttr(move, str_from_square);
+        to = from ? PyObject_GetAttr(move, str_to_square) : NULL;
+        caps = to ? PyObject_GetAttr(move, str_captures) : NULL;
+    }
     int ok = caps != NULL && PyTuple_CheckExact(caps) && PyTuple_GET_SIZE(caps) < MAX_SQUARES;
     if (ok) {
         m->from = square_of(c, from);
