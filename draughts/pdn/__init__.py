@@ -182,13 +182,16 @@ def _read_tree(
     however the read ends. It is one switch for the whole interpreter: a
     thread that turns it off while another reads a game finds it on again
     when that read ends."""
+    game: Game | None
     if not gc.isenabled():
-        return _read(handle, GameBuilder(variant), variant, infer_variant)
+        game = _read(handle, GameBuilder(variant), variant, infer_variant)
+        return game
     gc.disable()
     try:
-        return _read(handle, GameBuilder(variant), variant, infer_variant)
+        game = _read(handle, GameBuilder(variant), variant, infer_variant)
     finally:
         gc.enable()
+    return game
 
 
 @overload
