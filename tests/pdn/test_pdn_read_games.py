@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import io
 from pathlib import Path
+
+import pytest
 
 from draughts import pdn
 
@@ -40,3 +43,34 @@ def test_options_and_visitors_are_those_of_read_game() -> None:
     games = list(pdn.read_games(io.StringIO(text), variant="english"))
     assert [g.headers.variant().name for g in games] == ["english", "english"]
     assert all(g.errors == [] for g in games)
+
+
+class _Failing(io.StringIO):
+    """A handle whose reading fails after its first line."""
+
+    def readline(self, size: int | None = -1, /) -> str:
+        if self.tell() > 0:
+            raise OSError("the disk went away")
+        return super().readline(size)
+
+
+def test_reading_a_tree_leaves_the_garbage_collector_as_it_found_it() -> None:
+    # read_game pauses the collector while it builds a tree (see _read_tree):
+    # it is on again after the read, still off if it was off, and on again
+    # when the read fails.
+    text = "1. 32-28 19-23 2. 28x19 14x23 *\n"
+    was_enabled = gc.isenabled()
+    try:
+        gc.enable()
+        game = pdn.read_game(io.StringIO(text))
+        assert game is not None and len(game.mainline_moves()) == 4
+        assert gc.isenabled()
+        gc.disable()
+        assert pdn.read_game(io.StringIO(text)) is not None
+        assert not gc.isenabled()
+        gc.enable()
+        with pytest.raises(OSError, match="the disk went away"):
+            pdn.read_game(_Failing("1. 32-28 19-23\n2. 28x19 14x23 *\n"))
+        assert gc.isenabled()
+    finally:
+        (gc.enable if was_enabled else gc.disable)()

@@ -253,9 +253,22 @@ typedef struct {
 static int read_move(CoreObject *c, PyObject *move, MoveSquares *m) {
     m->from = m->to = -1;
     m->ncaps = 0;
-    PyObject *from = PyObject_GetAttr(move, str_from_square);
-    PyObject *to = from ? PyObject_GetAttr(move, str_to_square) : NULL;
-    PyObject *caps = to ? PyObject_GetAttr(move, str_captures) : NULL;
+    PyObject *from, *to, *caps;
+    if (Py_TYPE(move) == (PyTypeObject *)c->move_type && c->move_slots[0] >= 0 &&
+        c->move_slots[1] >= 0 && c->move_slots[2] >= 0) {
+        /* A draughts.Move (frozen, so its slots are what getattr returns):
+         * read in place. Through three getattr calls a push, read_game on
+         * the International corpus ran about 4% more instructions (994k
+         * against 954k a game, callgrind, with from_bits' change). */
+        from = Py_XNewRef(*(PyObject **)(void *)((char *)move + c->move_slots[0]));
+        to = Py_XNewRef(*(PyObject **)(void *)((char *)move + c->move_slots[1]));
+        caps = from && to ? Py_XNewRef(*(PyObject **)(void *)((char *)move + c->move_slots[2]))
+                          : NULL;
+    } else {
+        from = PyObject_GetAttr(move, str_from_square);
+        to = from ? PyObject_GetAttr(move, str_to_square) : NULL;
+        caps = to ? PyObject_GetAttr(move, str_captures) : NULL;
+    }
     int ok = caps != NULL && PyTuple_CheckExact(caps) && PyTuple_GET_SIZE(caps) < MAX_SQUARES;
     if (ok) {
         m->from = square_of(c, from);
@@ -322,8 +335,7 @@ static int play_move(StateObject *self, PyObject *move, const MoveSquares *m, in
     if (self->key == Py_None) {
         p->old_key = position_key(r, c, bb);
     } else {
-        p->old_key = PyLong_AsUnsignedLongLong(self->key);
-        if (p->old_key == (uint64_t)-1 && PyErr_Occurred()) {
+        if (get_key(self->key, &p->old_key) < 0) {
             PyErr_Clear();
             return -1;
         }

@@ -25,6 +25,10 @@ typedef struct {
     PyObject **step_raws[2]; /* per ray square: the RawMove of the step there, [1] crowned
                                 (only next to the origin, NULL further on) */
     PyObject *move_type;    /* draughts.Move */
+    /* Where a Move's from_square, to_square and captures live in the
+     * instance (plain __slots__ members), -1 if they are not: push reads
+     * them there rather than through getattr (see board_state.c). */
+    Py_ssize_t move_slots[3];
     PyTypeObject *raw_type; /* draughts._core.raw.RawMove */
     PyObject *capture_moves; /* dict: route bytes -> draughts.Move */
     Py_ssize_t captures_kept;

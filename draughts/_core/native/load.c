@@ -2,6 +2,8 @@
  * side computes from its Geometry (draughts/_core/native/__init__.py). */
 #include "convert.h"
 
+#include <structmember.h>
+
 static int int_at(PyObject *seq, Py_ssize_t i, long low, long high, long *out, const char *what) {
     PyObject *item = PySequence_GetItem(seq, i);
     if (item == NULL) return -1;
@@ -228,6 +230,20 @@ static int load_rules(Rules *r, PyObject *dirs, PyObject *promotion, PyObject *s
     return 0;
 }
 
+/* Where the member `name` of `type` lives in an instance when it is a
+ * plain writable __slots__ member, else -1 (no error left set). */
+static Py_ssize_t member_offset(PyObject *type, const char *name) {
+    PyObject *descriptor = PyObject_GetAttrString(type, name);
+    Py_ssize_t offset = -1;
+    if (descriptor != NULL && Py_IS_TYPE(descriptor, &PyMemberDescr_Type)) {
+        PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+        if (member->type == T_OBJECT_EX) offset = member->offset;
+    }
+    Py_XDECREF(descriptor);
+    PyErr_Clear();
+    return offset;
+}
+
 /* _load(n, pad_size, squares, numbers, rays, dirs, promotion, switches, rules,
  *       man_value, king_value, key_men, key_kings, key_black, step_moves,
  *       move_type, raw_type, captures_kept) */
@@ -256,6 +272,9 @@ static PyObject *core_load(CoreObject *c, PyObject *args) {
     c->pad_size = pad_size;
     r->man_value = man_value, r->king_value = king_value, r->key_black = key_black;
     c->move_type = Py_NewRef(move_type);
+    c->move_slots[0] = member_offset(move_type, "from_square");
+    c->move_slots[1] = member_offset(move_type, "to_square");
+    c->move_slots[2] = member_offset(move_type, "captures");
     c->raw_type = (PyTypeObject *)Py_NewRef(raw_type);
     c->captures_kept = kept;
     c->capture_moves = PyDict_New();
