@@ -21,6 +21,12 @@ def _native() -> Any:
     return pytest.importorskip("draughts._core.native", reason="the native core is not built")
 
 
+def _compiled_search(*args: Any) -> Any:
+    """The engine's C search (also when DRAUGHTS_PURE=1 put the pure core in place)."""
+    c = pytest.importorskip("draughts.engine._native._c", reason="the engine's C is not built")
+    return c.Search(*args)
+
+
 # Boards of every size windows fit on: 10x10, 8x8, 12x12.
 SIZES = ("international", "english", "russian", "canadian")
 
@@ -67,7 +73,7 @@ def test_the_c_evaluation_with_patterns_is_the_pure_one(variant: str) -> None:
     pt = pure.Tables(draughts.Board(variant=variant).variant)
     nt = native.Tables(pt.variant)
     oracle = Evaluator(pt, patterns=_random_patterns(pt, 3))
-    search = native.compiled_search(
+    search = _compiled_search(
         nt, Evaluator(nt, patterns=_random_patterns(nt, 3)).data(), None, {}, 1, False, []
     )
     plain = Evaluator(pt, patterns=False)
@@ -141,4 +147,4 @@ def test_the_native_search_refuses_bad_pattern_data() -> None:
     ]:
         data[-1] = bad
         with pytest.raises((ValueError, TypeError), match=message):
-            native.compiled_search(nt, tuple(data), None, {}, 1, False, [])
+            _compiled_search(nt, tuple(data), None, {}, 1, False, [])

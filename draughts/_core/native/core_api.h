@@ -20,8 +20,10 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "convert.h" /* CoreObject, Rules, Route: the types the pointers below take */
+
 #define CORE_API_CAPSULE "draughts._core.native._native._C_API"
-#define CORE_API_VERSION 1
+#define CORE_API_VERSION 2
 
 typedef struct {
     int version; /* CORE_API_VERSION */
@@ -37,6 +39,20 @@ typedef struct {
                              int capture);
     /* BoardState.push(move): None, or NULL with an exception. */
     PyObject *(*push)(PyObject *state, PyObject *move);
+    /* draughts.engine._native */
+    /* The move generator (core.h) and the conversions (convert.h) the
+     * engine's search reaches: the functions of the same names. */
+    void (*routes_init)(RouteList *list);
+    void (*routes_free)(RouteList *list);
+    long (*gen_captures)(const Rules *r, int color, const Side *s, int keep_duplicates,
+                         RouteList *out);
+    long (*gen_steps)(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out);
+    int (*any_step)(const Rules *r, int color, const Side *s);
+    void (*play)(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key);
+    int (*to_bits)(CoreObject *c, PyObject *value, bb_t *out, const char *what);
+    int (*get_key)(PyObject *value, uint64_t *key);
+    PyObject *(*raw_move)(CoreObject *c, const Route *m);
+    /* end draughts.engine._native */
 } CoreAPI;
 
 #endif

@@ -6,13 +6,14 @@
  * table_entries positions, as the dict is), killers, history, reductions, threat
  * answers, draws and the node count. Comments name the Python method each
  * function mirrors; the reasons are given there. */
-/* clock_gettime(CLOCK_MONOTONIC), the clock of Python's time.monotonic on POSIX. */
-#define _POSIX_C_SOURCE 199309L
+/* First: it includes Python.h (through core_api.h), which must come before
+ * the standard headers and defines _POSIX_C_SOURCE, for clock_gettime. No
+ * Python function is called here: the search runs without the GIL. */
+#include "search.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "search.h"
 
 #define WIN 1000000
 #define WON (WIN - 10000)
@@ -38,13 +39,13 @@ void legal_routes(const Rules *r, const Pos *p, RouteList *out) {
     int c = p->color;
     Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
     out->len = 0;
-    if (gen_captures(r, c, &side, 0, out) == 0) gen_steps(r, c, &side, 0, out);
+    if (core_api->gen_captures(r, c, &side, 0, out) == 0) core_api->gen_steps(r, c, &side, 0, out);
 }
 
 static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) {
     Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
     out->len = 0;
-    gen_captures(r, c, &side, 0, out);
+    core_api->gen_captures(r, c, &side, 0, out);
 }
 
 /* -- The evaluation (Evaluator.side, Evaluator.score, Searcher._static) ------ */
@@ -191,7 +192,7 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     s->killers = calloc(s->nkillers, sizeof *s->killers);
     if (s->tt == NULL || s->line == NULL || s->killers == NULL) return -1;
     if (s->base) memcpy(s->line, game_keys, s->base * sizeof *s->line);
-    routes_init(&s->scratch);
+    core_api->routes_init(&s->scratch);
     return 0;
 }
 
@@ -200,12 +201,12 @@ void search_free(Search *s) {
     free(s->line);
     free(s->killers);
     for (size_t i = 0; i < s->nplies; i++) {
-        routes_free(&s->plies[i].moves);
+        core_api->routes_free(&s->plies[i].moves);
         free(s->plies[i].order);
         free(s->plies[i].rank);
     }
     free(s->plies);
-    routes_free(&s->scratch);
+    core_api->routes_free(&s->scratch);
     memset(s, 0, sizeof *s);
 }
 
@@ -277,7 +278,7 @@ static void child_of(const Search *s, const Pos *p, const Route *m, uint64_t key
                      uint64_t *child_key) {
     *child = *p;
     *child_key = key;
-    play(s->r, m, p->color, child->bb, child_key);
+    core_api->play(s->r, m, p->color, child->bb, child_key);
     child->color = 1 - p->color;
 }
 
@@ -341,7 +342,7 @@ static int quiesce(Search *s, const Pos *p, int alpha, int beta, int ply) {
         int c = p->color;
         bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
         Side own = {p->bb[c], p->bb[2 + c], occupied & ~(p->bb[c] | p->bb[2 + c]), 0};
-        if (!any_step(s->r, c, &own)) return s->sign * (ply - WIN);
+        if (!core_api->any_step(s->r, c, &own)) return s->sign * (ply - WIN);
         if (s->threat_extensions) {
             capture_routes(s->r, 1 - c, p, &s->scratch);
             if (s->scratch.failed) return s->failed = 1, 0;

@@ -1,6 +1,9 @@
-/* The built-in engine's search in C: the same tree as the Python Searcher of
- * draughts/engine/search.py, node for node (search.c, no Python), and the
- * Python type that runs it (search_module.c).
+/* The built-in engine's search in C, draughts.engine._native._c: the same
+ * tree as the Python Searcher of draughts/engine/search.py, node for node
+ * (search.c, no Python calls), and the Python type that runs it
+ * (search_module.c). It reaches the core's move generator through the
+ * core's C API (draughts/_core/native/core_api.h), read once when the
+ * module loads (module.c).
  *
  * The evaluation's masks and weights are computed by the Python Evaluator
  * (draughts/engine/evaluation.py) and loaded here as data, so the features
@@ -9,8 +12,11 @@
 #ifndef DRAUGHTS_NATIVE_SEARCH_H
 #define DRAUGHTS_NATIVE_SEARCH_H
 
-#include "core.h"
+#include "core_api.h"
 #include "eval_patterns.h"
+
+/* The core's C API (draughts/_core/native/core_api.h). */
+extern const CoreAPI *core_api;
 
 #define N_FEATURES 12
 #define MAX_PLANES 8
