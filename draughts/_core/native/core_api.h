@@ -13,7 +13,8 @@
  * Through it, the PDN reader's native code reaches the board state (a
  * Board's push, the one move between two squares) and the core's types
  * without a copy of either: the move generator and the board state are the
- * core's alone. */
+ * core's alone. draughts.engine._native._c (the engine's search) reads it
+ * the same way for the move generator itself. */
 #ifndef DRAUGHTS_NATIVE_CORE_API_H
 #define DRAUGHTS_NATIVE_CORE_API_H
 

@@ -113,7 +113,7 @@ int search_static_white(const Search *s, const Pos *p) {
     long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w) -
                       side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w);
     if (s->e->patterns.nwindows)
-        total += s->e->men_at_start * patterns_white(&s->e->patterns, b[0], b[1]);
+        total += s->e->men_at_start * patterns_sum(&s->e->patterns, p->pattern);
     /* Rounded towards zero, so that both colours see the same score. */
     long long magnitude = (total < 0 ? -total : total) / s->e->men_at_start;
     long long white = total >= 0 ? magnitude : -magnitude;
@@ -276,10 +276,21 @@ static int tick(Search *s) {
 
 static void child_of(const Search *s, const Pos *p, const Route *m, uint64_t key, Pos *child,
                      uint64_t *child_key) {
-    *child = *p;
+    /* Not *child = *p: the pattern numbers are copied only where used. */
+    memcpy(child->bb, p->bb, sizeof p->bb);
     *child_key = key;
     core_api->play(s->r, m, p->color, child->bb, child_key);
     child->color = 1 - p->color;
+    const Patterns *patterns = &s->e->patterns;
+    if (patterns->nwindows) {
+        memcpy(child->pattern, p->pattern, (size_t)patterns->nwindows * sizeof *p->pattern);
+        patterns_update(patterns, p->bb, child->bb, child->pattern);
+    }
+}
+
+void search_pos_ready(const Search *s, Pos *p) {
+    if (s->e->patterns.nwindows)
+        patterns_number(&s->e->patterns, p->bb[0], p->bb[1], p->pattern);
 }
 
 /* Searcher._crowned */

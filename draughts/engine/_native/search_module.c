@@ -285,8 +285,10 @@ static void search_object_dealloc(SearchObject *o) {
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
-/* (turn, white men, black men, white kings, black kings) */
-static int get_pos(CoreObject *c, PyObject *value, Pos *p) {
+/* (turn, white men, black men, white kings, black kings), its pattern
+ * windows numbered. */
+static int get_pos(SearchObject *o, PyObject *value, Pos *p) {
+    CoreObject *c = o->core;
     static const char *const names[] = {"white men", "black men", "white kings", "black kings"};
     if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 5) {
         PyErr_Format(PyExc_TypeError, "pos must be a tuple of 5 ints, not %R", value);
@@ -307,6 +309,7 @@ static int get_pos(CoreObject *c, PyObject *value, Pos *p) {
         }
         seen |= p->bb[i];
     }
+    search_pos_ready(&o->search, p);
     return 0;
 }
 
@@ -398,7 +401,7 @@ static PyObject *search_object_run(SearchObject *o, PyObject *args) {
     int *root;
     int nroot;
     Search *s = &o->search;
-    if (get_pos(o->core, pos, &p) < 0 || core_api->get_key(key_value, &key) < 0 ||
+    if (get_pos(o, pos, &p) < 0 || core_api->get_key(key_value, &key) < 0 ||
         get_limits(s, limits) < 0)
         return NULL;
     if (depth < -1000 || depth > 1000 || ply < 0 || ply > 1000 || reversible < 0 ||
@@ -437,7 +440,7 @@ static PyObject *search_object_table_move(SearchObject *o, PyObject *args) {
     Pos p;
     uint64_t key;
     if (check_ready(o) < 0 || !PyArg_ParseTuple(args, "OO", &pos, &key_value) ||
-        get_pos(o->core, pos, &p) < 0 || core_api->get_key(key_value, &key) < 0)
+        get_pos(o, pos, &p) < 0 || core_api->get_key(key_value, &key) < 0)
         return NULL;
     RouteList moves;
     core_api->routes_init(&moves);
@@ -451,7 +454,7 @@ static PyObject *search_object_table_move(SearchObject *o, PyObject *args) {
 
 static PyObject *search_object_static(SearchObject *o, PyObject *pos) {
     Pos p;
-    if (check_ready(o) < 0 || get_pos(o->core, pos, &p) < 0) return NULL;
+    if (check_ready(o) < 0 || get_pos(o, pos, &p) < 0) return NULL;
     return PyLong_FromLong(search_static_white(&o->search, &p));
 }
 
