@@ -18,6 +18,7 @@ from setuptools.command.build_ext import build_ext
 
 NATIVE = "draughts/_core/native"
 PDN_NATIVE = "draughts/pdn/_native"
+ENGINE_NATIVE = "draughts/engine/_native"  # draughts.engine._native
 
 
 class OptionalBuildExt(build_ext):
@@ -56,9 +57,6 @@ CORE_SOURCES = (
     "load",
     "board_state",
     "module",
-    "search",
-    "search_module",
-    "eval_patterns",
     "ml_step",
     "ml_env",
     "ml_dataset",
@@ -75,6 +73,10 @@ PDN_SOURCES = (
     "pdn_trace",
     "module",
 )
+# draughts.engine._native: the built-in engine's search, a module of its own
+# that reaches the core's move generator through its C API (core_api.h).
+ENGINE_SOURCES = ("search", "search_module", "eval_patterns", "module")
+# end draughts.engine._native
 FLAGS = ["-std=c11", "-O3"] if os.name != "nt" else []
 
 setup(
@@ -88,10 +90,7 @@ setup(
                     "core",
                     "convert",
                     "core_api",
-                    "search",
                     "ml_step",
-                    "eval_patterns",
-                    "eval_patterns_load",
                 )
             ],
             extra_compile_args=FLAGS,
@@ -104,6 +103,19 @@ setup(
             + [f"{NATIVE}/{name}.h" for name in ("core_api", "core", "convert")],
             extra_compile_args=FLAGS,
         ),
+        # draughts.engine._native
+        Extension(
+            "draughts.engine._native._c",
+            sources=[f"{ENGINE_NATIVE}/{name}.c" for name in ENGINE_SOURCES],
+            include_dirs=[NATIVE],  # core_api.h and the core's types
+            depends=[
+                f"{ENGINE_NATIVE}/{name}.h"
+                for name in ("search", "eval_patterns", "eval_patterns_load")
+            ]
+            + [f"{NATIVE}/{name}.h" for name in ("core_api", "core", "convert")],
+            extra_compile_args=FLAGS,
+        ),
+        # end draughts.engine._native
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -30,7 +30,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from draughts._core.compiled import CompiledSearch
     from draughts._core.pure.tables import Tables as PureTables
     from draughts._core.raw import RawMove
     from draughts.move import Move
@@ -160,18 +159,6 @@ class Backend(Protocol):
     def position_key(self, t: PureTables, color: int, m0: int, m1: int, k0: int, k1: int) -> int:
         """The Zobrist key of a position."""
 
-    def compiled_search(
-        self,
-        t: object,
-        evaluation: tuple[object, ...],
-        no_progress: int | None,
-        endings: dict[tuple[int, int, int, int], int],
-        sign: int,
-        breakthrough: bool,
-        game_keys: list[int],
-    ) -> CompiledSearch | None:
-        """The built-in engine's search compiled for ``t``'s board, or None."""
-
 
 def _members(protocol: type) -> dict[str, inspect.Signature | None]:
     """The protocol's members: a function's signature without ``self``, or
@@ -214,7 +201,7 @@ def violations(backend: object) -> list[str]:
 def protocol_violations(obj: object, protocol: type) -> list[str]:
     """How ``obj`` breaks any other protocol's methods, as :func:`violations`
     reports them: the tests hold the native search object to
-    :class:`~draughts._core.compiled.CompiledSearch` this way.
+    :class:`draughts.engine._native.CompiledSearch` this way.
 
     >>> class Stops(Protocol):
     ...     def stop(self) -> None: ...

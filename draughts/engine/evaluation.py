@@ -194,7 +194,7 @@ class Evaluator:
 
     def data(self) -> tuple[object, ...]:
         """The masks and weights as plain data, in the order the native
-        search loads them (:func:`draughts._core.compiled_search`), which
+        search loads them (:func:`draughts.engine._native.compiled_search`), which
         counts the same features from them: the planes, centre, back rows,
         edge, left and right halves, far halves, the men's step shifts, the
         rows near crowning, the cones, the blended weights, men at start,

@@ -32,7 +32,7 @@ What the search does, in the usual terms:
 
 :class:`Searcher` is the definition. Where the native core is built,
 :func:`searcher` gives a :class:`NativeSearcher` instead, whose tree runs in
-C (``draughts/_core/native/search.c``) node for node the same: same scores,
+C (:mod:`draughts.engine._native`, ``search.c``) node for node the same: same scores,
 principal variations and node counts; :class:`Searcher` is its oracle in the
 tests.
 """
@@ -46,8 +46,9 @@ from typing import TYPE_CHECKING
 
 from draughts import _core
 from draughts._core import RawMove, Tables, zobrist
-from draughts._core.compiled import CompiledSearch
 from draughts._core.zobrist import Keys
+from draughts.engine import _native
+from draughts.engine._native import CompiledSearch
 from draughts.engine.draw_table import _SMALL_MATERIAL, _draw_table
 from draughts.engine.evaluation import Evaluator, evaluator
 from draughts.outcome import Goal
@@ -748,7 +749,7 @@ def searcher(
     if keys is zobrist.keys(len(t.square_of_index)):
         goal = t.variant.goal
         draws = _draw_table(t.variant)
-        compiled = _core.compiled_search(
+        compiled = _native.compiled_search(
             t,
             evaluator(t).data(),
             draws.no_progress,

@@ -15,9 +15,6 @@ import pytest
 
 from draughts import _core
 from draughts._core import contract, pure
-from draughts._core.compiled import CompiledSearch
-from draughts.engine.evaluation import Evaluator
-from draughts.variant import ENGLISH
 
 BOTH_BACKENDS = False  # this module compares the backends itself
 
@@ -157,29 +154,6 @@ def test_the_checker_reports_a_c_function_with_other_parameters() -> None:
     ]
 
 
-@needs_native
-def test_the_native_search_keeps_the_compiled_search_protocol() -> None:
-    t = native.Tables(ENGLISH)
-    search = native.compiled_search(t, Evaluator(t).data(), None, {}, 1, False, [])
-    assert contract.protocol_violations(search, CompiledSearch) == []
-    assert str(inspect.signature(_native.Search)).startswith("(core, evaluation, no_progress")
-
-
-def test_the_protocol_checker_reports_a_method_with_other_parameters() -> None:
-    class Search:
-        def run(self, pos: object, key: int) -> None: ...
-        def table_move(self, pos: object, key: int, /) -> None: ...
-        def static(self, pos: object, /) -> int:
-            return 0
-
-    assert contract.protocol_violations(Search(), CompiledSearch) == [
-        "run: parameter 1 is 'pos' (positional or keyword) where the contract has"
-        " 'pos' (positional-only)",
-        "bitbases: missing",
-        "stop: missing",
-    ]
-
-
 def _stub_parameters(function: ast.FunctionDef) -> list[tuple[str, str]]:
     """A stub's parameters as ``(name, kind)``, ``self`` left out."""
     a = function.args
@@ -200,13 +174,14 @@ def _runtime_parameters(value: Callable[..., object]) -> list[tuple[str, str]]:
 @needs_native
 def test_the_stub_file_has_the_c_parameters() -> None:
     """``_native.pyi`` (what mypy reads) against the C text signatures (what
-    runs): every function and every method of Core, BoardState and Search."""
+    runs): every function and every method of Core and BoardState (the engine's
+    Search: tests/engine/test_engine_native_module.py)."""
     stub = ast.parse(Path(_native.__file__).with_name("_native.pyi").read_text("utf-8"))
     checked = 0
     for node in stub.body:
         if isinstance(node, ast.FunctionDef):
             pairs = [(node, getattr(_native, node.name))]
-        elif isinstance(node, ast.ClassDef) and node.name in {"Core", "BoardState", "Search"}:
+        elif isinstance(node, ast.ClassDef) and node.name in {"Core", "BoardState"}:
             cls = getattr(_native, node.name)
             pairs = [
                 (f, getattr(cls, f.name))
@@ -216,8 +191,6 @@ def test_the_stub_file_has_the_c_parameters() -> None:
         else:
             continue
         for function, value in pairs:
-            if function.name == "__init__":
-                value = _native.Search  # the only C type with constructor arguments
             assert _stub_parameters(function) == _runtime_parameters(value), function.name
             checked += 1
     assert checked >= len(contract.FUNCTION_NAMES) + 8

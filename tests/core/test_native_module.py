@@ -28,7 +28,8 @@ BOTH_BACKENDS = False  # native only, whatever the run's backend
 
 
 def _search(t: native.Tables) -> object:
-    search = native.compiled_search(t, Evaluator(t).data(), None, {}, 1, False, [])
+    engine_c = pytest.importorskip("draughts.engine._native._c", reason="not built")
+    search = engine_c.Search(t, Evaluator(t).data(), None, {}, 1, False, [])
     assert search is not None
     return search
 
@@ -53,7 +54,7 @@ def test_a_cycle_through_a_core_and_its_search_is_collected() -> None:
 
 
 def test_the_types_have_distinct_qualified_names() -> None:
-    types = [_native.Core, _native.BoardState, _native.Search, _native.VecEnv]
+    types = [_native.Core, _native.BoardState, _native.VecEnv]
     names = [f"{t.__module__}.{t.__qualname__}" for t in types]
     assert len(set(names)) == len(names)
     assert all(name.startswith("draughts._core.native._native.") for name in names)

@@ -21,6 +21,12 @@ def _native() -> Any:
     return pytest.importorskip("draughts._core.native", reason="the native core is not built")
 
 
+def _compiled_search(*args: Any) -> Any:
+    """The engine's C search (also when DRAUGHTS_PURE=1 put the pure core in place)."""
+    c = pytest.importorskip("draughts.engine._native._c", reason="the engine's C is not built")
+    return c.Search(*args)
+
+
 # Boards of every size windows fit on: 10x10, 8x8, 12x12.
 SIZES = ("international", "english", "russian", "canadian")
 
@@ -67,7 +73,7 @@ def test_the_c_evaluation_with_patterns_is_the_pure_one(variant: str) -> None:
     pt = pure.Tables(draughts.Board(variant=variant).variant)
     nt = native.Tables(pt.variant)
     oracle = Evaluator(pt, patterns=_random_patterns(pt, 3))
-    search = native.compiled_search(
+    search = _compiled_search(
         nt, Evaluator(nt, patterns=_random_patterns(nt, 3)).data(), None, {}, 1, False, []
     )
     plain = Evaluator(pt, patterns=False)
@@ -141,4 +147,48 @@ def test_the_native_search_refuses_bad_pattern_data() -> None:
     ]:
         data[-1] = bad
         with pytest.raises((ValueError, TypeError), match=message):
-            native.compiled_search(nt, tuple(data), None, {}, 1, False, [])
+            _compiled_search(nt, tuple(data), None, {}, 1, False, [])
+
+
+@pytest.mark.parametrize("variant", SIZES)
+def test_the_c_search_with_patterns_is_the_python_one(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Node for node: the C search keeps the windows' numbers up to date move
+    by move (captures, crownings, kings' moves), the Python one numbers them
+    afresh at each evaluation."""
+    _native()
+    c = pytest.importorskip("draughts.engine._native._c", reason="the engine's C is not built")
+    from draughts._core import zobrist
+    from draughts.engine import _native as engine_native
+    from draughts.engine import search as _search
+
+    monkeypatch.setattr(engine_native, "_loaded", c)
+    monkeypatch.setattr(
+        _search, "evaluator", lambda t: Evaluator(t, patterns=_random_patterns(t, 5))
+    )
+    native = _native()
+    rng = random.Random(7)
+    compared = 0
+    for seed in range(4):
+        board = draughts.Board(variant=variant)
+        for _ in range(10 + 15 * seed):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if not board.legal_moves:
+            continue
+        pt = pure.Tables(board.variant)
+        keys = zobrist.keys(len(pt.square_of_index))
+        oracle = _search.Searcher(pt, keys)
+        subject = _search.searcher(native.Tables(pt.variant), keys)
+        assert isinstance(subject, _search.NativeSearcher)
+        pos = raw_position(board, pt)
+        expected = oracle.iterate(pos, 4, full_width=1)
+        assert (subject.iterate(pos, 4, full_width=1), subject.nodes) == (
+            expected,
+            oracle.nodes,
+        ), board.fen()
+        compared += 1
+    assert compared >= 3

@@ -24,14 +24,14 @@ from hypothesis import strategies as st
 import draughts
 from draughts import _core
 from draughts._core import pure, zobrist
-from draughts._core.compiled import no_compiled_search
-from draughts.engine import Limit, builtin
+from draughts.engine import Limit, _native, builtin
 from draughts.engine import search as _search
 from draughts.engine.builtin import _reversible_keys
 from draughts.engine.egtb import Bitbases
 from draughts.engine.search import raw_position
 
 native = pytest.importorskip("draughts._core.native", reason="the native core is not built")
+engine_c = pytest.importorskip("draughts.engine._native._c", reason="the engine's C is not built")
 
 PRESETS = [variant.name for variant in draughts.variant.VARIANTS]
 
@@ -39,7 +39,7 @@ PRESETS = [variant.name for variant in draughts.variant.VARIANTS]
 @pytest.fixture(autouse=True)
 def _compiled(monkeypatch: pytest.MonkeyPatch) -> None:
     """The C search, also when DRAUGHTS_PURE=1 put the pure core in place."""
-    monkeypatch.setattr(_core, "compiled_search", native.compiled_search)
+    monkeypatch.setattr(_native, "_loaded", engine_c)
 
 
 @functools.lru_cache(maxsize=64)
@@ -167,7 +167,7 @@ def _compare_engines(board: draughts.Board, limit: Limit) -> None:
     """The built-in engine with the C search and with the Python one."""
     got = builtin("hard").analyse(board, limit)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_core, "compiled_search", no_compiled_search)
+        patch.setattr(_native, "_loaded", None)
         expected = builtin("hard").analyse(board, limit)
     fields = ("score", "depth", "pv", "nodes")
     assert [getattr(got, f) for f in fields] == [getattr(expected, f) for f in fields]

@@ -28,7 +28,6 @@ except ImportError as error:  # not built: a ModuleNotFoundError, as for any abs
         " install time), or this interpreter refuses it (a subinterpreter)",
         name="draughts._core.native._native",
     ) from error
-from draughts._core.compiled import CompiledSearch
 from draughts._core.native._native import (
     MAX_SQUARES,
     BoardState,
@@ -58,7 +57,6 @@ __all__ = [
     "apply_keyed",
     "board_moves",
     "captures",
-    "compiled_search",
     "find_step",
     "has_step",
     "legal_moves",
@@ -112,27 +110,6 @@ class Tables(_native.Core, pure.Tables):
 
     def __reduce__(self) -> tuple[type[Tables], tuple[Variant]]:
         return (Tables, (self.variant,))
-
-
-def compiled_search(
-    t: object,
-    evaluation: tuple[object, ...],
-    no_progress: int | None,
-    endings: dict[tuple[int, int, int, int], int],
-    sign: int,
-    breakthrough: bool,
-    game_keys: list[int],
-) -> CompiledSearch | None:
-    """The built-in engine's search in C for the board of ``t`` (None for a
-    board the native core does not hold: the Python search runs there).
-    ``evaluation`` is :meth:`draughts.engine.evaluation.Evaluator.data`;
-    ``no_progress`` and ``endings`` are those of the search's
-    :class:`~draughts.engine.draw_table.DrawTable`; ``sign`` is -1 in
-    antidraughts; ``game_keys`` as for :class:`~draughts.engine.search.Searcher`.
-    """
-    if not isinstance(t, _native.Core) or not t.native_ready:
-        return None
-    return _native.Search(t, evaluation, no_progress, endings, sign, breakthrough, game_keys)
 
 
 def _table_data(t: pure.Tables) -> tuple[object, ...]:

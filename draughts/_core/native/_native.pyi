@@ -1,7 +1,7 @@
 """Types of the C extension (see ``module.c``): the functions of
 :mod:`draughts._core.pure` with the same arguments, and the tables type."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from draughts._core.pure.tables import Tables
@@ -63,42 +63,6 @@ class VecEnv:
         self, data: bytes, spans: bytes, numbers: bytes, dash_captures: bool, threads: int
     ) -> tuple[bytes, bytes, bytes, bytes, bytes]: ...
     def expand(self, rows: bytes, out: Any, threads: int) -> None: ...
-
-class Search:
-    def __init__(
-        self,
-        core: Core,
-        evaluation: tuple[object, ...],
-        no_progress: int | None,
-        endings: dict[tuple[int, int, int, int], int],
-        sign: int,
-        breakthrough: bool,
-        game_keys: Sequence[int],
-        /,
-    ) -> None: ...
-    def bitbases(
-        self,
-        pieces: int,
-        squares: Sequence[int],
-        tables: dict[tuple[int, int, int, int], bytes],
-        /,
-    ) -> None: ...
-    def run(
-        self,
-        pos: tuple[int, int, int, int, int],
-        key: int,
-        depth: int,
-        alpha: int,
-        beta: int,
-        ply: int,
-        reversible: int,
-        root: Sequence[int] | None,
-        limits: tuple[bool, int, int, int, int | None, float | None, int],
-        /,
-    ) -> tuple[int | None, int, tuple[int, RawMove] | None]: ...
-    def table_move(self, pos: tuple[int, int, int, int, int], key: int, /) -> RawMove | None: ...
-    def static(self, pos: tuple[int, int, int, int, int], /) -> int: ...
-    def stop(self, /) -> None: ...
 
 class Core:
     @property

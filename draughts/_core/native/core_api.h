@@ -14,8 +14,8 @@
  * Board's push, the one move between two squares), the move generator (the
  * PDN checks replay games on bitboards) and the core's types without a copy
  * of any: the move generator and the board state are the core's alone.
- * Each module that reads the table adds its pointers at the end, in a block
- * commented with its name. */
+ * draughts.engine._native._c (the engine's search) and draughts.ml._native._c
+ * (VectorEnv, datasets) read it the same way for the move generator itself. */
 #ifndef DRAUGHTS_NATIVE_CORE_API_H
 #define DRAUGHTS_NATIVE_CORE_API_H
 
@@ -42,20 +42,25 @@ typedef struct {
     /* BoardState.push(move): None, or NULL with an exception. */
     PyObject *(*push)(PyObject *state, PyObject *move);
 
-    /* draughts.pdn._native */
-    /* The move generator on a CoreObject's Rules, for the PDN checks of
-     * pdn_check.c (each as declared in core.h and convert.h). A RouteList
-     * filled here is freed with routes_free (the core's allocator). */
+    /* The move generator on a CoreObject's Rules (core.h) and the
+     * conversions (convert.h), for the modules that play games on bitboards:
+     * the PDN checks, the engine's search, VectorEnv. Each is the function of
+     * the same name. A RouteList filled here is freed with routes_free (the
+     * core's allocator). */
+    void (*routes_init)(RouteList *list);
+    void (*routes_free)(RouteList *list);
     long (*gen_captures)(const Rules *r, int color, const Side *s, int keep_duplicates,
                          RouteList *out);
     long (*gen_steps)(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out);
     int (*is_step)(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
                    Route *step);
+    int (*any_step)(const Rules *r, int color, const Side *s);
     void (*play)(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key);
     uint64_t (*position_key)(const Rules *r, int color, const bb_t bb[4]);
-    void (*routes_free)(RouteList *list);
     int (*to_bits)(CoreObject *c, PyObject *value, bb_t *out, const char *what);
     PyObject *(*from_bits)(CoreObject *c, bb_t bits);
+    int (*get_key)(PyObject *value, uint64_t *key);
+    PyObject *(*raw_move)(CoreObject *c, const Route *m);
 } CoreAPI;
 
 #endif

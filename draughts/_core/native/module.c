@@ -9,7 +9,6 @@ extern PyTypeObject CoreType;
 extern PyTypeObject StateType;
 int board_state_init(void);  /* board_state.c */
 PyObject *undo_fields(void); /* board_state.c */
-extern PyTypeObject SearchType;
 PyObject *board_unique_move(PyObject *state, PyObject *origin, PyObject *destination,
                             int capture);              /* board_state.c */
 PyObject *board_push(PyObject *state, PyObject *move); /* board_state.c */
@@ -505,16 +504,18 @@ static const CoreAPI core_api = {
     .state_type = &StateType,
     .unique_move = board_unique_move,
     .push = board_push,
-
-    /* draughts.pdn._native */
+    .routes_init = routes_init,
+    .routes_free = routes_free,
     .gen_captures = gen_captures,
     .gen_steps = gen_steps,
     .is_step = is_step,
+    .any_step = any_step,
     .play = play,
     .position_key = position_key,
-    .routes_free = routes_free,
     .to_bits = to_bits,
     .from_bits = from_bits,
+    .get_key = get_key,
+    .raw_move = raw_move,
 };
 
 static int add_core_api(PyObject *m) {
@@ -525,12 +526,11 @@ static int add_core_api(PyObject *m) {
 }
 
 static int exec_module(PyObject *m) {
-    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 || PyType_Ready(&SearchType) < 0 ||
+    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 ||
         PyType_Ready(&VecEnvType) < 0)
         return -1;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
-        PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
         PyModule_AddObjectRef(m, "VecEnv", (PyObject *)&VecEnvType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0)
         return -1;

@@ -3,7 +3,6 @@
 
 from collections.abc import Callable
 
-from draughts._core.compiled import no_compiled_search
 from draughts._core.contract import FUNCTION_NAMES
 from draughts._core.pure.board_state import STATE_NAMES, BoardState
 from draughts._core.pure.keyed import apply_keyed, position_key, undo_keyed
@@ -19,8 +18,6 @@ from draughts._core.pure.movegen import (
 from draughts._core.pure.perft import perft
 from draughts._core.pure.tables import Tables
 
-compiled_search = no_compiled_search
-
 __all__ = [
     "FUNCTIONS",
     "STATE_NAMES",
@@ -29,7 +26,6 @@ __all__ = [
     "apply_keyed",
     "board_moves",
     "captures",
-    "compiled_search",
     "find_step",
     "has_step",
     "legal_moves",

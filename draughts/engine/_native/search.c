@@ -6,13 +6,14 @@
  * table_entries positions, as the dict is), killers, history, reductions, threat
  * answers, draws and the node count. Comments name the Python method each
  * function mirrors; the reasons are given there. */
-/* clock_gettime(CLOCK_MONOTONIC), the clock of Python's time.monotonic on POSIX. */
-#define _POSIX_C_SOURCE 199309L
+/* First: it includes Python.h (through core_api.h), which must come before
+ * the standard headers and defines _POSIX_C_SOURCE, for clock_gettime. No
+ * Python function is called here: the search runs without the GIL. */
+#include "search.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "search.h"
 
 #define WIN 1000000
 #define WON (WIN - 10000)
@@ -38,13 +39,13 @@ void legal_routes(const Rules *r, const Pos *p, RouteList *out) {
     int c = p->color;
     Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
     out->len = 0;
-    if (gen_captures(r, c, &side, 0, out) == 0) gen_steps(r, c, &side, 0, out);
+    if (core_api->gen_captures(r, c, &side, 0, out) == 0) core_api->gen_steps(r, c, &side, 0, out);
 }
 
 static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) {
     Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
     out->len = 0;
-    gen_captures(r, c, &side, 0, out);
+    core_api->gen_captures(r, c, &side, 0, out);
 }
 
 /* -- The evaluation (Evaluator.side, Evaluator.score, Searcher._static) ------ */
@@ -112,7 +113,7 @@ int search_static_white(const Search *s, const Pos *p) {
     long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w) -
                       side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w);
     if (s->e->patterns.nwindows)
-        total += s->e->men_at_start * patterns_white(&s->e->patterns, b[0], b[1]);
+        total += s->e->men_at_start * patterns_sum(&s->e->patterns, p->pattern);
     /* Rounded towards zero, so that both colours see the same score. */
     long long magnitude = (total < 0 ? -total : total) / s->e->men_at_start;
     long long white = total >= 0 ? magnitude : -magnitude;
@@ -191,7 +192,7 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     s->killers = calloc(s->nkillers, sizeof *s->killers);
     if (s->tt == NULL || s->line == NULL || s->killers == NULL) return -1;
     if (s->base) memcpy(s->line, game_keys, s->base * sizeof *s->line);
-    routes_init(&s->scratch);
+    core_api->routes_init(&s->scratch);
     return 0;
 }
 
@@ -200,12 +201,12 @@ void search_free(Search *s) {
     free(s->line);
     free(s->killers);
     for (size_t i = 0; i < s->nplies; i++) {
-        routes_free(&s->plies[i].moves);
+        core_api->routes_free(&s->plies[i].moves);
         free(s->plies[i].order);
         free(s->plies[i].rank);
     }
     free(s->plies);
-    routes_free(&s->scratch);
+    core_api->routes_free(&s->scratch);
     memset(s, 0, sizeof *s);
 }
 
@@ -275,10 +276,21 @@ static int tick(Search *s) {
 
 static void child_of(const Search *s, const Pos *p, const Route *m, uint64_t key, Pos *child,
                      uint64_t *child_key) {
-    *child = *p;
+    /* Not *child = *p: the pattern numbers are copied only where used. */
+    memcpy(child->bb, p->bb, sizeof p->bb);
     *child_key = key;
-    play(s->r, m, p->color, child->bb, child_key);
+    core_api->play(s->r, m, p->color, child->bb, child_key);
     child->color = 1 - p->color;
+    const Patterns *patterns = &s->e->patterns;
+    if (patterns->nwindows) {
+        memcpy(child->pattern, p->pattern, (size_t)patterns->nwindows * sizeof *p->pattern);
+        patterns_update(patterns, p->bb, child->bb, child->pattern);
+    }
+}
+
+void search_pos_ready(const Search *s, Pos *p) {
+    if (s->e->patterns.nwindows)
+        patterns_number(&s->e->patterns, p->bb[0], p->bb[1], p->pattern);
 }
 
 /* Searcher._crowned */
@@ -341,7 +353,7 @@ static int quiesce(Search *s, const Pos *p, int alpha, int beta, int ply) {
         int c = p->color;
         bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
         Side own = {p->bb[c], p->bb[2 + c], occupied & ~(p->bb[c] | p->bb[2 + c]), 0};
-        if (!any_step(s->r, c, &own)) return s->sign * (ply - WIN);
+        if (!core_api->any_step(s->r, c, &own)) return s->sign * (ply - WIN);
         if (s->threat_extensions) {
             capture_routes(s->r, 1 - c, p, &s->scratch);
             if (s->scratch.failed) return s->failed = 1, 0;

@@ -1,4 +1,4 @@
-/* The Search type of draughts._core.native._native: one search's tables
+/* The Search type of draughts.engine._native._c: one search's tables
  * (transposition table, killers, history) kept between the iterations that
  * draughts/engine/search.py's iterate loop asks for. The data it is built
  * from comes from the Python Evaluator and DrawTable; everything is
@@ -6,8 +6,6 @@
 #include "convert.h"
 #include "eval_patterns_load.h"
 #include "search.h"
-
-extern PyTypeObject CoreType;
 
 typedef struct {
     PyObject_HEAD
@@ -23,7 +21,7 @@ typedef struct {
 static int bits_at(CoreObject *c, PyObject *seq, Py_ssize_t i, bb_t *out, const char *what) {
     PyObject *item = PySequence_GetItem(seq, i);
     if (item == NULL) return -1;
-    int failed = to_bits(c, item, out, what);
+    int failed = core_api->to_bits(c, item, out, what);
     Py_DECREF(item);
     return failed;
 }
@@ -105,7 +103,7 @@ static int load_cones(SearchObject *o, PyObject *cones) {
                 PyErr_Format(PyExc_ValueError, "evaluation cones: no cone for index %R",
                              c->pad_ints[sq]);
             failed = mask == NULL ||
-                     to_bits(c, mask, &o->evaluation.cones[color][sq], "cones") < 0;
+                     core_api->to_bits(c, mask, &o->evaluation.cones[color][sq], "cones") < 0;
         }
         Py_DECREF(dict);
         if (failed) return -1;
@@ -153,9 +151,10 @@ static int load_evaluation(SearchObject *o, PyObject *data) {
         return -1;
     }
     PyObject **v = &PyTuple_GET_ITEM(data, 0);
-    if (load_planes(o, v[0]) < 0 || to_bits(c, v[1], &e->centre, "centre") < 0 ||
-        pair_of_masks(c, v[2], e->back, "back") < 0 || to_bits(c, v[3], &e->edge, "edge") < 0 ||
-        to_bits(c, v[4], &e->left, "left") < 0 || to_bits(c, v[5], &e->right, "right") < 0 ||
+    int (*bits)(CoreObject *, PyObject *, bb_t *, const char *) = core_api->to_bits;
+    if (load_planes(o, v[0]) < 0 || bits(c, v[1], &e->centre, "centre") < 0 ||
+        pair_of_masks(c, v[2], e->back, "back") < 0 || bits(c, v[3], &e->edge, "edge") < 0 ||
+        bits(c, v[4], &e->left, "left") < 0 || bits(c, v[5], &e->right, "right") < 0 ||
         pair_of_masks(c, v[6], e->far_half, "far_half") < 0 || load_shifts(o, v[7]) < 0 ||
         pair_of_masks(c, v[8], e->near, "near") < 0 || load_cones(o, v[9]) < 0 ||
         load_blended(o, v[10]) < 0 || patterns_load(c, v[12], &e->patterns) < 0)
@@ -222,7 +221,7 @@ static int search_object_init(SearchObject *o, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_RuntimeError, "Search() is set up once");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "O!OOOOpO", &CoreType, &core, &evaluation, &no_progress,
+    if (!PyArg_ParseTuple(args, "O!OOOOpO", core_api->core_type, &core, &evaluation, &no_progress,
                           &endings, &sign, &breakthrough, &game_keys))
         return -1;
     if (!((CoreObject *)core)->ready) {
@@ -286,8 +285,10 @@ static void search_object_dealloc(SearchObject *o) {
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
-/* (turn, white men, black men, white kings, black kings) */
-static int get_pos(CoreObject *c, PyObject *value, Pos *p) {
+/* (turn, white men, black men, white kings, black kings), its pattern
+ * windows numbered. */
+static int get_pos(SearchObject *o, PyObject *value, Pos *p) {
+    CoreObject *c = o->core;
     static const char *const names[] = {"white men", "black men", "white kings", "black kings"};
     if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 5) {
         PyErr_Format(PyExc_TypeError, "pos must be a tuple of 5 ints, not %R", value);
@@ -299,7 +300,8 @@ static int get_pos(CoreObject *c, PyObject *value, Pos *p) {
     p->color = (int)color;
     bb_t seen = 0;
     for (int i = 0; i < 4; i++) {
-        if (to_bits(c, PyTuple_GET_ITEM(value, i + 1), &p->bb[i], names[i]) < 0) return -1;
+        if (core_api->to_bits(c, PyTuple_GET_ITEM(value, i + 1), &p->bb[i], names[i]) < 0)
+            return -1;
         if (seen & p->bb[i]) {
             PyErr_Format(PyExc_ValueError, "pos: the %s share a square with other pieces",
                          names[i]);
@@ -307,6 +309,7 @@ static int get_pos(CoreObject *c, PyObject *value, Pos *p) {
         }
         seen |= p->bb[i];
     }
+    search_pos_ready(&o->search, p);
     return 0;
 }
 
@@ -326,7 +329,7 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
     PyObject *list = PySequence_Fast(value, "root must be None or a list of move indices");
     if (list == NULL) return -1;
     RouteList legal;
-    routes_init(&legal);
+    core_api->routes_init(&legal);
     legal_routes(&o->core->rules, p, &legal);
     Py_ssize_t n = PySequence_Fast_GET_SIZE(list);
     *root = PyMem_RawMalloc(((size_t)n + 1) * sizeof **root);
@@ -338,7 +341,7 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
                          "root index") < 0;
         if (!failed) (*root)[i] = (int)index;
     }
-    routes_free(&legal);
+    core_api->routes_free(&legal);
     Py_DECREF(list);
     if (failed) {
         PyMem_RawFree(*root);
@@ -398,7 +401,7 @@ static PyObject *search_object_run(SearchObject *o, PyObject *args) {
     int *root;
     int nroot;
     Search *s = &o->search;
-    if (get_pos(o->core, pos, &p) < 0 || get_key(key_value, &key) < 0 ||
+    if (get_pos(o, pos, &p) < 0 || core_api->get_key(key_value, &key) < 0 ||
         get_limits(s, limits) < 0)
         return NULL;
     if (depth < -1000 || depth > 1000 || ply < 0 || ply > 1000 || reversible < 0 ||
@@ -422,7 +425,7 @@ static PyObject *search_object_run(SearchObject *o, PyObject *args) {
     if (s->failed) return PyErr_NoMemory();
     PyObject *partial = Py_None;
     if (s->has_partial) {
-        PyObject *move = raw_move(o->core, &s->partial);
+        PyObject *move = core_api->raw_move(o->core, &s->partial);
         partial = move ? Py_BuildValue("(iN)", s->partial_score, move) : NULL;
         if (partial == NULL) return NULL;
     } else {
@@ -437,21 +440,21 @@ static PyObject *search_object_table_move(SearchObject *o, PyObject *args) {
     Pos p;
     uint64_t key;
     if (check_ready(o) < 0 || !PyArg_ParseTuple(args, "OO", &pos, &key_value) ||
-        get_pos(o->core, pos, &p) < 0 || get_key(key_value, &key) < 0)
+        get_pos(o, pos, &p) < 0 || core_api->get_key(key_value, &key) < 0)
         return NULL;
     RouteList moves;
-    routes_init(&moves);
+    core_api->routes_init(&moves);
     int at = search_table_move(&o->search, &p, key, &moves);
     PyObject *result = moves.failed ? PyErr_NoMemory()
                        : at < 0     ? Py_NewRef(Py_None)
-                                    : raw_move(o->core, &moves.items[at]);
-    routes_free(&moves);
+                                    : core_api->raw_move(o->core, &moves.items[at]);
+    core_api->routes_free(&moves);
     return result;
 }
 
 static PyObject *search_object_static(SearchObject *o, PyObject *pos) {
     Pos p;
-    if (check_ready(o) < 0 || get_pos(o->core, pos, &p) < 0) return NULL;
+    if (check_ready(o) < 0 || get_pos(o, pos, &p) < 0) return NULL;
     return PyLong_FromLong(search_static_white(&o->search, &p));
 }
 
@@ -467,7 +470,8 @@ static int load_bitbase_squares(SearchObject *o, PyObject *squares) {
     for (int sq = 0; sq < MAX_SQUARES; sq++) b->number[sq] = -1;
     for (Py_ssize_t i = 0; !failed && i < n; i++) {
         bb_t bit;
-        failed = to_bits(o->core, PySequence_Fast_GET_ITEM(list, i), &bit, "squares") < 0;
+        failed =
+            core_api->to_bits(o->core, PySequence_Fast_GET_ITEM(list, i), &bit, "squares") < 0;
         if (!failed && (popcount(bit) != 1 || b->number[low_bit(bit)] >= 0)) {
             PyErr_Format(PyExc_ValueError, "squares: item %zd is not one new square", i);
             failed = 1;
@@ -551,7 +555,7 @@ static PyObject *search_object_stop(SearchObject *o, PyObject *Py_UNUSED(ignored
 
 static PyMethodDef search_methods[] = {
     /* Text signatures first (inspect.signature reads them): the parameters
-     * of draughts._core.compiled.CompiledSearch, which a test compares. */
+     * of draughts.engine._native.CompiledSearch, which a test compares. */
     {"stop", (PyCFunction)search_object_stop, METH_NOARGS,
      "stop($self, /)\n--\n\nEnd the search running in another thread, as Searcher.stop."},
     {"run", (PyCFunction)search_object_run, METH_VARARGS,
@@ -571,7 +575,7 @@ static PyMethodDef search_methods[] = {
 };
 
 PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.Search",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts.engine._native._c.Search",
     .tp_basicsize = sizeof(SearchObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Search(core, evaluation, no_progress, endings, sign, breakthrough, game_keys, /)\n"

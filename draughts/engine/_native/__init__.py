@@ -1,24 +1,32 @@
-"""The interface of a compiled search: what :func:`draughts._core.compiled_search`
-returns where the backend has one.
+"""The built-in engine's search in C: ``draughts.engine._native._c``, a C11
+module of its own (the files beside this one), so that the native core,
+:mod:`draughts._core.native`, is the move generator and the board state only.
 
-The built-in engine's search is defined in Python
-(:class:`draughts.engine.search.Searcher`); the native backend also has it in
-C, node for node the same, and runs it when ``compiled_search`` gives an
-object. The pure backend has none: its ``compiled_search`` always answers
-None and the Python search runs.
+The search is defined in Python (:class:`draughts.engine.search.Searcher`);
+the C one visits the same tree node for node, and the Python one is its
+oracle in the tests. :func:`compiled_search` gives a :class:`CompiledSearch`
+for a board where the C search runs, else None and the Python search runs:
+always None when :data:`draughts._core.BACKEND` is ``"pure"`` (the core not
+built, or ``DRAUGHTS_PURE=1``) or when this module was not built. The module
+reaches the move generator through the native core's C API (a capsule,
+``draughts/_core/native/core_api.h``).
 
 >>> import draughts
+>>> from draughts import _core
 >>> from draughts._context import context
 >>> t = context(draughts.variant.ENGLISH).core
->>> no_compiled_search(t, (), None, {}, 1, False, []) is None
+>>> from draughts.engine.evaluation import Evaluator
+>>> search = compiled_search(t, Evaluator(t).data(), None, {}, 1, False, [])
+>>> (search is None) == (_core.BACKEND == "pure")
 True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from draughts import _core
 from draughts._core.raw import RawMove
 
 Pos = tuple[int, int, int, int, int]
@@ -71,7 +79,18 @@ class CompiledSearch(Protocol):
         :meth:`draughts.engine.search.Searcher.stop`); callable while it runs."""
 
 
-def no_compiled_search(
+_loaded: Any = None
+if _core.BACKEND == "native":
+    try:
+        from draughts.engine._native import _c as _loaded
+    except ImportError:  # not built, or built against another core
+        _loaded = None
+
+BUILT = _loaded is not None
+"""Whether the engine's native module runs (with the native core)."""
+
+
+def compiled_search(
     t: object,
     evaluation: tuple[object, ...],
     no_progress: int | None,
@@ -80,6 +99,27 @@ def no_compiled_search(
     breakthrough: bool,
     game_keys: list[int],
 ) -> CompiledSearch | None:
-    """The pure backend's ``compiled_search`` (the parameters of
-    :class:`draughts._core.contract.Backend`'s): there is none."""
-    return None
+    """The built-in engine's search in C for the board of ``t``, or None
+    where it does not run (the module not built, the pure core, or a board
+    the native core does not hold): the Python search runs there.
+    ``evaluation`` is :meth:`draughts.engine.evaluation.Evaluator.data`;
+    ``no_progress`` and ``endings`` are those of the search's
+    :class:`~draughts.engine.draw_table.DrawTable`; ``sign`` is -1 in
+    antidraughts; ``game_keys`` as for :class:`~draughts.engine.search.Searcher`.
+    """
+    if _loaded is None or not getattr(t, "native_ready", False):
+        return None
+    search: CompiledSearch = _loaded.Search(
+        t, evaluation, no_progress, endings, sign, breakthrough, game_keys
+    )
+    return search
+
+
+if TYPE_CHECKING:
+    # mypy holds the C type to the protocol (the tests hold its parameters
+    # to it at run time: tests/core/test_contract.py).
+    from draughts.engine._native._c import Search as _Search
+
+    _checked: type[CompiledSearch] = _Search
+
+__all__ = ["BUILT", "CompiledSearch", "Limits", "Pos", "compiled_search"]

@@ -1,6 +1,9 @@
-/* The built-in engine's search in C: the same tree as the Python Searcher of
- * draughts/engine/search.py, node for node (search.c, no Python), and the
- * Python type that runs it (search_module.c).
+/* The built-in engine's search in C, draughts.engine._native._c: the same
+ * tree as the Python Searcher of draughts/engine/search.py, node for node
+ * (search.c, no Python calls), and the Python type that runs it
+ * (search_module.c). It reaches the core's move generator through the
+ * core's C API (draughts/_core/native/core_api.h), read once when the
+ * module loads (module.c).
  *
  * The evaluation's masks and weights are computed by the Python Evaluator
  * (draughts/engine/evaluation.py) and loaded here as data, so the features
@@ -9,8 +12,11 @@
 #ifndef DRAUGHTS_NATIVE_SEARCH_H
 #define DRAUGHTS_NATIVE_SEARCH_H
 
-#include "core.h"
+#include "core_api.h"
 #include "eval_patterns.h"
+
+/* The core's C API (draughts/_core/native/core_api.h). */
+extern const CoreAPI *core_api;
 
 #define N_FEATURES 12
 #define MAX_PLANES 8
@@ -70,6 +76,10 @@ typedef struct {
 typedef struct {
     int color;
     bb_t bb[4]; /* white men, black men, white kings, black kings */
+    /* The learned patterns' window configurations (patterns_number), the
+     * first patterns.nwindows of them: set for the root by
+     * search_pos_ready, kept up to date by the search from there. */
+    uint16_t pattern[PATTERN_MAX_WINDOWS];
 } Pos;
 
 typedef struct {
@@ -121,6 +131,9 @@ int search_run(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int 
 /* The transposition table's move for key among pos's legal moves (the
  * first of *moves, sized by the call), or -1; *moves must be freed. */
 int search_table_move(Search *s, const Pos *p, uint64_t key, RouteList *moves);
+/* Number p's pattern windows (p->bb set): a position from outside the
+ * search before it is given to the functions below. */
+void search_pos_ready(const Search *s, Pos *p);
 /* White's static score (Evaluator.score with the drawn endings applied). */
 int search_static_white(const Search *s, const Pos *p);
 void legal_routes(const Rules *r, const Pos *p, RouteList *out);

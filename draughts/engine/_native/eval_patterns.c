@@ -5,20 +5,34 @@
 
 #include <string.h>
 
-long long patterns_white(const Patterns *p, bb_t white_men, bb_t black_men) {
-    /* A square in both masks counts as White's (as Patterns.white reads it),
-     * so that every number stays below PATTERN_CONFIGURATIONS. */
-    int number[PATTERN_MAX_WINDOWS] = {0};
-    for (bb_t b = white_men; b; b &= b - 1) {
+/* Add `times` (1 a white man, 2 a black one; negative: taken away) of each
+ * square of b's digits to the numbers of the windows holding it. */
+static void add_men(const Patterns *p, bb_t b, int times, uint16_t *number) {
+    for (; b; b &= b - 1) {
         int sq = low_bit(b);
         for (int i = 0; i < p->nmembers[sq]; i++)
-            number[p->members[sq][i].window] += p->members[sq][i].power;
+            number[p->members[sq][i].window] =
+                (uint16_t)(number[p->members[sq][i].window] + times * p->members[sq][i].power);
     }
-    for (bb_t b = black_men & ~white_men; b; b &= b - 1) {
-        int sq = low_bit(b);
-        for (int i = 0; i < p->nmembers[sq]; i++)
-            number[p->members[sq][i].window] += 2 * p->members[sq][i].power;
+}
+
+void patterns_number(const Patterns *p, bb_t white_men, bb_t black_men, uint16_t *number) {
+    memset(number, 0, (size_t)p->nwindows * sizeof *number);
+    add_men(p, white_men, 1, number);
+    add_men(p, black_men & ~white_men, 2, number);
+}
+
+/* A move changes the men of two or three squares and those it captures:
+ * a handful of digits where numbering afresh adds up to 40 men's. */
+void patterns_update(const Patterns *p, const bb_t before[2], const bb_t after[2],
+                     uint16_t *number) {
+    for (int color = 0; color < 2; color++) {
+        add_men(p, before[color] & ~after[color], -(color + 1), number);
+        add_men(p, after[color] & ~before[color], color + 1, number);
     }
+}
+
+long long patterns_sum(const Patterns *p, const uint16_t *number) {
     long long total = 0;
     for (int w = 0; w < p->nwindows; w++)
         total += p->weights[w * PATTERN_CONFIGURATIONS + number[w]];
