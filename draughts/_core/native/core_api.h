@@ -13,15 +13,19 @@
  * Through it, the PDN reader's native code reaches the board state (a
  * Board's push, the one move between two squares) and the core's types
  * without a copy of either: the move generator and the board state are the
- * core's alone. */
+ * core's alone. draughts.ml's native module (draughts.ml._native._c) reads
+ * it the same way for the move generator. */
 #ifndef DRAUGHTS_NATIVE_CORE_API_H
 #define DRAUGHTS_NATIVE_CORE_API_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+/* draughts.ml._native: the generator's types (Rules, Side, RouteList). */
+#include "convert.h"
+
 #define CORE_API_CAPSULE "draughts._core.native._native._C_API"
-#define CORE_API_VERSION 1
+#define CORE_API_VERSION 2
 
 typedef struct {
     int version; /* CORE_API_VERSION */
@@ -37,6 +41,21 @@ typedef struct {
                              int capture);
     /* BoardState.push(move): None, or NULL with an exception. */
     PyObject *(*push)(PyObject *state, PyObject *move);
+
+    /* draughts.ml._native: VectorEnv's games generate, key and read
+     * bitboards with the core's own functions (core.h, convert.h). One
+     * indirect call per generation costs nothing measurable beside the
+     * generation itself (benchmarks/ml.py, see setup.py). */
+    void (*routes_init)(RouteList *list);
+    void (*routes_free)(RouteList *list);
+    long (*gen_captures)(const Rules *r, int color, const Side *s, int keep_duplicates,
+                         RouteList *out);
+    long (*gen_steps)(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out);
+    int (*is_step)(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
+                   Route *step);
+    uint64_t (*position_key)(const Rules *r, int color, const bb_t bb[4]);
+    int (*to_bits)(CoreObject *c, PyObject *value, bb_t *out, const char *what);
+    int (*get_key)(PyObject *value, uint64_t *key);
 } CoreAPI;
 
 #endif

@@ -13,7 +13,6 @@ extern PyTypeObject SearchType;
 PyObject *board_unique_move(PyObject *state, PyObject *origin, PyObject *destination,
                             int capture);              /* board_state.c */
 PyObject *board_push(PyObject *state, PyObject *move); /* board_state.c */
-extern PyTypeObject VecEnvType; /* ml_step.c */
 
 static PyObject *pure_functions; /* name -> the pure generator's function */
 
@@ -523,6 +522,15 @@ static const CoreAPI core_api = {
     .state_type = &StateType,
     .unique_move = board_unique_move,
     .push = board_push,
+    /* draughts.ml._native */
+    .routes_init = routes_init,
+    .routes_free = routes_free,
+    .gen_captures = gen_captures,
+    .gen_steps = gen_steps,
+    .is_step = is_step,
+    .position_key = position_key,
+    .to_bits = to_bits,
+    .get_key = get_key,
 };
 
 static int add_core_api(PyObject *m) {
@@ -533,13 +541,11 @@ static int add_core_api(PyObject *m) {
 }
 
 static int exec_module(PyObject *m) {
-    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 || PyType_Ready(&SearchType) < 0 ||
-        PyType_Ready(&VecEnvType) < 0)
+    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 || PyType_Ready(&SearchType) < 0)
         return -1;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
         PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
-        PyModule_AddObjectRef(m, "VecEnv", (PyObject *)&VecEnvType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0)
         return -1;
     PyObject *fields = undo_fields();

@@ -2,10 +2,10 @@
  * rules, moves, ends, observations; no Python calls), ml_env.c (the Python
  * type VecEnv and encode_batch's reading of boards) and ml_dataset.c (game
  * records replayed for draughts.ml.dataset) share. */
-#ifndef DRAUGHTS_NATIVE_ML_STEP_H
-#define DRAUGHTS_NATIVE_ML_STEP_H
+#ifndef DRAUGHTS_ML_NATIVE_ML_STEP_H
+#define DRAUGHTS_ML_NATIVE_ML_STEP_H
 
-#include "convert.h"
+#include "core_api.h"
 
 #include <limits.h>
 #ifndef _WIN32
@@ -13,7 +13,11 @@
 #define HAVE_THREADS 1
 #endif
 
-extern PyTypeObject CoreType;
+/* The native core's C API (draughts/_core/native/core_api.h), read once
+ * when the module loads (module.c): the move generator and the core's
+ * bitboard reading are the core's, called through it. */
+extern const CoreAPI *ml_core;
+extern PyTypeObject VecEnvType; /* ml_env.c */
 
 #define MAX_DRAW_RULES 8
 #define MAX_THREADS 16

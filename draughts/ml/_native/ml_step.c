@@ -181,11 +181,11 @@ int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
     int c = g->turn;
     Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
     l->len = 0;
-    long n = gen_captures(r, c, &s, 0, l);
+    long n = ml_core->gen_captures(r, c, &s, 0, l);
     if (n == 0) {
         bb_t frozen = 0;
         if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
-        n = gen_steps(r, c, &s, frozen, l);
+        n = ml_core->gen_steps(r, c, &s, frozen, l);
     }
     if (n < 0 || grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0) return -1;
     const int *frame = e->perspective && c == 1 ? e->turned : NULL;
