@@ -187,6 +187,47 @@ def test_threads_step_as_python() -> None:
         VectorEnv("international", 2, threads=0)
 
 
+@pytest.mark.parametrize("variant", [V.INTERNATIONAL, V.ENGLISH, V.FRISIAN])
+def test_threads_give_one_thread_s_trajectories(variant: draughts.Variant) -> None:
+    """The same seed on 1, 2 and 4 threads (the step threads kept from one
+    step to the next): the same arrays after every step, the same games."""
+    envs = [
+        VectorEnv(variant, 200, seed=5, max_plies=60, claim_draw=True, threads=t) for t in (1, 2, 4)
+    ]
+    for step in range(300):
+        actions = envs[0].sample()
+        for env in envs[1:]:
+            assert (env.sample() == actions).all(), step
+        results = [env.step(actions) for env in envs]
+        for other in results[1:]:
+            for ours, theirs in zip(results[0], other, strict=True):
+                assert (ours == theirs).all(), step
+    histories = [[env._native.history(i, True) for i in range(200)] for env in envs]
+    assert histories[0] == histories[1] == histories[2]
+    assert [b.fen() for b in envs[0].boards] == [b.fen() for b in envs[2].boards]
+    assert VectorEnv(variant, 2, seed=5)._native is not None  # the default threads
+
+
+def test_envs_on_threads_come_and_go() -> None:
+    """Step threads are stopped with their environment (no thread left
+    running, nothing shared between two environments)."""
+    import threading
+
+    before = threading.active_count()
+    for seed in range(6):
+        env = VectorEnv("english", 64, seed=seed, threads=3)
+        env.step(env.sample())
+        del env
+    other = VectorEnv("english", 64, seed=0, threads=3)
+    alone = VectorEnv("english", 64, seed=0, threads=1)
+    for _ in range(50):
+        actions = alone.sample()
+        other.step(actions)
+        alone.step(actions)
+        assert (other.observations == alone.observations).all()
+    assert threading.active_count() == before  # C threads are not Python threads either way
+
+
 def python_encoding(boards: list[Board], perspective: bool) -> Any:
     """encode_batch's Python reading of the boards, the C encoder's oracle."""
     lay = layout(boards[0].variant)

@@ -444,6 +444,7 @@ static void free_game(Game *g) {
 }
 
 static void vec_dealloc(VecEnvObject *e) {
+    ml_pool_free(e);
     if (e->games != NULL)
         for (int i = 0; i < e->num_envs; i++) free_game(&e->games[i]);
     free(e->games);

@@ -93,6 +93,7 @@ typedef struct {
     Game *games;
     Drawn *drawn; /* per game, what its observation shows */
     int threads;
+    struct Pool *pool; /* the threads that step with the caller's (ml_step.c), or NULL */
     int busy; /* a step runs (without the GIL): another call must not start */
     RouteList scratch[MAX_THREADS]; /* one per thread */
     int failed; /* out of memory, or more shared moves than the extra block holds */
@@ -131,5 +132,7 @@ PyObject *ml_expand(VecEnvObject *e, PyObject *args);
 /* Step every game (see ml_step.c); *illegal set to the game whose action is
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
+/* Stop and free e's step threads (dealloc). */
+void ml_pool_free(VecEnvObject *e);
 
 #endif
