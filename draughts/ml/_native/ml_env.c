@@ -246,7 +246,7 @@ static int read_board(VecEnvObject *e, PyObject *board, Game *g) {
                 Py_DECREF(o);
                 return -1;
             }
-            g->ksq[k] = b ? low_sq(b) : -1;
+            g->ksq[k] = b ? low_bit(b) : -1;
             g->kn[k] = (int)v;
         }
         Py_DECREF(o);

@@ -146,7 +146,7 @@ static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
         r[i].base = m->action;
         r[i].n = 0;
         for (bb_t c = m->captured; c; c &= c - 1) {
-            int number = e->core->number[low_sq(c)];
+            int number = e->core->number[low_bit(c)];
             int v = frame ? frame[number] : number, j = r[i].n++;
             while (j > 0 && r[i].key[j - 1] > v) {
                 r[i].key[j] = r[i].key[j - 1];
@@ -220,7 +220,7 @@ static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     bb_t from = BIT(m->origin), to = BIT(m->dest);
     uint64_t k = g->key ^ r->key_black;
     for (bb_t cap = m->captured; cap; cap &= cap - 1) {
-        int sq = low_sq(cap);
+        int sq = low_bit(cap);
         k ^= (g->bb[2 + o] & BIT(sq)) ? r->key_kings[o][sq] : r->key_men[o][sq];
     }
     g->bb[o] &= ~m->captured;
@@ -352,9 +352,9 @@ static void put_pieces(const VecEnvObject *e, float *obs, const Drawn *d, float 
     for (int p = 0; p < 4; p++) {
         float *plane = obs + p * e->hw;
         for (uint64_t b = (uint64_t)d->planes[p]; b; b &= b - 1)
-            plane[cell[__builtin_ctzll(b)]] = value;
+            plane[cell[ctz64(b)]] = value;
         for (uint64_t b = (uint64_t)(d->planes[p] >> 64); b; b &= b - 1)
-            plane[cell[64 + __builtin_ctzll(b)]] = value;
+            plane[cell[64 + ctz64(b)]] = value;
     }
 }
 

@@ -99,11 +99,6 @@ typedef struct {
     int failed; /* out of memory, or more shared moves than the extra block holds */
 } VecEnvObject;
 
-static inline int low_sq(bb_t b) {
-    uint64_t lo = (uint64_t)b;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
-
 /* The caller's arrays for one step (checked by the Python side). */
 typedef struct {
     const int64_t *actions;
