@@ -6,7 +6,9 @@ reading of boards against its Python one."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from typing import Any
 
 import pytest
@@ -226,6 +228,32 @@ def test_envs_on_threads_come_and_go() -> None:
         alone.step(actions)
         assert (other.observations == alone.observations).all()
     assert threading.active_count() == before  # C threads are not Python threads either way
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork() here")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork() with threads (3.12+)
+def test_a_forked_child_steps_on_threads_of_its_own() -> None:
+    """A child process has none of its parent's step threads: it starts its
+    own and steps as the parent does."""
+    env = VectorEnv("international", 64, seed=3, threads=2)
+    env.step(env.sample())  # the parent's threads start
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its games, stepped, written to the pipe
+        signal.alarm(30)  # a child waiting for threads it does not have ends
+        try:
+            for _ in range(20):
+                env.step(env.sample())
+            os.write(write, env.observations.tobytes()[:4096])
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        child = pipe.read()
+    os.waitpid(pid, 0)
+    for _ in range(20):
+        env.step(env.sample())
+    assert child == env.observations.tobytes()[:4096]
 
 
 def python_encoding(boards: list[Board], perspective: bool) -> Any:
