@@ -1,6 +1,6 @@
-"""The native core's stepping of :class:`~draughts.ml.VectorEnv` (``VecEnv``
-in ``ml_step.c``): what it is told about a variant, and how its end codes
-read.
+"""The native stepping of :class:`~draughts.ml.VectorEnv` (``VecEnv`` of
+:mod:`draughts.ml._native`, in ``ml_step.c``): what it is told about a
+variant, and how its end codes read.
 
 The C side keeps each game's bitboards and rule state and plays, generates,
 decides and observes with no Python per game; this module turns the
@@ -15,18 +15,14 @@ import functools
 from array import array
 from typing import Any
 
-from draughts import _core
 from draughts._draw_rules import TRACKED
 from draughts.board import Board
+from draughts.ml._native import VecEnv as _VecEnv
 from draughts.ml.actions import turned_squares
 from draughts.ml.encoding import Layout
 from draughts.outcome import Goal, Outcome, Reset, Termination
 from draughts.piece import Color
 from draughts.variant import Variant
-
-_VecEnv: Any = None
-if _core.BACKEND == "native":
-    from draughts._core.native._native import VecEnv as _VecEnv
 
 _NOT_COUNTING = -(2**31)
 """ml_step.c's NOT_COUNTING: a tracked rule's start while it does not hold."""

@@ -46,6 +46,7 @@ over the games (this path is the oracle the native one is tested against).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Literal
 
@@ -85,8 +86,10 @@ class VectorEnv:
     chooses how the games are stepped: None (the default) in C where the
     native core is built, True in C or not at all,
     False in Python on :class:`~draughts.Board` objects. ``threads`` (at
-    most 16) steps the native games on that many threads, a slice of at
-    least 32 games each: the results do not depend on it.
+    most 16; by default the machine's processors, ``os.cpu_count()``, up to
+    16) steps the native games on that many threads, a slice of at least 32
+    games each, while other Python threads run: the results do not depend
+    on it.
 
     >>> env = VectorEnv("international", 2, seed=0)
     >>> env.observations.shape, env.masks.shape
@@ -115,10 +118,12 @@ class VectorEnv:
         claim_draw: bool = False,
         illegal: Literal["raise", "lose"] = "raise",
         native: bool | None = None,
-        threads: int = 1,
+        threads: int | None = None,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if threads is None:
+            threads = min(os.cpu_count() or 1, 16)
         if not 1 <= threads <= 16:
             raise ValueError(f"threads must be 1 to 16, not {threads}")
         if max_plies is not None and max_plies < 1:

@@ -54,7 +54,7 @@ def test_a_cycle_through_a_core_and_its_search_is_collected() -> None:
 
 
 def test_the_types_have_distinct_qualified_names() -> None:
-    types = [_native.Core, _native.BoardState, _native.VecEnv]
+    types = [_native.Core, _native.BoardState]
     names = [f"{t.__module__}.{t.__qualname__}" for t in types]
     assert len(set(names)) == len(names)
     assert all(name.startswith("draughts._core.native._native.") for name in names)

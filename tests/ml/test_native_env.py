@@ -6,7 +6,9 @@ reading of boards against its Python one."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from typing import Any
 
 import pytest
@@ -185,6 +187,73 @@ def test_threads_step_as_python() -> None:
     run_both(native, python, 120)
     with pytest.raises(ValueError, match="threads"):
         VectorEnv("international", 2, threads=0)
+
+
+@pytest.mark.parametrize("variant", [V.INTERNATIONAL, V.ENGLISH, V.FRISIAN])
+def test_threads_give_one_thread_s_trajectories(variant: draughts.Variant) -> None:
+    """The same seed on 1, 2 and 4 threads (the step threads kept from one
+    step to the next): the same arrays after every step, the same games."""
+    envs = [
+        VectorEnv(variant, 200, seed=5, max_plies=60, claim_draw=True, threads=t) for t in (1, 2, 4)
+    ]
+    for step in range(300):
+        actions = envs[0].sample()
+        for env in envs[1:]:
+            assert (env.sample() == actions).all(), step
+        results = [env.step(actions) for env in envs]
+        for other in results[1:]:
+            for ours, theirs in zip(results[0], other, strict=True):
+                assert (ours == theirs).all(), step
+    histories = [[env._native.history(i, True) for i in range(200)] for env in envs]
+    assert histories[0] == histories[1] == histories[2]
+    assert [b.fen() for b in envs[0].boards] == [b.fen() for b in envs[2].boards]
+    assert VectorEnv(variant, 2, seed=5)._native is not None  # the default threads
+
+
+def test_envs_on_threads_come_and_go() -> None:
+    """Step threads are stopped with their environment (no thread left
+    running, nothing shared between two environments)."""
+    import threading
+
+    before = threading.active_count()
+    for seed in range(6):
+        env = VectorEnv("english", 64, seed=seed, threads=3)
+        env.step(env.sample())
+        del env
+    other = VectorEnv("english", 64, seed=0, threads=3)
+    alone = VectorEnv("english", 64, seed=0, threads=1)
+    for _ in range(50):
+        actions = alone.sample()
+        other.step(actions)
+        alone.step(actions)
+        assert (other.observations == alone.observations).all()
+    assert threading.active_count() == before  # C threads are not Python threads either way
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork() here")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork() with threads (3.12+)
+def test_a_forked_child_steps_on_threads_of_its_own() -> None:
+    """A child process has none of its parent's step threads: it starts its
+    own and steps as the parent does."""
+    env = VectorEnv("international", 64, seed=3, threads=2)
+    env.step(env.sample())  # the parent's threads start
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its games, stepped, written to the pipe
+        signal.alarm(30)  # a child waiting for threads it does not have ends
+        try:
+            for _ in range(20):
+                env.step(env.sample())
+            os.write(write, env.observations.tobytes()[:4096])
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        child = pipe.read()
+    os.waitpid(pid, 0)
+    for _ in range(20):
+        env.step(env.sample())
+    assert child == env.observations.tobytes()[:4096]
 
 
 def python_encoding(boards: list[Board], perspective: bool) -> Any:

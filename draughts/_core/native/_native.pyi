@@ -29,40 +29,6 @@ class BoardState:
     def push(self, move: Move, /) -> None: ...
     def pop(self, /) -> Move: ...
 
-class VecEnv:
-    """The games of draughts.ml.VectorEnv stepped in C (see ml_step.c)."""
-
-    def __init__(
-        self,
-        core: Core,
-        num_envs: int,
-        params: tuple[int, ...],
-        cells: bytes,
-        turned: bytes,
-        rules: bytes,
-        long_diagonal: int,
-        start: tuple[Any, ...],
-    ) -> None: ...
-    def step(
-        self,
-        actions: Any,
-        observations: Any,
-        masks: Any,
-        rewards: Any,
-        terminated: Any,
-        truncated: Any,
-        final_observations: Any,
-        codes: Any,
-        winners: Any,
-    ) -> int: ...
-    def reset(self, observations: Any, masks: Any) -> None: ...
-    def sample(self, uniforms: Any, actions: Any) -> None: ...
-    def history(self, game: int, final: bool) -> list[int]: ...
-    def encode(self, boards: list[Any], out: Any, ctx: Any) -> int: ...
-    def replay(
-        self, data: bytes, spans: bytes, numbers: bytes, dash_captures: bool, threads: int
-    ) -> tuple[bytes, bytes, bytes, bytes, bytes]: ...
-    def expand(self, rows: bytes, out: Any, threads: int) -> None: ...
 
 class Core:
     @property

@@ -12,7 +12,6 @@ PyObject *undo_fields(void); /* board_state.c */
 PyObject *board_unique_move(PyObject *state, PyObject *origin, PyObject *destination,
                             int capture);              /* board_state.c */
 PyObject *board_push(PyObject *state, PyObject *move); /* board_state.c */
-extern PyTypeObject VecEnvType; /* ml_step.c */
 
 static PyObject *pure_functions; /* name -> the pure generator's function */
 
@@ -526,12 +525,10 @@ static int add_core_api(PyObject *m) {
 }
 
 static int exec_module(PyObject *m) {
-    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0 ||
-        PyType_Ready(&VecEnvType) < 0)
+    if (PyType_Ready(&CoreType) < 0 || board_state_init() < 0)
         return -1;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddObjectRef(m, "BoardState", (PyObject *)&StateType) < 0 ||
-        PyModule_AddObjectRef(m, "VecEnv", (PyObject *)&VecEnvType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SQUARES", MAX_SQUARES) < 0)
         return -1;
     PyObject *fields = undo_fields();

@@ -2,10 +2,10 @@
  * rules, moves, ends, observations; no Python calls), ml_env.c (the Python
  * type VecEnv and encode_batch's reading of boards) and ml_dataset.c (game
  * records replayed for draughts.ml.dataset) share. */
-#ifndef DRAUGHTS_NATIVE_ML_STEP_H
-#define DRAUGHTS_NATIVE_ML_STEP_H
+#ifndef DRAUGHTS_ML_NATIVE_ML_STEP_H
+#define DRAUGHTS_ML_NATIVE_ML_STEP_H
 
-#include "convert.h"
+#include "core_api.h"
 
 #include <limits.h>
 #ifndef _WIN32
@@ -13,7 +13,11 @@
 #define HAVE_THREADS 1
 #endif
 
-extern PyTypeObject CoreType;
+/* The native core's C API (draughts/_core/native/core_api.h), read once
+ * when the module loads (module.c): the move generator and the core's
+ * bitboard reading are the core's, called through it. */
+extern const CoreAPI *ml_core;
+extern PyTypeObject VecEnvType; /* ml_env.c */
 
 #define MAX_DRAW_RULES 8
 #define MAX_THREADS 16
@@ -89,15 +93,11 @@ typedef struct {
     Game *games;
     Drawn *drawn; /* per game, what its observation shows */
     int threads;
+    struct Pool *pool; /* the threads that step with the caller's (ml_step.c), or NULL */
     int busy; /* a step runs (without the GIL): another call must not start */
     RouteList scratch[MAX_THREADS]; /* one per thread */
     int failed; /* out of memory, or more shared moves than the extra block holds */
 } VecEnvObject;
-
-static inline int low_sq(bb_t b) {
-    uint64_t lo = (uint64_t)b;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
-}
 
 /* The caller's arrays for one step (checked by the Python side). */
 typedef struct {
@@ -127,5 +127,7 @@ PyObject *ml_expand(VecEnvObject *e, PyObject *args);
 /* Step every game (see ml_step.c); *illegal set to the game whose action is
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
+/* Stop and free e's step threads (dealloc). */
+void ml_pool_free(VecEnvObject *e);
 
 #endif

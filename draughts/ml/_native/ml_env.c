@@ -1,8 +1,9 @@
-/* draughts._core.native._native.VecEnv: the Python face of ml_step.c's
+/* draughts.ml._native._c.VecEnv: the Python face of ml_step.c's
  * games (construction from the tables draughts/ml/_native_env.py makes,
  * step, reset, sample, history) and encode_batch's C reading of boards.
- * Buffers come through the buffer protocol: the core does not link
- * against NumPy. */
+ * Buffers come through the buffer protocol: the module does not link
+ * against NumPy. Each method's text signature is held to
+ * draughts.ml._native.NativeVecEnv by the tests. */
 #include "ml_step.h"
 
 /* Whether no step runs (the others read what a step writes). */
@@ -169,8 +170,8 @@ static int pair_bits(CoreObject *c, PyObject *board, PyObject *name, bb_t *first
     PyObject *pair = PyObject_GetAttr(board, name);
     if (pair == NULL) return -1;
     PyObject *a = PySequence_GetItem(pair, 0), *b = PySequence_GetItem(pair, 1);
-    int status = a && b && to_bits(c, a, first, "a bitboard") == 0 &&
-                         to_bits(c, b, second, "a bitboard") == 0
+    int status = a && b && ml_core->to_bits(c, a, first, "a bitboard") == 0 &&
+                         ml_core->to_bits(c, b, second, "a bitboard") == 0
                      ? 0
                      : -1;
     Py_XDECREF(a);
@@ -207,14 +208,14 @@ static int read_board(VecEnvObject *e, PyObject *board, Game *g) {
         PyObject *key = PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) > 5
                             ? PyTuple_GET_ITEM(entry, 5)
                             : NULL;
-        failed = key == NULL || get_key(key, &g->keys[p]) < 0;
+        failed = key == NULL || ml_core->get_key(key, &g->keys[p]) < 0;
     }
     Py_DECREF(o);
     if (failed) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board's history is unreadable");
         return -1;
     }
-    g->key = position_key(&c->rules, g->turn, g->bb);
+    g->key = ml_core->position_key(&c->rules, g->turn, g->bb);
     g->ply_origin = 0;
     for (int i = 0; i < e->nrules; i++) {
         if (e->rules[i].mode != MODE_PLIES) continue;
@@ -238,14 +239,14 @@ static int read_board(VecEnvObject *e, PyObject *board, Game *g) {
         for (int k = 0; k < 2; k++) {
             PyObject *bit = PySequence_GetItem(o, 2 * k);
             bb_t b = 0;
-            int bad = bit == NULL || to_bits(c, bit, &b, "a king square") < 0 ||
+            int bad = bit == NULL || ml_core->to_bits(c, bit, &b, "a king square") < 0 ||
                       int_item(o, 2 * k + 1, &v) < 0;
             Py_XDECREF(bit);
             if (bad) {
                 Py_DECREF(o);
                 return -1;
             }
-            g->ksq[k] = b ? low_sq(b) : -1;
+            g->ksq[k] = b ? low_bit(b) : -1;
             g->kn[k] = (int)v;
         }
         Py_DECREF(o);
@@ -351,12 +352,12 @@ static int load_start(VecEnvObject *e, PyObject *start) {
                           &g->ksq[1], &g->kn[1]))
         return -1;
     for (int i = 0; i < 4; i++)
-        if (to_bits(e->core, bbs[i], &g->bb[i], "a start bitboard") < 0) return -1;
+        if (ml_core->to_bits(e->core, bbs[i], &g->bb[i], "a start bitboard") < 0) return -1;
     const int32_t *v;
     Py_ssize_t n;
     if (int32s(starts, &v, &n) < 0) return -1;
     for (int i = 0; i < MAX_DRAW_RULES; i++) g->starts[i] = i < n ? v[i] : NOT_COUNTING;
-    g->key = position_key(&e->core->rules, g->turn, g->bb);
+    g->key = ml_core->position_key(&e->core->rules, g->turn, g->bb);
     int status = ml_generate(e, g, &e->scratch[0]);
     if (status == -2) {
         e->failed = -2;
@@ -377,8 +378,8 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_TypeError, "VecEnv takes no keyword arguments");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!iOOOOOO", &CoreType, &core, &num_envs, &params, &cells,
-                          &turned, &rules, &diagonal, &start))
+    if (!PyArg_ParseTuple(args, "O!iOOOOOO", ml_core->core_type, &core, &num_envs, &params,
+                          &cells, &turned, &rules, &diagonal, &start))
         return NULL;
     CoreObject *c = (CoreObject *)core;
     if (!c->ready || !c->rules.padded || num_envs < 1) {
@@ -389,7 +390,7 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     if (e == NULL) return NULL;
     e->core = (CoreObject *)Py_NewRef(core);
     e->num_envs = num_envs;
-    for (int t = 0; t < MAX_THREADS; t++) routes_init(&e->scratch[t]);
+    for (int t = 0; t < MAX_THREADS; t++) ml_core->routes_init(&e->scratch[t]);
     const int32_t *v;
     Py_ssize_t n;
     if (!PyArg_ParseTuple(params, "iiiiiiiiiiiii", &e->perspective, &e->max_plies, &e->lose,
@@ -411,7 +412,7 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     }
     if (int32s(turned, &v, &n) < 0) goto fail;
     for (int i = 0; i <= e->nsq; i++) e->turned[i] = i < n ? v[i] : i;
-    if (load_draw_rules(e, rules) < 0 || to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
+    if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
     if (load_start(e, start) < 0) goto fail;
     e->squares_turn = 1;
@@ -443,38 +444,43 @@ static void free_game(Game *g) {
 }
 
 static void vec_dealloc(VecEnvObject *e) {
+    ml_pool_free(e);
     if (e->games != NULL)
         for (int i = 0; i < e->num_envs; i++) free_game(&e->games[i]);
     free(e->games);
     free(e->drawn);
     free_game(&e->start);
-    for (int t = 0; t < MAX_THREADS; t++) routes_free(&e->scratch[t]);
+    for (int t = 0; t < MAX_THREADS; t++) ml_core->routes_free(&e->scratch[t]);
     Py_XDECREF(e->core);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
 static PyMethodDef vec_methods[] = {
     {"step", (PyCFunction)vec_step, METH_VARARGS,
-     "step(actions, obs, masks, rewards, terminated, truncated, final_obs, codes, winners): "
+     "step($self, actions, observations, masks, rewards, terminated, truncated, "
+     "final_observations, codes, winners, /)\n--\n\n"
      "-1, or the game whose action is illegal (the games before it have moved)."},
-    {"reset", (PyCFunction)vec_reset, METH_VARARGS, "reset(obs, masks): every game anew."},
+    {"reset", (PyCFunction)vec_reset, METH_VARARGS,
+     "reset($self, observations, masks, /)\n--\n\nEvery game anew."},
     {"sample", (PyCFunction)vec_sample, METH_VARARGS,
-     "sample(uniforms, actions): the legal action each uniform picks."},
+     "sample($self, uniforms, actions, /)\n--\n\nThe legal action each uniform picks."},
     {"encode", (PyCFunction)vec_encode, METH_VARARGS,
-     "encode(boards, out, ctx): observations of boards; -1 or the first "
-     "board of another context."},
+     "encode($self, boards, out, ctx, /)\n--\n\n"
+     "Observations of boards; -1 or the first board of another context."},
     {"replay", (PyCFunction)ml_replay, METH_VARARGS,
-     "replay(data, spans, numbers, dash_captures, threads): game records' positions and "
-     "actions (see ml_dataset.c)."},
+     "replay($self, data, spans, numbers, dash_captures, threads, /)\n--\n\n"
+     "Game records' positions and actions (see ml_dataset.c)."},
     {"expand", (PyCFunction)ml_expand, METH_VARARGS,
-     "expand(rows, out, threads): the observations of replay()'s rows into out."},
+     "expand($self, rows, out, threads, /)\n--\n\n"
+     "The observations of replay()'s rows into out."},
     {"history", (PyCFunction)vec_history, METH_VARARGS,
-     "history(i, final): the actions of game i (final: of its last ended game)."},
+     "history($self, game, final, /)\n--\n\n"
+     "The actions of a game (final: of its last ended game)."},
     {NULL, NULL, 0, NULL},
 };
 
 PyTypeObject VecEnvType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts._core.native._native.VecEnv",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts.ml._native._c.VecEnv",
     .tp_basicsize = sizeof(VecEnvObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "The games of draughts.ml.VectorEnv, stepped in C.",

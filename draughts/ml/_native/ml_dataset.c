@@ -140,7 +140,7 @@ static int chosen_move(const VecEnvObject *e, Game *g, RouteList *l, const int *
     int c = g->turn, origin = sq[0], dest = sq[count - 1];
     Side side = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
     l->len = 0;
-    long n = gen_captures(r, c, &side, 0, l);
+    long n = ml_core->gen_captures(r, c, &side, 0, l);
     if (n < 0) return -1;
     const Route *chosen = NULL;
     Route step;
@@ -158,7 +158,7 @@ static int chosen_move(const VecEnvObject *e, Game *g, RouteList *l, const int *
         chosen = route;
         matches++;
     }
-    if (n == 0 && count == 2 && is_step(r, c, &side, origin, dest, 0, &step)) {
+    if (n == 0 && count == 2 && ml_core->is_step(r, c, &side, origin, dest, 0, &step)) {
         chosen = &step;
         matches = pair = 1;
     }
@@ -258,11 +258,11 @@ static void *replay_part(void *arg) {
     Game g;
     memset(&g, 0, sizeof g);
     RouteList l;
-    routes_init(&l);
+    ml_core->routes_init(&l);
     for (int k = p->from; k < p->to && !p->failed; k++)
         if (read_game(p, &g, &l, k) < 0) p->failed = 1;
     free(g.keys), free(g.moves), free(g.hist), free(g.fhist);
-    routes_free(&l);
+    ml_core->routes_free(&l);
     return NULL;
 }
 

@@ -146,7 +146,7 @@ static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
         r[i].base = m->action;
         r[i].n = 0;
         for (bb_t c = m->captured; c; c &= c - 1) {
-            int number = e->core->number[low_sq(c)];
+            int number = e->core->number[low_bit(c)];
             int v = frame ? frame[number] : number, j = r[i].n++;
             while (j > 0 && r[i].key[j - 1] > v) {
                 r[i].key[j] = r[i].key[j - 1];
@@ -181,11 +181,11 @@ int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
     int c = g->turn;
     Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
     l->len = 0;
-    long n = gen_captures(r, c, &s, 0, l);
+    long n = ml_core->gen_captures(r, c, &s, 0, l);
     if (n == 0) {
         bb_t frozen = 0;
         if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
-        n = gen_steps(r, c, &s, frozen, l);
+        n = ml_core->gen_steps(r, c, &s, frozen, l);
     }
     if (n < 0 || grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0) return -1;
     const int *frame = e->perspective && c == 1 ? e->turned : NULL;
@@ -220,7 +220,7 @@ static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     bb_t from = BIT(m->origin), to = BIT(m->dest);
     uint64_t k = g->key ^ r->key_black;
     for (bb_t cap = m->captured; cap; cap &= cap - 1) {
-        int sq = low_sq(cap);
+        int sq = low_bit(cap);
         k ^= (g->bb[2 + o] & BIT(sq)) ? r->key_kings[o][sq] : r->key_men[o][sq];
     }
     g->bb[o] &= ~m->captured;
@@ -352,9 +352,9 @@ static void put_pieces(const VecEnvObject *e, float *obs, const Drawn *d, float 
     for (int p = 0; p < 4; p++) {
         float *plane = obs + p * e->hw;
         for (uint64_t b = (uint64_t)d->planes[p]; b; b &= b - 1)
-            plane[cell[__builtin_ctzll(b)]] = value;
+            plane[cell[ctz64(b)]] = value;
         for (uint64_t b = (uint64_t)(d->planes[p] >> 64); b; b &= b - 1)
-            plane[cell[64 + __builtin_ctzll(b)]] = value;
+            plane[cell[64 + ctz64(b)]] = value;
     }
 }
 
@@ -498,6 +498,97 @@ static void *step_part(void *arg) {
     return NULL;
 }
 
+#ifdef HAVE_THREADS
+#include <unistd.h>
+
+/* The threads that step with the caller's: started at the first step on
+ * more than one thread and kept, each waiting for the next batch. Starting
+ * and joining threads at every step cost about 50 microseconds of CPU a
+ * call, a quarter of the stepping of 256 International games; a wake-up is
+ * a few (benchmarks/ml.py's 2-thread row; see the changelog). */
+typedef struct Pool {
+    pthread_mutex_t lock;
+    pthread_cond_t go, done;
+    pthread_t ids[MAX_THREADS];
+    int workers, quit, pending;
+    unsigned long round; /* batches handed out so far */
+    Part *parts;         /* this batch: worker w steps parts[w + 1] when w + 1 < nparts */
+    int nparts;
+    pid_t pid; /* a forked child has none of the threads: it starts its own */
+    struct Worker *args; /* each thread's Worker */
+} Pool;
+
+typedef struct Worker {
+    Pool *pool;
+    int index;
+} Worker;
+
+static void *work(void *arg) {
+    Pool *pool = ((Worker *)arg)->pool;
+    int index = ((Worker *)arg)->index;
+    unsigned long seen = 0;
+    pthread_mutex_lock(&pool->lock);
+    for (;;) {
+        while (!pool->quit && pool->round == seen) pthread_cond_wait(&pool->go, &pool->lock);
+        if (pool->quit) break;
+        seen = pool->round;
+        Part *part = index + 1 < pool->nparts ? &pool->parts[index + 1] : NULL;
+        pthread_mutex_unlock(&pool->lock);
+        if (part != NULL) step_part(part);
+        pthread_mutex_lock(&pool->lock);
+        if (--pool->pending == 0) pthread_cond_signal(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return NULL;
+}
+#endif
+
+#ifdef HAVE_THREADS
+/* e's pool with e->threads - 1 threads (fewer if some do not start), or
+ * NULL when none starts or there is no memory. */
+static Pool *start_pool(VecEnvObject *e) {
+    if (e->pool != NULL && e->pool->pid == getpid()) return e->pool;
+    e->pool = NULL; /* after fork(): the parent's threads are not here (its pool is left) */
+    Pool *pool = calloc(1, sizeof *pool);
+    if (pool == NULL) return NULL;
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->go, NULL);
+    pthread_cond_init(&pool->done, NULL);
+    pool->pid = getpid();
+    Worker *args = malloc((size_t)MAX_THREADS * sizeof *args);
+    if (args == NULL) {
+        free(pool);
+        return NULL;
+    }
+    pool->args = args;
+    for (int w = 0; w < e->threads - 1; w++) {
+        args[w] = (Worker){pool, w};
+        if (pthread_create(&pool->ids[w], NULL, work, &args[w]) != 0) break;
+        pool->workers++;
+    }
+    e->pool = pool;
+    return pool;
+}
+
+void ml_pool_free(VecEnvObject *e) {
+    Pool *pool = e->pool;
+    e->pool = NULL;
+    if (pool == NULL || pool->pid != getpid()) return;
+    pthread_mutex_lock(&pool->lock);
+    pool->quit = 1;
+    pthread_cond_broadcast(&pool->go);
+    pthread_mutex_unlock(&pool->lock);
+    for (int w = 0; w < pool->workers; w++) pthread_join(pool->ids[w], NULL);
+    pthread_mutex_destroy(&pool->lock);
+    pthread_cond_destroy(&pool->go);
+    pthread_cond_destroy(&pool->done);
+    free(pool->args);
+    free(pool);
+}
+#else
+void ml_pool_free(VecEnvObject *e) { (void)e; }
+#endif
+
 /* Step every game, on e->threads threads (each its own slice of the games).
  * An illegal action that raises stops the batch there: the games before it
  * move (on one thread), none after. */
@@ -520,13 +611,25 @@ int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
                           &e->scratch[t]};
     }
 #ifdef HAVE_THREADS
-    pthread_t ids[MAX_THREADS];
-    int started = 1;
-    for (; started < threads; started++)
-        if (pthread_create(&ids[started], NULL, step_part, &parts[started]) != 0) break;
-    for (int t = started; t < threads; t++) step_part(&parts[t]); /* could not start one */
+    Pool *pool = threads > 1 ? start_pool(e) : NULL;
+    int helped = pool ? pool->workers + 1 : 1; /* parts the pool's threads take */
+    if (helped > threads) helped = threads;
+    if (pool) {
+        pthread_mutex_lock(&pool->lock);
+        pool->parts = parts;
+        pool->nparts = helped;
+        pool->pending = pool->workers;
+        pool->round++;
+        pthread_cond_broadcast(&pool->go);
+        pthread_mutex_unlock(&pool->lock);
+    }
     step_part(&parts[0]);
-    for (int t = 1; t < started; t++) pthread_join(ids[t], NULL);
+    for (int t = helped; t < threads; t++) step_part(&parts[t]); /* a thread did not start */
+    if (pool) {
+        pthread_mutex_lock(&pool->lock);
+        while (pool->pending > 0) pthread_cond_wait(&pool->done, &pool->lock);
+        pthread_mutex_unlock(&pool->lock);
+    }
 #else
     for (int t = 0; t < threads; t++) step_part(&parts[t]);
 #endif
