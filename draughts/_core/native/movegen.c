@@ -12,6 +12,12 @@
 /* Every square of b moved by shift (padded layouts only). */
 static inline bb_t shifted(bb_t b, int shift) { return shift > 0 ? b << shift : b >> -shift; }
 
+/* The shift of diagonal d on a padded grid of that stride: the directions
+ * (row, column) (1, 1), (1, -1), (-1, 1), (-1, -1) of geometry.py. */
+static inline int diagonal_shift(int stride, int d) {
+    return d == 0 ? stride + 1 : d == 1 ? stride - 1 : d == 2 ? 1 - stride : -1 - stride;
+}
+
 void routes_init(RouteList *list) { memset(list, 0, sizeof *list); }
 
 void routes_free(RouteList *list) {
@@ -350,17 +356,64 @@ void derive_masks(Rules *r) {
             if (r->ray_len[sq][d] >= 2) r->jump_from[d] |= BIT(sq);
         }
     }
+    int stride = r->shift[0] - 1, diagonal = r->padded;
+    for (int d = 0; d < 4; d++) diagonal &= r->shift[d] == diagonal_shift(stride, d);
+    memset(r->man_jump_from, 0, sizeof r->man_jump_from);
+    memset(r->man_step_from, 0, sizeof r->man_step_from);
+    for (int color = 0; color < 2; color++) {
+        for (int k = 0; k < r->n_man_cap[color]; k++) {
+            int d = r->man_cap_dirs[color][k];
+            r->man_jump_from[color][d] = r->jump_from[d];
+            diagonal &= d < 4;
+        }
+        for (int k = 0; k < r->n_man_move[color]; k++) {
+            int d = r->man_move_dirs[color][k];
+            r->man_step_from[color][d] = r->step_from[d];
+            diagonal &= d < 4;
+        }
+    }
+    r->diagonal_stride = diagonal ? stride : 0;
+}
+
+/* Padded layouts: the men of men that can jump along d, all at once (the
+ * piece one step along d is prey, the square two steps along is empty). */
+static inline bb_t men_jumps(const Rules *r, int d, bb_t men, bb_t prey, bb_t empty) {
+    int s = r->shift[d];
+    return men & r->jump_from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
+}
+
+/* The same over the four diagonals (but skip), from masks that are 0 in
+ * the directions the men do not use, for a stride known when it is
+ * compiled: each 128-bit shift is then two instructions rather than some
+ * twenty for a shift by a variable amount of either sign, which took a
+ * third of International perft's instructions (perft(8) with bulk
+ * counting, counted by cachegrind: 1,021 M instructions for 1,207 M). */
+static inline __attribute__((always_inline)) bb_t diagonal_jumps(const bb_t from[NDIRS], bb_t men,
+                                                                 bb_t prey, bb_t empty,
+                                                                 int stride, int skip) {
+    bb_t jumps = 0;
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; d++) {
+        int s = diagonal_shift(stride, d);
+        if (d != skip) jumps |= men & from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
+    }
+    return jumps;
 }
 
 /* The men that have a piece of prey next to them in some capture direction. */
 static bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
     bb_t candidates = 0;
     if (r->padded) {
-        /* All men at once: the piece one step along d, the empty square two. */
-        for (int k = 0; k < r->n_man_cap[color]; k++) {
-            int d = r->man_cap_dirs[color][k], s = r->shift[d];
-            candidates |= men & r->jump_from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
+        const bb_t *from = r->man_jump_from[color];
+        /* The strides of the 8x8 and 10x10 boards. */
+        switch (r->diagonal_stride) {
+        case 10:
+            return diagonal_jumps(from, men, prey, empty, 10, -1);
+        case 12:
+            return diagonal_jumps(from, men, prey, empty, 12, -1);
         }
+        for (int k = 0; k < r->n_man_cap[color]; k++)
+            candidates |= men_jumps(r, r->man_cap_dirs[color][k], men, prey, empty);
         return candidates;
     }
     /* One mask test per man leaves out those with nothing next to them,
@@ -371,6 +424,91 @@ static bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t
         if (prey & r->man_jump_near[color][sq]) candidates |= BIT(sq);
     }
     return candidates;
+}
+
+static int single_jump(RouteList *out, int origin, int over, int land, int crowned) {
+    Route *m = new_route(out);
+    if (m == NULL) return 0;
+    m->captured = BIT(over);
+    m->origin = (uint8_t)origin;
+    m->dest = (uint8_t)land;
+    m->crowned = (uint8_t)crowned;
+    m->ncaps = 1;
+    m->caps[0] = (uint8_t)over;
+    m->path[0] = (uint8_t)origin;
+    m->path[1] = (uint8_t)land;
+    return 1;
+}
+
+/* Padded layouts: the first jumps of the men along every capture
+ * direction d, the whole board at once: jumps[d], the men that can jump
+ * along d, and more[d], their landing squares from which they could jump
+ * again (in any direction but back over the piece taken, which is no
+ * longer prey); 0 in the other directions. */
+static inline __attribute__((always_inline)) void
+diagonal_first_jumps(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, int stride,
+                     bb_t jumps[NDIRS], bb_t more[NDIRS]) {
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; d++) {
+        int s = diagonal_shift(stride, d);
+        jumps[d] = men & from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
+        more[d] = jumps[d] ? diagonal_jumps(from, shifted(jumps[d], 2 * s), prey, empty, stride,
+                                            3 - d)
+                           : 0;
+    }
+}
+
+static void first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty,
+                        bb_t jumps[NDIRS], bb_t more[NDIRS]) {
+    switch (r->diagonal_stride) {
+    case 10:
+        diagonal_first_jumps(r->man_jump_from[color], men, prey, empty, 10, jumps, more);
+        return;
+    case 12:
+        diagonal_first_jumps(r->man_jump_from[color], men, prey, empty, 12, jumps, more);
+        return;
+    }
+    for (int k = 0; k < r->n_man_cap[color]; k++) {
+        int d = r->man_cap_dirs[color][k];
+        jumps[d] = men_jumps(r, d, men, prey, empty);
+        bb_t lands = shifted(jumps[d], 2 * r->shift[d]);
+        more[d] = 0;
+        for (int k2 = 0; lands && k2 < r->n_man_cap[color]; k2++) {
+            int d2 = r->man_cap_dirs[color][k2];
+            if (d2 != r->reverse[d]) more[d] |= men_jumps(r, d2, lands, prey, empty);
+        }
+    }
+}
+
+/* Padded layouts: the men's captures, direction by direction. A man that
+ * lands where it could jump again or crowns and goes on as a king is
+ * searched; the others take one piece. International perft(8) from the
+ * start, bulk counting: 947 M instructions with the whole board's jumps at
+ * once, 1,021 M with a ray look-up per man and direction (man_can_go_on).
+ * Returns whether it searched one; -1 out of memory. */
+static int padded_men_captures(CaptureSearch *S, bb_t men, bb_t prey, bb_t empty, bb_t occupied) {
+    const Rules *r = S->r;
+    int color = S->color, searched = 0;
+    bb_t jumps[NDIRS], more[NDIRS];
+    first_jumps(r, color, men, prey, empty, jumps, more);
+    for (int k = 0; k < r->n_man_cap[color]; k++) {
+        int d = r->man_cap_dirs[color][k], s = r->shift[d];
+        bb_t go_on = more[d];
+        if (r->crown_continue) go_on |= shifted(jumps[d], 2 * s) & r->promotion[color];
+        for (bb_t from = jumps[d]; from;) {
+            int sq = top_bit(from);
+            from ^= BIT(sq);
+            int over = sq + s, land = sq + 2 * s;
+            int crowned = (r->promotion[color] & BIT(land)) != 0;
+            if (!(go_on & BIT(land))) {
+                if (!single_jump(S->out, sq, over, land, crowned)) return -1;
+                continue;
+            }
+            searched = 1;
+            onward(S, sq, d, over, land, crowned, occupied ^ BIT(sq));
+        }
+    }
+    return searched;
 }
 
 /* The capture routes of the men in candidates and the kings in jumpers
@@ -390,7 +528,11 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
     S.opp_kings = s->opp_kings;
     S.out = out;
     int searched = 0;
-    for (int k = 0; candidates && k < r->n_man_cap[color]; k++) {
+    if (candidates && r->padded) {
+        searched = padded_men_captures(&S, candidates, prey, empty, occupied);
+        if (searched < 0) return -1;
+    }
+    for (int k = 0; candidates && !r->padded && k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k];
         for (bb_t men = candidates; men;) {
             int sq = top_bit(men);
@@ -402,16 +544,7 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
             int crowned = (r->promotion[color] & BIT(land)) != 0;
             if ((!crowned || !r->crown_continue) &&
                 !man_can_go_on(r, color, land, prey & ~BIT(over), empty | BIT(sq))) {
-                Route *m = new_route(out);
-                if (m == NULL) return -1;
-                m->captured = BIT(over);
-                m->origin = (uint8_t)sq;
-                m->dest = (uint8_t)land;
-                m->crowned = (uint8_t)crowned;
-                m->ncaps = 1;
-                m->caps[0] = (uint8_t)over;
-                m->path[0] = (uint8_t)sq;
-                m->path[1] = (uint8_t)land;
+                if (!single_jump(out, sq, over, land, crowned)) return -1;
                 continue;
             }
             searched = 1;
