@@ -60,6 +60,13 @@ typedef struct {
      * a man there in its capture directions (with a square behind them)
      * and in its step directions. */
     bb_t man_jump_near[2][MAX_SQUARES], man_step_near[2][MAX_SQUARES];
+    /* Padded layouts, per colour and direction: jump_from[d] (step_from[d])
+     * where d is one of the men's capture (step) directions, else 0; and,
+     * where the men go along diagonals only on a grid whose stride has
+     * its shifts compiled in (8x8 and 10x10 boards), that stride, else 0
+     * (see movegen.c). */
+    bb_t man_jump_from[2][NDIRS], man_step_from[2][NDIRS];
+    int diagonal_stride;
     uint64_t key_men[2][MAX_SQUARES], key_kings[2][MAX_SQUARES], key_black;
 } Rules;
 

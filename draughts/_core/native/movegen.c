@@ -12,6 +12,12 @@
 /* Every square of b moved by shift (padded layouts only). */
 static inline bb_t shifted(bb_t b, int shift) { return shift > 0 ? b << shift : b >> -shift; }
 
+/* The shift of diagonal d on a padded grid of that stride: the directions
+ * (row, column) (1, 1), (1, -1), (-1, 1), (-1, -1) of geometry.py. */
+static inline int diagonal_shift(int stride, int d) {
+    return d == 0 ? stride + 1 : d == 1 ? stride - 1 : d == 2 ? 1 - stride : -1 - stride;
+}
+
 void routes_init(RouteList *list) { memset(list, 0, sizeof *list); }
 
 void routes_free(RouteList *list) {
@@ -350,18 +356,71 @@ void derive_masks(Rules *r) {
             if (r->ray_len[sq][d] >= 2) r->jump_from[d] |= BIT(sq);
         }
     }
+    int stride = r->shift[0] - 1, diagonal = r->padded;
+    for (int d = 0; d < 4; d++) diagonal &= r->shift[d] == diagonal_shift(stride, d);
+    memset(r->man_jump_from, 0, sizeof r->man_jump_from);
+    memset(r->man_step_from, 0, sizeof r->man_step_from);
+    for (int color = 0; color < 2; color++) {
+        for (int k = 0; k < r->n_man_cap[color]; k++) {
+            int d = r->man_cap_dirs[color][k];
+            r->man_jump_from[color][d] = r->jump_from[d];
+            diagonal &= d < 4;
+        }
+        for (int k = 0; k < r->n_man_move[color]; k++) {
+            int d = r->man_move_dirs[color][k];
+            r->man_step_from[color][d] = r->step_from[d];
+            diagonal &= d < 4;
+        }
+    }
+    /* The strides of the 8x8 and 10x10 boards, which have shifts compiled in. */
+    r->diagonal_stride = diagonal && (stride == 10 || stride == 12) ? stride : 0;
+}
+
+/* Padded layouts: per direction d, the squares from which a man of color
+ * could jump along d, the whole board at once: prey one step along d, an
+ * empty square two steps along (0 where the men do not capture along d).
+ * On the 8x8 and 10x10 diagonal boards each shift is a constant, two
+ * instructions rather than some twenty for a shift by a variable amount of
+ * either sign, which took a third of International perft's instructions
+ * (perft(8) with bulk counting, counted by cachegrind: 1,021 M for 1,207 M). */
+static inline __attribute__((always_inline)) void
+diagonal_jump_squares(const bb_t from[NDIRS], bb_t prey, bb_t empty, int stride,
+                      bb_t squares[NDIRS]) {
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; d++) {
+        int s = diagonal_shift(stride, d);
+        squares[d] = from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
+    }
+}
+
+static inline void jump_squares(const Rules *r, int color, bb_t prey, bb_t empty,
+                                bb_t squares[NDIRS]) {
+    const bb_t *from = r->man_jump_from[color];
+    for (int d = 0; d < NDIRS; d++)
+        squares[d] = from[d] ? from[d] & shifted(prey, -r->shift[d]) &
+                                   shifted(empty, -2 * r->shift[d])
+                             : 0;
+}
+
+static inline __attribute__((always_inline)) bb_t
+diagonal_candidates(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, int stride) {
+    bb_t squares[NDIRS];
+    diagonal_jump_squares(from, prey, empty, stride, squares);
+    return men & (squares[0] | squares[1] | squares[2] | squares[3]);
 }
 
 /* The men that have a piece of prey next to them in some capture direction. */
-static bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
+static inline bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
     bb_t candidates = 0;
+    if (r->diagonal_stride == 10)
+        return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 10);
+    if (r->diagonal_stride == 12)
+        return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 12);
     if (r->padded) {
-        /* All men at once: the piece one step along d, the empty square two. */
-        for (int k = 0; k < r->n_man_cap[color]; k++) {
-            int d = r->man_cap_dirs[color][k], s = r->shift[d];
-            candidates |= men & r->jump_from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
-        }
-        return candidates;
+        bb_t squares[NDIRS];
+        jump_squares(r, color, prey, empty, squares);
+        for (int d = 0; d < NDIRS; d++) candidates |= squares[d];
+        return men & candidates;
     }
     /* One mask test per man leaves out those with nothing next to them,
      * before the per-direction loop, which took three quarters of perft's
@@ -373,7 +432,101 @@ static bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t
     return candidates;
 }
 
-long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out) {
+static int single_jump(RouteList *out, int origin, int over, int land, int crowned) {
+    Route *m = new_route(out);
+    if (m == NULL) return 0;
+    m->captured = BIT(over);
+    m->origin = (uint8_t)origin;
+    m->dest = (uint8_t)land;
+    m->crowned = (uint8_t)crowned;
+    m->ncaps = 1;
+    m->caps[0] = (uint8_t)over;
+    m->path[0] = (uint8_t)origin;
+    m->path[1] = (uint8_t)land;
+    return 1;
+}
+
+/* Padded layouts: the first jumps of the men, the whole board at once:
+ * jumps[d], the men that can jump along d, and more[d], their landing
+ * squares from which they go on: they could jump again in some direction
+ * but back over the piece taken (which is no longer prey; neither it nor
+ * the square left can matter in another direction), or they crown and go
+ * on as kings. Each landing square is looked up in the jump squares of the
+ * other directions rather than searched (International perft(8), bulk
+ * counting: 915 M instructions, for 940 M with the jumps from each
+ * landing square worked out anew and 1,021 M with a ray look-up per man
+ * and direction). */
+static inline __attribute__((always_inline)) void
+diagonal_first_jumps(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, bb_t crown,
+                     int stride, bb_t jumps[NDIRS], bb_t more[NDIRS]) {
+    bb_t squares[NDIRS];
+    diagonal_jump_squares(from, prey, empty, stride, squares);
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; d++) {
+        jumps[d] = men & squares[d];
+        /* Diagonal 3 - d is d's reverse. */
+        bb_t onward = crown;
+        for (int d2 = 0; d2 < 4; d2++)
+            if (d2 != 3 - d) onward |= squares[d2];
+        more[d] = shifted(jumps[d], 2 * diagonal_shift(stride, d)) & onward;
+    }
+    for (int d = 4; d < NDIRS; d++) jumps[d] = more[d] = 0;
+}
+
+static void first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty,
+                        bb_t jumps[NDIRS], bb_t more[NDIRS]) {
+    bb_t crown = r->crown_continue ? r->promotion[color] : 0;
+    switch (r->diagonal_stride) {
+    case 10:
+        diagonal_first_jumps(r->man_jump_from[color], men, prey, empty, crown, 10, jumps, more);
+        return;
+    case 12:
+        diagonal_first_jumps(r->man_jump_from[color], men, prey, empty, crown, 12, jumps, more);
+        return;
+    }
+    bb_t squares[NDIRS];
+    jump_squares(r, color, prey, empty, squares);
+    for (int d = 0; d < NDIRS; d++) {
+        jumps[d] = men & squares[d];
+        more[d] = 0;
+        if (!jumps[d]) continue;
+        bb_t onward = crown;
+        for (int d2 = 0; d2 < NDIRS; d2++)
+            if (d2 != r->reverse[d]) onward |= squares[d2];
+        more[d] = shifted(jumps[d], 2 * r->shift[d]) & onward;
+    }
+}
+
+/* Padded layouts: the men's captures, direction by direction: a man whose
+ * landing square is in more is searched, the others take one piece.
+ * Returns whether it searched one; -1 out of memory. */
+static int padded_men_captures(CaptureSearch *S, const bb_t jumps[NDIRS], const bb_t more[NDIRS],
+                               bb_t occupied) {
+    const Rules *r = S->r;
+    int color = S->color, searched = 0;
+    for (int k = 0; k < r->n_man_cap[color]; k++) {
+        int d = r->man_cap_dirs[color][k], s = r->shift[d];
+        for (bb_t from = jumps[d]; from;) {
+            int sq = top_bit(from);
+            from ^= BIT(sq);
+            int over = sq + s, land = sq + 2 * s;
+            int crowned = (r->promotion[color] & BIT(land)) != 0;
+            if (!(more[d] & BIT(land))) {
+                if (!single_jump(S->out, sq, over, land, crowned)) return -1;
+                continue;
+            }
+            searched = 1;
+            onward(S, sq, d, over, land, crowned, occupied ^ BIT(sq));
+        }
+    }
+    return searched;
+}
+
+/* The capture routes of the men in candidates and the kings in jumpers
+ * (gen_captures has found that each has a first jump). */
+static long __attribute__((noinline))
+search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out,
+                bb_t candidates, bb_t jumpers) {
     size_t start = out->len;
     bb_t opp = s->opp_men | s->opp_kings;
     bb_t occupied = s->own_men | s->own_kings | opp;
@@ -386,8 +539,13 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
     S.opp_kings = s->opp_kings;
     S.out = out;
     int searched = 0;
-    bb_t candidates = s->own_men ? jump_candidates(r, color, s->own_men, prey, empty) : 0;
-    for (int k = 0; candidates && k < r->n_man_cap[color]; k++) {
+    if (candidates && r->padded) {
+        bb_t jumps[NDIRS], more[NDIRS];
+        first_jumps(r, color, candidates, prey, empty, jumps, more);
+        searched = padded_men_captures(&S, jumps, more, occupied);
+        if (searched < 0) return -1;
+    }
+    for (int k = 0; candidates && !r->padded && k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k];
         for (bb_t men = candidates; men;) {
             int sq = top_bit(men);
@@ -399,27 +557,12 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
             int crowned = (r->promotion[color] & BIT(land)) != 0;
             if ((!crowned || !r->crown_continue) &&
                 !man_can_go_on(r, color, land, prey & ~BIT(over), empty | BIT(sq))) {
-                Route *m = new_route(out);
-                if (m == NULL) return -1;
-                m->captured = BIT(over);
-                m->origin = (uint8_t)sq;
-                m->dest = (uint8_t)land;
-                m->crowned = (uint8_t)crowned;
-                m->ncaps = 1;
-                m->caps[0] = (uint8_t)over;
-                m->path[0] = (uint8_t)sq;
-                m->path[1] = (uint8_t)land;
+                if (!single_jump(out, sq, over, land, crowned)) return -1;
                 continue;
             }
             searched = 1;
             onward(&S, sq, d, over, land, crowned, occupied ^ BIT(sq));
         }
-    }
-    bb_t jumpers = 0;
-    for (bb_t kings = s->own_kings; kings;) {
-        int sq = top_bit(kings);
-        kings ^= BIT(sq);
-        if (king_can_jump(r, sq, occupied, opp)) jumpers |= BIT(sq);
     }
     while (jumpers) {
         int sq = top_bit(jumpers);
@@ -436,6 +579,34 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
         keep_best(r, out, start, s->own_kings, s->opp_kings);
     if (!keep_duplicates && searched) drop_duplicates(out, start);
     return (long)(out->len - start);
+}
+
+/* The men (candidates) and kings (jumpers) of the mover that have a first
+ * jump. Most positions have none: this test is kept apart from the search,
+ * whose stack frame (some 900 bytes) and register saves cost more than the
+ * test (International perft(9) from the start took 0.63 s for 0.95 s with
+ * the two in one function). */
+static inline bb_t first_jumpers(const Rules *r, int color, const Side *s, bb_t *jumpers) {
+    bb_t opp = s->opp_men | s->opp_kings;
+    bb_t occupied = s->own_men | s->own_kings | opp;
+    bb_t candidates = 0;
+    if (s->own_men) {
+        bb_t prey = r->men_capture_kings ? opp : s->opp_men;
+        candidates = jump_candidates(r, color, s->own_men, prey, r->board & ~occupied);
+    }
+    *jumpers = 0;
+    for (bb_t kings = s->own_kings; kings;) {
+        int sq = top_bit(kings);
+        kings ^= BIT(sq);
+        if (king_can_jump(r, sq, occupied, opp)) *jumpers |= BIT(sq);
+    }
+    return candidates;
+}
+
+long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out) {
+    bb_t jumpers, candidates = first_jumpers(r, color, s, &jumpers);
+    if (!(candidates | jumpers)) return 0;
+    return search_captures(r, color, s, keep_duplicates, out, candidates, jumpers);
 }
 
 long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out) {
@@ -480,12 +651,27 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
     return (long)(out->len - start);
 }
 
+/* The men's steps on a diagonal board of a stride known when it is compiled. */
+static inline __attribute__((always_inline)) uint64_t diagonal_step_count(const bb_t from[NDIRS],
+                                                                          bb_t men, bb_t empty,
+                                                                          int stride) {
+    uint64_t count = 0;
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; d++)
+        if (from[d]) count += (uint64_t)popcount(men & from[d] & shifted(empty, -diagonal_shift(stride, d)));
+    return count;
+}
+
 /* How many steps gen_steps would make, without making them. */
 static uint64_t count_steps(const Rules *r, int color, const Side *s) {
     bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
     bb_t empty = r->board & ~occupied;
     uint64_t count = 0;
-    if (r->padded) {
+    if (r->padded && r->diagonal_stride == 10) {
+        count = diagonal_step_count(r->man_step_from[color], s->own_men, empty, 10);
+    } else if (r->padded && r->diagonal_stride == 12) {
+        count = diagonal_step_count(r->man_step_from[color], s->own_men, empty, 12);
+    } else if (r->padded) {
         for (int k = 0; k < r->n_man_move[color]; k++) {
             int d = r->man_move_dirs[color][k];
             count += (uint64_t)popcount(s->own_men & r->step_from[d] &
@@ -643,6 +829,126 @@ typedef struct {
     int nlists;
 } Perft;
 
+static uint64_t perft_node(Perft *P, int ply, int depth, int color, const bb_t bb[4]);
+
+/* The position after a man of color steps from -> to (crowned on to if
+ * crown), counted on. */
+static inline uint64_t perft_man_step(Perft *P, int ply, int depth, int color, const bb_t bb[4],
+                                      bb_t from, bb_t to, int crown) {
+    bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
+    next[color] ^= from;
+    next[crown ? 2 + color : color] |= to;
+    return perft_node(P, ply + 1, depth - 1, 1 - color, next);
+}
+
+/* The men's steps on a diagonal board of a stride known when it is
+ * compiled: each step's squares come from its destination's lowest bit by
+ * a constant shift, with no bit index (International perft(8) without bulk
+ * counting: 1,370 M instructions, for 1,448 M with a shift by a variable
+ * amount and BIT() of each index). */
+static inline __attribute__((always_inline)) uint64_t
+perft_diagonal_steps(Perft *P, int ply, int depth, int color, const bb_t bb[4], bb_t empty,
+                     int stride) {
+    const bb_t *from = P->r->man_step_from[color];
+    bb_t promotion = P->r->promotion[color];
+    uint64_t total = 0;
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; d++) {
+        int s = diagonal_shift(stride, d);
+        for (bb_t to = shifted(bb[color] & from[d], s) & empty; to; to &= to - 1) {
+            bb_t lowest = to & -to;
+            total += perft_man_step(P, ply, depth, color, bb, shifted(lowest, -s), lowest,
+                                    (promotion & lowest) != 0);
+        }
+    }
+    return total;
+}
+
+/* Every step from bb, each played and counted on without a route list
+ * (International perft(8) without bulk counting: 58 M leaves/s for 35 with
+ * gen_steps' list of 288-byte routes and play). The order differs from
+ * gen_steps', which perft's sum does not see. */
+static uint64_t perft_steps(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
+    const Rules *r = P->r;
+    bb_t men = bb[color], kings = bb[2 + color];
+    bb_t occupied = bb[0] | bb[1] | bb[2] | bb[3];
+    bb_t empty = r->board & ~occupied, promotion = r->promotion[color];
+    uint64_t total = 0;
+    if (men && r->diagonal_stride == 10)
+        total = perft_diagonal_steps(P, ply, depth, color, bb, empty, 10);
+    else if (men && r->diagonal_stride == 12)
+        total = perft_diagonal_steps(P, ply, depth, color, bb, empty, 12);
+    for (int k = 0; men && !r->diagonal_stride && k < r->n_man_move[color]; k++) {
+        int d = r->man_move_dirs[color][k];
+        if (r->padded) {
+            int shift = r->shift[d];
+            for (bb_t to = shifted(men & r->step_from[d], shift) & empty; to; to &= to - 1) {
+                bb_t lowest = to & -to;
+                total += perft_man_step(P, ply, depth, color, bb, shifted(lowest, -shift), lowest,
+                                        (promotion & lowest) != 0);
+            }
+            continue;
+        }
+        for (bb_t from = men; from; from &= from - 1) {
+            int sq = low_bit(from);
+            if (r->ray_len[sq][d] < 1) continue;
+            bb_t to = BIT(RAY(r, sq, d)[0]);
+            if (empty & to)
+                total += perft_man_step(P, ply, depth, color, bb, BIT(sq), to,
+                                        (promotion & to) != 0);
+        }
+    }
+    for (; kings; kings &= kings - 1) {
+        int sq = low_bit(kings);
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k], n = r->ray_len[sq][d];
+            const uint8_t *ray = RAY(r, sq, d);
+            for (int i = 0; i < n && (empty & BIT(ray[i])); i++) {
+                bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
+                next[2 + color] ^= BIT(sq) | BIT(ray[i]);
+                total += perft_node(P, ply + 1, depth - 1, 1 - color, next);
+                if (!r->flying) break;
+            }
+        }
+    }
+    return total;
+}
+
+/* play without the key, which perft does not read: the captured pieces go
+ * in two masks rather than one square at a time. */
+static inline void perft_play(const Route *m, int color, bb_t next[4]) {
+    int o = 1 - color;
+    next[o] &= ~m->captured;
+    next[2 + o] &= ~m->captured;
+    bb_t origin = BIT(m->origin), dest = BIT(m->dest);
+    if (next[color] & origin) {
+        next[color] ^= origin;
+        next[m->crowned ? 2 + color : color] |= dest;
+    } else {
+        next[2 + color] = (next[2 + color] & ~origin) | dest;
+    }
+}
+
+/* How many captures the men in candidates have when each takes one piece
+ * and none wins over another (so no route is dropped); 0 when some man
+ * could jump again, or the rules may prefer one single jump to another.
+ * Perft then counts them without listing them (International perft(8)
+ * with bulk counting: 849 M instructions, for 915 M listing them). */
+static uint64_t count_single_jumps(const Rules *r, int color, const Side *s, bb_t candidates) {
+    if (!r->padded || (r->n_rules && !r->majority_only)) return 0;
+    bb_t opp = s->opp_men | s->opp_kings;
+    bb_t empty = r->board & ~(s->own_men | s->own_kings | opp);
+    bb_t prey = r->men_capture_kings ? opp : s->opp_men;
+    bb_t jumps[NDIRS], more[NDIRS], go_on = 0;
+    first_jumps(r, color, candidates, prey, empty, jumps, more);
+    for (int d = 0; d < NDIRS; d++) go_on |= more[d];
+    if (go_on) return 0;
+    uint64_t count = 0;
+    for (int d = 0; d < NDIRS; d++)
+        if (jumps[d]) count += (uint64_t)popcount(jumps[d]);
+    return count;
+}
+
 static uint64_t perft_node(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
     if (depth == 0) return 1;
     if (ply >= P->nlists) {
@@ -658,25 +964,32 @@ static uint64_t perft_node(Perft *P, int ply, int depth, int color, const bb_t b
     }
     const Rules *r = P->r;
     Side s = {bb[color], bb[2 + color], bb[1 - color], bb[3 - color]};
-    RouteList *l = &P->lists[ply];
-    l->len = 0;
-    long n = gen_captures(r, color, &s, P->keep_duplicates, l);
+    /* Off the padded layouts, a candidate man may have no jump after all. */
+    bb_t jumpers, candidates = first_jumpers(r, color, &s, &jumpers);
+    long n = 0;
+    if (depth == 1 && P->bulk && candidates && !jumpers) {
+        uint64_t count = count_single_jumps(r, color, &s, candidates);
+        if (count) return count;
+    }
+    if (candidates | jumpers) {
+        RouteList *l = &P->lists[ply];
+        l->len = 0;
+        n = search_captures(r, color, &s, P->keep_duplicates, l, candidates, jumpers);
+        if (n < 0) {
+            P->failed = 1;
+            return 0;
+        }
+    }
     if (n == 0) {
         if (depth == 1 && P->bulk) return count_steps(r, color, &s);
-        n = gen_steps(r, color, &s, 0, l);
-    }
-    if (n < 0) {
-        P->failed = 1;
-        return 0;
+        return perft_steps(P, ply, depth, color, bb);
     }
     if (depth == 1 && P->bulk) return (uint64_t)n;
     uint64_t total = 0;
     for (long i = 0; i < n && !P->failed; i++) {
         /* The list may move when a deeper ply grows the array of lists. */
-        const Route *m = &P->lists[ply].items[i];
         bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
-        uint64_t unused_key = 0;
-        play(r, m, color, next, &unused_key);
+        perft_play(&P->lists[ply].items[i], color, next);
         total += perft_node(P, ply + 1, depth - 1, 1 - color, next);
     }
     return total;
