@@ -174,8 +174,9 @@ def _runtime_parameters(value: Callable[..., object]) -> list[tuple[str, str]]:
 @needs_native
 def test_the_stub_file_has_the_c_parameters() -> None:
     """``_native.pyi`` (what mypy reads) against the C text signatures (what
-    runs): every function and every method of Core and BoardState (the engine's
-    Search: tests/engine/test_engine_native_module.py)."""
+    runs): every function and every method of Core and BoardState (the other
+    native modules' stubs have tests of their own: test_engine_native_module,
+    test_pdn_native_module, test_ml_native_module)."""
     stub = ast.parse(Path(_native.__file__).with_name("_native.pyi").read_text("utf-8"))
     checked = 0
     for node in stub.body:
@@ -193,7 +194,7 @@ def test_the_stub_file_has_the_c_parameters() -> None:
         for function, value in pairs:
             assert _stub_parameters(function) == _runtime_parameters(value), function.name
             checked += 1
-    assert checked >= len(contract.FUNCTION_NAMES) + 8
+    assert checked >= len(contract.FUNCTION_NAMES) + 4  # and the methods of Core, BoardState
 
 
 @needs_native
