@@ -37,6 +37,17 @@ class Move:
 
     Moves are usually taken from :attr:`draughts.Board.legal_moves` or
     :meth:`draughts.Board.parse_pdn` rather than built by hand.
+
+    ``str(move)`` is always numeric, also for variants whose PDN names the
+    squares algebraically: a move does not know its board (as a chess move's
+    UCI text does not). :meth:`draughts.Board.pdn` writes it as the board's
+    variant does:
+
+    >>> import draughts
+    >>> board = draughts.Board(variant="russian")
+    >>> move = board.parse_pdn("c3-d4")
+    >>> str(move), board.pdn(move)
+    ('22-18', 'c3-d4')
     """
 
     from_square: int

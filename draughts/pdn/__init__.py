@@ -375,7 +375,8 @@ def validate(
     2 international 1 []
     >>> summary.games, summary.games_with_errors, summary.ok
     (2, 1, False)
-    >>> with validate(io.BytesIO(text.encode()), problems_only=True) as validation:
+    >>> tagged = '[GameType "20"]\\n1. 32-28 19-23 2. 28-22 *\\n\\n[GameType "20"]\\n1. 31-27 *\\n'
+    >>> with validate(io.BytesIO(tagged.encode()), problems_only=True) as validation:
     ...     print([report.number for report in validation], validation.summary().games)
     [1] 2
 
