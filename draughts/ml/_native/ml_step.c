@@ -544,8 +544,9 @@ static void *work(void *arg) {
 #endif
 
 #ifdef HAVE_THREADS
-/* e's pool with e->threads - 1 threads (fewer if some do not start), or
- * NULL when none starts or there is no memory. */
+/* e's pool: a thread for each slice of its games but the caller's (at most
+ * e->threads - 1, each slice 32 games at least; fewer if some do not
+ * start), or NULL when there is no memory. */
 static Pool *start_pool(VecEnvObject *e) {
     if (e->pool != NULL && e->pool->pid == getpid()) return e->pool;
     e->pool = NULL; /* after fork(): the parent's threads are not here (its pool is left) */
@@ -561,7 +562,8 @@ static Pool *start_pool(VecEnvObject *e) {
         return NULL;
     }
     pool->args = args;
-    for (int w = 0; w < e->threads - 1; w++) {
+    int most = e->threads < e->num_envs / 32 ? e->threads : e->num_envs / 32;
+    for (int w = 0; w < most - 1; w++) {
         args[w] = (Worker){pool, w};
         if (pthread_create(&pool->ids[w], NULL, work, &args[w]) != 0) break;
         pool->workers++;
