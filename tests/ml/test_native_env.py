@@ -230,6 +230,21 @@ def test_envs_on_threads_come_and_go() -> None:
     assert threading.active_count() == before  # C threads are not Python threads either way
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="no /proc/self/task here")
+def test_step_threads_are_one_per_slice_and_stop_with_their_env() -> None:
+    def threads() -> int:
+        return len(os.listdir("/proc/self/task"))
+
+    before = threads()
+    env = VectorEnv("international", 64, seed=1, threads=16)  # two slices of 32 games
+    assert threads() == before  # none until the first step
+    for _ in range(3):
+        env.step(env.sample())
+    assert threads() == before + 1  # the caller's and one more, kept between steps
+    del env
+    assert threads() == before
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork() here")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork() with threads (3.12+)
 def test_a_forked_child_steps_on_threads_of_its_own() -> None:

@@ -90,7 +90,7 @@ if _core.BACKEND == "native":
 
 if TYPE_CHECKING:
     # mypy holds the type to the protocol (the tests hold its parameters to
-    # it at run time: tests/ml/test_native_module.py).
+    # it at run time: tests/ml/test_ml_native_module.py).
     def _checked(env: _VecEnv) -> NativeVecEnv:
         return env
 

@@ -395,8 +395,13 @@ void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
      * cell: a step took 3,730 instructions instead of 4,230 (callgrind,
      * International, 2026-12-04); with the board turned every ply, every
      * piece's cell changes anyway. */
-    memset(obs, 0, 4 * (size_t)hw * sizeof *obs);
-    if (now.turn != was->turn) fill(obs + 4 * hw, hw, (float)now.turn);
+    /* The side to move's plane (the fifth) changes every ply: cleared with
+     * the four piece planes in one memset when it turns to 0 (3,376 C
+     * instructions a step before, 3,338 after; callgrind, International,
+     * 256 games, 2026-12-05). */
+    int clear_turn = now.turn != was->turn && now.turn == 0;
+    memset(obs, 0, (size_t)(4 + clear_turn) * (size_t)hw * sizeof *obs);
+    if (now.turn != was->turn && !clear_turn) fill(obs + 4 * hw, hw, 1.0f);
     if (now.black_view != was->black_view && !e->squares_turn)
         put_squares(e, obs + 5 * hw, now.black_view);
     for (int i = 0; i < nvalues; i++)
@@ -544,8 +549,9 @@ static void *work(void *arg) {
 #endif
 
 #ifdef HAVE_THREADS
-/* e's pool with e->threads - 1 threads (fewer if some do not start), or
- * NULL when none starts or there is no memory. */
+/* e's pool: a thread for each slice of its games but the caller's (at most
+ * e->threads - 1, each slice 32 games at least; fewer if some do not
+ * start), or NULL when there is no memory. */
 static Pool *start_pool(VecEnvObject *e) {
     if (e->pool != NULL && e->pool->pid == getpid()) return e->pool;
     e->pool = NULL; /* after fork(): the parent's threads are not here (its pool is left) */
@@ -561,7 +567,8 @@ static Pool *start_pool(VecEnvObject *e) {
         return NULL;
     }
     pool->args = args;
-    for (int w = 0; w < e->threads - 1; w++) {
+    int most = e->threads < e->num_envs / 32 ? e->threads : e->num_envs / 32;
+    for (int w = 0; w < most - 1; w++) {
         args[w] = (Worker){pool, w};
         if (pthread_create(&pool->ids[w], NULL, work, &args[w]) != 0) break;
         pool->workers++;
