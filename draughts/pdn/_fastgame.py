@@ -197,6 +197,9 @@ inference's choice (None where the tags or the caller named the variant)."""
 # A tag pair as record_tags reads one (a tag alone on its line, its value
 # without an escape), for the pairs of a record it has read.
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"')
+# The comments a record may start with, before its tags, as record_tags
+# skips them: their text is not searched for tags.
+_HEAD_COMMENTS = re.compile(r"(?:[ \t\r\n]*\{[^{}]*\})*")
 
 
 def fast_record(text: str, default: str | None, line: bool = False) -> FastRecord | None:
@@ -225,7 +228,8 @@ def fast_record(text: str, default: str | None, line: bool = False) -> FastRecor
     if state != _OK or men is None or kings is None:
         return None
     fen = format_fen(codec, (turn, (men[0], men[1]), (kings[0], kings[1])))
-    tags = tuple(_TAG.findall(text, 0, start))
+    head = _HEAD_COMMENTS.match(text)  # always matches, maybe nothing
+    tags = tuple(_TAG.findall(text, head.end() if head else 0, start))
     return variant.name, text[result_start:result_end], plies, fen, tags, moves_keys, choice
 
 

@@ -360,6 +360,9 @@ TAG_TEXT = st.lists(
             "\t",
             "1. 11-15 *",
             "{c}",
+            '{ [Event "in a comment"] }',
+            "{",
+            "}",
         ]
     ),
     max_size=12,
@@ -369,19 +372,27 @@ TAG_TEXT = st.lists(
 @FUZZ
 @given(TAG_TEXT)
 def test_record_tags_reads_as_the_tag_expression(text: str) -> None:
-    """``record_tags`` reads the tags a record starts with as this
-    expression (the reader's plain tag pair alone on its line) does."""
+    """``record_tags`` reads the tags a record starts with, after the
+    comments before them, as these expressions (the reader's plain tag pair
+    alone on its line) do."""
     pair = r'[ \t\r\n]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\r\n]*)"[ \t]*\][ \t\r]*(?:\n|\Z)'
-    end = re.match(f"(?:{pair})*", text)
-    assert end is not None
-    pairs = re.findall(pair, text[: end.end()])
-    names = [name for name, _ in pairs]
+    comments = re.match(r"(?:[ \t\r\n]*\{[^{}]*\})*", text)
+    assert comments is not None
+    head = comments.end()
     answer = _pdn_native.record_tags(text)
+    if re.match(r"[ \t\r\n]*\{", text[head:]):  # a comment left open, or with a brace
+        assert answer is None
+        return
+    end = re.match(f"(?:{pair})*", text[head:])
+    assert end is not None
+    pairs = re.findall(pair, text[head : head + end.end()])
+    names = [name for name, _ in pairs]
     if "FEN" in names or any(names.count(name) > 1 for name in ("GameType", "Variant")):
         assert answer is None
         return
     first = {name: value for name, value in reversed(pairs)}
-    assert answer == (end.end(), first.get("Event"), first.get("GameType"), first.get("Variant"))
+    expected = (head + end.end(), first.get("Event"), first.get("GameType"), first.get("Variant"))
+    assert answer == expected
 
 
 def test_record_tags_refuses_what_is_not_text() -> None:

@@ -698,20 +698,39 @@ static int is_name(const Reader *r, const Py_ssize_t at[2], const char *name) {
     return !*name && i == at[1];
 }
 
+/* Past the comments a record may start with, before its tags ("{ Dutch
+ * championship 1996 }" heads several files): blanks and brace comments
+ * with no brace inside, which the reader keeps as the game's comment and
+ * checks nothing in. The position after the last one (0 without one),
+ * or -1 for a comment left open (the reader's). */
+static Py_ssize_t past_head_comments(const Reader *r) {
+    Py_ssize_t i = 0, past = 0;
+    for (;;) {
+        Py_UCS4 c;
+        while ((c = ch(r, i)) == ' ' || c == '\t' || c == '\r' || c == '\n') i++;
+        if (c != '{') return past;
+        while (++i < r->len && (c = ch(r, i)) != '}')
+            if (c == '{') return -1;
+        if (i >= r->len) return -1;
+        past = ++i;
+    }
+}
+
 /* record_tags(text) -> (end, event, gametype, variant) or None
  *
- * The tag pairs a game record starts with, each alone on its line (see
- * tag_pair): where they end, and the values of its first Event tag and of
- * its GameType and Variant tags (None where absent). None for a record with
- * a FEN tag or with two GameType, Variant or FEN tags: the reader reads
- * those. */
+ * The tag pairs a game record starts with (after comments, see
+ * past_head_comments), each alone on its line (see tag_pair): where they
+ * end, and the values of its first Event tag and of its GameType and
+ * Variant tags (None where absent). None for a record with a FEN tag or
+ * with two GameType, Variant or FEN tags: the reader reads those. */
 PyObject *py_record_tags(PyObject *unused, PyObject *text) {
     (void)unused;
     Reader r;
     if (text_reader(text, &r, "record_tags(text)") < 0) return NULL;
     static const char *const names[] = {"Event", "GameType", "Variant", "FEN"};
     Py_ssize_t found[4][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
-    Py_ssize_t end = 0, next, name[2], value[2];
+    Py_ssize_t end = past_head_comments(&r), next, name[2], value[2];
+    if (end < 0) Py_RETURN_NONE;
     while ((next = tag_pair(&r, end, name, value)) >= 0) {
         end = next;
         for (int k = 0; k < 4; k++) {
