@@ -176,7 +176,8 @@ def _read_tree(
     of three runs of 12 reads, on a loaded 2-core machine: a game read and
     dropped, 78 against 84 ms of CPU time; every game kept in a list, 80
     against 149 ms (with the game trees piling up, each collection of the
-    oldest generation walks them all, and the pause sets off fewer).
+    oldest generation walks them all, and the pause sets off fewer). On the
+    pure core, kept: 424 against 508 ms; read and dropped, no slower.
 
     The collector is only paused where it was on, and turned on again
     however the read ends. It is one switch for the whole interpreter: a
