@@ -1,5 +1,5 @@
 /* Game records replayed and encoded for draughts.ml.dataset, many games in
- * one call with no Python per move (draughts/ml/_fast_data.py drives it;
+ * one call with no Python per move (draughts/ml/_records.py drives it;
  * its pure twin, the reader with a visitor, is the oracle the tests hold
  * it to).
  *
@@ -7,7 +7,8 @@
  * the variant's start, with a VecEnv's tables: each position's observation
  * state (a Drawn, what ml_observe() would write) and the action index of
  * the move played there. It answers only for a movetext it reads exactly
- * as the fast check of the PDN reader (pdn_check.c's check()) reads it,
+ * as the fast check of the PDN reader (check() in
+ * draughts/pdn/_native/pdn_check.c) reads it,
  * with no error, no warning and a result: a narrower text than that one
  * (printable ASCII, tabs and line ends outside comments; the moves as
  * check() takes them); any other game is refused and read by the reader.
@@ -32,7 +33,7 @@ static int blank(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 static int blank_or_end(const Text *t, Py_ssize_t i) { return i >= t->len || blank(t->s[i]); }
 
 /* The results check() reads, in its order: a result's index here is what
- * replay() reports (draughts/ml/_fast_data.py reads them). */
+ * replay() reports (draughts/ml/_records.py reads them). */
 static const char *const RESULTS[] = {"1/2-1/2", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "*"};
 #define N_RESULTS 8
 #define UNFINISHED 7 /* "*": the reader takes the Result tag then; refused here */
@@ -78,6 +79,9 @@ static int move_at(const Text *t, Py_ssize_t *i, int written[MAX_WRITTEN], int *
         if (count == MAX_WRITTEN || (written[count++] = number_at(t, &j)) == 0) return 0;
         k = spaces(t, j);
     }
+    /* The other separator next ("19-23 x 2-0"): the reader reads one move
+     * of both, and may find it cut rather than illegal. */
+    if (at(t, k) == '-' || at(t, k) == 'x') return 0;
     if (!blank_or_end(t, j)) return 0;
     *capture = sep == 'x';
     *i = j;
@@ -134,8 +138,8 @@ static int next_move(const Text *t, Py_ssize_t *i, int nag_ok, int *result) {
 }
 
 /* The move written as squares sq[0..count-1] with its action index into
- * *m: the one move check() takes (pdn_check.c's play_written: the only
- * capture between the squares, or with exactly that route when written in
+ * *m: the one move check() takes (play_written in
+ * draughts/pdn/_native/pdn_check.c: the only capture between the squares, or with exactly that route when written in
  * full; else the step between them); 0 where it takes none or would warn,
  * -1 out of memory. Only captures are generated (they are mandatory): a
  * step is looked up, and its action is its pair's (steps never share a
