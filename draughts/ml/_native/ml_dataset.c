@@ -139,8 +139,9 @@ static int next_move(const Text *t, Py_ssize_t *i, int nag_ok, int *result) {
 
 /* The move written as squares sq[0..count-1] with its action index into
  * *m: the one move check() takes (play_written in
- * draughts/pdn/_native/pdn_check.c: the only capture between the squares, or with exactly that route when written in
- * full; else the step between them); 0 where it takes none or would warn,
+ * draughts/pdn/_native/pdn_check.c: the only capture between the squares,
+ * or with exactly that route when written in full; else the step between
+ * them); 0 where it takes none or would warn,
  * -1 out of memory. Only captures are generated (they are mandatory): a
  * step is looked up, and its action is its pair's (steps never share a
  * pair); a capture's too unless another capture shares its pair, where
