@@ -285,12 +285,12 @@ static void run_parts(void *(*work)(void *), void *parts, size_t size, int n) {
     pthread_t ids[MAX_THREADS];
     int started = 1;
     for (; started < n; started++)
-        if (pthread_create(&ids[started], NULL, work, (char *)parts + started * size) != 0) break;
-    for (int t = started; t < n; t++) work((char *)parts + t * size); /* could not start one */
+        if (pthread_create(&ids[started], NULL, work, (char *)parts + (size_t)started * size) != 0) break;
+    for (int t = started; t < n; t++) work((char *)parts + (size_t)t * size); /* could not start one */
     work(parts);
     for (int t = 1; t < started; t++) pthread_join(ids[t], NULL);
 #else
-    for (int t = 0; t < n; t++) work((char *)parts + t * size);
+    for (int t = 0; t < n; t++) work((char *)parts + (size_t)t * size);
 #endif
 }
 

@@ -82,14 +82,14 @@ static PyObject *vec_reset(VecEnvObject *e, PyObject *args) {
         return NULL;
     }
     int status = 0;
-    size_t obs_size = (size_t)e->planes * (size_t)e->hw, mask_size = 2 * (size_t)e->nsq * e->nsq;
+    size_t obs_size = (size_t)e->planes * (size_t)e->hw, mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
     for (int i = 0; i < e->num_envs && status == 0; i++) {
         Game *g = &e->games[i];
         g->nfhist = 0;
         status = ml_restart(e, g);
-        ml_observe(e, g, (float *)obs.buf + i * obs_size, NULL);
+        ml_observe(e, g, (float *)obs.buf + (size_t)i * obs_size, NULL);
         ml_shown(e, g, &e->drawn[i]);
-        uint8_t *mask = (uint8_t *)masks.buf + i * mask_size;
+        uint8_t *mask = (uint8_t *)masks.buf + (size_t)i * mask_size;
         memset(mask, 0, mask_size);
         for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     }

@@ -461,7 +461,7 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     int found = find_action(g, action);
     int mover = g->turn, code, winner;
     if (found < 0 && !e->lose) return 1;
-    uint8_t *mask = a->masks + i * mask_size;
+    uint8_t *mask = a->masks + (size_t)i * mask_size;
     for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 0;
     if (found < 0) {
         code = END_RESIGNATION;
@@ -483,8 +483,8 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     a->truncated[i] = (uint8_t)cut;
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
-    if ((code != END_NONE || cut) && start_again(e, g, a->final_obs + i * obs_size) < 0) return -1;
-    ml_observe(e, g, a->obs + i * obs_size, &e->drawn[i]);
+    if ((code != END_NONE || cut) && start_again(e, g, a->final_obs + (size_t)i * obs_size) < 0) return -1;
+    ml_observe(e, g, a->obs + (size_t)i * obs_size, &e->drawn[i]);
     for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     return 0;
 }
