@@ -109,3 +109,12 @@ def test_the_stub_file_has_the_c_parameters() -> None:
         found = inspect.signature(getattr(env, method.name)).parameters.values()
         assert stubbed == [(p.name, p.kind.name) for p in found], method.name
     assert {m.name for m in methods} - {"__init__"} == set(contract._members(_native.NativeVecEnv))
+
+
+@needs_module
+def test_the_environment_shows_the_collector_its_core() -> None:
+    import gc
+
+    env = _env()
+    assert gc.is_tracked(env)
+    assert any(isinstance(r, type(_core.tables(INTERNATIONAL))) for r in gc.get_referents(env))

@@ -443,7 +443,20 @@ static void free_game(Game *g) {
     free(g->keys), free(g->moves), free(g->hist), free(g->fhist);
 }
 
+/* The environment holds its core (a Python object): it takes part in
+ * garbage collection, so that a cycle through it is found. */
+static int vec_traverse(VecEnvObject *e, visitproc visit, void *arg) {
+    Py_VISIT(e->core);
+    return 0;
+}
+
+static int vec_clear(VecEnvObject *e) {
+    Py_CLEAR(e->core);
+    return 0;
+}
+
 static void vec_dealloc(VecEnvObject *e) {
+    PyObject_GC_UnTrack(e);
     ml_pool_free(e);
     if (e->games != NULL)
         for (int i = 0; i < e->num_envs; i++) free_game(&e->games[i]);
@@ -482,9 +495,11 @@ static PyMethodDef vec_methods[] = {
 PyTypeObject VecEnvType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts.ml._native._c.VecEnv",
     .tp_basicsize = sizeof(VecEnvObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "The games of draughts.ml.VectorEnv, stepped in C.",
     .tp_new = vec_new,
     .tp_dealloc = (destructor)vec_dealloc,
+    .tp_traverse = (traverseproc)vec_traverse,
+    .tp_clear = (inquiry)vec_clear,
     .tp_methods = vec_methods,
 };
