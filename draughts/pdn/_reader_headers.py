@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from draughts.pdn._reader_state import ReaderState
-from draughts.pdn.headers import SKIP, variant_of_tags
+from draughts.pdn.headers import SKIP, PdnError, variant_of_tags
 from draughts.pdn.infer import Evidence, board_of_fen
 from draughts.pdn.pending import Unparsed, comment_text, raw_comment, short_message
 from draughts.pdn.resolver import preset_numbering, resolver_for, start_board
@@ -51,6 +51,13 @@ class HeaderReading(ReaderState):
         else:
             name = match.group("name2")
             value = match.group("value2").strip().strip('"')
+        if "\r" in value or "\n" in value:
+            # A bare carriage return inside a line (text read without
+            # newline translation): no tag value holds a line break.
+            value = " ".join(value.splitlines())
+            self.visitor.handle_warning(
+                PdnError(line, column, f"the {name} tag's value holds a line break", "syntax")
+            )
         self.visitor.visit_header(name, value)
         if name in ("GameType", "Variant", "FEN"):
             self.special[name] = (value, line, column)

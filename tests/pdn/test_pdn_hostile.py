@@ -160,3 +160,15 @@ def test_a_nag_of_too_many_digits_is_an_error_not_a_crash(digits: int) -> None:
     assert (
         pdn.read_game(io.StringIO("1. 11-15 $123456789 24-20 0-1"), variant="english").errors == []
     )
+
+
+@pytest.mark.parametrize("value", ["a\rb", "a\rb\rc", "\r"])
+def test_a_line_break_in_a_tag_value_is_a_warning_not_a_crash(value: str) -> None:
+    # Text read without newline translation keeps a bare carriage return
+    # inside a line: the value reads with a space there, and says so.
+    game = pdn.read_game(io.StringIO(f'[Event "{value}"]\n[GameType "20"]\n1. 32-28 *'))
+    assert game is not None and not game.errors
+    assert game.headers["Event"] == " ".join(value.splitlines())
+    assert [w.kind for w in game.warnings] == ["syntax"]
+    again = pdn.read_game(io.StringIO(str(game)))
+    assert again is not None and again.headers["Event"] == game.headers["Event"]
