@@ -227,11 +227,11 @@ typedef struct {
     int32_t *plies;
     int from, to, failed;
     Rows out;
-} Part;
+} ReplayPart;
 
 /* Read game k of the part: its rows appended to p->out (none if refused).
  * -1 out of memory. */
-static int read_game(Part *p, Game *g, RouteList *l, int k) {
+static int read_game(ReplayPart *p, Game *g, RouteList *l, int k) {
     const VecEnvObject *e = p->e;
     int64_t from = p->spans[2 * k], to = p->spans[2 * k + 1];
     p->status[k] = GAME_REFUSED, p->result[k] = -1, p->plies[k] = 0;
@@ -267,7 +267,7 @@ static int read_game(Part *p, Game *g, RouteList *l, int k) {
 }
 
 static void *replay_part(void *arg) {
-    Part *p = arg;
+    ReplayPart *p = arg;
     Game g;
     memset(&g, 0, sizeof g);
     RouteList l;
@@ -333,7 +333,7 @@ PyObject *ml_replay(VecEnvObject *e, PyObject *args) {
     plies = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
     if (status == NULL || result == NULL || plies == NULL) goto done;
     int parts_n = clamp_threads(threads, (long)n, 64); /* a slice of 64 games at least */
-    Part parts[MAX_THREADS];
+    ReplayPart parts[MAX_THREADS];
     int64_t *span_items = malloc((size_t)(n ? n : 1) * 2 * sizeof *span_items);
     if (span_items == NULL) {
         PyErr_NoMemory();
@@ -341,13 +341,13 @@ PyObject *ml_replay(VecEnvObject *e, PyObject *args) {
     }
     memcpy(span_items, spans.buf, (size_t)n * 2 * sizeof *span_items);
     for (int t = 0; t < parts_n; t++) {
-        parts[t] = (Part){e, data.buf, data.len, span_items, square, dash_captures,
+        parts[t] = (ReplayPart){e, data.buf, data.len, span_items, square, dash_captures,
                           (int8_t *)PyBytes_AS_STRING(status), (int8_t *)PyBytes_AS_STRING(result),
                           (int32_t *)(void *)PyBytes_AS_STRING(plies),
                           (int)(n * t / parts_n), (int)(n * (t + 1) / parts_n), 0, {0}};
     }
     Py_BEGIN_ALLOW_THREADS
-    run_parts(replay_part, parts, sizeof(Part), parts_n);
+    run_parts(replay_part, parts, sizeof(ReplayPart), parts_n);
     Py_END_ALLOW_THREADS
     free(span_items);
     Py_ssize_t total = 0;

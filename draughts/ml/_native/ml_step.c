@@ -494,10 +494,10 @@ typedef struct {
     const Arrays *a;
     int from, to, status;
     RouteList *scratch;
-} Part;
+} StepPart;
 
 static void *step_part(void *arg) {
-    Part *p = arg;
+    StepPart *p = arg;
     for (int i = p->from; i < p->to && p->status == 0; i++)
         p->status = step_one(p->e, i, p->a, p->scratch);
     return NULL;
@@ -517,7 +517,7 @@ typedef struct Pool {
     pthread_t ids[MAX_THREADS];
     int workers, quit, pending;
     unsigned long round; /* batches handed out so far */
-    Part *parts;         /* this batch: worker w steps parts[w + 1] when w + 1 < nparts */
+    StepPart *parts;         /* this batch: worker w steps parts[w + 1] when w + 1 < nparts */
     int nparts;
     pid_t pid; /* a forked child has none of the threads: it starts its own */
     struct Worker *args; /* each thread's Worker */
@@ -537,7 +537,7 @@ static void *work(void *arg) {
         while (!pool->quit && pool->round == seen) pthread_cond_wait(&pool->go, &pool->lock);
         if (pool->quit) break;
         seen = pool->round;
-        Part *part = index + 1 < pool->nparts ? &pool->parts[index + 1] : NULL;
+        StepPart *part = index + 1 < pool->nparts ? &pool->parts[index + 1] : NULL;
         pthread_mutex_unlock(&pool->lock);
         if (part != NULL) step_part(part);
         pthread_mutex_lock(&pool->lock);
@@ -612,9 +612,9 @@ int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
     }
     int threads = e->threads < n / 32 ? e->threads : n / 32; /* a slice of 32 games at least */
     if (threads < 1) threads = 1;
-    Part parts[MAX_THREADS];
+    StepPart parts[MAX_THREADS];
     for (int t = 0; t < threads; t++) {
-        parts[t] = (Part){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
+        parts[t] = (StepPart){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
                           &e->scratch[t]};
     }
 #ifdef HAVE_THREADS
