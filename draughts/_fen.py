@@ -70,6 +70,8 @@ def _parse_general(
 ) -> FenPosition:
     """Every accepted form of FEN, and the errors. :class:`FenCodec` reads the
     common canonical form faster and leaves everything else to this."""
+    # One pass over the fields in the order of the FEN grammar; most of its
+    # length is the error messages, each naming what is wrong and where.
     tables = codec.geometry
     variant = tables.variant
     text = fen.strip()

@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
 
 def run_dxp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run the ``dxp`` subcommand, printing to ``out`` and ``err``."""
+    # Long only because it checks each option in turn, each with its own
+    # message, before it listens or connects.
     for option, value in (
         ("--idle-timeout", args.idle_timeout),
         ("--accept-timeout", args.accept_timeout),

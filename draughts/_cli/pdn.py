@@ -44,6 +44,7 @@ def _cpus() -> int:
 
 def add_parsers(commands: Any) -> None:
     """Register ``validate`` and ``convert`` on the subcommand parser."""
+    # Long only because it declares two commands' options, one call each.
     validate = commands.add_parser(
         "validate",
         help="read PDN files and check every move",

@@ -324,6 +324,8 @@ class Searcher:
         """Negamax alpha-beta score of ``pos`` (whose key is ``key``) searched
         ``depth`` plies deep; ``reversible`` plies were played since the last
         man move or capture."""
+        # One function on purpose: it is read line by line against the C search
+        # (search.c), which the differential tests hold to it node for node.
         self._tick()
         if self.breakthrough and pos[3] | pos[4]:
             return self._crowned(pos, ply)

@@ -120,6 +120,8 @@ class VectorEnv:
         native: bool | None = None,
         threads: int | None = None,
     ) -> None:
+        # Long only because it checks each argument in turn, each with its own
+        # message, before the games are made.
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         if threads is None:

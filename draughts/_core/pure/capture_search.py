@@ -246,6 +246,8 @@ class _Search:
     ) -> bool:
         """Jumps over an adjacent piece (men, and kings that do not fly),
         from the table ``jumps``."""
+        # Its parameters are the search's state, passed down the recursion rather
+        # than kept on the object: one jump a call, and the recursion unwinds them.
         found = False
         back = REVERSE[last] if last >= 0 and not self.reverse_ok else -1
         for d, over, over_bit, land, land_bit in jumps[square]:
