@@ -657,13 +657,14 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
 }
 
 /* The men's steps on a diagonal board of a stride known when it is compiled. */
-static inline __attribute__((always_inline)) uint64_t diagonal_step_count(const bb_t from[NDIRS],
-                                                                          bb_t men, bb_t empty,
-                                                                          int stride) {
+static inline __attribute__((always_inline)) uint64_t
+diagonal_step_count(const bb_t from[NDIRS], bb_t men, bb_t empty, int stride) {
     uint64_t count = 0;
 #pragma GCC unroll 4
-    for (int d = 0; d < 4; d++)
-        if (from[d]) count += (uint64_t)popcount(men & from[d] & shifted(empty, -diagonal_shift(stride, d)));
+    for (int d = 0; d < 4; d++) {
+        bb_t steps = men & from[d] & shifted(empty, -diagonal_shift(stride, d));
+        if (from[d]) count += (uint64_t)popcount(steps);
+    }
     return count;
 }
 
