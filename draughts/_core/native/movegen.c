@@ -3,7 +3,13 @@
  * This follows draughts/_core/pure (the oracle) step for step, including
  * the order in which routes are found: which of two routes that take the
  * same pieces stays, and the order of routes between the same two squares,
- * both depend on it. No Python here: module.c converts. */
+ * both depend on it. No Python here: module.c converts.
+ *
+ * Longer than the project's usual module: perft stays in the file of the
+ * capture search it calls on every node, where the compiler sees both
+ * (split into a perft.c with a shared header of the inline first-jump
+ * test, International perft(9) with bulk counting gave 108 M leaves per
+ * CPU second against 114 M in one file, without it 73 M against 75 M). */
 #include <stdlib.h>
 #include <string.h>
 
