@@ -1,6 +1,6 @@
 """Game records read into a dataset's rows: by the PDN reader, one game at a
 time (the oracle), and where the native core is built, most games of a file
-in one call into C (``VecEnv.replay`` in ``draughts/_core/native/ml_dataset.c``).
+in one call into C (``VecEnv.replay`` in ``draughts/ml/_native/ml_dataset.c``).
 
 The fast path reads a file's games in order. A game goes to C when its tags
 are plain tag lines that name no other variant and no FEN (as
