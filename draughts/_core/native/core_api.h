@@ -63,4 +63,38 @@ typedef struct {
     PyObject *(*raw_move)(CoreObject *c, const Route *m);
 } CoreAPI;
 
+/* The table, for another module's Py_mod_exec slot: NULL with an exception
+ * when the core cannot be imported or was built from another version of
+ * this header (`module` names the caller in the message). */
+static inline const CoreAPI *core_api_import(const char *module) {
+    const CoreAPI *api = PyCapsule_Import(CORE_API_CAPSULE, 0);
+    if (api != NULL && api->version != CORE_API_VERSION) {
+        PyErr_Format(PyExc_ImportError,
+                     "%s was built for version %d of the native core's C API, and the core "
+                     "offers version %d: rebuild the package",
+                     module, CORE_API_VERSION, api->version);
+        return NULL;
+    }
+    return api;
+}
+
+/* The module slots (PEP 489 multi-phase initialisation) that every native
+ * module of the package has after its Py_mod_exec, for the reasons given
+ * in draughts/_core/native/module.c: static types and one C API pointer a
+ * process, so no second interpreter; a free-threaded interpreter turns the
+ * GIL back on for them. */
+#if PY_VERSION_HEX >= 0x030C0000
+#define DRAUGHTS_SLOT_INTERPRETERS                                                            \
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#else
+#define DRAUGHTS_SLOT_INTERPRETERS
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+#define DRAUGHTS_SLOT_GIL {Py_mod_gil, Py_MOD_GIL_USED},
+#else
+#define DRAUGHTS_SLOT_GIL
+#endif
+#define DRAUGHTS_MODULE_SLOTS(exec)                                                           \
+    {{Py_mod_exec, (void *)(exec)}, DRAUGHTS_SLOT_INTERPRETERS DRAUGHTS_SLOT_GIL{0, NULL}}
+
 #endif

@@ -549,16 +549,7 @@ static int exec_module(PyObject *m) {
  * could see half done, and set_pure replaces a global. Making it safe means
  * critical sections around those (Py_BEGIN_CRITICAL_SECTION), not only this
  * flag. */
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)exec_module},
-#if PY_VERSION_HEX >= 0x030C0000
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
-#endif
-#if PY_VERSION_HEX >= 0x030D0000
-    {Py_mod_gil, Py_MOD_GIL_USED},
-#endif
-    {0, NULL},
-};
+static PyModuleDef_Slot slots[] = DRAUGHTS_MODULE_SLOTS(exec_module);
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_native", "The native move generator (C11).", 0, functions, slots,

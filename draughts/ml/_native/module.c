@@ -14,15 +14,8 @@
 const CoreAPI *ml_core;
 
 static int exec_module(PyObject *m) {
-    const CoreAPI *api = PyCapsule_Import(CORE_API_CAPSULE, 0);
+    const CoreAPI *api = core_api_import("draughts.ml._native._c");
     if (api == NULL) return -1;
-    if (api->version != CORE_API_VERSION) {
-        PyErr_Format(PyExc_ImportError,
-                     "draughts.ml._native._c was built for version %d of the native core's C "
-                     "API, and the core offers version %d: rebuild the package",
-                     CORE_API_VERSION, api->version);
-        return -1;
-    }
     ml_core = api;
     if (PyType_Ready(&VecEnvType) < 0 ||
         PyModule_AddObjectRef(m, "VecEnv", (PyObject *)&VecEnvType) < 0)
@@ -34,16 +27,7 @@ static int exec_module(PyObject *m) {
  * same reasons (see draughts/_core/native/module.c): a static type, and one
  * C API pointer for the process; a free-threaded interpreter turns the GIL
  * back on for it. */
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)exec_module},
-#if PY_VERSION_HEX >= 0x030C0000
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
-#endif
-#if PY_VERSION_HEX >= 0x030D0000
-    {Py_mod_gil, Py_MOD_GIL_USED},
-#endif
-    {0, NULL},
-};
+static PyModuleDef_Slot slots[] = DRAUGHTS_MODULE_SLOTS(exec_module);
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_c", "draughts.ml's native games and records (C11).", 0, NULL, slots,
