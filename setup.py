@@ -90,6 +90,22 @@ ML_SOURCES = (
 )
 FLAGS = ["-std=c11", "-O3"] if os.name != "nt" else []
 
+
+def beside_the_core(
+    name: str, folder: str, sources: tuple[str, ...], headers: tuple[str, ...]
+) -> Extension:
+    """A native module of its own that reaches the core through its C API
+    (core_api.h, with the core's types on its include path)."""
+    return Extension(
+        name,
+        sources=[f"{folder}/{source}.c" for source in sources],
+        include_dirs=[NATIVE],
+        depends=[f"{folder}/{header}.h" for header in headers]
+        + [f"{NATIVE}/{header}.h" for header in ("core_api", "core", "convert")],
+        extra_compile_args=FLAGS,
+    )
+
+
 setup(
     ext_modules=[
         Extension(
@@ -98,33 +114,19 @@ setup(
             depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "core_api")],
             extra_compile_args=FLAGS,
         ),
-        Extension(
+        beside_the_core(
             "draughts.pdn._native._c",
-            sources=[f"{PDN_NATIVE}/{name}.c" for name in PDN_SOURCES],
-            include_dirs=[NATIVE],  # core_api.h, and the core's types for the files that use them
-            depends=[f"{PDN_NATIVE}/{name}.h" for name in ("pdn_native", "pdn_lines", "pdn_trace")]
-            + [f"{NATIVE}/{name}.h" for name in ("core_api", "core", "convert")],
-            extra_compile_args=FLAGS,
+            PDN_NATIVE,
+            PDN_SOURCES,
+            ("pdn_native", "pdn_lines", "pdn_trace"),
         ),
-        Extension(
+        beside_the_core(
             "draughts.engine._native._c",
-            sources=[f"{ENGINE_NATIVE}/{name}.c" for name in ENGINE_SOURCES],
-            include_dirs=[NATIVE],  # core_api.h and the core's types
-            depends=[
-                f"{ENGINE_NATIVE}/{name}.h"
-                for name in ("search", "eval_patterns", "eval_patterns_load")
-            ]
-            + [f"{NATIVE}/{name}.h" for name in ("core_api", "core", "convert")],
-            extra_compile_args=FLAGS,
+            ENGINE_NATIVE,
+            ENGINE_SOURCES,
+            ("search", "eval_patterns", "eval_patterns_load"),
         ),
-        Extension(
-            "draughts.ml._native._c",
-            sources=[f"{ML_NATIVE}/{name}.c" for name in ML_SOURCES],
-            include_dirs=[NATIVE],  # core_api.h and the core's types
-            depends=[f"{ML_NATIVE}/ml_step.h"]
-            + [f"{NATIVE}/{name}.h" for name in ("core_api", "core", "convert")],
-            extra_compile_args=FLAGS,
-        ),
+        beside_the_core("draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step",)),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )
