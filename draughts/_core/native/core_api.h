@@ -21,7 +21,16 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "convert.h" /* CoreObject, Rules, Route: the types the pointers below take */
+/* The engine's pointers take the core's types (convert.h, with its 128-bit
+ * bitboards), which a module may not include (the PDN module does not):
+ * there each is declared as a pointer to a function of no arguments,
+ * which has the same size, so that the table is laid out alike for every
+ * module that reads it. */
+#ifdef DRAUGHTS_NATIVE_CONVERT_H
+#define CORE_API_TYPED(ret, name, args) ret(*name) args
+#else
+#define CORE_API_TYPED(ret, name, args) void (*name)(void)
+#endif
 
 #define CORE_API_CAPSULE "draughts._core.native._native._C_API"
 #define CORE_API_VERSION 2
@@ -43,16 +52,18 @@ typedef struct {
     /* draughts.engine._native */
     /* The move generator (core.h) and the conversions (convert.h) the
      * engine's search reaches: the functions of the same names. */
-    void (*routes_init)(RouteList *list);
-    void (*routes_free)(RouteList *list);
-    long (*gen_captures)(const Rules *r, int color, const Side *s, int keep_duplicates,
-                         RouteList *out);
-    long (*gen_steps)(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out);
-    int (*any_step)(const Rules *r, int color, const Side *s);
-    void (*play)(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key);
-    int (*to_bits)(CoreObject *c, PyObject *value, bb_t *out, const char *what);
-    int (*get_key)(PyObject *value, uint64_t *key);
-    PyObject *(*raw_move)(CoreObject *c, const Route *m);
+    CORE_API_TYPED(void, routes_init, (RouteList * list));
+    CORE_API_TYPED(void, routes_free, (RouteList * list));
+    CORE_API_TYPED(long, gen_captures,
+                   (const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out));
+    CORE_API_TYPED(long, gen_steps,
+                   (const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out));
+    CORE_API_TYPED(int, any_step, (const Rules *r, int color, const Side *s));
+    CORE_API_TYPED(void, play,
+                   (const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key));
+    CORE_API_TYPED(int, to_bits, (CoreObject * c, PyObject *value, bb_t *out, const char *what));
+    CORE_API_TYPED(int, get_key, (PyObject * value, uint64_t *key));
+    CORE_API_TYPED(PyObject *, raw_move, (CoreObject * c, const Route *m));
     /* end draughts.engine._native */
 } CoreAPI;
 
