@@ -12,6 +12,7 @@
 #ifndef DRAUGHTS_NATIVE_SEARCH_H
 #define DRAUGHTS_NATIVE_SEARCH_H
 
+#include "convert.h" /* before core_api.h: the engine's pointers there are typed */
 #include "core_api.h"
 #include "eval_patterns.h"
 
