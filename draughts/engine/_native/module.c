@@ -13,15 +13,8 @@ const CoreAPI *core_api;
 extern PyTypeObject SearchType; /* search_module.c */
 
 static int exec_module(PyObject *m) {
-    const CoreAPI *api = PyCapsule_Import(CORE_API_CAPSULE, 0);
+    const CoreAPI *api = core_api_import("draughts.engine._native._c");
     if (api == NULL) return -1;
-    if (api->version != CORE_API_VERSION) {
-        PyErr_Format(PyExc_ImportError,
-                     "draughts.engine._native._c was built for version %d of the native core's C "
-                     "API, and the core offers version %d: rebuild the package",
-                     CORE_API_VERSION, api->version);
-        return -1;
-    }
     core_api = api;
     if (PyType_Ready(&SearchType) < 0 ||
         PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0)
@@ -33,16 +26,7 @@ static int exec_module(PyObject *m) {
  * same reasons (see draughts/_core/native/module.c): a static type, and one
  * C API pointer for the process; a free-threaded interpreter turns the GIL
  * back on for it. */
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)exec_module},
-#if PY_VERSION_HEX >= 0x030C0000
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
-#endif
-#if PY_VERSION_HEX >= 0x030D0000
-    {Py_mod_gil, Py_MOD_GIL_USED},
-#endif
-    {0, NULL},
-};
+static PyModuleDef_Slot slots[] = DRAUGHTS_MODULE_SLOTS(exec_module);
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_c", "The built-in engine's search (C11).", 0, NULL, slots,
