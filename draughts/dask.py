@@ -224,7 +224,7 @@ def _current_client() -> Any:
         return None
 
 
-def _in_order(calls: Sequence[_Call], client: Any) -> Iterator[Any]:
+def _in_order(calls: Iterable[_Call], client: Any) -> Iterator[Any]:
     """The results of ``calls``, in their order, computed on ``client`` with
     a few tasks at a time on the cluster (``_TASKS_PER_THREAD`` per worker
     thread): each result is taken from its worker as soon as it is done
@@ -264,7 +264,7 @@ def _in_order(calls: Sequence[_Call], client: Any) -> Iterator[Any]:
             client.cancel(list(running))
 
 
-def _results(calls: Sequence[_Call], client: Any) -> Iterator[Any]:
+def _results(calls: Iterable[_Call], client: Any) -> Iterator[Any]:
     """The results of ``calls``, in their order: on ``client``; else on the
     current Dask client if there is one, else by the scheduler Dask is
     configured with, else in local processes."""

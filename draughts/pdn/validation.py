@@ -492,7 +492,7 @@ def source_name(source: Any) -> str:
 Call = tuple[Callable[..., Any], tuple[Any, ...]]
 """A task: a function of this module and its arguments (they pickle)."""
 
-Runner = Callable[[Sequence[Call]], Iterator[Any]]
+Runner = Callable[[Iterable[Call]], Iterator[Any]]
 """Runs tasks and gives their results in their order (here, in a process
 pool, on a Dask cluster)."""
 
@@ -501,7 +501,7 @@ CHUNK_BYTES = PIECE_BYTES
 """The bytes of games of a piece of a file sent to a worker."""
 
 
-def run_here(calls: Sequence[Call]) -> Iterator[Any]:
+def run_here(calls: Iterable[Call]) -> Iterator[Any]:
     """A :data:`Runner` that runs the tasks in this process."""
     for function, args in calls:
         yield function(*args)
@@ -515,7 +515,7 @@ class _Pool:
         self.jobs = jobs
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
 
-    def __call__(self, calls: Sequence[Call]) -> Iterator[Any]:
+    def __call__(self, calls: Iterable[Call]) -> Iterator[Any]:
         if self.pool is None:
             self.pool = concurrent.futures.ProcessPoolExecutor(self.jobs)
         pool = self.pool
@@ -538,13 +538,14 @@ def _told(
     pieces: list[Chunk | None],
     results: Iterator[Any],
 ) -> Iterator[Any]:
-    """``results``, with ``progress`` told the end of each piece read."""
-    for piece in pieces:
-        result = next(results)
+    """``results``, with ``progress`` told the end of each piece read
+    (``pieces``: the pieces whose tasks were made, in order; the one of a
+    result is in it by the time the result comes)."""
+    for index, result in enumerate(results):
+        piece = pieces[index]
         if piece is not None:
             progress(name, piece.end)
         yield result
-    yield from results
 
 
 class Validation(Iterator[GameReport]):
@@ -649,7 +650,7 @@ class Validation(Iterator[GameReport]):
                 shutil.copyfileobj(source, copy, 1 << 20)
         return copy.name
 
-    def _run_calls(self, calls: Sequence[Call], split: bool) -> Iterator[Any]:
+    def _run_calls(self, calls: Iterable[Call], split: bool) -> Iterator[Any]:
         if not split or (self._runner is None and self._pool is None):
             return run_here(calls)
         if self._runner is not None:
@@ -658,57 +659,78 @@ class Validation(Iterator[GameReport]):
         return self._pool(calls)
 
     def _one_file(self, name: str, path: str) -> Iterator[GameReport]:
-        pieces: list[Chunk | None] = [None]
-        # Told how far it has read, a caller sees a file's progress piece by
-        # piece, also in this process: it is cut into pieces then.
-        if self._split or self._progress is not None:
-            stream, encoding = _open_binary(path)
-            with stream:
-                found = list(chunks(stream, self.chunk_size, keep=False, encoding=encoding))
-            pieces = list(found) if len(found) > 1 else [None]
-        # A file of one piece is read here, unless the tasks go to a cluster.
-        split = pieces != [None] or self._runner is not None
+        pieces, split = self._pieces(path)
         check_one = check_problems if self.problems_only else check_piece
-        calls: list[Call] = [(check_one, (path, name, piece, self.variant)) for piece in pieces]
-        if self.strict:
-            calls.append((strict_violations, (path,)))
-        results = self._run_calls(calls, split)
+        # The tasks are made as the file is cut, so that the workers start
+        # on its first pieces while the rest is cut (a 100 MB English
+        # archive, --jobs 2: 1.23 s before, 1.19 s after, 3 runs each).
+        cut: list[Chunk | None] = []
+
+        def calls() -> Iterator[Call]:
+            for piece in pieces:
+                cut.append(piece)
+                yield check_one, (path, name, piece, self.variant)
+
+        results = self._run_calls(calls(), split)
         if self._progress is not None:
-            results = _told(self._progress, name, pieces, results)
+            results = _told(self._progress, name, cut, results)
         tally = Tally(name)
         if self.problems_only:
-            yield from self._problems(path, pieces, results, tally)
+            yield from self._problems(path, results, tally)
         elif self.variant is not None:  # every game decided by its tags or the caller
-            for _ in pieces:
-                for item in next(results):
+            for items in results:
+                for item in items:
                     report = GameReport(*item[0])
                     tally.add(report)
                     yield report
         else:
-            yield from self._settled(path, pieces, results, tally)
-        self._files.append(tally.summary(next(results) if self.strict else None))
+            yield from self._settled(path, results, tally)
+        violations = None
+        if self.strict:
+            (violations,) = self._run_calls([(strict_violations, (path,))], split)
+        self._files.append(tally.summary(violations))
 
-    def _problems(
-        self, path: str, pieces: list[Chunk | None], results: Iterator[Any], tally: Tally
-    ) -> Iterator[GameReport]:
+    def _pieces(self, path: str) -> tuple[Iterator[Chunk | None], bool]:
+        """The pieces a file is read in (None: the whole file, here), as it
+        is cut, and whether they go to the workers (or to a caller told of
+        the progress, piece by piece). A file of one piece is read here,
+        unless the tasks go to a cluster."""
+        whole: Iterator[Chunk | None] = iter([None])
+        if not (self._split or self._progress is not None):
+            return whole, self._runner is not None
+        stream, encoding = _open_binary(path)
+        found = chunks(stream, self.chunk_size, keep=False, encoding=encoding)
+        first = next(found, None)
+        second = next(found, None)
+        if second is None:
+            stream.close()
+            return whole, self._runner is not None
+
+        def rest() -> Iterator[Chunk | None]:
+            with stream:
+                yield first
+                yield second
+                yield from found
+
+        return rest(), True
+
+    def _problems(self, path: str, results: Iterator[Any], tally: Tally) -> Iterator[GameReport]:
         """:meth:`_settled` for the problems only: each piece's games added
         up where it was read, the games it sent settled as the whole file's
         decided games say (counted before the spool is replayed)."""
         decided = Decided()
 
         def sent() -> Iterator[list[Flat]]:
-            for _ in pieces:
-                counted, decided_here, items = next(results)
+            for counted, decided_here, items in results:
                 tally.merge(counted)
                 decided.merge(decided_here)
                 yield items
 
-        yield from self._settled(path, pieces, sent(), tally, decided)
+        yield from self._settled(path, sent(), tally, decided)
 
     def _settled(
         self,
         path: str,
-        pieces: list[Chunk | None],
         results: Iterator[Any],
         tally: Tally,
         counted: Decided | None = None,
@@ -724,8 +746,8 @@ class Validation(Iterator[GameReport]):
         # of one Event, choice and reason (a file repeats a few).
         verdicts: dict[tuple[SeenFields, str | None], Verdict] = {}
         try:
-            for _ in pieces:
-                for item in next(results):
+            for items in results:
+                for item in items:
                     seen = item[2]
                     if counted is None:
                         decided.add_fields(seen)
