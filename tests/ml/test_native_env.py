@@ -373,3 +373,22 @@ def test_a_repetition_claimed_a_move_ahead() -> None:
         assert not board.is_repetition() and board.can_claim_threefold_repetition()
         outcome = env.outcomes[0]
         assert outcome is not None and outcome.termination is Termination.REPETITION
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="no /proc/self/task here")
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one processor: one thread by default")
+def test_the_default_threads_come_with_the_games() -> None:
+    # By default a thread for every 512 games: a small batch stays on the
+    # caller's thread, a large one takes a second.
+    def threads() -> int:
+        return len(os.listdir("/proc/self/task"))
+
+    before = threads()
+    small = VectorEnv("english", 256, seed=1)
+    small.step(small.sample())
+    assert threads() == before
+    large = VectorEnv("english", 1024, seed=1)
+    large.step(large.sample())
+    assert threads() == before + 1
+    del small, large
+    assert threads() == before
