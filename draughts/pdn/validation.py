@@ -312,15 +312,19 @@ def check(
         yield report, (offset, line, column, number), seen_fields(event, named, choice)
 
 
-def check_piece(path: str, name: str, chunk: Chunk | None, variant: str | None) -> list[Flat]:
-    """Read the games of a piece of a file once (None: the whole file, a
+def _checked(path: str, name: str, chunk: Chunk | None, variant: str | None) -> Iterator[Flat]:
+    """Each game of a piece of a file, read once (None: the whole file, a
     piece of :data:`CHUNK_BYTES` at a time)."""
-    checked: list[Flat] = []
     for piece, data in pieces_of(path, chunk):
         with open_chunk(piece, data) as handle:
             starts = chunk_starts(piece, data)
-            checked += check(handle, name, starts, variant, data, piece.encoding)
-    return checked
+            yield from check(handle, name, starts, variant, data, piece.encoding)
+
+
+def check_piece(path: str, name: str, chunk: Chunk | None, variant: str | None) -> list[Flat]:
+    """Read the games of a piece of a file once (None: the whole file, a
+    piece of :data:`CHUNK_BYTES` at a time)."""
+    return list(_checked(path, name, chunk, variant))
 
 
 Problems = tuple["Tally", Decided, list[Flat]]
@@ -340,16 +344,13 @@ def check_problems(path: str, name: str, chunk: Chunk | None, variant: str | Non
     tally = Tally(name)
     decided = Decided()
     sent: list[Flat] = []
-    for piece, data in pieces_of(path, chunk):
-        with open_chunk(piece, data) as handle:
-            starts = chunk_starts(piece, data)
-            for item in check(handle, name, starts, variant, data, piece.encoding):
-                fields, _, seen = item
-                decided.add_fields(seen)
-                if fields[8] or fields[9] or (seen[2] is not None and seen[2][1]):
-                    sent.append(item)
-                else:
-                    tally.add_fields(fields[7], fields[4], fields[5])
+    for item in _checked(path, name, chunk, variant):
+        fields, _, seen = item
+        decided.add_fields(seen)
+        if fields[8] or fields[9] or (seen[2] is not None and seen[2][1]):
+            sent.append(item)
+        else:
+            tally.add_fields(fields[7], fields[4], fields[5])
     return tally, decided, sent
 
 
