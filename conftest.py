@@ -42,3 +42,31 @@ def _board_names(doctest_namespace: dict[str, object]) -> None:
     doctest_namespace.update(
         Board=draughts.Board, Move=Move, Piece=Piece, WHITE=WHITE, BLACK=BLACK, MAN=MAN, KING=KING
     )
+
+
+# The browser tests' modules. Under xdist they all run in one worker, which
+# starts one headless Chromium and one Playwright driver (about 400 MB
+# together) instead of one pair a worker. pytest 9 ignores the nodeid suffix
+# by which xdist 3.8's own ``--dist loadgroup`` groups tests, hence a scheduler
+# of our own. tests/web/test_browser_grouping.py keeps this list complete.
+BROWSER_MODULES = (
+    "tests/web/test_browser.py",
+    "tests/web/test_page.py",
+    "tests/web/test_tools_page.py",
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """Under ``-n N`` (xdist's default ``--dist load``), schedule every test
+    on its own except the browser tests, which go to one worker together;
+    an explicit other ``--dist`` mode is left to xdist."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTestsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "browser" if nodeid.startswith(BROWSER_MODULES) else nodeid
+
+    return BrowserTestsTogether(config, log)

@@ -193,12 +193,11 @@ class GameEnd(BoardBase):
         ('NO_PIECES', 'WHITE', '2-0')
         """
         variant = self._variant
-        style = variant.result_style
         turn = self._turn
         if variant.goal is Goal.BREAKTHROUGH:
             for side in (1 - turn, turn):
                 if self._kings[side]:
-                    return Outcome(Termination.BREAKTHROUGH, _COLORS[side], style)
+                    return self._outcome(Termination.BREAKTHROUGH, _COLORS[side])
         if not self._legal_list():
             termination = (
                 Termination.BLOCKED
@@ -206,11 +205,16 @@ class GameEnd(BoardBase):
                 else Termination.NO_PIECES
             )
             winner = turn if variant.goal is Goal.ANTIDRAUGHTS else 1 - turn
-            return Outcome(termination, _COLORS[winner], style)
+            return self._outcome(termination, _COLORS[winner])
         rule = next(self._draws(True), None)
         if rule is None and claim_draw:
             rule = next(self._draws(False), None)
-        return None if rule is None else Outcome(rule.termination, None, style)
+        return None if rule is None else self._outcome(rule.termination, None)
+
+    def _outcome(self, termination: Termination, winner: Color | None) -> Outcome:
+        """An end of this board's game, its result written as its variant's are."""
+        variant = self._variant
+        return Outcome(termination, winner, variant.result_style, variant.first_color)
 
     def is_game_over(self, *, claim_draw: bool = False) -> bool:
         """Whether :meth:`outcome` is not None.
@@ -233,8 +237,8 @@ class GameEnd(BoardBase):
         """
         for rule, index in self._ctx.tracker.order:
             if rule.on_timeout and self._met(rule, index):
-                return Outcome(Termination.TIMEOUT, None, self._variant.result_style)
-        return Outcome(Termination.TIMEOUT, _COLORS[1 - int(color)], self._variant.result_style)
+                return self._outcome(Termination.TIMEOUT, None)
+        return self._outcome(Termination.TIMEOUT, _COLORS[1 - int(color)])
 
     def outcome_on_resignation(self, color: Color) -> Outcome:
         """The result when ``color`` resigns: its opponent wins.
@@ -242,7 +246,7 @@ class GameEnd(BoardBase):
         >>> Board().outcome_on_resignation(WHITE).result()
         '0-2'
         """
-        return Outcome(Termination.RESIGNATION, _COLORS[1 - int(color)], self._variant.result_style)
+        return self._outcome(Termination.RESIGNATION, _COLORS[1 - int(color)])
 
     def outcome_by_agreement(self) -> Outcome:
         """The result of a draw agreed by the players.
@@ -250,4 +254,4 @@ class GameEnd(BoardBase):
         >>> Board(variant="english").outcome_by_agreement().result()
         '1/2-1/2'
         """
-        return Outcome(Termination.AGREEMENT, None, self._variant.result_style)
+        return self._outcome(Termination.AGREEMENT, None)

@@ -284,16 +284,25 @@ class Outcome:
     '1-0'
     >>> Outcome(Termination.REPETITION, None, "international").result()
     '1-1'
+    >>> from draughts import BLACK
+    >>> Outcome(Termination.BLOCKED, WHITE, first_color=BLACK).result()  # English
+    '0-1'
     """
 
     termination: Termination
     winner: Color | None
     result_style: ResultStyle = "default"
+    first_color: Color = WHITE
+    """The side whose score :meth:`result` writes first: the variant's first
+    player (:attr:`Variant.first_color <draughts.Variant.first_color>`)."""
 
     def result(self) -> str:
         """The PDN result: ``1-0``/``1/2-1/2``/``0-1``, or ``2-0``/``1-1``/``0-2``
-        in the ``international`` style; the first number is White's score, as
-        PDN 3.0 defines it.
+        in the ``international`` style. The first number is the score of the
+        side that moves first (:attr:`first_color`): White's in International
+        draughts, Black's in English draughts. PDN 1.0 and the PDN 2.0 draft,
+        on which PDN 3.0 builds, give results "from the aspect of the 1st side
+        to move"; the English archives write them so.
         """
         win, draw, loss = (
             ("2-0", "1-1", "0-2")
@@ -302,4 +311,4 @@ class Outcome:
         )
         if self.winner is None:
             return draw
-        return win if self.winner == WHITE else loss
+        return win if self.winner == self.first_color else loss

@@ -39,7 +39,7 @@ from draughts.engine.builtin import builtin
 from draughts.engine.dxp import DxpEngine, DxpGameEnded
 from draughts.engine.egtb import egtb_option
 from draughts.engine.hub import HubEngine
-from draughts.outcome import Outcome, Termination
+from draughts.outcome import Outcome
 from draughts.piece import BLACK, KING, MAN, WHITE, Color
 from draughts.variant import Variant, find_variant
 
@@ -459,7 +459,6 @@ def _adjudicate(
     """A decision for a game the rules have not ended: a draw at
     ``max_plies``, or a win for the side ``margin`` men ahead for ``plies``
     plies in a row (counted in ``ahead``, one entry per ply)."""
-    style = board.variant.result_style
     if margin is not None and not any(m.is_capture for m in board.legal_moves):
         difference = _material(board, WHITE) - _material(board, BLACK)
         ahead.append(1 if difference >= margin else -1 if difference <= -margin else 0)
@@ -468,13 +467,13 @@ def _adjudicate(
             return _Ending(
                 "adjudication",
                 f"adjudicated: {winner.name.lower()} {margin:g} men ahead for {plies} plies",
-                Outcome(Termination.RESIGNATION, winner, style),
+                board.outcome_on_resignation(BLACK if winner is WHITE else WHITE),
             )
     if max_plies is not None and len(board.move_stack) >= max_plies:
         return _Ending(
             "adjudication",
             f"adjudicated a draw at {max_plies} plies",
-            Outcome(Termination.AGREEMENT, None, style),
+            board.outcome_by_agreement(),
         )
     return None
 

@@ -168,4 +168,4 @@ def outcome_of(variant: Variant, code: int, winner: int) -> Outcome | None:
     else:
         termination = variant.draw_rules[code - len(_ENDS) - 2].termination
     color = None if winner < 0 else Color(winner)
-    return Outcome(termination, color, variant.result_style)
+    return Outcome(termination, color, variant.result_style, variant.first_color)

@@ -65,7 +65,7 @@ from draughts.pdn.validation import (
     Summary,
     Validation,
 )
-from draughts.pdn.writer import FileExporter, StringExporter, normal_result
+from draughts.pdn.writer import FileExporter, StringExporter, normal_result, result_points
 from draughts.variant import Variant
 
 __all__ = [
@@ -94,6 +94,7 @@ __all__ = [
     "read_game",
     "read_games",
     "read_headers",
+    "result_points",
     "scan_offsets",
     "scan_starts",
     "seek_game",

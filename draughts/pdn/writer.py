@@ -70,6 +70,31 @@ def normal_result(result: str, variant: Variant | str) -> str | None:
     return _RESULT_TEXT[find_variant(variant).result_style][meaning]
 
 
+_POINTS = {_WIN: (1.0, 0.0), _DRAW: (0.5, 0.5), _LOSS: (0.0, 1.0), _FORFEIT: (0.0, 0.0)}
+
+
+def result_points(result: str, variant: Variant | str) -> tuple[float, float] | None:
+    """White's and Black's points in the PDN result ``result`` of a game of
+    ``variant``, None if it gives none (``*``, or a text that is not a result).
+
+    The first number of a result is the score of the side that moves first
+    (as :meth:`Outcome.result <draughts.Outcome.result>` writes it): White's
+    in International draughts, Black's in English draughts.
+
+    >>> result_points("2-0", "international")
+    (1.0, 0.0)
+    >>> result_points("1-0", "english")  # Black, who moves first, won
+    (0.0, 1.0)
+    >>> result_points("1/2-1/2", "english"), result_points("*", "english")
+    ((0.5, 0.5), None)
+    """
+    meaning = _RESULT_MEANING.get(result.strip())
+    if meaning is None or meaning == "*":
+        return None
+    first, second = _POINTS[meaning]
+    return (first, second) if find_variant(variant).first_color == WHITE else (second, first)
+
+
 class StringExporter(BaseVisitor[str]):
     """Writes a game as PDN 3.0 text, lines wrapped at ``columns``.
 

@@ -40,7 +40,7 @@ from typing import Any
 import draughts
 from draughts.pdn.index import SCHEMA_VERSION, Index, signed_key
 from draughts.pdn.tree import set_variant_tags
-from draughts.pdn.writer import normal_result
+from draughts.pdn.writer import result_points
 from draughts.web.positions import BadRequest
 
 __all__ = ["DEFAULT_SECONDS", "MAX_GAMES_LISTED", "Explorer"]
@@ -53,7 +53,7 @@ DEFAULT_SECONDS = 10.0
 draughts the start position, which every game has, takes 0.35 s (measured
 on a loaded machine): the bound is for databases a hundred times bigger."""
 
-_MEANING = {"1-0": "white_wins", "1/2-1/2": "draws", "0-1": "black_wins"}
+_MEANING = {(1.0, 0.0): "white_wins", (0.5, 0.5): "draws", (0.0, 1.0): "black_wins"}
 
 
 class Explorer:
@@ -135,7 +135,8 @@ class Explorer:
                 (signed_key(board.position_key), board.variant.name),
             )
             for game_id, moves, ply, white, black, event, date, result in rows:
-                meaning = _MEANING.get(normal_result(result or "*", "english") or "*")
+                points = result_points(result or "*", board.variant)
+                meaning = None if points is None else _MEANING.get(points)
                 if len(games) < MAX_GAMES_LISTED:
                     games.append(
                         {

@@ -39,16 +39,17 @@ def test_a_blocked_side_loses() -> None:
     # jump (31 and 32 are taken too).
     board = Board("B:W27,28,31,32:B24", variant="english")
     assert not board.legal_moves
-    assert board.outcome() == Outcome(Termination.BLOCKED, WHITE)
-    assert board.outcome().result() == "1-0"  # type: ignore[union-attr]
+    assert board.outcome() == Outcome(Termination.BLOCKED, WHITE, first_color=BLACK)
+    # English results give the first player's (Black's) score first.
+    assert board.outcome().result() == "0-1"  # type: ignore[union-attr]
 
 
 def test_a_blocked_white_loses_with_the_default_result_style() -> None:
     # White's man on 29 can only step to 25 (taken) or jump it to 22 (taken).
     board = Board("W:W29:B25,22", variant="english")
     assert not board.legal_moves
-    assert board.outcome() == Outcome(Termination.BLOCKED, BLACK)
-    assert board.outcome().result() == "0-1"  # type: ignore[union-attr]
+    assert board.outcome() == Outcome(Termination.BLOCKED, BLACK, first_color=BLACK)
+    assert board.outcome().result() == "1-0"  # type: ignore[union-attr]
 
 
 def test_antidraughts_the_side_without_moves_wins() -> None:
@@ -104,7 +105,7 @@ def test_dama_timeout_with_a_single_piece_against_a_single_king_is_a_draw(fen: s
     # The seed: "a single man or a single king against a single king".
     board = Board(fen, variant="dama")
     for color in (WHITE, BLACK):
-        assert board.outcome_on_timeout(color) == Outcome(Termination.TIMEOUT, None)
+        assert board.outcome_on_timeout(color) == Outcome(Termination.TIMEOUT, None, first_color=BLACK)
 
 
 @pytest.mark.parametrize("fen", ["B:W5,K29:BK4", "B:W5:B9", "B:WK29:BK4,9"])
@@ -119,7 +120,7 @@ def test_dama_timeout_on_a_threefold_repetition_is_a_draw() -> None:
     for text in ["4-8", "29-25", "8-4", "25-29"] * 2:
         board.push_pdn(text)
     assert board.is_repetition(3)
-    assert board.outcome_on_timeout(BLACK) == Outcome(Termination.TIMEOUT, None)
+    assert board.outcome_on_timeout(BLACK) == Outcome(Termination.TIMEOUT, None, first_color=BLACK)
     board.pop()  # only twice now
     assert board.outcome_on_timeout(WHITE).winner == BLACK
 
@@ -150,7 +151,8 @@ def test_dama_insufficient_material_claim(variant: str, fen: str, claimable: boo
     board = Board(fen, variant=variant)
     assert board.outcome() is None  # claimable only, never automatic
     assert board.can_claim_draw() is claimable
-    expected = Outcome(Termination.INSUFFICIENT_MATERIAL, None) if claimable else None
+    draw = Outcome(Termination.INSUFFICIENT_MATERIAL, None, first_color=BLACK)
+    expected = draw if claimable else None
     assert board.outcome(claim_draw=True) == expected
 
 
@@ -218,7 +220,9 @@ def test_antidraughts_preset() -> None:
     assert board.outcome() == Outcome(Termination.NO_PIECES, BLACK, "international")
     blocked = Board("B:W27,28,31,32:B24", variant="english")
     anti = attrs.evolve(blocked.variant, name="anti-english", goal=Goal.ANTIDRAUGHTS)
-    assert Board(blocked.fen(), variant=anti).outcome() == Outcome(Termination.BLOCKED, BLACK)
+    assert Board(blocked.fen(), variant=anti).outcome() == Outcome(
+        Termination.BLOCKED, BLACK, first_color=BLACK
+    )
 
 
 def test_breakthrough_preset() -> None:

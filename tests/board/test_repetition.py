@@ -93,7 +93,9 @@ def test_claimable_threefold_repetition(variant: str, cycle: list[str], first_cl
     assert board.is_repetition(3)
     assert board.outcome() is None  # claimable, not automatic
     assert board.can_claim_draw()
-    assert board.outcome(claim_draw=True) == Outcome(Termination.REPETITION, None)
+    assert board.outcome(claim_draw=True) == Outcome(
+        Termination.REPETITION, None, first_color=board.variant.first_color
+    )
 
 
 def test_a_man_move_starts_a_new_history() -> None:

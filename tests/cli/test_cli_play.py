@@ -72,14 +72,15 @@ def test_win_is_announced() -> None:
     # White's man on 22 takes Black's last piece on 18: White wins at once.
     code, out = run(["22x15"], fen="W:W22:B18")
     assert code == 0
-    assert "Game over: white wins" in out and "Result 1-0." in out
+    # English results give Black's score first (Black moves first).
+    assert "Game over: white wins" in out and "Result 0-1." in out
 
 
 def test_blocked_side_loses() -> None:
     # White to move: its only man, on 29, is blocked by the black men on 25
     # and 22 (the jump over 25 would land on 22). White has lost.
     _, out = run([], fen="W:W29:B22,25")
-    assert "Game over: black wins" in out and "Result 0-1." in out
+    assert "Game over: black wins" in out and "Result 1-0." in out
 
 
 def test_save_writes_a_pdn_that_replays(tmp_path: Path) -> None:

@@ -136,7 +136,8 @@ def test_resignation_and_agreement(client: TestClient) -> None:
         "/api/position",
         {"variant": "english", "end": {"by": "resignation", "side": "black"}},
     )
-    assert resigned["outcome"] == {"result": "1-0", "termination": "resignation", "winner": "white"}
+    # Black, the first player, scores first in English results.
+    assert resigned["outcome"] == {"result": "0-1", "termination": "resignation", "winner": "white"}
     agreed = post(client, "/api/position", {"variant": "international", "end": {"by": "agreement"}})
     assert agreed["outcome"]["result"] == "1-1"
 
@@ -183,7 +184,7 @@ def test_pdn_download_reads_back(client: TestClient) -> None:
     assert game.headers.variant().name == "english"
     assert game.headers["White"] == 'Ann "the Bold" \\o/'
     assert game.headers["Black"] == "draughts engine (easy)"
-    assert game.headers["Result"] == "0-1"
+    assert game.headers["Result"] == "1-0"  # Black's win: English results give Black's first
     assert game.headers["Termination"] == "resignation"
 
 

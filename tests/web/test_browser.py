@@ -221,7 +221,8 @@ def test_threefold_repetition_claim(page: Any) -> None:
             "Red ran out of time, but the game is drawn (insufficient material: "
             "neither side can win). Result 1/2-1/2.",
         ),
-        ("B:W5,K29:BK4", "Red ran out of time: White wins. Result 1-0."),
+        # The first player (Red) scores first in its results.
+        ("B:W5,K29:BK4", "Red ran out of time: White wins. Result 0-1."),
     ],
 )
 def test_dama_timeout_decided_by_the_rules(page: Any, fen: str, status: str) -> None:
@@ -237,7 +238,7 @@ def test_pdn_download_reads_back_with_the_same_moves(page: Any, tmp_path: Path) 
         play_by_clicks(page, text)
     page.click("#resign")
     page.wait_for_function("document.querySelector('#status').dataset.result")
-    assert page.inner_text("#status") == "White resigned: Black wins. Result 0-1."
+    assert page.inner_text("#status") == "White resigned: Black wins. Result 1-0."
     with page.expect_download() as download:
         page.click("#download")
     saved = tmp_path / "game.pdn"
@@ -247,7 +248,7 @@ def test_pdn_download_reads_back_with_the_same_moves(page: Any, tmp_path: Path) 
     assert [str(m) for m in game.mainline_moves()] == ["11-15", "24-19", "15x24", "28x19", "8-11"]
     assert game.headers.variant().name == "english"
     assert (game.headers["White"], game.headers["Black"]) == ("Player", "Player")
-    assert game.headers["Result"] == "0-1"
+    assert game.headers["Result"] == "1-0"
     assert game.headers["Termination"] == "resignation"
 
 

@@ -88,8 +88,9 @@ def test_after_a_move_the_results_add_up(explorer: TestClient, games_db: Path) -
     assert {m["pdn"]: m["games"] for m in answer["moves"]} == dict(replies)
     for entry in answer["moves"]:
         results = Counter(r for moves, r in following if moves[1:2] == [entry["pdn"]])
-        assert entry["white_wins"] == results["1-0"]
-        assert entry["black_wins"] == results["0-1"]
+        # English results give the first player's (Black's) score first.
+        assert entry["white_wins"] == results["0-1"]
+        assert entry["black_wins"] == results["1-0"]
         assert entry["draws"] == results["1/2-1/2"]
     assert len(answer["games"]) == len(following)
     assert set(answer["games"][0]) == {"id", "white", "black", "event", "date", "result"}
