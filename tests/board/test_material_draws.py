@@ -95,7 +95,9 @@ def test_dama_no_claim_and_no_timeout_draw_while_the_last_piece_can_be_taken(
     quiet = Board(fen.replace("BK18", "BK14"), variant=variant)
     assert not quiet.has_captures()
     assert quiet.can_claim_draw()
-    assert quiet.outcome_on_timeout(capturer) == Outcome(Termination.TIMEOUT, None, first_color=BLACK)
+    assert quiet.outcome_on_timeout(capturer) == Outcome(
+        Termination.TIMEOUT, None, first_color=BLACK
+    )
 
 
 def test_a_counting_rule_with_endings_still_draws_at_its_limit() -> None:

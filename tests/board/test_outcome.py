@@ -105,7 +105,9 @@ def test_dama_timeout_with_a_single_piece_against_a_single_king_is_a_draw(fen: s
     # The seed: "a single man or a single king against a single king".
     board = Board(fen, variant="dama")
     for color in (WHITE, BLACK):
-        assert board.outcome_on_timeout(color) == Outcome(Termination.TIMEOUT, None, first_color=BLACK)
+        assert board.outcome_on_timeout(color) == Outcome(
+            Termination.TIMEOUT, None, first_color=BLACK
+        )
 
 
 @pytest.mark.parametrize("fen", ["B:W5,K29:BK4", "B:W5:B9", "B:WK29:BK4,9"])
