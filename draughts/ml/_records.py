@@ -7,9 +7,9 @@ are plain tag lines that name no other variant and no FEN (as
 :mod:`draughts.pdn._fastgame` reads them), and C replays its movetext only
 where it reads it exactly as the reader's fast check does, with no error, no
 warning and a result: the positions' states and the actions played, on two
-threads. Every other game, and every game C refuses, is read by the reader,
-in its place. The observations are written at the end, in C (on two threads
-too). ``tests/ml/test_data.py`` holds the two paths to the same arrays.
+threads, in the compact form of :class:`draughts.ml.Dataset`. Every other
+game, and every game C refuses, is read by the reader, in its place.
+``tests/ml/test_data.py`` holds the two paths to the same arrays.
 """
 
 from __future__ import annotations
@@ -28,9 +28,11 @@ import numpy.typing as npt
 
 from draughts import _core
 from draughts.board import Board
+from draughts.ml import _compact
+from draughts.ml._compact import Compact
 from draughts.ml._native_env import encoder
 from draughts.ml.actions import move_to_index, turned_squares
-from draughts.ml.encoding import Observation, State, layout
+from draughts.ml.encoding import State, layout
 from draughts.move import Move
 from draughts.pdn import _native as pdn_native
 from draughts.pdn import open_pdn, read_game
@@ -44,13 +46,17 @@ from draughts.variant import Variant, find_variant
 
 _WHITE_SCORE = {"2-0": 1, "0-2": -1, "1-1": 0}
 
-Row = tuple[State | Observation, int, bool]
-"""A position (read from a board, or an environment's observation), the move
-played there, whether White was to move."""
+Position = tuple[npt.NDArray[np.uint8], bool, npt.NDArray[np.float32], npt.NDArray[np.uint8]]
+"""One compact position (a row of each of :data:`draughts.ml._compact.Compact`'s
+arrays), as self-play reads it from an observation."""
+
+Row = tuple[State | Position, int, bool]
+"""A position (a board's state read with no viewer, or a compact position),
+the move played there, whether White was to move."""
 
 _THREADS = 2
-"""Threads of the C replay and of the observations' writing (the machine's
-two cores; the results do not depend on it)."""
+"""Threads of the C replay (the machine's two cores; the results do not
+depend on it)."""
 
 # ml_dataset.c's RESULTS, in its order.
 _RESULTS = ("1/2-1/2", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "*")
@@ -70,7 +76,7 @@ class GameRows(BaseVisitor[Game]):
     """Reads the main line's positions and moves of one game record."""
 
     def __init__(self, perspective: bool) -> None:
-        self.perspective = perspective
+        self.perspective = perspective  # of the actions; positions are read as they are
 
     def begin_game(self) -> None:
         self.game = Game()
@@ -87,7 +93,7 @@ class GameRows(BaseVisitor[Game]):
     def visit_move(self, board: Board, move: Move) -> None:
         if self.depth == 0:
             lay = layout(board.variant)
-            state = lay.state(board, board.turn if self.perspective else None)
+            state = lay.state(board, None)
             action = move_to_index(board, move, perspective=self.perspective)
             self.game.rows.append((state, action, board.turn == WHITE))
 
@@ -132,7 +138,7 @@ class Columns:
     """A dataset's arrays, row by row (see :class:`draughts.ml.Dataset`)."""
 
     variant: Variant
-    observations: npt.NDArray[np.float32]
+    positions: Compact
     actions: npt.NDArray[np.int64]
     results: npt.NDArray[np.int8]
     plies: npt.NDArray[np.int32]
@@ -275,7 +281,7 @@ def _result_scores() -> npt.NDArray[np.int64]:
 def _assemble(
     variant: Variant,
     read: _Reading,
-    replayed: tuple[bytes, bytes, bytes, bytes, bytes] | None,
+    replayed: tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes] | None,
     fast: list[int],
     count: int,
     native: _Native | None,
@@ -303,11 +309,21 @@ def _assemble(
     firsts = np.cumsum(counts) - counts
     total = int(counts.sum())
     lay = layout(variant)
-    observations = np.empty((total, *lay.shape), dtype=np.float32)
+    positions = _compact.empty(lay, total)
     actions = np.empty(total, dtype=np.int64)
+    columns: tuple[npt.NDArray[np.generic], ...] = (*positions, actions)
     white = np.empty(total, dtype=np.bool_)
     plies_array = (np.arange(total) - np.repeat(firsts, counts)).astype(np.int32)
-    # Runs of games one after another in C's rows, written in one call each;
+    # C's rows, as arrays over all of them (views of its bytes).
+    from_c: tuple[npt.NDArray[np.generic], ...] = ()
+    if replayed is not None:
+        c_rows = len(replayed[7]) // 8
+        kinds = (np.uint8, np.bool_, np.float32, np.uint8, np.int64)
+        from_c = tuple(
+            np.frombuffer(data, kind).reshape(c_rows, *column.shape[1:])
+            for data, kind, column in zip(replayed[3:], kinds, columns, strict=True)
+        )
+    # Runs of games one after another in C's rows, copied in one slice each;
     # a game the reader read is a run of its own.
     joins = np.zeros(len(kept), dtype=np.bool_)
     joins[1:] = (sources[:-1] >= 0) & (sources[1:] == sources[:-1] + counts[:-1])
@@ -317,23 +333,22 @@ def _assemble(
         end = int(firsts[after - 1] + counts[after - 1])
         if source < 0:
             game_rows = read.kept[int(kept[first])][0].rows
-            lay.fill([cast(State, state) for state, _, _ in game_rows], observations[row:end])
+            read_rows = _compact.from_states(lay, [cast(State, state) for state, _, _ in game_rows])
+            for column, part in zip(positions, read_rows, strict=True):
+                column[row:end] = part
             actions[row:end] = [action for _, action, _ in game_rows]
             white[row:end] = [is_white for _, _, is_white in game_rows]
             continue
-        assert replayed is not None and native is not None
-        size = len(replayed[3]) // (len(replayed[4]) // 8)  # bytes of a row's state
+        assert native is not None
         stop = source + end - row
-        native.env.expand(
-            memoryview(replayed[3])[source * size : stop * size], observations[row:end], _THREADS
-        )
-        actions[row:end] = np.frombuffer(replayed[4], np.int64)[source:stop]
+        for column, part in zip(columns, from_c, strict=True):
+            column[row:end] = part[source:stop]
         # From the variant's start: White moves at even plies, or at odd ones.
         white[row:end] = (plies_array[row:end] % 2 == 0) == native.white_first
     score_rows = np.repeat(scores.astype(np.int8), counts)
     return Columns(
         variant=variant,
-        observations=observations,
+        positions=positions,
         actions=actions,
         results=np.where(white, score_rows, -score_rows).astype(np.int8),
         plies=plies_array,
