@@ -7,7 +7,10 @@ import io
 import random
 from pathlib import Path
 
+import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy", reason="draughts.ml needs NumPy (the ml extra)")
 
@@ -17,6 +20,7 @@ from draughts._core import BACKEND  # noqa: E402
 from draughts.ml import (  # noqa: E402
     Dataset,
     VectorEnv,
+    _compact,
     _records,
     dataset,
     encode,
@@ -25,9 +29,12 @@ from draughts.ml import (  # noqa: E402
     selfplay_dataset,
 )
 from draughts.ml import data as data_module  # noqa: E402
+from draughts.ml.actions import turned_squares  # noqa: E402
+from draughts.ml.encoding import layout  # noqa: E402
 from draughts.pdn import NotTextError, normal_result  # noqa: E402
-from draughts.variant import RUSSIAN  # noqa: E402
+from draughts.variant import RUSSIAN, Variant  # noqa: E402
 from tests.conftest import SHARED_PDN, shared_path  # noqa: E402
+from tests.ml.helpers import custom_variants  # noqa: E402
 
 
 def replay(
@@ -49,7 +56,10 @@ def replay(
         board = Board(variant=data.variant) if start is None else start.copy()
         for k, row in enumerate(rows.tolist()):
             expected = encode(board, perspective=data.perspective)
-            assert observations[k].dtype == expected.dtype and observations[k].shape == expected.shape
+            assert (observations[k].dtype, observations[k].shape) == (
+                expected.dtype,
+                expected.shape,
+            )
             assert (observations[k] == expected).all(), (game, row)
             if results is not None:
                 score = results[game] if board.turn == WHITE else -results[game]
@@ -146,6 +156,175 @@ def test_selfplay_rows_replay(variant: str) -> None:
         winner = 0 if outcome.winner is None else (1 if outcome.winner == WHITE else -1)
         first = rows[0]
         assert data.results[first] == (winner if Board(variant=variant).turn == WHITE else -winner)
+
+
+# -- Compact positions expanded into observations ------------------------------
+
+
+@pytest.fixture(params=["native", "numpy"])
+def expansion(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test twice: with the C expansion where the native core runs, and
+    with the NumPy one (the pure core's)."""
+    if request.param == "numpy":
+        monkeypatch.setattr(data_module, "_expander", lambda variant, perspective: None)
+    elif BACKEND != "native":
+        pytest.skip("the C expansion needs the native core (DRAUGHTS_PURE=1 runs NumPy's)")
+    return str(request.param)
+
+
+def sampled(data: Dataset, count: int) -> list[int]:
+    """``count`` of the dataset's games, spread over it."""
+    games = np.unique(data.games)
+    return games[np.linspace(0, len(games) - 1, min(count, len(games))).astype(int)].tolist()
+
+
+@pytest.mark.parametrize(
+    ("name", "count"),
+    [
+        ("english/OCA_2.0.pdn", 25),  # the C replay
+        ("international/wk2003.pdn", 15),  # the C replay
+        ("frisian/lidraughts_frisian.pdn", 10),  # the reader (a king-move limit)
+    ],
+)
+@pytest.mark.parametrize("perspective", [True, False])
+def test_observations_are_encode_of_real_games(
+    name: str, count: int, perspective: bool, expansion: str
+) -> None:
+    data = dataset(shared_path(name), perspective=perspective)
+    assert replay(data, games=sampled(data, count)) == count
+    if data.variant.king_move_limit:
+        assert data.king_moves.any()  # the king-move planes were shown
+    else:
+        assert not data.king_moves.any()
+
+
+@pytest.mark.parametrize("perspective", [True, False])
+def test_observations_are_encode_of_the_test_files(perspective: bool, expansion: str) -> None:
+    for name in ("candidate95.pdn", "British_Computer_Championship_2002.pdn"):
+        data = dataset(DATA / name, perspective=perspective)
+        assert replay(data, games=sampled(data, 8)) == 8
+
+
+@settings(max_examples=8, deadline=None)
+@given(variant=custom_variants(), seed=st.integers(0, 10**6))
+def test_observations_are_encode_in_custom_variants(variant: Variant, seed: int) -> None:
+    """Random games of a custom variant, written as PDN and read back by the
+    reader (C replays only the presets), expanded on both paths."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(3):
+        board = Board(variant=variant)
+        while board.outcome() is None and board.ply() < 80:
+            board.push(rng.choice(list(board.legal_moves)))
+        game = draughts.pdn.Game.from_board(board)
+        game.headers["Result"] = rng.choice(["2-0", "0-2", "1-1"])
+        texts.append(str(game))
+    perspective = turned_squares(variant) is not None and rng.random() < 0.5
+    data = dataset(io.StringIO("\n\n".join(texts)), variant=variant, perspective=perspective)
+    assert data.skipped == 0
+    native = data.observations()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(data_module, "_expander", lambda variant, perspective: None)
+        assert replay(data) == 3
+        assert (data.observations() == native).all()
+
+
+def random_rows(data: Dataset, count: int, seed: int) -> Dataset:
+    """``data`` with ``count`` random compact positions: any pieces, either
+    side to move, rule values, king moves on any square."""
+    rng = np.random.default_rng(seed)
+    squares = data.pieces.shape[1]
+    kings = np.zeros((count, 2, 2), dtype=np.uint8)
+    if data.variant.king_move_limit:
+        kings[:, :, 0] = rng.integers(0, squares + 1, (count, 2))
+        kings[:, :, 1] = rng.integers(0, data.variant.king_move_limit + 1, (count, 2))
+    return Dataset(
+        data.variant,
+        rng.integers(0, 5, (count, squares)).astype(np.uint8),
+        rng.random(count) < 0.5,
+        rng.random((count, data.rule_values.shape[1])).astype(np.float32),
+        kings,
+        *(np.zeros(count, dtype=getattr(data, name).dtype) for name in ARRAYS[4:]),
+        perspective=data.perspective,
+    )
+
+
+@pytest.mark.skipif(BACKEND != "native", reason="the C expansion needs the native core")
+@pytest.mark.parametrize("variant", ["english", "international", "frisian", "turkish"])
+@pytest.mark.parametrize("perspective", [True, False])
+def test_the_c_expansion_is_numpys(variant: str, perspective: bool) -> None:
+    """Random compact rows (positions no game reaches included) expand the
+    same in C (on two threads: 3,000 rows) and in NumPy."""
+    empty = dataset(io.StringIO(""), variant=variant, perspective=perspective)
+    data = random_rows(empty, 3000, seed=len(variant))
+    assert data_module._expander(data.variant, perspective) is not None
+    native = data.observations()
+    numpy_rows = np.empty_like(native)
+    _compact.expand(
+        layout(data.variant),
+        perspective,
+        (data.pieces, data.black_to_move, data.rule_values, data.king_moves),
+        numpy_rows,
+    )
+    assert (native == numpy_rows).all()
+    back = _compact.from_observations(layout(data.variant), native, perspective)
+    for mine, theirs in zip(
+        back, (data.pieces, data.black_to_move, data.rule_values), strict=False
+    ):
+        assert (mine == theirs).all()
+
+
+def test_observations_of_rows_and_batches(expansion: str) -> None:
+    data = selfplay_dataset(VectorEnv("russian", 3, seed=9), steps=200)
+    every = data.observations()
+    assert (data.observations(5) == every[5]).all() and data.observations(5).shape == every.shape[
+        1:
+    ]
+    assert (data.observations([7, 2, 7]) == every[[7, 2, 7]]).all()
+    assert (data.observations(slice(3, 9, 2)) == every[3:9:2]).all()
+    assert (data.observations(np.array([], dtype=np.int64))).shape == (0, *every.shape[1:])
+    with pytest.raises(IndexError):
+        data.observations(len(data))
+    # Shuffled: every row once, in the order the seed draws.
+    order = np.random.default_rng(3).permutation(len(data))
+    start = 0
+    for x, y, z in data.batches(50, shuffle=True, seed=3):
+        rows = order[start : start + 50]
+        assert len(x) == len(y) == len(z) == len(rows) > 0
+        assert (x == every[rows]).all() and (y == data.actions[rows]).all()
+        assert (z == data.results[rows]).all()
+        start += len(rows)
+    assert start == len(data)
+    plain = [y for _, y, _ in data.batches(64)]
+    assert (np.concatenate(plain) == data.actions).all()
+    with pytest.raises(ValueError, match="batch_size"):
+        next(data.batches(0))
+
+
+def test_load_refuses_arrays_that_do_not_fit(tmp_path: Path) -> None:
+    data = selfplay_dataset(VectorEnv("english", 2, seed=4), steps=120)
+    arrays = {name: getattr(data, name) for name in ARRAYS}
+    base = {"variant": np.array("english"), "perspective": np.array(True), "skipped": np.array(0)}
+    path = tmp_path / "bad.npz"
+    for change, message in [
+        ({"pieces": np.where(data.pieces == 1, 9, data.pieces).astype(np.uint8)}, "code over 4"),
+        ({"pieces": data.pieces.astype(np.int64)}, r"pieces is int64"),
+        ({"rule_values": data.rule_values[:, :1]}, r"rule_values is float32 \(\d+, 1\)"),
+        ({"games": data.games[:-1]}, r"games is int32"),
+        ({"variant": np.array("no such game")}, "unknown variant 'no such game'"),
+    ]:
+        np.savez(path, **{**base, **arrays, **change})
+        with pytest.raises(ValueError, match=message):
+            load(path)
+    custom = attrs.evolve(RUSSIAN, name="my russian")
+    mine = selfplay_dataset(VectorEnv(custom, 2, seed=1), steps=100)
+    mine.save(path)
+    with pytest.raises(ValueError, match="pass variant="):
+        load(path)
+    with pytest.raises(ValueError, match="holds my russian games, not english"):
+        load(path, variant=draughts.variant.ENGLISH)
+    back = load(path, variant=custom)
+    assert back.variant == custom and (back.observations() == mine.observations()).all()
 
 
 # -- The C replay of game records against the reader -------------------------
