@@ -343,6 +343,7 @@ def same(fast: Dataset, slow: Dataset) -> None:
         mine, theirs = getattr(fast, name), getattr(slow, name)
         assert mine.dtype == theirs.dtype and mine.shape == theirs.shape, name
         assert (mine == theirs).all(), name
+        assert mine.flags.writeable, name  # C's own arrays too, where they are the dataset's
 
 
 def both(path: Path, **options: object) -> tuple[Dataset, Dataset]:

@@ -70,7 +70,7 @@ class NativeVecEnv(Protocol):
         dash_captures: bool,
         threads: int,
         /,
-    ) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes, bytes]:
+    ) -> tuple[bytes, bytes, bytes, bytearray, bytearray, bytearray, bytearray, bytearray]:
         """Game records' positions and actions (see ``ml_dataset.c``): per
         game its status, result and plies, then the rows' compact positions
         (pieces, Black to move, rule values, king moves) and actions."""

@@ -353,13 +353,14 @@ static const void *field(const Rows *r, int f) {
 }
 
 /* One field of the parts' rows (size bytes a row), joined in the parts'
- * order into new bytes; NULL with an exception. */
+ * order into a new bytearray (writable: the dataset's arrays may be views
+ * of it); NULL with an exception. */
 static PyObject *joined(const ReplayPart *parts, int n, int f, size_t size) {
     Py_ssize_t total = 0;
     for (int t = 0; t < n; t++) total += parts[t].out.nrows;
-    PyObject *bytes = PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)size);
+    PyObject *bytes = PyByteArray_FromStringAndSize(NULL, total * (Py_ssize_t)size);
     if (bytes == NULL) return NULL;
-    char *to = PyBytes_AS_STRING(bytes);
+    char *to = PyByteArray_AS_STRING(bytes);
     for (int t = 0; t < n; t++) {
         size_t k = (size_t)parts[t].out.nrows * size;
         if (k) memcpy(to, field(&parts[t].out, f), k);
@@ -375,9 +376,9 @@ static PyObject *joined(const ReplayPart *parts, int n, int f, size_t size) {
  * movetext each; numbers: 100 int16, the square number each written number
  * names (0 for none), as check_moves takes them. Per game (bytes of int8,
  * int8, int32): 0 read or 1 refused, its result's index in RESULTS, its
- * plies; then the rows of the games read, in order: each position's
- * compact form (uint8 pieces, uint8 Black to move, float32 values, uint8
- * king moves; see Rows) and the action played there (int64). */
+ * plies; then the rows of the games read, in order (bytearrays): each
+ * position's compact form (uint8 pieces, uint8 Black to move, float32
+ * values, uint8 king moves; see Rows) and the action played there (int64). */
 PyObject *ml_replay(VecEnvObject *e, PyObject *args) {
     Py_buffer data, spans, numbers;
     int dash_captures, threads;
