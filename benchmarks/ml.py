@@ -22,10 +22,12 @@ Each peer runs in its own virtual environment under ``benchmarks/.venvs/``
 (git-ignored; py-draughts and pydraughts both install a module named
 ``draughts``); a peer without one is skipped. Also measured: ``encode_batch``
 (boards/s; its C reading of the boards and its Python one) and ``dataset`` on
-a PDN file (games/s; default the OCA file of the shared corpus, skipped when
-absent), from its path (the C replay) and from an open handle (the reader
-alone, as it ran before). Ratios are ours over the peer's (or over our own earlier path), from
-one run; the load average is printed, since the machine may be shared.
+a PDN file (games/s; default the whole OCA file of the shared corpus,
+skipped when absent), from its path (the C replay) and from an open handle
+(the reader alone, as it ran before; its first 2,000 games), and the
+observations of that dataset made in batches (positions/s). Ratios are ours
+over the peer's (or over our own earlier path), from one run; the load
+average is printed, since the machine may be shared.
 """
 
 from __future__ import annotations
@@ -156,29 +158,38 @@ def _encode_rates(seconds: float) -> tuple[float, float]:
     return rates[0], rates[1]
 
 
-def _dataset_rates(path: Path, games: int) -> tuple[float, float]:
-    """dataset's games/s on the first ``games`` games of ``path``: from its
-    path (the C replay where the native core is built; the best of three
-    runs: on this virtual machine the first writes of a run's arrays into
-    memory the process has not used yet may cost more than all the rest),
-    and from an open handle (the reader alone: how dataset ran before)."""
+def _dataset_rates(
+    path: Path, games: int | None, reader_games: int
+) -> tuple[float, int, float, float]:
+    """dataset's games/s on the first ``games`` games of ``path`` (all of
+    them for None) from its path (the C replay where the native core is
+    built; the best of three runs: on this virtual machine the first writes
+    of a run's arrays into memory the process has not used yet may cost more
+    than all the rest), the games it read, the games/s from an open handle
+    on the first ``reader_games`` (the reader alone: how dataset ran
+    before), and the positions/s of the observations made from the dataset
+    in batches of 1,024 (Dataset.batches, shuffled)."""
     import draughts.ml as ml
     from draughts.pdn import open_pdn
 
-    def rate(source: Path | IO[str], runs: int) -> float:
+    def rate(source: Path | IO[str], most: int | None, runs: int) -> tuple[float, int]:
         best, count = float("inf"), 0
         for _ in range(runs):
             start = time.perf_counter()
-            data = ml.dataset(source, max_games=games)
+            data = ml.dataset(source, max_games=most)
             best = min(best, time.perf_counter() - start)
             count = int(data.games.max()) + 1 if len(data) else 0
             del data
-        return count / best
+        return count / best, count
 
-    fast = rate(path, 3)
+    fast, count = rate(path, games, 3)
     with open_pdn(path) as handle:
-        slow = rate(handle, 1)
-    return fast, slow
+        slow, _ = rate(handle, reader_games, 1)
+    data = ml.dataset(path, max_games=games)
+    start, done = time.perf_counter(), 0
+    for observations, _, _ in data.batches(1024, shuffle=True, seed=1):
+        done += len(observations)
+    return fast, count, slow, done / (time.perf_counter() - start)
 
 
 def main() -> None:
@@ -189,7 +200,12 @@ def main() -> None:
     parser.add_argument("--peers", default=",".join(PEERS), help="peers to run, comma-separated")
     parser.add_argument("--install", action="store_true", help="make missing peer venvs")
     parser.add_argument("--pdn", type=Path, default=OCA, help="file for the dataset row")
-    parser.add_argument("--games", type=int, default=2000, help="games of the dataset rows")
+    parser.add_argument(
+        "--games", type=int, default=None, help="games of the dataset row (default: all)"
+    )
+    parser.add_argument(
+        "--reader-games", type=int, default=2000, help="games of the reader-alone row (2000)"
+    )
     args = parser.parse_args()
     seconds, n = str(args.seconds), str(args.num_envs)
     rows: list[tuple[str, float | None, str]] = []
@@ -229,12 +245,17 @@ def main() -> None:
     rows.append(("ours encode_batch international (boards/s)", c_rate, ""))
     rows.append(("ours encode_batch international, Python reading (boards/s)", python_rate, ""))
     if args.pdn.exists():
-        fast, slow = _dataset_rates(args.pdn, args.games)
-        rows.append((f"ours dataset {args.pdn.name}, {args.games} games (games/s)", fast, ""))
-        rows.append((f"ours dataset {args.pdn.name}, the reader alone (games/s)", slow, ""))
+        fast, count, slow, expanded = _dataset_rates(args.pdn, args.games, args.reader_games)
+        rows.append((DATASET_ROW.format(args.pdn.name), fast, f"{count:,} games"))
+        rows.append((READER_ROW.format(args.pdn.name), slow, f"{args.reader_games:,} games"))
+        rows.append(("ours dataset observations in batches (positions/s)", expanded, ""))
     else:
         rows.append(("ours dataset", None, f"skipped: {args.pdn} is absent"))
     _report(rows, args)
+
+
+DATASET_ROW = "ours dataset {}, from its path (games/s)"
+READER_ROW = "ours dataset {}, the reader alone (games/s)"
 
 
 def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace) -> None:
@@ -255,10 +276,7 @@ def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace)
             "ours encode_batch international (boards/s)",
             "ours encode_batch international, Python reading (boards/s)",
         ),
-        (
-            f"ours dataset {args.pdn.name}, {args.games} games (games/s)",
-            f"ours dataset {args.pdn.name}, the reader alone (games/s)",
-        ),
+        (DATASET_ROW.format(args.pdn.name), READER_ROW.format(args.pdn.name)),
     )
     for ours, peer in pairs:
         mine, theirs = rates.get(ours), rates.get(peer)

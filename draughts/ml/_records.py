@@ -7,15 +7,16 @@ are plain tag lines that name no other variant and no FEN (as
 :mod:`draughts.pdn._fastgame` reads them), and C replays its movetext only
 where it reads it exactly as the reader's fast check does, with no error, no
 warning and a result: the positions' states and the actions played, on two
-threads. Every other game, and every game C refuses, is read by the reader,
-in its place. The observations are written at the end, in C (on two threads
-too). ``tests/ml/test_data.py`` holds the two paths to the same arrays.
+threads, in the compact form of :class:`draughts.ml.Dataset`. Every other
+game, and every game C refuses, is read by the reader, in its place.
+``tests/ml/test_data.py`` holds the two paths to the same arrays.
 """
 
 from __future__ import annotations
 
 import codecs
 import functools
+import gc
 import io
 import itertools
 import os
@@ -28,9 +29,11 @@ import numpy.typing as npt
 
 from draughts import _core
 from draughts.board import Board
+from draughts.ml import _compact
+from draughts.ml._compact import Compact
 from draughts.ml._native_env import encoder
 from draughts.ml.actions import move_to_index, turned_squares
-from draughts.ml.encoding import Observation, State, layout
+from draughts.ml.encoding import Layout, State, layout
 from draughts.move import Move
 from draughts.pdn import _native as pdn_native
 from draughts.pdn import open_pdn, read_game
@@ -44,13 +47,17 @@ from draughts.variant import Variant, find_variant
 
 _WHITE_SCORE = {"2-0": 1, "0-2": -1, "1-1": 0}
 
-Row = tuple[State | Observation, int, bool]
-"""A position (read from a board, or an environment's observation), the move
-played there, whether White was to move."""
+Position = tuple[npt.NDArray[np.uint8], bool, npt.NDArray[np.float32], npt.NDArray[np.uint8]]
+"""One compact position (a row of each of :data:`draughts.ml._compact.Compact`'s
+arrays), as self-play reads it from an observation."""
+
+Row = tuple[State | Position, int, bool]
+"""A position (a board's state read with no viewer, or a compact position),
+the move played there, whether White was to move."""
 
 _THREADS = 2
-"""Threads of the C replay and of the observations' writing (the machine's
-two cores; the results do not depend on it)."""
+"""Threads of the C replay (the machine's two cores; the results do not
+depend on it)."""
 
 # ml_dataset.c's RESULTS, in its order.
 _RESULTS = ("1/2-1/2", "1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "*")
@@ -70,7 +77,7 @@ class GameRows(BaseVisitor[Game]):
     """Reads the main line's positions and moves of one game record."""
 
     def __init__(self, perspective: bool) -> None:
-        self.perspective = perspective
+        self.perspective = perspective  # of the actions; positions are read as they are
 
     def begin_game(self) -> None:
         self.game = Game()
@@ -87,7 +94,7 @@ class GameRows(BaseVisitor[Game]):
     def visit_move(self, board: Board, move: Move) -> None:
         if self.depth == 0:
             lay = layout(board.variant)
-            state = lay.state(board, board.turn if self.perspective else None)
+            state = lay.state(board, None)
             action = move_to_index(board, move, perspective=self.perspective)
             self.game.rows.append((state, action, board.turn == WHITE))
 
@@ -127,12 +134,16 @@ def take(game: Game, wanted: Variant | None) -> tuple[Variant | None, int | None
     return game.variant, score
 
 
+Replayed = tuple[bytes, bytes, bytes, bytearray, bytearray, bytearray, bytearray, bytearray]
+"""What ``VecEnv.replay`` answers (see ``ml_dataset.c``)."""
+
+
 @attrs.frozen
 class Columns:
     """A dataset's arrays, row by row (see :class:`draughts.ml.Dataset`)."""
 
     variant: Variant
-    observations: npt.NDArray[np.float32]
+    positions: Compact
     actions: npt.NDArray[np.int64]
     results: npt.NDArray[np.int8]
     plies: npt.NDArray[np.int32]
@@ -194,6 +205,23 @@ def fast_columns(
     file's encoding is not one the C replay reads (the caller reads it all)."""
     if _core.BACKEND != "native" or pdn_native.record_tags is None:
         return None
+    # The cyclic garbage collector paused meanwhile: the games' starts and
+    # tags, objects it tracks, made it walk the heap again and again, a tenth
+    # of the CPU time of the OCA file (0.34 to 0.40 s with it, 0.31 to 0.32 s
+    # without; 2026-12-05). Its work is only put off.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _columns(path, wanted, perspective, max_games)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _columns(
+    path: str | os.PathLike[str], wanted: Variant | None, perspective: bool, max_games: int | None
+) -> Columns | None:
+    """:func:`fast_columns`, the garbage collector paused."""
     with open_pdn(path) as handle:
         assert isinstance(handle, io.TextIOWrapper)  # what open_pdn opens a path as
         encoding = handle.encoding
@@ -222,8 +250,21 @@ def fast_columns(
         game = read.game(start, wanted)
         if game is None:
             return None  # the reader ends here: read it all with the reader
+        deciding = wanted is None
         wanted, score = take(game, wanted)
         read.keep(number, game, score)
+        if deciding and wanted is not None:
+            # The game that made the variant known goes to C as well (its rows
+            # taken from there when C reads it): C's rows then start at the
+            # file's first game, and may be the dataset's arrays as they are.
+            native, looked = _native(wanted, perspective), True
+            if native is not None:
+                end = starts[number + 1].offset if number + 1 < len(starts) else len(data)
+                position = _span(data, start.offset, end, native, wanted, encoding)
+                if position >= 0:
+                    fast.append(number)
+                    spans.append(position)
+                    spans.append(end)
     if wanted is None:
         return _assemble(find_variant("international"), read, None, [], len(starts), None)
     replayed = None
@@ -234,7 +275,9 @@ def fast_columns(
         )
         status = replayed[0]
         for k, number in enumerate(fast):
-            if status[k]:  # refused: the reader reads it
+            if not status[k]:
+                read.kept.pop(number, None)  # C's rows, not the reader's
+            elif number not in read.kept:  # refused: the reader reads it
                 game = read.game(starts[number], wanted)
                 if game is None:
                     return None
@@ -275,7 +318,7 @@ def _result_scores() -> npt.NDArray[np.int64]:
 def _assemble(
     variant: Variant,
     read: _Reading,
-    replayed: tuple[bytes, bytes, bytes, bytes, bytes] | None,
+    replayed: Replayed | None,
     fast: list[int],
     count: int,
     native: _Native | None,
@@ -288,6 +331,9 @@ def _assemble(
     rows = np.zeros(count, dtype=np.int64)
     sources = np.full(count, -1, dtype=np.int64)
     scores = np.full(count, _LEFT_OUT, dtype=np.int64)
+    for number, (game, score) in read.kept.items():
+        if score is not None:
+            rows[number], scores[number] = len(game.rows), score
     if replayed is not None:
         in_c = np.frombuffer(replayed[0], np.int8) == 0
         numbers = np.array(fast, dtype=np.int64)[in_c]
@@ -295,48 +341,89 @@ def _assemble(
         rows[numbers] = plies
         sources[numbers] = np.cumsum(plies) - plies
         scores[numbers] = _result_scores()[np.frombuffer(replayed[1], np.int8)[in_c]]
-    for number, (game, score) in read.kept.items():
-        if score is not None:
-            rows[number], scores[number] = len(game.rows), score
     kept = np.flatnonzero((scores != _LEFT_OUT) & (rows > 0))
     counts, sources, scores = rows[kept], sources[kept], scores[kept]
     firsts = np.cumsum(counts) - counts
     total = int(counts.sum())
     lay = layout(variant)
-    observations = np.empty((total, *lay.shape), dtype=np.float32)
-    actions = np.empty(total, dtype=np.int64)
-    white = np.empty(total, dtype=np.bool_)
-    plies_array = (np.arange(total) - np.repeat(firsts, counts)).astype(np.int32)
-    # Runs of games one after another in C's rows, written in one call each;
-    # a game the reader read is a run of its own.
+    # In int32 from the start (the dataset's type): with int64 temporaries
+    # the plies and results of the OCA file's rows took 9 ms of CPU time, 4 ms
+    # now (2026-12-05).
+    plies_array = np.arange(total, dtype=np.int32) - np.repeat(firsts.astype(np.int32), counts)
+    from_c = _c_arrays(lay, replayed)
+    # Runs of games one after another in C's rows.
     joins = np.zeros(len(kept), dtype=np.bool_)
     joins[1:] = (sources[:-1] >= 0) & (sources[1:] == sources[:-1] + counts[:-1])
-    runs = np.flatnonzero(~joins).tolist()
+    if from_c and len(kept) and sources[0] == 0 and joins[1:].all() and total == len(from_c[4]):
+        # Every row is C's, in C's order: its arrays are the dataset's. A
+        # copy of them took 0.03 s of the OCA file's 0.3 (2026-12-05).
+        assert native is not None
+        positions, actions = cast(Compact, from_c[:4]), cast(npt.NDArray[np.int64], from_c[4])
+        white = (plies_array % 2 == 0) == native.white_first
+    else:
+        positions, actions, white = _copied(
+            lay, read, (kept, counts, sources, firsts, joins), from_c, plies_array, native
+        )
+    score_rows = np.repeat(scores.astype(np.int8), counts)
+    return Columns(
+        variant=variant,
+        positions=positions,
+        actions=actions,
+        results=np.where(white, score_rows, -score_rows),
+        plies=plies_array,
+        games=np.repeat(kept.astype(np.int32), counts),
+        skipped=count - len(kept),
+    )
+
+
+def _c_arrays(lay: Layout, replayed: Replayed | None) -> tuple[npt.NDArray[np.generic], ...]:
+    """C's rows as arrays (writable views of its bytearrays): pieces, Black
+    to move, rule values, king moves, actions; none without C."""
+    if replayed is None:
+        return ()
+    count = len(replayed[7]) // 8
+    shapes = ((len(lay.bits),), (), (lay.rule_planes,), (2, 2), ())
+    kinds = (np.uint8, np.bool_, np.float32, np.uint8, np.int64)
+    return tuple(
+        np.frombuffer(data, kind).reshape(count, *shape)
+        for data, kind, shape in zip(replayed[3:], kinds, shapes, strict=True)
+    )
+
+
+def _copied(
+    lay: Layout,
+    read: _Reading,
+    games: tuple[npt.NDArray[Any], ...],
+    from_c: tuple[npt.NDArray[np.generic], ...],
+    plies: npt.NDArray[np.int32],
+    native: _Native | None,
+) -> tuple[Compact, npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The rows of the kept games (``games``: their numbers, rows, first C
+    row or -1, first row here, and whether each follows the one before in
+    C's rows), copied from C's arrays a run of games at a time and read from
+    the reader's boards: positions, actions, White to move."""
+    kept, counts, sources, firsts, joins = games
+    total = len(plies)
+    positions = _compact.empty(lay, total)
+    actions = np.empty(total, dtype=np.int64)
+    columns: tuple[npt.NDArray[np.generic], ...] = (*positions, actions)
+    white = np.empty(total, dtype=np.bool_)
+    runs = np.flatnonzero(~joins).tolist()  # a game the reader read is a run of its own
     for first, after in zip(runs, [*runs[1:], len(kept)][: len(runs)], strict=True):
         row, source = int(firsts[first]), int(sources[first])
         end = int(firsts[after - 1] + counts[after - 1])
         if source < 0:
             game_rows = read.kept[int(kept[first])][0].rows
-            lay.fill([cast(State, state) for state, _, _ in game_rows], observations[row:end])
+            read_rows = _compact.from_states(lay, [cast(State, state) for state, _, _ in game_rows])
+            for column, part in zip(positions, read_rows, strict=True):
+                column[row:end] = part
             actions[row:end] = [action for _, action, _ in game_rows]
             white[row:end] = [is_white for _, _, is_white in game_rows]
             continue
-        assert replayed is not None and native is not None
-        size = len(replayed[3]) // (len(replayed[4]) // 8)  # bytes of a row's state
+        assert native is not None
         stop = source + end - row
-        native.env.expand(
-            memoryview(replayed[3])[source * size : stop * size], observations[row:end], _THREADS
-        )
-        actions[row:end] = np.frombuffer(replayed[4], np.int64)[source:stop]
+        for column, part in zip(columns, from_c, strict=True):
+            column[row:end] = part[source:stop]
         # From the variant's start: White moves at even plies, or at odd ones.
-        white[row:end] = (plies_array[row:end] % 2 == 0) == native.white_first
-    score_rows = np.repeat(scores.astype(np.int8), counts)
-    return Columns(
-        variant=variant,
-        observations=observations,
-        actions=actions,
-        results=np.where(white, score_rows, -score_rows).astype(np.int8),
-        plies=plies_array,
-        games=np.repeat(kept.astype(np.int32), counts),
-        skipped=count - len(kept),
-    )
+        white[row:end] = (plies[row:end] % 2 == 0) == native.white_first
+    return positions, actions, white

@@ -70,12 +70,14 @@ class NativeVecEnv(Protocol):
         dash_captures: bool,
         threads: int,
         /,
-    ) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+    ) -> tuple[bytes, bytes, bytes, bytearray, bytearray, bytearray, bytearray, bytearray]:
         """Game records' positions and actions (see ``ml_dataset.c``): per
-        game its status, result and plies, then the rows' states and actions."""
+        game its status, result and plies, then the rows' compact positions
+        (pieces, Black to move, rule values, king moves) and actions."""
 
     def expand(self, rows: Any, out: Any, threads: int, /) -> None:
-        """The observations of :meth:`replay`'s rows into out."""
+        """The observations of compact positions (a tuple of
+        :class:`~draughts.ml.Dataset`'s four position arrays) into out."""
 
     def history(self, game: int, final: bool, /) -> list[int]:
         """The actions of a game (final: of its last ended game)."""

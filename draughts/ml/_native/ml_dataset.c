@@ -1,18 +1,19 @@
-/* Game records replayed and encoded for draughts.ml.dataset, many games in
- * one call with no Python per move (draughts/ml/_records.py drives it;
- * its pure twin, the reader with a visitor, is the oracle the tests hold
- * it to).
+/* Game records replayed for draughts.ml.dataset, many games in one call
+ * with no Python per move (draughts/ml/_records.py drives it; its pure
+ * twin, the reader with a visitor, is the oracle the tests hold it to),
+ * and a dataset's compact positions expanded into observations.
  *
  * replay() reads the movetext of each game (the bytes after its tags) from
- * the variant's start, with a VecEnv's tables: each position's observation
- * state (a Drawn, what ml_observe() would write) and the action index of
- * the move played there. It answers only for a movetext it reads exactly
- * as the fast check of the PDN reader (check() in
+ * the variant's start, with a VecEnv's tables: each position in the compact
+ * form of draughts.ml.Dataset (a byte per square, Black to move, the rule
+ * planes' values, the king-move counts) and the action index of the move
+ * played there. It answers only for a movetext it reads exactly as the
+ * fast check of the PDN reader (check() in
  * draughts/pdn/_native/pdn_check.c) reads it,
  * with no error, no warning and a result: a narrower text than that one
  * (printable ASCII, tabs and line ends outside comments; the moves as
  * check() takes them); any other game is refused and read by the reader.
- * expand() turns the states into observations, on threads. */
+ * expand() turns compact positions into observations, on threads. */
 #include "ml_step.h"
 
 #define MAX_WRITTEN 32
@@ -196,24 +197,62 @@ static int chosen_move(const VecEnvObject *e, Game *g, RouteList *l, const int *
     return 0;
 }
 
-/* One thread's rows, grown as games are read. */
+/* One thread's rows, grown as games are read: the compact positions (see
+ * draughts/ml/data.py; per row nsq bytes of pieces, a byte for Black to
+ * move, nvalues floats, 4 bytes of king moves) and the actions. */
 typedef struct {
-    Drawn *rows;
+    uint8_t *pieces, *black, *kings;
+    float *values;
     int64_t *actions;
     int nrows, caprows;
+    int hint; /* the rows first made room for */
 } Rows;
 
-static int room(Rows *r) {
+static int grown(void **items, size_t n, size_t size) {
+    void *more = realloc(*items, n * (size ? size : 1));
+    if (more == NULL) return -1;
+    *items = more;
+    return 0;
+}
+
+static int room(const VecEnvObject *e, Rows *r) {
     if (r->nrows < r->caprows) return 0;
-    int n = r->caprows ? 2 * r->caprows : 1024;
-    Drawn *rows = realloc(r->rows, (size_t)n * sizeof *rows);
-    if (rows == NULL) return -1;
-    r->rows = rows;
-    int64_t *actions = realloc(r->actions, (size_t)n * sizeof *actions);
-    if (actions == NULL) return -1;
-    r->actions = actions;
+    if (r->caprows > INT_MAX / 2) return -1;
+    int n = r->caprows ? 2 * r->caprows : r->hint > 1024 ? r->hint : 1024;
+    size_t rows = (size_t)n, nvalues = (size_t)((e->repetition >= 0) + e->ncounting);
+    if (grown((void **)&r->pieces, rows, (size_t)e->nsq) < 0 ||
+        grown((void **)&r->black, rows, 1) < 0 || grown((void **)&r->kings, rows, 4) < 0 ||
+        grown((void **)&r->values, rows, nvalues * sizeof(float)) < 0 ||
+        grown((void **)&r->actions, rows, sizeof(int64_t)) < 0)
+        return -1;
     r->caprows = n;
     return 0;
+}
+
+static void rows_free(Rows *r) {
+    free(r->pieces), free(r->black), free(r->kings), free(r->values), free(r->actions);
+}
+
+/* The compact position of g as row r->nrows (room() made room for it). */
+static void compact_row(const VecEnvObject *e, const Game *g, Rows *r) {
+    size_t row = (size_t)r->nrows, nvalues = (size_t)((e->repetition >= 0) + e->ncounting);
+    uint8_t *pieces = r->pieces + row * (size_t)e->nsq;
+    memset(pieces, 0, (size_t)e->nsq);
+    static const uint8_t code[4] = {1, 3, 2, 4}; /* g->bb's order: men W, B, kings W, B */
+    for (int p = 0; p < 4; p++)
+        for (int half = 0; half < 2; half++)
+            for (uint64_t b = (uint64_t)(g->bb[p] >> (64 * half)); b; b &= b - 1)
+                pieces[e->core->number[64 * half + ctz64(b)] - 1] = code[p];
+    r->black[row] = (uint8_t)(g->turn == 1);
+    Drawn d;
+    ml_shown(e, g, &d); /* the rule planes' values, as the observation shows them */
+    memcpy(r->values + row * nvalues, d.values, nvalues * sizeof(float));
+    uint8_t *kings = r->kings + 4 * row;
+    for (int c = 0; c < 2; c++) {
+        int moved = e->king_limit && g->kn[c] > 0 && g->ksq[c] >= 0;
+        kings[2 * c] = moved ? (uint8_t)e->core->number[g->ksq[c]] : 0;
+        kings[2 * c + 1] = moved ? (uint8_t)(g->kn[c] < 255 ? g->kn[c] : 255) : 0;
+    }
 }
 
 typedef struct {
@@ -256,8 +295,8 @@ static int read_game(ReplayPart *p, Game *g, RouteList *l, int k) {
             p->out.nrows = first;
             return 0;
         }
-        if (room(&p->out) < 0) return -1;
-        ml_shown(e, g, &p->out.rows[p->out.nrows]);
+        if (room(e, &p->out) < 0) return -1;
+        compact_row(e, g, &p->out);
         p->out.actions[p->out.nrows++] = m.action;
         if (ml_play(e, g, &m) < 0) return -1;
         plies++;
@@ -301,15 +340,45 @@ static int clamp_threads(long threads, long work, long least) {
     return threads < 1 ? 1 : (int)threads;
 }
 
+enum { F_PIECES, F_BLACK, F_VALUES, F_KINGS, F_ACTIONS };
+
+static const void *field(const Rows *r, int f) {
+    switch (f) {
+    case F_PIECES: return r->pieces;
+    case F_BLACK: return r->black;
+    case F_VALUES: return r->values;
+    case F_KINGS: return r->kings;
+    default: return r->actions;
+    }
+}
+
+/* One field of the parts' rows (size bytes a row), joined in the parts'
+ * order into a new bytearray (writable: the dataset's arrays may be views
+ * of it); NULL with an exception. */
+static PyObject *joined(const ReplayPart *parts, int n, int f, size_t size) {
+    Py_ssize_t total = 0;
+    for (int t = 0; t < n; t++) total += parts[t].out.nrows;
+    PyObject *bytes = PyByteArray_FromStringAndSize(NULL, total * (Py_ssize_t)size);
+    if (bytes == NULL) return NULL;
+    char *to = PyByteArray_AS_STRING(bytes);
+    for (int t = 0; t < n; t++) {
+        size_t k = (size_t)parts[t].out.nrows * size;
+        if (k) memcpy(to, field(&parts[t].out, f), k);
+        to += k;
+    }
+    return bytes;
+}
+
 /* replay(data, spans, numbers, dash_captures, threads)
- *     -> (status, results, plies, rows, actions)
+ *     -> (status, results, plies, pieces, black, values, kings, actions)
  *
  * data: the file's bytes; spans: int64 (start, end) pairs, a game's
  * movetext each; numbers: 100 int16, the square number each written number
  * names (0 for none), as check_moves takes them. Per game (bytes of int8,
  * int8, int32): 0 read or 1 refused, its result's index in RESULTS, its
- * plies; then the rows of the games read, in order: each position's state
- * (bytes of Drawn, for expand()) and the action played there (int64). */
+ * plies; then the rows of the games read, in order (bytearrays): each
+ * position's compact form (uint8 pieces, uint8 Black to move, float32
+ * values, uint8 king moves; see Rows) and the action played there (int64). */
 PyObject *ml_replay(VecEnvObject *e, PyObject *args) {
     Py_buffer data, spans, numbers;
     int dash_captures, threads;
@@ -341,10 +410,19 @@ PyObject *ml_replay(VecEnvObject *e, PyObject *args) {
     }
     memcpy(span_items, spans.buf, (size_t)n * 2 * sizeof *span_items);
     for (int t = 0; t < parts_n; t++) {
+        /* Room for the part's rows made once, at a ply per 6 bytes of
+         * movetext (7.6 in the OCA file): growing from 1,024 rows copied them
+         * and touched new memory at every doubling, a tenth of the replay's
+         * time (perf, 2026-12-05). */
+        int from = (int)(n * t / parts_n), to = (int)(n * (t + 1) / parts_n);
+        int64_t bytes = 0;
+        for (int k = from; k < to; k++)
+            if (span_items[2 * k + 1] > span_items[2 * k]) bytes += span_items[2 * k + 1] - span_items[2 * k];
         parts[t] = (ReplayPart){e, data.buf, data.len, span_items, square, dash_captures,
                           (int8_t *)PyBytes_AS_STRING(status), (int8_t *)PyBytes_AS_STRING(result),
                           (int32_t *)(void *)PyBytes_AS_STRING(plies),
-                          (int)(n * t / parts_n), (int)(n * (t + 1) / parts_n), 0, {0}};
+                          from, to, 0, {0}};
+        parts[t].out.hint = bytes / 6 < INT_MAX / 2 ? (int)(bytes / 6) : INT_MAX / 2;
     }
     Py_BEGIN_ALLOW_THREADS
     run_parts(replay_part, parts, sizeof(ReplayPart), parts_n);
@@ -353,24 +431,24 @@ PyObject *ml_replay(VecEnvObject *e, PyObject *args) {
     Py_ssize_t total = 0;
     int failed = 0;
     for (int t = 0; t < parts_n; t++) total += parts[t].out.nrows, failed |= parts[t].failed;
-    PyObject *rows = failed ? NULL : PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)sizeof(Drawn));
-    PyObject *actions =
-        failed ? NULL : PyBytes_FromStringAndSize(NULL, total * (Py_ssize_t)sizeof(int64_t));
-    if (rows != NULL && actions != NULL) {
-        char *r = PyBytes_AS_STRING(rows), *a = PyBytes_AS_STRING(actions);
-        for (int t = 0; t < parts_n; t++) {
-            size_t k = (size_t)parts[t].out.nrows;
-            if (k) memcpy(r, parts[t].out.rows, k * sizeof(Drawn));
-            if (k) memcpy(a, parts[t].out.actions, k * sizeof(int64_t));
-            r += k * sizeof(Drawn), a += k * sizeof(int64_t);
-        }
-        answer = PyTuple_Pack(5, status, result, plies, rows, actions);
-    } else if (failed) {
+    if (failed) {
         PyErr_NoMemory();
+    } else {
+        size_t nvalues = (size_t)((e->repetition >= 0) + e->ncounting);
+        PyObject *pieces = joined(parts, parts_n, F_PIECES, (size_t)e->nsq);
+        PyObject *black = joined(parts, parts_n, F_BLACK, 1);
+        PyObject *values = joined(parts, parts_n, F_VALUES, nvalues * sizeof(float));
+        PyObject *kings = joined(parts, parts_n, F_KINGS, 4);
+        PyObject *actions = joined(parts, parts_n, F_ACTIONS, sizeof(int64_t));
+        if (pieces && black && values && kings && actions)
+            answer = PyTuple_Pack(8, status, result, plies, pieces, black, values, kings, actions);
+        Py_XDECREF(pieces);
+        Py_XDECREF(black);
+        Py_XDECREF(values);
+        Py_XDECREF(kings);
+        Py_XDECREF(actions);
     }
-    Py_XDECREF(rows);
-    Py_XDECREF(actions);
-    for (int t = 0; t < parts_n; t++) free(parts[t].out.rows), free(parts[t].out.actions);
+    for (int t = 0; t < parts_n; t++) rows_free(&parts[t].out);
 done:
     Py_XDECREF(status);
     Py_XDECREF(result);
@@ -381,53 +459,92 @@ done:
     return answer;
 }
 
+/* expand(): compact positions into observations, a slice of rows a thread. */
 typedef struct {
     const VecEnvObject *e;
-    const Drawn *rows;
+    const uint8_t *pieces, *black, *kings;
+    const float *values;
     float *out;
+    const int *cells; /* square number - 1 -> cell seen by White; by Black: hw - 1 - cell */
     Py_ssize_t from, to;
 } Expansion;
 
+static void fill_plane(float *plane, int hw, float value) {
+    for (int i = 0; i < hw; i++) plane[i] = value;
+}
+
+/* Row i's observation, as ml_draw() writes a game's (the same planes and
+ * values; tests/ml/test_data.py holds both to encode()). A code over 4 or
+ * a square out of range writes nothing (load() refuses such files). */
+static void expand_row(const Expansion *x, Py_ssize_t i) {
+    const VecEnvObject *e = x->e;
+    int hw = e->hw, nsq = e->nsq, nvalues = (e->repetition >= 0) + e->ncounting;
+    float *obs = x->out + (size_t)i * (size_t)e->planes * (size_t)hw;
+    const uint8_t *pieces = x->pieces + (size_t)i * (size_t)nsq, *kings = x->kings + 4 * (size_t)i;
+    int black = x->black[i] != 0, turned = e->perspective && black;
+    memset(obs, 0, (size_t)e->planes * (size_t)hw * sizeof *obs);
+    if (black) fill_plane(obs + 4 * hw, hw, 1.0f);
+    for (int k = 0; k < nsq; k++) {
+        int cell = turned ? hw - 1 - x->cells[k] : x->cells[k], code = pieces[k];
+        obs[5 * hw + cell] = 1.0f;
+        /* codes 1-4: White's men, kings, Black's men, kings; turned, the
+         * side to move's (Black's) planes come first */
+        if (code >= 1 && code <= 4) obs[((code - 1) ^ (turned ? 2 : 0)) * hw + cell] = 1.0f;
+    }
+    for (int v = 0; v < nvalues; v++) {
+        float value = x->values[(size_t)i * (size_t)nvalues + (size_t)v];
+        if (value != 0.0f) fill_plane(obs + (6 + v) * hw, hw, value);
+    }
+    for (int c = 0; e->king_limit && c < 2; c++) {
+        int square = kings[2 * c], moves = kings[2 * c + 1];
+        if (!moves || square < 1 || square > nsq) continue;
+        int cell = turned ? hw - 1 - x->cells[square - 1] : x->cells[square - 1];
+        obs[(6 + nvalues + (c ^ turned)) * hw + cell] = (float)((double)moves / (double)e->king_limit);
+    }
+}
+
 static void *expand_part(void *arg) {
     const Expansion *x = arg;
-    size_t size = (size_t)x->e->planes * (size_t)x->e->hw;
-    for (Py_ssize_t i = x->from; i < x->to; i++) ml_draw(x->e, &x->rows[i], x->out + (size_t)i * size);
+    for (Py_ssize_t i = x->from; i < x->to; i++) expand_row(x, i);
     return NULL;
 }
 
-/* expand(rows, out, threads): the observations of replay()'s rows into out
- * (float32, one observation per row). */
+/* expand(rows, out, threads): the observations of compact positions into
+ * out (float32, one observation per row). rows: (pieces, black, values,
+ * kings), draughts.ml.Dataset's arrays of n rows, C-contiguous. */
 PyObject *ml_expand(VecEnvObject *e, PyObject *args) {
-    Py_buffer rows, out;
+    PyObject *rows;
+    Py_buffer pieces, black, values, kings, out;
     int threads;
-    if (!PyArg_ParseTuple(args, "y*w*i", &rows, &out, &threads)) return NULL;
-    Py_ssize_t n = rows.len / (Py_ssize_t)sizeof(Drawn);
+    if (!PyArg_ParseTuple(args, "O!w*i", &PyTuple_Type, &rows, &out, &threads)) return NULL;
+    if (!PyArg_ParseTuple(rows, "y*y*y*y*", &pieces, &black, &values, &kings)) {
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    Py_ssize_t n = black.len, nvalues = (e->repetition >= 0) + e->ncounting;
     Py_ssize_t size = (Py_ssize_t)e->planes * e->hw * (Py_ssize_t)sizeof(float);
     PyObject *answer = NULL;
-    if (rows.len % (Py_ssize_t)sizeof(Drawn) || out.len != n * size ||
-        !PyBuffer_IsContiguous(&out, 'C') || (uintptr_t)out.buf % sizeof(float)) {
-        PyErr_SetString(PyExc_ValueError, "expand: out must hold one float32 observation per row");
+    int cells[MAX_SQUARES];
+    for (int k = 0; k < e->nsq; k++) cells[k] = e->cell[e->core->sq_of_number[k + 1]];
+    if (pieces.len != n * e->nsq || values.len != n * nvalues * (Py_ssize_t)sizeof(float) ||
+        kings.len != 4 * n || out.len != n * size || !PyBuffer_IsContiguous(&out, 'C') ||
+        (uintptr_t)out.buf % sizeof(float) || (uintptr_t)values.buf % sizeof(float)) {
+        PyErr_SetString(PyExc_ValueError, "expand: arrays of n compact rows and n observations");
     } else {
         int parts_n = clamp_threads(threads, (long)(n < LONG_MAX ? n : LONG_MAX), 1024);
         Expansion parts[MAX_THREADS];
-        /* The rows as Drawn need their alignment: a copy where the buffer has not. */
-        int aligned = (uintptr_t)rows.buf % _Alignof(Drawn) == 0;
-        Drawn *copy = aligned ? NULL : malloc((size_t)(n ? n : 1) * sizeof *copy);
-        if (!aligned && copy == NULL) {
-            PyErr_NoMemory();
-        } else {
-            if (copy != NULL) memcpy(copy, rows.buf, (size_t)n * sizeof *copy);
-            const Drawn *items = aligned ? rows.buf : copy;
-            for (int t = 0; t < parts_n; t++)
-                parts[t] = (Expansion){e, items, out.buf, n * t / parts_n, n * (t + 1) / parts_n};
-            Py_BEGIN_ALLOW_THREADS
-            run_parts(expand_part, parts, sizeof(Expansion), parts_n);
-            Py_END_ALLOW_THREADS
-            free(copy);
-            answer = Py_NewRef(Py_None);
-        }
+        for (int t = 0; t < parts_n; t++)
+            parts[t] = (Expansion){e,     pieces.buf, black.buf, kings.buf, values.buf, out.buf,
+                                   cells, n * t / parts_n, n * (t + 1) / parts_n};
+        Py_BEGIN_ALLOW_THREADS
+        run_parts(expand_part, parts, sizeof(Expansion), parts_n);
+        Py_END_ALLOW_THREADS
+        answer = Py_NewRef(Py_None);
     }
-    PyBuffer_Release(&rows);
+    PyBuffer_Release(&pieces);
+    PyBuffer_Release(&black);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&kings);
     PyBuffer_Release(&out);
     return answer;
 }
