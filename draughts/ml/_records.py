@@ -41,11 +41,9 @@ from draughts.pdn._fastcheck import setup_of
 from draughts.pdn._fastgame import _tagged
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.offsets import GameStart, scan_starts, seek_game
-from draughts.pdn.writer import normal_result
+from draughts.pdn.writer import result_points
 from draughts.piece import WHITE
 from draughts.variant import Variant, find_variant
-
-_WHITE_SCORE = {"2-0": 1, "0-2": -1, "1-1": 0}
 
 Position = tuple[npt.NDArray[np.uint8], bool, npt.NDArray[np.float32], npt.NDArray[np.uint8]]
 """One compact position (a row of each of :data:`draughts.ml._compact.Compact`'s
@@ -116,9 +114,14 @@ class GameRows(BaseVisitor[Game]):
         return self.game
 
 
-def white_score(result: str | None) -> int | None:
-    """The game's result for White (1, 0, -1), None for no result."""
-    return _WHITE_SCORE.get(normal_result(result or "*", "international") or "")
+def white_score(result: str | None, variant: Variant) -> int | None:
+    """The game's result for White (1, 0, -1), None for no result (or a
+    double forfeit), read as ``variant`` writes results (the first number is
+    the first player's)."""
+    points = result_points(result or "*", variant)
+    if points is None or points == (0.0, 0.0):
+        return None
+    return round(points[0] - points[1])
 
 
 def take(game: Game, wanted: Variant | None) -> tuple[Variant | None, int | None]:
@@ -128,7 +131,7 @@ def take(game: Game, wanted: Variant | None) -> tuple[Variant | None, int | None
     result, an error, no move)."""
     if game.variant is None or (wanted is not None and game.variant != wanted):
         return wanted, None
-    score = white_score(game.result)
+    score = white_score(game.result, game.variant)
     if score is None or game.errors or not game.rows:
         return game.variant, None
     return game.variant, score
@@ -309,9 +312,9 @@ _LEFT_OUT = -128
 
 
 @functools.cache
-def _result_scores() -> npt.NDArray[np.int64]:
+def _result_scores(variant: Variant) -> npt.NDArray[np.int64]:
     """White's score for each of ml_dataset.c's results (its index)."""
-    scores = [white_score(result) for result in _RESULTS]
+    scores = [white_score(result, variant) for result in _RESULTS]
     return np.array([_LEFT_OUT if s is None else s for s in scores], dtype=np.int64)
 
 
@@ -340,7 +343,7 @@ def _assemble(
         plies = np.frombuffer(replayed[2], np.int32)[in_c].astype(np.int64)
         rows[numbers] = plies
         sources[numbers] = np.cumsum(plies) - plies
-        scores[numbers] = _result_scores()[np.frombuffer(replayed[1], np.int8)[in_c]]
+        scores[numbers] = _result_scores(variant)[np.frombuffer(replayed[1], np.int8)[in_c]]
     kept = np.flatnonzero((scores != _LEFT_OUT) & (rows > 0))
     counts, sources, scores = rows[kept], sources[kept], scores[kept]
     firsts = np.cumsum(counts) - counts

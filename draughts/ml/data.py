@@ -22,7 +22,8 @@ International draughts), where their observations would take 2 GB (4 GB).
   ``perspective=False``: Black's 11-15 and White's 22-18 in English
   draughts are one index);
 - ``results`` ``int8``: how the game ended for the side to move: 1 won,
-  -1 lost, 0 drawn;
+  -1 lost, 0 drawn (read as the variant writes results: the first number
+  is the first player's score, Black's in English draughts);
 - ``plies`` ``int32``: the position's ply in its game (0 at the start);
 - ``games`` ``int32``: which game of the source the row comes from (from 0).
 
@@ -42,8 +43,8 @@ variant, without a result, or with an error is left out and counted in
 ('english', (4, 32), [689, 722, 789, 688])
 >>> data.pieces[1].tolist()  # after 11-15: Black's men (3) on 1-10, 12, 15
 [3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 0, 0, 3, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
->>> data.observations().shape, data.results.tolist(), data.plies.tolist()
-((4, 8, 8, 8), [-1, 1, -1, 1], [0, 1, 2, 3])
+>>> data.observations().shape, data.results.tolist(), data.plies.tolist()  # Black won
+((4, 8, 8, 8), [1, -1, 1, -1], [0, 1, 2, 3])
 """
 
 from __future__ import annotations

@@ -88,14 +88,15 @@ def test_a_corpus_file() -> None:
     assert data.pieces.shape == (len(data), 32) and data.pieces.dtype == np.uint8
     assert data.observations().shape == (len(data), 8, 8, 8)
     assert data.observations().dtype == np.float32 and data.actions.dtype == np.int64
-    # White's score per game, from the game's own Result tag.
+    # White's score per game, from the game's own Result tag: English results
+    # give the first player's (Black's) score first.
     scores = {}
     with open(path, encoding="utf-8", errors="replace") as handle:
         for number in range(150):
             game = draughts.pdn.read_game(handle)
             assert game is not None
-            text = normal_result(game.headers.get("Result", "*"), "international")
-            scores[number] = {"2-0": 1, "0-2": -1, "1-1": 0}.get(text or "", 99)
+            text = normal_result(game.headers.get("Result", "*"), "english")
+            scores[number] = {"0-1": 1, "1-0": -1, "1/2-1/2": 0}.get(text or "", 99)
     assert replay(data, scores) + data.skipped == 150
 
 
@@ -108,7 +109,7 @@ def test_games_left_out_are_counted() -> None:
     )
     data = dataset(io.StringIO(text))
     assert (len(data), data.skipped, data.games.tolist()) == (2, 3, [0, 0])
-    assert data.results.tolist() == [-1, 1]  # Black moved first and lost
+    assert data.results.tolist() == [1, -1]  # Black moved first and won ("1-0")
 
 
 def test_garbage_and_empty_sources(tmp_path: Path) -> None:
