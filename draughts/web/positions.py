@@ -286,11 +286,11 @@ def game_pdn(body: object) -> str:
     [Round "?"]
     [White "Ann"]
     [Black "Bob"]
-    [Result "0-1"]
+    [Result "1-0"]
     [GameType "21"]
     [Termination "resignation"]
     <BLANKLINE>
-    1. 11-15 0-1
+    1. 11-15 1-0
     """
     request = check_fields(body, _POSITION_FIELDS | {"white", "black", "event", "date"})
     board = board_from_request(request)
