@@ -344,53 +344,67 @@ void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d) {
     }
 }
 
+/* Observations come as float32 or (e->u8) as bytes: each cell the float
+ * times 255, rounded (the product of a float and 255 is exact in a double).
+ * The writers below take u8 as a constant, each inlined once per type. */
+static inline uint8_t to_byte(float v) { return (uint8_t)((double)v * 255.0 + 0.5); }
+
+static inline void put(void *obs, int i, float v, int u8) {
+    if (u8) ((uint8_t *)obs)[i] = to_byte(v);
+    else ((float *)obs)[i] = v;
+}
+
+/* Cells from .. from + count of obs to v. */
+static inline void fill(void *obs, int from, int count, float v, int u8) {
+    if (u8) {
+        memset((uint8_t *)obs + from, to_byte(v), (size_t)count);
+        return;
+    }
+    float *plane = (float *)obs + from;
+    for (int i = 0; i < count; i++) plane[i] = v;
+}
+
 /* The pieces' cells, a 64-bit half of the bitboard at a time, from a table
  * per view: a step took 3,270 instructions instead of 3,730 with a 128-bit
  * scan and the view tested per piece (callgrind, International, 2026-12-04). */
-static void put_pieces(const VecEnvObject *e, float *obs, const Drawn *d, float value) {
+static inline void put_pieces(const VecEnvObject *e, void *obs, const Drawn *d, int u8) {
     const int *cell = d->black_view ? e->turned_cell : e->cell;
     for (int p = 0; p < 4; p++) {
-        float *plane = obs + p * e->hw;
+        int plane = p * e->hw;
         for (uint64_t b = (uint64_t)d->planes[p]; b; b &= b - 1)
-            plane[cell[ctz64(b)]] = value;
+            put(obs, plane + cell[ctz64(b)], 1.0f, u8);
         for (uint64_t b = (uint64_t)(d->planes[p] >> 64); b; b &= b - 1)
-            plane[cell[64 + ctz64(b)]] = value;
+            put(obs, plane + cell[64 + ctz64(b)], 1.0f, u8);
     }
 }
 
-static void fill(float *plane, int hw, float value) {
-    for (int i = 0; i < hw; i++) plane[i] = value;
-}
-
-static void put_squares(const VecEnvObject *e, float *plane, int black_view) {
-    fill(plane, e->hw, 0.0f);
+static inline void put_squares(const VecEnvObject *e, void *obs, int black_view, int u8) {
+    int plane = 5 * e->hw;
+    fill(obs, plane, e->hw, 0.0f, u8);
     for (int sq = 0; sq < e->core->rules.n; sq++)
-        if (e->cell[sq] >= 0) plane[black_view ? e->hw - 1 - e->cell[sq] : e->cell[sq]] = 1.0f;
+        if (e->cell[sq] >= 0)
+            put(obs, plane + (black_view ? e->hw - 1 - e->cell[sq] : e->cell[sq]), 1.0f, u8);
 }
 
-/* The whole observation d stands for, into obs. */
-void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) {
+static inline void draw_as(const VecEnvObject *e, const Drawn *d, void *obs, int u8) {
     int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
-    memset(obs, 0, (size_t)e->planes * (size_t)hw * sizeof *obs);
-    put_squares(e, obs + 5 * hw, d->black_view);
-    if (d->turn) fill(obs + 4 * hw, hw, 1.0f);
+    fill(obs, 0, e->planes * hw, 0.0f, u8);
+    put_squares(e, obs, d->black_view, u8);
+    if (d->turn) fill(obs, 4 * hw, hw, 1.0f, u8);
     for (int i = 0; i < nvalues; i++)
-        if (d->values[i] != 0.0f) fill(obs + (6 + i) * hw, hw, d->values[i]);
-    put_pieces(e, obs, d, 1.0f);
+        if (d->values[i] != 0.0f) fill(obs, (6 + i) * hw, hw, d->values[i], u8);
+    put_pieces(e, obs, d, u8);
     for (int k = 0; k < 2; k++)
-        if (d->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + d->kcell[k]] = d->kval[k];
+        if (d->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + d->kcell[k], d->kval[k], u8);
 }
 
-/* Write g's observation into obs: all of it (was == NULL), or only what
- * differs from was, which obs shows; was becomes what obs shows now. */
-void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
+/* The whole float32 observation d stands for, into obs. */
+void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) { draw_as(e, d, obs, 0); }
+
+/* What differs from was into obs, which shows was; was becomes now. */
+static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs, Drawn *was,
+                             int u8) {
     int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
-    Drawn now;
-    ml_shown(e, g, &now);
-    if (was == NULL) {
-        ml_draw(e, &now, obs);
-        return;
-    }
     /* Clearing the four piece planes costs less than clearing each piece's
      * cell: a step took 3,730 instructions instead of 4,230 (callgrind,
      * International, 2026-12-04); with the board turned every ply, every
@@ -399,19 +413,31 @@ void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
      * the four piece planes in one memset when it turns to 0 (3,376 C
      * instructions a step before, 3,338 after; callgrind, International,
      * 256 games, 2026-12-05). */
-    int clear_turn = now.turn != was->turn && now.turn == 0;
-    memset(obs, 0, (size_t)(4 + clear_turn) * (size_t)hw * sizeof *obs);
-    if (now.turn != was->turn && !clear_turn) fill(obs + 4 * hw, hw, 1.0f);
-    if (now.black_view != was->black_view && !e->squares_turn)
-        put_squares(e, obs + 5 * hw, now.black_view);
+    int clear_turn = now->turn != was->turn && now->turn == 0;
+    fill(obs, 0, (4 + clear_turn) * hw, 0.0f, u8);
+    if (now->turn != was->turn && !clear_turn) fill(obs, 4 * hw, hw, 1.0f, u8);
+    if (now->black_view != was->black_view && !e->squares_turn)
+        put_squares(e, obs, now->black_view, u8);
     for (int i = 0; i < nvalues; i++)
-        if (now.values[i] != was->values[i]) fill(obs + (6 + i) * hw, hw, now.values[i]);
+        if (now->values[i] != was->values[i]) fill(obs, (6 + i) * hw, hw, now->values[i], u8);
     for (int k = 0; k < 2; k++)
-        if (was->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + was->kcell[k]] = 0.0f;
-    put_pieces(e, obs, &now, 1.0f);
+        if (was->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + was->kcell[k], 0.0f, u8);
+    put_pieces(e, obs, now, u8);
     for (int k = 0; k < 2; k++)
-        if (now.kcell[k] >= 0) obs[(6 + nvalues + k) * hw + now.kcell[k]] = now.kval[k];
-    *was = now;
+        if (now->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + now->kcell[k], now->kval[k], u8);
+    *was = *now;
+}
+
+/* Write g's observation into obs (e->u8: bytes): all of it (was == NULL),
+ * or only what differs from was, which obs shows; was becomes what obs
+ * shows now. */
+void ml_observe(const VecEnvObject *e, const Game *g, void *obs, Drawn *was) {
+    Drawn now;
+    ml_shown(e, g, &now);
+    if (was == NULL && e->u8) draw_as(e, &now, obs, 1);
+    else if (was == NULL) draw_as(e, &now, obs, 0);
+    else if (e->u8) redraw_as(e, &now, obs, was, 1);
+    else redraw_as(e, &now, obs, was, 0);
 }
 
 /* -- Stepping ----------------------------------------------------------------- */
@@ -430,7 +456,7 @@ static int keep_action(Game *g, int32_t action) {
 
 /* The game ended (or was cut): its last position into final_obs, its
  * actions kept, and a new game. */
-static int start_again(VecEnvObject *e, Game *g, float *final_obs) {
+static int start_again(VecEnvObject *e, Game *g, void *final_obs) {
     ml_observe(e, g, final_obs, NULL);
     int32_t *h = g->fhist;
     int cap = g->capfhist;
@@ -455,7 +481,7 @@ static int find_action(const Game *g, int64_t action) {
  * -1 out of memory, -2 more shared moves than the extra block holds. */
 static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     Game *g = &e->games[i];
-    size_t obs_size = (size_t)e->planes * (size_t)e->hw;
+    size_t obs_size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
     size_t mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
     int64_t action = a->actions[i];
     int found = find_action(g, action);
@@ -483,8 +509,8 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     a->truncated[i] = (uint8_t)cut;
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
-    if ((code != END_NONE || cut) && start_again(e, g, a->final_obs + (size_t)i * obs_size) < 0) return -1;
-    ml_observe(e, g, a->obs + (size_t)i * obs_size, &e->drawn[i]);
+    if ((code != END_NONE || cut) && start_again(e, g, (char *)a->final_obs + (size_t)i * obs_size) < 0) return -1;
+    ml_observe(e, g, (char *)a->obs + (size_t)i * obs_size, &e->drawn[i]);
     for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     return 0;
 }

@@ -79,6 +79,7 @@ typedef struct {
     PyObject_HEAD
     CoreObject *core;
     int num_envs, perspective, max_plies, lose, goal, planes, hw, nsq, king_limit;
+    int u8; /* observations as bytes (each float times 255, rounded), not float32 */
     int claim; /* claimable draws end the games (VectorEnv's claim_draw) */
     int events[3]; /* Reset bits of a capture, a man move, a promotion */
     int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
@@ -102,7 +103,8 @@ typedef struct {
 /* The caller's arrays for one step (checked by the Python side). */
 typedef struct {
     const int64_t *actions;
-    float *obs, *rewards, *final_obs;
+    void *obs, *final_obs; /* float32, or bytes (u8) */
+    float *rewards;
     uint8_t *masks, *terminated, *truncated;
     int8_t *codes, *winners;
 } Arrays;
@@ -114,9 +116,10 @@ int ml_restart(const VecEnvObject *e, Game *g);
 int ml_generate(const VecEnvObject *e, Game *g, RouteList *l);
 /* What g's observation shows. */
 void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d);
-/* g's observation into obs: all of it (was NULL), or what differs from was. */
-void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was);
-/* d's whole observation into obs. */
+/* g's observation into obs (bytes where e->u8): all of it (was NULL), or
+ * what differs from was. */
+void ml_observe(const VecEnvObject *e, const Game *g, void *obs, Drawn *was);
+/* d's whole observation into obs (float32). */
 void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs);
 /* Play m on g, its key kept for the repetition rule; -1 out of memory. */
 int ml_play(const VecEnvObject *e, Game *g, const Legal *m);
