@@ -174,6 +174,38 @@ static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
     return k > e->nsq * e->nsq ? -2 : 0;
 }
 
+/* Sorting moves by action: up to RANKED of them (most positions), each
+ * goes straight to its rank, the count of smaller keys (the action above
+ * the route's place), with no branch on the data. With an insertion sort
+ * of the 32-byte moves a step took 3,170 instructions, this way XXX
+ * (callgrind, International random self-play, 256 games, 2026-12-05). */
+enum { RANKED = 16 };
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+/* How many of keys[0 .. RANKED) are below key: four at a time (the
+ * compiler does not vectorise the loop below by itself). */
+static inline int rank_of(const int32_t *keys, int32_t key) {
+    __m128i k = _mm_set1_epi32(key), sum = _mm_setzero_si128();
+    for (int j = 0; j < RANKED; j += 4)
+        sum = _mm_sub_epi32(sum, _mm_cmpgt_epi32(k, _mm_loadu_si128((const __m128i *)(keys + j))));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4E));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xB1));
+    return _mm_cvtsi128_si32(sum);
+}
+#else
+static inline int rank_of(const int32_t *keys, int32_t key) {
+    int rank = 0;
+    for (int j = 0; j < RANKED; j++) rank += keys[j] < key;
+    return rank;
+}
+#endif
+
+static Legal legal(const Route *route, int32_t action) {
+    return (Legal){route->captured, action, route->origin, route->dest, route->crowned,
+                   route->ncaps > 0};
+}
+
 /* g's legal moves, sorted by action index. -1 out of memory, -2 when more
  * moves share a pair than the extra block holds. */
 int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
@@ -182,6 +214,7 @@ int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
     Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
     l->len = 0;
     long n = ml_core->gen_captures(r, c, &s, 0, l);
+    int captures = n != 0;
     if (n == 0) {
         bb_t frozen = 0;
         if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
@@ -190,24 +223,30 @@ int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
     if (n < 0 || grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0) return -1;
     const int *frame = e->perspective && c == 1 ? e->turned : NULL;
     const int *number = e->core->number;
-    int shared = 0;
-    for (long i = 0; i < n; i++) {
-        const Route *route = &l->items[i];
-        int from = number[route->origin], to = number[route->dest];
-        if (frame) from = frame[from], to = frame[to];
-        Legal m = {route->captured, (from - 1) * e->nsq + to - 1, route->origin, route->dest,
-                   route->crowned, route->ncaps > 0};
-        /* Insertion by action: the lists are short. */
-        long j = i;
-        while (j > 0 && g->moves[j - 1].action > m.action) {
-            g->moves[j] = g->moves[j - 1];
-            j--;
+    if (n <= RANKED) {
+        int32_t keys[RANKED], actions[RANKED];
+        for (int i = 0; i < n; i++) {
+            int from = number[l->items[i].origin], to = number[l->items[i].dest];
+            if (frame) from = frame[from], to = frame[to];
+            actions[i] = (from - 1) * e->nsq + to - 1;
+            keys[i] = actions[i] * RANKED + i;
         }
-        if (j > 0 && g->moves[j - 1].action == m.action) shared = 1;
-        if (j < i && g->moves[j + 1].action == m.action) shared = 1;
-        g->moves[j] = m;
+        for (int i = (int)n; i < RANKED; i++) keys[i] = INT32_MAX; /* in no rank */
+        for (int i = 0; i < n; i++) g->moves[rank_of(keys, keys[i])] = legal(&l->items[i], actions[i]);
+    } else {
+        for (long i = 0; i < n; i++) {
+            int from = number[l->items[i].origin], to = number[l->items[i].dest];
+            if (frame) from = frame[from], to = frame[to];
+            Legal m = legal(&l->items[i], (from - 1) * e->nsq + to - 1);
+            long j = i; /* insertion by action */
+            for (; j > 0 && g->moves[j - 1].action > m.action; j--) g->moves[j] = g->moves[j - 1];
+            g->moves[j] = m;
+        }
     }
     g->nmoves = (int)n;
+    /* Steps have a pair each: only captures may share one. */
+    int shared = 0;
+    for (long i = 1; captures && i < n; i++) shared |= g->moves[i].action == g->moves[i - 1].action;
     return shared ? rank_shared(e, g, frame) : 0;
 }
 
