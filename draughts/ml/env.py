@@ -186,11 +186,9 @@ class VectorEnv:
                 f"over: {over.termination.value}"
             )
         self.rng = np.random.default_rng(seed)
-        # The native games' end codes and winners (see _native_env), and
-        # which games have ended since the reset.
+        # The native games' end codes and winners (see _native_env).
         self._codes = np.zeros(num_envs, dtype=np.int8)
         self._winners = np.full(num_envs, -1, dtype=np.int8)
-        self._ended = np.zeros(num_envs, dtype=np.bool_)
         self._native = None
         if native is not False:
             self._native = native_games(
@@ -212,6 +210,16 @@ class VectorEnv:
         self._boards: list[Board] = []
         self._moves: list[dict[int, Move]] = []
         if self._native is not None:
+            self._native_arrays = (
+                self.observations,
+                self.masks,
+                self.rewards,
+                self.terminated,
+                self.truncated,
+                self.final_observations,
+                self._codes,
+                self._winners,
+            )
             self._native.reset(self.observations, self.masks)
             return
         self._boards = [start.copy() for _ in range(num_envs)]
@@ -231,7 +239,7 @@ class VectorEnv:
         the game's actions where the games run in C)."""
         if self._native is None:
             return self._boards
-        return [self._replay(self._native.history(i, False)) for i in range(self.num_envs)]
+        return [self.board(i) for i in range(self.num_envs)]
 
     @property
     def final_boards(self) -> list[Board | None]:
@@ -240,10 +248,7 @@ class VectorEnv:
         game has ended since the reset)."""
         if self._native is None:
             return self._final_boards
-        return [
-            self._replay(self._native.history(i, True)) if self._ended[i] else None
-            for i in range(self.num_envs)
-        ]
+        return [self.final_board(i) for i in range(self.num_envs)]
 
     @property
     def outcomes(self) -> list[Outcome | None]:
@@ -267,7 +272,9 @@ class VectorEnv:
         """
         if self._native is None:
             return self._boards[i]
-        return self._replay(self._native.history(i, False))
+        actions = self._native.history(i, False)
+        assert actions is not None  # a game always goes on
+        return self._replay(actions)
 
     def final_board(self, i: int) -> Board | None:
         """The board of the last game game ``i`` ended (one item of
@@ -278,7 +285,8 @@ class VectorEnv:
         """
         if self._native is None:
             return self._final_boards[i]
-        return self._replay(self._native.history(i, True)) if self._ended[i] else None
+        actions = self._native.history(i, True)  # None: no game ended since the reset
+        return None if actions is None else self._replay(actions)
 
     def _replay(self, actions: list[int]) -> Board:
         board = Board(self.fen, variant=self.variant)
@@ -306,7 +314,6 @@ class VectorEnv:
         self.terminated[:] = False
         self.truncated[:] = False
         self._codes[:] = 0
-        self._ended[:] = False
         self._outcomes = [None] * self.num_envs
         self._final_boards = [None] * self.num_envs
         return self.observations, self.masks
@@ -371,7 +378,7 @@ class VectorEnv:
                 f"actions must be {self.num_envs} integers, not {acts.dtype} {acts.shape}"
             )
         if self._native is not None:
-            self._step_native(acts.astype(np.int64, copy=False))
+            self._step_native(acts)
             return self.observations, self.masks, self.rewards, self.terminated, self.truncated
         ended: list[int] = []
         try:
@@ -390,19 +397,12 @@ class VectorEnv:
     def _step_native(self, actions: Actions) -> None:
         """Step every game in C (see the module's documentation)."""
         assert self._native is not None
-        illegal = self._native.step(
-            np.ascontiguousarray(actions),
-            self.observations,
-            self.masks,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-            self.final_observations,
-            self._codes,
-            self._winners,
-        )
-        # (Flags of games after an illegal action are the last step's, already counted.)
-        self._ended |= self.terminated | self.truncated
+        if actions.dtype != np.int64 or not actions.flags.c_contiguous:
+            actions = np.ascontiguousarray(actions, dtype=np.int64)
+        # The other arrays in one tuple, made once: the Python around a step
+        # took 4.5 us of the 7.0 us a step and a sample of one game cost
+        # before, 2.4 us after (timeit, 2026-12-05).
+        illegal = self._native.step(actions, *self._native_arrays)
         if illegal >= 0:
             # The games before it have moved; it and those after have not
             # (their arrays and outcomes still show the step before).

@@ -224,3 +224,16 @@ def test_uint8_observations_are_the_float32_ones_times_255(
 def test_other_observation_types_are_refused() -> None:
     with pytest.raises(ValueError, match="float32 or uint8, not float64"):
         VectorEnv("english", 1, dtype=np.float64)
+
+
+@pytest.mark.parametrize("native", [None, False], ids=["default", "python"])
+def test_final_boards_since_the_reset(native: bool | None) -> None:
+    env = VectorEnv("english", 2, seed=1, illegal="lose", native=native)
+    assert env.final_boards == [None, None]
+    # A forfeit on the first move ends a game of no moves: it has a final board.
+    env.step(np.array([0, env.sample()[1]]))
+    final = env.final_board(0)
+    assert final is not None and final.ply() == 0
+    assert env.final_boards[1] is None
+    env.reset()
+    assert env.final_boards == [None, None]

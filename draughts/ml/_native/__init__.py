@@ -77,8 +77,9 @@ class NativeVecEnv(Protocol):
     def expand(self, rows: Any, out: Any, threads: int, /) -> None:
         """The observations of :meth:`replay`'s rows into out."""
 
-    def history(self, game: int, final: bool, /) -> list[int]:
-        """The actions of a game (final: of its last ended game)."""
+    def history(self, game: int, final: bool, /) -> list[int] | None:
+        """The actions of a game (final: of its last ended game, None where
+        none has ended since the reset)."""
 
 
 _loaded: Any = None

@@ -86,7 +86,7 @@ static PyObject *vec_reset(VecEnvObject *e, PyObject *args) {
     size_t obs_size = (size_t)(e->planes * e->hw * cell), mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
     for (int i = 0; i < e->num_envs && status == 0; i++) {
         Game *g = &e->games[i];
-        g->nfhist = 0;
+        g->nfhist = -1; /* no game ended since the reset */
         status = ml_restart(e, g);
         ml_observe(e, g, (char *)obs.buf + (size_t)i * obs_size, NULL);
         ml_shown(e, g, &e->drawn[i]);
@@ -124,7 +124,8 @@ static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The actions of game i's current game (final: of the last one that ended). */
+/* The actions of game i's current game (final: of the last one that
+ * ended, None where none has since the reset). */
 static PyObject *vec_history(VecEnvObject *e, PyObject *args) {
     int i, final;
     if (!PyArg_ParseTuple(args, "ip", &i, &final) || !idle(e)) return NULL;
@@ -133,6 +134,7 @@ static PyObject *vec_history(VecEnvObject *e, PyObject *args) {
         return NULL;
     }
     const Game *g = &e->games[i];
+    if (final && g->nfhist < 0) Py_RETURN_NONE;
     int n = final ? g->nfhist : g->nhist;
     const int32_t *h = final ? g->fhist : g->hist;
     PyObject *list = PyList_New(n);
@@ -429,11 +431,13 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
         PyErr_NoMemory();
         goto fail;
     }
-    for (int i = 0; i < num_envs; i++)
+    for (int i = 0; i < num_envs; i++) {
+        e->games[i].nfhist = -1;
         if (ml_restart(e, &e->games[i]) < 0) {
             PyErr_NoMemory();
             goto fail;
         }
+    }
     return (PyObject *)e;
 fail:
     Py_DECREF(e);
@@ -489,7 +493,7 @@ static PyMethodDef vec_methods[] = {
      "The observations of replay()'s rows into out."},
     {"history", (PyCFunction)vec_history, METH_VARARGS,
      "history($self, game, final, /)\n--\n\n"
-     "The actions of a game (final: of its last ended game)."},
+     "The actions of a game (final: of its last ended game, or None)."},
     {NULL, NULL, 0, NULL},
 };
 

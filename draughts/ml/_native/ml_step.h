@@ -61,7 +61,7 @@ typedef struct {
     Legal *moves;
     int nmoves, capmoves;
     int32_t *hist, *fhist; /* this game's actions; the last ended game's */
-    int nhist, caphist, nfhist, capfhist;
+    int nhist, caphist, nfhist, capfhist; /* nfhist -1: no game ended since the reset */
 } Game;
 
 /* What an observation shows of a game (the layout of draughts/ml/encoding.py):
