@@ -80,6 +80,7 @@ typedef struct {
     CoreObject *core;
     int num_envs, perspective, max_plies, lose, goal, planes, hw, nsq, king_limit;
     int u8; /* observations as bytes (each float times 255, rounded), not float32 */
+    float *ones; /* hw ones: a plane of 1.0 is a copy of it */
     int claim; /* claimable draws end the games (VectorEnv's claim_draw) */
     int events[3]; /* Reset bits of a capture, a man move, a promotion */
     int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
