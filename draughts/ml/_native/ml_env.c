@@ -330,6 +330,7 @@ static int load_draw_rules(VecEnvObject *e, PyObject *bytes) {
             (rule->mode == MODE_TRACKED && rule->slot < 0))
             goto bad;
         memcpy(rule->endings, v + at, 11 * sizeof(int32_t) * (size_t)rule->n_endings);
+        for (int k = 0; k < rule->n_endings; k++) e->king_endings |= rule->endings[k].diagonal != 0;
         at += 11 * rule->n_endings;
         if (rule->is_repetition) {
             if (rule->limit < 1) goto bad;

@@ -89,6 +89,7 @@ typedef struct {
     int nrules, repetition;           /* repetition: index of the repetition rule, or -1 */
     RuleSpec rules[MAX_DRAW_RULES];   /* in the variant's order */
     int counting[MAX_DRAW_RULES], ncounting; /* the counting rules (planes' order) */
+    int king_endings; /* an ending of a tracked rule asks for a king on the long diagonal */
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
     Game start; /* the start position, its legal moves included */
