@@ -428,9 +428,10 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     }
     e->games = calloc((size_t)num_envs, sizeof(Game));
     e->drawn = calloc((size_t)num_envs, sizeof(Drawn));
+    e->chosen = calloc((size_t)num_envs, sizeof(int));
     e->ones = e->hw > 0 ? malloc((size_t)e->hw * sizeof(float)) : NULL;
     for (int i = 0; e->ones != NULL && i < e->hw; i++) e->ones[i] = 1.0f;
-    if (e->games == NULL || e->drawn == NULL || e->ones == NULL) {
+    if (e->games == NULL || e->drawn == NULL || e->chosen == NULL || e->ones == NULL) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -470,6 +471,7 @@ static void vec_dealloc(VecEnvObject *e) {
         for (int i = 0; i < e->num_envs; i++) free_game(&e->games[i]);
     free(e->games);
     free(e->drawn);
+    free(e->chosen);
     free(e->ones);
     free_game(&e->start);
     for (int t = 0; t < MAX_THREADS; t++) ml_core->routes_free(&e->scratch[t]);
