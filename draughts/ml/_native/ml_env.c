@@ -416,6 +416,15 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     }
     if (int32s(turned, &v, &n) < 0) goto fail;
     for (int i = 0; i <= e->nsq; i++) e->turned[i] = i < n ? v[i] : i;
+    for (int sq = 0; sq < c->rules.n; sq++) {
+        int number = c->number[sq];
+        if (number < 1 || number > e->nsq) continue; /* not a playing square */
+        for (int t = 0; t < 2; t++) {
+            int seen = t ? e->turned[number] : number;
+            e->origin_part[t][sq] = (seen - 1) * e->nsq;
+            e->dest_part[t][sq] = seen - 1;
+        }
+    }
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
     if (load_start(e, start) < 0) goto fail;

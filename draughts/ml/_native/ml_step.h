@@ -86,6 +86,10 @@ typedef struct {
     int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
     int turned_cell[MAX_SQUARES];     /* ... and seen by Black (the board turned half a turn) */
     int turned[MAX_SQUARES + 1];      /* square number -> its number turned half a turn */
+    /* Compact square -> its part of an action index as an origin, (number -
+     * 1) * nsq, and as a destination, number - 1; [1]: the numbers turned
+     * (Black to move with perspective). */
+    int origin_part[2][MAX_SQUARES], dest_part[2][MAX_SQUARES];
     int nrules, repetition;           /* repetition: index of the repetition rule, or -1 */
     RuleSpec rules[MAX_DRAW_RULES];   /* in the variant's order */
     int counting[MAX_DRAW_RULES], ncounting; /* the counting rules (planes' order) */
