@@ -197,9 +197,7 @@ def test_uint8_observations_are_the_float32_ones_times_255(
     n = Board(variant=variant)._ctx.core.square_count
     for fen in (None, f"W:WK{n},K{n - 2}:BK1"):
         floats = VectorEnv(variant, 6, seed=3, fen=fen, max_plies=60, native=native)
-        small = VectorEnv(
-            variant, 6, seed=3, fen=fen, max_plies=60, native=native, dtype=np.uint8
-        )
+        small = VectorEnv(variant, 6, seed=3, fen=fen, max_plies=60, native=native, dtype=np.uint8)
         assert small.observations.dtype == small.final_observations.dtype == np.uint8
         fractions = set()
         for step in range(150):
