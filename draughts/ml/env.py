@@ -103,9 +103,10 @@ class VectorEnv:
     run: the results do not depend on it. ``dtype`` is the observations'
     type: ``np.float32`` (the default, :func:`~draughts.ml.encode`'s values)
     or ``np.uint8`` (each value times 255, rounded half up: 0 and 255 for
-    the planes of pieces, squares and the side to move), which a step
-    writes four times faster where the observations do not fit in the
-    processor's caches.
+    the planes of pieces, squares and the side to move): a quarter of the
+    bytes to write and read, which counts where the observations do not fit
+    in the processor's caches (4,096 International games on one thread: 1.9
+    M steps per CPU second against 1.3 M, at a load average of 7.5).
 
     >>> env = VectorEnv("international", 2, seed=0)
     >>> env.observations.shape, env.masks.shape
