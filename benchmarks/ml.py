@@ -10,9 +10,10 @@ every step (what a learning loop needs), timed for about ``--seconds``:
 
 - ours: ``VectorEnv`` (International and English) on the native core with
   its games stepped in C (on one thread, and on ``--threads``), the same
-  with the games stepped in Python on ``Board`` (``native=False``: how it
-  ran before the C step), and in a child process on the pure core
-  (``DRAUGHTS_PURE=1``);
+  with ``uint8`` observations (``dtype=np.uint8``: a quarter of the bytes
+  to write), with the games stepped in Python on ``Board``
+  (``native=False``: how it ran before the C step), and in a child process
+  on the pure core (``DRAUGHTS_PURE=1``);
 - py-draughts 1.10.1 (International): ``to_tensor()`` and
   ``legal_moves_mask()``, then a random legal move;
 - OpenSpiel (its ``checkers``, the English rules without a flying king):
@@ -54,7 +55,7 @@ import json, sys, time
 import draughts, draughts.ml as ml
 variant, num_envs, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 native, threads = {"c": None, "python": False}[sys.argv[4]], int(sys.argv[5])
-env = ml.VectorEnv(variant, num_envs, seed=1, native=native, threads=threads)
+env = ml.VectorEnv(variant, num_envs, seed=1, native=native, threads=threads, dtype=sys.argv[6])
 env.step(env.sample())
 steps, start = 0, time.perf_counter()
 while time.perf_counter() - start < seconds:
@@ -196,7 +197,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
     parser.add_argument("--num-envs", type=int, default=256, help="games per VectorEnv (256)")
-    parser.add_argument("--threads", type=int, default=2, help="threads of the second row (2)")
+    parser.add_argument(
+        "--threads", type=int, default=2, help="threads of the second and third rows (2)"
+    )
     parser.add_argument("--peers", default=",".join(PEERS), help="peers to run, comma-separated")
     parser.add_argument("--install", action="store_true", help="make missing peer venvs")
     parser.add_argument("--pdn", type=Path, default=OCA, help="file for the dataset row")
@@ -210,17 +213,18 @@ def main() -> None:
     seconds, n = str(args.seconds), str(args.num_envs)
     rows: list[tuple[str, float | None, str]] = []
     runs = (
-        ("native", "c", 1, "0"),
-        (f"native, {args.threads} threads", "c", args.threads, "0"),
-        ("native core, Python step", "python", 1, "0"),
-        ("pure", "python", 1, "1"),
+        ("native", "c", 1, "0", "float32"),
+        (f"native, {args.threads} threads", "c", args.threads, "0", "float32"),
+        (f"native, {args.threads} threads, uint8", "c", args.threads, "0", "uint8"),
+        ("native core, Python step", "python", 1, "0", "float32"),
+        ("pure", "python", 1, "1", "float32"),
     )
     for variant in ("international", "english"):
-        for name, step, threads, pure in runs:
+        for name, step, threads, pure, dtype in runs:
             result = _run(
                 Path(sys.executable),
                 OURS,
-                [variant, n, seconds, step, str(threads)],
+                [variant, n, seconds, step, str(threads), dtype],
                 {"DRAUGHTS_PURE": pure},
                 REPO,
             )

@@ -82,9 +82,11 @@ def native_games(
     lose: bool,
     threads: int,
     claim: bool = False,
+    u8: bool = False,
 ) -> Any | None:
     """The C games of a :class:`~draughts.ml.VectorEnv` starting at ``start``
-    (``claim``: claimable draws end them), or None where they cannot run: no
+    (``claim``: claimable draws end them; ``u8``: observations as bytes,
+    each float times 255 rounded), or None where they cannot run: no
     native core, a board it does not hold, more draw rules or endings than it
     keeps."""
     if _VecEnv is None:
@@ -108,6 +110,7 @@ def native_games(
         int(Reset.PROMOTION),
         threads,
         int(claim),
+        int(u8),
     )
     cells = [-1] * len(ctx.core.square_of_index)
     for square in range(1, ctx.core.square_count + 1):

@@ -180,3 +180,58 @@ def test_a_game_from_a_fen_ends_and_starts_again() -> None:
     assert env.terminated[0] and env.rewards[0] == 1.0
     assert env.outcomes[0] is not None and env.outcomes[0].result() == "2-0"
     assert env.boards[0].fen() == "W:W28:B23"
+
+
+def as_bytes(observations: np.ndarray) -> np.ndarray:
+    """The uint8 observations the float32 ones stand for (VectorEnv's rule)."""
+    return np.floor(observations.astype(np.float64) * 255.0 + 0.5).astype(np.uint8)
+
+
+@pytest.mark.parametrize("native", [None, False], ids=["default", "python"])
+@pytest.mark.parametrize("variant", ["international", "frisian", "russian", "turkish"])
+def test_uint8_observations_are_the_float32_ones_times_255(
+    variant: str, native: bool | None
+) -> None:
+    # From a few kings, where the repetition, counting and king-move planes
+    # (fractions) change; and from the start, where the pieces' planes do.
+    n = Board(variant=variant)._ctx.core.square_count
+    for fen in (None, f"W:WK{n},K{n - 2}:BK1"):
+        floats = VectorEnv(variant, 6, seed=3, fen=fen, max_plies=60, native=native)
+        small = VectorEnv(variant, 6, seed=3, fen=fen, max_plies=60, native=native, dtype=np.uint8)
+        assert small.observations.dtype == small.final_observations.dtype == np.uint8
+        fractions = set()
+        for step in range(150):
+            assert (small.observations == as_bytes(floats.observations)).all(), step
+            assert (small.masks == floats.masks).all(), step
+            fractions |= set(np.unique(small.observations).tolist()) - {0, 255}
+            actions = floats.sample()
+            assert (actions == small.sample()).all()
+            floats.step(actions)
+            small.step(actions)
+            for name in ("rewards", "terminated", "truncated"):
+                assert (getattr(small, name) == getattr(floats, name)).all(), (step, name)
+            ended = np.flatnonzero(floats.terminated | floats.truncated)
+            assert (
+                small.final_observations[ended] == as_bytes(floats.final_observations[ended])
+            ).all()
+            assert small.outcomes == floats.outcomes
+        if fen is not None:
+            assert fractions  # the rule planes showed something between 0 and 1
+
+
+def test_other_observation_types_are_refused() -> None:
+    with pytest.raises(ValueError, match="float32 or uint8, not float64"):
+        VectorEnv("english", 1, dtype=np.float64)
+
+
+@pytest.mark.parametrize("native", [None, False], ids=["default", "python"])
+def test_final_boards_since_the_reset(native: bool | None) -> None:
+    env = VectorEnv("english", 2, seed=1, illegal="lose", native=native)
+    assert env.final_boards == [None, None]
+    # A forfeit on the first move ends a game of no moves: it has a final board.
+    env.step(np.array([0, env.sample()[1]]))
+    final = env.final_board(0)
+    assert final is not None and final.ply() == 0
+    assert env.final_boards[1] is None
+    env.reset()
+    assert env.final_boards == [None, None]

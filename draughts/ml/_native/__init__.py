@@ -79,8 +79,9 @@ class NativeVecEnv(Protocol):
         """The observations of compact positions (a tuple of
         :class:`~draughts.ml.Dataset`'s four position arrays) into out."""
 
-    def history(self, game: int, final: bool, /) -> list[int]:
-        """The actions of a game (final: of its last ended game)."""
+    def history(self, game: int, final: bool, /) -> list[int] | None:
+        """The actions of a game (final: of its last ended game, None where
+        none has ended since the reset)."""
 
 
 _loaded: Any = None

@@ -41,7 +41,7 @@ static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
                           &objs[5], &objs[6], &objs[7], &objs[8]))
         return NULL;
-    Py_ssize_t n = e->num_envs, obs = n * e->planes * e->hw * (Py_ssize_t)sizeof(float);
+    Py_ssize_t n = e->num_envs, obs = n * e->planes * e->hw * (e->u8 ? 1 : (Py_ssize_t)sizeof(float));
     Py_ssize_t sizes[9] = {n * 8, obs, n * 2 * e->nsq * e->nsq, n * 4, n, n, obs, n, n};
     if (!idle(e)) return NULL;
     Py_buffer views[9];
@@ -51,8 +51,9 @@ static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
     long illegal = -1;
     int status = 0;
     if (got == 9) {
-        Arrays a = {views[0].buf, views[1].buf, views[3].buf, views[6].buf, views[2].buf,
-                    views[4].buf, views[5].buf, views[7].buf, views[8].buf};
+        Arrays a = {.actions = views[0].buf, .obs = views[1].buf, .masks = views[2].buf,
+                    .rewards = views[3].buf, .terminated = views[4].buf, .truncated = views[5].buf,
+                    .final_obs = views[6].buf, .codes = views[7].buf, .winners = views[8].buf};
         e->busy = 1;
         Py_BEGIN_ALLOW_THREADS
         status = ml_step_all(e, &a, &illegal);
@@ -74,20 +75,20 @@ static PyObject *vec_reset(VecEnvObject *e, PyObject *args) {
     if (!idle(e)) return NULL;
     Py_ssize_t n = e->num_envs;
     Py_buffer obs, masks;
-    if (get_buffer(obs_obj, &obs, n * e->planes * e->hw * (Py_ssize_t)sizeof(float),
-                   "observations") < 0)
+    Py_ssize_t cell = e->u8 ? 1 : (Py_ssize_t)sizeof(float);
+    if (get_buffer(obs_obj, &obs, n * e->planes * e->hw * cell, "observations") < 0)
         return NULL;
     if (get_buffer(mask_obj, &masks, n * 2 * e->nsq * e->nsq, "masks") < 0) {
         PyBuffer_Release(&obs);
         return NULL;
     }
     int status = 0;
-    size_t obs_size = (size_t)e->planes * (size_t)e->hw, mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
+    size_t obs_size = (size_t)(e->planes * e->hw * cell), mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
     for (int i = 0; i < e->num_envs && status == 0; i++) {
         Game *g = &e->games[i];
-        g->nfhist = 0;
+        g->nfhist = -1; /* no game ended since the reset */
         status = ml_restart(e, g);
-        ml_observe(e, g, (float *)obs.buf + (size_t)i * obs_size, NULL);
+        ml_observe(e, g, (char *)obs.buf + (size_t)i * obs_size, NULL);
         ml_shown(e, g, &e->drawn[i]);
         uint8_t *mask = (uint8_t *)masks.buf + (size_t)i * mask_size;
         memset(mask, 0, mask_size);
@@ -123,7 +124,8 @@ static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The actions of game i's current game (final: of the last one that ended). */
+/* The actions of game i's current game (final: of the last one that
+ * ended, None where none has since the reset). */
 static PyObject *vec_history(VecEnvObject *e, PyObject *args) {
     int i, final;
     if (!PyArg_ParseTuple(args, "ip", &i, &final) || !idle(e)) return NULL;
@@ -132,6 +134,7 @@ static PyObject *vec_history(VecEnvObject *e, PyObject *args) {
         return NULL;
     }
     const Game *g = &e->games[i];
+    if (final && g->nfhist < 0) Py_RETURN_NONE;
     int n = final ? g->nfhist : g->nhist;
     const int32_t *h = final ? g->fhist : g->hist;
     PyObject *list = PyList_New(n);
@@ -255,7 +258,7 @@ static int read_board(VecEnvObject *e, PyObject *board, Game *g) {
 }
 
 /* encode(boards, out, ctx): the observations of boards (as this VecEnv's
- * perspective shows them) into out; -1, or the index of the first board
+ * perspective shows them, float32 or its bytes) into out; -1, or the index of the first board
  * whose _ctx is not ctx (nothing is promised of out then). */
 static PyObject *vec_encode(VecEnvObject *e, PyObject *args) {
     PyObject *boards, *out_obj, *ctx;
@@ -264,8 +267,8 @@ static PyObject *vec_encode(VecEnvObject *e, PyObject *args) {
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(boards);
     Py_buffer out;
-    size_t obs_size = (size_t)e->planes * (size_t)e->hw;
-    if (get_buffer(out_obj, &out, n * (Py_ssize_t)(obs_size * sizeof(float)), "out") < 0)
+    size_t obs_size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
+    if (get_buffer(out_obj, &out, n * (Py_ssize_t)obs_size, "out") < 0)
         return NULL;
     Game g;
     memset(&g, 0, sizeof g);
@@ -286,7 +289,7 @@ static PyObject *vec_encode(VecEnvObject *e, PyObject *args) {
             stopped = -2;
             break;
         }
-        ml_observe(e, &g, (float *)out.buf + (size_t)i * obs_size, NULL);
+        ml_observe(e, &g, (char *)out.buf + (size_t)i * obs_size, NULL);
     }
     free(g.keys);
     PyBuffer_Release(&out);
@@ -327,6 +330,7 @@ static int load_draw_rules(VecEnvObject *e, PyObject *bytes) {
             (rule->mode == MODE_TRACKED && rule->slot < 0))
             goto bad;
         memcpy(rule->endings, v + at, 11 * sizeof(int32_t) * (size_t)rule->n_endings);
+        for (int k = 0; k < rule->n_endings; k++) e->king_endings |= rule->endings[k].diagonal != 0;
         at += 11 * rule->n_endings;
         if (rule->is_repetition) {
             if (rule->limit < 1) goto bad;
@@ -393,9 +397,9 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     for (int t = 0; t < MAX_THREADS; t++) ml_core->routes_init(&e->scratch[t]);
     const int32_t *v;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(params, "iiiiiiiiiiiii", &e->perspective, &e->max_plies, &e->lose,
+    if (!PyArg_ParseTuple(params, "iiiiiiiiiiiiii", &e->perspective, &e->max_plies, &e->lose,
                           &e->goal, &e->planes, &e->hw, &e->nsq, &e->king_limit, &e->events[0],
-                          &e->events[1], &e->events[2], &e->threads, &e->claim) ||
+                          &e->events[1], &e->events[2], &e->threads, &e->claim, &e->u8) ||
         int32s(cells, &v, &n) < 0)
         goto fail;
     if (e->threads < 1 || e->threads > MAX_THREADS) {
@@ -412,6 +416,15 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     }
     if (int32s(turned, &v, &n) < 0) goto fail;
     for (int i = 0; i <= e->nsq; i++) e->turned[i] = i < n ? v[i] : i;
+    for (int sq = 0; sq < c->rules.n; sq++) {
+        int number = c->number[sq];
+        if (number < 1 || number > e->nsq) continue; /* not a playing square */
+        for (int t = 0; t < 2; t++) {
+            int seen = t ? e->turned[number] : number;
+            e->origin_part[t][sq] = (seen - 1) * e->nsq;
+            e->dest_part[t][sq] = seen - 1;
+        }
+    }
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
     if (load_start(e, start) < 0) goto fail;
@@ -424,15 +437,20 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     }
     e->games = calloc((size_t)num_envs, sizeof(Game));
     e->drawn = calloc((size_t)num_envs, sizeof(Drawn));
-    if (e->games == NULL || e->drawn == NULL) {
+    e->chosen = calloc((size_t)num_envs, sizeof(int));
+    e->ones = e->hw > 0 ? malloc((size_t)e->hw * sizeof(float)) : NULL;
+    for (int i = 0; e->ones != NULL && i < e->hw; i++) e->ones[i] = 1.0f;
+    if (e->games == NULL || e->drawn == NULL || e->chosen == NULL || e->ones == NULL) {
         PyErr_NoMemory();
         goto fail;
     }
-    for (int i = 0; i < num_envs; i++)
+    for (int i = 0; i < num_envs; i++) {
+        e->games[i].nfhist = -1;
         if (ml_restart(e, &e->games[i]) < 0) {
             PyErr_NoMemory();
             goto fail;
         }
+    }
     return (PyObject *)e;
 fail:
     Py_DECREF(e);
@@ -462,6 +480,8 @@ static void vec_dealloc(VecEnvObject *e) {
         for (int i = 0; i < e->num_envs; i++) free_game(&e->games[i]);
     free(e->games);
     free(e->drawn);
+    free(e->chosen);
+    free(e->ones);
     free_game(&e->start);
     for (int t = 0; t < MAX_THREADS; t++) ml_core->routes_free(&e->scratch[t]);
     Py_XDECREF(e->core);
@@ -488,7 +508,7 @@ static PyMethodDef vec_methods[] = {
      "The observations of replay()'s rows into out."},
     {"history", (PyCFunction)vec_history, METH_VARARGS,
      "history($self, game, final, /)\n--\n\n"
-     "The actions of a game (final: of its last ended game)."},
+     "The actions of a game (final: of its last ended game, or None)."},
     {NULL, NULL, 0, NULL},
 };
 

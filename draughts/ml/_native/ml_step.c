@@ -75,8 +75,23 @@ static int strong_side(const VecEnvObject *e, const RuleSpec *rule, const bb_t b
 
 /* The tracked rules' start plies after a move with events (Tracker.update;
  * worked out after every move, which gives the same starts as the board's
- * updates on the moves that may change them). */
-static void update_starts(const VecEnvObject *e, Game *g, int events) {
+ * updates on the moves that may change them). A move that changes no
+ * material (no capture, no promotion) leaves whether each rule holds as it
+ * was, unless an ending asks where a king stands (e->king_endings): a rule
+ * that holds (a start) restarts on its events, one that does not stays
+ * so. That saves the counting of the pieces on most moves: 3,068
+ * instructions a step instead of 3,143 (callgrind, International random
+ * self-play, 256 games, 2026-12-05). */
+static void update_starts(const VecEnvObject *e, Game *g, int events, int material) {
+    if (!material && !e->king_endings) {
+        for (int i = 0; i < e->nrules; i++) {
+            const RuleSpec *rule = &e->rules[i];
+            if (rule->mode != MODE_TRACKED) continue;
+            int *start = &g->starts[rule->slot];
+            if (*start != NOT_COUNTING && (rule->resets & events)) *start = g->ply;
+        }
+        return;
+    }
     int m0 = popcount(g->bb[0] | g->bb[2]), m1 = popcount(g->bb[1] | g->bb[3]);
     int total = m0 + m1, weaker = m0 < m1 ? m0 : m1;
     for (int i = 0; i < e->nrules; i++) {
@@ -174,6 +189,41 @@ static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
     return k > e->nsq * e->nsq ? -2 : 0;
 }
 
+/* Sorting moves by action: up to RANKED of them (most positions), each
+ * goes straight to its rank, the count of smaller keys (the action above
+ * the route's place), with no branch on the data. ml_generate's own
+ * instructions (the generator's aside) were 687 a step with an insertion
+ * sort of the 32-byte moves and the action worked out from the square
+ * numbers, 550 this way with the actions' parts from tables (callgrind,
+ * International random self-play, 256 games, 2026-12-05). */
+enum { RANKED = 16 };
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+/* How many of keys[0 .. width) are below key, four at a time (the
+ * compiler does not vectorise the loop below by itself); width, a constant
+ * 8 or 16, unrolls it. */
+static inline int rank_of(const int32_t *keys, int width, int32_t key) {
+    __m128i k = _mm_set1_epi32(key), sum = _mm_setzero_si128();
+    for (int j = 0; j < width; j += 4)
+        sum = _mm_sub_epi32(sum, _mm_cmpgt_epi32(k, _mm_loadu_si128((const __m128i *)(keys + j))));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4E));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xB1));
+    return _mm_cvtsi128_si32(sum);
+}
+#else
+static inline int rank_of(const int32_t *keys, int width, int32_t key) {
+    int rank = 0;
+    for (int j = 0; j < width; j++) rank += keys[j] < key;
+    return rank;
+}
+#endif
+
+static Legal legal(const Route *route, int32_t action) {
+    return (Legal){route->captured, action, route->origin, route->dest, route->crowned,
+                   route->ncaps > 0};
+}
+
 /* g's legal moves, sorted by action index. -1 out of memory, -2 when more
  * moves share a pair than the extra block holds. */
 int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
@@ -182,6 +232,7 @@ int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
     Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
     l->len = 0;
     long n = ml_core->gen_captures(r, c, &s, 0, l);
+    int captures = n != 0;
     if (n == 0) {
         bb_t frozen = 0;
         if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
@@ -189,25 +240,33 @@ int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
     }
     if (n < 0 || grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0) return -1;
     const int *frame = e->perspective && c == 1 ? e->turned : NULL;
-    const int *number = e->core->number;
-    int shared = 0;
-    for (long i = 0; i < n; i++) {
-        const Route *route = &l->items[i];
-        int from = number[route->origin], to = number[route->dest];
-        if (frame) from = frame[from], to = frame[to];
-        Legal m = {route->captured, (from - 1) * e->nsq + to - 1, route->origin, route->dest,
-                   route->crowned, route->ncaps > 0};
-        /* Insertion by action: the lists are short. */
-        long j = i;
-        while (j > 0 && g->moves[j - 1].action > m.action) {
-            g->moves[j] = g->moves[j - 1];
-            j--;
+    /* A move's action is its origin's part plus its destination's, each
+     * read from a table per side to move. */
+    const int *origins = e->origin_part[frame != NULL], *dests = e->dest_part[frame != NULL];
+    if (n <= RANKED) {
+        int32_t keys[RANKED], actions[RANKED];
+        memset(keys, 0x7F, sizeof keys); /* 0x7F7F7F7F: above every key, in no rank */
+        for (int i = 0; i < n; i++) {
+            actions[i] = origins[l->items[i].origin] + dests[l->items[i].dest];
+            keys[i] = actions[i] * RANKED + i;
         }
-        if (j > 0 && g->moves[j - 1].action == m.action) shared = 1;
-        if (j < i && g->moves[j + 1].action == m.action) shared = 1;
-        g->moves[j] = m;
+        /* Keys past n are above every key: 8 of them compared where they hold n. */
+        for (int i = 0; n <= 8 && i < n; i++)
+            g->moves[rank_of(keys, 8, keys[i])] = legal(&l->items[i], actions[i]);
+        for (int i = 0; n > 8 && i < n; i++)
+            g->moves[rank_of(keys, RANKED, keys[i])] = legal(&l->items[i], actions[i]);
+    } else {
+        for (long i = 0; i < n; i++) {
+            Legal m = legal(&l->items[i], origins[l->items[i].origin] + dests[l->items[i].dest]);
+            long j = i; /* insertion by action */
+            for (; j > 0 && g->moves[j - 1].action > m.action; j--) g->moves[j] = g->moves[j - 1];
+            g->moves[j] = m;
+        }
     }
     g->nmoves = (int)n;
+    /* Steps have a pair each: only captures may share one. */
+    int shared = 0;
+    for (long i = 1; captures && i < n; i++) shared |= g->moves[i].action == g->moves[i - 1].action;
     return shared ? rank_shared(e, g, frame) : 0;
 }
 
@@ -246,7 +305,7 @@ static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     int events = (m->captured ? e->events[0] : 0) | (is_man ? e->events[1] : 0) |
                  (is_man && m->crowned ? e->events[2] : 0);
     if (is_man || m->captured) g->quiet_from = g->ply;
-    update_starts(e, g, events);
+    update_starts(e, g, events, m->captured || (is_man && m->crowned));
     if (e->king_limit) { /* Board._count_king_move */
         if (!is_man && !m->captured && g->bb[c]) {
             g->kn[c] = g->ksq[c] == m->origin ? g->kn[c] + 1 : 1;
@@ -277,12 +336,27 @@ static int next_repeats(const VecEnvObject *e, const Game *g, int limit) {
     return 0;
 }
 
-/* Whether a draw rule is met now (Board._met; claims: Board._draws). */
-static int met(const VecEnvObject *e, const Game *g, const RuleSpec *rule) {
+/* Per draw rule (the variant's order), how far it has got: the
+ * repetition rule's occurrences, the others' rule_count(). decide() and the
+ * observation both read them: worked out once a step, 3,039 instructions a
+ * step instead of 3,068 (callgrind, International random self-play, 256
+ * games, 2026-12-05). */
+typedef struct {
+    int of[MAX_DRAW_RULES];
+} Counts;
+
+static void count_rules(const VecEnvObject *e, const Game *g, Counts *counts) {
+    for (int i = 0; i < e->nrules; i++) {
+        const RuleSpec *rule = &e->rules[i];
+        counts->of[i] = rule->is_repetition ? occurrences(g, rule->limit) : rule_count(e, g, rule);
+    }
+}
+
+/* Whether a draw rule, at count, is met now (Board._met; claims: Board._draws). */
+static int met(const VecEnvObject *e, const Game *g, const RuleSpec *rule, int count) {
     if (rule->is_repetition)
-        return occurrences(g, rule->limit) >= rule->limit ||
+        return count >= rule->limit ||
                (!rule->automatic && rule->claim_next && next_repeats(e, g, rule->limit));
-    int count = rule_count(e, g, rule);
     if (count < 0 || count < rule->limit) return 0;
     /* A pure material rule judges the material that stays: not while a
      * capture must be made (Board._met). */
@@ -291,7 +365,7 @@ static int met(const VecEnvObject *e, const Game *g, const RuleSpec *rule) {
 
 /* How the game stands (Board.outcome, with claim_draw where e->claim): an
  * END_ code, with the winner (-1 none) in *winner. */
-static int decide(const VecEnvObject *e, const Game *g, int *winner) {
+static int decide(const VecEnvObject *e, const Game *g, const Counts *counts, int *winner) {
     int turn = g->turn;
     *winner = -1;
     if (e->goal == GOAL_BREAKTHROUGH) {
@@ -311,13 +385,14 @@ static int decide(const VecEnvObject *e, const Game *g, int *winner) {
      * the variant's order. */
     for (int pass = 0; pass < 1 + e->claim; pass++)
         for (int i = 0; i < e->nrules; i++)
-            if (e->rules[i].automatic == !pass && met(e, g, &e->rules[i])) return END_RULE + i;
+            if (e->rules[i].automatic == !pass && met(e, g, &e->rules[i], counts->of[i]))
+                return END_RULE + i;
     return END_NONE;
 }
 
 /* -- Observations ----------------------------------------------------------- */
 
-void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d) {
+static void shown(const VecEnvObject *e, const Game *g, const Counts *counts, Drawn *d) {
     int black_view = e->perspective && g->turn == 1, first = black_view, hw = e->hw;
     d->black_view = black_view;
     d->turn = g->turn;
@@ -326,11 +401,11 @@ void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d) {
     int n = 0;
     if (e->repetition >= 0) {
         int limit = e->rules[e->repetition].limit;
-        d->values[n++] = (float)((double)occurrences(g, limit) / (double)limit);
+        d->values[n++] = (float)((double)counts->of[e->repetition] / (double)limit);
     }
     for (int i = 0; i < e->ncounting; i++) {
         const RuleSpec *rule = &e->rules[e->counting[i]];
-        int count = rule_count(e, g, rule);
+        int count = counts->of[e->counting[i]];
         d->values[n++] =
             count < 0 ? 0.0f : (float)((double)(count + 1) / (double)(count + rule->limit + 2));
     }
@@ -344,53 +419,86 @@ void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d) {
     }
 }
 
+void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d) {
+    Counts counts;
+    count_rules(e, g, &counts);
+    shown(e, g, &counts, d);
+}
+
+/* Observations come as float32 or (e->u8) as bytes: each cell the float
+ * times 255, rounded (the product of a float and 255 is exact in a double).
+ * The writers below take u8 as a constant, each inlined once per type. */
+static inline uint8_t to_byte(float v) { return (uint8_t)((double)v * 255.0 + 0.5); }
+
+static inline void put(void *obs, int i, float v, int u8) {
+    if (u8) ((uint8_t *)obs)[i] = to_byte(v);
+    else ((float *)obs)[i] = v;
+}
+
+/* Cells from .. from + count of obs to v: by memset and memcpy where they
+ * can (a loop of stores took 90 more instructions a step: callgrind,
+ * International, 256 games, 2026-12-05). */
+static inline void fill(const VecEnvObject *e, void *obs, int from, int count, float v, int u8) {
+    if (u8) {
+        memset((uint8_t *)obs + from, to_byte(v), (size_t)count);
+        return;
+    }
+    float *plane = (float *)obs + from;
+    if (v == 0.0f) {
+        memset(plane, 0, (size_t)count * sizeof *plane);
+    } else if (v == 1.0f && count <= e->hw) {
+        memcpy(plane, e->ones, (size_t)count * sizeof *plane);
+    } else {
+        for (int i = 0; i < count; i++) plane[i] = v;
+    }
+}
+
 /* The pieces' cells, a 64-bit half of the bitboard at a time, from a table
  * per view: a step took 3,270 instructions instead of 3,730 with a 128-bit
  * scan and the view tested per piece (callgrind, International, 2026-12-04). */
-static void put_pieces(const VecEnvObject *e, float *obs, const Drawn *d, float value) {
+static inline void put_pieces(const VecEnvObject *e, void *obs, const Drawn *d, int u8) {
     const int *cell = d->black_view ? e->turned_cell : e->cell;
     for (int p = 0; p < 4; p++) {
-        float *plane = obs + p * e->hw;
-        for (uint64_t b = (uint64_t)d->planes[p]; b; b &= b - 1)
-            plane[cell[ctz64(b)]] = value;
-        for (uint64_t b = (uint64_t)(d->planes[p] >> 64); b; b &= b - 1)
-            plane[cell[64 + ctz64(b)]] = value;
+        uint64_t low = (uint64_t)d->planes[p], high = (uint64_t)(d->planes[p] >> 64);
+        if (u8) {
+            uint8_t *plane = (uint8_t *)obs + p * e->hw;
+            for (; low; low &= low - 1) plane[cell[ctz64(low)]] = 255;
+            for (; high; high &= high - 1) plane[cell[64 + ctz64(high)]] = 255;
+        } else {
+            float *plane = (float *)obs + p * e->hw;
+            for (; low; low &= low - 1) plane[cell[ctz64(low)]] = 1.0f;
+            for (; high; high &= high - 1) plane[cell[64 + ctz64(high)]] = 1.0f;
+        }
     }
 }
 
-static void fill(float *plane, int hw, float value) {
-    for (int i = 0; i < hw; i++) plane[i] = value;
-}
-
-static void put_squares(const VecEnvObject *e, float *plane, int black_view) {
-    fill(plane, e->hw, 0.0f);
+static inline void put_squares(const VecEnvObject *e, void *obs, int black_view, int u8) {
+    int plane = 5 * e->hw;
+    fill(e, obs, plane, e->hw, 0.0f, u8);
     for (int sq = 0; sq < e->core->rules.n; sq++)
-        if (e->cell[sq] >= 0) plane[black_view ? e->hw - 1 - e->cell[sq] : e->cell[sq]] = 1.0f;
+        if (e->cell[sq] >= 0)
+            put(obs, plane + (black_view ? e->hw - 1 - e->cell[sq] : e->cell[sq]), 1.0f, u8);
 }
 
-/* The whole observation d stands for, into obs. */
-void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) {
+static inline void draw_as(const VecEnvObject *e, const Drawn *d, void *obs, int u8) {
     int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
-    memset(obs, 0, (size_t)e->planes * (size_t)hw * sizeof *obs);
-    put_squares(e, obs + 5 * hw, d->black_view);
-    if (d->turn) fill(obs + 4 * hw, hw, 1.0f);
+    fill(e, obs, 0, e->planes * hw, 0.0f, u8);
+    put_squares(e, obs, d->black_view, u8);
+    if (d->turn) fill(e, obs, 4 * hw, hw, 1.0f, u8);
     for (int i = 0; i < nvalues; i++)
-        if (d->values[i] != 0.0f) fill(obs + (6 + i) * hw, hw, d->values[i]);
-    put_pieces(e, obs, d, 1.0f);
+        if (d->values[i] != 0.0f) fill(e, obs, (6 + i) * hw, hw, d->values[i], u8);
+    put_pieces(e, obs, d, u8);
     for (int k = 0; k < 2; k++)
-        if (d->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + d->kcell[k]] = d->kval[k];
+        if (d->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + d->kcell[k], d->kval[k], u8);
 }
 
-/* Write g's observation into obs: all of it (was == NULL), or only what
- * differs from was, which obs shows; was becomes what obs shows now. */
-void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
+/* The whole float32 observation d stands for, into obs. */
+void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) { draw_as(e, d, obs, 0); }
+
+/* What differs from was into obs, which shows was; was becomes now. */
+static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs, Drawn *was,
+                             int u8) {
     int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
-    Drawn now;
-    ml_shown(e, g, &now);
-    if (was == NULL) {
-        ml_draw(e, &now, obs);
-        return;
-    }
     /* Clearing the four piece planes costs less than clearing each piece's
      * cell: a step took 3,730 instructions instead of 4,230 (callgrind,
      * International, 2026-12-04); with the board turned every ply, every
@@ -399,19 +507,37 @@ void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was) {
      * the four piece planes in one memset when it turns to 0 (3,376 C
      * instructions a step before, 3,338 after; callgrind, International,
      * 256 games, 2026-12-05). */
-    int clear_turn = now.turn != was->turn && now.turn == 0;
-    memset(obs, 0, (size_t)(4 + clear_turn) * (size_t)hw * sizeof *obs);
-    if (now.turn != was->turn && !clear_turn) fill(obs + 4 * hw, hw, 1.0f);
-    if (now.black_view != was->black_view && !e->squares_turn)
-        put_squares(e, obs + 5 * hw, now.black_view);
+    int clear_turn = now->turn != was->turn && now->turn == 0;
+    fill(e, obs, 0, (4 + clear_turn) * hw, 0.0f, u8);
+    if (now->turn != was->turn && !clear_turn) fill(e, obs, 4 * hw, hw, 1.0f, u8);
+    if (now->black_view != was->black_view && !e->squares_turn)
+        put_squares(e, obs, now->black_view, u8);
     for (int i = 0; i < nvalues; i++)
-        if (now.values[i] != was->values[i]) fill(obs + (6 + i) * hw, hw, now.values[i]);
+        if (now->values[i] != was->values[i]) fill(e, obs, (6 + i) * hw, hw, now->values[i], u8);
     for (int k = 0; k < 2; k++)
-        if (was->kcell[k] >= 0) obs[(6 + nvalues + k) * hw + was->kcell[k]] = 0.0f;
-    put_pieces(e, obs, &now, 1.0f);
+        if (was->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + was->kcell[k], 0.0f, u8);
+    put_pieces(e, obs, now, u8);
     for (int k = 0; k < 2; k++)
-        if (now.kcell[k] >= 0) obs[(6 + nvalues + k) * hw + now.kcell[k]] = now.kval[k];
-    *was = now;
+        if (now->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + now->kcell[k], now->kval[k], u8);
+    *was = *now;
+}
+
+/* Write g's observation into obs (e->u8: bytes): all of it (was == NULL),
+ * or only what differs from was, which obs shows; was becomes what obs
+ * shows now. */
+static void observe(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs, Drawn *was) {
+    Drawn now;
+    shown(e, g, counts, &now);
+    if (was == NULL && e->u8) draw_as(e, &now, obs, 1);
+    else if (was == NULL) draw_as(e, &now, obs, 0);
+    else if (e->u8) redraw_as(e, &now, obs, was, 1);
+    else redraw_as(e, &now, obs, was, 0);
+}
+
+void ml_observe(const VecEnvObject *e, const Game *g, void *obs, Drawn *was) {
+    Counts counts;
+    count_rules(e, g, &counts);
+    observe(e, g, &counts, obs, was);
 }
 
 /* -- Stepping ----------------------------------------------------------------- */
@@ -430,8 +556,8 @@ static int keep_action(Game *g, int32_t action) {
 
 /* The game ended (or was cut): its last position into final_obs, its
  * actions kept, and a new game. */
-static int start_again(VecEnvObject *e, Game *g, float *final_obs) {
-    ml_observe(e, g, final_obs, NULL);
+static int start_again(VecEnvObject *e, Game *g, const Counts *counts, void *final_obs) {
+    observe(e, g, counts, final_obs, NULL);
     int32_t *h = g->fhist;
     int cap = g->capfhist;
     g->fhist = g->hist, g->capfhist = g->caphist, g->nfhist = g->nhist;
@@ -455,10 +581,10 @@ static int find_action(const Game *g, int64_t action) {
  * -1 out of memory, -2 more shared moves than the extra block holds. */
 static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     Game *g = &e->games[i];
-    size_t obs_size = (size_t)e->planes * (size_t)e->hw;
+    size_t obs_size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
     size_t mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
     int64_t action = a->actions[i];
-    int found = find_action(g, action);
+    int found = e->lose ? find_action(g, action) : e->chosen[i]; /* ml_step_all found it */
     int mover = g->turn, code, winner;
     if (found < 0 && !e->lose) return 1;
     uint8_t *mask = a->masks + (size_t)i * mask_size;
@@ -475,16 +601,21 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
             g->nmoves = 0; /* no action index out of range stays; reset() starts again */
             return status;
         }
-        code = decide(e, g, &winner);
     }
+    Counts counts;
+    count_rules(e, g, &counts);
+    if (found >= 0) code = decide(e, g, &counts, &winner);
     int cut = code == END_NONE && e->max_plies && g->ply >= e->max_plies;
     a->rewards[i] = winner < 0 ? 0.0f : winner == mover ? 1.0f : -1.0f;
     a->terminated[i] = code != END_NONE;
     a->truncated[i] = (uint8_t)cut;
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
-    if ((code != END_NONE || cut) && start_again(e, g, a->final_obs + (size_t)i * obs_size) < 0) return -1;
-    ml_observe(e, g, a->obs + (size_t)i * obs_size, &e->drawn[i]);
+    if (code != END_NONE || cut) {
+        if (start_again(e, g, &counts, (char *)a->final_obs + (size_t)i * obs_size) < 0) return -1;
+        count_rules(e, g, &counts); /* of the new game */
+    }
+    observe(e, g, &counts, (char *)a->obs + (size_t)i * obs_size, &e->drawn[i]);
     for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     return 0;
 }
@@ -493,13 +624,54 @@ typedef struct {
     VecEnvObject *e;
     const Arrays *a;
     int from, to, status;
+    int ahead; /* prefetch_game() that many games ahead, or not (0) */
     RouteList *scratch;
 } StepPart;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_WRITE(address) __builtin_prefetch((address), 1)
+#else
+#define PREFETCH_WRITE(address) ((void)(address))
+#endif
+
+/* Ask for what game i's step writes, that the processor does not guess:
+ * its moves, its mask's cells of them (scattered over the mask), the ends
+ * of its keys and actions (each game's own block), and its observation's
+ * first five planes (the ones a step rewrites). */
+static void prefetch_game(const VecEnvObject *e, int i, const Arrays *a) {
+    const Game *g = &e->games[i];
+    const uint8_t *mask = a->masks + (size_t)i * 2 * (size_t)e->nsq * (size_t)e->nsq;
+    for (int k = 0; k < g->nmoves; k++) PREFETCH_WRITE(mask + g->moves[k].action);
+    PREFETCH_WRITE(g->keys + g->ply);
+    PREFETCH_WRITE(g->hist + g->nhist);
+    size_t size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
+    const char *obs = (const char *)a->obs + (size_t)i * size;
+    for (size_t at = 0; at < 5 * size / (size_t)e->planes; at += 64) PREFETCH_WRITE(obs + at);
+}
+
+/* Prefetching pays where the games' arrays are far larger than the
+ * processor's caches: International random self-play on one thread, 4,096
+ * games, 1.10 M steps per CPU second without, 1.50 M with it (4 games
+ * ahead, the moves 8 ahead); at 256 games, 3% fewer (2026-12-05, load 9). */
+enum { PREFETCH_ABOVE = 4 << 20 /* bytes of observations and masks */, AHEAD = 4 };
+
+/* Each thread works on copies of its part and of its route list, written
+ * back at the end: the parts (on the caller's stack) and the lists (in
+ * the VecEnv) lie side by side, and a thread writing its own at every game
+ * or route would take the cache line from the other thread. */
 static void *step_part(void *arg) {
     StepPart *p = arg;
-    for (int i = p->from; i < p->to && p->status == 0; i++)
-        p->status = step_one(p->e, i, p->a, p->scratch);
+    VecEnvObject *e = p->e;
+    const Arrays *a = p->a;
+    RouteList routes = *p->scratch;
+    int ahead = p->ahead, to = p->to, status = 0;
+    for (int i = p->from; i < to && status == 0; i++) {
+        if (ahead && i + 2 * ahead < to) PREFETCH_WRITE(e->games[i + 2 * ahead].moves);
+        if (ahead && i + ahead < to) prefetch_game(e, i + ahead, a);
+        status = step_one(e, i, a, &routes);
+    }
+    *p->scratch = routes;
+    p->status = status;
     return NULL;
 }
 
@@ -601,21 +773,26 @@ void ml_pool_free(VecEnvObject *e) { (void)e; }
  * move (on one thread), none after. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
     int n = e->num_envs;
-    if (!e->lose) {
-        for (int i = 0; i < n; i++) {
-            if (find_action(&e->games[i], a->actions[i]) < 0) {
-                *illegal = i;
-                n = i;
-                break;
-            }
+    /* Where illegal actions raise, every action is looked up before any
+     * game moves (on this thread; the moves of the games a few ahead asked
+     * for, scattered in memory), and kept for the step: 3,021 instructions a
+     * step instead of 3,039 (callgrind, International, 256 games). */
+    for (int i = 0; !e->lose && i < n; i++) {
+        if (i + 8 < n) PREFETCH_WRITE(e->games[i + 8].moves);
+        if ((e->chosen[i] = find_action(&e->games[i], a->actions[i])) < 0) {
+            *illegal = i;
+            n = i;
         }
     }
     int threads = e->threads < n / 32 ? e->threads : n / 32; /* a slice of 32 games at least */
     if (threads < 1) threads = 1;
+    size_t bytes = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float)) +
+                   2 * (size_t)e->nsq * (size_t)e->nsq;
+    int ahead = (double)bytes * e->num_envs > PREFETCH_ABOVE ? AHEAD : 0;
     StepPart parts[MAX_THREADS];
     for (int t = 0; t < threads; t++) {
         parts[t] = (StepPart){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
-                          &e->scratch[t]};
+                              ahead, &e->scratch[t]};
     }
 #ifdef HAVE_THREADS
     Pool *pool = threads > 1 ? start_pool(e) : NULL;

@@ -61,7 +61,7 @@ typedef struct {
     Legal *moves;
     int nmoves, capmoves;
     int32_t *hist, *fhist; /* this game's actions; the last ended game's */
-    int nhist, caphist, nfhist, capfhist;
+    int nhist, caphist, nfhist, capfhist; /* nfhist -1: no game ended since the reset */
 } Game;
 
 /* What an observation shows of a game (the layout of draughts/ml/encoding.py):
@@ -79,19 +79,27 @@ typedef struct {
     PyObject_HEAD
     CoreObject *core;
     int num_envs, perspective, max_plies, lose, goal, planes, hw, nsq, king_limit;
+    int u8; /* observations as bytes (each float times 255, rounded), not float32 */
+    float *ones; /* hw ones: a plane of 1.0 is a copy of it */
     int claim; /* claimable draws end the games (VectorEnv's claim_draw) */
     int events[3]; /* Reset bits of a capture, a man move, a promotion */
     int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
     int turned_cell[MAX_SQUARES];     /* ... and seen by Black (the board turned half a turn) */
     int turned[MAX_SQUARES + 1];      /* square number -> its number turned half a turn */
+    /* Compact square -> its part of an action index as an origin, (number -
+     * 1) * nsq, and as a destination, number - 1; [1]: the numbers turned
+     * (Black to move with perspective). */
+    int origin_part[2][MAX_SQUARES], dest_part[2][MAX_SQUARES];
     int nrules, repetition;           /* repetition: index of the repetition rule, or -1 */
     RuleSpec rules[MAX_DRAW_RULES];   /* in the variant's order */
     int counting[MAX_DRAW_RULES], ncounting; /* the counting rules (planes' order) */
+    int king_endings; /* an ending of a tracked rule asks for a king on the long diagonal */
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
     Game start; /* the start position, its legal moves included */
     Game *games;
     Drawn *drawn; /* per game, what its observation shows */
+    int *chosen; /* per game, where its action is in its moves (illegal actions raise) */
     int threads;
     struct Pool *pool; /* the threads that step with the caller's (ml_step.c), or NULL */
     int busy; /* a step runs (without the GIL): another call must not start */
@@ -102,7 +110,8 @@ typedef struct {
 /* The caller's arrays for one step (checked by the Python side). */
 typedef struct {
     const int64_t *actions;
-    float *obs, *rewards, *final_obs;
+    void *obs, *final_obs; /* float32, or bytes (u8) */
+    float *rewards;
     uint8_t *masks, *terminated, *truncated;
     int8_t *codes, *winners;
 } Arrays;
@@ -114,9 +123,10 @@ int ml_restart(const VecEnvObject *e, Game *g);
 int ml_generate(const VecEnvObject *e, Game *g, RouteList *l);
 /* What g's observation shows. */
 void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d);
-/* g's observation into obs: all of it (was NULL), or what differs from was. */
-void ml_observe(const VecEnvObject *e, const Game *g, float *obs, Drawn *was);
-/* d's whole observation into obs. */
+/* g's observation into obs (bytes where e->u8): all of it (was NULL), or
+ * what differs from was. */
+void ml_observe(const VecEnvObject *e, const Game *g, void *obs, Drawn *was);
+/* d's whole observation into obs (float32). */
 void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs);
 /* Play m on g, its key kept for the repetition rule; -1 out of memory. */
 int ml_play(const VecEnvObject *e, Game *g, const Legal *m);
