@@ -403,10 +403,19 @@ def selfplay_dataset(env: VectorEnv, *, steps: int, policy: Policy | None = None
     still going at the end or truncated are left out (counted in
     ``skipped``). Games are numbered in the order they ended.
 
+    The positions are read from the environment's observations, so they
+    must be ``float32`` ones: a ``uint8`` environment's rounded rule planes
+    would not give the rule counts back (a ``ValueError``).
+
     >>> data = selfplay_dataset(VectorEnv("english", 4, seed=2), steps=300)
     >>> bool(len(data) > 0), set(data.results.tolist()) <= {-1, 0, 1}
     (True, True)
     """
+    if env.dtype != np.float32:
+        raise ValueError(
+            f"selfplay_dataset reads positions from float32 observations, not {env.dtype}: "
+            "make the VectorEnv with dtype=np.float32 (the default)"
+        )
     rows = _Rows(env.variant, env.perspective)
     lay = layout(env.variant)
     pending: list[list[Row]] = [[] for _ in range(env.num_envs)]

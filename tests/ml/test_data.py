@@ -159,6 +159,12 @@ def test_selfplay_rows_replay(variant: str) -> None:
         assert data.results[first] == (winner if Board(variant=variant).turn == WHITE else -winner)
 
 
+def test_selfplay_needs_float32_observations() -> None:
+    env = VectorEnv("international", 2, seed=1, dtype=np.uint8)
+    with pytest.raises(ValueError, match="float32 observations, not uint8"):
+        selfplay_dataset(env, steps=10)
+
+
 # -- Compact positions expanded into observations ------------------------------
 
 
