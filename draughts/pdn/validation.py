@@ -45,8 +45,6 @@ only, so the reports are the same however the file was split.
 
 from __future__ import annotations
 
-import collections
-import concurrent.futures
 import contextlib
 import io
 import os
@@ -63,6 +61,7 @@ from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn._chunking import Chunk, chunk_starts, chunks, open_chunk
 from draughts.pdn._fastgame import each_game, fast_game
+from draughts.pdn._pool import Pool, piece_sizes
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import GameStart, _open_binary, seek_game
@@ -502,54 +501,10 @@ CHUNK_BYTES = PIECE_BYTES
 """The bytes of games of a piece of a file sent to a worker."""
 
 
-LEAST_PIECE = 256 << 10
-"""The bytes of the smallest piece :func:`piece_sizes` cuts."""
-
-
-def piece_sizes(size: int, total: int, jobs: int) -> Callable[[int], int]:
-    """The size of the piece of a file of ``total`` bytes that starts at an
-    offset, for ``jobs`` workers: ``size``, smaller towards the end (a
-    share of what is left, down to :data:`LEAST_PIECE`), so that the
-    workers finish together rather than one reading the last big piece
-    alone.
-
-    >>> sized = piece_sizes(4 << 20, 100 << 20, 2)
-    >>> sized(0) == 4 << 20, sized(96 << 20) == 1 << 20, sized(100 << 20) == LEAST_PIECE
-    (True, True, True)
-    """
-    least = min(size, LEAST_PIECE)
-    return lambda offset: max(least, min(size, (total - offset) // (2 * jobs)))
-
-
 def run_here(calls: Iterable[Call]) -> Iterator[Any]:
     """A :data:`Runner` that runs the tasks in this process."""
     for function, args in calls:
         yield function(*args)
-
-
-class _Pool:
-    """A :data:`Runner` on a process pool, a few tasks ahead of the results
-    taken (two per process)."""
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
-        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
-
-    def __call__(self, calls: Iterable[Call]) -> Iterator[Any]:
-        if self.pool is None:
-            self.pool = concurrent.futures.ProcessPoolExecutor(self.jobs)
-        pool = self.pool
-        running: collections.deque[concurrent.futures.Future[Any]] = collections.deque()
-        for function, args in calls:
-            running.append(pool.submit(function, *args))
-            while len(running) > 2 * self.jobs:
-                yield running.popleft().result()
-        while running:
-            yield running.popleft().result()
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _told(
@@ -601,7 +556,7 @@ class Validation(Iterator[GameReport]):
         self.chunk_size = chunk_size
         single = isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read")
         self._sources: list[Any] = [sources] if single else list(sources)  # type: ignore[arg-type]
-        self._pool = _Pool(jobs) if jobs > 1 and runner is None else None
+        self._pool = Pool(jobs) if jobs > 1 and runner is None else None
         self._runner = runner
         self._on_close = on_close
         self._split = jobs > 1 or runner is not None

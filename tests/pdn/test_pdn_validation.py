@@ -354,3 +354,30 @@ def test_the_library_never_imports_the_command_line() -> None:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
             assert not [n for n in names if n.startswith("draughts._cli")], path
+
+
+def test_workers_are_not_forked_from_a_process_with_threads() -> None:
+    # Forking a process that runs other threads may deadlock (Python 3.12
+    # warns of it): the workers then start another way, and read the same.
+    import multiprocessing
+    import threading
+    import warnings
+
+    from draughts.pdn import _pool
+
+    sources = [str(path) for path in sorted(DATA.glob("*.pdn"))[:3]]
+    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        assert _pool._start_method().get_start_method() == "fork"
+    one = list(pdn.validate(sources))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert _pool._start_method().get_start_method() != "fork"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)
+            with pdn.validate(sources, jobs=2, chunk_size=1) as validation:
+                assert list(validation) == one
+    finally:
+        stop.set()
+        other.join()
