@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
-import multiprocessing
-import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 __all__ = ["LEAST_PIECE", "Pool", "piece_sizes"]
 
@@ -60,12 +61,15 @@ class Pool:
             self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _start_method() -> multiprocessing.context.BaseContext:
+def _start_method() -> BaseContext:
     """How the workers start: forked where this process runs one thread
     (a worker then starts with the library loaded and its tables built,
     where a fresh interpreter spends a sixth of a second importing it);
     else from a fork server (forking a process that runs other threads may
     deadlock, and Python 3.12 warns of it) or a fresh interpreter."""
+    import multiprocessing  # (here: it is a twentieth of importing draughts.pdn)
+    import threading
+
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
