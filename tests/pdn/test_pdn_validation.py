@@ -381,3 +381,21 @@ def test_workers_are_not_forked_from_a_process_with_threads() -> None:
     finally:
         stop.set()
         other.join()
+
+
+def test_pieces_shrink_towards_the_end_and_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pieces sent to workers get smaller towards the end of a file (so
+    # that the workers finish together); the reports stay the same.
+    from draughts.pdn import _chunking, _pool
+
+    path = max(DATA.glob("*.pdn"), key=lambda p: p.stat().st_size)
+    size = path.stat().st_size
+    monkeypatch.setattr(_pool, "LEAST_PIECE", 64)
+    sized = _pool.piece_sizes(size // 4, size, 2)
+    with path.open("rb") as stream:
+        cut = list(_chunking.chunks(stream, sized, keep=False, marks=True))
+    spans = [piece.end - piece.start.offset for piece in cut]
+    assert len(cut) > 4 and spans[-1] < spans[0] / 2
+    one = list(pdn.validate(str(path)))
+    with pdn.validate(str(path), jobs=2, chunk_size=size // 4) as validation:
+        assert list(validation) == one
