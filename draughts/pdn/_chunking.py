@@ -6,10 +6,11 @@ Finding where games start is :mod:`draughts.pdn.offsets`' job."""
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import io
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, NamedTuple
 
 from draughts.pdn.lexer import forget
@@ -35,40 +36,98 @@ class Chunk(NamedTuple):
     """Every game's start, where the bytes are kept (the scan that cut
     the run found them: scanning the run again for them was a tenth of the
     time of validating a file)."""
+    marks: list[int] | None = None
+    """Where the bytes are not kept but the starts were asked for (see
+    :func:`chunks`): the offset, line and column of every game, three ints
+    a game (what the starts are made of where the bytes are read)."""
 
 
 def chunks(
-    stream: IO[bytes], size: int, *, keep: bool, encoding: str | None = None
+    stream: IO[bytes],
+    size: int | Callable[[int], int],
+    *,
+    keep: bool,
+    encoding: str | None = None,
+    marks: bool = False,
 ) -> Iterator[Chunk]:
     """The games of ``stream`` (from its start) in runs of about ``size``
-    bytes, cut at game starts; with their bytes and starts if ``keep``."""
-    scanner = _Scanner(stream, encoding=encoding, keep=keep)
+    bytes (or ``size(offset)`` for a run whose first game starts at
+    ``offset``), cut at game starts; with their bytes and starts if
+    ``keep``, else with their :attr:`Chunk.marks` if ``marks``."""
+    if not keep:
+        yield from _cut(stream, size, encoding, marks)
+        return
+    sized = size if callable(size) else lambda _: size
+    scanner = _Scanner(stream, encoding=encoding, keep=True)
     starts: list[GameStart] = []
     first: GameStart | None = None
-    count = 0
+    limit = 0
     number = 1
     for batch in scanner.batches():
         for index in range(0, len(batch), 4):
             offset = batch[index]
-            if first is not None and offset - first.offset < size:
-                count += 1
-                if keep:  # (the parent of --jobs N, which does not keep them,
-                    # cuts a file at twice the speed without a start a game)
-                    starts.append(GameStart(offset, batch[index + 1], batch[index + 2], number))
+            if first is not None and offset < limit:
+                starts.append(GameStart(offset, batch[index + 1], batch[index + 2], number))
             else:
                 start = GameStart(offset, batch[index + 1], batch[index + 2], number)
                 if first is not None:
                     end = batch[index + 3]
-                    data = scanner.kept(first.offset, end) if keep else None
-                    kept = starts if keep else None
-                    yield Chunk(first, count, end, data, chunk_encoding(scanner, first), kept)
-                first, count, starts = start, 1, [start]
+                    data = scanner.kept(first.offset, end)
+                    yield Chunk(
+                        first, len(starts), end, data, chunk_encoding(scanner, first), starts
+                    )
+                first, starts, limit = start, [start], offset + sized(offset)
             number += 1
     if first is not None:
-        data = scanner.kept(first.offset, None) if keep else None
-        end = first.offset + len(data) if data is not None else scanner.end
-        kept = starts if keep else None
-        yield Chunk(first, count, end, data, chunk_encoding(scanner, first), kept)
+        data = scanner.kept(first.offset, None)
+        end = first.offset + len(data)
+        yield Chunk(first, len(starts), end, data, chunk_encoding(scanner, first), starts)
+
+
+def _cut(
+    stream: IO[bytes], size: int | Callable[[int], int], encoding: str | None, marks: bool
+) -> Iterator[Chunk]:
+    """:func:`chunks` without the bytes: a batch of starts of the scan at a
+    time, the cut found by bisection (the parent of ``--jobs N`` cuts the
+    whole file, and a Python step a game there was a third of its time)."""
+    sized = size if callable(size) else lambda _: size
+    scanner = _Scanner(stream, encoding=encoding, keep=False)
+    first: GameStart | None = None
+    count = limit = 0
+    number = 1
+    kept: list[int] = []  # (a list: extending an array by a list took 500 instructions an int)
+    for batch in scanner.batches():
+        offsets = batch[0::4]
+        at = 0
+        while at < len(offsets):
+            if first is not None:
+                cut = bisect.bisect_left(offsets, limit, at)  # the games before it are in the run
+                count += cut - at
+                number += cut - at
+                if marks:
+                    kept += _triples(batch, at, cut)
+                if cut == len(offsets):
+                    break
+                yield Chunk(
+                    first, count, batch[4 * cut + 3], None, chunk_encoding(scanner, first),
+                    None, kept if marks else None,
+                )  # fmt: skip
+                at = cut
+            offset = batch[4 * at]
+            first = GameStart(offset, batch[4 * at + 1], batch[4 * at + 2], number)
+            count, limit, number, at = 1, offset + sized(offset), number + 1, at + 1
+            kept = list(first[:3]) if marks else kept
+    if first is not None:
+        encoding = chunk_encoding(scanner, first)
+        yield Chunk(first, count, scanner.end, None, encoding, None, kept if marks else None)
+
+
+def _triples(batch: list[int], start: int, stop: int) -> list[int]:
+    """The offset, line and column of the games ``start`` to ``stop`` of a
+    batch of four ints a game."""
+    found = batch[4 * start : 4 * stop]
+    del found[3::4]
+    return found
 
 
 def chunk_encoding(scanner: _PureScanner | _FastScanner, start: GameStart) -> str:
@@ -99,5 +158,12 @@ def chunk_starts(chunk: Chunk, data: bytes) -> Iterator[GameStart]:
     """The starts of a chunk's games (from its bytes, unless it has them)."""
     if chunk.starts is not None:
         return iter(chunk.starts)
+    marks = chunk.marks
+    if marks is not None:
+        first = chunk.start.number
+        numbers = range(first, first + len(marks) // 3)
+        return map(
+            GameStart._make, zip(marks[0::3], marks[1::3], marks[2::3], numbers, strict=True)
+        )
     scanner = _Scanner(io.BytesIO(data), encoding=chunk.encoding, start=chunk.start)
     return itertools.islice(scanner, chunk.games)

@@ -45,8 +45,6 @@ only, so the reports are the same however the file was split.
 
 from __future__ import annotations
 
-import collections
-import concurrent.futures
 import contextlib
 import io
 import os
@@ -63,6 +61,7 @@ from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn._chunking import Chunk, chunk_starts, chunks, open_chunk
 from draughts.pdn._fastgame import each_game, fast_game
+from draughts.pdn._pool import Pool, piece_sizes
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import GameStart, _open_binary, seek_game
@@ -508,31 +507,6 @@ def run_here(calls: Iterable[Call]) -> Iterator[Any]:
         yield function(*args)
 
 
-class _Pool:
-    """A :data:`Runner` on a process pool, a few tasks ahead of the results
-    taken (two per process)."""
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
-        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
-
-    def __call__(self, calls: Iterable[Call]) -> Iterator[Any]:
-        if self.pool is None:
-            self.pool = concurrent.futures.ProcessPoolExecutor(self.jobs)
-        pool = self.pool
-        running: collections.deque[concurrent.futures.Future[Any]] = collections.deque()
-        for function, args in calls:
-            running.append(pool.submit(function, *args))
-            while len(running) > 2 * self.jobs:
-                yield running.popleft().result()
-        while running:
-            yield running.popleft().result()
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-
-
 def _told(
     progress: Callable[[str, int], None],
     name: str,
@@ -582,7 +556,7 @@ class Validation(Iterator[GameReport]):
         self.chunk_size = chunk_size
         single = isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read")
         self._sources: list[Any] = [sources] if single else list(sources)  # type: ignore[arg-type]
-        self._pool = _Pool(jobs) if jobs > 1 and runner is None else None
+        self._pool = Pool(jobs) if jobs > 1 and runner is None else None
         self._runner = runner
         self._on_close = on_close
         self._split = jobs > 1 or runner is not None
@@ -700,7 +674,15 @@ class Validation(Iterator[GameReport]):
         if not (self._split or self._progress is not None):
             return whole, self._runner is not None
         stream, encoding = _open_binary(path)
-        found = chunks(stream, self.chunk_size, keep=False, encoding=encoding)
+        plain = isinstance(stream, io.BufferedReader) and isinstance(stream.raw, io.FileIO)
+        size: int | Callable[[int], int] = self.chunk_size
+        if plain and self._pool is not None:
+            size = piece_sizes(self.chunk_size, os.fstat(stream.fileno()).st_size, self._pool.jobs)
+        # The pool's workers get the starts the cut found (scanning each
+        # piece again for them was a twentieth of the CPU of --jobs 2 on a
+        # 100 MB file); a cluster's tasks are all made at once, and so stay
+        # small.
+        found = chunks(stream, size, keep=False, encoding=encoding, marks=self._pool is not None)
         first = next(found, None)
         second = next(found, None)
         if second is None:

@@ -5,7 +5,7 @@ check and without it (the reader reading every game), for the test files and
 hand-made records, given a variant and not (and for every file of the shared
 corpus, ``slow``); the records the fast check must leave to the reader are
 left to it. The fast check is turned off where every caller reaches it
-(``_fastgame._fast``).
+(the native ``record_tags``, see :func:`reader_only`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,18 @@ RECORDS = [
     '[Event "l"]\n1. 11-15 24-20\r\n2. 8-11 28-24 0-1\r\n',
     '[Event "m"]\n1. 11-15 $' + "9" * 5000 + " 24-20 0-1\n",  # a NAG out of range: an error
     '[Event "n"]\n1. 11-15 $123456789 24-20 0-1\n',  # the longest NAG read as one
+    # Characters beyond Latin-1 (the native check reads a copy of such a
+    # text, a byte a character): in a tag, a comment, as spaces.
+    '[Event "\u20ac cup"]\n{ \u6771\u4eac } 1. 11-15 24-20 2. 8-11\u300028-24 0-1\n',
+    '[Event "o"]\n1. 11\u3000-15 24-20 0-1\n',  # not a blank within a move
+    '[Event "p"]\n1. 11-15\u2003$1 24-20 {\u2028} 1-0\n',
 ]
+
+
+def reader_only(patch: pytest.MonkeyPatch) -> None:
+    """Turn the fast check off: the reader reads every game."""
+    patch.setattr(pdn_native, "record_tags", None)
+    assert _fastgame.fast_game(RECORDS[0], None) is None
 
 
 def records(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list:
@@ -62,7 +73,7 @@ def records(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.Mon
     pieces of 4 KB: several a file)."""
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
+            reader_only(patch)
         pieces = _pieces(str(path), 1 << 12)
         settled: list = [None] * len(pieces)
         if variant is None:
@@ -77,7 +88,7 @@ def records(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.Mon
 def reports(path: Path, variant: str | None, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list:
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
+            reader_only(patch)
         return list(validate(path, variant=variant))
 
 
@@ -169,7 +180,7 @@ def test_the_survey_is_the_same_with_the_fast_check(
 ) -> None:
     fast = survey_piece(str(path), None)
     with monkeypatch.context() as patch:
-        patch.setattr(_fastgame, "_fast", lambda text, default, final: None)
+        reader_only(patch)
         slow = survey_piece(str(path), None)
     assert fast == slow
 

@@ -354,3 +354,48 @@ def test_the_library_never_imports_the_command_line() -> None:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
             assert not [n for n in names if n.startswith("draughts._cli")], path
+
+
+def test_workers_are_not_forked_from_a_process_with_threads() -> None:
+    # Forking a process that runs other threads may deadlock (Python 3.12
+    # warns of it): the workers then start another way, and read the same.
+    import multiprocessing
+    import threading
+    import warnings
+
+    from draughts.pdn import _pool
+
+    sources = [str(path) for path in sorted(DATA.glob("*.pdn"))[:3]]
+    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        assert _pool._start_method().get_start_method() == "fork"
+    one = list(pdn.validate(sources))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert _pool._start_method().get_start_method() != "fork"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)
+            with pdn.validate(sources, jobs=2, chunk_size=1) as validation:
+                assert list(validation) == one
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_pieces_shrink_towards_the_end_and_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pieces sent to workers get smaller towards the end of a file (so
+    # that the workers finish together); the reports stay the same.
+    from draughts.pdn import _chunking, _pool
+
+    path = max(DATA.glob("*.pdn"), key=lambda p: p.stat().st_size)
+    size = path.stat().st_size
+    monkeypatch.setattr(_pool, "LEAST_PIECE", 64)
+    sized = _pool.piece_sizes(size // 4, size, 2)
+    with path.open("rb") as stream:
+        cut = list(_chunking.chunks(stream, sized, keep=False, marks=True))
+    spans = [piece.end - piece.start.offset for piece in cut]
+    assert len(cut) > 4 and spans[-1] < spans[0] / 2
+    one = list(pdn.validate(str(path)))
+    with pdn.validate(str(path), jobs=2, chunk_size=size // 4) as validation:
+        assert list(validation) == one

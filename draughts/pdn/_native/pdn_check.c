@@ -22,14 +22,23 @@
 
 enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2, C_SPLIT = 3, C_MOVE = 4 /* within this file only */ };
 
+/* The text read, a byte a character: a str of one byte a character
+ * (ASCII, Latin-1: nearly every record) as it is; any other, copied with
+ * each character above 0xFF made 0x85 where it is a space and 0xFF where
+ * not (nothing here tells those characters apart from those two: only
+ * ASCII and spaces mean something in a movetext). Reading the str's
+ * characters of each kind was a fifth of the time of checking a game. */
 typedef struct {
-    int kind;
-    const void *data;
+    const Py_UCS1 *s;
     Py_ssize_t len, pos;
+    Py_UCS1 *copy; /* s where it is a copy (reader_free frees it), else NULL */
 } Reader;
 
-static Py_UCS4 ch(const Reader *r, Py_ssize_t i) {
-    return i < r->len ? PyUnicode_READ(r->kind, r->data, i) : 0;
+static Py_UCS4 ch(const Reader *r, Py_ssize_t i) { return i < r->len ? r->s[i] : 0; }
+
+static void reader_free(Reader *r) {
+    PyMem_Free(r->copy);
+    r->copy = NULL;
 }
 static int is_dig(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 static int space_or_end(const Reader *r, Py_ssize_t i) {
@@ -299,20 +308,21 @@ static void movetext_free(Movetext *m) {
 
 static int movetext_add(Movetext *m, const int *written, int count, int capture, Py_ssize_t end) {
     if (m->len == m->cap) {
-        Py_ssize_t cap = m->cap ? 2 * m->cap : 64;
+        Py_ssize_t cap = m->cap ? 2 * m->cap : 256; /* most games: one allocation */
         Written *moves = PyMem_Realloc(m->moves, (size_t)cap * sizeof *moves);
         if (moves == NULL) return -1;
         m->moves = moves, m->cap = cap;
     }
     if (m->nlen + count > m->ncap) {
-        Py_ssize_t cap = 2 * (m->ncap + count);
+        Py_ssize_t cap = 2 * (m->ncap + count) + 512;
         int *numbers = PyMem_Realloc(m->numbers, (size_t)cap * sizeof *numbers);
         if (numbers == NULL) return -1;
         m->numbers = numbers, m->ncap = cap;
     }
-    memcpy(m->numbers + m->nlen, written, (size_t)count * sizeof *written);
-    for (int k = 0; k < count; k++)
+    for (int k = 0; k < count; k++) {
+        m->numbers[m->nlen + k] = written[k];
         if (written[k] > m->highest) m->highest = written[k];
+    }
     m->moves[m->len++] = (Written){end, (int)m->nlen, count, capture};
     m->nlen += count;
     return 0;
@@ -362,7 +372,8 @@ static int replay(Game *g, const Reader *r, const Movetext *m, Py_ssize_t limit,
     return m->state;
 }
 
-/* A str argument read as text: 0, or -1 with TypeError naming `usage`. */
+/* A str argument read as text (see Reader; reader_free lets it go): 0, or
+ * -1 with TypeError naming `usage` or MemoryError. */
 static int text_reader(PyObject *text, Reader *r, const char *usage) {
     if (!PyUnicode_Check(text)) {
         PyErr_SetString(PyExc_TypeError, usage);
@@ -371,7 +382,20 @@ static int text_reader(PyObject *text, Reader *r, const char *usage) {
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(text) < 0) return -1;
 #endif
-    *r = (Reader){PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), 0};
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    *r = (Reader){(const Py_UCS1 *)data, len, 0, NULL};
+    if (kind == PyUnicode_1BYTE_KIND) return 0;
+    if ((r->copy = PyMem_Malloc((size_t)len + 1)) == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        r->copy[i] = (Py_UCS1)(c <= 0xFF ? c : Py_UNICODE_ISSPACE(c) ? 0x85 : 0xFF);
+    }
+    r->s = r->copy;
     return 0;
 }
 
@@ -381,6 +405,18 @@ static int text_start(PyObject *arg, const Reader *r, Py_ssize_t *start) {
     if (*start == -1 && PyErr_Occurred()) return -1;
     if (*start < 0 || *start > r->len) {
         PyErr_SetString(PyExc_ValueError, "start must be within the text");
+        return -1;
+    }
+    return 0;
+}
+
+/* text_reader's reader of `text` and the start offset `at` within it: 0,
+ * or -1 with an exception (nothing to free). */
+static int open_reader(PyObject *text, PyObject *at, Reader *r, Py_ssize_t *start,
+                       const char *usage) {
+    if (text_reader(text, r, usage) < 0) return -1;
+    if (text_start(at, r, start) < 0) {
+        reader_free(r);
         return -1;
     }
     return 0;
@@ -545,15 +581,16 @@ PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, usage);
         return NULL;
     }
-    if (text_reader(args[1], &r, usage) < 0 || text_start(args[2], &r, &start) < 0) return NULL;
     Py_ssize_t limit = PyLong_AsSsize_t(args[3]);
     if (limit == -1 && PyErr_Occurred()) return NULL;
+    if (open_reader(args[1], args[2], &r, &start, usage) < 0) return NULL;
     Movetext m;
     memset(&m, 0, sizeof m);
     PyObject *answers = read_movetext(&r, start, &m) < 0 ? PyErr_NoMemory()
                                                           : replay_each(args[0], &r, &m, limit,
                                                                         FINAL_NONE, NULL);
     movetext_free(&m);
+    reader_free(&r);
     return answers;
 }
 
@@ -578,16 +615,20 @@ PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, usage);
         return NULL;
     }
-    if (text_reader(args[1], &r, usage) < 0 || text_start(args[2], &r, &start) < 0) return NULL;
+    if (open_reader(args[1], args[2], &r, &start, usage) < 0) return NULL;
     Game g;
     int ready = game_of_setup(&g, args[0]);
-    if (ready) return ready < 0 ? NULL : unknown_answer(FINAL_ALL);
+    if (ready) {
+        reader_free(&r);
+        return ready < 0 ? NULL : unknown_answer(FINAL_ALL);
+    }
     Movetext m;
     memset(&m, 0, sizeof m);
     PyObject *answer = read_movetext(&r, start, &m) < 0
                            ? PyErr_NoMemory()
                            : replay_answer(&g, &r, &m, -1, FINAL_ALL, args[3], args[4]);
     movetext_free(&m);
+    reader_free(&r);
     return answer;
 }
 
@@ -625,7 +666,7 @@ PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_ValueError, "infer_each: final must be 0, 1 or 2");
         return NULL;
     }
-    if (text_reader(args[0], &r, usage) < 0 || text_start(args[1], &r, &start) < 0) return NULL;
+    if (open_reader(args[0], args[1], &r, &start, usage) < 0) return NULL;
     Movetext m;
     memset(&m, 0, sizeof m);
     PyObject *found = NULL, *answer = NULL;
@@ -658,6 +699,7 @@ PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
 done:
     Py_XDECREF(found);
     movetext_free(&m);
+    reader_free(&r);
     return answer;
 }
 
@@ -722,19 +764,17 @@ static Py_ssize_t past_head_comments(const Reader *r) {
  * past_head_comments), each alone on its line (see tag_pair): where they
  * end, and the values of its first Event tag and of its GameType and
  * Variant tags (None where absent). None for a record with a FEN tag or
- * with two GameType, Variant or FEN tags: the reader reads those. */
-PyObject *py_record_tags(PyObject *unused, PyObject *text) {
-    (void)unused;
-    Reader r;
-    if (text_reader(text, &r, "record_tags(text)") < 0) return NULL;
+ * with two GameType, Variant or FEN tags: the reader reads those.
+ * (record_tags_of: its answer from the reader of the text.) */
+static PyObject *record_tags_of(PyObject *text, const Reader *r) {
     static const char *const names[] = {"Event", "GameType", "Variant", "FEN"};
     Py_ssize_t found[4][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
-    Py_ssize_t end = past_head_comments(&r), next, name[2], value[2];
+    Py_ssize_t end = past_head_comments(r), next, name[2], value[2];
     if (end < 0) Py_RETURN_NONE;
-    while ((next = tag_pair(&r, end, name, value)) >= 0) {
+    while ((next = tag_pair(r, end, name, value)) >= 0) {
         end = next;
         for (int k = 0; k < 4; k++) {
-            if (!is_name(&r, name, names[k])) continue;
+            if (!is_name(r, name, names[k])) continue;
             if (found[k][0] >= 0 && k > 0) Py_RETURN_NONE; /* the reader takes the last */
             if (found[k][0] < 0) found[k][0] = value[0], found[k][1] = value[1];
         }
@@ -756,5 +796,14 @@ PyObject *py_record_tags(PyObject *unused, PyObject *text) {
         }
         PyTuple_SET_ITEM(answer, k + 1, v);
     }
+    return answer;
+}
+
+PyObject *py_record_tags(PyObject *unused, PyObject *text) {
+    (void)unused;
+    Reader r;
+    if (text_reader(text, &r, "record_tags(text)") < 0) return NULL;
+    PyObject *answer = record_tags_of(text, &r);
+    reader_free(&r);
     return answer;
 }
