@@ -3,9 +3,6 @@ included; the tests' own fixtures are in ``tests/conftest.py``)."""
 
 from __future__ import annotations
 
-import ctypes
-import gc
-
 import pytest
 
 # Without a C compiler the extension is not built, and importing the native
@@ -73,22 +70,3 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
             return "browser" if nodeid.startswith(BROWSER_MODULES) else nodeid
 
     return BrowserTestsTogether(config, log)
-
-
-def _release_freed_memory() -> None:
-    """Give the C heap's free pages back to the system (glibc only)."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    gc.collect()
-    libc.malloc_trim(0)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """After each test module, return the memory its tests freed: a worker
-    otherwise keeps the high-water mark of every module it ran (measured: the
-    README's test run's peak, summed over its processes, fell from X to Y)."""
-    if nextitem is None or nextitem.path != item.path:
-        _release_freed_memory()
