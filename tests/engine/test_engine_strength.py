@@ -92,6 +92,31 @@ def test_features_of_a_runaway_man_and_a_king() -> None:
     assert dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1), strict=True))["runaway"] == 0
 
 
+@pytest.mark.parametrize(
+    ("fen", "white", "black"),
+    [
+        # International: 7 steps to 1 or 2; 10 is blocked on 4 and 5.
+        ("W:W7,10:B4,5,35", 1, 0),
+        # 6, on the edge, has only 1 to step to, and a black man is there.
+        ("W:W6:B1,35", 0, 0),
+        # Black's 44 is blocked on 49 and 50; 41 steps to 46 or 47.
+        ("B:W49,50,33:B44,41", 0, 1),
+        # Kings do not count, nor do men further back.
+        ("W:WK7,12,17:B35", 0, 0),
+    ],
+)
+def test_features_of_men_one_step_from_crowning(fen: str, white: int, black: int) -> None:
+    board = draughts.Board(fen, variant="international")
+    t = context(board.variant).core
+    e = evaluator(t)
+    _turn, m0, m1, k0, k1 = raw_position(board, t)
+    counts = [
+        dict(zip(FEATURES, e.features(c, *pieces), strict=True))["crowning"]
+        for c, pieces in ((0, (m0, k0, m1 | k1, k1)), (1, (m1, k1, m0 | k0, k0)))
+    ]
+    assert counts == [white, black]
+
+
 def test_custom_weights_change_the_score() -> None:
     # Only material: the start position is 0, a man ahead is 100.
     t = context(draughts.variant.INTERNATIONAL).core
@@ -118,6 +143,27 @@ def test_a_repetition_inside_the_search_is_a_draw() -> None:
     searcher = _search.Searcher(t, keys, game_keys=[child_key, 1, 2, searcher.key_of(pos)])
     searcher.line += [0] * 20
     assert searcher.search(child, child_key, 3, -_search.WIN, _search.WIN, 1, 4) == 0
+
+
+def test_probcut_prunes_only_past_the_full_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A middle game with fewer men than four fifths of the start (30 here):
+    # searched to 7 plies with reductions from ply 1, ProbCut cuts nodes;
+    # with every ply full width (the medium level) it changes nothing.
+    board = draughts.Board(
+        "W:W27,28,30,32,33,34,35,37,38,39,40,42,43,44,47:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,23"
+    )
+    t = context(board.variant).core
+    keys = context(board.variant).keys
+    pos = raw_position(board, t)
+    counted = {}
+    for margin in (0, _search.PROBCUT):
+        monkeypatch.setattr(_search, "PROBCUT", margin)
+        for full_width in (1, 7):
+            searcher = _search.searcher(t, keys)
+            result = searcher.iterate(pos, 7, full_width=full_width)
+            counted[margin, full_width] = (searcher.nodes, result)
+    assert counted[_search.PROBCUT, 1][0] < counted[0, 1][0]
+    assert counted[_search.PROBCUT, 7] == counted[0, 7]
 
 
 def test_the_no_progress_rule_is_a_draw_inside_the_search() -> None:
