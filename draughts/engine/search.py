@@ -96,6 +96,10 @@ THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""
 _LATE = 3  # moves from this one on (counting from 0) are searched reduced first
+LATE_DEEP = 6
+"""Late moves from this one on (counting from 0) are searched two plies
+shallower first where the line has two reductions left (0: one ply
+always)."""
 ASPIRATION = 50
 """The half width, in hundredths of a man, of the first window a depth is
 searched in around the previous depth's score (0: no windows); see
@@ -265,7 +269,10 @@ class Searcher:
         self.threat_extensions = THREAT_EXTENSIONS
         """How many more threatened quiet positions the line may answer."""
         self.probcut = PROBCUT
-        """The margin of :meth:`_probcut` (0: none), read at each search."""
+        """:data:`PROBCUT` when the searcher was made (0: no
+        :meth:`_probcut`)."""
+        self.late_deep = LATE_DEEP
+        """:data:`LATE_DEEP` when the searcher was made."""
         # Probcut is left out while most men are on the board (opening
         # positions are about structure, which a shallow search misjudges).
         self.probcut_pieces = self.e.men_at_start * 4 // 5
@@ -413,7 +420,17 @@ class Searcher:
                 and self.reductions
                 and not move[2]
                 and not move[5]
-                and (score := self._reduced(child, child_key, next_depth, alpha, ply, after))
+                and (
+                    score := self._reduced(
+                        child,
+                        child_key,
+                        next_depth,
+                        alpha,
+                        ply,
+                        after,
+                        2 if 0 < self.late_deep <= i and self.reductions >= 2 else 1,
+                    )
+                )
                 <= alpha
             ):
                 pass  # a late move that a shallower search shows to be no better
@@ -446,13 +463,21 @@ class Searcher:
         return best
 
     def _reduced(
-        self, child: Position, key: int, depth: int, alpha: int, ply: int, reversible: int
+        self,
+        child: Position,
+        key: int,
+        depth: int,
+        alpha: int,
+        ply: int,
+        reversible: int,
+        plies: int,
     ) -> int:
         """Late move reduction: the null-window score of a late quiet move
-        searched one ply shallower (one of the line's allowed reductions)."""
-        self.reductions -= 1
-        score = -self.search(child, key, depth - 1, -alpha - 1, -alpha, ply + 1, reversible)
-        self.reductions += 1
+        searched ``plies`` shallower (as many of the line's allowed
+        reductions)."""
+        self.reductions -= plies
+        score = -self.search(child, key, depth - plies, -alpha - 1, -alpha, ply + 1, reversible)
+        self.reductions += plies
         return score
 
     def _probcut(
@@ -739,6 +764,7 @@ class NativeSearcher(Searcher):
             self.deadline,
             self.table_entries,
             self.probcut,
+            self.late_deep,
         )
         score, self.nodes, partial = self.compiled.run(
             pos, key, depth, alpha, beta, ply, reversible, root, limits
