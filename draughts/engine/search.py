@@ -96,10 +96,6 @@ THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""
 _LATE = 3  # moves from this one on (counting from 0) are searched reduced first
-LATE_DEEP = 6
-"""Late moves from this one on (counting from 0) are searched two plies
-shallower first where the line has two reductions left (0: one ply
-always)."""
 ASPIRATION = 50
 """The half width, in hundredths of a man, of the first window a depth is
 searched in around the previous depth's score (0: no windows); see
@@ -262,8 +258,6 @@ class Searcher:
         """How many more late move reductions the current line may make."""
         self.threat_extensions = THREAT_EXTENSIONS
         """How many more threatened quiet positions the line may answer."""
-        self.late_deep = LATE_DEEP
-        """:data:`LATE_DEEP` when the searcher was made."""
         self.partial: tuple[int, RawMove] | None = None
         """The best root move of the iteration in progress, once it has
         beaten the previous iteration's first move."""
@@ -399,17 +393,7 @@ class Searcher:
                 and self.reductions
                 and not move[2]
                 and not move[5]
-                and (
-                    score := self._reduced(
-                        child,
-                        child_key,
-                        next_depth,
-                        alpha,
-                        ply,
-                        after,
-                        2 if 0 < self.late_deep <= i and self.reductions >= 2 else 1,
-                    )
-                )
+                and (score := self._reduced(child, child_key, next_depth, alpha, ply, after))
                 <= alpha
             ):
                 pass  # a late move that a shallower search shows to be no better
@@ -442,21 +426,13 @@ class Searcher:
         return best
 
     def _reduced(
-        self,
-        child: Position,
-        key: int,
-        depth: int,
-        alpha: int,
-        ply: int,
-        reversible: int,
-        plies: int,
+        self, child: Position, key: int, depth: int, alpha: int, ply: int, reversible: int
     ) -> int:
         """Late move reduction: the null-window score of a late quiet move
-        searched ``plies`` shallower (as many of the line's allowed
-        reductions)."""
-        self.reductions -= plies
-        score = -self.search(child, key, depth - plies, -alpha - 1, -alpha, ply + 1, reversible)
-        self.reductions += plies
+        searched one ply shallower (one of the line's allowed reductions)."""
+        self.reductions -= 1
+        score = -self.search(child, key, depth - 1, -alpha - 1, -alpha, ply + 1, reversible)
+        self.reductions += 1
         return score
 
     def _order(self, moves: list[RawMove], color: int, ply: int, tt_move: RawMove | None) -> None:
@@ -726,7 +702,6 @@ class NativeSearcher(Searcher):
             self.max_nodes,
             self.deadline,
             self.table_entries,
-            self.late_deep,
         )
         score, self.nodes, partial = self.compiled.run(
             pos, key, depth, alpha, beta, ply, reversible, root, limits

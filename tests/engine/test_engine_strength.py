@@ -145,28 +145,6 @@ def test_a_repetition_inside_the_search_is_a_draw() -> None:
     assert searcher.search(child, child_key, 3, -_search.WIN, _search.WIN, 1, 4) == 0
 
 
-def test_deeper_reductions_only_past_the_full_width(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A middle game searched 9 plies with reductions from ply 1: the late
-    # moves reduced two plies save nodes (in this position from 8 plies on:
-    # at 7 the re-searches cost more than they save); with every ply full
-    # width (the medium level's way) they change nothing.
-    board = draughts.Board(
-        "W:W27,28,30,32,33,34,35,37,38,39,40,42,43,44,47:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,23"
-    )
-    t = context(board.variant).core
-    keys = context(board.variant).keys
-    pos = raw_position(board, t)
-    counted = {}
-    for late_deep in (0, _search.LATE_DEEP):
-        monkeypatch.setattr(_search, "LATE_DEEP", late_deep)
-        for full_width in (1, 9):
-            searcher = _search.searcher(t, keys)
-            result = searcher.iterate(pos, 9, full_width=full_width)
-            counted[bool(late_deep), full_width] = (searcher.nodes, result)
-    assert counted[True, 1][0] < counted[False, 1][0]
-    assert counted[True, 9] == counted[False, 9]
-
-
 def test_the_no_progress_rule_is_a_draw_inside_the_search() -> None:
     # International: 25 moves each (50 plies) of kings without a capture or
     # man move draw. At 50 reversible plies even three kings against one

@@ -461,10 +461,10 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
 
 /* Searcher._reduced */
 static int reduced(Search *s, const Pos *child, uint64_t key, int depth, int alpha, int ply,
-                   int reversible, int plies) {
-    s->reductions -= plies;
-    int score = -search(s, child, key, depth - plies, -alpha - 1, -alpha, ply + 1, reversible);
-    s->reductions += plies;
+                   int reversible) {
+    s->reductions--;
+    int score = -search(s, child, key, depth - 1, -alpha - 1, -alpha, ply + 1, reversible);
+    s->reductions++;
     return score;
 }
 
@@ -508,13 +508,10 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         int after = move->ncaps || own_men & BIT(move->origin) ? 0 : reversible + 1;
         int capture = move->ncaps != 0, crowned = move->crowned;
         int score;
-        /* Plies a late move is reduced by (Searcher.search). */
-        int r = s->late_deep > 0 && (int)i >= s->late_deep && s->reductions >= 2 ? 2 : 1;
         if (i == 0) {
             score = -search(s, &child, child_key, next_depth, -beta, -alpha, ply + 1, after);
         } else if (i >= LATE && depth >= 3 && s->reductions && !capture && !crowned &&
-                   ((score = reduced(s, &child, child_key, next_depth, alpha, ply, after, r)) <=
-                        alpha ||
+                   ((score = reduced(s, &child, child_key, next_depth, alpha, ply, after)) <= alpha ||
                     s->stopped || s->failed)) {
             /* a late move that a shallower search shows to be no better */
         } else {

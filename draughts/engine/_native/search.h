@@ -106,7 +106,6 @@ typedef struct {
     long long max_nodes;  /* -1: none */
     double deadline;     /* < 0: none */
     int enforce, reductions, threat_extensions;
-    int late_deep; /* Searcher.late_deep */
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
     /* Searcher.stop: set by another thread (Search.stop, holding the GIL

@@ -354,21 +354,16 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
 }
 
 /* The limits and counters of one call: (enforce, reductions,
- * threat_extensions, nodes, max_nodes, deadline, table_entries, late_deep). */
+ * threat_extensions, nodes, max_nodes, deadline, table_entries). */
 static int get_limits(Search *s, PyObject *limits) {
     PyObject *enforce, *nodes, *max_nodes, *deadline;
-    long reductions, threats, entries, late_deep;
+    long reductions, threats, entries;
     if (!PyArg_ParseTuple(limits,
-                          "OllOOOll;limits: (enforce, reductions, threat_extensions, nodes, "
-                          "max_nodes, deadline, table_entries, late_deep)",
+                          "OllOOOl;limits: (enforce, reductions, threat_extensions, nodes, "
+                          "max_nodes, deadline, table_entries)",
                           &enforce, &reductions, &threats, &nodes, &max_nodes, &deadline,
-                          &entries, &late_deep))
+                          &entries))
         return -1;
-    if (late_deep < 0 || late_deep > 100000) {
-        PyErr_Format(PyExc_ValueError, "late_deep must be from 0 to 100000, not %ld", late_deep);
-        return -1;
-    }
-    s->late_deep = (int)late_deep;
     if (entries < 1 || entries > 100000000) {
         PyErr_Format(PyExc_ValueError, "table_entries must be from 1 to 10**8, not %ld", entries);
         return -1;
