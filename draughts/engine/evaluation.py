@@ -21,12 +21,7 @@ and shifts each; only kings and far-advanced men are looked at one by one):
   right half (a lopsided position is hard to defend);
 - ``runaway``: men that no opposing piece can stop from crowning: no
   opposing piece in the widening cone in front of them and no opposing king;
-- ``king_mobility``: the squares the kings can move to;
-- ``crowning``: men one step from the crowning row with an empty square to
-  step to there. The quiescence search plays captures only, so a man that
-  crowns on the next move would otherwise count as a man at the horizon
-  (Moby Dam, https://github.com/rhalbersma/mobydam, values such a man at
-  well over a man for the same reason).
+- ``king_mobility``: the squares the kings can move to.
 
 Each feature has two weights, one for the opening (all men on the board) and
 one for the endgame (no men left); the score is the blend by the share of
@@ -72,31 +67,26 @@ FEATURES = (
     "imbalance",
     "runaway",
     "king_mobility",
-    "crowning",
 )
 """The names of the features, in the order of :meth:`Evaluator.features`."""
-
-CROWNING = 100
-"""The weight of ``crowning`` for large boards, in :data:`WEIGHTS` (set by
-hand and kept on a match's figures; the other families have none yet)."""
 
 # Per family: opening weights, then endgame weights, in FEATURES order.
 # Fitted by benchmarks/tune_evaluation.py (see its docstring for the data).
 WEIGHTS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     # 10x10 and larger boards, flying kings (international, frisian, canadian).
     "large": (
-        (100, 300, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5, CROWNING),
-        (100, 301, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8, CROWNING),
+        (100, 300, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5),
+        (100, 301, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8),
     ),
     # 8x8, flying kings (russian, brazilian, pool, czech, thai, ...).
     "flying": (
-        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6, 0),
-        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6, 0),
+        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6),
+        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6),
     ),
     # 8x8, short kings (english, italian, turkish, dama, ...).
     "short": (
-        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4, 0),
-        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6, 0),
+        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4),
+        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6),
     ),
 }
 
@@ -190,8 +180,6 @@ class Evaluator:
             rows(range(1, 1 + self.runaway_rows)),
         )
         self.cones = (self._cones(0), self._cones(1))
-        # The row before the crowning row, per colour.
-        self.crowning = (rows(range(height - 2, height - 1)), rows(range(1, 2)))
         # Per number of men on the board, the opening and endgame weights
         # blended by it (times men_at_start, which score() divides out); a
         # set-up position with more men than the start counts as the start.
@@ -209,15 +197,14 @@ class Evaluator:
         search loads them (:func:`draughts.engine._native.compiled_search`), which
         counts the same features from them: the planes, centre, back rows,
         edge, left and right halves, far halves, the men's step shifts, the
-        rows near crowning, the cones, the rows before crowning, the blended
-        weights, men at start, and the patterns' windows and weights (None
-        without patterns).
+        rows near crowning, the cones, the blended weights, men at start,
+        and the patterns' windows and weights (None without patterns).
 
         >>> import draughts
         >>> from draughts._context import context
         >>> data = evaluator(context(draughts.variant.RUSSIAN).core).data()
         >>> len(data), data[-2], data[-1]
-        (14, 24, None)
+        (13, 24, None)
         """
         return (
             self.planes,
@@ -230,7 +217,6 @@ class Evaluator:
             self.forward,
             self.near,
             self.cones,
-            self.crowning,
             self.blended,
             self.men_at_start,
             self.patterns.data() if self.patterns else None,
@@ -305,14 +291,6 @@ class Evaluator:
                 near ^= low
         if kings:
             total += w[11] * self._king_mobility(kings, empty)
-        ready = men & self.crowning[color]
-        if ready:
-            # The squares a man steps from onto an empty one: the empty
-            # squares moved by the opponent's steps (the same, reversed).
-            steps_from = 0
-            for shift in self.forward[1 - color]:
-                steps_from |= empty << shift if shift >= 0 else empty >> -shift
-            total += w[12] * (ready & steps_from).bit_count()
         return total
 
     def _king_mobility(self, kings: int, empty: int) -> int:

@@ -92,31 +92,6 @@ def test_features_of_a_runaway_man_and_a_king() -> None:
     assert dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1), strict=True))["runaway"] == 0
 
 
-@pytest.mark.parametrize(
-    ("fen", "white", "black"),
-    [
-        # International: 7 steps to 1 or 2; 10 is blocked on 4 and 5.
-        ("W:W7,10:B4,5,35", 1, 0),
-        # 6, on the edge, has only 1 to step to, and a black man is there.
-        ("W:W6:B1,35", 0, 0),
-        # Black's 44 is blocked on 49 and 50; 41 steps to 46 or 47.
-        ("B:W49,50,33:B44,41", 0, 1),
-        # Kings do not count, nor do men further back.
-        ("W:WK7,12,17:B35", 0, 0),
-    ],
-)
-def test_features_of_men_one_step_from_crowning(fen: str, white: int, black: int) -> None:
-    board = draughts.Board(fen, variant="international")
-    t = context(board.variant).core
-    e = evaluator(t)
-    _turn, m0, m1, k0, k1 = raw_position(board, t)
-    counts = [
-        dict(zip(FEATURES, e.features(c, *pieces), strict=True))["crowning"]
-        for c, pieces in ((0, (m0, k0, m1 | k1, k1)), (1, (m1, k1, m0 | k0, k0)))
-    ]
-    assert counts == [white, black]
-
-
 def test_custom_weights_change_the_score() -> None:
     # Only material: the start position is 0, a man ahead is 100.
     t = context(draughts.variant.INTERNATIONAL).core

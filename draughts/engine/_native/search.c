@@ -104,14 +104,6 @@ static long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb
         for (bb_t near = men & e->near[color]; near; near &= near - 1)
             if (!(e->cones[color][low_bit(near)] & opp)) total += w[10];
     if (kings) total += w[11] * king_mobility(r, kings, empty);
-    bb_t ready = men & e->crowning[color];
-    if (ready) {
-        /* The opponent's steps are the own ones reversed. */
-        bb_t steps_from = 0;
-        for (int i = 0; i < e->nshifts[1 - color]; i++)
-            steps_from |= moved(e, r, 1 - color, i, empty);
-        total += w[12] * popcount(ready & steps_from);
-    }
     return total;
 }
 

@@ -128,7 +128,7 @@ static int load_blended(SearchObject *o, PyObject *blended) {
         PyObject *row = PySequence_GetItem(blended, men);
         int failed = row == NULL || PySequence_Size(row) != N_FEATURES;
         if (failed && !PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "evaluation weights: 13 per row");
+            PyErr_SetString(PyExc_ValueError, "evaluation weights: 12 per row");
         for (int f = 0; !failed && f < N_FEATURES; f++) {
             PyObject *item = PySequence_GetItem(row, f);
             e->blended[men][f] = item ? PyLong_AsLongLong(item) : -1;
@@ -142,12 +142,12 @@ static int load_blended(SearchObject *o, PyObject *blended) {
 }
 
 /* (planes, centre, back, edge, left, right, far_half, shifts, near, cones,
- * crowning, blended, men_at_start, patterns): see Searcher's use of Evaluator. */
+ * blended, men_at_start, patterns): see Searcher's use of Evaluator. */
 static int load_evaluation(SearchObject *o, PyObject *data) {
     Evaluation *e = &o->evaluation;
     CoreObject *c = o->core;
-    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 14) {
-        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 14 values expected");
+    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 13) {
+        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 13 values expected");
         return -1;
     }
     PyObject **v = &PyTuple_GET_ITEM(data, 0);
@@ -157,10 +157,9 @@ static int load_evaluation(SearchObject *o, PyObject *data) {
         bits(c, v[4], &e->left, "left") < 0 || bits(c, v[5], &e->right, "right") < 0 ||
         pair_of_masks(c, v[6], e->far_half, "far_half") < 0 || load_shifts(o, v[7]) < 0 ||
         pair_of_masks(c, v[8], e->near, "near") < 0 || load_cones(o, v[9]) < 0 ||
-        pair_of_masks(c, v[10], e->crowning, "crowning") < 0 || load_blended(o, v[11]) < 0 ||
-        patterns_load(c, v[13], &e->patterns) < 0)
+        load_blended(o, v[10]) < 0 || patterns_load(c, v[12], &e->patterns) < 0)
         return -1;
-    e->men_at_start = PyLong_AsLongLong(v[12]);
+    e->men_at_start = PyLong_AsLongLong(v[11]);
     if (e->men_at_start < 1) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "men_at_start must be >= 1");
         return -1;
