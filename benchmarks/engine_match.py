@@ -201,6 +201,11 @@ def main() -> None:
     if args.openings.exists():
         fens = [line.strip() for line in args.openings.read_text().splitlines() if line.strip()]
     else:
+        # Every game from one position: say so, a match of repeats measures little.
+        print(
+            f"{args.openings}: not found, every game starts from the start position",
+            file=sys.stderr,
+        )
         fens = [draughts.Board(variant=args.variant).fen()]
     jobs = []
     for game in range(args.games):

@@ -21,7 +21,11 @@ ballots with both colours. Then each game is replayed by our rules and
 every position given to ``test/movegen``: it must list the same moves as
 ours (as many from each origin to each destination: its output names the
 landing squares, not the captured ones) and the move played must be one of
-them. Exits with status 1 if a game disagrees.
+them. Exits with status 1 if a game disagrees. Last, what Moby Dam's
+engine log (``engine.log`` in its folder, where it sends its standard
+output once it serves DXP) says of its searches: how many, the depth each
+reached on average (its last iteration, complete or not) and the nodes each
+took.
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ from collections import Counter
 from pathlib import Path
 
 from _opponents import OPENINGS, read_played, run_match
+
+# Lines of Moby Dam's engine log after each search (main/search.c prints them).
+REACHED = re.compile(r"^reached depth=(\d+) move=\d+", re.MULTILINE)
+NODES = re.compile(r"^nodes total=(\d+)", re.MULTILINE)
 
 # A move line of movegen's output: the move, then its landing squares.
 MOVE_LINE = re.compile(r"^(\d+)[-x](\d+) (\d+(?:[-x]\d+)+) *$")
@@ -94,6 +102,19 @@ def stop_follower(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+def search_figures(log: Path) -> str:
+    """Moby Dam's searches as its engine log reports them, in one line."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    depths = [int(d) for d in REACHED.findall(text)]
+    nodes = [int(n) for n in NODES.findall(text)]
+    if not depths:
+        return f"Moby Dam: no search reported in {log}"
+    line = f"Moby Dam: {len(depths)} searches, depth {sum(depths) / len(depths):.1f} on average"
+    if nodes:
+        line += f", {sum(nodes) / len(nodes):,.0f} nodes each"
+    return line
 
 
 def cross_check(pdn_path: Path, movegen: Path) -> int:
@@ -159,6 +180,7 @@ def main() -> int:
             )  # fmt: skip
         finally:
             stop_follower(follower)
+        print(search_figures(Path(folder.name) / "engine.log"))
         if status:
             return status
     return 1 if cross_check(pdn_path, movegen) else 0

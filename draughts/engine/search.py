@@ -96,6 +96,10 @@ THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""
 _LATE = 3  # moves from this one on (counting from 0) are searched reduced first
+LATE_DEEP = 6
+"""Late moves from this one on (counting from 0) are searched two plies
+shallower first where the line has two reductions left (0: one ply
+always)."""
 ASPIRATION = 50
 """The half width, in hundredths of a man, of the first window a depth is
 searched in around the previous depth's score (0: no windows); see
@@ -104,6 +108,12 @@ of ``benchmarks/positions.json``, 50 took 7 % fewer nodes than no windows,
 25 took 4 % fewer and 12 took 1 % more (``benchmarks/search_nodes.py``)."""
 ASPIRATION_DEPTH = 4
 """The first depth searched in an aspiration window."""
+PROBCUT = 90
+"""The margin, in hundredths of a man, of the pruning of
+:meth:`Searcher._probcut` (0: none)."""
+PROBCUT_DEPTH = 3
+"""The least depth a node is pruned at by :meth:`Searcher._probcut`."""
+_PROBCUT_SCORES = 10_000  # windows beyond 100 men are about game ends: never pruned
 KNOWN_WIN = WON - 1000
 """The score of a position an endgame bitbase says is won, less the plies
 to it: above every evaluation, below the forced game ends (a bitbase does
@@ -258,6 +268,14 @@ class Searcher:
         """How many more late move reductions the current line may make."""
         self.threat_extensions = THREAT_EXTENSIONS
         """How many more threatened quiet positions the line may answer."""
+        self.probcut = PROBCUT
+        """:data:`PROBCUT` when the searcher was made (0: no
+        :meth:`_probcut`)."""
+        self.late_deep = LATE_DEEP
+        """:data:`LATE_DEEP` when the searcher was made."""
+        # Probcut is left out while most men are on the board (opening
+        # positions are about structure, which a shallow search misjudges).
+        self.probcut_pieces = self.e.men_at_start * 4 // 5
         self.partial: tuple[int, RawMove] | None = None
         """The best root move of the iteration in progress, once it has
         beaten the previous iteration's first move."""
@@ -366,6 +384,15 @@ class Searcher:
                     or (bound == _UPPER and score <= alpha)
                 ):
                     return score
+        if (
+            beta - alpha == 1
+            and depth >= PROBCUT_DEPTH
+            and ply
+            and self.reductions
+            and self.probcut
+            and self._probcut(pos, key, depth, beta, ply, reversible)
+        ):
+            return beta
         moves = list(self.root) if ply == 0 and self.root is not None else legal(self.t, pos)
         if not moves:
             return self.sign * (ply - WIN)
@@ -393,7 +420,17 @@ class Searcher:
                 and self.reductions
                 and not move[2]
                 and not move[5]
-                and (score := self._reduced(child, child_key, next_depth, alpha, ply, after))
+                and (
+                    score := self._reduced(
+                        child,
+                        child_key,
+                        next_depth,
+                        alpha,
+                        ply,
+                        after,
+                        2 if 0 < self.late_deep <= i and self.reductions >= 2 else 1,
+                    )
+                )
                 <= alpha
             ):
                 pass  # a late move that a shallower search shows to be no better
@@ -426,14 +463,38 @@ class Searcher:
         return best
 
     def _reduced(
-        self, child: Position, key: int, depth: int, alpha: int, ply: int, reversible: int
+        self,
+        child: Position,
+        key: int,
+        depth: int,
+        alpha: int,
+        ply: int,
+        reversible: int,
+        plies: int,
     ) -> int:
         """Late move reduction: the null-window score of a late quiet move
-        searched one ply shallower (one of the line's allowed reductions)."""
-        self.reductions -= 1
-        score = -self.search(child, key, depth - 1, -alpha - 1, -alpha, ply + 1, reversible)
-        self.reductions += 1
+        searched ``plies`` shallower (as many of the line's allowed
+        reductions)."""
+        self.reductions -= plies
+        score = -self.search(child, key, depth - plies, -alpha - 1, -alpha, ply + 1, reversible)
+        self.reductions += plies
         return score
+
+    def _probcut(
+        self, pos: Position, key: int, depth: int, beta: int, ply: int, reversible: int
+    ) -> bool:
+        """Whether a null-window node may be cut without its full search:
+        a search of half the depth shows the position :attr:`probcut`
+        better than ``beta`` (ProbCut, in the simple form that Scan and
+        Moby Dam use: a margin instead of a fitted regression). Only past
+        the level's full-width depth (a line with reductions left), never
+        at the root, and not while most men are still on the board."""
+        if abs(beta) >= _PROBCUT_SCORES:
+            return False
+        if (pos[1] | pos[2] | pos[3] | pos[4]).bit_count() >= self.probcut_pieces:
+            return False
+        bound = beta + self.probcut
+        return self.search(pos, key, depth // 2, bound - 1, bound, ply, reversible) >= bound
 
     def _order(self, moves: list[RawMove], color: int, ply: int, tt_move: RawMove | None) -> None:
         """Sort ``moves`` best first: the table's move, then captures taking
@@ -702,6 +763,8 @@ class NativeSearcher(Searcher):
             self.max_nodes,
             self.deadline,
             self.table_entries,
+            self.probcut,
+            self.late_deep,
         )
         score, self.nodes, partial = self.compiled.run(
             pos, key, depth, alpha, beta, ply, reversible, root, limits

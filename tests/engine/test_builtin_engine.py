@@ -267,7 +267,7 @@ def test_levels_and_limits() -> None:
     assert builtin("easy").analyse(board).depth == 2
     assert builtin("medium").analyse(board).depth == 4
     # A time limit smaller than hard's minimum still completes 6 plies.
-    assert builtin("hard").analyse(board, Limit(time=0.001)).depth == 6
+    assert builtin("hard").analyse(board, Limit(time=0.001)).depth >= 6
     nodes = builtin("hard").analyse(board, Limit(nodes=5000, depth=40))
     assert isinstance(nodes, Analysis) and nodes.depth is not None and nodes.depth >= 6
     with pytest.raises(ValueError, match="unknown engine level 'expert'"):

@@ -120,6 +120,33 @@ def test_a_repetition_inside_the_search_is_a_draw() -> None:
     assert searcher.search(child, child_key, 3, -_search.WIN, _search.WIN, 1, 4) == 0
 
 
+@pytest.mark.parametrize(("name", "depth"), [("PROBCUT", 7), ("LATE_DEEP", 9)])
+def test_selectivity_only_past_the_full_width(
+    name: str, depth: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A middle game with fewer men than four fifths of the start (30 here,
+    # so that ProbCut may cut): searched with reductions from ply 1,
+    # ProbCut and the deeper late move reductions each save nodes (the
+    # latter only from 8 plies on in this position: at 7 its re-searches
+    # cost more than it saves);
+    # with every ply full width (the medium level) neither changes anything.
+    board = draughts.Board(
+        "W:W27,28,30,32,33,34,35,37,38,39,40,42,43,44,47:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,23"
+    )
+    t = context(board.variant).core
+    keys = context(board.variant).keys
+    pos = raw_position(board, t)
+    counted = {}
+    for value in (0, getattr(_search, name)):
+        monkeypatch.setattr(_search, name, value)
+        for full_width in (1, depth):
+            searcher = _search.searcher(t, keys)
+            result = searcher.iterate(pos, depth, full_width=full_width)
+            counted[bool(value), full_width] = (searcher.nodes, result)
+    assert counted[True, 1][0] < counted[False, 1][0]
+    assert counted[True, depth] == counted[False, depth]
+
+
 def test_the_no_progress_rule_is_a_draw_inside_the_search() -> None:
     # International: 25 moves each (50 plies) of kings without a capture or
     # man move draw. At 50 reversible plies even three kings against one

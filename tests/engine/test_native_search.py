@@ -407,7 +407,7 @@ def test_bad_input_is_refused() -> None:
     _, subject = _searchers(board)
     pos = raw_position(board, subject.t)
     key = subject.key_of(pos)
-    limits = (True, 0, 1, 0, None, None, 1000)
+    limits = (True, 0, 1, 0, None, None, 1000, 90, 6)
     compiled = subject.compiled
     with pytest.raises(ValueError, match="share a square"):
         compiled.run((0, pos[1], pos[1], 0, 0), key, 2, -10, 10, 0, 0, None, limits)

@@ -30,9 +30,9 @@ from draughts import _core
 from draughts._core.raw import RawMove
 
 Pos = tuple[int, int, int, int, int]
-Limits = tuple[bool, int, int, int, int | None, float | None, int]
+Limits = tuple[bool, int, int, int, int | None, float | None, int, int, int]
 """``(enforce, reductions, threat_extensions, nodes, max_nodes, deadline,
-table_entries)``."""
+table_entries, probcut, late_deep)``."""
 
 
 class CompiledSearch(Protocol):

@@ -36,7 +36,7 @@ class Search:
         ply: int,
         reversible: int,
         root: Sequence[int] | None,
-        limits: tuple[bool, int, int, int, int | None, float | None, int],
+        limits: tuple[bool, int, int, int, int | None, float | None, int, int, int],
         /,
     ) -> tuple[int | None, int, tuple[int, RawMove] | None]: ...
     def table_move(self, pos: tuple[int, int, int, int, int], key: int, /) -> RawMove | None: ...

@@ -25,6 +25,8 @@
 #define CHECK_EVERY 1024
 #define MAX_EXTENDED_PLY 60
 #define LATE 3
+#define PROBCUT_DEPTH 3       /* search.PROBCUT_DEPTH */
+#define PROBCUT_SCORES 10000 /* search._PROBCUT_SCORES */
 /* The Python killers' list length; deeper plies grow it. */
 #define KILLER_PLIES (MAX_EXTENDED_PLY + 64)
 
@@ -182,6 +184,7 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     memset(s, 0, sizeof *s);
     s->r = r, s->e = e;
     s->no_progress = -1;
+    s->probcut_pieces = (int)(e->men_at_start * 4 / 5);
     memset(s->endings, -1, sizeof s->endings);
     s->tt_cap = 4096;
     s->tt = calloc(s->tt_cap, sizeof *s->tt);
@@ -453,11 +456,21 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
 
 /* Searcher._reduced */
 static int reduced(Search *s, const Pos *child, uint64_t key, int depth, int alpha, int ply,
-                   int reversible) {
-    s->reductions--;
-    int score = -search(s, child, key, depth - 1, -alpha - 1, -alpha, ply + 1, reversible);
-    s->reductions++;
+                   int reversible, int plies) {
+    s->reductions -= plies;
+    int score = -search(s, child, key, depth - plies, -alpha - 1, -alpha, ply + 1, reversible);
+    s->reductions += plies;
     return score;
+}
+
+/* Searcher._probcut: whether a half-depth search shows p s->probcut better
+ * than beta (the caller checks the window, depth, ply and reductions). */
+static int probcut(Search *s, const Pos *p, uint64_t key, int depth, int beta, int ply,
+                   int reversible) {
+    if (beta >= PROBCUT_SCORES || beta <= -PROBCUT_SCORES) return 0;
+    if (popcount(p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3]) >= s->probcut_pieces) return 0;
+    int bound = beta + s->probcut;
+    return search(s, p, key, depth / 2, bound - 1, bound, ply, reversible) >= bound;
 }
 
 /* Whether the line or the game repeats key at ply (Searcher.search). */
@@ -500,10 +513,13 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         int after = move->ncaps || own_men & BIT(move->origin) ? 0 : reversible + 1;
         int capture = move->ncaps != 0, crowned = move->crowned;
         int score;
+        /* Plies a late move is reduced by (Searcher.search). */
+        int r = s->late_deep > 0 && (int)i >= s->late_deep && s->reductions >= 2 ? 2 : 1;
         if (i == 0) {
             score = -search(s, &child, child_key, next_depth, -beta, -alpha, ply + 1, after);
         } else if (i >= LATE && depth >= 3 && s->reductions && !capture && !crowned &&
-                   ((score = reduced(s, &child, child_key, next_depth, alpha, ply, after)) <= alpha ||
+                   ((score = reduced(s, &child, child_key, next_depth, alpha, ply, after, r)) <=
+                        alpha ||
                     s->stopped || s->failed)) {
             /* a late move that a shallower search shows to be no better */
         } else {
@@ -579,6 +595,12 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         int score = table_cut(found, depth, alpha, beta, ply, &decided);
         if (decided) return score;
         entry = *found;
+    }
+    /* found may move when the table grows below: only entry is read after. */
+    if (beta - alpha == 1 && depth >= PROBCUT_DEPTH && ply && s->reductions && s->probcut) {
+        int cut = probcut(s, p, key, depth, beta, ply, reversible);
+        if (s->stopped || s->failed) return 0;
+        if (cut) return beta;
     }
     Ply *here = ply_at(s, ply);
     long n = here == NULL ? -1 : node_moves(s, here, p, ply, found ? &entry : NULL);

@@ -106,6 +106,8 @@ typedef struct {
     long long max_nodes;  /* -1: none */
     double deadline;     /* < 0: none */
     int enforce, reductions, threat_extensions;
+    int probcut, probcut_pieces; /* Searcher.probcut and .probcut_pieces */
+    int late_deep;               /* Searcher.late_deep */
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
     /* Searcher.stop: set by another thread (Search.stop, holding the GIL

@@ -353,16 +353,24 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
 }
 
 /* The limits and counters of one call: (enforce, reductions,
- * threat_extensions, nodes, max_nodes, deadline, table_entries). */
+ * threat_extensions, nodes, max_nodes, deadline, table_entries, probcut,
+ * late_deep). */
 static int get_limits(Search *s, PyObject *limits) {
     PyObject *enforce, *nodes, *max_nodes, *deadline;
-    long reductions, threats, entries;
+    long reductions, threats, entries, margin, late_deep;
     if (!PyArg_ParseTuple(limits,
-                          "OllOOOl;limits: (enforce, reductions, threat_extensions, nodes, "
-                          "max_nodes, deadline, table_entries)",
+                          "OllOOOlll;limits: (enforce, reductions, threat_extensions, nodes, "
+                          "max_nodes, deadline, table_entries, probcut, late_deep)",
                           &enforce, &reductions, &threats, &nodes, &max_nodes, &deadline,
-                          &entries))
+                          &entries, &margin, &late_deep))
         return -1;
+    if (margin < 0 || margin > 100000 || late_deep < 0 || late_deep > 100000) {
+        PyErr_Format(PyExc_ValueError,
+                     "probcut and late_deep must be from 0 to 100000, not %ld and %ld", margin,
+                     late_deep);
+        return -1;
+    }
+    s->probcut = (int)margin, s->late_deep = (int)late_deep;
     if (entries < 1 || entries > 100000000) {
         PyErr_Format(PyExc_ValueError, "table_entries must be from 1 to 10**8, not %ld", entries);
         return -1;
