@@ -43,7 +43,6 @@ SOURCES = {
     "flying": ("russian", ["russian/*.pdn", "brazilian/*.pdn"]),
     "short": ("english", ["english/*.pdn"]),
 }
-WHITE_SCORE = {"1-0": 1.0, "2-0": 1.0, "0-1": 0.0, "0-2": 0.0, "1/2-1/2": 0.5, "1-1": 0.5}
 
 
 def samples(family: str, max_games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -60,9 +59,11 @@ def samples(family: str, max_games: int) -> tuple[np.ndarray, np.ndarray, np.nda
                     game = pdn.read_game(handle, variant=variant)
                     if game is None:
                         break
-                    result = WHITE_SCORE.get(game.headers.get("Result", "*"))
-                    if result is None or game.errors:
+                    # White's points (English results give Black's first).
+                    points = pdn.result_points(game.headers.get("Result", "*"), variant)
+                    if points is None or points == (0.0, 0.0) or game.errors:
                         continue
+                    result = points[0]
                     games += 1
                     _add_game(game, result, rows, material, results)
     print(f"{family}: {games} games, {len(rows)} positions", file=sys.stderr)

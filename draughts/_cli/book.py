@@ -34,15 +34,6 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="keep a move only if this many games played it (default 1)",
     )
     build.add_argument(
-        "--results",
-        choices=["pdn", "first-player"],
-        default="pdn",
-        help=(
-            "whose score a result's first number is: White's (pdn, the default) or the "
-            "first mover's (first-player: English checkers archives, where 1-0 is Black's win)"
-        ),
-    )
-    build.add_argument(
         "--out", required=True, help="the book file to write (gzip-compressed if it ends in .gz)"
     )
     build.set_defaults(run=run)
@@ -55,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     start = time.monotonic()
     try:
-        book = build(args.files, args.plies, min_games=args.min_games, results=args.results)
+        book = build(args.files, args.plies, min_games=args.min_games)
         book.save(args.out)
     except OSError as error:
         print(f"draughts book: {error}", file=sys.stderr)

@@ -46,14 +46,14 @@ import json
 import os
 import random
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 import attrs
 
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn import Game, open_pdn, read_game
-from draughts.pdn.writer import normal_result
+from draughts.pdn.writer import result_points
 from draughts.piece import WHITE
 from draughts.variant import find_variant
 
@@ -124,9 +124,6 @@ def move_text(move: Move) -> str:
 
 _Key = tuple[str, int]  # (variant name, position key)
 
-Results = Literal["pdn", "first-player"]
-"""How :func:`build` reads a game's result (see there)."""
-
 
 class Book:
     """Book moves by position: ``entries`` maps (variant name, position key)
@@ -185,16 +182,12 @@ class Book:
         games: Iterable[Game],
         plies: int = 16,
         min_games: int = 1,
-        results: Results = "pdn",
     ) -> Book:
         """The book of ``games``' first ``plies`` plies, keeping the moves
-        played in at least ``min_games`` games, their results read as
-        ``results`` says (see :func:`build`)."""
-        if results not in ("pdn", "first-player"):
-            raise ValueError(f"results must be 'pdn' or 'first-player', not {results!r}")
+        played in at least ``min_games`` games (see :func:`build`)."""
         counts: dict[_Key, dict[str, list[int]]] = {}
         for game in games:
-            _count_game(game, plies, counts, results == "first-player")
+            _count_game(game, plies, counts)
         entries: dict[_Key, tuple[BookEntry, ...]] = {}
         for key, moves in counts.items():
             kept = [BookEntry(text, *c) for text, c in moves.items() if c[0] >= min_games]
@@ -250,28 +243,25 @@ class Book:
         return _read_lines(io.StringIO(text), source)
 
 
-def _count_game(
-    game: Game, plies: int, counts: dict[_Key, dict[str, list[int]]], first_player: bool
-) -> None:
+def _count_game(game: Game, plies: int, counts: dict[_Key, dict[str, list[int]]]) -> None:
     """Add the first ``plies`` plies of ``game``'s main line to ``counts``:
     per position and move, [games, wins, draws, losses] of the mover."""
     try:
         board = game.board()
     except ValueError:
         return  # a bad FEN or variant: the reader reported it in game.errors
-    result = normal_result(game.headers.get("Result", "*"), "international")
-    if first_player and board.variant.first_color != WHITE:
-        result = {"2-0": "0-2", "0-2": "2-0"}.get(result or "", result)
+    # White's and Black's points, the first number read as the first player's.
+    points = result_points(game.headers.get("Result", "*"), board.variant)
     name = board.variant.name
     for move in game.mainline_moves()[:plies]:
         row = counts.setdefault((name, board.position_key), {}).setdefault(
             move_text(move), [0, 0, 0, 0]
         )
         row[0] += 1
-        if result == "1-1":
+        if points == (0.5, 0.5):
             row[2] += 1
-        elif result in ("2-0", "0-2"):
-            row[1 if (result == "2-0") == (board.turn == WHITE) else 3] += 1
+        elif points in ((1.0, 0.0), (0.0, 1.0)):
+            row[1 if (points[0] == 1.0) == (board.turn == WHITE) else 3] += 1
         board.push(move)
 
 
@@ -327,7 +317,6 @@ def build(
     plies: int = 16,
     *,
     min_games: int = 1,
-    results: Results = "pdn",
 ) -> Book:
     """The book of the games in the PDN ``files``: every position of the
     first ``plies`` plies of each game's main line (from its FEN tag, else
@@ -335,22 +324,19 @@ def build(
     games. Each game is read in the variant the PDN reader decides for it;
     the moves of a game up to its first error count, the rest does not.
 
-    ``results="pdn"`` reads a result's first number as White's score, as
-    PDN 3.0 and :meth:`draughts.outcome.Outcome.result` do;
-    ``"first-player"`` as the score of the side that moves first, as the
-    archives of English checkers write it (``1-0`` a win for Black, who
-    starts there): in the Open Checkers Archive 2.0, of the decided games
-    among its first 400 that end with one side ahead in material, 53 have
-    the side ahead as the first player's result, 5 the other way. Both are
-    the same for variants where White starts.
+    A result's first number is the score of the side that moves first, as
+    :func:`draughts.pdn.result_points` reads it (``1-0`` is a win of Black
+    in English draughts): in the Open Checkers Archive 2.0, of the decided
+    games among its first 400 that end with one side ahead in material, 53
+    have the side ahead as the first player's result, 5 the other way.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "g.pdn")
     >>> with open(path, "w") as file:
     ...     _ = file.write('[GameType "21"]\\n1. 11-15 23-19 1-0\\n')
     >>> book = build([path], plies=1)
-    >>> len(book), book.entries.popitem()[1]
-    (1, (BookEntry(move='11-15', games=1, wins=0, draws=0, losses=1),))
+    >>> len(book), book.entries.popitem()[1]  # Black played 11-15 and won
+    (1, (BookEntry(move='11-15', games=1, wins=1, draws=0, losses=0),))
 
     :raises OSError: if a file cannot be read.
     """
@@ -363,7 +349,7 @@ def build(
                 while (game := read_game(handle)) is not None:
                     yield game
 
-    return Book.from_games(games(), plies, min_games, results)
+    return Book.from_games(games(), plies, min_games)
 
 
 def default_book() -> Book:

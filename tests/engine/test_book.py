@@ -44,14 +44,16 @@ def _replayed(paths: list[Path], plies: int) -> Counter[tuple[str, int, str, str
             while (game := draughts.pdn.read_game(handle)) is not None:
                 board = game.board()
                 result = game.headers.get("Result", "*")
-                white = {"2-0": 1, "1-0": 1, "0-2": 0, "0-1": 0}.get(result)
+                # The first number is the score of the variant's first player.
+                first_won = {"2-0": 1, "1-0": 1, "0-2": 0, "0-1": 0}.get(result)
+                first = board.variant.first_color
                 for move in game.mainline_moves()[:plies]:
                     if result in ("1-1", "1/2-1/2"):
                         outcome = "draw"
-                    elif white is None:
+                    elif first_won is None:
                         outcome = "none"
                     else:
-                        outcome = "win" if white == (board.turn == draughts.WHITE) else "loss"
+                        outcome = "win" if first_won == (board.turn == first) else "loss"
                     counts[board.variant.name, board.position_key, move_text(move), outcome] += 1
                     board.push(move)
     return counts
@@ -77,7 +79,7 @@ def test_mixed_file_read_back(tmp_path: Path) -> None:
     assert _book_counts(book) == _replayed([path], 4)
     english = draughts.Board(variant="english")
     ((move, entry),) = book.moves(english)
-    assert (str(move), entry) == ("11-15", BookEntry("11-15", 2, 0, 1, 1))  # White won
+    assert (str(move), entry) == ("11-15", BookEntry("11-15", 2, 1, 1, 0))  # Black won ("1-0")
     ((move, entry),) = book.moves(draughts.Board())
     assert entry == BookEntry("32-28", 2, 0, 0, 1)  # White lost one, one had no result
     for name in ("book.jsonl", "book.jsonl.gz"):
@@ -220,15 +222,9 @@ def test_default_book_covers_both_variants() -> None:
     assert names["international"] > 500 and names["english"] > 5000
 
 
-def test_first_player_results(tmp_path: Path) -> None:
+def test_results_give_the_first_players_score_first(tmp_path: Path) -> None:
     path = tmp_path / "mixed.pdn"
     path.write_text(_MIXED)
-    pdn = build([path], plies=4)
-    first = build([path], plies=4, results="first-player")
+    book = build([path], plies=4)
     english = draughts.Board(variant="english")  # Black starts: "1-0" is Black's win
-    assert first.moves(english)[0][1] == BookEntry("11-15", 2, 1, 1, 0)
-    assert pdn.moves(english)[0][1] == BookEntry("11-15", 2, 0, 1, 1)
-    international = draughts.Board()  # White starts: the same either way
-    assert first.moves(international) == pdn.moves(international)
-    with pytest.raises(ValueError, match="first-player"):
-        build([path], results="black")  # type: ignore[arg-type]
+    assert book.moves(english)[0][1] == BookEntry("11-15", 2, 1, 1, 0)
