@@ -418,7 +418,7 @@ def _copied(
         if source < 0:
             game_rows = read.kept[int(kept[first])][0].rows
             read_rows = _compact.from_states(lay, [cast(State, state) for state, _, _ in game_rows])
-            for column, part in zip(positions, read_rows, strict=True):
+            for column, part in zip(columns[: len(positions)], read_rows, strict=True):
                 column[row:end] = part
             actions[row:end] = [action for _, action, _ in game_rows]
             white[row:end] = [is_white for _, _, is_white in game_rows]

@@ -318,9 +318,10 @@ class _Rows:
         lay = layout(self.variant)
         states = self.states
         compact = _compact.empty(lay, len(states) + len(self.positions))
+        columns: tuple[npt.NDArray[np.generic], ...] = compact
         for start in range(0, len(states), _CHUNK):
             read = _compact.from_states(lay, states[start : start + _CHUNK])
-            for column, part in zip(compact, read, strict=True):
+            for column, part in zip(columns, read, strict=True):
                 column[start : start + _CHUNK] = part
         if self.positions:  # one kind of row per dataset: these are all of them
             for k, column in enumerate(compact):
