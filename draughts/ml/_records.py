@@ -238,17 +238,23 @@ def _columns(
     looked = False
     fast: list[int] = []  # the games sent to C, and their movetexts' spans
     spans = array("q")
+
+    def sent_to_c(number: int, native: _Native, wanted: Variant) -> bool:
+        """Whether game ``number`` goes to C (its span noted), not to the reader."""
+        end = starts[number + 1].offset if number + 1 < len(starts) else len(data)
+        position = _span(data, starts[number].offset, end, native, wanted, encoding)
+        if position < 0:
+            return False
+        fast.append(number)
+        spans.extend((position, end))
+        return True
+
     for number, start in enumerate(starts):
         if wanted is not None and not looked:
             native, looked = _native(wanted, perspective), True
         if native is not None:
             assert wanted is not None
-            end = starts[number + 1].offset if number + 1 < len(starts) else len(data)
-            position = _span(data, start.offset, end, native, wanted, encoding)
-            if position >= 0:
-                fast.append(number)
-                spans.append(position)
-                spans.append(end)
+            if sent_to_c(number, native, wanted):
                 continue
         game = read.game(start, wanted)
         if game is None:
@@ -262,12 +268,7 @@ def _columns(
             # file's first game, and may be the dataset's arrays as they are.
             native, looked = _native(wanted, perspective), True
             if native is not None:
-                end = starts[number + 1].offset if number + 1 < len(starts) else len(data)
-                position = _span(data, start.offset, end, native, wanted, encoding)
-                if position >= 0:
-                    fast.append(number)
-                    spans.append(position)
-                    spans.append(end)
+                sent_to_c(number, native, wanted)
     if wanted is None:
         return _assemble(find_variant("international"), read, None, [], len(starts), None)
     replayed = None
@@ -417,7 +418,9 @@ def _copied(
         end = int(firsts[after - 1] + counts[after - 1])
         if source < 0:
             game_rows = read.kept[int(kept[first])][0].rows
-            read_rows = _compact.from_states(lay, [cast(State, state) for state, _, _ in game_rows])
+            read_rows: tuple[npt.NDArray[np.generic], ...] = _compact.from_states(
+                lay, [cast(State, state) for state, _, _ in game_rows]
+            )
             for column, part in zip(columns[: len(positions)], read_rows, strict=True):
                 column[row:end] = part
             actions[row:end] = [action for _, action, _ in game_rows]

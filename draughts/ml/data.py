@@ -320,7 +320,9 @@ class _Rows:
         compact = _compact.empty(lay, len(states) + len(self.positions))
         columns: tuple[npt.NDArray[np.generic], ...] = compact
         for start in range(0, len(states), _CHUNK):
-            read = _compact.from_states(lay, states[start : start + _CHUNK])
+            read: tuple[npt.NDArray[np.generic], ...] = _compact.from_states(
+                lay, states[start : start + _CHUNK]
+            )
             for column, part in zip(columns, read, strict=True):
                 column[start : start + _CHUNK] = part
         if self.positions:  # one kind of row per dataset: these are all of them
