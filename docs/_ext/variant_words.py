@@ -226,9 +226,10 @@ def written(v: Variant) -> str:
     win, draw, loss = (
         ("2-0", "1-1", "0-2") if v.result_style == "international" else ("1-0", "1/2-1/2", "0-1")
     )
+    first = "White's" if v.first_color == WHITE else "Black's, the first player's,"
     return (
         f"captures written with ``{v.capture_separator}``; "
-        f"results ``{win}``, ``{draw}``, ``{loss}`` (White's score first)"
+        f"results ``{win}``, ``{draw}``, ``{loss}`` ({first} score first)"
     )
 
 
@@ -310,7 +311,7 @@ RULE_ROWS: tuple[RuleRow, ...] = (
         ("reverse_in_capture",),
     ),
     ("Flying king's landing", _landing, ("must_land_to_continue",)),
-    ("Notation", written, ("capture_separator", "result_style")),
+    ("Notation", written, ("capture_separator", "result_style", "first_color")),
     ("Goal", goal, ("goal",)),
     ("Draw rules", _draws, ("draw_rules",)),
 )
