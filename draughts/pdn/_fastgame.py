@@ -96,7 +96,10 @@ def _named(gametype: str | None, variant_tag: str | None) -> str | None:
 # handful.
 _PlainEntry = tuple["Variant | None", tuple[Setup, ...], "str | None"]
 _PLAIN: dict[tuple[str | None, str | None, str | None], _PlainEntry | None] = {}
-_UNSEEN: _PlainEntry = (None, (), None)  # (compared by identity)
+# Compared by identity, so built at run time: as a literal the compiler made
+# it the very tuple _plain answers for records whose moves decide, and those
+# were looked up afresh every time.
+_UNSEEN: _PlainEntry = (None, tuple(), None)
 
 
 def _plain(
@@ -104,16 +107,33 @@ def _plain(
 ) -> _PlainEntry | None:
     """:data:`_PLAIN`'s entry for those tags and ``default``, kept."""
     entry: _PlainEntry | None = (None, (), None)
-    if (gametype or "").strip() or (variant_tag or "").strip() or default is not None:
-        named = None
-        if (gametype or "").strip() or (variant_tag or "").strip():
-            named = _named(gametype, variant_tag)
+    tagged = bool((gametype or "").strip() or (variant_tag or "").strip())
+    if tagged or default is not None:
+        named = _named(gametype, variant_tag) if tagged else None
         variant = _tagged(gametype, variant_tag, default)
         setup = None if variant is None else setup_of(variant, None)
         entry = None if variant is None or setup is None else (variant, (setup,), named)
     if len(_PLAIN) < 256:
         _PLAIN[(gametype, variant_tag, default)] = entry
     return entry
+
+
+def _head(text: str, default: str | None) -> tuple[int, str | None, _PlainEntry] | None:
+    """Where the record's movetext starts, its Event and what its tags decide
+    (:data:`_PLAIN`'s entry); None where the reader reads it."""
+    record_tags = _native.record_tags
+    if record_tags is None:
+        return None
+    # The tags, each alone on its line with a plain value, as the reader
+    # reads them (a regular expression took a quarter of the time here).
+    tags = record_tags(text)
+    if tags is None:
+        return None  # a FEN tag, or a variant's tag twice: the reader's
+    start, event, gametype, variant_tag = tags
+    plain = _PLAIN.get((gametype, variant_tag, default), _UNSEEN)
+    if plain is _UNSEEN:
+        plain = _plain(gametype, variant_tag, default)
+    return None if plain is None else (start, event, plain)
 
 
 def _starters(first: str, numbers: int) -> Starters:
@@ -143,21 +163,12 @@ def fast_game(text: str, default: str | None) -> FastGame | None:
     else as ``default`` (a variant's name), else as its evidence chooses;
     None where the reader must read it (see the module)."""
     # The commonest record (its variant named by its tags or the caller)
-    # checked here in one frame: the calls of _fast were a third of the
-    # time around the native checks of the International corpus.
-    record_tags = _native.record_tags
-    if record_tags is None:
+    # checked here, not through _fast: the calls of _fast were a third of
+    # the time around the native checks of the International corpus.
+    head = _head(text, default)
+    if head is None:
         return None
-    tags = record_tags(text)
-    if tags is None:
-        return None
-    start, event, gametype, variant_tag = tags
-    plain = _PLAIN.get((gametype, variant_tag, default), _UNSEEN)
-    if plain is _UNSEEN:
-        plain = _plain(gametype, variant_tag, default)
-    if plain is None:
-        return None
-    variant, setups, named = plain
+    start, event, (variant, setups, named) = head
     choice = None
     if variant is None:  # the moves decide
         inferred = _inferred(text, start, None)
@@ -184,21 +195,10 @@ def _fast(text: str, default: str | None, final: bool | None) -> _Found | None:
     line where it is true. A game inferred with a first move and squares
     seen for the first time answers check_each's all the same (its
     candidates are replayed before they are kept for infer_each)."""
-    record_tags = _native.record_tags
-    if record_tags is None:
+    head = _head(text, default)
+    if head is None:
         return None
-    # The tags, each alone on its line with a plain value, as the reader
-    # reads them (a regular expression took a quarter of the time here).
-    tags = record_tags(text)
-    if tags is None:
-        return None  # a FEN tag, or a variant's tag twice: the reader's
-    start, event, gametype, variant_tag = tags
-    plain = _PLAIN.get((gametype, variant_tag, default), _UNSEEN)
-    if plain is _UNSEEN:
-        plain = _plain(gametype, variant_tag, default)
-    if plain is None:
-        return None
-    variant, setups, named = plain
+    start, event, (variant, setups, named) = head
     if variant is None:  # the moves decide
         found = _inferred(text, start, final)
         if found is None:
