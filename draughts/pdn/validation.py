@@ -53,6 +53,7 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from sys import intern
 from typing import IO, Any
 
 import attrs
@@ -306,9 +307,13 @@ def check(
         if choice is not None:
             decided_by = "guess" if choice.alike else "evidence"  # "guess" until the file settles
             reason = choice.reason
-        offset, line, column, number = start
+        offset, line, _, number = start
         report = (file, number, offset, line, read_as, decided_by, reason, plies, errors, warnings)
-        yield report, (offset, line, column, number), seen_fields(event, named, choice)
+        if choice is None:  # seen_fields' answer, without the call (most games)
+            seen: SeenFields = (event if event is None else intern(event), named, None)
+        else:
+            seen = seen_fields(event, named, choice)
+        yield report, start, seen
 
 
 def _checked(path: str, name: str, chunk: Chunk | None, variant: str | None) -> Iterator[Flat]:
@@ -435,11 +440,17 @@ class Tally:
         self.warnings: list[PdnError] = []
 
     def add(self, report: GameReport) -> None:
-        self.add_fields(report.plies, report.variant, report.decided_by)
+        # add_fields' counting, without the call (validating the International
+        # corpus: 2 % of the time).
+        self.games += 1
+        self.plies += report.plies
+        self.variants[report.variant] += 1
+        self.decided[report.decided_by] += 1
         if report.errors:
             self.bad += 1
             self.kinds.update({e.kind for e in report.errors})
-        self.warnings += report.warnings
+        if report.warnings:
+            self.warnings += report.warnings
 
     def add_fields(self, plies: int, variant: str, decided_by: str) -> None:
         """Count a game without errors or warnings."""

@@ -167,6 +167,30 @@ def test_what_the_fast_path_leaves_to_the_reader(text: str) -> None:
 
 
 @native
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. 32-28 19-23 1-1",  # a result the shape of a move
+        "1. 32-28\t19-23\r\n2. 28x19 14x23 2-0",  # other blanks between moves
+        "1.32-28 19-23 2.28x19 14x23 0-2",  # numbers stuck to moves
+        "1. 32-28 19-23 2... 28x19 *",  # a black move number
+        "1. 32-285 *",  # a square of three digits
+        "1. 123-4 *",
+        "1. 32-28 19-23 2. 28x19 x10 *",  # a route going on past a blank
+        "1. 32-28 19-23 2. 28x19-10 *",  # both separators
+        "1. 32 -28 19-23 *",  # a blank before the separator
+        "1. 32-28 19-23",  # no result
+        "1. 32-28 {c} 19-23 $1 2. 28x19 14x23 *",
+        "1. 01-28 *",
+        "1. 32-28 19-23 2. 28x19 14x23 3. 1-7 *",
+    ],
+)
+def test_the_common_moves_read_in_one_pass_agree_with_the_reader(text: str) -> None:
+    for variant in (INTERNATIONAL, ENGLISH):
+        agree(text, variant, None)
+
+
+@native
 def test_a_move_written_with_the_wrong_separator_replays_but_is_not_clean() -> None:
     text = "1. 32x28 19-23 *"
     assert _fastcheck.fast_replay(text, INTERNATIONAL, None, None) == (True, 2)
@@ -227,6 +251,11 @@ MOVETEXT = st.lists(
             "17-21",
             "21x30",
             "99-98",
+            "1-1",
+            "9-14",
+            "\t",
+            "\r\n",
+            "123-4",
         ]
     ),
     max_size=30,

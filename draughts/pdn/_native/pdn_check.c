@@ -328,6 +328,51 @@ static int movetext_add(Movetext *m, const int *written, int count, int capture,
     return 0;
 }
 
+static int is_blank_byte(Py_UCS1 c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+/* The commonest text read in one pass, from *at: ASCII blanks, move
+ * numbers ("12.", "12...") and moves of two numbers written with "-" or
+ * "x" and followed by a blank or the end ("32-28"), each read as
+ * next_move and move_at read it. It stops (*at there) at anything else (a
+ * result, a comment, a NAG, a route, a blank before a separator), which
+ * the general loop reads. 0, or -1 out of memory. (A third of the
+ * instructions of read_movetext on the International corpus, 19.8M
+ * before: callgrind, benchmarks/records.py's intl-api row.) */
+static int common_moves(const Reader *r, Py_ssize_t *at, Movetext *m) {
+    const Py_UCS1 *s = r->s;
+    Py_ssize_t n = r->len, i = *at;
+    for (;;) {
+        while (i < n && is_blank_byte(s[i])) i++;
+        if (i >= n || !is_dig(s[i])) break;
+        Py_ssize_t j = i + 1;
+        while (j < n && is_dig(s[j])) j++;
+        if (j < n && s[j] == '.') { /* a move number: [0-9]+\.(\.\.)? */
+            i = j + 1;
+            if (ch(r, i) == '.' && ch(r, i + 1) == '.') i += 2;
+            continue;
+        }
+        /* A move [1-9][0-9]?[-x][1-9][0-9]? then a blank or the end, not
+         * a result ("1-1") and not going on past blanks ("26x17 x10"). */
+        if (s[i] == '0' || j - i > 2 || j >= n || (s[j] != '-' && s[j] != 'x')) break;
+        int capture = s[j] == 'x';
+        if (!capture && s[i] <= '2' && result_at(r, i)) break;
+        Py_ssize_t k = j + 1, e = k + 1;
+        if (k >= n || s[k] < '1' || s[k] > '9') break;
+        if (e < n && is_dig(s[e])) e++;
+        if (e < n && !is_blank_byte(s[e])) break;
+        Py_UCS4 after = ch(r, blanks(r, e));
+        if (after == '-' || after == 'x') break;
+        int written[2] = {s[i] - '0', s[k] - '0'};
+        if (j - i == 2) written[0] = 10 * written[0] + s[i + 1] - '0';
+        if (e - k == 2) written[1] = 10 * written[1] + s[k + 1] - '0';
+        if (m->first < 0) m->first = i;
+        if (movetext_add(m, written, 2, capture, e) < 0) return -1;
+        i = e;
+    }
+    *at = i;
+    return 0;
+}
+
 /* Read the moves from `start` up to the end, or up to what this loop does
  * not read (then state C_UNKNOWN; a replay that gets there without an error
  * answers that). A NAG before the first move is the reader's to report.
@@ -336,6 +381,7 @@ static int read_movetext(const Reader *r, Py_ssize_t start, Movetext *m) {
     int written[MAX_WRITTEN], capture;
     m->result[0] = m->result[1] = m->first = -1;
     for (Py_ssize_t i = start;;) {
+        if (common_moves(r, &i, m) < 0) return -1;
         int next = next_move(r, &i, m->len > 0, m->result);
         if (next != C_MOVE) {
             m->state = next;
