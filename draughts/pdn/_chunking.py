@@ -10,7 +10,7 @@ import bisect
 import contextlib
 import io
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, NamedTuple
 
 from draughts.pdn.lexer import forget
@@ -64,24 +64,50 @@ def chunks(
     limit = 0
     number = 1
     for batch in scanner.batches():
-        for index in range(0, len(batch), 4):
-            offset = batch[index]
-            if first is not None and offset < limit:
-                starts.append(GameStart(offset, batch[index + 1], batch[index + 2], number))
-            else:
-                start = GameStart(offset, batch[index + 1], batch[index + 2], number)
-                if first is not None:
-                    end = batch[index + 3]
-                    data = scanner.kept(first.offset, end)
-                    yield Chunk(
-                        first, len(starts), end, data, chunk_encoding(scanner, first), starts
-                    )
-                first, starts, limit = start, [start], offset + sized(offset)
-            number += 1
+        # A batch's games taken a run at a time, the run's end found by
+        # bisection, as _cut takes them (a Python step a game was a third
+        # of the time of cutting the International corpus into pieces).
+        offsets = batch[0::4]
+        at = 0
+        while at < len(offsets):
+            if first is not None:
+                cut = bisect.bisect_left(offsets, limit, at)  # the games before it are in the run
+                starts += _starts(batch, at, cut, number)
+                number += cut - at
+                if cut == len(offsets):
+                    break
+                end = batch[4 * cut + 3]
+                data = scanner.kept(first.offset, end)
+                yield Chunk(first, len(starts), end, data, chunk_encoding(scanner, first), starts)
+                at = cut
+            offset = batch[4 * at]
+            first = GameStart(offset, batch[4 * at + 1], batch[4 * at + 2], number)
+            starts, limit, number, at = [first], offset + sized(offset), number + 1, at + 1
     if first is not None:
         data = scanner.kept(first.offset, None)
         end = first.offset + len(data)
         yield Chunk(first, len(starts), end, data, chunk_encoding(scanner, first), starts)
+
+
+def _starts(batch: list[int], start: int, stop: int, number: int) -> Iterator[GameStart]:
+    """The starts of the games ``start`` to ``stop`` of a batch of four ints
+    a game, the first numbered ``number``."""
+    return _made(
+        zip(
+            batch[4 * start : 4 * stop : 4],
+            batch[4 * start + 1 : 4 * stop : 4],
+            batch[4 * start + 2 : 4 * stop : 4],
+            range(number, number + stop - start),
+            strict=True,
+        )
+    )
+
+
+def _made(fields: Iterable[tuple[int, int, int, int]]) -> Iterator[GameStart]:
+    """A GameStart of each four fields, made by tuple.__new__ as
+    ``GameStart._make`` makes one, without a Python call a game (0.21 us a
+    start, for 0.37 us by _make and 0.46 us by calling the class)."""
+    return map(tuple.__new__, itertools.repeat(GameStart), fields)
 
 
 def _cut(
@@ -162,8 +188,6 @@ def chunk_starts(chunk: Chunk, data: bytes) -> Iterator[GameStart]:
     if marks is not None:
         first = chunk.start.number
         numbers = range(first, first + len(marks) // 3)
-        return map(
-            GameStart._make, zip(marks[0::3], marks[1::3], marks[2::3], numbers, strict=True)
-        )
+        return _made(zip(marks[0::3], marks[1::3], marks[2::3], numbers, strict=True))
     scanner = _Scanner(io.BytesIO(data), encoding=chunk.encoding, start=chunk.start)
     return itertools.islice(scanner, chunk.games)
