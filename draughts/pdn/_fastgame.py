@@ -164,11 +164,19 @@ def fast_game(text: str, default: str | None) -> FastGame | None:
     None where the reader must read it (see the module)."""
     # The commonest record (its variant named by its tags or the caller)
     # checked here, not through _fast: the calls of _fast were a third of
-    # the time around the native checks of the International corpus.
-    head = _head(text, default)
-    if head is None:
+    # the time around the native checks of the International corpus. And
+    # _head's work is done here, without the call.
+    record_tags = _native.record_tags
+    tags = None if record_tags is None else record_tags(text)
+    if tags is None:
+        return None  # the pure core; a FEN tag, or a variant's tag twice: the reader's
+    start, event, gametype, variant_tag = tags
+    plain = _PLAIN.get((gametype, variant_tag, default), _UNSEEN)
+    if plain is _UNSEEN:
+        plain = _plain(gametype, variant_tag, default)
+    if plain is None:
         return None
-    start, event, (variant, setups, named) = head
+    variant, setups, named = plain
     choice = None
     if variant is None:  # the moves decide
         inferred = _inferred(text, start, None)

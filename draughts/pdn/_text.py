@@ -9,6 +9,8 @@ import codecs
 import io
 import os
 
+from draughts.pdn import _native
+
 # Bytes no text file has many of: the C0 controls but tab, line feed,
 # carriage return, form feed and Ctrl-Z (which ends some DOS files), and DEL.
 _CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\x0c\x1a") + b"\x7f"
@@ -50,7 +52,8 @@ def refuse_binary(head: bytes, name: str) -> None:
     nul = head.find(0)
     if nul >= 0:
         raise NotTextError(name, f"binary data (a NUL byte at byte {nul})")
-    controls = len(head) - len(head.translate(None, _CONTROL))
+    count = _native.count_controls  # None on the pure core: bytes.translate counts them
+    controls = len(head) - len(head.translate(None, _CONTROL)) if count is None else count(head)
     if controls > _MOSTLY * len(head):
         raise NotTextError(name, f"binary data ({controls} control bytes of {len(head)})")
 

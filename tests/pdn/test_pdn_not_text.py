@@ -13,6 +13,8 @@ import pytest
 
 from draughts import pdn
 from draughts._cli import main
+from draughts.pdn import _native as pdn_native
+from draughts.pdn._text import _CONTROL
 
 PROGRAM = b"\x7fELF\x02\x01\x01\x00" + random.Random(1).randbytes(5000)
 CONTROLS = bytes(random.Random(2).choice(b"\x01\x02\x03\x1b\x7f[] 1.") for _ in range(3000))
@@ -100,3 +102,21 @@ def test_commands_refuse_a_binary_file_in_one_line(
     assert captured.err == (
         f"draughts {command[0]}: {path}: not a PDN file: binary data (a NUL byte at byte 7)\n"
     )
+
+
+@pytest.mark.skipif(pdn_native.count_controls is None, reason="the native module is not built")
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\x7f",
+        bytes(range(256)) * 5,  # every byte, in blocks of 16 and a tail
+        bytes([1]) * 70_000,  # more than 255 blocks of 16, all controls
+        random.Random(3).randbytes(10_007),
+        CONTROLS,
+        '[Event "é"]\r\n\t1. 32-28 19-23 *\x1a\x0c'.encode() * 50,
+    ],
+)
+def test_the_native_count_of_controls_is_the_pure_one(data: bytes) -> None:
+    assert pdn_native.count_controls is not None
+    assert pdn_native.count_controls(data) == len(data) - len(data.translate(None, _CONTROL))

@@ -18,7 +18,9 @@ one where this module has it and their own everywhere else:
   (:class:`draughts.pdn.tree.ChildNode`), and :data:`NodeChain` makes them
   one after another as :data:`play_line`'s visit;
 - :data:`split_games` finds where the games of PDN bytes start (the pure
-  scanner of :mod:`draughts.pdn.offsets`);
+  scanner of :mod:`draughts.pdn.offsets`), and :data:`count_controls`
+  counts the control bytes that tell binary data from text
+  (``draughts.pdn._text.refuse_binary``);
 - :data:`check_each`, :data:`infer_each`, :data:`play_final` and
   :data:`record_tags` check a whole game in one call, building no game tree
   (``pdn_check.c``): the fast paths of :mod:`draughts.pdn._fastcheck` and
@@ -103,6 +105,9 @@ class NativePdn(Protocol):
     ) -> tuple[list[int], int, int]:
         """The game starts of PDN bytes."""
 
+    def count_controls(self, data: bytes, /) -> int:
+        """How many bytes of ``data`` are controls a text file has few of."""
+
     def check_each(
         self,
         setups: tuple[tuple[Any, list[int], list[int], int, bytes, bool], ...],
@@ -172,6 +177,8 @@ play_lines: Callable[..., tuple[int, str, int, int]] | None = _loaded and _loade
 """See :meth:`NativePdn.play_lines`; None where the module does not run."""
 split_games: Callable[..., tuple[list[int], int, int]] | None = _loaded and _loaded.split_games
 """See :meth:`NativePdn.split_games`; None where the module does not run."""
+count_controls: Callable[[bytes], int] | None = _loaded and _loaded.count_controls
+"""See :meth:`NativePdn.count_controls`; None where the module does not run."""
 check_each: Callable[..., tuple[tuple[int, int, int, int, int], ...]] | None = (
     _loaded and _loaded.check_each
 )
@@ -199,6 +206,7 @@ __all__ = [
     "NodeChain",
     "NodeMaker",
     "check_each",
+    "count_controls",
     "infer_each",
     "plain_line_end",
     "play_final",

@@ -15,6 +15,7 @@ extern PyTypeObject MakerType;
 extern PyTypeObject ChainType;
 int node_maker_init(void); /* node_maker.c */
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs); /* pdn_split.c */
+PyObject *py_count_controls(PyObject *unused, PyObject *data);                        /* pdn_split.c */
 PyObject *py_play_line(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);   /* play_line.c */
 PyObject *py_play_lines(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);  /* play_line.c */
 /* pdn_check.c */
@@ -57,6 +58,9 @@ static PyMethodDef functions[] = {
     {"split_games", (PyCFunction)(void (*)(void))py_split_games, METH_FASTCALL,
      "split_games($module, data, pos, line, column, skip, final, base, /)\n--\n\n"
      "The game starts of PDN bytes (see draughts.pdn.offsets)."},
+    {"count_controls", (PyCFunction)py_count_controls, METH_O,
+     "count_controls($module, data, /)\n--\n\n"
+     "How many bytes of data are controls a text file has few of (see draughts.pdn._text)."},
     {"play_line", (PyCFunction)(void (*)(void))py_play_line, METH_FASTCALL,
      "play_line($module, board, text, end, numbers, visit, /)\n--\n\n"
      "Play the moves of a plain PDN line while each is the only one between its squares."},

@@ -355,13 +355,15 @@ static int common_moves(const Reader *r, Py_ssize_t *at, Movetext *m) {
          * a result ("1-1") and not going on past blanks ("26x17 x10"). */
         if (s[i] == '0' || j - i > 2 || j >= n || (s[j] != '-' && s[j] != 'x')) break;
         int capture = s[j] == 'x';
-        if (!capture && s[i] <= '2' && result_at(r, i)) break;
         Py_ssize_t k = j + 1, e = k + 1;
         if (k >= n || s[k] < '1' || s[k] > '9') break;
+        /* The only result of this shape: "1-1" (result_at reads it). */
+        if (!capture && s[i] == '1' && s[k] == '1' && j - i == 1 && result_at(r, i)) break;
         if (e < n && is_dig(s[e])) e++;
         if (e < n && !is_blank_byte(s[e])) break;
-        Py_UCS4 after = ch(r, blanks(r, e));
-        if (after == '-' || after == 'x') break;
+        Py_ssize_t b = e;
+        while (b < n && (s[b] == ' ' || s[b] == '\t')) b++;
+        if (b < n && (s[b] == '-' || s[b] == 'x')) break;
         int written[2] = {s[i] - '0', s[k] - '0'};
         if (j - i == 2) written[0] = 10 * written[0] + s[i + 1] - '0';
         if (e - k == 2) written[1] = 10 * written[1] + s[k + 1] - '0';

@@ -651,3 +651,46 @@ PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nar
     }
     return Py_BuildValue("(Nin)", out, state, stop);
 }
+
+/* Whether a byte is a control a text file has few of: the C0 controls but
+ * tab, line feed, form feed, carriage return and Ctrl-Z, and DEL. */
+static int is_control(byte c) {
+    return (c < 0x20 && c != '\t' && c != '\n' && c != 0x0c && c != '\r' && c != 0x1a) ||
+           c == 0x7f;
+}
+
+/* How many bytes of `data` are such controls (draughts.pdn._text.refuse_binary,
+ * whose pure count, by bytes.translate, is the oracle): 16 bytes at a time
+ * where SSE2 is there, for about 1 by bytes.translate (3.6 % of the
+ * instructions of validating the International corpus, callgrind). */
+PyObject *py_count_controls(PyObject *unused, PyObject *data) {
+    (void)unused;
+    if (!PyBytes_Check(data)) {
+        PyErr_SetString(PyExc_TypeError, "count_controls(data): data must be bytes");
+        return NULL;
+    }
+    const byte *d = (const byte *)PyBytes_AS_STRING(data);
+    Py_ssize_t n = PyBytes_GET_SIZE(data), count = 0, i = 0;
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128(), last = _mm_set1_epi8(0x1f);
+    const __m128i tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n'), ff = _mm_set1_epi8(0x0c);
+    const __m128i cr = _mm_set1_epi8('\r'), sub = _mm_set1_epi8(0x1a), del = _mm_set1_epi8(0x7f);
+    while (i + 16 <= n) {
+        __m128i tally = zero; /* a count a lane, up to 255 blocks */
+        for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+            __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
+            __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(c, last), c); /* c <= 0x1f */
+            __m128i allowed = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(c, tab), _mm_cmpeq_epi8(c, lf)),
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, ff), _mm_cmpeq_epi8(c, cr)),
+                             _mm_cmpeq_epi8(c, sub)));
+            __m128i control = _mm_or_si128(_mm_andnot_si128(allowed, low), _mm_cmpeq_epi8(c, del));
+            tally = _mm_sub_epi8(tally, control); /* a true lane is -1 */
+        }
+        __m128i sums = _mm_sad_epu8(tally, zero);
+        count += _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+#endif
+    for (; i < n; i++) count += is_control(d[i]);
+    return PyLong_FromSsize_t(count);
+}
