@@ -6,6 +6,7 @@ Finding where games start is :mod:`draughts.pdn.offsets`' job."""
 
 from __future__ import annotations
 
+import array
 import bisect
 import contextlib
 import io
@@ -36,10 +37,13 @@ class Chunk(NamedTuple):
     """Every game's start, where the bytes are kept (the scan that cut
     the run found them: scanning the run again for them was a tenth of the
     time of validating a file)."""
-    marks: list[int] | None = None
+    marks: array.array[int] | None = None
     """Where the bytes are not kept but the starts were asked for (see
     :func:`chunks`): the offset, line and column of every game, three ints
-    a game (what the starts are made of where the bytes are read)."""
+    a game (what the starts are made of where the bytes are read). An
+    array, which a worker is sent as its bytes: as a list, pickling it in
+    the parent of ``--jobs 2`` and reading it back in the workers took
+    0.03-0.04 CPU-s a 100 MB file, for under 0.01."""
 
 
 def chunks(
@@ -136,7 +140,7 @@ def _cut(
                     break
                 yield Chunk(
                     first, count, batch[4 * cut + 3], None, chunk_encoding(scanner, first),
-                    None, kept if marks else None,
+                    None, _marks(kept, marks),
                 )  # fmt: skip
                 at = cut
             offset = batch[4 * at]
@@ -145,7 +149,11 @@ def _cut(
             kept = list(first[:3]) if marks else kept
     if first is not None:
         encoding = chunk_encoding(scanner, first)
-        yield Chunk(first, count, scanner.end, None, encoding, None, kept if marks else None)
+        yield Chunk(first, count, scanner.end, None, encoding, None, _marks(kept, marks))
+
+
+def _marks(kept: list[int], marks: bool) -> array.array[int] | None:
+    return array.array("q", kept) if marks else None
 
 
 def _triples(batch: list[int], start: int, stop: int) -> list[int]:

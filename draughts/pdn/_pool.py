@@ -4,11 +4,11 @@ they start, and the sizes of the pieces of a file they are sent."""
 from __future__ import annotations
 
 import collections
-import concurrent.futures
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import concurrent.futures
     from multiprocessing.context import BaseContext
 
 __all__ = ["LEAST_PIECE", "Pool", "piece_sizes"]
@@ -46,6 +46,11 @@ class Pool:
 
     def __call__(self, calls: Iterable[Call]) -> Iterator[Any]:
         if self.pool is None:
+            # Imported here: it and the logging it imports were 5 of the 63 ms
+            # of importing draughts.pdn (-X importtime), which one job does
+            # without.
+            import concurrent.futures
+
             self.pool = concurrent.futures.ProcessPoolExecutor(self.jobs, _start_method())
         pool = self.pool
         running: collections.deque[concurrent.futures.Future[Any]] = collections.deque()
