@@ -661,8 +661,9 @@ static int is_control(byte c) {
 
 /* How many bytes of `data` are such controls (draughts.pdn._text.refuse_binary,
  * whose pure count, by bytes.translate, is the oracle): 16 bytes at a time
- * where SSE2 is there, for about 1 by bytes.translate (3.6 % of the
- * instructions of validating the International corpus, callgrind). */
+ * where SSE2 is there, 2.6 times as fast as bytes.translate on a 64 KiB
+ * block, whose count was 3.6 % of the instructions of validating the
+ * International corpus (callgrind). */
 PyObject *py_count_controls(PyObject *unused, PyObject *data) {
     (void)unused;
     if (!PyBytes_Check(data)) {
