@@ -653,18 +653,18 @@ static inline void perft_play(const Route *m, int color, bb_t next[4]) {
     }
 }
 
-/* How many captures the men have from their first_jumps when each takes
- * one piece and none wins over another (so no route is dropped); 0 when
- * some man could jump again, or the rules may prefer one single jump to
- * another. Perft then counts them without listing them (International
- * perft(8) with bulk counting: 849 M instructions, for 915 M listing them). */
-static inline __attribute__((always_inline)) uint64_t
-count_single_jumps(const Rules *r, const bb_t jumps[NDIRS],
-                                   const bb_t more[NDIRS]) {
+/* Whether every capture is one of the men's first jumps (none goes on)
+ * and the rules cannot prefer one single jump to another, so that none is
+ * dropped: perft then counts or plays them from first_jumps' bitboards. */
+static inline int single_jumps_only(const Rules *r, const bb_t more[NDIRS]) {
     if (r->n_rules && !r->majority_only) return 0;
     bb_t go_on = 0;
     for (int d = 0; d < NDIRS; d++) go_on |= more[d];
-    if (go_on) return 0;
+    return !go_on;
+}
+
+/* How many jumps first_jumps found. */
+static inline __attribute__((always_inline)) uint64_t count_jumps(const bb_t jumps[NDIRS]) {
     uint64_t count = 0;
     for (int d = 0; d < NDIRS; d++)
         if (jumps[d]) count += (uint64_t)popcount(jumps[d]);
@@ -693,6 +693,8 @@ uint64_t perft(const Rules *r, int depth, int color, bb_t m0, bb_t m1, bb_t k0, 
     Perft P = {r, keep_duplicates, bulk, 0, NULL, 0};
     bb_t bb[4] = {m0, m1, k0, k1};
     uint64_t total;
+    *failed = 0;
+    if (depth < 1) return 1; /* the position itself */
 #ifdef PERFT_POPCNT_COPY
     __builtin_cpu_init();
     if (__builtin_cpu_supports("popcnt"))

@@ -15,6 +15,16 @@
 
 static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const bb_t bb[4]);
 
+/* The leaves under the position next, depth plies above them: a leaf is
+ * counted here, where the compiler sees it, rather than in a call (GCC's
+ * partial inlining did so for some callers, not all: without bulk
+ * counting, International perft(9) gave 75 M leaves per CPU second where
+ * the single jumps called perft_node for each leaf, 9N M with this). */
+static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
+PERFT_FN(perft_child)(Perft *P, int ply, int depth, int color, const bb_t next[4]) {
+    return depth == 0 ? 1 : PERFT_FN(perft_node)(P, ply, depth, color, next);
+}
+
 /* The position after a man of color steps from -> to (crowned on to if
  * crown), counted on. */
 static inline PERFT_TARGET uint64_t PERFT_FN(perft_man_step)(Perft *P, int ply, int depth, int color, const bb_t bb[4],
@@ -22,7 +32,7 @@ static inline PERFT_TARGET uint64_t PERFT_FN(perft_man_step)(Perft *P, int ply, 
     bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
     next[color] ^= from;
     next[crown ? 2 + color : color] |= to;
-    return PERFT_FN(perft_node)(P, ply + 1, depth - 1, 1 - color, next);
+    return PERFT_FN(perft_child)(P, ply + 1, depth - 1, 1 - color, next);
 }
 
 /* The men's steps on a diagonal board of a stride known when it is
@@ -90,7 +100,7 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
             for (int i = 0; i < n && (empty & BIT(ray[i])); i++) {
                 bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
                 next[2 + color] ^= BIT(sq) | BIT(ray[i]);
-                total += PERFT_FN(perft_node)(P, ply + 1, depth - 1, 1 - color, next);
+                total += PERFT_FN(perft_child)(P, ply + 1, depth - 1, 1 - color, next);
                 if (!r->flying) break;
             }
         }
@@ -98,30 +108,97 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
     return total;
 }
 
-/* How many captures there are at the last ply with bulk counting: single
- * jumps are counted without listing them where count_single_jumps can,
- * and search_captures gets the first jumps to save working them out again
- * (International perft(9) from the start: 114 M leaves per CPU second for
- * 104 M with every capture listed). Apart from perft_node, whose frame
- * would grow with the jumps. Returns -1 out of memory. */
-static long __attribute__((noinline)) PERFT_TARGET
-PERFT_FN(count_captures)(const Perft *P, const Side *s, int color, bb_t candidates, bb_t jumpers,
-               RouteList *l) {
+/* The position after a man of color jumps from origin over the square
+ * shift beyond it (a single jump), counted on. */
+static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
+PERFT_FN(perft_jump)(Perft *P, int ply, int depth, int color, const bb_t bb[4], bb_t origin,
+                     int shift) {
+    bb_t over = shifted(origin, shift), land = shifted(origin, 2 * shift);
+    bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
+    next[1 - color] &= ~over;
+    next[3 - color] &= ~over;
+    next[color] ^= origin;
+    next[P->r->promotion[color] & land ? 2 + color : color] |= land;
+    return PERFT_FN(perft_child)(P, ply + 1, depth - 1, 1 - color, next);
+}
+
+/* Every capture when all are single jumps of men (single_jumps_only),
+ * played from first_jumps' bitboards without a route list, by constant
+ * shifts on the 8x8 and 10x10 diagonal boards (stride 0: any padded one). */
+static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
+PERFT_FN(perft_single_jumps)(Perft *P, int ply, int depth, int color, const bb_t bb[4],
+                             const bb_t jumps[NDIRS], int stride) {
+    uint64_t total = 0;
+    if (stride) {
+#pragma GCC unroll 4
+        for (int d = 0; d < 4; d++)
+            for (bb_t from = jumps[d]; from; from &= from - 1)
+                total += PERFT_FN(perft_jump)(P, ply, depth, color, bb, from & -from,
+                                              diagonal_shift(stride, d));
+        return total;
+    }
+    for (int d = 0; d < NDIRS; d++)
+        for (bb_t from = jumps[d]; from; from &= from - 1)
+            total += PERFT_FN(perft_jump)(P, ply, depth, color, bb, from & -from, P->r->shift[d]);
+    return total;
+}
+
+/* The captures from bb, each played and counted on (at the last ply with
+ * bulk counting, counted); *found says whether there were any. On padded
+ * layouts the men's first jumps are worked out once: where every capture
+ * is a single jump of a man and the rules cannot prefer one to another,
+ * they are counted, or played from bitboards, without a route list
+ * (International perft(9) from the start, per CPU second: with bulk
+ * counting, where this counts the last ply's single jumps, 114 M leaves
+ * for 104 M with every capture listed; without bulk counting, where it
+ * plays them at every ply, NN M for NN M); else search_captures gets the
+ * first jumps to save working them out again. Apart from perft_node,
+ * whose frame would grow with the jumps. */
+static uint64_t __attribute__((noinline)) PERFT_TARGET
+PERFT_FN(perft_captures)(Perft *P, int ply, int depth, int color, const bb_t bb[4], const Side *s,
+                         bb_t candidates, bb_t jumpers, int *found) {
     const Rules *r = P->r;
-    if (!candidates || !r->padded)
-        return search_captures(r, color, s, P->keep_duplicates, l, candidates, jumpers, NULL,
-                               NULL);
+    int last = depth == 1 && P->bulk;
     bb_t jumps[NDIRS], more[NDIRS];
-    bb_t opp = s->opp_men | s->opp_kings;
-    bb_t empty = r->board & ~(s->own_men | s->own_kings | opp);
-    first_jumps(r, color, candidates, r->men_capture_kings ? opp : s->opp_men, empty, jumps, more);
-    uint64_t count = jumpers ? 0 : count_single_jumps(r, jumps, more);
-    if (count) return (long)count;
-    return search_captures(r, color, s, P->keep_duplicates, l, candidates, jumpers, jumps, more);
+    const bb_t *known_jumps = NULL, *known_more = NULL;
+    *found = 1; /* on padded layouts a candidate always has a jump */
+    if (candidates && r->padded) {
+        bb_t opp = s->opp_men | s->opp_kings;
+        bb_t empty = r->board & ~(s->own_men | s->own_kings | opp);
+        bb_t prey = r->men_capture_kings ? opp : s->opp_men;
+        first_jumps(r, color, candidates, prey, empty, jumps, more);
+        if (!jumpers && single_jumps_only(r, more)) {
+            if (last) return count_jumps(jumps);
+            if (r->diagonal_stride == 10)
+                return PERFT_FN(perft_single_jumps)(P, ply, depth, color, bb, jumps, 10);
+            if (r->diagonal_stride == 12)
+                return PERFT_FN(perft_single_jumps)(P, ply, depth, color, bb, jumps, 12);
+            return PERFT_FN(perft_single_jumps)(P, ply, depth, color, bb, jumps, 0);
+        }
+        known_jumps = jumps;
+        known_more = more;
+    }
+    RouteList *l = &P->lists[ply];
+    l->len = 0;
+    long n = search_captures(r, color, s, P->keep_duplicates, l, candidates, jumpers, known_jumps,
+                             known_more);
+    if (n < 0) {
+        P->failed = 1;
+        return 0;
+    }
+    *found = n > 0;
+    if (last) return (uint64_t)n;
+    uint64_t total = 0;
+    for (long i = 0; i < n && !P->failed; i++) {
+        /* The list may move when a deeper ply grows the array of lists. */
+        bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
+        perft_play(&P->lists[ply].items[i], color, next);
+        total += PERFT_FN(perft_child)(P, ply + 1, depth - 1, 1 - color, next);
+    }
+    return total;
 }
 
 static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
-    if (depth == 0) return 1;
     if (ply >= P->nlists) {
         int n = 2 * P->nlists + 8;
         RouteList *lists = realloc(P->lists, (size_t)n * sizeof *lists);
@@ -137,30 +214,12 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, 
     Side s = {bb[color], bb[2 + color], bb[1 - color], bb[3 - color]};
     /* Off the padded layouts, a candidate man may have no jump after all. */
     bb_t jumpers, candidates = first_jumpers(r, color, &s, &jumpers);
-    long n = 0;
     if (candidates | jumpers) {
-        RouteList *l = &P->lists[ply];
-        l->len = 0;
-        n = depth == 1 && P->bulk ? PERFT_FN(count_captures)(P, &s, color, candidates, jumpers, l)
-                                  : search_captures(r, color, &s, P->keep_duplicates, l,
-                                                    candidates, jumpers, NULL, NULL);
-        if (n < 0) {
-            P->failed = 1;
-            return 0;
-        }
+        int found;
+        uint64_t total =
+            PERFT_FN(perft_captures)(P, ply, depth, color, bb, &s, candidates, jumpers, &found);
+        if (found || P->failed) return total;
     }
-    if (n == 0) {
-        if (depth == 1 && P->bulk) return count_steps(r, color, &s);
-        return PERFT_FN(perft_steps)(P, ply, depth, color, bb);
-    }
-    if (depth == 1 && P->bulk) return (uint64_t)n;
-    uint64_t total = 0;
-    for (long i = 0; i < n && !P->failed; i++) {
-        /* The list may move when a deeper ply grows the array of lists. */
-        bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
-        perft_play(&P->lists[ply].items[i], color, next);
-        total += PERFT_FN(perft_node)(P, ply + 1, depth - 1, 1 - color, next);
-    }
-    return total;
+    if (depth == 1 && P->bulk) return count_steps(r, color, &s);
+    return PERFT_FN(perft_steps)(P, ply, depth, color, bb);
 }
-
