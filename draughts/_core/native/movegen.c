@@ -270,7 +270,10 @@ static void keep_best(const Rules *r, RouteList *l, size_t start, bb_t own_kings
         for (size_t i = start; i < l->len; i++)
             if (items[i].ncaps > most) most = items[i].ncaps;
         for (size_t i = start; i < l->len; i++)
-            if (items[i].ncaps == most) items[w++] = items[i];
+            if (items[i].ncaps == most) {
+                if (w != i) items[w] = items[i]; /* a route is 288 bytes */
+                w++;
+            }
     } else {
         for (size_t i = start + 1; i < l->len; i++)
             if (compare_routes(r, &items[i], &items[best], own_kings, opp_kings) > 0) best = i;
@@ -637,6 +640,20 @@ typedef struct {
     RouteList *lists; /* one per ply from the root */
     int nlists;
 } Perft;
+
+/* Route lists up to ply at least; 0 (P->failed set) out of memory. */
+static int grow_lists(Perft *P, int ply) {
+    int n = 2 * ply + 8;
+    RouteList *lists = realloc(P->lists, (size_t)n * sizeof *lists);
+    if (lists == NULL) {
+        P->failed = 1;
+        return 0;
+    }
+    for (int i = P->nlists; i < n; i++) routes_init(&lists[i]);
+    P->lists = lists;
+    P->nlists = n;
+    return 1;
+}
 
 /* play without the key, which perft does not read: the captured pieces go
  * in two masks rather than one square at a time. */

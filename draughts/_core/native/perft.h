@@ -20,9 +20,13 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, 
  * partial inlining did so for some callers, not all: without bulk
  * counting, International perft(9) gave 75 M leaves per CPU second where
  * the single jumps called perft_node for each leaf, 9N M with this). */
+static uint64_t PERFT_TARGET PERFT_FN(count_moves)(Perft *P, int ply, int color, const bb_t bb[4]);
+
 static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
 PERFT_FN(perft_child)(Perft *P, int ply, int depth, int color, const bb_t next[4]) {
-    return depth == 0 ? 1 : PERFT_FN(perft_node)(P, ply, depth, color, next);
+    if (depth == 0) return 1;
+    if (depth == 1 && P->bulk) return PERFT_FN(count_moves)(P, ply, color, next);
+    return PERFT_FN(perft_node)(P, ply, depth, color, next);
 }
 
 /* The position after a man of color steps from -> to (crowned on to if
@@ -199,17 +203,7 @@ PERFT_FN(perft_captures)(Perft *P, int ply, int depth, int color, const bb_t bb[
 }
 
 static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
-    if (ply >= P->nlists) {
-        int n = 2 * P->nlists + 8;
-        RouteList *lists = realloc(P->lists, (size_t)n * sizeof *lists);
-        if (lists == NULL) {
-            P->failed = 1;
-            return 0;
-        }
-        for (int i = P->nlists; i < n; i++) routes_init(&lists[i]);
-        P->lists = lists;
-        P->nlists = n;
-    }
+    if (ply >= P->nlists && !grow_lists(P, ply)) return 0;
     const Rules *r = P->r;
     Side s = {bb[color], bb[2 + color], bb[1 - color], bb[3 - color]};
     /* Off the padded layouts, a candidate man may have no jump after all. */
@@ -222,4 +216,20 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, 
     }
     if (depth == 1 && P->bulk) return count_steps(r, color, &s);
     return PERFT_FN(perft_steps)(P, ply, depth, color, bb);
+}
+
+/* The moves from bb, counted (bulk counting at the last ply): perft_node
+ * without the recursion, whose frame this leaves out. */
+static uint64_t PERFT_TARGET PERFT_FN(count_moves)(Perft *P, int ply, int color, const bb_t bb[4]) {
+    const Rules *r = P->r;
+    Side s = {bb[color], bb[2 + color], bb[1 - color], bb[3 - color]};
+    bb_t jumpers, candidates = first_jumpers(r, color, &s, &jumpers);
+    if (candidates | jumpers) {
+        if (ply >= P->nlists && !grow_lists(P, ply)) return 0;
+        int found;
+        uint64_t total =
+            PERFT_FN(perft_captures)(P, ply, 1, color, bb, &s, candidates, jumpers, &found);
+        if (found || P->failed) return total;
+    }
+    return count_steps(r, color, &s);
 }
