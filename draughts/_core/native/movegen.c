@@ -444,7 +444,8 @@ diagonal_first_jumps(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, bb
     for (int d = 4; d < NDIRS; d++) jumps[d] = more[d] = 0;
 }
 
-static void first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty,
+static inline __attribute__((always_inline)) void
+first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty,
                         bb_t jumps[NDIRS], bb_t more[NDIRS]) {
     bb_t crown = r->crown_continue ? r->promotion[color] : 0;
     switch (r->diagonal_stride) {
