@@ -381,7 +381,8 @@ diagonal_candidates(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, int
 }
 
 /* The men that have a piece of prey next to them in some capture direction. */
-static inline bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
+static inline __attribute__((always_inline)) bb_t
+jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
     bb_t candidates = 0;
     if (r->diagonal_stride == 10)
         return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 10);
@@ -417,6 +418,10 @@ static int single_jump(RouteList *out, int origin, int over, int land, int crown
     return 1;
 }
 
+/* The directions first_jumps sets: on the diagonal boards whose stride
+ * is compiled in, the men capture along the four diagonals only. */
+static inline int jump_dirs(const Rules *r) { return r->diagonal_stride ? 4 : NDIRS; }
+
 /* Padded layouts: the first jumps of the men, the whole board at once:
  * jumps[d], the men that can jump along d, and more[d], their landing
  * squares from which they go on: they could jump again in some direction
@@ -441,9 +446,10 @@ diagonal_first_jumps(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, bb
             if (d2 != 3 - d) onward |= squares[d2];
         more[d] = shifted(jumps[d], 2 * diagonal_shift(stride, d)) & onward;
     }
-    for (int d = 4; d < NDIRS; d++) jumps[d] = more[d] = 0;
 }
 
+/* Set for the directions the men capture in (jump_dirs: on the 8x8 and
+ * 10x10 diagonal boards, the first four only). */
 static inline __attribute__((always_inline)) void
 first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty,
                         bb_t jumps[NDIRS], bb_t more[NDIRS]) {
@@ -563,7 +569,8 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
  * whose stack frame (some 900 bytes) and register saves cost more than the
  * test (International perft(9) from the start took 0.63 s for 0.95 s with
  * the two in one function). */
-static inline bb_t first_jumpers(const Rules *r, int color, const Side *s, bb_t *jumpers) {
+static inline __attribute__((always_inline)) bb_t
+first_jumpers(const Rules *r, int color, const Side *s, bb_t *jumpers) {
     bb_t opp = s->opp_men | s->opp_kings;
     bb_t occupied = s->own_men | s->own_kings | opp;
     bb_t candidates = 0;
@@ -677,15 +684,15 @@ static inline void perft_play(const Route *m, int color, bb_t next[4]) {
 static inline int single_jumps_only(const Rules *r, const bb_t more[NDIRS]) {
     if (r->n_rules && !r->majority_only) return 0;
     bb_t go_on = 0;
-    for (int d = 0; d < NDIRS; d++) go_on |= more[d];
+    for (int d = 0; d < jump_dirs(r); d++) go_on |= more[d];
     return !go_on;
 }
 
 /* How many jumps first_jumps found. */
-static inline __attribute__((always_inline)) uint64_t count_jumps(const bb_t jumps[NDIRS]) {
+static inline __attribute__((always_inline)) uint64_t count_jumps(const Rules *r,
+                                                                 const bb_t jumps[NDIRS]) {
     uint64_t count = 0;
-    for (int d = 0; d < NDIRS; d++)
-        if (jumps[d]) count += (uint64_t)popcount(jumps[d]);
+    for (int d = 0; d < jump_dirs(r); d++) count += (uint64_t)popcount(jumps[d]);
     return count;
 }
 

@@ -190,7 +190,7 @@ PERFT_FN(perft_captures)(Perft *P, int ply, int depth, int color, const bb_t bb[
         bb_t prey = r->men_capture_kings ? opp : s->opp_men;
         first_jumps(r, color, candidates, prey, empty, jumps, more);
         if (!jumpers && single_jumps_only(r, more)) {
-            if (last) return count_jumps(jumps);
+            if (last) return count_jumps(r, jumps);
             if (r->diagonal_stride == 10)
                 return PERFT_FN(perft_single_jumps)(P, ply, depth, color, bb, jumps, 10);
             if (r->diagonal_stride == 12)
