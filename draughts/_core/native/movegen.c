@@ -667,18 +667,15 @@ static int grow_lists(Perft *P, int ply) {
     return 1;
 }
 
-/* play without the key, which perft does not read: the captured pieces go
- * in two masks rather than one square at a time. */
-static inline void perft_play(const Route *m, int color, bb_t next[4]) {
-    int o = 1 - color;
-    next[o] &= ~m->captured;
-    next[2 + o] &= ~m->captured;
+/* The mover's men and kings after route m (play without the key, which
+ * perft does not read; the captured pieces come off in two masks). */
+static inline void perft_play(const Route *m, bb_t *men, bb_t *kings) {
     bb_t origin = BIT(m->origin), dest = BIT(m->dest);
-    if (next[color] & origin) {
-        next[color] ^= origin;
-        next[m->crowned ? 2 + color : color] |= dest;
+    if (*men & origin) {
+        *men ^= origin;
+        *(m->crowned ? kings : men) |= dest;
     } else {
-        next[2 + color] = (next[2 + color] & ~origin) | dest;
+        *kings = (*kings & ~origin) | dest;
     }
 }
 
@@ -720,17 +717,17 @@ static inline __attribute__((always_inline)) uint64_t count_jumps(const Rules *r
 uint64_t perft(const Rules *r, int depth, int color, bb_t m0, bb_t m1, bb_t k0, bb_t k1,
                int keep_duplicates, int bulk, int *failed) {
     Perft P = {r, keep_duplicates, bulk, 0, NULL, 0};
-    bb_t bb[4] = {m0, m1, k0, k1};
+    const Side s = color ? (Side){m1, k1, m0, k0} : (Side){m0, k0, m1, k1};
     uint64_t total;
     *failed = 0;
     if (depth < 1) return 1; /* the position itself */
 #ifdef PERFT_POPCNT_COPY
     __builtin_cpu_init();
     if (__builtin_cpu_supports("popcnt"))
-        total = perft_node_popcnt(&P, 0, depth, color, bb);
+        total = perft_node_popcnt(&P, 0, depth, color, &s);
     else
 #endif
-        total = perft_node(&P, 0, depth, color, bb);
+        total = perft_node(&P, 0, depth, color, &s);
     for (int i = 0; i < P.nlists; i++) routes_free(&P.lists[i]);
     free(P.lists);
     *failed = P.failed;

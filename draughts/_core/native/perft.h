@@ -13,7 +13,7 @@
  *
  * No include guard: this is not a header of declarations. */
 
-static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const bb_t bb[4]);
+static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const Side *s);
 
 static uint64_t PERFT_TARGET PERFT_FN(count_moves)(Perft *P, int ply, int color, const Side *s);
 
@@ -30,30 +30,23 @@ static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
 PERFT_FN(perft_after)(Perft *P, int ply, int depth, int color, bb_t men, bb_t kings, bb_t opp_men,
                       bb_t opp_kings) {
     if (depth == 0) return 1;
-    if (depth == 1 && P->bulk) {
-        const Side next = {opp_men, opp_kings, men, kings};
-        return PERFT_FN(count_moves)(P, ply, 1 - color, &next);
-    }
-    bb_t next[4];
-    next[color] = men;
-    next[2 + color] = kings;
-    next[1 - color] = opp_men;
-    next[3 - color] = opp_kings;
-    return PERFT_FN(perft_node)(P, ply, depth, 1 - color, next);
+    const Side next = {opp_men, opp_kings, men, kings};
+    if (depth == 1 && P->bulk) return PERFT_FN(count_moves)(P, ply, 1 - color, &next);
+    return PERFT_FN(perft_node)(P, ply, depth, 1 - color, &next);
 }
 
 /* The position after a man of color steps from -> to (crowned on to if
  * crown), counted on. */
 static inline PERFT_TARGET uint64_t PERFT_FN(perft_man_step)(Perft *P, int ply, int depth,
-                                                             int color, const bb_t bb[4],
+                                                             int color, const Side *s,
                                                              bb_t from, bb_t to, int crown) {
-    bb_t men = bb[color] ^ from, kings = bb[2 + color];
+    bb_t men = s->own_men ^ from, kings = s->own_kings;
     if (crown)
         kings |= to;
     else
         men |= to;
-    return PERFT_FN(perft_after)(P, ply + 1, depth - 1, color, men, kings, bb[1 - color],
-                                 bb[3 - color]);
+    return PERFT_FN(perft_after)(P, ply + 1, depth - 1, color, men, kings, s->opp_men,
+                                 s->opp_kings);
 }
 
 /* The men's steps on a diagonal board of a stride known when it is
@@ -62,44 +55,44 @@ static inline PERFT_TARGET uint64_t PERFT_FN(perft_man_step)(Perft *P, int ply, 
  * counting: 1,370 M instructions, for 1,448 M with a shift by a variable
  * amount and BIT() of each index). */
 static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
-PERFT_FN(perft_diagonal_steps)(Perft *P, int ply, int depth, int color, const bb_t bb[4], bb_t empty,
+PERFT_FN(perft_diagonal_steps)(Perft *P, int ply, int depth, int color, const Side *s, bb_t empty,
                      int stride) {
     const bb_t *from = P->r->man_step_from[color];
     bb_t promotion = P->r->promotion[color];
     uint64_t total = 0;
 #pragma GCC unroll 4
     for (int d = 0; d < 4; d++) {
-        int s = diagonal_shift(stride, d);
-        for (bb_t to = shifted(bb[color] & from[d], s) & empty; to; to &= to - 1) {
+        int shift = diagonal_shift(stride, d);
+        for (bb_t to = shifted(s->own_men & from[d], shift) & empty; to; to &= to - 1) {
             bb_t lowest = to & -to;
-            total += PERFT_FN(perft_man_step)(P, ply, depth, color, bb, shifted(lowest, -s), lowest,
+            total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, shifted(lowest, -shift), lowest,
                                     (promotion & lowest) != 0);
         }
     }
     return total;
 }
 
-/* Every step from bb, each played and counted on without a route list
+/* Every step of side s, each played and counted on without a route list
  * (International perft(8) without bulk counting: 58 M leaves/s for 35 with
  * gen_steps' list of 288-byte routes and play). The order differs from
  * gen_steps', which perft's sum does not see. */
-static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
+static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth, int color, const Side *s) {
     const Rules *r = P->r;
-    bb_t men = bb[color], kings = bb[2 + color];
-    bb_t occupied = bb[0] | bb[1] | bb[2] | bb[3];
+    bb_t men = s->own_men, kings = s->own_kings;
+    bb_t occupied = men | kings | s->opp_men | s->opp_kings;
     bb_t empty = r->board & ~occupied, promotion = r->promotion[color];
     uint64_t total = 0;
     if (men && r->diagonal_stride == 10)
-        total = PERFT_FN(perft_diagonal_steps)(P, ply, depth, color, bb, empty, 10);
+        total = PERFT_FN(perft_diagonal_steps)(P, ply, depth, color, s, empty, 10);
     else if (men && r->diagonal_stride == 12)
-        total = PERFT_FN(perft_diagonal_steps)(P, ply, depth, color, bb, empty, 12);
+        total = PERFT_FN(perft_diagonal_steps)(P, ply, depth, color, s, empty, 12);
     for (int k = 0; men && !r->diagonal_stride && k < r->n_man_move[color]; k++) {
         int d = r->man_move_dirs[color][k];
         if (r->padded) {
             int shift = r->shift[d];
             for (bb_t to = shifted(men & r->step_from[d], shift) & empty; to; to &= to - 1) {
                 bb_t lowest = to & -to;
-                total += PERFT_FN(perft_man_step)(P, ply, depth, color, bb, shifted(lowest, -shift), lowest,
+                total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, shifted(lowest, -shift), lowest,
                                         (promotion & lowest) != 0);
             }
             continue;
@@ -109,7 +102,7 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
             if (r->ray_len[sq][d] < 1) continue;
             bb_t to = BIT(RAY(r, sq, d)[0]);
             if (empty & to)
-                total += PERFT_FN(perft_man_step)(P, ply, depth, color, bb, BIT(sq), to,
+                total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, BIT(sq), to,
                                         (promotion & to) != 0);
         }
     }
@@ -120,8 +113,8 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
             const uint8_t *ray = RAY(r, sq, d);
             for (int i = 0; i < n && (empty & BIT(ray[i])); i++) {
                 total += PERFT_FN(perft_after)(P, ply + 1, depth - 1, color, men,
-                                               bb[2 + color] ^ (BIT(sq) | BIT(ray[i])),
-                                               bb[1 - color], bb[3 - color]);
+                                               s->own_kings ^ (BIT(sq) | BIT(ray[i])),
+                                               s->opp_men, s->opp_kings);
                 if (!r->flying) break;
             }
         }
@@ -132,40 +125,40 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
 /* The position after a man of color jumps from origin over the square
  * shift beyond it (a single jump), counted on. */
 static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
-PERFT_FN(perft_jump)(Perft *P, int ply, int depth, int color, const bb_t bb[4], bb_t origin,
+PERFT_FN(perft_jump)(Perft *P, int ply, int depth, int color, const Side *s, bb_t origin,
                      int shift) {
     bb_t over = shifted(origin, shift), land = shifted(origin, 2 * shift);
-    bb_t men = bb[color] ^ origin, kings = bb[2 + color];
+    bb_t men = s->own_men ^ origin, kings = s->own_kings;
     if (P->r->promotion[color] & land)
         kings |= land;
     else
         men |= land;
-    return PERFT_FN(perft_after)(P, ply + 1, depth - 1, color, men, kings, bb[1 - color] & ~over,
-                                 bb[3 - color] & ~over);
+    return PERFT_FN(perft_after)(P, ply + 1, depth - 1, color, men, kings, s->opp_men & ~over,
+                                 s->opp_kings & ~over);
 }
 
 /* Every capture when all are single jumps of men (single_jumps_only),
  * played from first_jumps' bitboards without a route list, by constant
  * shifts on the 8x8 and 10x10 diagonal boards (stride 0: any padded one). */
 static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
-PERFT_FN(perft_single_jumps)(Perft *P, int ply, int depth, int color, const bb_t bb[4],
+PERFT_FN(perft_single_jumps)(Perft *P, int ply, int depth, int color, const Side *s,
                              const bb_t jumps[NDIRS], int stride) {
     uint64_t total = 0;
     if (stride) {
 #pragma GCC unroll 4
         for (int d = 0; d < 4; d++)
             for (bb_t from = jumps[d]; from; from &= from - 1)
-                total += PERFT_FN(perft_jump)(P, ply, depth, color, bb, from & -from,
+                total += PERFT_FN(perft_jump)(P, ply, depth, color, s, from & -from,
                                               diagonal_shift(stride, d));
         return total;
     }
     for (int d = 0; d < NDIRS; d++)
         for (bb_t from = jumps[d]; from; from &= from - 1)
-            total += PERFT_FN(perft_jump)(P, ply, depth, color, bb, from & -from, P->r->shift[d]);
+            total += PERFT_FN(perft_jump)(P, ply, depth, color, s, from & -from, P->r->shift[d]);
     return total;
 }
 
-/* The captures from bb, each played and counted on (at the last ply with
+/* The captures of side s, each played and counted on (at the last ply with
  * bulk counting, counted); *found says whether there were any. On padded
  * layouts the men's first jumps are worked out once: where every capture
  * is a single jump of a man and the rules cannot prefer one to another,
@@ -177,7 +170,7 @@ PERFT_FN(perft_single_jumps)(Perft *P, int ply, int depth, int color, const bb_t
  * first jumps to save working them out again. Apart from perft_node,
  * whose frame would grow with the jumps. */
 static uint64_t __attribute__((noinline)) PERFT_TARGET
-PERFT_FN(perft_captures)(Perft *P, int ply, int depth, int color, const bb_t bb[4], const Side *s,
+PERFT_FN(perft_captures)(Perft *P, int ply, int depth, int color, const Side *s,
                          bb_t candidates, bb_t jumpers, int *found) {
     const Rules *r = P->r;
     int last = depth == 1 && P->bulk;
@@ -192,10 +185,10 @@ PERFT_FN(perft_captures)(Perft *P, int ply, int depth, int color, const bb_t bb[
         if (!jumpers && single_jumps_only(r, more)) {
             if (last) return count_jumps(r, jumps);
             if (r->diagonal_stride == 10)
-                return PERFT_FN(perft_single_jumps)(P, ply, depth, color, bb, jumps, 10);
+                return PERFT_FN(perft_single_jumps)(P, ply, depth, color, s, jumps, 10);
             if (r->diagonal_stride == 12)
-                return PERFT_FN(perft_single_jumps)(P, ply, depth, color, bb, jumps, 12);
-            return PERFT_FN(perft_single_jumps)(P, ply, depth, color, bb, jumps, 0);
+                return PERFT_FN(perft_single_jumps)(P, ply, depth, color, s, jumps, 12);
+            return PERFT_FN(perft_single_jumps)(P, ply, depth, color, s, jumps, 0);
         }
         known_jumps = jumps;
         known_more = more;
@@ -213,28 +206,28 @@ PERFT_FN(perft_captures)(Perft *P, int ply, int depth, int color, const bb_t bb[
     uint64_t total = 0;
     for (long i = 0; i < n && !P->failed; i++) {
         /* The list may move when a deeper ply grows the array of lists. */
-        bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
-        perft_play(&P->lists[ply].items[i], color, next);
-        total += PERFT_FN(perft_after)(P, ply + 1, depth - 1, color, next[color],
-                                       next[2 + color], next[1 - color], next[3 - color]);
+        const Route *m = &P->lists[ply].items[i];
+        bb_t men = s->own_men, kings = s->own_kings;
+        perft_play(m, &men, &kings);
+        total += PERFT_FN(perft_after)(P, ply + 1, depth - 1, color, men, kings,
+                                       s->opp_men & ~m->captured, s->opp_kings & ~m->captured);
     }
     return total;
 }
 
-static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
+static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const Side *s) {
     if (ply >= P->nlists && !grow_lists(P, ply)) return 0;
     const Rules *r = P->r;
-    Side s = {bb[color], bb[2 + color], bb[1 - color], bb[3 - color]};
     /* Off the padded layouts, a candidate man may have no jump after all. */
-    bb_t jumpers, candidates = first_jumpers(r, color, &s, &jumpers);
+    bb_t jumpers, candidates = first_jumpers(r, color, s, &jumpers);
     if (candidates | jumpers) {
         int found;
         uint64_t total =
-            PERFT_FN(perft_captures)(P, ply, depth, color, bb, &s, candidates, jumpers, &found);
+            PERFT_FN(perft_captures)(P, ply, depth, color, s, candidates, jumpers, &found);
         if (found || P->failed) return total;
     }
-    if (depth == 1 && P->bulk) return count_steps(r, color, &s);
-    return PERFT_FN(perft_steps)(P, ply, depth, color, bb);
+    if (depth == 1 && P->bulk) return count_steps(r, color, s);
+    return PERFT_FN(perft_steps)(P, ply, depth, color, s);
 }
 
 /* The moves of color's side s, counted (bulk counting at the last ply):
@@ -246,7 +239,7 @@ static uint64_t PERFT_TARGET PERFT_FN(count_moves)(Perft *P, int ply, int color,
         if (ply >= P->nlists && !grow_lists(P, ply)) return 0;
         int found;
         uint64_t total =
-            PERFT_FN(perft_captures)(P, ply, 1, color, NULL, s, candidates, jumpers, &found);
+            PERFT_FN(perft_captures)(P, ply, 1, color, s, candidates, jumpers, &found);
         if (found || P->failed) return total;
     }
     return count_steps(r, color, s);
