@@ -697,14 +697,16 @@ static inline __attribute__((always_inline)) uint64_t count_jumps(const Rules *r
     return count;
 }
 
-/* Both copies of perft's recursion (see perft.h): the popcnt one on x86
- * compilers that can target it but were not told the CPU has it. */
+/* Both copies of perft's recursion (see perft.h): the popcnt one where
+ * GCC or Clang builds for x86-64 without being told the CPU has popcnt,
+ * and not on Windows, where clang-cl's __builtin_cpu_supports needs a
+ * runtime library the MSVC linker does not bring in. */
 #define PERFT_FN(name) name
 #define PERFT_TARGET
 #include "perft.h"
 #undef PERFT_FN
 #undef PERFT_TARGET
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && \
     !defined(__POPCNT__) && !defined(DRAUGHTS_PORTABLE_BITS)
 #define PERFT_POPCNT_COPY 1
 #define PERFT_FN(name) name##_popcnt

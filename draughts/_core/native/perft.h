@@ -13,7 +13,8 @@
  *
  * No include guard: this is not a header of declarations. */
 
-static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const Side *s);
+static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color,
+                                                  const Side *s);
 
 static uint64_t PERFT_TARGET PERFT_FN(count_moves)(Perft *P, int ply, int color, const Side *s);
 
@@ -56,8 +57,8 @@ static inline PERFT_TARGET uint64_t PERFT_FN(perft_man_step)(Perft *P, int ply, 
  * counting: 1,370 M instructions, for 1,448 M with a shift by a variable
  * amount and BIT() of each index). */
 static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
-PERFT_FN(perft_diagonal_steps)(Perft *P, int ply, int depth, int color, const Side *s, bb_t empty,
-                     int stride) {
+PERFT_FN(perft_diagonal_steps)(Perft *P, int ply, int depth, int color, const Side *s,
+                               bb_t empty, int stride) {
     const bb_t *from = P->r->man_step_from[color];
     bb_t promotion = P->r->promotion[color];
     uint64_t total = 0;
@@ -66,8 +67,8 @@ PERFT_FN(perft_diagonal_steps)(Perft *P, int ply, int depth, int color, const Si
         int shift = diagonal_shift(stride, d);
         for (bb_t to = shifted(s->own_men & from[d], shift) & empty; to; to &= to - 1) {
             bb_t lowest = to & -to;
-            total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, shifted(lowest, -shift), lowest,
-                                    (promotion & lowest) != 0);
+            total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, shifted(lowest, -shift),
+                                              lowest, (promotion & lowest) != 0);
         }
     }
     return total;
@@ -77,7 +78,8 @@ PERFT_FN(perft_diagonal_steps)(Perft *P, int ply, int depth, int color, const Si
  * (International perft(8) without bulk counting: 58 M leaves/s for 35 with
  * gen_steps' list of 288-byte routes and play). The order differs from
  * gen_steps', which perft's sum does not see. */
-static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth, int color, const Side *s) {
+static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth, int color,
+                                                   const Side *s) {
     const Rules *r = P->r;
     bb_t men = s->own_men, kings = s->own_kings;
     bb_t occupied = men | kings | s->opp_men | s->opp_kings;
@@ -93,8 +95,9 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
             int shift = r->shift[d];
             for (bb_t to = shifted(men & r->step_from[d], shift) & empty; to; to &= to - 1) {
                 bb_t lowest = to & -to;
-                total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, shifted(lowest, -shift), lowest,
-                                        (promotion & lowest) != 0);
+                total += PERFT_FN(perft_man_step)(P, ply, depth, color, s,
+                                                  shifted(lowest, -shift), lowest,
+                                                  (promotion & lowest) != 0);
             }
             continue;
         }
@@ -104,7 +107,7 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
             bb_t to = BIT(RAY(r, sq, d)[0]);
             if (empty & to)
                 total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, BIT(sq), to,
-                                        (promotion & to) != 0);
+                                                  (promotion & to) != 0);
         }
     }
     for (; kings; kings &= kings - 1) {
@@ -216,7 +219,8 @@ PERFT_FN(perft_captures)(Perft *P, int ply, int depth, int color, const Side *s,
     return total;
 }
 
-static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color, const Side *s) {
+static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, int color,
+                                                  const Side *s) {
     if (ply >= P->nlists && !grow_lists(P, ply)) return 0;
     const Rules *r = P->r;
     /* Off the padded layouts, a candidate man may have no jump after all. */
