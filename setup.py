@@ -54,6 +54,7 @@ class OptionalBuildExt(build_ext):
 # The core: the move generator and the board state.
 CORE_SOURCES = (
     "movegen",
+    "steps",
     "convert",
     "load",
     "board_state",
@@ -111,7 +112,7 @@ setup(
         Extension(
             "draughts._core.native._native",
             sources=[f"{NATIVE}/{name}.c" for name in CORE_SOURCES],
-            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "core_api")],
+            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "core_api", "perft")],
             extra_compile_args=FLAGS,
         ),
         beside_the_core(

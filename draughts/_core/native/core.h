@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* A bitboard is one 128-bit unsigned integer: GCC and Clang have one
  * (clang-cl too, on Windows), MSVC has none. Rather than a slower two-word
@@ -141,6 +142,30 @@ static inline int low_bit(bb_t b) {
 static inline int top_bit(bb_t b) {
     uint64_t hi = (uint64_t)(b >> 64);
     return hi ? 127 - clz64(hi) : 63 - clz64((uint64_t)b);
+}
+
+/* Every square of b moved by shift (padded layouts only). */
+static inline bb_t shifted(bb_t b, int shift) { return shift > 0 ? b << shift : b >> -shift; }
+
+/* The shift of diagonal d on a padded grid of that stride: the directions
+ * (row, column) (1, 1), (1, -1), (-1, 1), (-1, -1) of geometry.py. */
+static inline int diagonal_shift(int stride, int d) {
+    return d == 0 ? stride + 1 : d == 1 ? stride - 1 : d == 2 ? 1 - stride : -1 - stride;
+}
+
+/* A new route at the end of list, or NULL (list->failed set) out of memory. */
+static inline Route *new_route(RouteList *list) {
+    if (list->len == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 32;
+        Route *items = realloc(list->items, cap * sizeof *items);
+        if (items == NULL) {
+            list->failed = 1;
+            return NULL;
+        }
+        list->items = items;
+        list->cap = cap;
+    }
+    return &list->items[list->len++];
 }
 
 /* Work out the derived masks once the rays and directions are loaded. */

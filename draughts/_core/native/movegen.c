@@ -1,64 +1,26 @@
-/* Legal move generation, perft, and playing moves on compact bitboards.
+/* Legal move generation: the capture search, and perft.
  *
  * This follows draughts/_core/pure (the oracle) step for step, including
  * the order in which routes are found: which of two routes that take the
  * same pieces stays, and the order of routes between the same two squares,
- * both depend on it. No Python here: module.c converts.
+ * both depend on it. No Python here: module.c converts. The steps, and
+ * moves played with their key, are in steps.c.
  *
- * Longer than the project's usual module: perft stays in the file of the
- * capture search it calls on every node, where the compiler sees both
- * (split into a perft.c with a shared header of the inline first-jump
- * test, International perft(9) with bulk counting gave 108 M leaves per
- * CPU second against 114 M in one file, without it 73 M against 75 M). */
+ * Perft (perft.h) is compiled in this file, beside the capture search it
+ * calls on every node, where the compiler sees both (split into a perft.c
+ * with a shared header of the inline first-jump test, International
+ * perft(9) with bulk counting gave 108 M leaves per CPU second against
+ * 114 M in one file, without it 73 M against 75 M). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
-
-/* Every square of b moved by shift (padded layouts only). */
-static inline bb_t shifted(bb_t b, int shift) { return shift > 0 ? b << shift : b >> -shift; }
-
-/* The shift of diagonal d on a padded grid of that stride: the directions
- * (row, column) (1, 1), (1, -1), (-1, 1), (-1, -1) of geometry.py. */
-static inline int diagonal_shift(int stride, int d) {
-    return d == 0 ? stride + 1 : d == 1 ? stride - 1 : d == 2 ? 1 - stride : -1 - stride;
-}
 
 void routes_init(RouteList *list) { memset(list, 0, sizeof *list); }
 
 void routes_free(RouteList *list) {
     free(list->items);
     routes_init(list);
-}
-
-static Route *new_route(RouteList *list) {
-    if (list->len == list->cap) {
-        size_t cap = list->cap ? 2 * list->cap : 32;
-        Route *items = realloc(list->items, cap * sizeof *items);
-        if (items == NULL) {
-            list->failed = 1;
-            return NULL;
-        }
-        list->items = items;
-        list->cap = cap;
-    }
-    return &list->items[list->len++];
-}
-
-static void set_step(Route *m, int origin, int dest, int crowned, int slot) {
-    m->captured = 0;
-    m->origin = (uint8_t)origin;
-    m->dest = (uint8_t)dest;
-    m->crowned = (uint8_t)crowned;
-    m->ncaps = 0;
-    m->slot = (uint16_t)slot;
-}
-
-static int add_step(RouteList *out, int origin, int dest, int crowned, int slot) {
-    Route *m = new_route(out);
-    if (m == NULL) return 0;
-    set_step(m, origin, dest, crowned, slot);
-    return 1;
 }
 
 /* -- The capture search --------------------------------------------------- */
@@ -94,6 +56,10 @@ static int king_jumps(CaptureSearch *S, int sq, int last, bb_t captured, bb_t oc
 static int short_jumps(CaptureSearch *S, int sq, const int *dirs, int ndirs, int is_man, int last,
                        bb_t captured, bb_t occupied, int crowned) {
     const Rules *r = S->r;
+    /* Most searches end here: no enemy piece next to the man (one mask
+     * for every direction; International perft(8) with bulk counting:
+     * 714 M instructions for 721 M with each direction looked at). */
+    if (is_man && !(S->opp & ~captured & r->man_jump_near[S->color][sq])) return 0;
     int found = 0;
     int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
     for (int k = 0; k < ndirs; k++) {
@@ -308,7 +274,10 @@ static void keep_best(const Rules *r, RouteList *l, size_t start, bb_t own_kings
         for (size_t i = start; i < l->len; i++)
             if (items[i].ncaps > most) most = items[i].ncaps;
         for (size_t i = start; i < l->len; i++)
-            if (items[i].ncaps == most) items[w++] = items[i];
+            if (items[i].ncaps == most) {
+                if (w != i) items[w] = items[i]; /* a route is 288 bytes */
+                w++;
+            }
     } else {
         for (size_t i = start + 1; i < l->len; i++)
             if (compare_routes(r, &items[i], &items[best], own_kings, opp_kings) > 0) best = i;
@@ -416,7 +385,8 @@ diagonal_candidates(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, int
 }
 
 /* The men that have a piece of prey next to them in some capture direction. */
-static inline bb_t jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
+static inline __attribute__((always_inline)) bb_t
+jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
     bb_t candidates = 0;
     if (r->diagonal_stride == 10)
         return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 10);
@@ -452,6 +422,10 @@ static int single_jump(RouteList *out, int origin, int over, int land, int crown
     return 1;
 }
 
+/* The directions first_jumps sets: on the diagonal boards whose stride
+ * is compiled in, the men capture along the four diagonals only. */
+static inline int jump_dirs(const Rules *r) { return r->diagonal_stride ? 4 : NDIRS; }
+
 /* Padded layouts: the first jumps of the men, the whole board at once:
  * jumps[d], the men that can jump along d, and more[d], their landing
  * squares from which they go on: they could jump again in some direction
@@ -476,10 +450,12 @@ diagonal_first_jumps(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, bb
             if (d2 != 3 - d) onward |= squares[d2];
         more[d] = shifted(jumps[d], 2 * diagonal_shift(stride, d)) & onward;
     }
-    for (int d = 4; d < NDIRS; d++) jumps[d] = more[d] = 0;
 }
 
-static void first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty,
+/* Set for the directions the men capture in (jump_dirs: on the 8x8 and
+ * 10x10 diagonal boards, the first four only). */
+static inline __attribute__((always_inline)) void
+first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty,
                         bb_t jumps[NDIRS], bb_t more[NDIRS]) {
     bb_t crown = r->crown_continue ? r->promotion[color] : 0;
     switch (r->diagonal_stride) {
@@ -597,7 +573,8 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
  * whose stack frame (some 900 bytes) and register saves cost more than the
  * test (International perft(9) from the start took 0.63 s for 0.95 s with
  * the two in one function). */
-static inline bb_t first_jumpers(const Rules *r, int color, const Side *s, bb_t *jumpers) {
+static inline __attribute__((always_inline)) bb_t
+first_jumpers(const Rules *r, int color, const Side *s, bb_t *jumpers) {
     bb_t opp = s->opp_men | s->opp_kings;
     bb_t occupied = s->own_men | s->own_kings | opp;
     bb_t candidates = 0;
@@ -620,47 +597,7 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
     return search_captures(r, color, s, keep_duplicates, out, candidates, jumpers, NULL, NULL);
 }
 
-long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out) {
-    size_t start = out->len;
-    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
-    bb_t empty = r->board & ~occupied;
-    for (int k = 0; r->padded && s->own_men && k < r->n_man_move[color]; k++) {
-        int d = r->man_move_dirs[color][k], shift = r->shift[d];
-        /* Highest destination first, as the pure generator. */
-        for (bb_t to = shifted(s->own_men & r->step_from[d], shift) & empty; to;) {
-            int sq = top_bit(to);
-            to ^= BIT(sq);
-            if (!add_step(out, sq - shift, sq, (r->promotion[color] & BIT(sq)) != 0,
-                          r->ray_off[sq - shift][d]))
-                return -1;
-        }
-    }
-    for (int k = 0; !r->padded && s->own_men && k < r->n_man_move[color]; k++) {
-        int d = r->man_move_dirs[color][k];
-        for (bb_t men = s->own_men; men;) {
-            int sq = top_bit(men);
-            men ^= BIT(sq);
-            if (r->ray_len[sq][d] < 1) continue;
-            int to = RAY(r, sq, d)[0];
-            if ((empty & BIT(to)) &&
-                !add_step(out, sq, to, (r->promotion[color] & BIT(to)) != 0, r->ray_off[sq][d]))
-                return -1;
-        }
-    }
-    for (bb_t kings = s->own_kings & ~frozen; kings;) {
-        int sq = top_bit(kings);
-        kings ^= BIT(sq);
-        for (int k = 0; k < r->n_king_move; k++) {
-            int d = r->king_move_dirs[k], n = r->ray_len[sq][d];
-            const uint8_t *ray = RAY(r, sq, d);
-            for (int i = 0; i < n && !(occupied & BIT(ray[i])); i++) {
-                if (!add_step(out, sq, ray[i], 0, r->ray_off[sq][d] + i)) return -1;
-                if (!r->flying) break;
-            }
-        }
-    }
-    return (long)(out->len - start);
-}
+/* -- Perft ------------------------------------------------------------------ */
 
 /* The men's steps on a diagonal board of a stride known when it is compiled. */
 static inline __attribute__((always_inline)) uint64_t
@@ -675,7 +612,8 @@ diagonal_step_count(const bb_t from[NDIRS], bb_t men, bb_t empty, int stride) {
 }
 
 /* How many steps gen_steps would make, without making them. */
-static uint64_t count_steps(const Rules *r, int color, const Side *s) {
+static inline __attribute__((always_inline)) uint64_t
+count_steps(const Rules *r, int color, const Side *s) {
     bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
     bb_t empty = r->board & ~occupied;
     uint64_t count = 0;
@@ -708,132 +646,6 @@ static uint64_t count_steps(const Rules *r, int color, const Side *s) {
     return count;
 }
 
-int any_step(const Rules *r, int color, const Side *s) {
-    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
-    bb_t empty = r->board & ~occupied;
-    for (bb_t men = s->own_men; men;) {
-        int sq = top_bit(men);
-        men ^= BIT(sq);
-        if (empty & r->man_step_near[color][sq]) return 1;
-    }
-    for (bb_t kings = s->own_kings; kings;) {
-        int sq = top_bit(kings);
-        kings ^= BIT(sq);
-        for (int k = 0; k < r->n_king_move; k++) {
-            int d = r->king_move_dirs[k];
-            if (r->ray_len[sq][d] >= 1 && (empty & BIT(RAY(r, sq, d)[0]))) return 1;
-        }
-    }
-    return 0;
-}
-
-int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
-            Route *step) {
-    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
-    if (!(r->board & BIT(dest)) || (occupied & BIT(dest))) return 0;
-    if (s->own_men & BIT(origin)) {
-        for (int k = 0; k < r->n_man_move[color]; k++) {
-            int d = r->man_move_dirs[color][k];
-            if (r->ray_len[origin][d] >= 1 && RAY(r, origin, d)[0] == dest) {
-                set_step(step, origin, dest, (r->promotion[color] & BIT(dest)) != 0,
-                         r->ray_off[origin][d]);
-                return 1;
-            }
-        }
-        return 0;
-    }
-    if (!(s->own_kings & BIT(origin)) || (frozen & BIT(origin))) return 0;
-    for (int k = 0; k < r->n_king_move; k++) {
-        int d = r->king_move_dirs[k], n = r->ray_len[origin][d];
-        const uint8_t *ray = RAY(r, origin, d);
-        for (int i = 0; i < n && !(occupied & BIT(ray[i])); i++) {
-            if (ray[i] == dest) {
-                set_step(step, origin, dest, 0, r->ray_off[origin][d] + i);
-                return 1;
-            }
-            if (!r->flying) break;
-        }
-    }
-    return 0;
-}
-
-/* -- Playing moves and perft ---------------------------------------------- */
-
-void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key) {
-    int o = 1 - color;
-    uint64_t k = *key ^ r->key_black;
-    for (int i = 0; i < m->ncaps; i++) {
-        int sq = m->caps[i];
-        if (bb[2 + o] & BIT(sq))
-            k ^= r->key_kings[o][sq];
-        else if (bb[o] & BIT(sq))
-            k ^= r->key_men[o][sq];
-    }
-    bb[o] &= ~m->captured;
-    bb[2 + o] &= ~m->captured;
-    /* A capture may bring the piece back to its own square: clear it first. */
-    if (bb[color] & BIT(m->origin)) {
-        bb[color] &= ~BIT(m->origin);
-        k ^= r->key_men[color][m->origin];
-        if (m->crowned) {
-            bb[2 + color] |= BIT(m->dest);
-            k ^= r->key_kings[color][m->dest];
-        } else {
-            bb[color] |= BIT(m->dest);
-            k ^= r->key_men[color][m->dest];
-        }
-    } else {
-        bb[2 + color] = (bb[2 + color] & ~BIT(m->origin)) | BIT(m->dest);
-        k ^= r->key_kings[color][m->origin] ^ r->key_kings[color][m->dest];
-    }
-    *key = k;
-}
-
-void unplay(const Rules *r, const Route *m, int color, bb_t captured_kings, bb_t bb[4],
-            uint64_t *key) {
-    int o = 1 - color;
-    uint64_t k = *key ^ r->key_black;
-    if (m->crowned) {
-        bb[2 + color] &= ~BIT(m->dest);
-        bb[color] |= BIT(m->origin);
-        k ^= r->key_kings[color][m->dest] ^ r->key_men[color][m->origin];
-    } else if (bb[color] & BIT(m->dest)) {
-        bb[color] = (bb[color] & ~BIT(m->dest)) | BIT(m->origin);
-        k ^= r->key_men[color][m->dest] ^ r->key_men[color][m->origin];
-    } else {
-        bb[2 + color] = (bb[2 + color] & ~BIT(m->dest)) | BIT(m->origin);
-        k ^= r->key_kings[color][m->dest] ^ r->key_kings[color][m->origin];
-    }
-    for (int i = 0; i < m->ncaps; i++) {
-        int sq = m->caps[i];
-        if (captured_kings & BIT(sq)) {
-            bb[2 + o] |= BIT(sq);
-            k ^= r->key_kings[o][sq];
-        } else {
-            bb[o] |= BIT(sq);
-            k ^= r->key_men[o][sq];
-        }
-    }
-    *key = k;
-}
-
-uint64_t position_key(const Rules *r, int color, const bb_t bb[4]) {
-    uint64_t k = color ? r->key_black : 0;
-    for (int c = 0; c < 2; c++) {
-        for (bb_t b = bb[c]; b;) {
-            int sq = top_bit(b);
-            b ^= BIT(sq);
-            k ^= r->key_men[c][sq];
-        }
-        for (bb_t b = bb[2 + c]; b;) {
-            int sq = top_bit(b);
-            b ^= BIT(sq);
-            k ^= r->key_kings[c][sq];
-        }
-    }
-    return k;
-}
-
 typedef struct {
     const Rules *r;
     int keep_duplicates, bulk, failed;
@@ -841,194 +653,83 @@ typedef struct {
     int nlists;
 } Perft;
 
-static uint64_t perft_node(Perft *P, int ply, int depth, int color, const bb_t bb[4]);
-
-/* The position after a man of color steps from -> to (crowned on to if
- * crown), counted on. */
-static inline uint64_t perft_man_step(Perft *P, int ply, int depth, int color, const bb_t bb[4],
-                                      bb_t from, bb_t to, int crown) {
-    bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
-    next[color] ^= from;
-    next[crown ? 2 + color : color] |= to;
-    return perft_node(P, ply + 1, depth - 1, 1 - color, next);
+/* Route lists up to ply at least; 0 (P->failed set) out of memory. */
+static int grow_lists(Perft *P, int ply) {
+    int n = 2 * ply + 8;
+    RouteList *lists = realloc(P->lists, (size_t)n * sizeof *lists);
+    if (lists == NULL) {
+        P->failed = 1;
+        return 0;
+    }
+    for (int i = P->nlists; i < n; i++) routes_init(&lists[i]);
+    P->lists = lists;
+    P->nlists = n;
+    return 1;
 }
 
-/* The men's steps on a diagonal board of a stride known when it is
- * compiled: each step's squares come from its destination's lowest bit by
- * a constant shift, with no bit index (International perft(8) without bulk
- * counting: 1,370 M instructions, for 1,448 M with a shift by a variable
- * amount and BIT() of each index). */
-static inline __attribute__((always_inline)) uint64_t
-perft_diagonal_steps(Perft *P, int ply, int depth, int color, const bb_t bb[4], bb_t empty,
-                     int stride) {
-    const bb_t *from = P->r->man_step_from[color];
-    bb_t promotion = P->r->promotion[color];
-    uint64_t total = 0;
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; d++) {
-        int s = diagonal_shift(stride, d);
-        for (bb_t to = shifted(bb[color] & from[d], s) & empty; to; to &= to - 1) {
-            bb_t lowest = to & -to;
-            total += perft_man_step(P, ply, depth, color, bb, shifted(lowest, -s), lowest,
-                                    (promotion & lowest) != 0);
-        }
-    }
-    return total;
-}
-
-/* Every step from bb, each played and counted on without a route list
- * (International perft(8) without bulk counting: 58 M leaves/s for 35 with
- * gen_steps' list of 288-byte routes and play). The order differs from
- * gen_steps', which perft's sum does not see. */
-static uint64_t perft_steps(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
-    const Rules *r = P->r;
-    bb_t men = bb[color], kings = bb[2 + color];
-    bb_t occupied = bb[0] | bb[1] | bb[2] | bb[3];
-    bb_t empty = r->board & ~occupied, promotion = r->promotion[color];
-    uint64_t total = 0;
-    if (men && r->diagonal_stride == 10)
-        total = perft_diagonal_steps(P, ply, depth, color, bb, empty, 10);
-    else if (men && r->diagonal_stride == 12)
-        total = perft_diagonal_steps(P, ply, depth, color, bb, empty, 12);
-    for (int k = 0; men && !r->diagonal_stride && k < r->n_man_move[color]; k++) {
-        int d = r->man_move_dirs[color][k];
-        if (r->padded) {
-            int shift = r->shift[d];
-            for (bb_t to = shifted(men & r->step_from[d], shift) & empty; to; to &= to - 1) {
-                bb_t lowest = to & -to;
-                total += perft_man_step(P, ply, depth, color, bb, shifted(lowest, -shift), lowest,
-                                        (promotion & lowest) != 0);
-            }
-            continue;
-        }
-        for (bb_t from = men; from; from &= from - 1) {
-            int sq = low_bit(from);
-            if (r->ray_len[sq][d] < 1) continue;
-            bb_t to = BIT(RAY(r, sq, d)[0]);
-            if (empty & to)
-                total += perft_man_step(P, ply, depth, color, bb, BIT(sq), to,
-                                        (promotion & to) != 0);
-        }
-    }
-    for (; kings; kings &= kings - 1) {
-        int sq = low_bit(kings);
-        for (int k = 0; k < r->n_king_move; k++) {
-            int d = r->king_move_dirs[k], n = r->ray_len[sq][d];
-            const uint8_t *ray = RAY(r, sq, d);
-            for (int i = 0; i < n && (empty & BIT(ray[i])); i++) {
-                bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
-                next[2 + color] ^= BIT(sq) | BIT(ray[i]);
-                total += perft_node(P, ply + 1, depth - 1, 1 - color, next);
-                if (!r->flying) break;
-            }
-        }
-    }
-    return total;
-}
-
-/* play without the key, which perft does not read: the captured pieces go
- * in two masks rather than one square at a time. */
-static inline void perft_play(const Route *m, int color, bb_t next[4]) {
-    int o = 1 - color;
-    next[o] &= ~m->captured;
-    next[2 + o] &= ~m->captured;
+/* The mover's men and kings after route m (play without the key, which
+ * perft does not read; the captured pieces come off in two masks). */
+static inline void perft_play(const Route *m, bb_t *men, bb_t *kings) {
     bb_t origin = BIT(m->origin), dest = BIT(m->dest);
-    if (next[color] & origin) {
-        next[color] ^= origin;
-        next[m->crowned ? 2 + color : color] |= dest;
+    if (*men & origin) {
+        *men ^= origin;
+        *(m->crowned ? kings : men) |= dest;
     } else {
-        next[2 + color] = (next[2 + color] & ~origin) | dest;
+        *kings = (*kings & ~origin) | dest;
     }
 }
 
-/* How many captures the men have from their first_jumps when each takes
- * one piece and none wins over another (so no route is dropped); 0 when
- * some man could jump again, or the rules may prefer one single jump to
- * another. Perft then counts them without listing them (International
- * perft(8) with bulk counting: 849 M instructions, for 915 M listing them). */
-static uint64_t count_single_jumps(const Rules *r, const bb_t jumps[NDIRS],
-                                   const bb_t more[NDIRS]) {
+/* Whether every capture is one of the men's first jumps (none goes on)
+ * and the rules cannot prefer one single jump to another, so that none is
+ * dropped: perft then counts or plays them from first_jumps' bitboards. */
+static inline int single_jumps_only(const Rules *r, const bb_t more[NDIRS]) {
     if (r->n_rules && !r->majority_only) return 0;
     bb_t go_on = 0;
-    for (int d = 0; d < NDIRS; d++) go_on |= more[d];
-    if (go_on) return 0;
+    for (int d = 0; d < jump_dirs(r); d++) go_on |= more[d];
+    return !go_on;
+}
+
+/* How many jumps first_jumps found. */
+static inline __attribute__((always_inline)) uint64_t count_jumps(const Rules *r,
+                                                                 const bb_t jumps[NDIRS]) {
     uint64_t count = 0;
-    for (int d = 0; d < NDIRS; d++)
-        if (jumps[d]) count += (uint64_t)popcount(jumps[d]);
+    for (int d = 0; d < jump_dirs(r); d++) count += (uint64_t)popcount(jumps[d]);
     return count;
 }
 
-/* How many captures there are at the last ply with bulk counting: single
- * jumps are counted without listing them where count_single_jumps can,
- * and search_captures gets the first jumps to save working them out again
- * (International perft(9) from the start: 114 M leaves per CPU second for
- * 104 M with every capture listed). Apart from perft_node, whose frame
- * would grow with the jumps. Returns -1 out of memory. */
-static long __attribute__((noinline))
-count_captures(const Perft *P, const Side *s, int color, bb_t candidates, bb_t jumpers,
-               RouteList *l) {
-    const Rules *r = P->r;
-    if (!candidates || !r->padded)
-        return search_captures(r, color, s, P->keep_duplicates, l, candidates, jumpers, NULL,
-                               NULL);
-    bb_t jumps[NDIRS], more[NDIRS];
-    bb_t opp = s->opp_men | s->opp_kings;
-    bb_t empty = r->board & ~(s->own_men | s->own_kings | opp);
-    first_jumps(r, color, candidates, r->men_capture_kings ? opp : s->opp_men, empty, jumps, more);
-    uint64_t count = jumpers ? 0 : count_single_jumps(r, jumps, more);
-    if (count) return (long)count;
-    return search_captures(r, color, s, P->keep_duplicates, l, candidates, jumpers, jumps, more);
-}
-
-static uint64_t perft_node(Perft *P, int ply, int depth, int color, const bb_t bb[4]) {
-    if (depth == 0) return 1;
-    if (ply >= P->nlists) {
-        int n = 2 * P->nlists + 8;
-        RouteList *lists = realloc(P->lists, (size_t)n * sizeof *lists);
-        if (lists == NULL) {
-            P->failed = 1;
-            return 0;
-        }
-        for (int i = P->nlists; i < n; i++) routes_init(&lists[i]);
-        P->lists = lists;
-        P->nlists = n;
-    }
-    const Rules *r = P->r;
-    Side s = {bb[color], bb[2 + color], bb[1 - color], bb[3 - color]};
-    /* Off the padded layouts, a candidate man may have no jump after all. */
-    bb_t jumpers, candidates = first_jumpers(r, color, &s, &jumpers);
-    long n = 0;
-    if (candidates | jumpers) {
-        RouteList *l = &P->lists[ply];
-        l->len = 0;
-        n = depth == 1 && P->bulk ? count_captures(P, &s, color, candidates, jumpers, l)
-                                  : search_captures(r, color, &s, P->keep_duplicates, l,
-                                                    candidates, jumpers, NULL, NULL);
-        if (n < 0) {
-            P->failed = 1;
-            return 0;
-        }
-    }
-    if (n == 0) {
-        if (depth == 1 && P->bulk) return count_steps(r, color, &s);
-        return perft_steps(P, ply, depth, color, bb);
-    }
-    if (depth == 1 && P->bulk) return (uint64_t)n;
-    uint64_t total = 0;
-    for (long i = 0; i < n && !P->failed; i++) {
-        /* The list may move when a deeper ply grows the array of lists. */
-        bb_t next[4] = {bb[0], bb[1], bb[2], bb[3]};
-        perft_play(&P->lists[ply].items[i], color, next);
-        total += perft_node(P, ply + 1, depth - 1, 1 - color, next);
-    }
-    return total;
-}
+/* Both copies of perft's recursion (see perft.h): the popcnt one where
+ * GCC or Clang builds for x86-64 without being told the CPU has popcnt,
+ * and not on Windows, where clang-cl's __builtin_cpu_supports needs a
+ * runtime library the MSVC linker does not bring in. */
+#define PERFT_FN(name) name
+#define PERFT_TARGET
+#include "perft.h"
+#undef PERFT_FN
+#undef PERFT_TARGET
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && \
+    !defined(__POPCNT__) && !defined(DRAUGHTS_PORTABLE_BITS)
+#define PERFT_POPCNT_COPY 1
+#define PERFT_FN(name) name##_popcnt
+#define PERFT_TARGET __attribute__((target("popcnt")))
+#include "perft.h"
+#undef PERFT_FN
+#undef PERFT_TARGET
+#endif
 
 uint64_t perft(const Rules *r, int depth, int color, bb_t m0, bb_t m1, bb_t k0, bb_t k1,
                int keep_duplicates, int bulk, int *failed) {
     Perft P = {r, keep_duplicates, bulk, 0, NULL, 0};
-    bb_t bb[4] = {m0, m1, k0, k1};
-    uint64_t total = perft_node(&P, 0, depth, color, bb);
+    const Side s = color ? (Side){m1, k1, m0, k0} : (Side){m0, k0, m1, k1};
+    uint64_t total;
+    *failed = 0;
+    if (depth < 1) return 1; /* the position itself */
+#ifdef PERFT_POPCNT_COPY
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt"))
+        total = perft_node_popcnt(&P, 0, depth, color, &s);
+    else
+#endif
+        total = perft_node(&P, 0, depth, color, &s);
     for (int i = 0; i < P.nlists; i++) routes_free(&P.lists[i]);
     free(P.lists);
     *failed = P.failed;

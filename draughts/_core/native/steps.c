@@ -1,0 +1,192 @@
+/* Steps (the moves that capture nothing), and moves played on bitboards.
+ *
+ * Like the capture search in movegen.c, this follows draughts/_core/pure
+ * step for step, in the same order. No Python here: module.c converts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+static void set_step(Route *m, int origin, int dest, int crowned, int slot) {
+    m->captured = 0;
+    m->origin = (uint8_t)origin;
+    m->dest = (uint8_t)dest;
+    m->crowned = (uint8_t)crowned;
+    m->ncaps = 0;
+    m->slot = (uint16_t)slot;
+}
+
+static int add_step(RouteList *out, int origin, int dest, int crowned, int slot) {
+    Route *m = new_route(out);
+    if (m == NULL) return 0;
+    set_step(m, origin, dest, crowned, slot);
+    return 1;
+}
+
+long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out) {
+    size_t start = out->len;
+    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
+    bb_t empty = r->board & ~occupied;
+    for (int k = 0; r->padded && s->own_men && k < r->n_man_move[color]; k++) {
+        int d = r->man_move_dirs[color][k], shift = r->shift[d];
+        /* Highest destination first, as the pure generator. */
+        for (bb_t to = shifted(s->own_men & r->step_from[d], shift) & empty; to;) {
+            int sq = top_bit(to);
+            to ^= BIT(sq);
+            if (!add_step(out, sq - shift, sq, (r->promotion[color] & BIT(sq)) != 0,
+                          r->ray_off[sq - shift][d]))
+                return -1;
+        }
+    }
+    for (int k = 0; !r->padded && s->own_men && k < r->n_man_move[color]; k++) {
+        int d = r->man_move_dirs[color][k];
+        for (bb_t men = s->own_men; men;) {
+            int sq = top_bit(men);
+            men ^= BIT(sq);
+            if (r->ray_len[sq][d] < 1) continue;
+            int to = RAY(r, sq, d)[0];
+            if ((empty & BIT(to)) &&
+                !add_step(out, sq, to, (r->promotion[color] & BIT(to)) != 0, r->ray_off[sq][d]))
+                return -1;
+        }
+    }
+    for (bb_t kings = s->own_kings & ~frozen; kings;) {
+        int sq = top_bit(kings);
+        kings ^= BIT(sq);
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k], n = r->ray_len[sq][d];
+            const uint8_t *ray = RAY(r, sq, d);
+            for (int i = 0; i < n && !(occupied & BIT(ray[i])); i++) {
+                if (!add_step(out, sq, ray[i], 0, r->ray_off[sq][d] + i)) return -1;
+                if (!r->flying) break;
+            }
+        }
+    }
+    return (long)(out->len - start);
+}
+
+int any_step(const Rules *r, int color, const Side *s) {
+    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
+    bb_t empty = r->board & ~occupied;
+    for (bb_t men = s->own_men; men;) {
+        int sq = top_bit(men);
+        men ^= BIT(sq);
+        if (empty & r->man_step_near[color][sq]) return 1;
+    }
+    for (bb_t kings = s->own_kings; kings;) {
+        int sq = top_bit(kings);
+        kings ^= BIT(sq);
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k];
+            if (r->ray_len[sq][d] >= 1 && (empty & BIT(RAY(r, sq, d)[0]))) return 1;
+        }
+    }
+    return 0;
+}
+
+int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
+            Route *step) {
+    bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
+    if (!(r->board & BIT(dest)) || (occupied & BIT(dest))) return 0;
+    if (s->own_men & BIT(origin)) {
+        for (int k = 0; k < r->n_man_move[color]; k++) {
+            int d = r->man_move_dirs[color][k];
+            if (r->ray_len[origin][d] >= 1 && RAY(r, origin, d)[0] == dest) {
+                set_step(step, origin, dest, (r->promotion[color] & BIT(dest)) != 0,
+                         r->ray_off[origin][d]);
+                return 1;
+            }
+        }
+        return 0;
+    }
+    if (!(s->own_kings & BIT(origin)) || (frozen & BIT(origin))) return 0;
+    for (int k = 0; k < r->n_king_move; k++) {
+        int d = r->king_move_dirs[k], n = r->ray_len[origin][d];
+        const uint8_t *ray = RAY(r, origin, d);
+        for (int i = 0; i < n && !(occupied & BIT(ray[i])); i++) {
+            if (ray[i] == dest) {
+                set_step(step, origin, dest, 0, r->ray_off[origin][d] + i);
+                return 1;
+            }
+            if (!r->flying) break;
+        }
+    }
+    return 0;
+}
+
+/* -- Playing moves ---------------------------------------------------------- */
+
+void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key) {
+    int o = 1 - color;
+    uint64_t k = *key ^ r->key_black;
+    for (int i = 0; i < m->ncaps; i++) {
+        int sq = m->caps[i];
+        if (bb[2 + o] & BIT(sq))
+            k ^= r->key_kings[o][sq];
+        else if (bb[o] & BIT(sq))
+            k ^= r->key_men[o][sq];
+    }
+    bb[o] &= ~m->captured;
+    bb[2 + o] &= ~m->captured;
+    /* A capture may bring the piece back to its own square: clear it first. */
+    if (bb[color] & BIT(m->origin)) {
+        bb[color] &= ~BIT(m->origin);
+        k ^= r->key_men[color][m->origin];
+        if (m->crowned) {
+            bb[2 + color] |= BIT(m->dest);
+            k ^= r->key_kings[color][m->dest];
+        } else {
+            bb[color] |= BIT(m->dest);
+            k ^= r->key_men[color][m->dest];
+        }
+    } else {
+        bb[2 + color] = (bb[2 + color] & ~BIT(m->origin)) | BIT(m->dest);
+        k ^= r->key_kings[color][m->origin] ^ r->key_kings[color][m->dest];
+    }
+    *key = k;
+}
+
+void unplay(const Rules *r, const Route *m, int color, bb_t captured_kings, bb_t bb[4],
+            uint64_t *key) {
+    int o = 1 - color;
+    uint64_t k = *key ^ r->key_black;
+    if (m->crowned) {
+        bb[2 + color] &= ~BIT(m->dest);
+        bb[color] |= BIT(m->origin);
+        k ^= r->key_kings[color][m->dest] ^ r->key_men[color][m->origin];
+    } else if (bb[color] & BIT(m->dest)) {
+        bb[color] = (bb[color] & ~BIT(m->dest)) | BIT(m->origin);
+        k ^= r->key_men[color][m->dest] ^ r->key_men[color][m->origin];
+    } else {
+        bb[2 + color] = (bb[2 + color] & ~BIT(m->dest)) | BIT(m->origin);
+        k ^= r->key_kings[color][m->dest] ^ r->key_kings[color][m->origin];
+    }
+    for (int i = 0; i < m->ncaps; i++) {
+        int sq = m->caps[i];
+        if (captured_kings & BIT(sq)) {
+            bb[2 + o] |= BIT(sq);
+            k ^= r->key_kings[o][sq];
+        } else {
+            bb[o] |= BIT(sq);
+            k ^= r->key_men[o][sq];
+        }
+    }
+    *key = k;
+}
+
+uint64_t position_key(const Rules *r, int color, const bb_t bb[4]) {
+    uint64_t k = color ? r->key_black : 0;
+    for (int c = 0; c < 2; c++) {
+        for (bb_t b = bb[c]; b;) {
+            int sq = top_bit(b);
+            b ^= BIT(sq);
+            k ^= r->key_men[c][sq];
+        }
+        for (bb_t b = bb[2 + c]; b;) {
+            int sq = top_bit(b);
+            b ^= BIT(sq);
+            k ^= r->key_kings[c][sq];
+        }
+    }
+    return k;
+}
