@@ -14,7 +14,7 @@
 
 /* -- Growing arrays --------------------------------------------------------- */
 
-static int grow(void **items, int *cap, int need, size_t size) {
+int ml_grow(void **items, int *cap, int need, size_t size) {
     if (need <= *cap) return 0;
     int n = *cap ? 2 * *cap : 64;
     while (n < need) n *= 2;
@@ -48,7 +48,7 @@ int ml_restart(const VecEnvObject *e, Game *g) {
     g->moves = moves, g->capmoves = capmoves, g->keys = keys, g->capkeys = capkeys;
     g->hist = hist, g->caphist = caphist, g->nhist = 0;
     g->fhist = fhist, g->capfhist = capfhist, g->nfhist = nfhist;
-    if (grow((void **)&g->moves, &g->capmoves, e->start.nmoves, sizeof(Legal)) < 0) return -1;
+    if (ml_grow((void **)&g->moves, &g->capmoves, e->start.nmoves, sizeof(Legal)) < 0) return -1;
     memcpy(g->moves, e->start.moves, (size_t)e->start.nmoves * sizeof(Legal));
     return 0;
 }
@@ -130,145 +130,6 @@ static int occurrences(const Game *g, int limit) {
     return seen;
 }
 
-/* -- Legal moves with their action indices ---------------------------------- */
-
-typedef struct {
-    int base, n;
-    uint8_t key[MAX_SQUARES]; /* the captured squares' numbers, sorted */
-} Ranked;
-
-static int compare_ranked(const Ranked *a, const Ranked *b) {
-    if (a->base != b->base) return a->base < b->base ? -1 : 1;
-    for (int i = 0; i < a->n && i < b->n; i++)
-        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i] ? -1 : 1;
-    return (a->n > b->n) - (a->n < b->n);
-}
-
-/* Order the moves by (base, captured squares) and give every move of a
- * pair but the first an index in the extra block (actions.py's indexed):
- * the rare case, so it may take its time. */
-static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
-    int n = g->nmoves;
-    Ranked *r = malloc((size_t)n * sizeof *r);
-    int *order = malloc((size_t)n * sizeof *order);
-    Legal *sorted = malloc((size_t)n * sizeof *sorted);
-    if (r == NULL || order == NULL || sorted == NULL) {
-        free(r), free(order), free(sorted);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        const Legal *m = &g->moves[i];
-        r[i].base = m->action;
-        r[i].n = 0;
-        for (bb_t c = m->captured; c; c &= c - 1) {
-            int number = e->core->number[low_bit(c)];
-            int v = frame ? frame[number] : number, j = r[i].n++;
-            while (j > 0 && r[i].key[j - 1] > v) {
-                r[i].key[j] = r[i].key[j - 1];
-                j--;
-            }
-            r[i].key[j] = (uint8_t)v;
-        }
-        int j = i;
-        while (j > 0 && compare_ranked(&r[order[j - 1]], &r[i]) > 0) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = i;
-    }
-    int w = 0, extra = e->nsq * e->nsq, k = 0;
-    for (int i = 0; i < n; i++)
-        if (i == 0 || r[order[i]].base != r[order[i - 1]].base) sorted[w++] = g->moves[order[i]];
-    for (int i = 1; i < n; i++) {
-        if (r[order[i]].base != r[order[i - 1]].base) continue;
-        sorted[w] = g->moves[order[i]];
-        sorted[w++].action = extra + k++;
-    }
-    memcpy(g->moves, sorted, (size_t)n * sizeof *sorted);
-    free(r), free(order), free(sorted);
-    return k > e->nsq * e->nsq ? -2 : 0;
-}
-
-/* Sorting moves by action: up to RANKED of them (most positions), each
- * goes straight to its rank, the count of smaller keys (the action above
- * the route's place), with no branch on the data. ml_generate's own
- * instructions (the generator's aside) were 687 a step with an insertion
- * sort of the 32-byte moves and the action worked out from the square
- * numbers, 550 this way with the actions' parts from tables (callgrind,
- * International random self-play, 256 games, 2026-12-05). */
-enum { RANKED = 16 };
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-/* How many of keys[0 .. width) are below key, four at a time (the
- * compiler does not vectorise the loop below by itself); width, a constant
- * 8 or 16, unrolls it. */
-static inline int rank_of(const int32_t *keys, int width, int32_t key) {
-    __m128i k = _mm_set1_epi32(key), sum = _mm_setzero_si128();
-    for (int j = 0; j < width; j += 4)
-        sum = _mm_sub_epi32(sum, _mm_cmpgt_epi32(k, _mm_loadu_si128((const __m128i *)(keys + j))));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4E));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xB1));
-    return _mm_cvtsi128_si32(sum);
-}
-#else
-static inline int rank_of(const int32_t *keys, int width, int32_t key) {
-    int rank = 0;
-    for (int j = 0; j < width; j++) rank += keys[j] < key;
-    return rank;
-}
-#endif
-
-static Legal legal(const Route *route, int32_t action) {
-    return (Legal){route->captured, action, route->origin, route->dest, route->crowned,
-                   route->ncaps > 0};
-}
-
-/* g's legal moves, sorted by action index. -1 out of memory, -2 when more
- * moves share a pair than the extra block holds. */
-int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
-    const Rules *r = &e->core->rules;
-    int c = g->turn;
-    Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
-    l->len = 0;
-    long n = ml_core->gen_captures(r, c, &s, 0, l);
-    int captures = n != 0;
-    if (n == 0) {
-        bb_t frozen = 0;
-        if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
-        n = ml_core->gen_steps(r, c, &s, frozen, l);
-    }
-    if (n < 0 || grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0) return -1;
-    const int *frame = e->perspective && c == 1 ? e->turned : NULL;
-    /* A move's action is its origin's part plus its destination's, each
-     * read from a table per side to move. */
-    const int *origins = e->origin_part[frame != NULL], *dests = e->dest_part[frame != NULL];
-    if (n <= RANKED) {
-        int32_t keys[RANKED], actions[RANKED];
-        memset(keys, 0x7F, sizeof keys); /* 0x7F7F7F7F: above every key, in no rank */
-        for (int i = 0; i < n; i++) {
-            actions[i] = origins[l->items[i].origin] + dests[l->items[i].dest];
-            keys[i] = actions[i] * RANKED + i;
-        }
-        /* Keys past n are above every key: 8 of them compared where they hold n. */
-        for (int i = 0; n <= 8 && i < n; i++)
-            g->moves[rank_of(keys, 8, keys[i])] = legal(&l->items[i], actions[i]);
-        for (int i = 0; n > 8 && i < n; i++)
-            g->moves[rank_of(keys, RANKED, keys[i])] = legal(&l->items[i], actions[i]);
-    } else {
-        for (long i = 0; i < n; i++) {
-            Legal m = legal(&l->items[i], origins[l->items[i].origin] + dests[l->items[i].dest]);
-            long j = i; /* insertion by action */
-            for (; j > 0 && g->moves[j - 1].action > m.action; j--) g->moves[j] = g->moves[j - 1];
-            g->moves[j] = m;
-        }
-    }
-    g->nmoves = (int)n;
-    /* Steps have a pair each: only captures may share one. */
-    int shared = 0;
-    for (long i = 1; captures && i < n; i++) shared |= g->moves[i].action == g->moves[i - 1].action;
-    return shared ? rank_shared(e, g, frame) : 0;
-}
 
 /* -- Playing a move ----------------------------------------------------------- */
 
@@ -549,7 +410,7 @@ int ml_play(const VecEnvObject *e, Game *g, const Legal *m) {
 }
 
 static int keep_action(Game *g, int32_t action) {
-    if (grow((void **)&g->hist, &g->caphist, g->nhist + 1, sizeof(int32_t)) < 0) return -1;
+    if (ml_grow((void **)&g->hist, &g->caphist, g->nhist + 1, sizeof(int32_t)) < 0) return -1;
     g->hist[g->nhist++] = action;
     return 0;
 }
@@ -620,14 +481,6 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     return 0;
 }
 
-typedef struct {
-    VecEnvObject *e;
-    const Arrays *a;
-    int from, to, status;
-    int ahead; /* prefetch_game() that many games ahead, or not (0) */
-    RouteList *scratch;
-} StepPart;
-
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH_WRITE(address) __builtin_prefetch((address), 1)
 #else
@@ -659,7 +512,7 @@ enum { PREFETCH_ABOVE = 4 << 20 /* bytes of observations and masks */, AHEAD = 4
  * back at the end: the parts (on the caller's stack) and the lists (in
  * the VecEnv) lie side by side, and a thread writing its own at every game
  * or route would take the cache line from the other thread. */
-static void *step_part(void *arg) {
+void *ml_step_part(void *arg) {
     StepPart *p = arg;
     VecEnvObject *e = p->e;
     const Arrays *a = p->a;
@@ -675,98 +528,6 @@ static void *step_part(void *arg) {
     return NULL;
 }
 
-#ifdef HAVE_THREADS
-#include <unistd.h>
-
-/* The threads that step with the caller's: started at the first step on
- * more than one thread and kept, each waiting for the next batch. Starting
- * and joining threads at every step cost about 50 microseconds of CPU a
- * call, a quarter of the stepping of 256 International games; a wake-up is
- * a few (benchmarks/ml.py's 2-thread row; see the changelog). */
-typedef struct Pool {
-    pthread_mutex_t lock;
-    pthread_cond_t go, done;
-    pthread_t ids[MAX_THREADS];
-    int workers, quit, pending;
-    unsigned long round; /* batches handed out so far */
-    StepPart *parts;         /* this batch: worker w steps parts[w + 1] when w + 1 < nparts */
-    int nparts;
-    pid_t pid; /* a forked child has none of the threads: it starts its own */
-    struct Worker *args; /* each thread's Worker */
-} Pool;
-
-typedef struct Worker {
-    Pool *pool;
-    int index;
-} Worker;
-
-static void *work(void *arg) {
-    Pool *pool = ((Worker *)arg)->pool;
-    int index = ((Worker *)arg)->index;
-    unsigned long seen = 0;
-    pthread_mutex_lock(&pool->lock);
-    for (;;) {
-        while (!pool->quit && pool->round == seen) pthread_cond_wait(&pool->go, &pool->lock);
-        if (pool->quit) break;
-        seen = pool->round;
-        StepPart *part = index + 1 < pool->nparts ? &pool->parts[index + 1] : NULL;
-        pthread_mutex_unlock(&pool->lock);
-        if (part != NULL) step_part(part);
-        pthread_mutex_lock(&pool->lock);
-        if (--pool->pending == 0) pthread_cond_signal(&pool->done);
-    }
-    pthread_mutex_unlock(&pool->lock);
-    return NULL;
-}
-#endif
-
-#ifdef HAVE_THREADS
-/* e's pool: a thread for each slice of its games but the caller's (at most
- * e->threads - 1, each slice 32 games at least; fewer if some do not
- * start), or NULL when there is no memory. */
-static Pool *start_pool(VecEnvObject *e) {
-    if (e->pool != NULL && e->pool->pid == getpid()) return e->pool;
-    e->pool = NULL; /* after fork(): the parent's threads are not here (its pool is left) */
-    Pool *pool = calloc(1, sizeof *pool);
-    if (pool == NULL) return NULL;
-    pthread_mutex_init(&pool->lock, NULL);
-    pthread_cond_init(&pool->go, NULL);
-    pthread_cond_init(&pool->done, NULL);
-    pool->pid = getpid();
-    Worker *args = malloc((size_t)MAX_THREADS * sizeof *args);
-    if (args == NULL) {
-        free(pool);
-        return NULL;
-    }
-    pool->args = args;
-    int most = e->threads < e->num_envs / 32 ? e->threads : e->num_envs / 32;
-    for (int w = 0; w < most - 1; w++) {
-        args[w] = (Worker){pool, w};
-        if (pthread_create(&pool->ids[w], NULL, work, &args[w]) != 0) break;
-        pool->workers++;
-    }
-    e->pool = pool;
-    return pool;
-}
-
-void ml_pool_free(VecEnvObject *e) {
-    Pool *pool = e->pool;
-    e->pool = NULL;
-    if (pool == NULL || pool->pid != getpid()) return;
-    pthread_mutex_lock(&pool->lock);
-    pool->quit = 1;
-    pthread_cond_broadcast(&pool->go);
-    pthread_mutex_unlock(&pool->lock);
-    for (int w = 0; w < pool->workers; w++) pthread_join(pool->ids[w], NULL);
-    pthread_mutex_destroy(&pool->lock);
-    pthread_cond_destroy(&pool->go);
-    pthread_cond_destroy(&pool->done);
-    free(pool->args);
-    free(pool);
-}
-#else
-void ml_pool_free(VecEnvObject *e) { (void)e; }
-#endif
 
 /* Step every game, on e->threads threads (each its own slice of the games).
  * An illegal action that raises stops the batch there: the games before it
@@ -794,29 +555,7 @@ int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
         parts[t] = (StepPart){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
                               ahead, &e->scratch[t]};
     }
-#ifdef HAVE_THREADS
-    Pool *pool = threads > 1 ? start_pool(e) : NULL;
-    int helped = pool ? pool->workers + 1 : 1; /* parts the pool's threads take */
-    if (helped > threads) helped = threads;
-    if (pool) {
-        pthread_mutex_lock(&pool->lock);
-        pool->parts = parts;
-        pool->nparts = helped;
-        pool->pending = pool->workers;
-        pool->round++;
-        pthread_cond_broadcast(&pool->go);
-        pthread_mutex_unlock(&pool->lock);
-    }
-    step_part(&parts[0]);
-    for (int t = helped; t < threads; t++) step_part(&parts[t]); /* a thread did not start */
-    if (pool) {
-        pthread_mutex_lock(&pool->lock);
-        while (pool->pending > 0) pthread_cond_wait(&pool->done, &pool->lock);
-        pthread_mutex_unlock(&pool->lock);
-    }
-#else
-    for (int t = 0; t < threads; t++) step_part(&parts[t]);
-#endif
+    ml_pool_run(e, parts, threads);
     for (int t = 0; t < threads; t++)
         if (parts[t].status < 0) return parts[t].status;
     return 0;

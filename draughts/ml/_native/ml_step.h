@@ -116,6 +116,8 @@ typedef struct {
     int8_t *codes, *winners;
 } Arrays;
 
+/* *items (of *cap, each size bytes) with room for need at least; -1 out of memory. */
+int ml_grow(void **items, int *cap, int need, size_t size);
 /* g starts the game again (its arrays stay its own); -1 out of memory. */
 int ml_restart(const VecEnvObject *e, Game *g);
 /* g's legal moves, sorted by action index; -1 out of memory, -2 when more
@@ -134,6 +136,20 @@ int ml_play(const VecEnvObject *e, Game *g, const Legal *m);
  * draughts.ml.dataset). */
 PyObject *ml_replay(VecEnvObject *e, PyObject *args);
 PyObject *ml_expand(VecEnvObject *e, PyObject *args);
+/* One thread's slice of a step's games (ml_step.c). */
+typedef struct {
+    VecEnvObject *e;
+    const Arrays *a;
+    int from, to, status;
+    int ahead; /* prefetch that many games ahead, or not (0) */
+    RouteList *scratch;
+} StepPart;
+
+/* Step a StepPart's games (its argument and result: a pthread's). */
+void *ml_step_part(void *arg);
+/* Step parts[0 .. n): the first on the caller's thread, the others on e's
+ * pool of threads (ml_pool.c), started at the first call and kept. */
+void ml_pool_run(VecEnvObject *e, StepPart *parts, int n);
 /* Step every game (see ml_step.c); *illegal set to the game whose action is
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
