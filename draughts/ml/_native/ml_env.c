@@ -362,6 +362,7 @@ static int load_start(VecEnvObject *e, PyObject *start) {
     if (int32s(starts, &v, &n) < 0) return -1;
     for (int i = 0; i < MAX_DRAW_RULES; i++) g->starts[i] = i < n ? v[i] : NOT_COUNTING;
     g->key = ml_core->position_key(&e->core->rules, g->turn, g->bb);
+    ml_number_bits(e, g);
     int status = ml_generate(e, g, &e->scratch[0]);
     if (status == -2) {
         e->failed = -2;
@@ -425,6 +426,7 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
             e->dest_part[t][sq] = seen - 1;
         }
     }
+    ml_moves_init(e);
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
     if (load_start(e, start) < 0) goto fail;

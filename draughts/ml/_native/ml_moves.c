@@ -95,6 +95,141 @@ static Legal legal(const Route *route, int32_t action) {
                    route->ncaps > 0};
 }
 
+/* -- Quiet moves, straight in action order ----------------------------------- */
+
+/* The bits of b's squares' numbers (less one). */
+static inline uint64_t numbered(const VecEnvObject *e, bb_t b) {
+    uint64_t out = 0;
+    for (; b; b &= b - 1) out |= (uint64_t)1 << (e->core->number[low_bit(b)] - 1);
+    return out;
+}
+
+void ml_number_bits(const VecEnvObject *e, Game *g) {
+    for (int p = 0; p < 4 && e->num.ok; p++) g->nb[p] = numbered(e, g->bb[p]);
+}
+
+/* t's man steps of colour c: 0, or -1 where they do not fit its groups. */
+static int man_groups(const VecEnvObject *e, Numbered *t, int c) {
+    const Rules *r = &e->core->rules;
+    for (int k = 0; k < r->n_man_move[c]; k++) {
+        int d = r->man_move_dirs[c][k];
+        for (int sq = 0; sq < r->n; sq++) {
+            if (!(r->board & BIT(sq)) || !r->ray_len[sq][d]) continue;
+            int from = e->core->number[sq] - 1, to = e->core->number[RAY(r, sq, d)[0]] - 1, g = 0;
+            t->man_near[c][from] |= (uint64_t)1 << to;
+            while (g < t->ngroups[c] && t->shift[c][g] != to - from) g++;
+            if (g == 16) return -1;
+            if (g == t->ngroups[c]) t->shift[c][t->ngroups[c]++] = to - from;
+            t->from[c][g] |= (uint64_t)1 << from;
+        }
+    }
+    return 0;
+}
+
+/* e->num, once the action index parts are known: ok or not. */
+void ml_moves_init(VecEnvObject *e) {
+    const Rules *r = &e->core->rules;
+    Numbered *t = &e->num;
+    memset(t, 0, sizeof *t);
+    int ok = e->nsq <= 64 && r->n_king_move <= NDIRS;
+    for (int sq = 0; ok && sq < r->n; sq++) {
+        if (!(r->board & BIT(sq))) continue;
+        int bit = e->core->number[sq] - 1;
+        ok &= bit >= 0 && bit < e->nsq && e->dest_part[0][sq] == bit &&
+              (!e->perspective || e->dest_part[1][sq] == e->nsq - 1 - bit);
+        if (ok) t->square[bit] = (uint8_t)sq;
+    }
+    if (!ok) return;
+    t->board = e->nsq == 64 ? ~(uint64_t)0 : ((uint64_t)1 << e->nsq) - 1;
+    t->flying = r->flying;
+    t->king_dirs = r->n_king_move;
+    for (int c = 0; c < 2; c++) {
+        t->promotion[c] = numbered(e, r->promotion[c]);
+        ok &= man_groups(e, t, c) == 0;
+        t->most = r->n_man_move[c] > t->most ? r->n_man_move[c] : t->most;
+    }
+    for (int sq = 0; sq < r->n; sq++) {
+        if (!(r->board & BIT(sq))) continue;
+        int bit = e->core->number[sq] - 1, reach = 0;
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k], n = r->ray_len[sq][d], last = bit;
+            const uint8_t *ray = RAY(r, sq, d);
+            t->king_up[bit][k] = n && e->core->number[ray[0]] - 1 > bit;
+            for (int i = 0; i < n; i++) {
+                int to = e->core->number[ray[i]] - 1;
+                ok &= (to > last) == t->king_up[bit][k]; /* king_reach: the nearest piece */
+                t->king_rays[bit][k] |= (uint64_t)1 << to;
+                if (i == 0) t->king_near[bit] |= (uint64_t)1 << to;
+                last = to;
+            }
+            reach += r->flying ? n : n > 0;
+        }
+        t->most = reach > t->most ? reach : t->most;
+    }
+    t->ok = ok;
+}
+
+/* The squares (bits of numbers) a king on bit o can step to. */
+static inline uint64_t king_reach(const Numbered *t, int o, uint64_t occupied) {
+    if (!t->flying) return t->king_near[o] & ~occupied;
+    uint64_t reach = 0;
+    for (int k = 0; k < t->king_dirs; k++) {
+        uint64_t ray = t->king_rays[o][k], blocked = ray & occupied;
+        if (blocked) /* the squares before the nearest piece */
+            ray &= t->king_up[o][k] ? (blocked & (0 - blocked)) - 1
+                                    : ~((((uint64_t)1 << (63 - clz64(blocked))) << 1) - 1);
+        reach |= ray;
+    }
+    return reach;
+}
+
+/* g's quiet moves (it has no capture), written in action order: the pieces
+ * in the order of their numbers and each one's destinations so (down: the
+ * other way, as Black sees them with the board turned). frozen: the king
+ * that may not move. Generating the core's routes and sorting them by
+ * action took ... instructions a step (callgrind, International random
+ * self-play, 256 games). */
+static inline __attribute__((always_inline)) int quiet_moves_as(const VecEnvObject *e, Game *g,
+                                                                uint64_t frozen, const int down) {
+    const Numbered *t = &e->num;
+    int c = g->turn, n = 0, last = e->nsq - 1, nsq = e->nsq;
+    uint64_t men = g->nb[c], occupied = g->nb[0] | g->nb[1] | g->nb[2] | g->nb[3];
+    uint64_t empty = t->board & ~occupied, movers = g->nb[2 + c] & ~frozen;
+    for (int k = 0; k < t->ngroups[c]; k++) {
+        int s = t->shift[c][k];
+        movers |= men & t->from[c][k] & (s > 0 ? empty >> s : empty << -s);
+    }
+    while (movers) {
+        int o = down ? 63 - clz64(movers) : ctz64(movers), is_man = (int)(men >> o) & 1;
+        movers ^= (uint64_t)1 << o;
+        uint64_t to = is_man ? t->man_near[c][o] & empty : king_reach(t, o, occupied);
+        uint64_t crowns = is_man ? t->promotion[c] : 0;
+        if (n + t->most > g->capmoves &&
+            ml_grow((void **)&g->moves, &g->capmoves, n + t->most, sizeof(Legal)) < 0)
+            return -1;
+        Legal *m = g->moves + n;
+        int part = (down ? last - o : o) * nsq;
+        while (to) {
+            int d = down ? 63 - clz64(to) : ctz64(to);
+            to ^= (uint64_t)1 << d;
+            *m++ = (Legal){0, part + (down ? last - d : d), t->square[o], t->square[d],
+                           (uint8_t)((crowns >> d) & 1), 0};
+        }
+        n = (int)(m - g->moves);
+    }
+    g->nmoves = n;
+    return 0;
+}
+
+static int quiet_moves(const VecEnvObject *e, Game *g) {
+    int c = g->turn;
+    uint64_t frozen = 0;
+    if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c])
+        frozen = (uint64_t)1 << (e->core->number[g->ksq[c]] - 1);
+    return e->perspective && c == 1 ? quiet_moves_as(e, g, frozen, 1)
+                                    : quiet_moves_as(e, g, frozen, 0);
+}
+
 /* g's legal moves, sorted by action index. -1 out of memory, -2 when more
  * moves share a pair than the extra block holds. */
 int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
@@ -104,6 +239,7 @@ int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
     l->len = 0;
     long n = ml_core->gen_captures(r, c, &s, 0, l);
     int captures = n != 0;
+    if (n == 0 && e->num.ok) return quiet_moves(e, g);
     if (n == 0) {
         bb_t frozen = 0;
         if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);

@@ -133,6 +133,20 @@ static int occurrences(const Game *g, int limit) {
 
 /* -- Playing a move ----------------------------------------------------------- */
 
+/* m played on g's bitboards of numbers (g->turn to move). */
+static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, int is_man) {
+    const int *number = e->core->number;
+    int c = g->turn, o = 1 - c;
+    uint64_t taken = 0, from = (uint64_t)1 << (number[m->origin] - 1);
+    uint64_t to = (uint64_t)1 << (number[m->dest] - 1);
+    for (bb_t cap = m->captured; cap; cap &= cap - 1) taken |= (uint64_t)1 << (number[low_bit(cap)] - 1);
+    g->nb[o] &= ~taken;
+    g->nb[2 + o] &= ~taken;
+    if (!is_man) g->nb[2 + c] = (g->nb[2 + c] & ~from) | to;
+    else if (m->crowned) g->nb[c] &= ~from, g->nb[2 + c] |= to;
+    else g->nb[c] = (g->nb[c] & ~from) | to;
+}
+
 /* Play m on g (Board._push_python's bookkeeping); returns the events. */
 static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     const Rules *r = &e->core->rules;
@@ -146,6 +160,7 @@ static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     g->bb[o] &= ~m->captured;
     g->bb[2 + o] &= ~m->captured;
     int is_man = (g->bb[c] & from) != 0;
+    if (e->num.ok) number_move(e, g, m, is_man);
     if (is_man) { /* a capture may bring the man back to its own square: clear it first */
         g->bb[c] &= ~from;
         k ^= r->key_men[c][m->origin];

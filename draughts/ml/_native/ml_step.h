@@ -52,6 +52,7 @@ typedef struct {
 
 typedef struct {
     bb_t bb[4]; /* men of White, Black, kings of White, Black */
+    uint64_t nb[4]; /* the same by square numbers (bit k: square k + 1), where e->num.ok */
     int turn, ply, quiet_from, ply_origin;
     int starts[MAX_DRAW_RULES]; /* per tracked rule, NOT_COUNTING when inactive */
     int ksq[2], kn[2];          /* the king each side moved in a row (-1: none), and how often */
@@ -75,6 +76,23 @@ typedef struct {
     float values[MAX_DRAW_RULES + 1], kval[2];
 } Drawn;
 
+/* A game's quiet moves are made on bitboards of square numbers (bit k is
+ * square k + 1; Game.nb), in the order of their action indices (the
+ * numbers' order, or its reverse for Black with the board turned), where
+ * ok: boards of at most 64 squares numbered so that each ray's numbers go
+ * one way, turned half a turn as number k to n + 1 - k (see ml_moves.c). */
+typedef struct {
+    int ok, ngroups[2], king_dirs, flying, most; /* most: quiet moves of one piece at most */
+    uint64_t board, promotion[2];
+    uint8_t square[64]; /* number less one -> compact square */
+    /* The men's steps per colour, grouped by how far the number goes (the
+     * squares a man steps from so): a man on bit b steps to b + shift. */
+    int shift[2][16];
+    uint64_t from[2][16];
+    uint64_t man_near[2][64], king_near[64], king_rays[64][NDIRS];
+    uint8_t king_up[64][NDIRS]; /* the ray's numbers go up */
+} Numbered;
+
 typedef struct {
     PyObject_HEAD
     CoreObject *core;
@@ -96,6 +114,7 @@ typedef struct {
     int king_endings; /* an ending of a tracked rule asks for a king on the long diagonal */
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
+    Numbered num; /* the quiet moves' tables (ml_moves.c) */
     Game start; /* the start position, its legal moves included */
     Game *games;
     Drawn *drawn; /* per game, what its observation shows */
@@ -120,6 +139,10 @@ typedef struct {
 int ml_grow(void **items, int *cap, int need, size_t size);
 /* g starts the game again (its arrays stay its own); -1 out of memory. */
 int ml_restart(const VecEnvObject *e, Game *g);
+/* e->num, once e's action index parts are known. */
+void ml_moves_init(VecEnvObject *e);
+/* g->nb from g->bb, where e->num.ok. */
+void ml_number_bits(const VecEnvObject *e, Game *g);
 /* g's legal moves, sorted by action index; -1 out of memory, -2 when more
  * moves share a pair than the extra block holds. */
 int ml_generate(const VecEnvObject *e, Game *g, RouteList *l);
