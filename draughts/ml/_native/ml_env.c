@@ -426,7 +426,10 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
             e->dest_part[t][sq] = seen - 1;
         }
     }
-    ml_moves_init(e);
+    if (ml_moves_init(e) < 0) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
     if (load_start(e, start) < 0) goto fail;
@@ -460,7 +463,7 @@ fail:
 }
 
 static void free_game(Game *g) {
-    free(g->keys), free(g->moves), free(g->hist), free(g->fhist);
+    free(g->keys), free(g->moves), free(g->captured), free(g->hist), free(g->fhist);
 }
 
 /* The environment holds its core (a Python object): it takes part in
@@ -484,6 +487,8 @@ static void vec_dealloc(VecEnvObject *e) {
     free(e->drawn);
     free(e->chosen);
     free(e->ones);
+    free(e->num.king_bit);
+    free(e->num.king_move);
     free_game(&e->start);
     for (int t = 0; t < MAX_THREADS; t++) ml_core->routes_free(&e->scratch[t]);
     Py_XDECREF(e->core);

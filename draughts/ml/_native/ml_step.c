@@ -40,16 +40,24 @@ static int push_key(Game *g) {
 /* Copy the start game into g (its arrays stay g's own). */
 int ml_restart(const VecEnvObject *e, Game *g) {
     Legal *moves = g->moves;
+    bb_t *captured = g->captured;
     uint64_t *keys = g->keys;
     int32_t *hist = g->hist, *fhist = g->fhist;
     int capmoves = g->capmoves, caphist = g->caphist, nfhist = g->nfhist, capfhist = g->capfhist;
+    int capcaptured = g->capcaptured;
     size_t capkeys = g->capkeys;
     *g = e->start;
     g->moves = moves, g->capmoves = capmoves, g->keys = keys, g->capkeys = capkeys;
+    g->captured = captured, g->capcaptured = capcaptured;
     g->hist = hist, g->caphist = caphist, g->nhist = 0;
     g->fhist = fhist, g->capfhist = capfhist, g->nfhist = nfhist;
     if (ml_grow((void **)&g->moves, &g->capmoves, e->start.nmoves, sizeof(Legal)) < 0) return -1;
     memcpy(g->moves, e->start.moves, (size_t)e->start.nmoves * sizeof(Legal));
+    if (e->start.nmoves && e->start.moves[0].is_capture) { /* all are, or none */
+        if (ml_grow((void **)&g->captured, &g->capcaptured, e->start.nmoves, sizeof(bb_t)) < 0)
+            return -1;
+        memcpy(g->captured, e->start.captured, (size_t)e->start.nmoves * sizeof(bb_t));
+    }
     return 0;
 }
 
@@ -134,12 +142,13 @@ static int occurrences(const Game *g, int limit) {
 /* -- Playing a move ----------------------------------------------------------- */
 
 /* m played on g's bitboards of numbers (g->turn to move). */
-static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, int is_man) {
+static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured,
+                               int is_man) {
     const int *number = e->core->number;
     int c = g->turn, o = 1 - c;
     uint64_t taken = 0, from = (uint64_t)1 << (number[m->origin] - 1);
     uint64_t to = (uint64_t)1 << (number[m->dest] - 1);
-    for (bb_t cap = m->captured; cap; cap &= cap - 1) taken |= (uint64_t)1 << (number[low_bit(cap)] - 1);
+    for (bb_t cap = captured; cap; cap &= cap - 1) taken |= (uint64_t)1 << (number[low_bit(cap)] - 1);
     g->nb[o] &= ~taken;
     g->nb[2 + o] &= ~taken;
     if (!is_man) g->nb[2 + c] = (g->nb[2 + c] & ~from) | to;
@@ -148,19 +157,19 @@ static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, i
 }
 
 /* Play m on g (Board._push_python's bookkeeping); returns the events. */
-static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
+static int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
     const Rules *r = &e->core->rules;
     int c = g->turn, o = 1 - c;
     bb_t from = BIT(m->origin), to = BIT(m->dest);
     uint64_t k = g->key ^ r->key_black;
-    for (bb_t cap = m->captured; cap; cap &= cap - 1) {
+    for (bb_t cap = captured; cap; cap &= cap - 1) {
         int sq = low_bit(cap);
         k ^= (g->bb[2 + o] & BIT(sq)) ? r->key_kings[o][sq] : r->key_men[o][sq];
     }
-    g->bb[o] &= ~m->captured;
-    g->bb[2 + o] &= ~m->captured;
+    g->bb[o] &= ~captured;
+    g->bb[2 + o] &= ~captured;
     int is_man = (g->bb[c] & from) != 0;
-    if (e->num.ok) number_move(e, g, m, is_man);
+    if (e->num.ok) number_move(e, g, m, captured, is_man);
     if (is_man) { /* a capture may bring the man back to its own square: clear it first */
         g->bb[c] &= ~from;
         k ^= r->key_men[c][m->origin];
@@ -178,12 +187,12 @@ static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     g->key = k;
     g->turn = o;
     g->ply++;
-    int events = (m->captured ? e->events[0] : 0) | (is_man ? e->events[1] : 0) |
+    int events = (captured ? e->events[0] : 0) | (is_man ? e->events[1] : 0) |
                  (is_man && m->crowned ? e->events[2] : 0);
-    if (is_man || m->captured) g->quiet_from = g->ply;
-    update_starts(e, g, events, m->captured || (is_man && m->crowned));
+    if (is_man || captured) g->quiet_from = g->ply;
+    update_starts(e, g, events, captured || (is_man && m->crowned));
     if (e->king_limit) { /* Board._count_king_move */
-        if (!is_man && !m->captured && g->bb[c]) {
+        if (!is_man && !captured && g->bb[c]) {
             g->kn[c] = g->ksq[c] == m->origin ? g->kn[c] + 1 : 1;
             g->ksq[c] = m->dest;
         } else if (g->ksq[c] >= 0) {
@@ -418,9 +427,9 @@ void ml_observe(const VecEnvObject *e, const Game *g, void *obs, Drawn *was) {
 
 /* -- Stepping ----------------------------------------------------------------- */
 
-int ml_play(const VecEnvObject *e, Game *g, const Legal *m) {
+int ml_play(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
     if (push_key(g) < 0) return -1;
-    apply(e, g, m);
+    apply(e, g, m, captured);
     return 0;
 }
 
@@ -470,8 +479,9 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
         winner = 1 - mover;
     } else {
         Legal m = g->moves[found];
+        bb_t captured = m.is_capture ? g->captured[found] : 0;
         if (push_key(g) < 0 || keep_action(g, (int32_t)action) < 0) return -1;
-        apply(e, g, &m);
+        apply(e, g, &m, captured);
         int status = ml_generate(e, g, l);
         if (status < 0) {
             g->nmoves = 0; /* no action index out of range stays; reset() starts again */
