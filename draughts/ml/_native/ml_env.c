@@ -432,6 +432,7 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     }
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
+    ml_rules_init(e);
     if (load_start(e, start) < 0) goto fail;
     e->squares_turn = 1;
     for (int sq = 0; sq < c->rules.n; sq++) {

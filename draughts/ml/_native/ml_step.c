@@ -225,13 +225,54 @@ static int next_repeats(const VecEnvObject *e, const Game *g, int limit) {
  * repetition rule's occurrences, the others' rule_count(). decide() and the
  * observation both read them: worked out once a step, 3,039 instructions a
  * step instead of 3,068 (callgrind, International random self-play, 256
- * games, 2026-12-05). */
+ * games, 2026-12-05). base: the counts are e's baseline ones (of[] is not
+ * filled). */
 typedef struct {
-    int of[MAX_DRAW_RULES];
+    int base, of[MAX_DRAW_RULES];
 } Counts;
 
-static void count_rules(const VecEnvObject *e, const Game *g, Counts *counts) {
+/* A rule's value in its plane at count (draughts/ml/encoding.py's). */
+static float rule_value(const RuleSpec *rule, int count) {
+    if (rule->is_repetition) return (float)((double)count / (double)rule->limit);
+    return count < 0 ? 0.0f : (float)((double)(count + 1) / (double)(count + rule->limit + 2));
+}
+
+static int met(const VecEnvObject *e, const Game *g, const RuleSpec *rule, int count);
+
+/* After a man's move or a capture (quiet_from at the ply) and while no
+ * tracked rule holds, the counts are known: 1 occurrence of the position,
+ * 0 plies for the rules counted since the last such move, none for the
+ * tracked ones; a variant whose rules all count so, none of them met
+ * there, has a baseline. Random International games are such plies at
+ * 98%: a step took 2,331 instructions working the counts out at each, 2,125
+ * so (callgrind, International random self-play, 256 games, 2026-12-05). */
+void ml_rules_init(VecEnvObject *e) {
+    Game g;
+    memset(&g, 0, sizeof g); /* ply 0, quiet from 0, no moves */
+    int ok = 1, n = 0;
     for (int i = 0; i < e->nrules; i++) {
+        const RuleSpec *rule = &e->rules[i];
+        int count = rule->is_repetition ? 1 : rule->mode == MODE_TRACKED ? -1 : 0;
+        if (!rule->is_repetition && rule->mode != MODE_TRACKED)
+            ok &= rule->mode == MODE_QUIET && !rule->strong_moves; /* not the ply count */
+        /* met() reads no move of g at these counts (limit 0: a material rule) */
+        ok &= count < 0 || rule->limit > count;
+        if (ok && met(e, &g, rule, count)) ok = 0;
+        if (rule->is_repetition) e->base_values[0] = rule_value(rule, count);
+        if (rule->mode == MODE_TRACKED) e->tracked[e->ntracked++] = rule->slot;
+    }
+    for (int i = 0; i < e->ncounting; i++) {
+        const RuleSpec *rule = &e->rules[e->counting[i]];
+        e->base_values[(e->repetition >= 0) + n++] = rule_value(rule, rule->mode == MODE_TRACKED ? -1 : 0);
+    }
+    e->baseline = ok;
+}
+
+static void count_rules(const VecEnvObject *e, const Game *g, Counts *counts) {
+    counts->base = e->baseline && g->quiet_from == g->ply;
+    for (int i = 0; counts->base && i < e->ntracked; i++)
+        counts->base = g->starts[e->tracked[i]] == NOT_COUNTING;
+    for (int i = 0; !counts->base && i < e->nrules; i++) {
         const RuleSpec *rule = &e->rules[i];
         counts->of[i] = rule->is_repetition ? occurrences(g, rule->limit) : rule_count(e, g, rule);
     }
@@ -268,7 +309,7 @@ static int decide(const VecEnvObject *e, const Game *g, const Counts *counts, in
     }
     /* The automatic rules first, then (claims) the claimable ones, each in
      * the variant's order. */
-    for (int pass = 0; pass < 1 + e->claim; pass++)
+    for (int pass = 0; !counts->base && pass < 1 + e->claim; pass++)
         for (int i = 0; i < e->nrules; i++)
             if (e->rules[i].automatic == !pass && met(e, g, &e->rules[i], counts->of[i]))
                 return END_RULE + i;
@@ -284,15 +325,14 @@ static void shown(const VecEnvObject *e, const Game *g, const Counts *counts, Dr
     d->planes[0] = g->bb[first], d->planes[1] = g->bb[2 + first];
     d->planes[2] = g->bb[1 - first], d->planes[3] = g->bb[3 - first];
     int n = 0;
-    if (e->repetition >= 0) {
-        int limit = e->rules[e->repetition].limit;
-        d->values[n++] = (float)((double)counts->of[e->repetition] / (double)limit);
-    }
-    for (int i = 0; i < e->ncounting; i++) {
-        const RuleSpec *rule = &e->rules[e->counting[i]];
-        int count = counts->of[e->counting[i]];
-        d->values[n++] =
-            count < 0 ? 0.0f : (float)((double)(count + 1) / (double)(count + rule->limit + 2));
+    d->base = counts->base;
+    if (counts->base) {
+        memcpy(d->values, e->base_values, sizeof d->values);
+    } else {
+        if (e->repetition >= 0)
+            d->values[n++] = rule_value(&e->rules[e->repetition], counts->of[e->repetition]);
+        for (int i = 0; i < e->ncounting; i++)
+            d->values[n++] = rule_value(&e->rules[e->counting[i]], counts->of[e->counting[i]]);
     }
     for (int k = 0; k < 2; k++) {
         int color = first ? 1 - k : k;
@@ -397,7 +437,7 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
     if (now->turn != was->turn && !clear_turn) fill(e, obs, 4 * hw, hw, 1.0f, u8);
     if (now->black_view != was->black_view && !e->squares_turn)
         put_squares(e, obs, now->black_view, u8);
-    for (int i = 0; i < nvalues; i++)
+    for (int i = 0; !(now->base && was->base) && i < nvalues; i++)
         if (now->values[i] != was->values[i]) fill(e, obs, (6 + i) * hw, hw, now->values[i], u8);
     for (int k = 0; k < 2; k++)
         if (was->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + was->kcell[k], 0.0f, u8);

@@ -80,6 +80,7 @@ typedef struct {
 typedef struct {
     bb_t planes[4];
     int black_view, turn, kcell[2];
+    int base; /* values are e->base_values */
     float values[MAX_DRAW_RULES + 1], kval[2];
 } Drawn;
 
@@ -127,6 +128,11 @@ typedef struct {
     RuleSpec rules[MAX_DRAW_RULES];   /* in the variant's order */
     int counting[MAX_DRAW_RULES], ncounting; /* the counting rules (planes' order) */
     int king_endings; /* an ending of a tracked rule asks for a king on the long diagonal */
+    /* Whether the draw rules' counts are known right after a man's move or
+     * a capture while no tracked rule counts (ml_rules_init): then no rule
+     * is met, and the rule planes show base_values. */
+    int baseline, tracked[MAX_DRAW_RULES], ntracked; /* tracked: their slots */
+    float base_values[MAX_DRAW_RULES + 1];
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
     Numbered num; /* the quiet moves' tables (ml_moves.c) */
@@ -152,6 +158,8 @@ typedef struct {
 
 /* *items (of *cap, each size bytes) with room for need at least; -1 out of memory. */
 int ml_grow(void **items, int *cap, int need, size_t size);
+/* e->baseline and e->base_values, once its draw rules are loaded. */
+void ml_rules_init(VecEnvObject *e);
 /* g starts the game again (its arrays stay its own); -1 out of memory. */
 int ml_restart(const VecEnvObject *e, Game *g);
 /* e->num, once e's action index parts are known; -1 out of memory. */
