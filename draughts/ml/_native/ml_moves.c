@@ -178,6 +178,7 @@ static int king_rays(const VecEnvObject *e, Numbered *t) {
 int ml_moves_init(VecEnvObject *e) {
     const Rules *r = &e->core->rules;
     Numbered *t = &e->num;
+    for (int sq = 0; sq < MAX_SQUARES; sq++) e->bit[sq] = BIT(sq);
     int ok = e->nsq <= 64 && r->n_king_move <= NDIRS;
     for (int sq = 0; ok && sq < r->n; sq++) {
         if (!(r->board & BIT(sq))) continue;

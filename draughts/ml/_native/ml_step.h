@@ -117,6 +117,7 @@ typedef struct {
     float *ones; /* hw ones: a plane of 1.0 is a copy of it */
     int claim; /* claimable draws end the games (VectorEnv's claim_draw) */
     int events[3]; /* Reset bits of a capture, a man move, a promotion */
+    bb_t bit[MAX_SQUARES];            /* compact square -> its bit (a table: no 128-bit shift) */
     int cell[MAX_SQUARES];            /* compact square -> cell seen by White, -1 off the board */
     int turned_cell[MAX_SQUARES];     /* ... and seen by Black (the board turned half a turn) */
     int turned[MAX_SQUARES + 1];      /* square number -> its number turned half a turn */
@@ -131,7 +132,7 @@ typedef struct {
     /* Whether the draw rules' counts are known right after a man's move or
      * a capture while no tracked rule counts (ml_rules_init): then no rule
      * is met, and the rule planes show base_values. */
-    int baseline, tracked[MAX_DRAW_RULES], ntracked; /* tracked: their slots */
+    int baseline, tracked[MAX_DRAW_RULES], ntracked; /* the tracked rules (indices) */
     float base_values[MAX_DRAW_RULES + 1];
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
