@@ -117,7 +117,8 @@ static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
     for (int i = 0; i < e->num_envs; i++) {
         const Game *g = &e->games[i];
         int k = (int)(uniforms[i] * g->nmoves);
-        actions[i] = g->nmoves ? g->moves[k < g->nmoves ? k : g->nmoves - 1].action : -1;
+        e->chosen[i] = k = k < g->nmoves ? k : g->nmoves - 1; /* the step looks there first */
+        actions[i] = g->nmoves ? g->moves[k].action : -1;
     }
     PyBuffer_Release(&u);
     PyBuffer_Release(&a);

@@ -140,7 +140,9 @@ typedef struct {
     Game start; /* the start position, its legal moves included */
     Game *games;
     Drawn *drawn; /* per game, what its observation shows */
-    int *chosen; /* per game, where its action is in its moves (illegal actions raise) */
+    /* Per game, where its action is in its moves: sample() leaves the place
+     * of the action it picks, which the step checks before it searches. */
+    int *chosen;
     int threads;
     struct Pool *pool; /* the threads that step with the caller's (ml_step.c), or NULL */
     int busy; /* a step runs (without the GIL): another call must not start */
