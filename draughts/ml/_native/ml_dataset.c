@@ -186,7 +186,7 @@ static int chosen_move(const VecEnvObject *e, Game *g, RouteList *l, const int *
     *taken = chosen->captured;
     if (pair == 1) return 1;
     bb_t captured = chosen->captured;
-    int status = ml_generate(e, g, l);
+    int status = ml_generate(e, g, l, NULL);
     if (status == -1) return -1;
     for (int k = 0; status == 0 && k < g->nmoves; k++) {
         const Legal *legal = &g->moves[k];

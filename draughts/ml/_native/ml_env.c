@@ -364,7 +364,7 @@ static int load_start(VecEnvObject *e, PyObject *start) {
     for (int i = 0; i < MAX_DRAW_RULES; i++) g->starts[i] = i < n ? v[i] : NOT_COUNTING;
     g->key = ml_core->position_key(&e->core->rules, g->turn, g->bb);
     ml_number_bits(e, g);
-    int status = ml_generate(e, g, &e->scratch[0]);
+    int status = ml_generate(e, g, &e->scratch[0], NULL);
     if (status == -2) {
         e->failed = -2;
         failure(e);

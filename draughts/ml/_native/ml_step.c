@@ -525,7 +525,7 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
         bb_t captured = m.is_capture ? g->captured[found] : 0;
         if (push_key(g) < 0 || keep_action(g, (int32_t)action) < 0) return -1;
         apply(e, g, &m, captured);
-        int status = ml_generate(e, g, l);
+        int status = ml_generate(e, g, l, mask); /* the new moves marked in the mask */
         if (status < 0) {
             g->nmoves = 0; /* no action index out of range stays; reset() starts again */
             return status;
@@ -541,11 +541,12 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
     if (code != END_NONE || cut) {
+        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 0;
         if (start_again(e, g, &counts, (char *)a->final_obs + (size_t)i * obs_size) < 0) return -1;
         count_rules(e, g, &counts); /* of the new game */
+        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     }
     observe(e, g, &counts, (char *)a->obs + (size_t)i * obs_size, &e->drawn[i]);
-    for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     return 0;
 }
 

@@ -169,9 +169,11 @@ int ml_restart(const VecEnvObject *e, Game *g);
 int ml_moves_init(VecEnvObject *e);
 /* g->nb from g->bb, where e->num.ok. */
 void ml_number_bits(const VecEnvObject *e, Game *g);
-/* g's legal moves, sorted by action index; -1 out of memory, -2 when more
- * moves share a pair than the extra block holds. */
-int ml_generate(const VecEnvObject *e, Game *g, RouteList *l);
+/* g's legal moves, sorted by action index, marked in mask (its entries
+ * for them set to 1, some others to 0, where it is not NULL: entries of
+ * moves no longer legal, which must be 0 already); -1 out of memory, -2
+ * when more moves share a pair than the extra block holds. */
+int ml_generate(const VecEnvObject *e, Game *g, RouteList *l, uint8_t *mask);
 /* What g's observation shows. */
 void ml_shown(const VecEnvObject *e, const Game *g, Drawn *d);
 /* g's observation into obs (bytes where e->u8): all of it (was NULL), or
