@@ -90,11 +90,12 @@ typedef struct {
  * ok: boards of at most 64 squares numbered so that each ray's numbers go
  * one way, turned half a turn as number k to n + 1 - k (see ml_moves.c). */
 typedef struct {
-    int ok, ngroups[2], king_dirs, flying, most; /* most: quiet moves of one piece at most */
+    int ok, ngroups[2], nup[2], king_dirs, flying, most; /* most: quiet moves of one piece at most */
     uint64_t board;
     uint8_t square[64]; /* number less one -> compact square */
     /* The men's steps per colour, grouped by how far the number goes (the
-     * squares a man steps from so): a man on bit b steps to b + shift. */
+     * squares a man steps from so): a man on bit b steps to b + shift; the
+     * nup groups that go up first. */
     int shift[2][16];
     uint64_t from[2][16];
     uint64_t king_near[64], king_rays[64][NDIRS];
