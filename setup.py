@@ -85,6 +85,8 @@ ENGINE_SOURCES = ("search", "search_module", "eval_patterns", "module")
 # (2026-12-05).
 ML_SOURCES = (
     "ml_step",
+    "ml_moves",
+    "ml_pool",
     "ml_env",
     "ml_dataset",
     "module",

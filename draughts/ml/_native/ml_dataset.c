@@ -149,7 +149,7 @@ static int next_move(const Text *t, Py_ssize_t *i, int nag_ok, int *result) {
  * ml_generate() ranks them (rare). Generating every move, steps and ranks
  * included, took a third of the replay's time (perf, the OCA, 2026-12-04). */
 static int chosen_move(const VecEnvObject *e, Game *g, RouteList *l, const int *sq, int count,
-                       int capture, int dash_captures, Legal *m) {
+                       int capture, int dash_captures, Legal *m, bb_t *taken) {
     const Rules *r = &e->core->rules;
     int c = g->turn, origin = sq[0], dest = sq[count - 1];
     Side side = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
@@ -181,15 +181,17 @@ static int chosen_move(const VecEnvObject *e, Game *g, RouteList *l, const int *
     if (is_capture ? !capture && !dash_captures : capture) return 0; /* the reader warns */
     int from = e->core->number[origin], to = e->core->number[dest];
     if (e->perspective && c == 1) from = e->turned[from], to = e->turned[to];
-    *m = (Legal){chosen->captured, (from - 1) * e->nsq + to - 1, chosen->origin, chosen->dest,
-                 chosen->crowned, (uint8_t)is_capture};
+    *m = (Legal){(from - 1) * e->nsq + to - 1, chosen->origin, chosen->dest, chosen->crowned,
+                 (uint8_t)is_capture};
+    *taken = chosen->captured;
     if (pair == 1) return 1;
     bb_t captured = chosen->captured;
-    int status = ml_generate(e, g, l);
+    int status = ml_generate(e, g, l, NULL);
     if (status == -1) return -1;
     for (int k = 0; status == 0 && k < g->nmoves; k++) {
         const Legal *legal = &g->moves[k];
-        if (legal->origin == origin && legal->dest == dest && legal->captured == captured) {
+        if (legal->origin == origin && legal->dest == dest && legal->is_capture &&
+            g->captured[k] == captured) {
             *m = *legal;
             return 1;
         }
@@ -284,11 +286,12 @@ static int read_game(ReplayPart *p, Game *g, RouteList *l, int k) {
         int count = next > 0 ? move_at(&t, &i, written, &capture) : 0;
         int found = 0;
         Legal m;
+        bb_t taken = 0;
         for (int s = 0; s < count; s++) sq[s] = p->square[written[s]];
         for (int s = 0; s < count && count > 1; s++)
             if (sq[s] < 0) count = 0;
         if (count > 1) {
-            found = chosen_move(e, g, l, sq, count, capture, p->dash_captures, &m);
+            found = chosen_move(e, g, l, sq, count, capture, p->dash_captures, &m, &taken);
             if (found < 0) return -1;
         }
         if (!found) {
@@ -298,7 +301,7 @@ static int read_game(ReplayPart *p, Game *g, RouteList *l, int k) {
         if (room(e, &p->out) < 0) return -1;
         compact_row(e, g, &p->out);
         p->out.actions[p->out.nrows++] = m.action;
-        if (ml_play(e, g, &m) < 0) return -1;
+        if (ml_play(e, g, &m, taken) < 0) return -1;
         plies++;
     }
     p->status[k] = GAME_READ, p->result[k] = (int8_t)result, p->plies[k] = plies;
@@ -313,7 +316,7 @@ static void *replay_part(void *arg) {
     ml_core->routes_init(&l);
     for (int k = p->from; k < p->to && !p->failed; k++)
         if (read_game(p, &g, &l, k) < 0) p->failed = 1;
-    free(g.keys), free(g.moves), free(g.hist), free(g.fhist);
+    free(g.keys), free(g.moves), free(g.captured), free(g.hist), free(g.fhist);
     ml_core->routes_free(&l);
     return NULL;
 }

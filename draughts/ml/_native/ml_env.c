@@ -117,7 +117,8 @@ static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
     for (int i = 0; i < e->num_envs; i++) {
         const Game *g = &e->games[i];
         int k = (int)(uniforms[i] * g->nmoves);
-        actions[i] = g->nmoves ? g->moves[k < g->nmoves ? k : g->nmoves - 1].action : -1;
+        e->chosen[i] = k = k < g->nmoves ? k : g->nmoves - 1; /* the step looks there first */
+        actions[i] = g->nmoves ? g->moves[k].action : -1;
     }
     PyBuffer_Release(&u);
     PyBuffer_Release(&a);
@@ -362,7 +363,8 @@ static int load_start(VecEnvObject *e, PyObject *start) {
     if (int32s(starts, &v, &n) < 0) return -1;
     for (int i = 0; i < MAX_DRAW_RULES; i++) g->starts[i] = i < n ? v[i] : NOT_COUNTING;
     g->key = ml_core->position_key(&e->core->rules, g->turn, g->bb);
-    int status = ml_generate(e, g, &e->scratch[0]);
+    ml_number_bits(e, g);
+    int status = ml_generate(e, g, &e->scratch[0], NULL);
     if (status == -2) {
         e->failed = -2;
         failure(e);
@@ -425,8 +427,13 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
             e->dest_part[t][sq] = seen - 1;
         }
     }
+    if (ml_moves_init(e) < 0) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
+    ml_rules_init(e);
     if (load_start(e, start) < 0) goto fail;
     e->squares_turn = 1;
     for (int sq = 0; sq < c->rules.n; sq++) {
@@ -458,7 +465,7 @@ fail:
 }
 
 static void free_game(Game *g) {
-    free(g->keys), free(g->moves), free(g->hist), free(g->fhist);
+    free(g->keys), free(g->moves), free(g->captured), free(g->hist), free(g->fhist);
 }
 
 /* The environment holds its core (a Python object): it takes part in
@@ -482,6 +489,8 @@ static void vec_dealloc(VecEnvObject *e) {
     free(e->drawn);
     free(e->chosen);
     free(e->ones);
+    free(e->num.king_bit);
+    free(e->num.king_move);
     free_game(&e->start);
     for (int t = 0; t < MAX_THREADS; t++) ml_core->routes_free(&e->scratch[t]);
     Py_XDECREF(e->core);

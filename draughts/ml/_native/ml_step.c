@@ -14,7 +14,7 @@
 
 /* -- Growing arrays --------------------------------------------------------- */
 
-static int grow(void **items, int *cap, int need, size_t size) {
+int ml_grow(void **items, int *cap, int need, size_t size) {
     if (need <= *cap) return 0;
     int n = *cap ? 2 * *cap : 64;
     while (n < need) n *= 2;
@@ -40,16 +40,24 @@ static int push_key(Game *g) {
 /* Copy the start game into g (its arrays stay g's own). */
 int ml_restart(const VecEnvObject *e, Game *g) {
     Legal *moves = g->moves;
+    bb_t *captured = g->captured;
     uint64_t *keys = g->keys;
     int32_t *hist = g->hist, *fhist = g->fhist;
     int capmoves = g->capmoves, caphist = g->caphist, nfhist = g->nfhist, capfhist = g->capfhist;
+    int capcaptured = g->capcaptured;
     size_t capkeys = g->capkeys;
     *g = e->start;
     g->moves = moves, g->capmoves = capmoves, g->keys = keys, g->capkeys = capkeys;
+    g->captured = captured, g->capcaptured = capcaptured;
     g->hist = hist, g->caphist = caphist, g->nhist = 0;
     g->fhist = fhist, g->capfhist = capfhist, g->nfhist = nfhist;
-    if (grow((void **)&g->moves, &g->capmoves, e->start.nmoves, sizeof(Legal)) < 0) return -1;
+    if (ml_grow((void **)&g->moves, &g->capmoves, e->start.nmoves, sizeof(Legal)) < 0) return -1;
     memcpy(g->moves, e->start.moves, (size_t)e->start.nmoves * sizeof(Legal));
+    if (e->start.nmoves && e->start.moves[0].is_capture) { /* all are, or none */
+        if (ml_grow((void **)&g->captured, &g->capcaptured, e->start.nmoves, sizeof(bb_t)) < 0)
+            return -1;
+        memcpy(g->captured, e->start.captured, (size_t)e->start.nmoves * sizeof(bb_t));
+    }
     return 0;
 }
 
@@ -84,9 +92,8 @@ static int strong_side(const VecEnvObject *e, const RuleSpec *rule, const bb_t b
  * self-play, 256 games, 2026-12-05). */
 static void update_starts(const VecEnvObject *e, Game *g, int events, int material) {
     if (!material && !e->king_endings) {
-        for (int i = 0; i < e->nrules; i++) {
-            const RuleSpec *rule = &e->rules[i];
-            if (rule->mode != MODE_TRACKED) continue;
+        for (int i = 0; i < e->ntracked; i++) {
+            const RuleSpec *rule = &e->rules[e->tracked[i]];
             int *start = &g->starts[rule->slot];
             if (*start != NOT_COUNTING && (rule->resets & events)) *start = g->ply;
         }
@@ -94,9 +101,8 @@ static void update_starts(const VecEnvObject *e, Game *g, int events, int materi
     }
     int m0 = popcount(g->bb[0] | g->bb[2]), m1 = popcount(g->bb[1] | g->bb[3]);
     int total = m0 + m1, weaker = m0 < m1 ? m0 : m1;
-    for (int i = 0; i < e->nrules; i++) {
-        const RuleSpec *rule = &e->rules[i];
-        if (rule->mode != MODE_TRACKED) continue;
+    for (int i = 0; i < e->ntracked; i++) {
+        const RuleSpec *rule = &e->rules[e->tracked[i]];
         int held = total <= rule->most && weaker <= rule->weak_most &&
                    strong_side(e, rule, g->bb) >= 0;
         int *start = &g->starts[rule->slot];
@@ -130,161 +136,39 @@ static int occurrences(const Game *g, int limit) {
     return seen;
 }
 
-/* -- Legal moves with their action indices ---------------------------------- */
-
-typedef struct {
-    int base, n;
-    uint8_t key[MAX_SQUARES]; /* the captured squares' numbers, sorted */
-} Ranked;
-
-static int compare_ranked(const Ranked *a, const Ranked *b) {
-    if (a->base != b->base) return a->base < b->base ? -1 : 1;
-    for (int i = 0; i < a->n && i < b->n; i++)
-        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i] ? -1 : 1;
-    return (a->n > b->n) - (a->n < b->n);
-}
-
-/* Order the moves by (base, captured squares) and give every move of a
- * pair but the first an index in the extra block (actions.py's indexed):
- * the rare case, so it may take its time. */
-static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
-    int n = g->nmoves;
-    Ranked *r = malloc((size_t)n * sizeof *r);
-    int *order = malloc((size_t)n * sizeof *order);
-    Legal *sorted = malloc((size_t)n * sizeof *sorted);
-    if (r == NULL || order == NULL || sorted == NULL) {
-        free(r), free(order), free(sorted);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        const Legal *m = &g->moves[i];
-        r[i].base = m->action;
-        r[i].n = 0;
-        for (bb_t c = m->captured; c; c &= c - 1) {
-            int number = e->core->number[low_bit(c)];
-            int v = frame ? frame[number] : number, j = r[i].n++;
-            while (j > 0 && r[i].key[j - 1] > v) {
-                r[i].key[j] = r[i].key[j - 1];
-                j--;
-            }
-            r[i].key[j] = (uint8_t)v;
-        }
-        int j = i;
-        while (j > 0 && compare_ranked(&r[order[j - 1]], &r[i]) > 0) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = i;
-    }
-    int w = 0, extra = e->nsq * e->nsq, k = 0;
-    for (int i = 0; i < n; i++)
-        if (i == 0 || r[order[i]].base != r[order[i - 1]].base) sorted[w++] = g->moves[order[i]];
-    for (int i = 1; i < n; i++) {
-        if (r[order[i]].base != r[order[i - 1]].base) continue;
-        sorted[w] = g->moves[order[i]];
-        sorted[w++].action = extra + k++;
-    }
-    memcpy(g->moves, sorted, (size_t)n * sizeof *sorted);
-    free(r), free(order), free(sorted);
-    return k > e->nsq * e->nsq ? -2 : 0;
-}
-
-/* Sorting moves by action: up to RANKED of them (most positions), each
- * goes straight to its rank, the count of smaller keys (the action above
- * the route's place), with no branch on the data. ml_generate's own
- * instructions (the generator's aside) were 687 a step with an insertion
- * sort of the 32-byte moves and the action worked out from the square
- * numbers, 550 this way with the actions' parts from tables (callgrind,
- * International random self-play, 256 games, 2026-12-05). */
-enum { RANKED = 16 };
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-/* How many of keys[0 .. width) are below key, four at a time (the
- * compiler does not vectorise the loop below by itself); width, a constant
- * 8 or 16, unrolls it. */
-static inline int rank_of(const int32_t *keys, int width, int32_t key) {
-    __m128i k = _mm_set1_epi32(key), sum = _mm_setzero_si128();
-    for (int j = 0; j < width; j += 4)
-        sum = _mm_sub_epi32(sum, _mm_cmpgt_epi32(k, _mm_loadu_si128((const __m128i *)(keys + j))));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4E));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xB1));
-    return _mm_cvtsi128_si32(sum);
-}
-#else
-static inline int rank_of(const int32_t *keys, int width, int32_t key) {
-    int rank = 0;
-    for (int j = 0; j < width; j++) rank += keys[j] < key;
-    return rank;
-}
-#endif
-
-static Legal legal(const Route *route, int32_t action) {
-    return (Legal){route->captured, action, route->origin, route->dest, route->crowned,
-                   route->ncaps > 0};
-}
-
-/* g's legal moves, sorted by action index. -1 out of memory, -2 when more
- * moves share a pair than the extra block holds. */
-int ml_generate(const VecEnvObject *e, Game *g, RouteList *l) {
-    const Rules *r = &e->core->rules;
-    int c = g->turn;
-    Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
-    l->len = 0;
-    long n = ml_core->gen_captures(r, c, &s, 0, l);
-    int captures = n != 0;
-    if (n == 0) {
-        bb_t frozen = 0;
-        if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
-        n = ml_core->gen_steps(r, c, &s, frozen, l);
-    }
-    if (n < 0 || grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0) return -1;
-    const int *frame = e->perspective && c == 1 ? e->turned : NULL;
-    /* A move's action is its origin's part plus its destination's, each
-     * read from a table per side to move. */
-    const int *origins = e->origin_part[frame != NULL], *dests = e->dest_part[frame != NULL];
-    if (n <= RANKED) {
-        int32_t keys[RANKED], actions[RANKED];
-        memset(keys, 0x7F, sizeof keys); /* 0x7F7F7F7F: above every key, in no rank */
-        for (int i = 0; i < n; i++) {
-            actions[i] = origins[l->items[i].origin] + dests[l->items[i].dest];
-            keys[i] = actions[i] * RANKED + i;
-        }
-        /* Keys past n are above every key: 8 of them compared where they hold n. */
-        for (int i = 0; n <= 8 && i < n; i++)
-            g->moves[rank_of(keys, 8, keys[i])] = legal(&l->items[i], actions[i]);
-        for (int i = 0; n > 8 && i < n; i++)
-            g->moves[rank_of(keys, RANKED, keys[i])] = legal(&l->items[i], actions[i]);
-    } else {
-        for (long i = 0; i < n; i++) {
-            Legal m = legal(&l->items[i], origins[l->items[i].origin] + dests[l->items[i].dest]);
-            long j = i; /* insertion by action */
-            for (; j > 0 && g->moves[j - 1].action > m.action; j--) g->moves[j] = g->moves[j - 1];
-            g->moves[j] = m;
-        }
-    }
-    g->nmoves = (int)n;
-    /* Steps have a pair each: only captures may share one. */
-    int shared = 0;
-    for (long i = 1; captures && i < n; i++) shared |= g->moves[i].action == g->moves[i - 1].action;
-    return shared ? rank_shared(e, g, frame) : 0;
-}
 
 /* -- Playing a move ----------------------------------------------------------- */
 
+/* m played on g's bitboards of numbers (g->turn to move). */
+static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured,
+                               int is_man) {
+    const int *number = e->core->number;
+    int c = g->turn, o = 1 - c;
+    uint64_t taken = 0, from = (uint64_t)1 << (number[m->origin] - 1);
+    uint64_t to = (uint64_t)1 << (number[m->dest] - 1);
+    for (bb_t cap = captured; cap; cap &= cap - 1) taken |= (uint64_t)1 << (number[low_bit(cap)] - 1);
+    g->nb[o] &= ~taken;
+    g->nb[2 + o] &= ~taken;
+    if (!is_man) g->nb[2 + c] = (g->nb[2 + c] & ~from) | to;
+    else if (m->crowned) g->nb[c] &= ~from, g->nb[2 + c] |= to;
+    else g->nb[c] = (g->nb[c] & ~from) | to;
+}
+
 /* Play m on g (Board._push_python's bookkeeping); returns the events. */
-static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
+static int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
     const Rules *r = &e->core->rules;
     int c = g->turn, o = 1 - c;
-    bb_t from = BIT(m->origin), to = BIT(m->dest);
+    /* from a table: 2,125 instructions a step with BIT(), 2,105 so */
+    bb_t from = e->bit[m->origin], to = e->bit[m->dest];
     uint64_t k = g->key ^ r->key_black;
-    for (bb_t cap = m->captured; cap; cap &= cap - 1) {
+    for (bb_t cap = captured; cap; cap &= cap - 1) {
         int sq = low_bit(cap);
         k ^= (g->bb[2 + o] & BIT(sq)) ? r->key_kings[o][sq] : r->key_men[o][sq];
     }
-    g->bb[o] &= ~m->captured;
-    g->bb[2 + o] &= ~m->captured;
+    g->bb[o] &= ~captured;
+    g->bb[2 + o] &= ~captured;
     int is_man = (g->bb[c] & from) != 0;
+    if (e->num.ok) number_move(e, g, m, captured, is_man);
     if (is_man) { /* a capture may bring the man back to its own square: clear it first */
         g->bb[c] &= ~from;
         k ^= r->key_men[c][m->origin];
@@ -302,12 +186,12 @@ static int apply(const VecEnvObject *e, Game *g, const Legal *m) {
     g->key = k;
     g->turn = o;
     g->ply++;
-    int events = (m->captured ? e->events[0] : 0) | (is_man ? e->events[1] : 0) |
+    int events = (captured ? e->events[0] : 0) | (is_man ? e->events[1] : 0) |
                  (is_man && m->crowned ? e->events[2] : 0);
-    if (is_man || m->captured) g->quiet_from = g->ply;
-    update_starts(e, g, events, m->captured || (is_man && m->crowned));
+    if (is_man || captured) g->quiet_from = g->ply;
+    update_starts(e, g, events, captured || (is_man && m->crowned));
     if (e->king_limit) { /* Board._count_king_move */
-        if (!is_man && !m->captured && g->bb[c]) {
+        if (!is_man && !captured && g->bb[c]) {
             g->kn[c] = g->ksq[c] == m->origin ? g->kn[c] + 1 : 1;
             g->ksq[c] = m->dest;
         } else if (g->ksq[c] >= 0) {
@@ -340,13 +224,54 @@ static int next_repeats(const VecEnvObject *e, const Game *g, int limit) {
  * repetition rule's occurrences, the others' rule_count(). decide() and the
  * observation both read them: worked out once a step, 3,039 instructions a
  * step instead of 3,068 (callgrind, International random self-play, 256
- * games, 2026-12-05). */
+ * games, 2026-12-05). base: the counts are e's baseline ones (of[] is not
+ * filled). */
 typedef struct {
-    int of[MAX_DRAW_RULES];
+    int base, of[MAX_DRAW_RULES];
 } Counts;
 
-static void count_rules(const VecEnvObject *e, const Game *g, Counts *counts) {
+/* A rule's value in its plane at count (draughts/ml/encoding.py's). */
+static float rule_value(const RuleSpec *rule, int count) {
+    if (rule->is_repetition) return (float)((double)count / (double)rule->limit);
+    return count < 0 ? 0.0f : (float)((double)(count + 1) / (double)(count + rule->limit + 2));
+}
+
+static int met(const VecEnvObject *e, const Game *g, const RuleSpec *rule, int count);
+
+/* After a man's move or a capture (quiet_from at the ply) and while no
+ * tracked rule holds, the counts are known: 1 occurrence of the position,
+ * 0 plies for the rules counted since the last such move, none for the
+ * tracked ones; a variant whose rules all count so, none of them met
+ * there, has a baseline. Random International games are such plies at
+ * 98%: a step took 2,331 instructions working the counts out at each, 2,125
+ * so (callgrind, International random self-play, 256 games, 2026-12-05). */
+void ml_rules_init(VecEnvObject *e) {
+    Game g;
+    memset(&g, 0, sizeof g); /* ply 0, quiet from 0, no moves */
+    int ok = 1, n = 0;
     for (int i = 0; i < e->nrules; i++) {
+        const RuleSpec *rule = &e->rules[i];
+        int count = rule->is_repetition ? 1 : rule->mode == MODE_TRACKED ? -1 : 0;
+        if (!rule->is_repetition && rule->mode != MODE_TRACKED)
+            ok &= rule->mode == MODE_QUIET && !rule->strong_moves; /* not the ply count */
+        /* met() reads no move of g at these counts (limit 0: a material rule) */
+        ok &= count < 0 || rule->limit > count;
+        if (ok && met(e, &g, rule, count)) ok = 0;
+        if (rule->is_repetition) e->base_values[0] = rule_value(rule, count);
+        if (rule->mode == MODE_TRACKED) e->tracked[e->ntracked++] = i;
+    }
+    for (int i = 0; i < e->ncounting; i++) {
+        const RuleSpec *rule = &e->rules[e->counting[i]];
+        e->base_values[(e->repetition >= 0) + n++] = rule_value(rule, rule->mode == MODE_TRACKED ? -1 : 0);
+    }
+    e->baseline = ok;
+}
+
+static void count_rules(const VecEnvObject *e, const Game *g, Counts *counts) {
+    counts->base = e->baseline && g->quiet_from == g->ply;
+    for (int i = 0; counts->base && i < e->ntracked; i++)
+        counts->base = g->starts[e->rules[e->tracked[i]].slot] == NOT_COUNTING;
+    for (int i = 0; !counts->base && i < e->nrules; i++) {
         const RuleSpec *rule = &e->rules[i];
         counts->of[i] = rule->is_repetition ? occurrences(g, rule->limit) : rule_count(e, g, rule);
     }
@@ -383,7 +308,7 @@ static int decide(const VecEnvObject *e, const Game *g, const Counts *counts, in
     }
     /* The automatic rules first, then (claims) the claimable ones, each in
      * the variant's order. */
-    for (int pass = 0; pass < 1 + e->claim; pass++)
+    for (int pass = 0; !counts->base && pass < 1 + e->claim; pass++)
         for (int i = 0; i < e->nrules; i++)
             if (e->rules[i].automatic == !pass && met(e, g, &e->rules[i], counts->of[i]))
                 return END_RULE + i;
@@ -399,15 +324,14 @@ static void shown(const VecEnvObject *e, const Game *g, const Counts *counts, Dr
     d->planes[0] = g->bb[first], d->planes[1] = g->bb[2 + first];
     d->planes[2] = g->bb[1 - first], d->planes[3] = g->bb[3 - first];
     int n = 0;
-    if (e->repetition >= 0) {
-        int limit = e->rules[e->repetition].limit;
-        d->values[n++] = (float)((double)counts->of[e->repetition] / (double)limit);
-    }
-    for (int i = 0; i < e->ncounting; i++) {
-        const RuleSpec *rule = &e->rules[e->counting[i]];
-        int count = counts->of[e->counting[i]];
-        d->values[n++] =
-            count < 0 ? 0.0f : (float)((double)(count + 1) / (double)(count + rule->limit + 2));
+    d->base = counts->base;
+    if (counts->base) {
+        memcpy(d->values, e->base_values, sizeof d->values);
+    } else {
+        if (e->repetition >= 0)
+            d->values[n++] = rule_value(&e->rules[e->repetition], counts->of[e->repetition]);
+        for (int i = 0; i < e->ncounting; i++)
+            d->values[n++] = rule_value(&e->rules[e->counting[i]], counts->of[e->counting[i]]);
     }
     for (int k = 0; k < 2; k++) {
         int color = first ? 1 - k : k;
@@ -512,7 +436,7 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
     if (now->turn != was->turn && !clear_turn) fill(e, obs, 4 * hw, hw, 1.0f, u8);
     if (now->black_view != was->black_view && !e->squares_turn)
         put_squares(e, obs, now->black_view, u8);
-    for (int i = 0; i < nvalues; i++)
+    for (int i = 0; !(now->base && was->base) && i < nvalues; i++)
         if (now->values[i] != was->values[i]) fill(e, obs, (6 + i) * hw, hw, now->values[i], u8);
     for (int k = 0; k < 2; k++)
         if (was->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + was->kcell[k], 0.0f, u8);
@@ -542,14 +466,14 @@ void ml_observe(const VecEnvObject *e, const Game *g, void *obs, Drawn *was) {
 
 /* -- Stepping ----------------------------------------------------------------- */
 
-int ml_play(const VecEnvObject *e, Game *g, const Legal *m) {
+int ml_play(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
     if (push_key(g) < 0) return -1;
-    apply(e, g, m);
+    apply(e, g, m, captured);
     return 0;
 }
 
 static int keep_action(Game *g, int32_t action) {
-    if (grow((void **)&g->hist, &g->caphist, g->nhist + 1, sizeof(int32_t)) < 0) return -1;
+    if (ml_grow((void **)&g->hist, &g->caphist, g->nhist + 1, sizeof(int32_t)) < 0) return -1;
     g->hist[g->nhist++] = action;
     return 0;
 }
@@ -565,8 +489,12 @@ static int start_again(VecEnvObject *e, Game *g, const Counts *counts, void *fin
     return ml_restart(e, g);
 }
 
-/* Where action is in g's moves (sorted by action), or -1. */
-static int find_action(const Game *g, int64_t action) {
+/* Where action is in g's moves (sorted by action), or -1: at hint (where
+ * sample() picked it), or searched for. The search took 2,105 instructions
+ * a step with sample()'s actions, the hint 2,083 (callgrind, International
+ * random self-play, 256 games, 2026-12-05). */
+static int find_action(const Game *g, int hint, int64_t action) {
+    if (hint >= 0 && hint < g->nmoves && g->moves[hint].action == action) return hint;
     int low = 0, high = g->nmoves - 1;
     while (low <= high) {
         int mid = (low + high) / 2;
@@ -584,7 +512,7 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     size_t obs_size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
     size_t mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
     int64_t action = a->actions[i];
-    int found = e->lose ? find_action(g, action) : e->chosen[i]; /* ml_step_all found it */
+    int found = e->lose ? find_action(g, e->chosen[i], action) : e->chosen[i]; /* found there */
     int mover = g->turn, code, winner;
     if (found < 0 && !e->lose) return 1;
     uint8_t *mask = a->masks + (size_t)i * mask_size;
@@ -594,9 +522,10 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
         winner = 1 - mover;
     } else {
         Legal m = g->moves[found];
+        bb_t captured = m.is_capture ? g->captured[found] : 0;
         if (push_key(g) < 0 || keep_action(g, (int32_t)action) < 0) return -1;
-        apply(e, g, &m);
-        int status = ml_generate(e, g, l);
+        apply(e, g, &m, captured);
+        int status = ml_generate(e, g, l, mask); /* the new moves marked in the mask */
         if (status < 0) {
             g->nmoves = 0; /* no action index out of range stays; reset() starts again */
             return status;
@@ -612,21 +541,14 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
     if (code != END_NONE || cut) {
+        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 0;
         if (start_again(e, g, &counts, (char *)a->final_obs + (size_t)i * obs_size) < 0) return -1;
         count_rules(e, g, &counts); /* of the new game */
+        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     }
     observe(e, g, &counts, (char *)a->obs + (size_t)i * obs_size, &e->drawn[i]);
-    for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
     return 0;
 }
-
-typedef struct {
-    VecEnvObject *e;
-    const Arrays *a;
-    int from, to, status;
-    int ahead; /* prefetch_game() that many games ahead, or not (0) */
-    RouteList *scratch;
-} StepPart;
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH_WRITE(address) __builtin_prefetch((address), 1)
@@ -659,7 +581,7 @@ enum { PREFETCH_ABOVE = 4 << 20 /* bytes of observations and masks */, AHEAD = 4
  * back at the end: the parts (on the caller's stack) and the lists (in
  * the VecEnv) lie side by side, and a thread writing its own at every game
  * or route would take the cache line from the other thread. */
-static void *step_part(void *arg) {
+void *ml_step_part(void *arg) {
     StepPart *p = arg;
     VecEnvObject *e = p->e;
     const Arrays *a = p->a;
@@ -675,98 +597,6 @@ static void *step_part(void *arg) {
     return NULL;
 }
 
-#ifdef HAVE_THREADS
-#include <unistd.h>
-
-/* The threads that step with the caller's: started at the first step on
- * more than one thread and kept, each waiting for the next batch. Starting
- * and joining threads at every step cost about 50 microseconds of CPU a
- * call, a quarter of the stepping of 256 International games; a wake-up is
- * a few (benchmarks/ml.py's 2-thread row; see the changelog). */
-typedef struct Pool {
-    pthread_mutex_t lock;
-    pthread_cond_t go, done;
-    pthread_t ids[MAX_THREADS];
-    int workers, quit, pending;
-    unsigned long round; /* batches handed out so far */
-    StepPart *parts;         /* this batch: worker w steps parts[w + 1] when w + 1 < nparts */
-    int nparts;
-    pid_t pid; /* a forked child has none of the threads: it starts its own */
-    struct Worker *args; /* each thread's Worker */
-} Pool;
-
-typedef struct Worker {
-    Pool *pool;
-    int index;
-} Worker;
-
-static void *work(void *arg) {
-    Pool *pool = ((Worker *)arg)->pool;
-    int index = ((Worker *)arg)->index;
-    unsigned long seen = 0;
-    pthread_mutex_lock(&pool->lock);
-    for (;;) {
-        while (!pool->quit && pool->round == seen) pthread_cond_wait(&pool->go, &pool->lock);
-        if (pool->quit) break;
-        seen = pool->round;
-        StepPart *part = index + 1 < pool->nparts ? &pool->parts[index + 1] : NULL;
-        pthread_mutex_unlock(&pool->lock);
-        if (part != NULL) step_part(part);
-        pthread_mutex_lock(&pool->lock);
-        if (--pool->pending == 0) pthread_cond_signal(&pool->done);
-    }
-    pthread_mutex_unlock(&pool->lock);
-    return NULL;
-}
-#endif
-
-#ifdef HAVE_THREADS
-/* e's pool: a thread for each slice of its games but the caller's (at most
- * e->threads - 1, each slice 32 games at least; fewer if some do not
- * start), or NULL when there is no memory. */
-static Pool *start_pool(VecEnvObject *e) {
-    if (e->pool != NULL && e->pool->pid == getpid()) return e->pool;
-    e->pool = NULL; /* after fork(): the parent's threads are not here (its pool is left) */
-    Pool *pool = calloc(1, sizeof *pool);
-    if (pool == NULL) return NULL;
-    pthread_mutex_init(&pool->lock, NULL);
-    pthread_cond_init(&pool->go, NULL);
-    pthread_cond_init(&pool->done, NULL);
-    pool->pid = getpid();
-    Worker *args = malloc((size_t)MAX_THREADS * sizeof *args);
-    if (args == NULL) {
-        free(pool);
-        return NULL;
-    }
-    pool->args = args;
-    int most = e->threads < e->num_envs / 32 ? e->threads : e->num_envs / 32;
-    for (int w = 0; w < most - 1; w++) {
-        args[w] = (Worker){pool, w};
-        if (pthread_create(&pool->ids[w], NULL, work, &args[w]) != 0) break;
-        pool->workers++;
-    }
-    e->pool = pool;
-    return pool;
-}
-
-void ml_pool_free(VecEnvObject *e) {
-    Pool *pool = e->pool;
-    e->pool = NULL;
-    if (pool == NULL || pool->pid != getpid()) return;
-    pthread_mutex_lock(&pool->lock);
-    pool->quit = 1;
-    pthread_cond_broadcast(&pool->go);
-    pthread_mutex_unlock(&pool->lock);
-    for (int w = 0; w < pool->workers; w++) pthread_join(pool->ids[w], NULL);
-    pthread_mutex_destroy(&pool->lock);
-    pthread_cond_destroy(&pool->go);
-    pthread_cond_destroy(&pool->done);
-    free(pool->args);
-    free(pool);
-}
-#else
-void ml_pool_free(VecEnvObject *e) { (void)e; }
-#endif
 
 /* Step every game, on e->threads threads (each its own slice of the games).
  * An illegal action that raises stops the batch there: the games before it
@@ -779,7 +609,7 @@ int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
      * step instead of 3,039 (callgrind, International, 256 games). */
     for (int i = 0; !e->lose && i < n; i++) {
         if (i + 8 < n) PREFETCH_WRITE(e->games[i + 8].moves);
-        if ((e->chosen[i] = find_action(&e->games[i], a->actions[i])) < 0) {
+        if ((e->chosen[i] = find_action(&e->games[i], e->chosen[i], a->actions[i])) < 0) {
             *illegal = i;
             n = i;
         }
@@ -794,29 +624,7 @@ int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
         parts[t] = (StepPart){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
                               ahead, &e->scratch[t]};
     }
-#ifdef HAVE_THREADS
-    Pool *pool = threads > 1 ? start_pool(e) : NULL;
-    int helped = pool ? pool->workers + 1 : 1; /* parts the pool's threads take */
-    if (helped > threads) helped = threads;
-    if (pool) {
-        pthread_mutex_lock(&pool->lock);
-        pool->parts = parts;
-        pool->nparts = helped;
-        pool->pending = pool->workers;
-        pool->round++;
-        pthread_cond_broadcast(&pool->go);
-        pthread_mutex_unlock(&pool->lock);
-    }
-    step_part(&parts[0]);
-    for (int t = helped; t < threads; t++) step_part(&parts[t]); /* a thread did not start */
-    if (pool) {
-        pthread_mutex_lock(&pool->lock);
-        while (pool->pending > 0) pthread_cond_wait(&pool->done, &pool->lock);
-        pthread_mutex_unlock(&pool->lock);
-    }
-#else
-    for (int t = 0; t < threads; t++) step_part(&parts[t]);
-#endif
+    ml_pool_run(e, parts, threads);
     for (int t = 0; t < threads; t++)
         if (parts[t].status < 0) return parts[t].status;
     return 0;

@@ -1,0 +1,366 @@
+/* A VectorEnv game's legal moves with their action indices (the index of
+ * draughts/ml/actions.py), sorted by index: the captures from the core's
+ * generator, through its C API. */
+#include "ml_step.h"
+
+typedef struct {
+    int base, n;
+    uint8_t key[MAX_SQUARES]; /* the captured squares' numbers, sorted */
+} Ranked;
+
+static int compare_ranked(const Ranked *a, const Ranked *b) {
+    if (a->base != b->base) return a->base < b->base ? -1 : 1;
+    for (int i = 0; i < a->n && i < b->n; i++)
+        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i] ? -1 : 1;
+    return (a->n > b->n) - (a->n < b->n);
+}
+
+/* Order the moves by (base, captured squares) and give every move of a
+ * pair but the first an index in the extra block (actions.py's indexed):
+ * the rare case, so it may take its time. */
+static int rank_shared(const VecEnvObject *e, Game *g, const int *frame) {
+    int n = g->nmoves;
+    Ranked *r = malloc((size_t)n * sizeof *r);
+    int *order = malloc((size_t)n * sizeof *order);
+    Legal *sorted = malloc((size_t)n * sizeof *sorted);
+    bb_t *taken = malloc((size_t)n * sizeof *taken);
+    if (r == NULL || order == NULL || sorted == NULL || taken == NULL) {
+        free(r), free(order), free(sorted), free(taken);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        const Legal *m = &g->moves[i];
+        r[i].base = m->action;
+        r[i].n = 0;
+        for (bb_t c = g->captured[i]; c; c &= c - 1) {
+            int number = e->core->number[low_bit(c)];
+            int v = frame ? frame[number] : number, j = r[i].n++;
+            while (j > 0 && r[i].key[j - 1] > v) {
+                r[i].key[j] = r[i].key[j - 1];
+                j--;
+            }
+            r[i].key[j] = (uint8_t)v;
+        }
+        int j = i;
+        while (j > 0 && compare_ranked(&r[order[j - 1]], &r[i]) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    int w = 0, extra = e->nsq * e->nsq, k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && r[order[i]].base == r[order[i - 1]].base) continue;
+        taken[w] = g->captured[order[i]];
+        sorted[w++] = g->moves[order[i]];
+    }
+    for (int i = 1; i < n; i++) {
+        if (r[order[i]].base != r[order[i - 1]].base) continue;
+        taken[w] = g->captured[order[i]];
+        sorted[w] = g->moves[order[i]];
+        sorted[w++].action = extra + k++;
+    }
+    memcpy(g->moves, sorted, (size_t)n * sizeof *sorted);
+    memcpy(g->captured, taken, (size_t)n * sizeof *taken);
+    free(r), free(order), free(sorted), free(taken);
+    return k > e->nsq * e->nsq ? -2 : 0;
+}
+
+/* Sorting moves by action: up to RANKED of them (most positions), each
+ * goes straight to its rank, the count of smaller keys (the action above
+ * the route's place), with no branch on the data. ml_generate's own
+ * instructions (the generator's aside) were 687 a step with an insertion
+ * sort of the 32-byte moves and the action worked out from the square
+ * numbers, 550 this way with the actions' parts from tables (callgrind,
+ * International random self-play, 256 games, 2026-12-05). */
+enum { RANKED = 16 };
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+/* How many of keys[0 .. width) are below key, four at a time (the
+ * compiler does not vectorise the loop below by itself); width, a constant
+ * 8 or 16, unrolls it. */
+static inline int rank_of(const int32_t *keys, int width, int32_t key) {
+    __m128i k = _mm_set1_epi32(key), sum = _mm_setzero_si128();
+    for (int j = 0; j < width; j += 4)
+        sum = _mm_sub_epi32(sum, _mm_cmpgt_epi32(k, _mm_loadu_si128((const __m128i *)(keys + j))));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4E));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xB1));
+    return _mm_cvtsi128_si32(sum);
+}
+#else
+static inline int rank_of(const int32_t *keys, int width, int32_t key) {
+    int rank = 0;
+    for (int j = 0; j < width; j++) rank += keys[j] < key;
+    return rank;
+}
+#endif
+
+/* Route i of l as moves[k] of g, with its action. */
+static inline void put_route(Game *g, int k, const RouteList *l, long i, int32_t action) {
+    const Route *route = &l->items[i];
+    g->moves[k] = (Legal){action, route->origin, route->dest, route->crowned, route->ncaps > 0};
+    g->captured[k] = route->captured;
+}
+
+/* -- Quiet moves, straight in action order ----------------------------------- */
+
+/* The bits of b's squares' numbers (less one). */
+static inline uint64_t numbered(const VecEnvObject *e, bb_t b) {
+    uint64_t out = 0;
+    for (; b; b &= b - 1) out |= (uint64_t)1 << (e->core->number[low_bit(b)] - 1);
+    return out;
+}
+
+void ml_number_bits(const VecEnvObject *e, Game *g) {
+    for (int p = 0; p < 4 && e->num.ok; p++) g->nb[p] = numbered(e, g->bb[p]);
+}
+
+/* t's man steps of colour c: 0, or -1 where they do not fit its groups. */
+static int man_groups(const VecEnvObject *e, Numbered *t, int c, uint64_t near[64]) {
+    const Rules *r = &e->core->rules;
+    for (int k = 0; k < r->n_man_move[c]; k++) {
+        int d = r->man_move_dirs[c][k];
+        for (int sq = 0; sq < r->n; sq++) {
+            if (!(r->board & BIT(sq)) || !r->ray_len[sq][d]) continue;
+            int from = e->core->number[sq] - 1, to = e->core->number[RAY(r, sq, d)[0]] - 1, g = 0;
+            near[from] |= (uint64_t)1 << to;
+            while (g < t->ngroups[c] && t->shift[c][g] != to - from) g++;
+            if (g == 16) return -1;
+            if (g == t->ngroups[c]) t->shift[c][t->ngroups[c]++] = to - from;
+            t->from[c][g] |= (uint64_t)1 << from;
+        }
+    }
+    /* Those that go up first, each shift's sign not tested at every step:
+     * 2,066 instructions a step before, 2,056 after (callgrind,
+     * International random self-play, 256 games, 2026-12-05). */
+    for (int g = 0; g < t->ngroups[c]; g++) {
+        if (t->shift[c][g] < 0) continue;
+        int shift = t->shift[c][g], up = t->nup[c]++;
+        uint64_t from = t->from[c][g];
+        t->shift[c][g] = t->shift[c][up], t->from[c][g] = t->from[c][up];
+        t->shift[c][up] = shift, t->from[c][up] = from;
+    }
+    return 0;
+}
+
+/* The steps from bit o to the bits of targets as colour c plays them, in
+ * its action order, into bits and moves; how many. */
+static int steps_in_order(const VecEnvObject *e, int c, int o, uint64_t targets,
+                          uint64_t crowning, uint8_t *bits, Legal *moves) {
+    const Numbered *t = &e->num;
+    int down = e->perspective && c == 1, last = e->nsq - 1, n = 0;
+    for (int i = 0; i < 64; i++) {
+        int d = down ? 63 - i : i;
+        if (!((targets >> d) & 1)) continue;
+        bits[n] = (uint8_t)d;
+        int32_t action = (down ? last - o : o) * e->nsq + (down ? last - d : d);
+        moves[n++] = (Legal){action, t->square[o], t->square[d], (uint8_t)((crowning >> d) & 1), 0};
+    }
+    return n;
+}
+
+/* t's king rays, and whether each ray's numbers go one way. */
+static int king_rays(const VecEnvObject *e, Numbered *t) {
+    const Rules *r = &e->core->rules;
+    int ok = 1;
+    for (int sq = 0; sq < r->n; sq++) {
+        if (!(r->board & BIT(sq))) continue;
+        int bit = e->core->number[sq] - 1, reach = 0;
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k], n = r->ray_len[sq][d], last = bit;
+            const uint8_t *ray = RAY(r, sq, d);
+            t->king_up[bit][k] = n && e->core->number[ray[0]] - 1 > bit;
+            for (int i = 0; i < n; i++) {
+                int to = e->core->number[ray[i]] - 1;
+                ok &= (to > last) == t->king_up[bit][k]; /* king_reach: the nearest piece */
+                t->king_rays[bit][k] |= (uint64_t)1 << to;
+                if (i == 0) t->king_near[bit] |= (uint64_t)1 << to;
+                last = to;
+            }
+            reach += r->flying ? n : n > 0;
+        }
+        t->most = reach > t->most ? reach : t->most;
+    }
+    return ok;
+}
+
+int ml_moves_init(VecEnvObject *e) {
+    const Rules *r = &e->core->rules;
+    Numbered *t = &e->num;
+    for (int sq = 0; sq < MAX_SQUARES; sq++) e->bit[sq] = BIT(sq);
+    int ok = e->nsq <= 64 && r->n_king_move <= NDIRS;
+    for (int sq = 0; ok && sq < r->n; sq++) {
+        if (!(r->board & BIT(sq))) continue;
+        int bit = e->core->number[sq] - 1;
+        ok &= bit >= 0 && bit < e->nsq && e->dest_part[0][sq] == bit &&
+              (!e->perspective || e->dest_part[1][sq] == e->nsq - 1 - bit);
+        if (ok) t->square[bit] = (uint8_t)sq;
+    }
+    if (!ok) return 0;
+    t->board = e->nsq == 64 ? ~(uint64_t)0 : ((uint64_t)1 << e->nsq) - 1;
+    t->flying = r->flying;
+    t->king_dirs = r->n_king_move;
+    ok = king_rays(e, t);
+    uint64_t near[2][64] = {{0}};
+    for (int c = 0; c < 2; c++) {
+        ok &= man_groups(e, t, c, near[c]) == 0;
+        t->most = r->n_man_move[c] > t->most ? r->n_man_move[c] : t->most;
+    }
+    if (!ok || t->most > 255) return 0;
+    t->king_bit = malloc((size_t)(2 * 64 * t->most));
+    t->king_move = malloc((size_t)(2 * 64 * t->most) * sizeof(Legal));
+    if (t->king_bit == NULL || t->king_move == NULL) return -1;
+    for (int c = 0; c < 2; c++) {
+        uint64_t crowning = numbered(e, r->promotion[c]);
+        t->man_steps = r->n_man_move[c] > t->man_steps ? r->n_man_move[c] : t->man_steps;
+        for (int o = 0; o < e->nsq; o++) {
+            uint64_t reach = 0;
+            for (int k = 0; k < t->king_dirs; k++) reach |= t->flying ? t->king_rays[o][k] : 0;
+            size_t at = (size_t)(c * 64 + o) * (size_t)t->most;
+            int steps = steps_in_order(e, c, o, near[c][o], crowning, t->man_bit[c][o],
+                                       t->man_move[c][o]);
+            for (; steps < NDIRS; steps++) t->man_bit[c][o][steps] = (uint8_t)o;
+            t->king_count[c][o] = (uint8_t)steps_in_order(e, c, o, t->flying ? reach : t->king_near[o],
+                                                          0, t->king_bit + at, t->king_move + at);
+        }
+    }
+    t->ok = 1;
+    return 0;
+}
+
+/* The squares (bits of numbers) a king on bit o can step to. */
+static inline uint64_t king_reach(const Numbered *t, int o, uint64_t occupied) {
+    if (!t->flying) return t->king_near[o] & ~occupied;
+    uint64_t reach = 0;
+    for (int k = 0; k < t->king_dirs; k++) {
+        uint64_t ray = t->king_rays[o][k], blocked = ray & occupied;
+        if (blocked) /* the squares before the nearest piece */
+            ray &= t->king_up[o][k] ? (blocked & (0 - blocked)) - 1
+                                    : ~((((uint64_t)1 << (63 - clz64(blocked))) << 1) - 1);
+        reach |= ray;
+    }
+    return reach;
+}
+
+/* The moves of count that reach a bit of open, from moves and their bits,
+ * into out (each written, the next one over it if it does not: no branch
+ * on the board), and marked in mask (where not NULL); the end of those
+ * written. Marking them here rather than in a pass over the moves: 2,066
+ * instructions a step, against 2,083 (callgrind, International random
+ * self-play, 256 games, 2026-12-05). */
+static inline __attribute__((always_inline)) Legal *
+steps_to(Legal *out, const Legal *moves, const uint8_t *bits, int count, uint64_t open,
+         uint8_t *mask) {
+    for (int i = 0; i < count; i++) {
+        int on = (int)(open >> bits[i]) & 1;
+        *out = moves[i];
+        if (mask) mask[moves[i].action] = (uint8_t)on; /* 0 where it was 0 */
+        out += on;
+    }
+    return out;
+}
+
+/* g's quiet moves (it has no capture), written in action order: the pieces
+ * in the order of their numbers and each one's steps from the tables
+ * (down: the other way, as Black sees them with the board turned), room
+ * made for them first. frozen: the king that may not move. men_steps: the
+ * steps of each man, 2 for most variants (a constant there: the loop
+ * unrolled). With the core's routes (gen_steps) sorted by action a step
+ * took 2,949 instructions, 2,331 so (callgrind, International random
+ * self-play, 256 games, 2026-12-05). mask: see ml_generate. */
+static inline __attribute__((always_inline)) int
+quiet_moves_as(const VecEnvObject *e, Game *g, uint64_t frozen, const int down,
+               const int men_steps, uint8_t *mask) {
+    const Numbered *t = &e->num;
+    int c = g->turn;
+    uint64_t men = g->nb[c], occupied = g->nb[0] | g->nb[1] | g->nb[2] | g->nb[3];
+    uint64_t empty = t->board & ~occupied, movers = g->nb[2 + c] & ~frozen;
+    for (int k = 0; k < t->nup[c]; k++) movers |= men & t->from[c][k] & (empty >> t->shift[c][k]);
+    for (int k = t->nup[c]; k < t->ngroups[c]; k++)
+        movers |= men & t->from[c][k] & (empty << -t->shift[c][k]);
+    int most = popcount64(movers) * t->most;
+    if (most > g->capmoves && ml_grow((void **)&g->moves, &g->capmoves, most, sizeof(Legal)) < 0)
+        return -1;
+    Legal *m = g->moves;
+    while (movers) {
+        int o = down ? 63 - clz64(movers) : ctz64(movers);
+        movers = down ? movers ^ (uint64_t)1 << o : movers & (movers - 1);
+        if ((men >> o) & 1) {
+            m = steps_to(m, t->man_move[c][o], t->man_bit[c][o], men_steps, empty, mask);
+        } else {
+            size_t at = (size_t)(c * 64 + o) * (size_t)t->most;
+            m = steps_to(m, t->king_move + at, t->king_bit + at, t->king_count[c][o],
+                         king_reach(t, o, occupied), mask);
+        }
+    }
+    g->nmoves = (int)(m - g->moves);
+    return 0;
+}
+
+static int quiet_moves(const VecEnvObject *e, Game *g, uint8_t *mask) {
+    int c = g->turn;
+    uint64_t frozen = 0;
+    if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c])
+        frozen = (uint64_t)1 << (e->core->number[g->ksq[c]] - 1);
+    int down = e->perspective && c == 1, steps = e->num.man_steps;
+    if (mask == NULL) return quiet_moves_as(e, g, frozen, down, steps, NULL);
+    if (steps == 2)
+        return down ? quiet_moves_as(e, g, frozen, 1, 2, mask)
+                    : quiet_moves_as(e, g, frozen, 0, 2, mask);
+    return down ? quiet_moves_as(e, g, frozen, 1, steps, mask)
+                : quiet_moves_as(e, g, frozen, 0, steps, mask);
+}
+
+/* g's legal moves, sorted by action index. -1 out of memory, -2 when more
+ * moves share a pair than the extra block holds. */
+int ml_generate(const VecEnvObject *e, Game *g, RouteList *l, uint8_t *mask) {
+    const Rules *r = &e->core->rules;
+    int c = g->turn;
+    Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
+    l->len = 0;
+    long n = ml_core->gen_captures(r, c, &s, 0, l);
+    int captures = n != 0;
+    if (n == 0 && e->num.ok) return quiet_moves(e, g, mask);
+    if (n == 0) {
+        bb_t frozen = 0;
+        if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
+        n = ml_core->gen_steps(r, c, &s, frozen, l);
+    }
+    if (n < 0 || ml_grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0 ||
+        ml_grow((void **)&g->captured, &g->capcaptured, (int)n, sizeof(bb_t)) < 0)
+        return -1;
+    const int *frame = e->perspective && c == 1 ? e->turned : NULL;
+    /* A move's action is its origin's part plus its destination's, each
+     * read from a table per side to move. */
+    const int *origins = e->origin_part[frame != NULL], *dests = e->dest_part[frame != NULL];
+    if (n <= RANKED) {
+        int32_t keys[RANKED], actions[RANKED];
+        memset(keys, 0x7F, sizeof keys); /* 0x7F7F7F7F: above every key, in no rank */
+        for (int i = 0; i < n; i++) {
+            actions[i] = origins[l->items[i].origin] + dests[l->items[i].dest];
+            keys[i] = actions[i] * RANKED + i;
+        }
+        /* Keys past n are above every key: 8 of them compared where they hold n. */
+        for (int i = 0; n <= 8 && i < n; i++) put_route(g, rank_of(keys, 8, keys[i]), l, i, actions[i]);
+        for (int i = 0; n > 8 && i < n; i++)
+            put_route(g, rank_of(keys, RANKED, keys[i]), l, i, actions[i]);
+    } else {
+        for (long i = 0; i < n; i++) {
+            int32_t action = origins[l->items[i].origin] + dests[l->items[i].dest];
+            long j = i; /* insertion by action */
+            for (; j > 0 && g->moves[j - 1].action > action; j--) {
+                g->moves[j] = g->moves[j - 1];
+                g->captured[j] = g->captured[j - 1];
+            }
+            put_route(g, (int)j, l, i, action);
+        }
+    }
+    g->nmoves = (int)n;
+    /* Steps have a pair each: only captures may share one. */
+    int shared = 0;
+    for (long i = 1; captures && i < n; i++) shared |= g->moves[i].action == g->moves[i - 1].action;
+    int status = shared ? rank_shared(e, g, frame) : 0;
+    for (int k = 0; mask && status == 0 && k < g->nmoves; k++) mask[g->moves[k].action] = 1;
+    return status;
+}
