@@ -93,38 +93,39 @@ def test_a_maker_needs_a_class_that_can_be_made() -> None:
         _native.NodeMaker(type(sys.flags), "parent", "move", "variations", {})
 
 
-def test_a_chain_makes_each_node_a_child_of_the_last() -> None:
-    assert _native.NodeChain is not None and tree.add_child is not None
-    chain = _native.NodeChain(tree.add_child)
-    game = Game()
-    board = game.board()
-    chain.node = game
-    for text in ["32-28", "19-23"]:
-        move = board.parse_pdn(text)
-        assert chain(board, move) is None
-        board.push(move)
-    assert [node.move for node in game.mainline()] == list(board.move_stack)
-    assert chain.node is game.end()
+def test_a_line_of_nodes_is_the_line_add_child_makes_one_by_one() -> None:
+    assert tree.add_line is not None and tree.add_child is not None
+    board = Game().board()
+    moves = []
+    for text in ["32-28", "19-23", "28x19", "14x23"]:
+        moves.append(board.parse_pdn(text))
+        board.push(moves[-1])
+    game, other = Game(), Game()
+    last = tree.add_line(game, tree.Line(moves))
+    node: GameNode = other
+    for move in moves:
+        node = tree.add_child(node, move)
+    assert last is game.end() and [n.move for n in game.mainline()] == moves
+    links = {"parent": None, "variations": None}  # nodes of two trees: compared apart
+    assert [slots(n) | links for n in game.mainline()] == [
+        slots(n) | links for n in other.mainline()
+    ]
+    assert tree.add_line(game, tree.Line()) is game and len(game.variations) == 1
 
 
-def test_a_chain_checks_what_it_is_given() -> None:
-    assert _native.NodeChain is not None and tree.add_child is not None
-    with pytest.raises(TypeError, match="callable"):
-        _native.NodeChain(None)
-    chain = _native.NodeChain(tree.add_child)
-    with pytest.raises(AttributeError, match="no node"):
-        chain(None, MOVE)
-    chain.node = Game()
-    with pytest.raises(TypeError, match="a board and a move"):
-        chain(MOVE)  # type: ignore[call-arg]
-    chain.node = object()
-    with pytest.raises(TypeError):
-        chain(None, MOVE)
+def test_a_line_of_nodes_checks_what_it_is_given() -> None:
+    assert tree.add_line is not None
+    with pytest.raises(TypeError, match="sequence"):
+        tree.add_line(Game(), None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="GameNode"):
+        tree.add_line(object(), [MOVE])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="parent node and a sequence"):
+        tree.add_line(Game())  # type: ignore[call-arg]
 
 
 def test_a_builder_whose_visit_move_is_its_own_sees_every_move() -> None:
     """A subclass of GameBuilder that extends visit_move is called for the
-    moves of plain lines too (the chain is only for GameBuilder's own)."""
+    moves of plain lines too (keeping them as moves is only for GameBuilder's own)."""
     import io
 
     from draughts import pdn

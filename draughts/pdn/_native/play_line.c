@@ -7,7 +7,9 @@
  * before its result, each move is played while it is the only legal move
  * between its squares (numbers[n]: the square a written number n names, or
  * None) and is written with the right separator: visit(board, move), then
- * board.push(move). Returns (moves played, where the move not played or
+ * board.push(move) (visit may be a list instead: the move is appended to it,
+ * with no call; the game-tree builder keeps a line's moves so, see
+ * draughts.pdn.builders). Returns (moves played, where the move not played or
  * anything not plain starts, else end).
  *
  * play_lines(board, text, end, numbers, visit, readline) goes on with the
@@ -43,11 +45,17 @@ static int play_moves(PyObject *board, const Text *t, Py_ssize_t end, PyObject *
             *pos = m.start;
             return 0;
         }
-        PyObject *visit_args[] = {board, move};
-        PyObject *visited = PyObject_Vectorcall(visit, visit_args, 2, NULL);
+        int visited;
+        if (PyList_CheckExact(visit)) {
+            visited = PyList_Append(visit, move) == 0;
+        } else {
+            PyObject *visit_args[] = {board, move};
+            PyObject *result = PyObject_Vectorcall(visit, visit_args, 2, NULL);
+            visited = result != NULL;
+            Py_XDECREF(result);
+        }
         PyObject *pushed = visited ? core_api->push(board, move) : NULL;
         Py_DECREF(move);
-        Py_XDECREF(visited);
         if (pushed == NULL) return -1;
         Py_DECREF(pushed);
         ++*played;
@@ -58,10 +66,11 @@ static int play_moves(PyObject *board, const Text *t, Py_ssize_t end, PyObject *
 /* The arguments both functions share: 0, or -1 with TypeError or ValueError. */
 static int line_arguments(PyObject *const *args, Text *t, Py_ssize_t *end) {
     if (!PyObject_TypeCheck(args[0], core_api->state_type) || text_of(args[1], t) < 0 ||
-        !PyLong_Check(args[2]) || !PyTuple_Check(args[3]) || !PyCallable_Check(args[4])) {
+        !PyLong_Check(args[2]) || !PyTuple_Check(args[3]) ||
+        !(PyCallable_Check(args[4]) || PyList_CheckExact(args[4]))) {
         PyErr_Clear();
         PyErr_SetString(PyExc_TypeError,
-                        "a native board, a str, an int, a tuple and a function expected");
+                        "a native board, a str, an int, a tuple and a function or list expected");
         return -1;
     }
     *end = PyLong_AsSsize_t(args[2]);
