@@ -126,6 +126,11 @@ class Headers(MutableMapping[str, str]):
     def __delitem__(self, name: str) -> None:
         del self._tags[name]
 
+    def __contains__(self, name: object) -> bool:
+        # Mapping's would look the name up and catch the KeyError: the reader
+        # asks for a tag a game lacks at the end of every game.
+        return name in self._tags
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._tags)
 
