@@ -214,12 +214,18 @@ static PyObject *maker_line(MakerObject *self, PyObject *const *args, Py_ssize_t
     PyObject *moves = PySequence_Fast(args[1], "line(): the moves must be a sequence");
     if (moves == NULL) return NULL;
     PyObject *node = Py_NewRef(args[0]);
+    /* The cyclic collector is off while the line is made: a collection set
+     * off in the middle would walk the line's nodes, all alive, and move
+     * them to an older generation. Nothing here runs Python code, so no
+     * other thread sees it off. */
+    int collecting = PyGC_Disable();
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(moves); i++) {
         PyObject *call_args[] = {node, PySequence_Fast_GET_ITEM(moves, i)};
         PyObject *child = maker_call(self, call_args, 2, NULL);
         Py_SETREF(node, child);
         if (node == NULL) break;
     }
+    if (collecting) PyGC_Enable();
     Py_DECREF(moves);
     return node;
 }
