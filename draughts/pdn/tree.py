@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -103,16 +104,19 @@ class GameNode:
         game): 968 thousand with the property run for every node, 950
         thousand so, 916 thousand when a node was made for every move as it
         was read; read without the walk, 580 against 822 thousand."""
-        children: list[ChildNode] = []
-        self._variations = children
-        if add_line is not None:
-            add_line(self, moves)
-            return children
-        node: GameNode = self
-        for move in moves:
-            child = ChildNode(node, move)
-            node._variations.append(child)  # type: ignore[union-attr]
-            node = child
+        if grow_line is not None:  # in one native call, which no other thread interrupts
+            return grow_line(self, moves)
+        with _GROWING:  # a line made once, whichever thread asks first
+            current = self._variations
+            if current is not moves:  # made meanwhile
+                return current  # type: ignore[return-value]
+            children: list[ChildNode] = []
+            node: GameNode = self
+            for move in moves:
+                child = ChildNode(node, move)
+                (children if node is self else node._variations).append(child)  # type: ignore[union-attr]
+                node = child
+            self._variations = children  # the whole line at once, for other threads
         return children
 
     @property
@@ -445,10 +449,17 @@ the time: what :class:`~draughts.pdn.builders.GameBuilder` does for every
 move read before a comment, a NAG or a side line, and :attr:`GameNode.variations`
 for the others when the tree is first looked at. None on the pure core."""
 
-add_line: Callable[[GameNode, Line], GameNode] | None = None if _maker is None else _maker.line
-"""The nodes of a line made one after the other by :data:`add_child` in one
-call, the last returned: how :attr:`GameNode.variations` makes a line the
-reader left as moves. None on the pure core."""
+grow_line: Callable[[GameNode, Line], list[ChildNode]] | None = (
+    None if _maker is None else _maker.grow
+)
+"""``grow_line(node, line)``: where ``node``'s children are the :class:`Line`
+``line``, its children made, one node a move each the child of the one
+before, in one native call (see ``NodeMaker.grow`` in node_maker.c); the
+children. How :attr:`GameNode.variations` makes a line the reader left as
+moves. None on the pure core."""
+
+_GROWING = threading.Lock()
+"""Held while the pure core makes a line's nodes (see GameNode._grow)."""
 
 
 class Game(GameNode):

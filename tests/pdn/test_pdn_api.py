@@ -437,7 +437,7 @@ def test_the_native_reading_reads_as_the_pure_one(
     monkeypatch.setattr(Resolver, "play_lines", Resolver._play_lines_python)
     monkeypatch.setattr(_pdn_builders, "add_child", None)
     monkeypatch.setattr(_pdn_tree, "add_child", None)
-    monkeypatch.setattr(_pdn_tree, "add_line", None)
+    monkeypatch.setattr(_pdn_tree, "grow_line", None)
     assert _read_all(text, variant) == native
 
 

@@ -103,3 +103,29 @@ def test_a_tuple_a_program_stores_is_not_taken_for_moves() -> None:
     game.variations = children  # type: ignore[assignment]
     assert game.variations is children
     assert game.mainline_moves() == []
+
+
+def test_threads_that_look_at_one_game_see_one_tree() -> None:
+    # The nodes of a line are made once, whichever thread asks first, and no
+    # thread sees a line half made.
+    import threading
+
+    text = (DATA / "candidate95.pdn").read_text(encoding="utf-8")
+    for game in games(text)[:20]:
+        expected = [str(move) for move in game.mainline_moves()]
+        barrier = threading.Barrier(4)
+        seen: list[tuple[object, list[str]]] = []
+
+        def look(
+            game: pdn.Game, barrier: threading.Barrier, seen: list[tuple[object, list[str]]]
+        ) -> None:
+            barrier.wait()
+            seen.append((game.end(), [str(node.move) for node in game.mainline()]))
+
+        threads = [threading.Thread(target=look, args=(game, barrier, seen)) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len({id(end) for end, _ in seen}) == 1
+        assert all(moves == expected for _, moves in seen)

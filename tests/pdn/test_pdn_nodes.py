@@ -93,34 +93,40 @@ def test_a_maker_needs_a_class_that_can_be_made() -> None:
         _native.NodeMaker(type(sys.flags), "parent", "move", "variations", {})
 
 
-def test_a_line_of_nodes_is_the_line_add_child_makes_one_by_one() -> None:
-    assert tree.add_line is not None and tree.add_child is not None
+def test_a_line_grown_is_the_line_add_child_makes_one_by_one() -> None:
+    assert tree.grow_line is not None and tree.add_child is not None
     board = Game().board()
     moves = []
     for text in ["32-28", "19-23", "28x19", "14x23"]:
         moves.append(board.parse_pdn(text))
         board.push(moves[-1])
     game, other = Game(), Game()
-    last = tree.add_line(game, tree.Line(moves))
+    line = tree.Line(moves)
+    game._variations = line
+    children = tree.grow_line(game, line)
+    assert children is game._variations and type(children) is list
     node: GameNode = other
     for move in moves:
         node = tree.add_child(node, move)
-    assert last is game.end() and [n.move for n in game.mainline()] == moves
+    assert [n.move for n in game.mainline()] == moves
     links = {"parent": None, "variations": None}  # nodes of two trees: compared apart
     assert [slots(n) | links for n in game.mainline()] == [
         slots(n) | links for n in other.mainline()
     ]
-    assert tree.add_line(game, tree.Line()) is game and len(game.variations) == 1
+    # Grown already (by another thread, say): the children as they are.
+    assert tree.grow_line(game, line) is children and len(game.mainline_moves()) == 4
 
 
-def test_a_line_of_nodes_checks_what_it_is_given() -> None:
-    assert tree.add_line is not None
-    with pytest.raises(TypeError, match="sequence"):
-        tree.add_line(Game(), None)  # type: ignore[arg-type]
+def test_a_line_is_grown_only_where_the_node_holds_it() -> None:
+    assert tree.grow_line is not None
+    game = Game()
+    assert tree.grow_line(game, tree.Line([MOVE])) is game.variations == []
+    with pytest.raises(TypeError, match="tuple of moves"):
+        tree.grow_line(Game(), [MOVE])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="GameNode"):
-        tree.add_line(object(), [MOVE])  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="parent node and a sequence"):
-        tree.add_line(Game())  # type: ignore[call-arg]
+        tree.grow_line(object(), tree.Line())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tuple of moves"):
+        tree.grow_line(Game())  # type: ignore[call-arg]
 
 
 def test_a_builder_whose_visit_move_is_its_own_sees_every_move() -> None:

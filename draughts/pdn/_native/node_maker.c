@@ -201,39 +201,54 @@ static PyObject *maker_call(MakerObject *self, PyObject *const *args, size_t nar
     return node;
 }
 
-/* maker.line(parent, moves): a node for each move of the sequence, each the
- * child of the one before, the first the parent's: the last node (the
- * parent if there are no moves). How GameNode.variations makes the nodes of
- * a line the reader left as moves (draughts.pdn.tree): about 0.05 us a move
- * less than calling the maker from a Python loop. */
-static PyObject *maker_line(MakerObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "line() takes a parent node and a sequence of moves");
+/* The parent's children slot set to `children` (a new list), as the
+ * descriptor would set it: 0, or -1 with an exception. */
+static int set_children(MakerObject *self, PyObject *parent, PyObject *children) {
+    if (self->offsets == NULL) return set_slot(self->children, parent, children);
+    Py_XSETREF(*slot_at(parent, self->offsets[2]), Py_NewRef(children));
+    return 0;
+}
+
+/* maker.grow(parent, moves): where the parent's children slot holds the
+ * tuple `moves` itself (a line the reader left as moves, see
+ * draughts.pdn.tree.GameNode.variations), a new list of children in its
+ * place, holding the first of a line of nodes, one a move, each the child
+ * of the one before: the list is returned. Where the slot holds anything
+ * else (the line was made meanwhile), that is returned. Nothing here runs
+ * Python code (the cyclic collector is off while the nodes are made, which
+ * also spares a collection set off in the middle walking them, all alive),
+ * so that another thread sees the moves or the whole line, and a line is
+ * made once. */
+static PyObject *maker_grow(MakerObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "grow() takes a parent node and a tuple of moves");
         return NULL;
     }
-    PyObject *moves = PySequence_Fast(args[1], "line(): the moves must be a sequence");
-    if (moves == NULL) return NULL;
-    PyObject *node = Py_NewRef(args[0]);
-    /* The cyclic collector is off while the line is made: a collection set
-     * off in the middle would walk the line's nodes, all alive, and move
-     * them to an older generation. Nothing here runs Python code, so no
-     * other thread sees it off. */
+    PyObject *parent = args[0], *moves = args[1];
+    PyObject *current = children_of(self, parent);
+    if (current == NULL || current != moves) return current;
+    Py_DECREF(current);
     int collecting = PyGC_Disable();
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(moves); i++) {
-        PyObject *call_args[] = {node, PySequence_Fast_GET_ITEM(moves, i)};
-        PyObject *child = maker_call(self, call_args, 2, NULL);
-        Py_SETREF(node, child);
-        if (node == NULL) break;
+    PyObject *children = PyList_New(0);
+    if (children != NULL && set_children(self, parent, children) < 0) Py_CLEAR(children);
+    PyObject *node = children == NULL ? NULL : Py_NewRef(parent);
+    for (Py_ssize_t i = 0; node != NULL && i < PyTuple_GET_SIZE(moves); i++) {
+        PyObject *call_args[] = {node, PyTuple_GET_ITEM(moves, i)};
+        Py_SETREF(node, maker_call(self, call_args, 2, NULL));
     }
     if (collecting) PyGC_Enable();
-    Py_DECREF(moves);
-    return node;
+    if (node == NULL) {
+        Py_XDECREF(children);
+        return NULL;
+    }
+    Py_DECREF(node);
+    return children;
 }
 
 static PyMethodDef maker_methods[] = {
-    {"line", (PyCFunction)(void (*)(void))maker_line, METH_FASTCALL,
-     "line($self, parent, moves, /)\n--\n\n"
-     "A node for each move, each the child of the one before: the last node."},
+    {"grow", (PyCFunction)(void (*)(void))maker_grow, METH_FASTCALL,
+     "grow($self, parent, moves, /)\n--\n\n"
+     "The parent's children made from the tuple of moves its slot holds."},
     {NULL, NULL, 0, NULL},
 };
 
