@@ -55,8 +55,7 @@ class GameBuilder(LineVisitor[Game]):
         """The node of the last move read: the moves kept in the tail made
         into nodes first."""
         if self._tail:
-            self._node._variations = Line(self._tail)
-            self._tail.clear()
+            self._leave_tail()
             self._node = self._node.end()
         return self._node
 
