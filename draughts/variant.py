@@ -726,7 +726,9 @@ def find_variant(key: str | int | Variant) -> Variant:
         if preset is None:
             raise ValueError(f"unknown GameType: {key!r}")
         return preset
-    found = _BY_NAME.get(_fold(key))
+    # A name already folded (the common "international") is found without
+    # folding it again: the PDN reader looks its variant up twice a game.
+    found = _BY_NAME.get(key) or _BY_NAME.get(_fold(key))
     if found is not None:
         return found
     match = _GAMETYPE_RE.match(key)

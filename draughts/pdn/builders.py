@@ -7,11 +7,10 @@ from collections.abc import Callable
 
 from draughts.board import Board
 from draughts.move import Move
-from draughts.pdn import _native
 from draughts.pdn._line_visitor import LineVisitor
 from draughts.pdn.headers import SKIP, BaseVisitor, Headers, PdnError, SkipType
 from draughts.pdn.resolver import Resolver
-from draughts.pdn.tree import ChildNode, Game, GameNode, add_child
+from draughts.pdn.tree import ChildNode, Game, GameNode, Line, add_child
 from draughts.variant import Variant, find_variant
 
 
@@ -32,13 +31,14 @@ class GameBuilder(LineVisitor[Game]):
             self._default = None if variant is None else find_variant(variant)
         except ValueError:  # the reader reports it
             self._default = None
-        # The native chain of nodes (see play_plain_lines).
-        self._chain = None if _native.NodeChain is None else _native.NodeChain(add_child)
 
     def begin_game(self) -> None:
         self.game = Game(Headers())
         self.game._default_variant = self._default
         self._node: GameNode = self.game
+        # The moves played after _node that are not nodes yet (see
+        # play_plain_lines): _node is then a leaf, the start of their line.
+        self._tail: list[Move] = []
         self._stack: list[GameNode] = []
         self._starting = False
         self._starting_comment = ""
@@ -51,21 +51,31 @@ class GameBuilder(LineVisitor[Game]):
         self.game.variant = board.variant
         self.game.headers.read_as = board.variant  # what the headers say when no tag does
 
-    def _visit_move_python(self, board: Board, move: Move) -> None:
-        node = ChildNode(self._node, move)
-        self._node.variations.append(node)
-        self._node = node
-        if self._starting:
-            self._start_line(node)
+    def _here(self) -> GameNode:
+        """The node of the last move read: the moves kept in the tail made
+        into nodes first."""
+        if self._tail:
+            self._leave_tail()
+            self._node = self._node.end()
+        return self._node
 
-    def _visit_move_native(self, board: Board, move: Move) -> None:
-        assert add_child is not None
-        node = self._node = add_child(self._node, move)
-        if self._starting:
-            self._start_line(node)
+    def _leave_tail(self) -> None:
+        """The moves kept in the tail left to the leaf they follow, made
+        into nodes when the tree is first looked at (see GameNode.variations)."""
+        if self._tail:
+            self._node._variations = Line(self._tail)
+            self._tail.clear()
 
-    # The native core makes the node (see tree.add_child): about 0.07 us a move less.
-    visit_move = _visit_move_python if add_child is None else _visit_move_native
+    def visit_move(self, board: Board, move: Move) -> None:
+        node = self._here()
+        if add_child is None:
+            child = ChildNode(node, move)
+            node._variations.append(child)  # type: ignore[union-attr]
+        else:
+            child = add_child(node, move)
+        self._node = child
+        if self._starting:
+            self._start_line(child)
 
     def play_plain_lines(
         self,
@@ -76,24 +86,15 @@ class GameBuilder(LineVisitor[Game]):
         readline: Callable[[], str],
     ) -> tuple[int, str, int, int]:
         """The moves of plain lines, played by ``resolver`` (see
-        :meth:`Resolver.play_lines`) with this builder's visits. On the
-        native core the nodes are made by a ``NodeChain`` that the native
-        loop calls itself, so that a move costs no Python frame (with the
-        frame of visit_move, a replay of the International corpus took 10%
-        longer)."""
-        chain = self._chain
-        if (
-            chain is None
-            or self._starting  # the first move of a side line: see _start_line
-            or type(self).visit_move is not GameBuilder._visit_move_native  # a subclass's own
-        ):
+        :meth:`Resolver.play_lines`), kept in a list rather than visited:
+        they become the game's nodes only when a comment, a NAG or a side
+        line needs one, or when the tree is looked at (see
+        :attr:`GameNode.variations`), so that most of a game's moves cost
+        no Python object but the move itself."""
+        if self._starting or type(self).visit_move is not GameBuilder.visit_move:
+            # The first move of a side line (see _start_line), or a subclass's visits.
             return resolver.play_lines(board, text, end, self.visit_move, readline)
-        chain.node = self._node
-        try:
-            return resolver.play_lines(board, text, end, chain, readline)
-        finally:
-            self._node = chain.node
-            chain.node = None
+        return resolver.play_lines(board, text, end, self._tail, readline)
 
     def _start_line(self, node: ChildNode) -> None:
         """The first move of a side line: what was read before it goes to it."""
@@ -108,19 +109,22 @@ class GameBuilder(LineVisitor[Game]):
         if self._starting:
             self._starting_comment = _join(self._starting_comment, comment)
         else:
-            self._node.comment = _join(self._node.comment, comment)
+            node = self._here()
+            node.comment = _join(node.comment, comment)
 
     def visit_nag(self, nag: int) -> None:
-        self._node.nags.add(nag)
+        self._here().nags.add(nag)
 
     def begin_variation(self) -> None:
-        parent = self._node.parent
+        node = self._here()
+        parent = node.parent
         assert parent is not None, "the reader opens variations only after a move"
-        self._stack.append(self._node)
+        self._stack.append(node)
         self._node = parent
         self._starting = True
 
     def end_variation(self) -> None:
+        self._leave_tail()
         main = self._stack.pop()
         if self._starting and self._starting_unparsed:
             # A side line with no move: kept whole, as text after the move it
@@ -146,12 +150,14 @@ class GameBuilder(LineVisitor[Game]):
         if self._starting:
             self._starting_unparsed = _lines(self._starting_unparsed, text)
         else:
-            self._node.unparsed = _lines(self._node.unparsed, text)
+            node = self._here()
+            node.unparsed = _lines(node.unparsed, text)
 
     def handle_warning(self, warning: PdnError) -> None:
         self.game.warnings.append(warning)
 
     def result(self) -> Game:
+        self._leave_tail()
         return self.game
 
 

@@ -152,6 +152,9 @@ class _GameReader(HeaderReading, MovetextReading, Recovery):
             if kind == "line":
                 self.plain_line(match, line)
                 continue
+            if kind == "tag_line" and self.in_headers:  # the next commonest, as below
+                self.tag(kind, match, line, column)
+                continue
             if (self.split is not None or self.guess is not None) and kind not in _BETWEEN_MOVES:
                 self.unsettled()
             if kind == "move" and self.plain and self.split is None and self.guess is None:

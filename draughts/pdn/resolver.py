@@ -16,6 +16,11 @@ from draughts.pdn import _native, lexer
 from draughts.pdn.lexer import PLAIN_MOVE, TOKEN
 from draughts.variant import VARIANTS, Variant, gametype_preset
 
+Visit = Callable[[Board, Move], object] | list[Move]
+"""What a plain line's moves are given to (see :meth:`Resolver.play_line`): a
+function called as ``visit(board, move)`` before each push, or a list the
+moves are appended to."""
+
 _SQUARE = re.compile(r"[a-wyz][0-9]{1,2}|[0-9]+")  # not "x": "28x17" is 28 and 17
 
 
@@ -65,21 +70,21 @@ class Resolver:
         found = self.words[text] = (origin, destination, capture)
         return found
 
-    def _play_line_python(
-        self, board: Board, text: str, end: int, visit: Callable[[Board, Move], object]
-    ) -> tuple[int, int]:
+    def _play_line_python(self, board: Board, text: str, end: int, visit: Visit) -> tuple[int, int]:
         """Play the moves of a plain line (see :data:`draughts.pdn.lexer.PLAIN_LINE`),
         ``text[:end]`` being the line before its result, while each is the
         only legal move between its squares and is written with the right
-        separator, calling ``visit(board, move)`` before each push. Returns
-        how many were played and where the first move not played starts
-        (``end`` if none)."""
+        separator, calling ``visit(board, move)`` before each push (or, when
+        ``visit`` is a list, appending the move to it). Returns how many
+        were played and where the first move not played starts (``end`` if
+        none)."""
         # Bound to locals, and Board._unique_move_python written out: the
         # pure backend's replay spends most of its time here.
         words = PLAIN_MOVE.findall(text, 0, end)
         squares, resolve = self.words, self.word
         matching = board.moves_between
         push = board.push
+        keep = visit.append if type(visit) is list else None
         played = 0
         for word in words:
             found = squares.get(word) or resolve(word)
@@ -90,16 +95,17 @@ class Resolver:
             if len(between) != 1 or bool(between[0].captures) != capture:
                 break
             move = between[0]
-            visit(board, move)
+            if keep is None:
+                visit(board, move)  # type: ignore[operator]
+            else:
+                keep(move)
             push(move)
             played += 1
         if played == len(words):
             return played, end
         return played, [m.start() for m in PLAIN_MOVE.finditer(text, 0, end)][played]
 
-    def _play_line_native(
-        self, board: Board, text: str, end: int, visit: Callable[[Board, Move], object]
-    ) -> tuple[int, int]:
+    def _play_line_native(self, board: Board, text: str, end: int, visit: Visit) -> tuple[int, int]:
         """:meth:`_play_line_python` in C, scanning the line as it goes (see
         ``draughts/pdn/_native/play_line.c``)."""
         assert _native.play_line is not None
@@ -115,7 +121,7 @@ class Resolver:
         board: Board,
         text: str,
         end: int,
-        visit: Callable[[Board, Move], object],
+        visit: Visit,
         readline: Callable[[], str],
     ) -> tuple[int, str, int, int]:
         """:meth:`play_line` on ``text``, then on the plain lines
@@ -148,7 +154,7 @@ class Resolver:
         board: Board,
         text: str,
         end: int,
-        visit: Callable[[Board, Move], object],
+        visit: Visit,
         readline: Callable[[], str],
     ) -> tuple[int, str, int, int]:
         """:meth:`_play_lines_python` in C (``draughts/pdn/_native/play_line.c``)."""

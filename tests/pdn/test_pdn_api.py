@@ -17,8 +17,9 @@ import pytest
 import draughts
 from draughts import _core, pdn
 from draughts.move import Move
+from draughts.pdn import builders as _pdn_builders
 from draughts.pdn import lexer as _pdn_lexer
-from draughts.pdn.builders import GameBuilder
+from draughts.pdn import tree as _pdn_tree
 from draughts.pdn.resolver import Resolver
 from tests.conftest import game_tree as tree
 
@@ -434,7 +435,9 @@ def test_the_native_reading_reads_as_the_pure_one(
     monkeypatch.setattr(_pdn_lexer, "tag_line", None)
     monkeypatch.setattr(Resolver, "play_line", Resolver._play_line_python)
     monkeypatch.setattr(Resolver, "play_lines", Resolver._play_lines_python)
-    monkeypatch.setattr(GameBuilder, "visit_move", GameBuilder._visit_move_python)
+    monkeypatch.setattr(_pdn_builders, "add_child", None)
+    monkeypatch.setattr(_pdn_tree, "add_child", None)
+    monkeypatch.setattr(_pdn_tree, "grow_line", None)
     assert _read_all(text, variant) == native
 
 

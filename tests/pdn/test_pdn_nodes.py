@@ -93,38 +93,45 @@ def test_a_maker_needs_a_class_that_can_be_made() -> None:
         _native.NodeMaker(type(sys.flags), "parent", "move", "variations", {})
 
 
-def test_a_chain_makes_each_node_a_child_of_the_last() -> None:
-    assert _native.NodeChain is not None and tree.add_child is not None
-    chain = _native.NodeChain(tree.add_child)
+def test_a_line_grown_is_the_line_add_child_makes_one_by_one() -> None:
+    assert tree.grow_line is not None and tree.add_child is not None
+    board = Game().board()
+    moves = []
+    for text in ["32-28", "19-23", "28x19", "14x23"]:
+        moves.append(board.parse_pdn(text))
+        board.push(moves[-1])
+    game, other = Game(), Game()
+    line = tree.Line(moves)
+    game._variations = line
+    children = tree.grow_line(game, line)
+    assert children is game._variations and type(children) is list
+    node: GameNode = other
+    for move in moves:
+        node = tree.add_child(node, move)
+    assert [n.move for n in game.mainline()] == moves
+    links = {"parent": None, "variations": None}  # nodes of two trees: compared apart
+    assert [slots(n) | links for n in game.mainline()] == [
+        slots(n) | links for n in other.mainline()
+    ]
+    # Grown already (by another thread, say): the children as they are.
+    assert tree.grow_line(game, line) is children and len(game.mainline_moves()) == 4
+
+
+def test_a_line_is_grown_only_where_the_node_holds_it() -> None:
+    assert tree.grow_line is not None
     game = Game()
-    board = game.board()
-    chain.node = game
-    for text in ["32-28", "19-23"]:
-        move = board.parse_pdn(text)
-        assert chain(board, move) is None
-        board.push(move)
-    assert [node.move for node in game.mainline()] == list(board.move_stack)
-    assert chain.node is game.end()
-
-
-def test_a_chain_checks_what_it_is_given() -> None:
-    assert _native.NodeChain is not None and tree.add_child is not None
-    with pytest.raises(TypeError, match="callable"):
-        _native.NodeChain(None)
-    chain = _native.NodeChain(tree.add_child)
-    with pytest.raises(AttributeError, match="no node"):
-        chain(None, MOVE)
-    chain.node = Game()
-    with pytest.raises(TypeError, match="a board and a move"):
-        chain(MOVE)  # type: ignore[call-arg]
-    chain.node = object()
-    with pytest.raises(TypeError):
-        chain(None, MOVE)
+    assert tree.grow_line(game, tree.Line([MOVE])) is game.variations == []
+    with pytest.raises(TypeError, match="tuple of moves"):
+        tree.grow_line(Game(), [MOVE])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="GameNode"):
+        tree.grow_line(object(), tree.Line())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tuple of moves"):
+        tree.grow_line(Game())  # type: ignore[call-arg]
 
 
 def test_a_builder_whose_visit_move_is_its_own_sees_every_move() -> None:
     """A subclass of GameBuilder that extends visit_move is called for the
-    moves of plain lines too (the chain is only for GameBuilder's own)."""
+    moves of plain lines too (keeping them as moves is only for GameBuilder's own)."""
     import io
 
     from draughts import pdn

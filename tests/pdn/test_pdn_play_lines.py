@@ -32,7 +32,10 @@ def movetext_lines(variant: draughts.Variant, rng: random.Random) -> list[str]:
     lines, a line that is not plain and a result among them."""
     board = draughts.Board(variant=variant)
     words = []
-    for ply in range(rng.randrange(1, 50)):
+    # Now and then lines longer than the moves the C loop keeps of a line
+    # it reads (KEPT_MOVES in play_line.c), which it reads again move by move.
+    breaks = rng.choice([0.25, 0.25, 0.01])
+    for ply in range(rng.randrange(1, 50 if breaks > 0.1 else 200)):
         legal = list(board.legal_moves)
         if not legal:
             break
@@ -45,7 +48,7 @@ def movetext_lines(variant: draughts.Variant, rng: random.Random) -> list[str]:
     lines, line = [], []
     for word in words:
         line.append(word)
-        if rng.random() < 0.25:
+        if rng.random() < breaks:
             lines.append(" ".join(line) + "\n")
             line = []
             if rng.random() < 0.2:
@@ -56,7 +59,11 @@ def movetext_lines(variant: draughts.Variant, rng: random.Random) -> list[str]:
     return lines
 
 
-def replay(play: object, variant: draughts.Variant, lines: list[str]) -> tuple[object, ...]:
+def replay(
+    play: object, variant: draughts.Variant, lines: list[str], kept: bool = False
+) -> tuple[object, ...]:
+    """What ``play`` does with ``lines``, each move visited, or (``kept``)
+    appended to a list."""
     board = draughts.Board(variant=variant)
     first = lines[0]
     end = lexer._plain_line_end_python(first)
@@ -68,7 +75,10 @@ def replay(play: object, variant: draughts.Variant, lines: list[str]) -> tuple[o
 
     if end < 0:
         return ("not plain",)
-    answer = play(board, first, end, visit, handle.readline)  # type: ignore[operator]
+    moves: list[Move] = []
+    answer = play(board, first, end, moves if kept else visit, handle.readline)  # type: ignore[operator]
+    if kept:
+        seen = list(enumerate(moves))
     return answer, seen, board.fen(), board.move_stack, handle.read()
 
 
@@ -80,6 +90,10 @@ def test_the_native_loop_reads_and_plays_as_the_python_one(
     lines = movetext_lines(variant, random.Random(seed))
     native = replay(Resolver(variant)._play_lines_native, variant, lines)
     assert native == replay(Resolver(variant)._play_lines_python, variant, lines)
+    # The moves kept in a list rather than visited: the same moves, in order.
+    kept = replay(Resolver(variant)._play_lines_native, variant, lines, kept=True)
+    assert kept == replay(Resolver(variant)._play_lines_python, variant, lines, kept=True)
+    assert kept[1:] == native[1:] and kept[0] == native[0]
 
 
 @pytest.mark.parametrize(
@@ -107,3 +121,23 @@ def test_the_loop_checks_its_readline() -> None:
     with pytest.raises(TypeError, match="str"):
         _native.play_lines(board, "32-28\n", 6, numbers, lambda b, m: None, lambda: b"19-23")
     assert len(board.move_stack) == 1  # the first line's move, played before
+
+
+def test_a_line_longer_than_the_moves_kept_is_played_whole() -> None:
+    # A line read in C with more moves than it keeps as it checks the line
+    # (KEPT_MOVES in play_line.c) is read again move by move.
+    board = draughts.Board(variant=V.INTERNATIONAL)
+    rng = random.Random(7)
+    words = []
+    while len(words) < 90 and board.legal_moves:
+        move = rng.choice(list(board.legal_moves))
+        words.append(f"{move.from_square}{'x' if move.captures else '-'}{move.to_square}")
+        board.push(move)
+    assert len(words) == 90
+    lines = [words[0] + "\n", " ".join(words[1:]) + " *\n"]
+    for kept in (False, True):
+        native = replay(Resolver(V.INTERNATIONAL)._play_lines_native, V.INTERNATIONAL, lines, kept)
+        assert native == replay(
+            Resolver(V.INTERNATIONAL)._play_lines_python, V.INTERNATIONAL, lines, kept
+        )
+        assert native[0] == (90, lines[1], len(lines[1]) - 2, 1)  # stopped at the "*"

@@ -55,8 +55,8 @@ class _Failing(io.StringIO):
 
 
 def test_reading_a_tree_leaves_the_garbage_collector_as_it_found_it() -> None:
-    # read_game pauses the collector while it builds a tree (see _read_tree):
-    # it is on again after the read, still off if it was off, and on again
+    # read_game leaves the collector alone (it once paused it, see
+    # _read_tree): on after the read, still off if it was off, and on
     # when the read fails.
     text = "1. 32-28 19-23 2. 28x19 14x23 *\n"
     was_enabled = gc.isenabled()

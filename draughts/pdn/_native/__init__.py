@@ -15,8 +15,7 @@ one where this module has it and their own everywhere else:
   :data:`play_lines` those of the plain lines that follow it
   (:meth:`draughts.pdn.resolver.Resolver._play_lines_python`);
 - :data:`NodeMaker` makes the game tree's nodes
-  (:class:`draughts.pdn.tree.ChildNode`), and :data:`NodeChain` makes them
-  one after another as :data:`play_line`'s visit;
+  (:class:`draughts.pdn.tree.ChildNode`), one at a time or a line of them;
 - :data:`split_games` finds where the games of PDN bytes start (the pure
   scanner of :mod:`draughts.pdn.offsets`), and :data:`count_controls`
   counts the control bytes that tell binary data from text
@@ -49,14 +48,13 @@ from draughts import _core
 if TYPE_CHECKING:
     from draughts.board import Board
     from draughts.move import Move
-    from draughts.pdn._native._c import NodeChain as _NodeChain
     from draughts.pdn._native._c import NodeMaker as _NodeMaker
 
 
 class NativePdn(Protocol):
     """What ``draughts.pdn._native._c`` offers, with each function's
-    parameters (all by position only). ``NodeMaker`` and ``NodeChain``, its
-    two classes, are declared in its stub file."""
+    parameters (all by position only). ``NodeMaker``, its class, is
+    declared in its stub file."""
 
     def plain_line_end(self, text: str, /) -> int:
         """Where the result of a plain PDN line starts (its length when it
@@ -71,11 +69,12 @@ class NativePdn(Protocol):
         text: str,
         end: int,
         numbers: tuple[int | None, ...],
-        visit: Callable[[Any, Move], object],
+        visit: Callable[[Any, Move], object] | list[Move],
         /,
     ) -> tuple[int, int]:
-        """The moves of a plain line played on ``board``: how many, and
-        where the first not played starts (``end`` if none)."""
+        """The moves of a plain line played on ``board``, each given to
+        ``visit`` (called, or appended to it when it is a list): how many,
+        and where the first not played starts (``end`` if none)."""
 
     def play_lines(
         self,
@@ -83,7 +82,7 @@ class NativePdn(Protocol):
         text: str,
         end: int,
         numbers: tuple[int | None, ...],
-        visit: Callable[[Any, Move], object],
+        visit: Callable[[Any, Move], object] | list[Move],
         readline: Callable[[], str],
         /,
     ) -> tuple[int, str, int, int]:
@@ -196,14 +195,10 @@ record_tags: Callable[[str], tuple[int, str | None, str | None, str | None] | No
 NodeMaker: type[_NodeMaker] | None = _loaded and _loaded.NodeMaker
 """The maker of game-tree nodes (see :data:`draughts.pdn.tree.add_child`);
 None where the module does not run."""
-NodeChain: type[_NodeChain] | None = _loaded and _loaded.NodeChain
-"""Nodes made one after the other by a :data:`NodeMaker` (see
-:class:`draughts.pdn.builders.GameBuilder`); None where the module does not run."""
 
 __all__ = [
     "BUILT",
     "NativePdn",
-    "NodeChain",
     "NodeMaker",
     "check_each",
     "count_controls",

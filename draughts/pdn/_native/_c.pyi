@@ -14,13 +14,7 @@ class NodeMaker:
         self, cls: type[Any], parent: str, move: str, children: str, defaults: dict[str, object]
     ) -> None: ...
     def __call__(self, parent: Any, move: Any) -> Any: ...
-
-class NodeChain:
-    """chain(board, move) sets chain.node = maker(chain.node, move)."""
-
-    node: Any
-    def __init__(self, maker: Any) -> None: ...
-    def __call__(self, board: Any, move: Any) -> None: ...
+    def grow(self, parent: Any, moves: tuple[Any, ...], /) -> Any: ...
 
 def plain_line_end(text: str, /) -> int: ...
 def tag_line(text: str, /) -> tuple[str, str, int] | None: ...
@@ -29,7 +23,7 @@ def play_line(
     text: str,
     end: int,
     numbers: tuple[int | None, ...],
-    visit: Callable[[Any, Move], object],
+    visit: Callable[[Any, Move], object] | list[Move],
     /,
 ) -> tuple[int, int]: ...
 def play_lines(
@@ -37,7 +31,7 @@ def play_lines(
     text: str,
     end: int,
     numbers: tuple[int | None, ...],
-    visit: Callable[[Any, Move], object],
+    visit: Callable[[Any, Move], object] | list[Move],
     readline: Callable[[], str],
     /,
 ) -> tuple[int, str, int, int]: ...

@@ -12,7 +12,6 @@
 const CoreAPI *core_api;
 
 extern PyTypeObject MakerType;
-extern PyTypeObject ChainType;
 int node_maker_init(void); /* node_maker.c */
 PyObject *py_split_games(PyObject *unused, PyObject *const *args, Py_ssize_t nargs); /* pdn_split.c */
 PyObject *py_count_controls(PyObject *unused, PyObject *data);                        /* pdn_split.c */
@@ -87,8 +86,7 @@ static int exec_module(PyObject *m) {
     if (api == NULL) return -1;
     core_api = api;
     if (node_maker_init() < 0 ||
-        PyModule_AddObjectRef(m, "NodeMaker", (PyObject *)&MakerType) < 0 ||
-        PyModule_AddObjectRef(m, "NodeChain", (PyObject *)&ChainType) < 0)
+        PyModule_AddObjectRef(m, "NodeMaker", (PyObject *)&MakerType) < 0)
         return -1;
     return 0;
 }

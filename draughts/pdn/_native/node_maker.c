@@ -201,6 +201,57 @@ static PyObject *maker_call(MakerObject *self, PyObject *const *args, size_t nar
     return node;
 }
 
+/* The parent's children slot set to `children` (a new list), as the
+ * descriptor would set it: 0, or -1 with an exception. */
+static int set_children(MakerObject *self, PyObject *parent, PyObject *children) {
+    if (self->offsets == NULL) return set_slot(self->children, parent, children);
+    Py_XSETREF(*slot_at(parent, self->offsets[2]), Py_NewRef(children));
+    return 0;
+}
+
+/* maker.grow(parent, moves): where the parent's children slot holds the
+ * tuple `moves` itself (a line the reader left as moves, see
+ * draughts.pdn.tree.GameNode.variations), a new list of children in its
+ * place, holding the first of a line of nodes, one a move, each the child
+ * of the one before: the list is returned. Where the slot holds anything
+ * else (the line was made meanwhile), that is returned. Nothing here runs
+ * Python code (the cyclic collector is off while the nodes are made, which
+ * also spares a collection set off in the middle walking them, all alive),
+ * so that another thread sees the moves or the whole line, and a line is
+ * made once. */
+static PyObject *maker_grow(MakerObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "grow() takes a parent node and a tuple of moves");
+        return NULL;
+    }
+    PyObject *parent = args[0], *moves = args[1];
+    PyObject *current = children_of(self, parent);
+    if (current == NULL || current != moves) return current;
+    Py_DECREF(current);
+    int collecting = PyGC_Disable();
+    PyObject *children = PyList_New(0);
+    if (children != NULL && set_children(self, parent, children) < 0) Py_CLEAR(children);
+    PyObject *node = children == NULL ? NULL : Py_NewRef(parent);
+    for (Py_ssize_t i = 0; node != NULL && i < PyTuple_GET_SIZE(moves); i++) {
+        PyObject *call_args[] = {node, PyTuple_GET_ITEM(moves, i)};
+        Py_SETREF(node, maker_call(self, call_args, 2, NULL));
+    }
+    if (collecting) PyGC_Enable();
+    if (node == NULL) {
+        Py_XDECREF(children);
+        return NULL;
+    }
+    Py_DECREF(node);
+    return children;
+}
+
+static PyMethodDef maker_methods[] = {
+    {"grow", (PyCFunction)(void (*)(void))maker_grow, METH_FASTCALL,
+     "grow($self, parent, moves, /)\n--\n\n"
+     "The parent's children made from the tuple of moves its slot holds."},
+    {NULL, NULL, 0, NULL},
+};
+
 static int maker_traverse(MakerObject *self, visitproc visit, void *arg) {
     Py_VISIT(self->type);
     Py_VISIT(self->parent);
@@ -245,95 +296,13 @@ PyTypeObject MakerType = {
     .tp_new = maker_new,
     .tp_call = vectorcall_tp_call,
     .tp_vectorcall_offset = offsetof(MakerObject, vectorcall),
+    .tp_methods = maker_methods,
     .tp_traverse = (traverseproc)maker_traverse,
     .tp_clear = (inquiry)maker_clear,
     .tp_dealloc = (destructor)maker_dealloc,
 };
 
-/* -- NodeChain ------------------------------------------------------------------ */
-
-/* NodeChain(maker): a line of moves played from chain.node. Called as
- * chain(board, move) it does `chain.node = maker(chain.node, move)`: the
- * visit function GameBuilder hands the reader's C loop for a plain line, so
- * that a move read costs no Python frame (about 0.1 us of the 0.25 us a
- * visit_move took). */
-typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *maker, *node;
-} ChainObject;
-
-static PyObject *chain_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
-                                  PyObject *kwnames) {
-    ChainObject *chain = (ChainObject *)self;
-    if (PyVectorcall_NARGS(nargsf) != 2 || kwnames != NULL) {
-        PyErr_SetString(PyExc_TypeError, "a NodeChain takes a board and a move");
-        return NULL;
-    }
-    if (chain->node == NULL) {
-        PyErr_SetString(PyExc_AttributeError, "the NodeChain has no node to go on from");
-        return NULL;
-    }
-    PyObject *maker_args[] = {chain->node, args[1]};
-    PyObject *node = PyObject_Vectorcall(chain->maker, maker_args, 2, NULL);
-    if (node == NULL) return NULL;
-    Py_SETREF(chain->node, node);
-    Py_RETURN_NONE;
-}
-
-static PyObject *chain_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    PyObject *maker;
-    static char *keywords[] = {"maker", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:NodeChain", keywords, &maker)) return NULL;
-    if (!PyCallable_Check(maker)) {
-        PyErr_SetString(PyExc_TypeError, "NodeChain: the maker must be callable");
-        return NULL;
-    }
-    ChainObject *self = (ChainObject *)type->tp_alloc(type, 0);
-    if (self == NULL) return NULL;
-    self->vectorcall = chain_vectorcall;
-    self->maker = Py_NewRef(maker);
-    return (PyObject *)self;
-}
-
-static int chain_traverse(ChainObject *self, visitproc visit, void *arg) {
-    Py_VISIT(self->maker);
-    Py_VISIT(self->node);
-    return 0;
-}
-
-static int chain_clear(ChainObject *self) {
-    Py_CLEAR(self->maker);
-    Py_CLEAR(self->node);
-    return 0;
-}
-
-static void chain_dealloc(ChainObject *self) {
-    PyObject_GC_UnTrack(self);
-    chain_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyMemberDef chain_members[] = {
-    {"node", T_OBJECT, offsetof(ChainObject, node), 0, "The last node made (None at first)."},
-    {NULL, 0, 0, 0, NULL},
-};
-
-PyTypeObject ChainType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "draughts.pdn._native._c.NodeChain",
-    .tp_basicsize = sizeof(ChainObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_doc = "NodeChain(maker): chain(board, move) sets chain.node = maker(chain.node, move).",
-    .tp_new = chain_new,
-    .tp_call = vectorcall_tp_call,
-    .tp_vectorcall_offset = offsetof(ChainObject, vectorcall),
-    .tp_members = chain_members,
-    .tp_traverse = (traverseproc)chain_traverse,
-    .tp_clear = (inquiry)chain_clear,
-    .tp_dealloc = (destructor)chain_dealloc,
-};
-
 int node_maker_init(void) {
     empty_tuple = PyTuple_New(0);
-    return empty_tuple == NULL || PyType_Ready(&MakerType) < 0 ? -1 : PyType_Ready(&ChainType);
+    return empty_tuple == NULL ? -1 : PyType_Ready(&MakerType);
 }

@@ -112,17 +112,25 @@ int next_plain_move(const Text *t, Py_ssize_t *pos, Py_ssize_t end, PlainMove *m
 }
 
 Py_ssize_t plain_line_end(const Text *t) {
+    Py_ssize_t count;
+    return plain_line_moves(t, NULL, 0, &count);
+}
+
+Py_ssize_t plain_line_moves(const Text *t, PlainMove *moves, Py_ssize_t cap, Py_ssize_t *count) {
     static const char *const results[] = {"1-0", "2-0", "0-1", "0-2", "0-0", "1-1", "1/2-1/2", "*"};
     Py_ssize_t i = skip_spaces(t, 0);
     int items = 0;
+    *count = 0;
     while (i < t->len && is_digit(at(t, i))) {
         Py_ssize_t after = move_number_at(t, i);
         PlainMove move;
         if (after > 0)
             i = skip_spaces(t, after);
-        else if (move_at(t, i, &move))
+        else if (move_at(t, i, &move)) {
             i = skip_spaces(t, move.end);
-        else
+            if (*count < cap) moves[*count] = move;
+            ++*count;
+        } else
             break;
         items++;
     }

@@ -29,6 +29,11 @@ int text_of(PyObject *text, Text *out);
  * when it has none), or -1 when the line is not plain. */
 Py_ssize_t plain_line_end(const Text *t);
 
+/* plain_line_end, keeping the line's moves as it reads them: the first cap
+ * in moves[], how many there are in *count (more than cap: the rest not
+ * kept). The moves are those next_plain_move gives from 0 to the end. */
+Py_ssize_t plain_line_moves(const Text *t, PlainMove *moves, Py_ssize_t cap, Py_ssize_t *count);
+
 /* The next plain move at or after *pos and before end, skipping spaces and
  * move numbers: 1 and *move filled in, *pos set past it; 0 at end (*pos is
  * end); -1 at anything else (*pos is where that starts). */
