@@ -2,22 +2,55 @@
 Dask tasks: the pieces' bounds (:func:`chunks`), a text handle over one
 piece's bytes that reads its games with the lines and columns of the whole
 file (:func:`open_chunk`) and the starts of its games (:func:`chunk_starts`).
-Finding where games start is :mod:`draughts.pdn.offsets`' job."""
+Finding where games start is :mod:`draughts.pdn.offsets`' job.
+
+**Spans: a file cut at byte offsets, the games found by the workers**
+(:func:`spans`, :func:`read_span`; ``validate(jobs=N)``, its Dask runner).
+:func:`chunks` scans the whole file for its game starts in the process that
+cuts it, which then bounds how far more workers take a run. Instead, the
+parent cuts at about every ``size`` bytes, at a *likely* game start: the
+first line that is not blank after a line that ends in a result marker
+(:func:`likely_start`, which reads a few kilobytes there). A piece
+(:class:`Span`) runs from its start to the next piece's start, and its games
+are those whose start lies in it: the worker scans from the span's start as
+if a game started there, reads on past its end to finish its last game, and
+says where the next game starts (:func:`read_span`). Lines and game numbers
+count from the span's start (line 1, game 1): only the parent knows what
+comes before, and it adds the lines and games of the pieces before as the
+results come back, in file order.
+
+A likely start is a guess (a result marker at the end of a line inside a
+comment or a variation is no game's end), so the parent checks it: the
+previous piece, read exactly, says where the next game starts, and that
+must be the span's start. Where it is not, the piece's result is wrong and
+is dropped; the piece is read again from where its first game really starts
+(or holds no game, if the previous game runs past it). Real files almost
+never need this; the reports are the same either way.
+"""
 
 from __future__ import annotations
 
 import array
 import bisect
+import codecs
 import contextlib
 import io
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, NamedTuple
 
 from draughts.pdn.lexer import forget
-from draughts.pdn.offsets import GameStart, _FastScanner, _PureScanner, _Scanner, seek_game
+from draughts.pdn.offsets import (
+    GameStart,
+    _FastScanner,
+    _open_binary,
+    _PureScanner,
+    _Scanner,
+    seek_game,
+)
 
-__all__ = ["Chunk", "chunk_starts", "chunks", "open_chunk"]
+__all__ = ["Chunk", "Span", "chunk_starts", "chunks", "likely_start", "open_chunk", "read_span"]
 
 
 class Chunk(NamedTuple):
@@ -199,3 +232,106 @@ def chunk_starts(chunk: Chunk, data: bytes) -> Iterator[GameStart]:
         return _made(zip(marks[0::3], marks[1::3], marks[2::3], numbers, strict=True))
     scanner = _Scanner(io.BytesIO(data), encoding=chunk.encoding, start=chunk.start)
     return itertools.islice(scanner, chunk.games)
+
+
+class Span(NamedTuple):
+    """A piece of a file cut at byte offsets (see the module): its games
+    are those that start from ``start`` and before ``stop``."""
+
+    start: int
+    """Where scanning starts: the first game starts at the first line from
+    here that is not blank (or here, when ``column`` is above 1)."""
+    stop: int | None
+    """The next piece's start (None: the end of the file)."""
+    encoding: str
+    """The encoding of the piece's text."""
+    column: int = 1
+    """The column ``start`` is at (a game read again from where it starts
+    in a line, see the module)."""
+
+
+Next = tuple[int, int, int] | None
+"""Where the game after a piece's games starts (offset, line counted from
+the piece's start, column), or None when the file ends first."""
+
+# A line ending in a result marker (after a space or at the line's start),
+# blank lines, and the start of a line that is not blank: a game most likely
+# starts there (see the module).
+_LIKELY = re.compile(
+    rb"(?<!\S)(?:1/2[-:]1/2|[12][-:]0|0[-:][0-2]|1[-:]1|\*)[ \t\f\v]*(?:\r\n|\r(?!\n)|\n)"
+    rb"(?:[ \t\f\v]*(?:\r\n|\r(?!\n)|\n))*(?=[^\r\n]*\S)"
+)
+_WINDOW = 1 << 16  # bytes read at a time to find a likely start
+
+
+def likely_start(stream: IO[bytes], offset: int) -> int | None:
+    """The first likely game start at or after ``offset`` of a binary
+    stream (see the module), None if there is none; the stream is left
+    anywhere. Most are found in the first few kilobytes read."""
+    _move_to(stream, offset)
+    carry = b""
+    while block := stream.read(_WINDOW):
+        data = carry + block
+        found = _LIKELY.search(data)
+        if found is not None:
+            return offset - len(carry) + found.end()
+        # A marker and its blank lines cut by the block are looked at again.
+        carry = data[-64:]
+        offset += len(block)
+    return None
+
+
+def _move_to(stream: IO[bytes], offset: int) -> None:
+    """Seek a stream from its start to ``offset`` (reading up to it where it
+    cannot seek)."""
+    if stream.seekable():
+        stream.seek(offset)
+        return
+    while offset > 0 and (skipped := stream.read(min(offset, 1 << 20))):
+        offset -= len(skipped)
+
+
+def spans(stream: IO[bytes], size: int | Callable[[int], int], encoding: str) -> Iterator[Span]:
+    """The spans of ``stream`` (positioned at its start), about ``size``
+    bytes each (or ``size(offset)`` for a span starting at ``offset``); the
+    first starts at 0 in ``encoding``, the others in its text encoding."""
+    sized = size if callable(size) else lambda _: size
+    text = "utf-8" if codecs.lookup(encoding).name == "utf-8-sig" else encoding
+    start = 0
+    while True:
+        stop = likely_start(stream, start + max(sized(start), 1))
+        yield Span(start, stop, encoding if start == 0 else text)
+        if stop is None:
+            return
+        start = stop
+
+
+def read_span(path: str, span: Span) -> tuple[Chunk | None, Next, int]:
+    """The games of a span as a chunk with its bytes (None if it has none),
+    where the next game starts (see :class:`Span`) and where the span ends
+    (the next game's start, or the end of the file). Lines and numbers
+    count from the span's start, in the starts as in the text handle
+    :func:`open_chunk` makes."""
+    stream, _ = _open_binary(path)
+    with stream:
+        _move_to(stream, span.start)
+        first = GameStart(span.start, 1, span.column, 1)
+        scanner = _Scanner(stream, encoding=span.encoding, start=first, keep=True)
+        starts: list[GameStart] = []
+        following: Next = None
+        end = None
+        for batch in scanner.batches():
+            offsets = batch[0::4]
+            cut = len(offsets) if span.stop is None else bisect.bisect_left(offsets, span.stop)
+            starts += _starts(batch, 0, cut, len(starts) + 1)
+            if cut < len(offsets):
+                following = (batch[4 * cut], batch[4 * cut + 1], batch[4 * cut + 2])
+                end = batch[4 * cut + 3]  # the reader sees the tag that may end the last game
+                break
+        stop = scanner.end if following is None else following[0]
+        if not starts:
+            return None, following, stop
+        data = scanner.kept(starts[0].offset, end)
+        encoding = chunk_encoding(scanner, starts[0])
+    chunk = Chunk(starts[0], len(starts), starts[0].offset + len(data), data, encoding, starts)
+    return chunk, following, stop
