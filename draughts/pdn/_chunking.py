@@ -38,7 +38,7 @@ import io
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, NamedTuple
+from typing import IO, NamedTuple, TypeVar
 
 from draughts.pdn.lexer import forget
 from draughts.pdn.offsets import (
@@ -50,7 +50,16 @@ from draughts.pdn.offsets import (
     seek_game,
 )
 
-__all__ = ["Chunk", "Span", "chunk_starts", "chunks", "likely_start", "open_chunk", "read_span"]
+__all__ = [
+    "Chunk",
+    "Span",
+    "chunk_starts",
+    "chunks",
+    "in_order",
+    "likely_start",
+    "open_chunk",
+    "read_span",
+]
 
 
 class Chunk(NamedTuple):
@@ -307,31 +316,70 @@ def spans(stream: IO[bytes], size: int | Callable[[int], int], encoding: str) ->
 
 
 def read_span(path: str, span: Span) -> tuple[Chunk | None, Next, int]:
-    """The games of a span as a chunk with its bytes (None if it has none),
-    where the next game starts (see :class:`Span`) and where the span ends
-    (the next game's start, or the end of the file). Lines and numbers
-    count from the span's start, in the starts as in the text handle
-    :func:`open_chunk` makes."""
+    """The games of a span of the file ``path`` as a chunk with its bytes
+    (None if it has none), where the next game starts (see :class:`Span`)
+    and where the span ends (the next game's start, or the end of the
+    file). Lines and numbers count from the span's start, in the starts as
+    in the text handle :func:`open_chunk` makes."""
     stream, _ = _open_binary(path)
     with stream:
-        _move_to(stream, span.start)
-        first = GameStart(span.start, 1, span.column, 1)
-        scanner = _Scanner(stream, encoding=span.encoding, start=first, keep=True)
-        starts: list[GameStart] = []
-        following: Next = None
-        end = None
-        for batch in scanner.batches():
-            offsets = batch[0::4]
-            cut = len(offsets) if span.stop is None else bisect.bisect_left(offsets, span.stop)
-            starts += _starts(batch, 0, cut, len(starts) + 1)
-            if cut < len(offsets):
-                following = (batch[4 * cut], batch[4 * cut + 1], batch[4 * cut + 2])
-                end = batch[4 * cut + 3]  # the reader sees the tag that may end the last game
-                break
-        stop = scanner.end if following is None else following[0]
-        if not starts:
-            return None, following, stop
-        data = scanner.kept(starts[0].offset, end)
-        encoding = chunk_encoding(scanner, starts[0])
+        return span_chunk(stream, span)
+
+
+def span_chunk(stream: IO[bytes], span: Span) -> tuple[Chunk | None, Next, int]:
+    """:func:`read_span` on a binary stream at its start."""
+    _move_to(stream, span.start)
+    first = GameStart(span.start, 1, span.column, 1)
+    scanner = _Scanner(stream, encoding=span.encoding, start=first, keep=True)
+    starts: list[GameStart] = []
+    following: Next = None
+    end = None
+    for batch in scanner.batches():
+        offsets = batch[0::4]
+        cut = len(offsets) if span.stop is None else bisect.bisect_left(offsets, span.stop)
+        starts += _starts(batch, 0, cut, len(starts) + 1)
+        if cut < len(offsets):
+            following = (batch[4 * cut], batch[4 * cut + 1], batch[4 * cut + 2])
+            end = batch[4 * cut + 3]  # the reader sees the tag that may end the last game
+            break
+    stop = scanner.end if following is None else following[0]
+    if not starts:
+        return None, following, stop
+    data = scanner.kept(starts[0].offset, end)
+    encoding = chunk_encoding(scanner, starts[0])
     chunk = Chunk(starts[0], len(starts), starts[0].offset + len(data), data, encoding, starts)
     return chunk, following, stop
+
+
+Follow = tuple[int, Next, int]
+"""What the parent needs of a span read elsewhere to number the next one's
+games and lines: its games, where the game after them starts (lines counted
+from the span's start) and where it ends (:func:`read_span`)."""
+
+R = TypeVar("R")
+
+
+def in_order(
+    cut: list[Span], results: Iterable[tuple[R, Follow]], again: Callable[[Span], tuple[R, Follow]]
+) -> Iterator[tuple[R, int, int, int]]:
+    """The results of a file's spans (``cut``: the spans, in order, each in
+    it by the time its result comes), each with the games and lines before
+    it and where it ends, its start checked against where the span before
+    says the next game starts (see the module): a span that holds no game
+    is left out, one whose start was wrong is read again by ``again`` from
+    the right one."""
+    games = 0
+    line = 1  # the line the span starts on
+    expected: Next = (0, 1, 1)  # where the next game starts, lines from the file's start
+    for index, (result, (count, following, end)) in enumerate(results):
+        span = cut[index]
+        if expected is None or (span.stop is not None and expected[0] >= span.stop):
+            continue  # the game before runs over the whole span
+        offset, line, column = expected
+        if offset != span.start or column != 1:
+            result, (count, following, end) = again(span._replace(start=offset, column=column))
+        yield result, games, line - 1, end
+        games += count
+        expected = (
+            None if following is None else (following[0], line + following[1] - 1, following[2])
+        )

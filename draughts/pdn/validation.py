@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import os
 import pickle
 import shutil
@@ -60,7 +61,17 @@ import attrs
 
 from draughts.board import Board
 from draughts.move import Move
-from draughts.pdn._chunking import Chunk, Next, Span, chunk_starts, open_chunk, read_span, spans
+from draughts.pdn._chunking import (
+    Chunk,
+    Follow,
+    Next,
+    Span,
+    chunk_starts,
+    in_order,
+    open_chunk,
+    read_span,
+    spans,
+)
 from draughts.pdn._fastgame import each_game, fast_game
 from draughts.pdn._pool import Pool, piece_sizes
 from draughts.pdn.headers import BaseVisitor, PdnError
@@ -323,13 +334,6 @@ def _checked(path: str, name: str, chunk: Chunk | None, variant: str | None) -> 
         with open_chunk(piece, data) as handle:
             starts = chunk_starts(piece, data)
             yield from check(handle, name, starts, variant, data, piece.encoding)
-
-
-Follow = tuple[int, Next, int]
-"""What the parent needs of a span read in a worker to number the next
-one's games and lines: its games, where the game after them starts (lines
-counted from the span's start; see :mod:`draughts.pdn._chunking`), and
-where the span ends (for the progress told)."""
 
 
 def _read_span(
@@ -683,11 +687,12 @@ class Validation(Iterator[GameReport]):
         check_one = check_problems if self.problems_only else check_piece
         # The tasks are made as the file is cut, so that the workers start
         # on its first pieces while the rest is cut.
-        cut: list[Span | None] = []
+        cut: list[Span] = []
 
         def calls() -> Iterator[Call]:
             for piece in pieces:
-                cut.append(piece)
+                if piece is not None:
+                    cut.append(piece)
                 yield check_one, (path, name, piece, self.variant)
 
         results = self._in_order(path, name, cut, self._run_calls(calls(), split))
@@ -708,39 +713,30 @@ class Validation(Iterator[GameReport]):
         self._files.append(tally.summary(violations))
 
     def _in_order(
-        self, path: str, name: str, cut: list[Span | None], results: Iterator[Any]
+        self, path: str, name: str, cut: list[Span], results: Iterator[Any]
     ) -> Iterator[Any]:
-        """The results of a file's spans (``cut``: those whose tasks were
-        made, in order), their games numbered and their lines counted from
-        the file's start, each span's start checked against where the
-        previous span says the next game starts (see
-        :mod:`draughts.pdn._chunking`): a span that holds no game is left
-        out, one whose start was wrong is read again here from the right one."""
-        games = 0
-        line = 1  # the line the span starts on
-        expected: Next = (0, 1, 1)  # where the next game starts, lines from the file's start
-        for index, (result, (count, following, end)) in enumerate(results):
-            span = cut[index]
-            if span is not None and self._progress is not None:
-                self._progress(name, end if span.stop is None else span.stop)
-            if span is not None and index > 0:
-                if expected is None or (span.stop is not None and expected[0] >= span.stop):
-                    continue  # the game before runs over the whole span
-                offset, line, column = expected
-                if offset != span.start or column != 1:
-                    again = Span(offset, span.stop, span.encoding, column)
-                    check_one = check_problems if self.problems_only else check_piece
-                    result, (count, following, _) = check_one(path, name, again, self.variant)
+        """The results of a file's spans in order (``cut``: the spans whose
+        tasks were made), their games numbered and their lines counted
+        from the file's start (:func:`draughts.pdn._chunking.in_order`)."""
+        check_one = check_problems if self.problems_only else check_piece
+
+        def again(span: Span) -> Any:
+            return check_one(path, name, span, self.variant)
+
+        first = next(results, None)
+        if first is None:
+            return
+        if not cut:  # the whole file, read as one piece
+            yield first[0]
+            return
+        for result, games, lines, end in in_order(cut, itertools.chain([first], results), again):
+            if self._progress is not None:
+                self._progress(name, end)
             if self.problems_only:
                 counted, decided, sent = result
-                yield counted, decided, _shifted(sent, games, line - 1)
+                yield counted, decided, _shifted(sent, games, lines)
             else:
-                yield _shifted(result, games, line - 1)
-            games += count
-            if following is None:
-                expected = None
-            else:
-                expected = (following[0], line + following[1] - 1, following[2])
+                yield _shifted(result, games, lines)
 
     def _pieces(self, path: str) -> tuple[Iterator[Span | None], bool]:
         """The pieces a file is read in (None: the whole file, here), as it
