@@ -30,7 +30,6 @@ never need this; the reports are the same either way.
 
 from __future__ import annotations
 
-import array
 import bisect
 import codecs
 import contextlib
@@ -79,13 +78,6 @@ class Chunk(NamedTuple):
     """Every game's start, where the bytes are kept (the scan that cut
     the run found them: scanning the run again for them was a tenth of the
     time of validating a file)."""
-    marks: array.array[int] | None = None
-    """Where the bytes are not kept but the starts were asked for (see
-    :func:`chunks`): the offset, line and column of every game, three ints
-    a game (what the starts are made of where the bytes are read). An
-    array, which a worker is sent as its bytes: as a list, pickling it in
-    the parent of ``--jobs 2`` and reading it back in the workers took
-    0.03-0.04 CPU-s a 100 MB file, for under 0.01."""
 
 
 def chunks(
@@ -94,14 +86,13 @@ def chunks(
     *,
     keep: bool,
     encoding: str | None = None,
-    marks: bool = False,
 ) -> Iterator[Chunk]:
     """The games of ``stream`` (from its start) in runs of about ``size``
     bytes (or ``size(offset)`` for a run whose first game starts at
     ``offset``), cut at game starts; with their bytes and starts if
-    ``keep``, else with their :attr:`Chunk.marks` if ``marks``."""
+    ``keep``."""
     if not keep:
-        yield from _cut(stream, size, encoding, marks)
+        yield from _cut(stream, size, encoding)
         return
     sized = size if callable(size) else lambda _: size
     scanner = _Scanner(stream, encoding=encoding, keep=True)
@@ -157,17 +148,16 @@ def _made(fields: Iterable[tuple[int, int, int, int]]) -> Iterator[GameStart]:
 
 
 def _cut(
-    stream: IO[bytes], size: int | Callable[[int], int], encoding: str | None, marks: bool
+    stream: IO[bytes], size: int | Callable[[int], int], encoding: str | None
 ) -> Iterator[Chunk]:
     """:func:`chunks` without the bytes: a batch of starts of the scan at a
-    time, the cut found by bisection (the parent of ``--jobs N`` cuts the
-    whole file, and a Python step a game there was a third of its time)."""
+    time, the cut found by bisection (Dask's caller cuts the whole file, and
+    a Python step a game there was a third of its time)."""
     sized = size if callable(size) else lambda _: size
     scanner = _Scanner(stream, encoding=encoding, keep=False)
     first: GameStart | None = None
     count = limit = 0
     number = 1
-    kept: list[int] = []  # (a list: extending an array by a list took 500 instructions an int)
     for batch in scanner.batches():
         offsets = batch[0::4]
         at = 0
@@ -176,34 +166,16 @@ def _cut(
                 cut = bisect.bisect_left(offsets, limit, at)  # the games before it are in the run
                 count += cut - at
                 number += cut - at
-                if marks:
-                    kept += _triples(batch, at, cut)
                 if cut == len(offsets):
                     break
-                yield Chunk(
-                    first, count, batch[4 * cut + 3], None, chunk_encoding(scanner, first),
-                    None, _marks(kept, marks),
-                )  # fmt: skip
+                encoding = chunk_encoding(scanner, first)
+                yield Chunk(first, count, batch[4 * cut + 3], None, encoding)
                 at = cut
             offset = batch[4 * at]
             first = GameStart(offset, batch[4 * at + 1], batch[4 * at + 2], number)
             count, limit, number, at = 1, offset + sized(offset), number + 1, at + 1
-            kept = list(first[:3]) if marks else kept
     if first is not None:
-        encoding = chunk_encoding(scanner, first)
-        yield Chunk(first, count, scanner.end, None, encoding, None, _marks(kept, marks))
-
-
-def _marks(kept: list[int], marks: bool) -> array.array[int] | None:
-    return array.array("q", kept) if marks else None
-
-
-def _triples(batch: list[int], start: int, stop: int) -> list[int]:
-    """The offset, line and column of the games ``start`` to ``stop`` of a
-    batch of four ints a game."""
-    found = batch[4 * start : 4 * stop]
-    del found[3::4]
-    return found
+        yield Chunk(first, count, scanner.end, None, chunk_encoding(scanner, first))
 
 
 def chunk_encoding(scanner: _PureScanner | _FastScanner, start: GameStart) -> str:
@@ -234,11 +206,6 @@ def chunk_starts(chunk: Chunk, data: bytes) -> Iterator[GameStart]:
     """The starts of a chunk's games (from its bytes, unless it has them)."""
     if chunk.starts is not None:
         return iter(chunk.starts)
-    marks = chunk.marks
-    if marks is not None:
-        first = chunk.start.number
-        numbers = range(first, first + len(marks) // 3)
-        return _made(zip(marks[0::3], marks[1::3], marks[2::3], numbers, strict=True))
     scanner = _Scanner(io.BytesIO(data), encoding=chunk.encoding, start=chunk.start)
     return itertools.islice(scanner, chunk.games)
 
@@ -273,31 +240,31 @@ _LIKELY = re.compile(
 _WINDOW = 1 << 16  # bytes read at a time to find a likely start
 
 
-def likely_start(stream: IO[bytes], offset: int) -> int | None:
+def likely_start(stream: IO[bytes], offset: int, at: int = 0) -> tuple[int | None, int]:
     """The first likely game start at or after ``offset`` of a binary
-    stream (see the module), None if there is none; the stream is left
-    anywhere. Most are found in the first few kilobytes read."""
-    _move_to(stream, offset)
+    stream at offset ``at`` (see the module), None if there is none; and
+    where the stream is left. Most are found in the first few kilobytes
+    read."""
+    at = _move_to(stream, offset, at)
     carry = b""
     while block := stream.read(_WINDOW):
+        at += len(block)
         data = carry + block
         found = _LIKELY.search(data)
         if found is not None:
-            return offset - len(carry) + found.end()
-        # A marker and its blank lines cut by the block are looked at again.
-        carry = data[-64:]
-        offset += len(block)
-    return None
+            return at - len(data) + found.end(), at
+        carry = data[-64:]  # a marker and its blank lines cut by the block are looked at again
+    return None, at
 
 
-def _move_to(stream: IO[bytes], offset: int) -> None:
-    """Seek a stream from its start to ``offset`` (reading up to it where it
-    cannot seek)."""
+def _move_to(stream: IO[bytes], offset: int, at: int = 0) -> int:
+    """Move a stream at offset ``at`` to ``offset`` (reading up to it where
+    it cannot seek); where it is then."""
     if stream.seekable():
-        stream.seek(offset)
-        return
-    while offset > 0 and (skipped := stream.read(min(offset, 1 << 20))):
-        offset -= len(skipped)
+        return stream.seek(offset)
+    while at < offset and (skipped := stream.read(min(offset - at, 1 << 20))):
+        at += len(skipped)
+    return at
 
 
 def spans(stream: IO[bytes], size: int | Callable[[int], int], encoding: str) -> Iterator[Span]:
@@ -306,9 +273,9 @@ def spans(stream: IO[bytes], size: int | Callable[[int], int], encoding: str) ->
     first starts at 0 in ``encoding``, the others in its text encoding."""
     sized = size if callable(size) else lambda _: size
     text = "utf-8" if codecs.lookup(encoding).name == "utf-8-sig" else encoding
-    start = 0
+    start = at = 0
     while True:
-        stop = likely_start(stream, start + max(sized(start), 1))
+        stop, at = likely_start(stream, start + max(sized(start), 1), at)
         yield Span(start, stop, encoding if start == 0 else text)
         if stop is None:
             return
