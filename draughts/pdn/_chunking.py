@@ -240,31 +240,48 @@ _LIKELY = re.compile(
 _WINDOW = 1 << 16  # bytes read at a time to find a likely start
 
 
-def likely_start(stream: IO[bytes], offset: int, at: int = 0) -> tuple[int | None, int]:
-    """The first likely game start at or after ``offset`` of a binary
-    stream at offset ``at`` (see the module), None if there is none; and
-    where the stream is left. Most are found in the first few kilobytes
-    read."""
-    at = _move_to(stream, offset, at)
+def likely_start(stream: _Window, offset: int) -> int | None:
+    """The first likely game start at or after ``offset`` (see the module),
+    None if there is none. Most are found in the first few kilobytes read."""
     carry = b""
-    while block := stream.read(_WINDOW):
-        at += len(block)
+    while block := stream.read_at(offset):
         data = carry + block
         found = _LIKELY.search(data)
         if found is not None:
-            return at - len(data) + found.end(), at
+            return offset - len(carry) + found.end()
         carry = data[-64:]  # a marker and its blank lines cut by the block are looked at again
-    return None, at
+        offset += len(block)
+    return None
 
 
-def _move_to(stream: IO[bytes], offset: int, at: int = 0) -> int:
-    """Move a stream at offset ``at`` to ``offset`` (reading up to it where
-    it cannot seek); where it is then."""
-    if stream.seekable():
-        return stream.seek(offset)
-    while at < offset and (skipped := stream.read(min(offset - at, 1 << 20))):
-        at += len(skipped)
-    return at
+class _Window:
+    """A binary stream read at increasing offsets, a few kilobytes at a
+    time (forward, keeping what was read, where it cannot seek)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.seekable = stream.seekable()
+        self.base = 0  # where data starts in the stream
+        self.data = b""
+
+    def read_at(self, offset: int) -> bytes:
+        """Some bytes from ``offset`` on (none at the end)."""
+        if self.seekable:
+            self.stream.seek(offset)
+            return self.stream.read(_WINDOW)
+        if not self.base <= offset < self.base + len(self.data):
+            self.base += len(self.data)
+            self.base += _skip(self.stream, offset - self.base)
+            self.data = self.stream.read(_WINDOW) if self.base == offset else b""
+        return self.data[offset - self.base :]
+
+
+def _skip(stream: IO[bytes], size: int) -> int:
+    """Read up to ``size`` bytes and forget them; how many were read."""
+    left = size
+    while left > 0 and (skipped := stream.read(min(left, 1 << 20))):
+        left -= len(skipped)
+    return size - left
 
 
 def spans(stream: IO[bytes], size: int | Callable[[int], int], encoding: str) -> Iterator[Span]:
@@ -273,9 +290,10 @@ def spans(stream: IO[bytes], size: int | Callable[[int], int], encoding: str) ->
     first starts at 0 in ``encoding``, the others in its text encoding."""
     sized = size if callable(size) else lambda _: size
     text = "utf-8" if codecs.lookup(encoding).name == "utf-8-sig" else encoding
-    start = at = 0
+    window = _Window(stream)
+    start = 0
     while True:
-        stop, at = likely_start(stream, start + max(sized(start), 1), at)
+        stop = likely_start(window, start + max(sized(start), 1))
         yield Span(start, stop, encoding if start == 0 else text)
         if stop is None:
             return
@@ -295,7 +313,10 @@ def read_span(path: str, span: Span) -> tuple[Chunk | None, Next, int]:
 
 def span_chunk(stream: IO[bytes], span: Span) -> tuple[Chunk | None, Next, int]:
     """:func:`read_span` on a binary stream at its start."""
-    _move_to(stream, span.start)
+    if stream.seekable():
+        stream.seek(span.start)
+    else:
+        _skip(stream, span.start)
     first = GameStart(span.start, 1, span.column, 1)
     scanner = _Scanner(stream, encoding=span.encoding, start=first, keep=True)
     starts: list[GameStart] = []

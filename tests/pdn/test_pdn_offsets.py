@@ -210,6 +210,22 @@ def test_spans_cut_at_a_false_game_end_are_read_again() -> None:
     assert [(games, lines) for _, games, lines, _ in found] == [(0, 0), (2, starts[2][1] - 1)]
 
 
+class _Unseekable(io.BufferedReader):
+    def seekable(self) -> bool:
+        return False
+
+
+def test_spans_of_a_stream_that_cannot_seek_are_those_of_one_that_can() -> None:
+    game = b'[Event "a"]\n1. 32-28 18-23 2-0\n\n'
+    data = game * 300 + b"1. 31-27 *\n"
+    for size in (1, 100, 5000, 1 << 20):
+        seekable = list(spans(io.BytesIO(data), size, "utf-8"))
+        unseekable = list(spans(_Unseekable(io.BytesIO(data)), size, "utf-8"))  # type: ignore[arg-type]
+        assert unseekable == seekable and seekable[-1].stop is None, size
+        assert all(data[span.start :].startswith((b"[Event", b"1. 31")) for span in seekable)
+        assert spanned(data, size)[0] == list(pdn.scan_starts(io.BytesIO(data)))
+
+
 def test_games_not_separated_by_blank_lines() -> None:
     data = b'[Event "a"]\n1. 32-28 2-0\n[Event "b"]\n1. 31-27 0-2\n[Event "c"]\n'
     b, c = data.index(b'[Event "b"]'), data.index(b'[Event "c"]')
