@@ -41,6 +41,12 @@ again, and the reports come out in file order. A piece of a file is read
 the same in this process, in worker processes (``jobs``) or on a Dask
 cluster (:mod:`draughts.dask`), and the settling depends on the whole file
 only, so the reports are the same however the file was split.
+
+For ``jobs`` and Dask, the file is cut at byte offsets and each task finds
+the games of its piece itself; this process numbers the games and counts
+their lines as the results come back in file order, and checks each
+piece's start against where the piece before says the next game starts
+(``draughts.pdn._chunking`` tells how).
 """
 
 from __future__ import annotations
