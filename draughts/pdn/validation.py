@@ -55,7 +55,6 @@ import contextlib
 import io
 import itertools
 import os
-import pickle
 import shutil
 import tempfile
 from collections import Counter
@@ -80,6 +79,7 @@ from draughts.pdn._chunking import (
 )
 from draughts.pdn._fastgame import each_game, fast_game
 from draughts.pdn._pool import Pool, piece_sizes
+from draughts.pdn._spool import Spool
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import GameStart, _open_binary, seek_game
@@ -443,47 +443,6 @@ def _open_text(path: str) -> IO[str]:
     return open_pdn(path)
 
 
-class _Spool:
-    """A file's games read once, kept in file order until the file is
-    settled: in memory up to :data:`_SPOOL_BATCH` games, the batches before
-    the last in a temporary file (memory does not grow with the file)."""
-
-    def __init__(self) -> None:
-        self.items: list[Flat] = []
-        self.file: IO[bytes] | None = None
-        self.batches = 0
-        self.count = 0
-
-    def add(self, item: Flat) -> None:
-        self.items.append(item)
-        self.count += 1
-        if len(self.items) >= _SPOOL_BATCH:
-            if self.file is None:
-                # Closed by close(), from the caller's finally (it outlives this call).
-                self.file = tempfile.TemporaryFile()  # noqa: SIM115
-            # A batch a pickle: one pickle a game cost as much as checking it.
-            pickle.dump(self.items, self.file, pickle.HIGHEST_PROTOCOL)
-            self.batches += 1
-            self.items = []
-
-    def __iter__(self) -> Iterator[Flat]:
-        if self.file is not None:
-            self.file.seek(0)
-            for _ in range(self.batches):
-                batch: list[Flat] = pickle.load(self.file)
-                yield from batch
-        yield from self.items
-        self.close()
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-        self.items = []
-
-
-_SPOOL_BATCH = 10_000
-
-
 # -- Adding up --------------------------------------------------------------------
 
 
@@ -798,7 +757,7 @@ class Validation(Iterator[GameReport]):
         variant is never kept aside); from it on, they wait in the spool.
         ``counted``: the file's decided games, counted already."""
         decided = Decided() if counted is None else counted
-        spool = _Spool()
+        spool: Spool[Flat] = Spool()
         # A verdict for each game the file settles: the same for every game
         # of one Event, choice and reason (a file repeats a few).
         verdicts: dict[tuple[SeenFields, str | None], Verdict] = {}
