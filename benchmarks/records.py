@@ -40,7 +40,8 @@ Rows (a row a library cannot run prints ``n/a``):
 ``pieces``, ``jobs1``, ``jobs2``
     On the OCA copied to about ``--big-mb`` MB (in a temporary folder): the
     parent's work for ``--jobs N`` alone (the file cut into the 4 MB pieces
-    sent to the workers, which read their bytes; MB/s and peak memory), and
+    sent to the workers: at byte offsets where the workers find the games
+    themselves, else scanned for every game start; MB/s and peak memory), and
     ``draughts validate --variant english BIG --jobs N``; the ratio of the
     two is printed after the table.
 
@@ -240,15 +241,20 @@ def worker(row: str, paths: list[str]) -> dict[str, Any]:
             games, slow = _run_fast(row, datas, intl)
             note += f", {slow} games by the reader"
     elif row == "pieces":
-        try:
-            from draughts.pdn._chunking import chunks as _chunks
-        except ImportError:  # a baseline from before the cutting had a module of its own
-            from draughts.pdn.offsets import _chunks  # type: ignore[attr-defined, no-redef]
+        from draughts.pdn import _chunking
 
         with open(paths[0], "rb") as stream:  # as Validation cuts a file for --jobs N
-            for chunk in _chunks(stream, 4 << 20, keep=False):
-                games += chunk.games
-        note += f", peak RSS {_peak_mb():.0f} MB"
+            if hasattr(_chunking, "spans"):  # cut at byte offsets: the workers find the games
+                with open(paths[0], "rb") as counted:  # (not timed: the parent no longer counts)
+                    games = sum(1 for _ in pdn.scan_offsets(counted))
+                started, cpu_started = time.perf_counter(), _cpu()
+                pieces = sum(1 for _ in _chunking.spans(stream, 4 << 20, "utf-8"))
+            else:
+                pieces = 0
+                for chunk in _chunking.chunks(stream, 4 << 20, keep=False):
+                    games += chunk.games
+                    pieces += 1
+        note += f", {pieces} pieces, peak RSS {_peak_mb():.0f} MB"
     elif row == "tree":
         for data in datas:
             handle = pdn.open_pdn(io.BytesIO(data))

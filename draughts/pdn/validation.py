@@ -41,14 +41,20 @@ again, and the reports come out in file order. A piece of a file is read
 the same in this process, in worker processes (``jobs``) or on a Dask
 cluster (:mod:`draughts.dask`), and the settling depends on the whole file
 only, so the reports are the same however the file was split.
+
+For ``jobs`` and Dask, the file is cut at byte offsets and each task finds
+the games of its piece itself; this process numbers the games and counts
+their lines as the results come back in file order, and checks each
+piece's start against where the piece before says the next game starts
+(``draughts.pdn._chunking`` tells how).
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import os
-import pickle
 import shutil
 import tempfile
 from collections import Counter
@@ -60,9 +66,20 @@ import attrs
 
 from draughts.board import Board
 from draughts.move import Move
-from draughts.pdn._chunking import Chunk, chunk_starts, chunks, open_chunk
+from draughts.pdn._chunking import (
+    Chunk,
+    Follow,
+    Next,
+    Span,
+    chunk_starts,
+    in_order,
+    open_chunk,
+    read_span,
+    spans,
+)
 from draughts.pdn._fastgame import each_game, fast_game
 from draughts.pdn._pool import Pool, piece_sizes
+from draughts.pdn._spool import Spool
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import GameStart, _open_binary, seek_game
@@ -325,10 +342,26 @@ def _checked(path: str, name: str, chunk: Chunk | None, variant: str | None) -> 
             yield from check(handle, name, starts, variant, data, piece.encoding)
 
 
-def check_piece(path: str, name: str, chunk: Chunk | None, variant: str | None) -> list[Flat]:
-    """Read the games of a piece of a file once (None: the whole file, a
+def _read_span(
+    path: str, name: str, span: Span | None, variant: str | None
+) -> tuple[Iterator[Flat], Next, int]:
+    """The games of a span (None: the whole file), where the next game
+    starts and where the span ends (see :func:`read_span`)."""
+    if span is None:
+        return _checked(path, name, None, variant), None, 0
+    chunk, following, end = read_span(path, span)
+    games = _checked(path, name, chunk, variant) if chunk is not None else iter(())
+    return games, following, end
+
+
+def check_piece(
+    path: str, name: str, span: Span | None, variant: str | None
+) -> tuple[list[Flat], Follow]:
+    """Read the games of a span of a file once (None: the whole file, a
     piece of :data:`CHUNK_BYTES` at a time)."""
-    return list(_checked(path, name, chunk, variant))
+    games, following, end = _read_span(path, name, span, variant)
+    items = list(games)
+    return items, (len(items), following, end)
 
 
 Problems = tuple["Tally", Decided, list[Flat]]
@@ -337,7 +370,9 @@ its games decide of their file's variants, and the games it sends (see
 :func:`check_problems`)."""
 
 
-def check_problems(path: str, name: str, chunk: Chunk | None, variant: str | None) -> Problems:
+def check_problems(
+    path: str, name: str, span: Span | None, variant: str | None
+) -> tuple[Problems, Follow]:
     """:func:`check_piece` for a validation that reports problems only:
     the games with an error or a warning, and those whose moves leave their
     variant open (the file settles them), go back as they are; the others
@@ -348,14 +383,38 @@ def check_problems(path: str, name: str, chunk: Chunk | None, variant: str | Non
     tally = Tally(name)
     decided = Decided()
     sent: list[Flat] = []
-    for item in _checked(path, name, chunk, variant):
+    games, following, end = _read_span(path, name, span, variant)
+    count = 0
+    for item in games:
         fields, _, seen = item
+        count += 1
         decided.add_fields(seen)
         if fields[8] or fields[9] or (seen[2] is not None and seen[2][1]):
             sent.append(item)
         else:
             tally.add_fields(fields[7], fields[4], fields[5])
-    return tally, decided, sent
+    return (tally, decided, sent), (count, following, end)
+
+
+def _shifted(items: list[Flat], games: int, lines: int) -> list[Flat]:
+    """A span's games numbered, and their lines counted, from the file's
+    start: ``games`` and ``lines`` come before the span."""
+    if not (games or lines):
+        return items
+    moved: list[Flat] = []
+    for fields, start, seen in items:
+        file, number, offset, line, *rest, errors, warnings = fields
+        if errors or warnings:
+            errors = tuple(_moved(error, lines) for error in errors)
+            warnings = tuple(_moved(warning, lines) for warning in warnings)
+        fields = (file, number + games, offset, line + lines, *rest, errors, warnings)
+        start = (start[0], start[1] + lines, start[2], start[3] + games)
+        moved.append((fields, start, seen))
+    return moved
+
+
+def _moved(error: PdnError, lines: int) -> PdnError:
+    return attrs.evolve(error, line=error.line + lines)
 
 
 def recheck(path: str, report: GameReport, start: GameStart, variant: str) -> GameReport:
@@ -382,47 +441,6 @@ def _open_text(path: str) -> IO[str]:
     from draughts.pdn import open_pdn  # the package imports this module
 
     return open_pdn(path)
-
-
-class _Spool:
-    """A file's games read once, kept in file order until the file is
-    settled: in memory up to :data:`_SPOOL_BATCH` games, the batches before
-    the last in a temporary file (memory does not grow with the file)."""
-
-    def __init__(self) -> None:
-        self.items: list[Flat] = []
-        self.file: IO[bytes] | None = None
-        self.batches = 0
-        self.count = 0
-
-    def add(self, item: Flat) -> None:
-        self.items.append(item)
-        self.count += 1
-        if len(self.items) >= _SPOOL_BATCH:
-            if self.file is None:
-                # Closed by close(), from the caller's finally (it outlives this call).
-                self.file = tempfile.TemporaryFile()  # noqa: SIM115
-            # A batch a pickle: one pickle a game cost as much as checking it.
-            pickle.dump(self.items, self.file, pickle.HIGHEST_PROTOCOL)
-            self.batches += 1
-            self.items = []
-
-    def __iter__(self) -> Iterator[Flat]:
-        if self.file is not None:
-            self.file.seek(0)
-            for _ in range(self.batches):
-                batch: list[Flat] = pickle.load(self.file)
-                yield from batch
-        yield from self.items
-        self.close()
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-        self.items = []
-
-
-_SPOOL_BATCH = 10_000
 
 
 # -- Adding up --------------------------------------------------------------------
@@ -517,22 +535,6 @@ def run_here(calls: Iterable[Call]) -> Iterator[Any]:
     """A :data:`Runner` that runs the tasks in this process."""
     for function, args in calls:
         yield function(*args)
-
-
-def _told(
-    progress: Callable[[str, int], None],
-    name: str,
-    pieces: list[Chunk | None],
-    results: Iterator[Any],
-) -> Iterator[Any]:
-    """``results``, with ``progress`` told the end of each piece read
-    (``pieces``: the pieces whose tasks were made, in order; the one of a
-    result is in it by the time the result comes)."""
-    for index, result in enumerate(results):
-        piece = pieces[index]
-        if piece is not None:
-            progress(name, piece.end)
-        yield result
 
 
 class Validation(Iterator[GameReport]):
@@ -649,18 +651,16 @@ class Validation(Iterator[GameReport]):
         pieces, split = self._pieces(path)
         check_one = check_problems if self.problems_only else check_piece
         # The tasks are made as the file is cut, so that the workers start
-        # on its first pieces while the rest is cut (a 100 MB English
-        # archive, --jobs 2: 1.23 s before, 1.19 s after, 3 runs each).
-        cut: list[Chunk | None] = []
+        # on its first pieces while the rest is cut.
+        cut: list[Span] = []
 
         def calls() -> Iterator[Call]:
             for piece in pieces:
-                cut.append(piece)
+                if piece is not None:
+                    cut.append(piece)
                 yield check_one, (path, name, piece, self.variant)
 
-        results = self._run_calls(calls(), split)
-        if self._progress is not None:
-            results = _told(self._progress, name, cut, results)
+        results = self._in_order(path, name, cut, self._run_calls(calls(), split))
         tally = Tally(name)
         if self.problems_only:
             yield from self._problems(path, results, tally)
@@ -677,12 +677,38 @@ class Validation(Iterator[GameReport]):
             (violations,) = self._run_calls([(strict_violations, (path,))], split)
         self._files.append(tally.summary(violations))
 
-    def _pieces(self, path: str) -> tuple[Iterator[Chunk | None], bool]:
+    def _in_order(
+        self, path: str, name: str, cut: list[Span], results: Iterator[Any]
+    ) -> Iterator[Any]:
+        """The results of a file's spans in order (``cut``: the spans whose
+        tasks were made), their games numbered and their lines counted
+        from the file's start (:func:`draughts.pdn._chunking.in_order`)."""
+        check_one = check_problems if self.problems_only else check_piece
+
+        def again(span: Span) -> Any:
+            return check_one(path, name, span, self.variant)
+
+        first = next(results, None)
+        if first is None:
+            return
+        if not cut:  # the whole file, read as one piece
+            yield first[0]
+            return
+        for result, games, lines, end in in_order(cut, itertools.chain([first], results), again):
+            if self._progress is not None:
+                self._progress(name, end)
+            if self.problems_only:
+                counted, decided, sent = result
+                yield counted, decided, _shifted(sent, games, lines)
+            else:
+                yield _shifted(result, games, lines)
+
+    def _pieces(self, path: str) -> tuple[Iterator[Span | None], bool]:
         """The pieces a file is read in (None: the whole file, here), as it
         is cut, and whether they go to the workers (or to a caller told of
         the progress, piece by piece). A file of one piece is read here,
         unless the tasks go to a cluster."""
-        whole: Iterator[Chunk | None] = iter([None])
+        whole: Iterator[Span | None] = iter([None])
         if not (self._split or self._progress is not None):
             return whole, self._runner is not None
         stream, encoding = _open_binary(path)
@@ -690,21 +716,16 @@ class Validation(Iterator[GameReport]):
         size: int | Callable[[int], int] = self.chunk_size
         if plain and self._pool is not None:
             size = piece_sizes(self.chunk_size, os.fstat(stream.fileno()).st_size, self._pool.jobs)
-        # The pool's workers get the starts the cut found (scanning each
-        # piece again for them was a twentieth of the CPU of --jobs 2 on a
-        # 100 MB file); a cluster's tasks are all made at once, and so stay
-        # small.
-        found = chunks(stream, size, keep=False, encoding=encoding, marks=self._pool is not None)
-        first = next(found, None)
-        second = next(found, None)
-        if second is None:
+        # Cut at byte offsets: the workers find the games of their spans.
+        found = spans(stream, size, encoding)
+        first = next(found)
+        if first.stop is None:
             stream.close()
             return whole, self._runner is not None
 
-        def rest() -> Iterator[Chunk | None]:
+        def rest() -> Iterator[Span | None]:
             with stream:
                 yield first
-                yield second
                 yield from found
 
         return rest(), True
@@ -736,7 +757,7 @@ class Validation(Iterator[GameReport]):
         variant is never kept aside); from it on, they wait in the spool.
         ``counted``: the file's decided games, counted already."""
         decided = Decided() if counted is None else counted
-        spool = _Spool()
+        spool: Spool[Flat] = Spool()
         # A verdict for each game the file settles: the same for every game
         # of one Event, choice and reason (a file repeats a few).
         verdicts: dict[tuple[SeenFields, str | None], Verdict] = {}

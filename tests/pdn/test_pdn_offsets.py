@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,8 +21,17 @@ from hypothesis import strategies as st
 import draughts
 from draughts import pdn
 from draughts.pdn import lexer
-from draughts.pdn._chunking import chunk_starts, chunks, open_chunk
-from draughts.pdn.offsets import _Lines
+from draughts.pdn._chunking import (
+    Follow,
+    Span,
+    chunk_starts,
+    chunks,
+    in_order,
+    open_chunk,
+    span_chunk,
+    spans,
+)
+from draughts.pdn.offsets import _Lines, _open_binary
 from tests.conftest import corpus_marks
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
@@ -92,16 +102,50 @@ def check_every_start(data: bytes) -> list[pdn.GameStart]:
                     got.append(summary(game))
             found += chunk_starts(chunk, chunk.data)
         assert got == expected and found == starts, size
-        # Cut without the bytes (the parent of --jobs N, Dask): the same
-        # pieces, and with marks the same starts; sizes by offset too.
+        # Cut without the bytes (Dask's caller): the same pieces; sizes by
+        # offset too.
         for sized in (size, lambda offset, size=size: size + offset % 53):
             cut = [c[:3] for c in chunks(io.BytesIO(data), sized, keep=True)]
-            for marks in (False, True):
-                light = list(chunks(io.BytesIO(data), sized, keep=False, marks=marks))
-                assert [c[:3] for c in light] == cut, (size, marks)
-                if marks:
-                    assert [s for c in light for s in chunk_starts(c, b"")] == starts, size
+            light = list(chunks(io.BytesIO(data), sized, keep=False))
+            assert [c[:3] for c in light] == cut, size
+    # Spans (the parent of --jobs N cuts at byte offsets, the workers find
+    # their games): the same starts and games, numbered and lined by the parent.
+    for size in (1, 40, 1 << 20):
+        assert spanned(data, size) == (starts, expected), size
     return starts
+
+
+def spanned(data: bytes, size: int) -> tuple[list[pdn.GameStart], list[Summary]]:
+    """The starts and games of ``data`` cut into spans of ``size`` bytes, as
+    ``validate(jobs=N)`` cuts and reads a file."""
+    stream, encoding = _open_binary(io.BytesIO(data))
+    cut: list[Span] = []
+
+    def read(span: Span) -> tuple[tuple[list[pdn.GameStart], list[Summary]], Follow]:
+        chunk, following, end = span_chunk(io.BytesIO(data), span)
+        if chunk is None:
+            return ([], []), (0, following, end)
+        with open_chunk(chunk) as chunk_handle:
+            games = [
+                summary(cast("pdn.Game", pdn.read_game(chunk_handle))) for _ in chunk.starts or ()
+            ]
+        return (chunk.starts or [], games), (chunk.games, following, end)
+
+    def results() -> Iterator[tuple[tuple[list[pdn.GameStart], list[Summary]], Follow]]:
+        for span in spans(stream, size, encoding):
+            cut.append(span)
+            yield read(span)
+
+    starts: list[pdn.GameStart] = []
+    games: list[Summary] = []
+    for (found, read_games), before, lines, _ in in_order(cut, results(), read):
+        starts += [s._replace(line=s.line + lines, number=s.number + before) for s in found]
+        for game, errors, warnings in read_games:
+            moved = [
+                [attrs.evolve(e, line=e.line + lines) for e in kind] for kind in (errors, warnings)
+            ]
+            games.append((game, *moved))  # type: ignore[arg-type]
+    return starts, games
 
 
 def offsets(data: bytes) -> list[tuple[int, int, int]]:
@@ -115,6 +159,71 @@ def test_games_separated_by_blank_lines_start_at_their_first_tag() -> None:
     data = b'\n\n[Event "a"]\n1. 32-28 *\n\n\n[Event "b"]\n1. 31-27 *\n'
     assert offsets(data) == [(2, 3, 1), (27, 7, 1)]
     assert data[27:].startswith(b'[Event "b"]')
+
+
+def test_spans_cut_at_a_false_game_end_are_read_again() -> None:
+    # A result marker ending a line inside a comment or a side line is no
+    # game's end: a span cut after it starts in the middle of a game, which
+    # the span before finds; the parent drops the span and reads it again
+    # from the real start (or leaves it out when no game starts in it).
+    data = (
+        b'[Event "a"]\n1. 32-28 {a comment 1-0\n\n[Event "x"] in it} 19-23\n'
+        b'(2. 33-29 2-0\n18-22) 2. 31-26 *\n\n[Event "b"]\n1. 31-27 1-0\n'
+        b'[Event "c"] {0-2\n} 1. 33-28 *\n'
+    )
+    stream, encoding = _open_binary(io.BytesIO(data))
+    cut = [span.start for span in spans(stream, 1, encoding)]
+    x, side = data.index(b'[Event "x"]'), data.index(b"18-22)")
+    assert x in cut and side in cut
+    starts = offsets(data)
+    assert [offset for offset, _, _ in starts] == [
+        0,
+        data.index(b'[Event "b"]'),
+        data.index(b'[Event "c"]'),
+    ]
+    again: list[Span] = []
+    cut_spans: list[Span] = []
+
+    def read(span: Span) -> tuple[int, Follow]:
+        chunk, following, end = span_chunk(io.BytesIO(data), span)
+        return span.start, (0 if chunk is None else chunk.games, following, end)
+
+    def reread(span: Span) -> tuple[int, Follow]:
+        again.append(span)
+        return read(span)
+
+    def results() -> Iterator[tuple[int, Follow]]:
+        for span in spans(io.BytesIO(data), 1, encoding):
+            cut_spans.append(span)
+            yield read(span)
+
+    kept = [start for start, *_ in in_order(cut_spans, results(), reread)]
+    # Both false starts lie inside the first game, which runs past them: left out.
+    assert x not in kept and side not in kept and kept == [0, *(s for s, _, _ in starts[1:])]
+    assert again == []
+    # A span that starts inside a game ("b", which the first span holds):
+    # read again from the game after it.
+    middle = data.index(b"1. 31-27")
+    wrong = [Span(0, middle, encoding), Span(middle, None, "utf-8")]
+    found = list(in_order(wrong, (read(span) for span in wrong), reread))
+    assert again == [Span(data.index(b'[Event "c"]'), None, "utf-8")]
+    assert [(games, lines) for _, games, lines, _ in found] == [(0, 0), (2, starts[2][1] - 1)]
+
+
+class _Unseekable(io.BufferedReader):
+    def seekable(self) -> bool:
+        return False
+
+
+def test_spans_of_a_stream_that_cannot_seek_are_those_of_one_that_can() -> None:
+    game = b'[Event "a"]\n1. 32-28 18-23 2-0\n\n'
+    data = game * 300 + b"1. 31-27 *\n"
+    for size in (1, 100, 5000, 1 << 20):
+        seekable = list(spans(io.BytesIO(data), size, "utf-8"))
+        unseekable = list(spans(_Unseekable(io.BytesIO(data)), size, "utf-8"))
+        assert unseekable == seekable and seekable[-1].stop is None, size
+        assert all(data[span.start :].startswith((b"[Event", b"1. 31")) for span in seekable)
+        assert spanned(data, size)[0] == list(pdn.scan_starts(io.BytesIO(data)))
 
 
 def test_games_not_separated_by_blank_lines() -> None:
