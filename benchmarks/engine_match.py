@@ -47,6 +47,7 @@ import attrs  # noqa: E402
 
 import draughts  # noqa: E402
 from draughts.engine import Analysis, Engine, HubEngine, Limit, PlayResult, builtin  # noqa: E402
+from draughts.engine import evaluation as _evaluation  # noqa: E402
 from draughts.engine import search as _search  # noqa: E402
 
 OPENINGS = HERE.parents[1] / "shared/data/pdn/positions/international/mobydam_2-move_ballots.fen"
@@ -86,22 +87,41 @@ class Tweaked(Engine):
     after every move)."""
 
     def __init__(self, engine: Engine, settings: dict[str, int]) -> None:
-        self.engine, self.settings = engine, settings
-        for name in settings:
+        self.engine = engine
+        self.weights = {n: v for n, v in settings.items() if n in _evaluation.FEATURES}
+        self.settings = {n: v for n, v in settings.items() if n not in self.weights}
+        self.evaluators: dict[object, _evaluation.Evaluator] = {}
+        for name in self.settings:
             if not hasattr(_search, name):
                 raise SystemExit(f"draughts.engine.search has no constant {name}")
 
     @property
     def name(self) -> str:
-        return f"{self.engine.name} {self.settings}"
+        return f"{self.engine.name} {self.settings} {self.weights}"
+
+    def _evaluator(self, t: object) -> _evaluation.Evaluator:
+        """The variant's evaluator with :attr:`weights` in place (built once)."""
+        if t in self.evaluators:
+            return self.evaluators[t]
+        phases = _evaluation.WEIGHTS[_evaluation.family(t)]  # type: ignore[arg-type]
+        changed = tuple(
+            tuple(self.weights.get(n, w) for n, w in zip(_evaluation.FEATURES, phase, strict=True))
+            for phase in phases
+        )
+        made = self.evaluators[t] = _evaluation.Evaluator(t, changed)  # type: ignore[arg-type]
+        return made
 
     def play(self, board: draughts.Board, limit: Limit | None = None) -> PlayResult:
         saved = {name: getattr(_search, name) for name in self.settings}
         for name, value in self.settings.items():
             setattr(_search, name, value)
+        evaluator = _search.evaluator
+        if self.weights:
+            _search.evaluator = self._evaluator  # type: ignore[assignment]
         try:
             return self.engine.play(board, limit)
         finally:
+            _search.evaluator = evaluator  # type: ignore[assignment]
             for name, value in saved.items():
                 setattr(_search, name, value)
 
