@@ -134,8 +134,10 @@ def thinking_lines(games: Sequence[MatchGame]) -> list[str]:
             continue
         seconds = sum(s for s, _ in spent) / len(spent)
         depths = [d for _, d in spent if d]
-        depth = f"depth {sum(depths) / len(depths):.1f}" if depths else "no depth reported"
-        lines.append(f"{label}: {len(spent)} moves, {seconds:.3f} s a move, {depth} on average")
+        depth = (
+            f"depth {sum(depths) / len(depths):.1f} on average" if depths else "no depth reported"
+        )
+        lines.append(f"{label}: {len(spent)} moves, {seconds:.3f} s a move, {depth}")
     return lines
 
 
