@@ -63,9 +63,10 @@ class BuiltinEngine(Engine):
     and history move ordering, late move reductions beyond the level's
     full-width depth, forced moves without using up depth, and every capture
     sequence followed to its end (and, at the easy and medium levels, a
-    threat at the horizon answered) before a position is judged. The evaluation (in hundredths of a man) is
-    that of :mod:`draughts.engine.evaluation`: material, tempo, centre, back
-    rank, mobility, formation, outposts, runaway men and kings' mobility,
+    threat at the horizon answered) before a position is judged. The
+    evaluation (in hundredths of a man) is that of
+    :mod:`draughts.engine.evaluation`: material, tempo, centre, back rank,
+    mobility, formation, outposts, runaway men, breakthroughs and kings' mobility,
     weighted per board family. A side without a legal move has lost, as the
     variant's :class:`~draughts.outcome.Goal` says: in antidraughts it has
     won (and the evaluation is negated), in breakthrough the first king also
