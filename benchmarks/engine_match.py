@@ -47,6 +47,7 @@ import attrs  # noqa: E402
 
 import draughts  # noqa: E402
 from draughts.engine import Analysis, Engine, HubEngine, Limit, PlayResult, builtin  # noqa: E402
+from draughts.engine import evaluation as _evaluation  # noqa: E402
 from draughts.engine import search as _search  # noqa: E402
 
 OPENINGS = HERE.parents[1] / "shared/data/pdn/positions/international/mobydam_2-move_ballots.fen"
@@ -86,22 +87,41 @@ class Tweaked(Engine):
     after every move)."""
 
     def __init__(self, engine: Engine, settings: dict[str, int]) -> None:
-        self.engine, self.settings = engine, settings
-        for name in settings:
+        self.engine = engine
+        self.weights = {n: v for n, v in settings.items() if n in _evaluation.FEATURES}
+        self.settings = {n: v for n, v in settings.items() if n not in self.weights}
+        self.evaluators: dict[object, _evaluation.Evaluator] = {}
+        for name in self.settings:
             if not hasattr(_search, name):
                 raise SystemExit(f"draughts.engine.search has no constant {name}")
 
     @property
     def name(self) -> str:
-        return f"{self.engine.name} {self.settings}"
+        return f"{self.engine.name} {self.settings} {self.weights}"
+
+    def _evaluator(self, t: object) -> _evaluation.Evaluator:
+        """The variant's evaluator with :attr:`weights` in place (built once)."""
+        if t in self.evaluators:
+            return self.evaluators[t]
+        phases = _evaluation.WEIGHTS[_evaluation.family(t)]  # type: ignore[arg-type]
+        changed = tuple(
+            tuple(self.weights.get(n, w) for n, w in zip(_evaluation.FEATURES, phase, strict=True))
+            for phase in phases
+        )
+        made = self.evaluators[t] = _evaluation.Evaluator(t, changed)  # type: ignore[arg-type]
+        return made
 
     def play(self, board: draughts.Board, limit: Limit | None = None) -> PlayResult:
         saved = {name: getattr(_search, name) for name in self.settings}
         for name, value in self.settings.items():
             setattr(_search, name, value)
+        evaluator = _search.evaluator
+        if self.weights:
+            _search.evaluator = self._evaluator  # type: ignore[assignment]
         try:
             return self.engine.play(board, limit)
         finally:
+            _search.evaluator = evaluator  # type: ignore[assignment]
             for name, value in saved.items():
                 setattr(_search, name, value)
 
@@ -123,12 +143,12 @@ def material(board: draughts.Board) -> int:
 
 def play_game(
     specs: tuple[str, str], fen: str, variant: str, limit: Limit, max_plies: int, lead: int
-) -> tuple[float, str, int, str, tuple[list[float], list[float]]]:
+) -> tuple[float, str, int, str, tuple[list[tuple[float, int]], list[tuple[float, int]]]]:
     """One game, ``specs[0]`` White: White's score, how it ended, plies,
-    moves and the seconds each side took for each move."""
+    moves and, per side, the seconds and the depth (0: none reported) of each move."""
     engines = [make_engine(spec) for spec in specs]
     board = draughts.Board(fen, variant=variant)
-    clocks: tuple[list[float], list[float]] = ([], [])
+    clocks: tuple[list[tuple[float, int]], list[tuple[float, int]]] = ([], [])
     result = play_out(engines, board, limit, max_plies, lead, clocks)
     start = draughts.Board(fen, variant=variant)
     return (*result, start.variation_pdn(board.move_stack), clocks)
@@ -140,10 +160,10 @@ def play_out(
     limit: Limit,
     max_plies: int,
     lead: int,
-    clocks: tuple[list[float], list[float]],
+    clocks: tuple[list[tuple[float, int]], list[tuple[float, int]]],
 ) -> tuple[float, str, int]:
     """Play ``board`` to its end: White's score, how it ended, plies; the
-    seconds of every move of White and Black are added to ``clocks``."""
+    seconds and depth of every move of White and Black are added to ``clocks``."""
     held, side = 0, 1  # plies the current lead of ``lead`` men has lasted, and whose
     try:
         while True:
@@ -162,8 +182,10 @@ def play_out(
                     return 0.5, "adjudicated draw", board.ply()
             mover = 0 if board.turn == draughts.WHITE else 1
             began = time.perf_counter()
-            board.push(engines[mover].play(board, limit).move)
-            clocks[mover].append(time.perf_counter() - began)
+            played = engines[mover].play(board, limit)
+            board.push(played.move)
+            depth = played.analysis.depth if played.analysis else None
+            clocks[mover].append((time.perf_counter() - began, depth or 0))
     finally:
         for engine in engines:
             engine.quit()
@@ -215,7 +237,8 @@ def main() -> None:
         jobs.append((game, first_white, fen, specs))
     limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
     points: list[float] = []
-    seconds: tuple[list[float], list[float]] = ([], [])  # per move, of each engine
+    # per move of each engine: seconds and depth
+    seconds: tuple[list[tuple[float, int]], list[tuple[float, int]]] = ([], [])
     wins = draws = losses = 0
     with concurrent.futures.ProcessPoolExecutor(args.concurrency) as pool:
         futures = {
@@ -249,11 +272,14 @@ def main() -> None:
     per_move = f"{args.depth} plies" if args.depth else f"{args.time:g} s"
     print(f"{args.first} vs {args.second}, {args.variant}, {per_move}/move, {n} games")
     print(f"W/D/L {wins}/{draws}/{losses}, score {100 * mean:.1f} %, {elo(mean, n, variance)}")
-    for spec, spent in zip((args.first, args.second), seconds, strict=True):
-        tenth = sorted(spent)[len(spent) * 9 // 10]
+    for spec, moves in zip((args.first, args.second), seconds, strict=True):
+        spent = sorted(s for s, _ in moves)
+        depths = [d for _, d in moves if d]
+        depth = f", depth {statistics.mean(depths):.1f} on average" if depths else ""
         print(
             f"{spec}: {statistics.mean(spent):.2f} s a move on average, median "
-            f"{statistics.median(spent):.2f} s, 90th percentile {tenth:.2f} s"
+            f"{statistics.median(spent):.2f} s, 90th percentile "
+            f"{spent[len(spent) * 9 // 10]:.2f} s{depth}"
         )
 
 

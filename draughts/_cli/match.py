@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 from draughts._cli.arguments import integer, positive
@@ -109,7 +110,35 @@ def run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"draughts match: {error}", file=err)
         return 2
     print(result.score.table(), file=out)
+    for line in thinking_lines(result.games):
+        print(line, file=out)
     return 0
+
+
+def thinking_lines(games: Sequence[MatchGame]) -> list[str]:
+    """Per engine, its moves' average time and reported depth.
+
+    >>> from draughts.engine import match, Limit
+    >>> result = match("builtin:medium", "builtin:easy", variant="english", games=2,
+    ...                limit=Limit(depth=2), max_plies=10)
+    >>> [line.split(": ")[0] for line in thinking_lines(result.games)]
+    ['builtin:medium', 'builtin:easy']
+    """
+    moves: dict[str, list[tuple[float, int]]] = {}
+    for game in games:
+        for label, thinking in zip((game.white, game.black), game.thinking, strict=True):
+            moves.setdefault(label, []).extend(thinking)
+    lines = []
+    for label, spent in moves.items():
+        if not spent:
+            continue
+        seconds = sum(s for s, _ in spent) / len(spent)
+        depths = [d for _, d in spent if d]
+        depth = (
+            f"depth {sum(depths) / len(depths):.1f} on average" if depths else "no depth reported"
+        )
+        lines.append(f"{label}: {len(spent)} moves, {seconds:.3f} s a move, {depth}")
+    return lines
 
 
 def _describe(clock: TimeControl | None, limit: Limit | None) -> str:

@@ -42,14 +42,16 @@ class _LevelSettings:
     full_width: int  # iterations up to this depth reduce no move
     time: float | None  # default seconds when the limit gives nothing
     mistake: float  # probability of playing another move than the best
+    threats: int  # threatened quiet positions a line answers in quiescence
 
 
 _LEVELS: dict[str, _LevelSettings] = {
-    "easy": _LevelSettings(depth=2, min_depth=1, full_width=2, time=None, mistake=0.3),
-    "medium": _LevelSettings(depth=4, min_depth=2, full_width=4, time=None, mistake=0.0),
-    # hard reduces from ply 3 on, as selective as Moby Dam's search: see
-    # CHANGELOG.md (Unreleased) for the matches that chose it over 6.
-    "hard": _LevelSettings(depth=64, min_depth=6, full_width=2, time=1.0, mistake=0.0),
+    "easy": _LevelSettings(depth=2, min_depth=1, full_width=2, time=None, mistake=0.3, threats=1),
+    "medium": _LevelSettings(depth=4, min_depth=2, full_width=4, time=None, mistake=0.0, threats=1),
+    # hard reduces from ply 3 on, as selective as Moby Dam's search, and
+    # answers no threat in quiescence (it looks deeper instead): see
+    # docs/engine_strength.rst for the matches that chose both.
+    "hard": _LevelSettings(depth=64, min_depth=6, full_width=2, time=1.0, mistake=0.0, threats=0),
 }
 
 
@@ -60,10 +62,11 @@ class BuiltinEngine(Engine):
     It searches with a transposition table keyed by the Zobrist key, killer
     and history move ordering, late move reductions beyond the level's
     full-width depth, forced moves without using up depth, and every capture
-    sequence followed to its end (and a threat at the horizon answered)
-    before a position is judged. The evaluation (in hundredths of a man) is
-    that of :mod:`draughts.engine.evaluation`: material, tempo, centre, back
-    rank, mobility, formation, outposts, runaway men and kings' mobility,
+    sequence followed to its end (and, at the easy and medium levels, a
+    threat at the horizon answered) before a position is judged. The
+    evaluation (in hundredths of a man) is that of
+    :mod:`draughts.engine.evaluation`: material, tempo, centre, back rank,
+    mobility, formation, outposts, runaway men, breakthroughs and kings' mobility,
     weighted per board family. A side without a legal move has lost, as the
     variant's :class:`~draughts.outcome.Goal` says: in antidraughts it has
     won (and the evaluation is negated), in breakthrough the first king also
@@ -81,7 +84,8 @@ class BuiltinEngine(Engine):
     - ``hard``: iterative deepening for 1 second (or the given limit), but
       never fewer than 6 plies (the first 2 searched in full, the rest
       selectively: late quiet moves reduced, and cut where a search of half
-      the depth shows them far better than needed).
+      the depth shows them far better than needed). It answers no threat
+      at the horizon: the plies that saves go deeper.
       Under a clock (``Limit(remaining=..., increment=...)``) it takes a
       share of the remaining time, and the 6 plies are no longer a minimum:
       on a slow machine or a short clock they can take longer than the
@@ -225,6 +229,7 @@ class BuiltinEngine(Engine):
             searcher = self._with_bitbases(searcher, bases, pos)
         if self._table_entries is not None:
             searcher.table_entries = self._table_entries
+        searcher.threat_budget = searcher.threat_extensions = settings.threats
         max_depth = limit.depth if limit.depth is not None else settings.depth
         root = list(board.legal_moves)
         raw_root = searcher.root if searcher.root is not None else _search.legal(t, pos)

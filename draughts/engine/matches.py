@@ -439,6 +439,10 @@ class MatchGame:
     plies: int
     game: pdn.Game
     """The record, with the opening's moves, headers and a closing comment."""
+    thinking: tuple[tuple[tuple[float, int], ...], ...] = ((), ())
+    """White's moves, then Black's (after the opening): per move, the
+    seconds the engine took and the depth it reported (0 if none; DXP
+    engines report none)."""
 
 
 def _material(board: Board, color: Color) -> float:
@@ -488,10 +492,13 @@ def play_game(
     max_plies: int | None = None,
     material_margin: float | None = None,
     material_plies: int = 10,
+    thinking: dict[Color, list[tuple[float, int]]] | None = None,
 ) -> tuple[Board, str, str, Outcome | None]:
     """Play ``board`` (a copy) to its end; returns the final board, the
     termination (see :attr:`MatchGame.termination`), the ending in words
-    and the outcome (None without a result).
+    and the outcome (None without a result). Each move's seconds and
+    reported depth are appended to the mover's list in ``thinking`` (see
+    :attr:`MatchGame.thinking`).
 
     The rules decide first (:meth:`Board.outcome
     <draughts.Board.outcome>`), then the clock, then the adjudications.
@@ -528,7 +535,8 @@ def play_game(
             )
         began = time.monotonic()
         try:
-            move = engines[side].play(board, move_limit).move
+            played = engines[side].play(board, move_limit)
+            move = played.move
         except DxpGameEnded as ended:
             outcome = ended.outcome(board, side)
             termination = outcome.termination.value if outcome else "abandoned"
@@ -536,6 +544,9 @@ def play_game(
         except EngineError as error:
             loss = board.outcome_on_resignation(side)
             return board, "engine-error", f"{side.name.lower()}'s engine failed: {error}", loss
+        if thinking is not None:
+            depth = played.analysis.depth if played.analysis is not None else None
+            thinking[side].append((time.monotonic() - began, depth or 0))
         if time_control is not None:
             clocks[side] -= time.monotonic() - began
             if clocks[side] < 0:
@@ -623,6 +634,7 @@ def _play_job(job: _Job) -> MatchGame:
         raise
     board = job.board
     outcome: Outcome | None = None
+    thinking: dict[Color, list[tuple[float, int]]] = {WHITE: [], BLACK: []}
     try:
         board, termination, reason, outcome = play_game(
             white,
@@ -633,17 +645,25 @@ def _play_job(job: _Job) -> MatchGame:
             max_plies=settings.max_plies,
             material_margin=settings.material_margin,
             material_plies=settings.material_plies,
+            thinking=thinking,
         )
     finally:
         for engine in (white, black) if white is not black else (white,):
             # The game is over: a peer that fails to say goodbye changes nothing.
             with contextlib.suppress(EngineError):
                 _release(engine, board, outcome)
-    return _record(job, board, termination, reason, outcome)
+    return _record(
+        job, board, termination, reason, outcome, (tuple(thinking[WHITE]), tuple(thinking[BLACK]))
+    )
 
 
 def _record(
-    job: _Job, board: Board, termination: str, reason: str, outcome: Outcome | None
+    job: _Job,
+    board: Board,
+    termination: str,
+    reason: str,
+    outcome: Outcome | None,
+    thinking: tuple[tuple[tuple[float, int], ...], ...] = ((), ()),
 ) -> MatchGame:
     game = pdn.Game.from_board(board)
     headers = game.headers
@@ -669,6 +689,7 @@ def _record(
         None if outcome is None else outcome.winner,
         len(board.move_stack),
         game,
+        thinking,
     )
 
 

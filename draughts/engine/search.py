@@ -266,6 +266,9 @@ class Searcher:
         self.base = len(self.line)
         self.reductions = 0
         """How many more late move reductions the current line may make."""
+        self.threat_budget = THREAT_EXTENSIONS
+        """How many threatened quiet positions a line may answer: the
+        :attr:`threat_extensions` every iteration starts with."""
         self.threat_extensions = THREAT_EXTENSIONS
         """How many more threatened quiet positions the line may answer."""
         self.probcut = PROBCUT
@@ -703,7 +706,7 @@ class Searcher:
             alpha, beta = previous[1] - width, previous[1] + width
         failed_high: tuple[int, RawMove] | None = None
         while True:
-            self.threat_extensions = THREAT_EXTENSIONS
+            self.threat_extensions = self.threat_budget
             self.partial = None
             try:
                 score = self.search(pos, key, depth, alpha, beta, 0, reversible)

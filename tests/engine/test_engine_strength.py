@@ -92,6 +92,26 @@ def test_features_of_a_runaway_man_and_a_king() -> None:
     assert dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1), strict=True))["runaway"] == 0
 
 
+def test_features_of_a_man_one_step_from_crowning() -> None:
+    # International: the white man on 7 has black men on 2 and 12 near it,
+    # so it is no runaway, but square 1 in front of it is free: it crowns
+    # next move unless taken (a breakthrough). With 1 and 2 both taken by
+    # black men it cannot step, and counts as a plain man.
+    t = context(draughts.variant.INTERNATIONAL).core
+    e = evaluator(t)
+
+    def white(fen: str) -> dict[str, int]:
+        _turn, m0, m1, k0, k1 = raw_position(draughts.Board(fen), t)
+        return dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1), strict=True))
+
+    free = white("W:W7:B2,12")
+    assert free["crowning"] == 1 and free["runaway"] == 0
+    assert white("W:W7:B1,2,12")["crowning"] == 0
+    # A runaway counts once, as a runaway; a man further back not at all.
+    assert white("W:W7:B45") == {**white("W:W7:B45"), "runaway": 1, "crowning": 0}
+    assert white("W:W17:B2,12")["crowning"] == 0
+
+
 def test_custom_weights_change_the_score() -> None:
     # Only material: the start position is 0, a man ahead is 100.
     t = context(draughts.variant.INTERNATIONAL).core

@@ -248,6 +248,8 @@ def test_the_match_command_with_our_hub_engine(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.count("game ") == 2 and "engine-error" not in out and "Elo difference" in out
+    # Both engines report their depths (our Hub engine in its info lines).
+    assert out.count("s a move, depth ") == 2, out
     # Under a clock, as a tournament manager would run it (the easy level,
     # given on the command line, for speed).
     result = match("builtin:easy", hub + " --level easy", games=2, time_control="3+0.02",

@@ -372,3 +372,19 @@ def test_dxp_games_without_a_clock_ask_for_the_whole_game(monkeypatch: pytest.Mo
     spec.make()
     spec.make(TimeControl(60, 1))
     assert asked == [(10, 0), (3, 75)]
+
+
+def test_a_match_records_each_sides_time_and_depth() -> None:
+    # White's moves, then Black's: one entry per move played after the
+    # opening, with the depth the engine reported (the built-in engine
+    # reports the depth of its search; FirstMove reports none).
+    result = match(
+        "builtin:medium", lambda: FirstMove(), games=2, limit=Limit(depth=3), max_plies=12
+    )
+    for game in result.games:
+        white, black = game.thinking
+        assert len(white) + len(black) == game.plies and len(white) == len(black)
+        ours = white if game.white == "builtin:medium" else black
+        theirs = black if ours is white else white
+        assert all(depth >= 3 and seconds >= 0 for seconds, depth in ours)
+        assert all(depth == 0 for _seconds, depth in theirs)

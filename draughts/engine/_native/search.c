@@ -102,9 +102,16 @@ static long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb
              w[4] * popcount(men & e->back[color]) + w[5] * popcount(steps & empty) +
              w[6] * popcount(men & behind) + w[7] * popcount(supported) +
              w[8] * popcount(men & e->edge) - w[9] * (lopsided < 0 ? -lopsided : lopsided);
-    if (!opp_kings)
-        for (bb_t near = men & e->near[color]; near; near &= near - 1)
-            if (!(e->cones[color][low_bit(near)] & opp)) total += w[10];
+    for (bb_t near = men & e->near[color]; near; near &= near - 1) {
+        int sq = low_bit(near);
+        if (!opp_kings && !(e->cones[color][sq] & opp)) {
+            total += w[10];
+        } else if (BIT(sq) & e->last_step[color]) {
+            bb_t to = 0; /* the squares it may crown on */
+            for (int i = 0; i < e->nshifts[color]; i++) to |= moved(e, r, color, i, BIT(sq));
+            if (to & empty) total += w[12];
+        }
+    }
     if (kings) total += w[11] * king_mobility(r, kings, empty);
     return total;
 }

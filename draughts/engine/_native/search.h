@@ -19,7 +19,7 @@
 /* The core's C API (draughts/_core/native/core_api.h). */
 extern const CoreAPI *core_api;
 
-#define N_FEATURES 12
+#define N_FEATURES 13
 #define MAX_PLANES 8
 #define SMALL_MATERIAL 8 /* _SMALL_MATERIAL: endings are looked up with this many pieces or fewer */
 
@@ -43,7 +43,7 @@ typedef struct {
 typedef struct {
     int nplanes;
     bb_t planes[2][MAX_PLANES]; /* rows whose advancement has bit k set */
-    bb_t centre, back[2], edge, left, right, far_half[2], near[2];
+    bb_t centre, back[2], edge, left, right, far_half[2], near[2], last_step[2];
     int nshifts[2], shifts[2][NDIRS]; /* the padded shifts of a man's steps */
     /* Unpadded boards: per colour, shift and square, the square one shift
      * away (-1 off the board), since a bitboard shift means nothing there. */

@@ -141,13 +141,13 @@ static int load_blended(SearchObject *o, PyObject *blended) {
     return 0;
 }
 
-/* (planes, centre, back, edge, left, right, far_half, shifts, near, cones,
- * blended, men_at_start, patterns): see Searcher's use of Evaluator. */
+/* (planes, centre, back, edge, left, right, far_half, shifts, near, last_step,
+ * cones, blended, men_at_start, patterns): see Searcher's use of Evaluator. */
 static int load_evaluation(SearchObject *o, PyObject *data) {
     Evaluation *e = &o->evaluation;
     CoreObject *c = o->core;
-    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 13) {
-        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 13 values expected");
+    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 14) {
+        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 14 values expected");
         return -1;
     }
     PyObject **v = &PyTuple_GET_ITEM(data, 0);
@@ -156,10 +156,11 @@ static int load_evaluation(SearchObject *o, PyObject *data) {
         pair_of_masks(c, v[2], e->back, "back") < 0 || bits(c, v[3], &e->edge, "edge") < 0 ||
         bits(c, v[4], &e->left, "left") < 0 || bits(c, v[5], &e->right, "right") < 0 ||
         pair_of_masks(c, v[6], e->far_half, "far_half") < 0 || load_shifts(o, v[7]) < 0 ||
-        pair_of_masks(c, v[8], e->near, "near") < 0 || load_cones(o, v[9]) < 0 ||
-        load_blended(o, v[10]) < 0 || patterns_load(c, v[12], &e->patterns) < 0)
+        pair_of_masks(c, v[8], e->near, "near") < 0 ||
+        pair_of_masks(c, v[9], e->last_step, "last_step") < 0 || load_cones(o, v[10]) < 0 ||
+        load_blended(o, v[11]) < 0 || patterns_load(c, v[13], &e->patterns) < 0)
         return -1;
-    e->men_at_start = PyLong_AsLongLong(v[11]);
+    e->men_at_start = PyLong_AsLongLong(v[12]);
     if (e->men_at_start < 1) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "men_at_start must be >= 1");
         return -1;
