@@ -48,11 +48,21 @@ class _FileLines:
         self.entries: list[tuple[int, int, str]] = []  # line, column, text
         self.json_errors: list[dict[str, Any]] = []
         self.guessed: list[dict[str, Any]] = []
+        # A record the end of the file or the next game may have cut: told
+        # as a warning, though the game has no error (an error of strict
+        # mode, where it is among the file's PDN 3.0 violations).
+        self.cut: list[tuple[int, int, str]] = []
+        self.json_warnings: list[dict[str, Any]] = []
 
     def add(self, report: GameReport) -> None:
         for error in report.errors:
             self.entries.append((error.line, error.column, error.message))
             self.json_errors.append(error_entry(report.number, error))
+        for warning in report.warnings:
+            if warning.kind == "incomplete":
+                text = f"game {report.number}: warning: {warning.message}"
+                self.cut.append((warning.line, warning.column, text))
+                self.json_warnings.append(error_entry(report.number, warning))
         if report.guessed:
             self.entries.append((report.line, 1, f"game {report.number}: {report.reason}"))
             self.guessed.append(
@@ -93,14 +103,17 @@ def _pair(summary: Summary, gathered: list[_FileLines]) -> Iterator[tuple[FileSu
 
 
 def text_lines(validation: Validated) -> list[str]:
-    """What ``draughts validate`` prints: each file's errors (and in strict
-    mode its PDN 3.0 violations) and the games whose variant its moves left
-    open, by line; a line per file; the summary."""
+    """What ``draughts validate`` prints: each file's errors, the records
+    that may be cut (in strict mode, its PDN 3.0 violations instead, which
+    count them) and the games whose variant its moves left open, by line; a
+    line per file; the summary."""
     gathered = _gather(validation)
     summary = validation.summary()
     lines: list[str] = []
     for file, found in _pair(summary, gathered):
         entries = list(found.entries)
+        if file.pdn3_violations is None:
+            entries += found.cut
         entries += [(e.line, e.column, e.message) for e in file.pdn3_violations or ()]
         entries.sort(key=lambda entry: (entry[0], entry[1]))
         lines += [f"{file.file}:{line}:{column}: {text}" for line, column, text in entries]
@@ -132,7 +145,10 @@ def _variant_line(file: FileSummary) -> str:
 
 def json_report(validation: Validated) -> dict[str, Any]:
     """The ``--json`` report: per file its :class:`FileSummary`, its errors
-    and the games whose variant its moves left open; and whether all is ok."""
+    (in strict mode its PDN 3.0 violations too), the warnings of records
+    that may be cut (kind ``"incomplete"``, in strict mode among the
+    violations as well) and the games whose variant its moves left open;
+    and whether all is ok."""
     gathered = _gather(validation)
     summary = validation.summary()
     files = []
@@ -156,6 +172,7 @@ def json_report(validation: Validated) -> dict[str, Any]:
             errors += [error_entry(None, e) for e in file.pdn3_violations]
             errors.sort(key=lambda e: (e["line"], e["column"]))
         entry["errors"] = errors
+        entry["warnings"] = found.json_warnings
         files.append(entry)
     return {"files": files, "ok": summary.ok}
 

@@ -7,6 +7,7 @@ reading grammar, which check_strict follows, lets the last game omit it)."""
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -171,3 +172,29 @@ def test_convert_tells_a_cut_record(tmp_path: Path, capsys: pytest.CaptureFixtur
     )
     # The tag as it was read: the written record ends with its result.
     assert out.read_text().endswith("1. 32-28 19-23 2. 28x19 14x23 0-1\n\n")
+
+
+def test_validate_warns_of_a_cut_record_without_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cut.pdn"
+    game = '[GameType "20"]\n[Result "0-1"]\n1. 32-28 19-23\n2. 28x19 14x23\n\n'
+    path.write_text(game + '[GameType "20"]\n1. 32-28 *\n')
+    assert main(["validate", "--jobs", "1", str(path)]) == 0  # a warning, not an error
+    output = capsys.readouterr().out.splitlines()
+    assert output[0] == f"{path}:6:1: game 1: warning: no result marker: the record may be cut"
+    assert output[-1] == "1 file, 2 games, 5 moves, 0 games with errors"
+    assert main(["validate", "--jobs", "1", "--json", str(path)]) == 0
+    [entry] = json.loads(capsys.readouterr().out)["files"]
+    assert entry["warnings"] == [
+        {
+            "game": 1,
+            "line": 6,
+            "column": 1,
+            "kind": "incomplete",
+            "message": "no result marker: the record may be cut",
+        }
+    ]
+    # In strict mode it is one of the file's violations, told once.
+    assert main(["validate", "--jobs", "1", "--strict", str(path)]) == 1
+    assert capsys.readouterr().out.count("the record may be cut") == 1
