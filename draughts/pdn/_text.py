@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+from collections.abc import Iterable
 
 from draughts.pdn import _native
 
@@ -78,3 +79,35 @@ def handle_error(handle: object, function: str) -> TypeError | None:
     else:
         return None
     return TypeError(f"{function} reads an open text handle, not {what}")
+
+
+def source_list(sources: object, function: str) -> list[object]:
+    """The files ``sources`` names, as a list: a path or an open handle
+    alone, or an iterable of them; anything else is a :class:`TypeError`
+    that says what to pass.
+
+    >>> source_list("a.pdn", "validate"), source_list(("a.pdn", "b.pdn"), "validate")
+    (['a.pdn'], ['a.pdn', 'b.pdn'])
+    >>> source_list(b"1. 32-28 *", "validate")
+    Traceback (most recent call last):
+    ...
+    TypeError: validate reads files, not bytes: pass io.BytesIO(data)
+    """
+
+    def one(source: object) -> bool:
+        return isinstance(source, (str, os.PathLike)) or callable(getattr(source, "read", None))
+
+    if one(sources):
+        return [sources]
+    advice = "pass a path, an open handle, or a list of them"
+    if isinstance(sources, (bytes, bytearray, memoryview)):
+        what, advice = "bytes", "pass io.BytesIO(data)"
+    elif isinstance(sources, Iterable):
+        found = list(sources)
+        wrong = [source for source in found if not one(source)]
+        if not wrong:
+            return found
+        what = f"a list holding an object of type {type(wrong[0]).__name__}"
+    else:
+        what = f"an object of type {type(sources).__name__}"
+    raise TypeError(f"{function} reads files, not {what}: {advice}")

@@ -80,6 +80,7 @@ from draughts.pdn._chunking import (
 from draughts.pdn._fastgame import each_game, fast_game
 from draughts.pdn._pool import Pool, piece_sizes
 from draughts.pdn._spool import Spool
+from draughts.pdn._text import source_list
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import GameStart, _open_binary, seek_game
@@ -568,8 +569,7 @@ class Validation(Iterator[GameReport]):
         self.problems_only = problems_only
         self._progress = progress
         self.chunk_size = chunk_size
-        single = isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read")
-        self._sources: list[Any] = [sources] if single else list(sources)  # type: ignore[arg-type]
+        self._sources: list[Any] = source_list(sources, "validate")
         self._pool = Pool(jobs) if jobs > 1 and runner is None else None
         self._runner = runner
         self._on_close = on_close

@@ -72,6 +72,21 @@ def test_readers_say_what_to_pass(handle: object, advice: str) -> None:
             pdn.check_strict(handle)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("source", "advice"),
+    [
+        (b"1. 32-28 *", "not bytes: pass io.BytesIO(data)"),
+        (42, "not an object of type int: pass a path, an open handle, or a list of them"),
+        (None, "not an object of type NoneType"),
+        (["a.pdn", 42], "not a list holding an object of type int"),
+    ],
+)
+def test_validate_says_what_to_pass(source: object, advice: str) -> None:
+    with pytest.raises(TypeError, match="validate reads files") as wrong:
+        pdn.validate(source)  # type: ignore[arg-type]
+    assert advice in str(wrong.value)
+
+
 def test_open_pdn_says_what_to_pass() -> None:
     with pytest.raises(TypeError, match=r"not bytes: pass io.BytesIO\(data\)"):
         pdn.open_pdn(b"1. 32-28 *")  # type: ignore[arg-type]
