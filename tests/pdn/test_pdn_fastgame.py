@@ -15,6 +15,8 @@ import itertools
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from draughts.dask import _pieces, _records, _settled
 from draughts.pdn import _fastgame, scan_starts, validate
@@ -212,3 +214,60 @@ def test_a_fast_record_is_the_readers(record: str) -> None:
     with_line = _fastgame.fast_record(record, None, line=True)
     _, main_line = read_main_line(io.StringIO(record))
     assert with_line is not None and with_line[5] == (main_line.moves, main_line.keys)
+
+
+# Whole records made of the pieces the fast check reads and those it must
+# leave to the reader, tags included (the movetext alone is fuzzed against the
+# reader in test_pdn_fastcheck.py): validate reports each game the same.
+PIECES = st.sampled_from(
+    [
+        '[Event "a"]\n',
+        '[Event "b"]\n',
+        '[GameType "20"]\n',
+        '[GameType "21"]\n',
+        '[GameType "99"]\n',
+        '[Variant "russian"]\n',
+        '[FEN "W:W31-50:B1-20"]\n',
+        '[Result "1-0"]\n',
+        '[Event "c\\"q"] ',
+        "[Ev",
+        "1.",
+        "2...",
+        "11-15",
+        "24-20",
+        "8-11",
+        "28-24",
+        "32-28",
+        "19-23",
+        "28x19",
+        "14x23",
+        "11x15",
+        "9-13",
+        "22-17",
+        "(1. 9-13)",
+        "{c}",
+        "{",
+        "$1",
+        "1-0",
+        "0-1",
+        "2-0",
+        "*",
+        "1/2-1/2",
+        "\n",
+        "\n\n",
+        " ",
+        "\u3000",
+    ]
+)
+
+
+@native
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PIECES, max_size=40), st.sampled_from([None, "english", "international"]))
+def test_random_records_report_as_the_reader(pieces: list[str], variant: str | None) -> None:
+    data = " ".join(pieces).encode()
+    with pytest.MonkeyPatch.context() as patch:
+        fast = list(validate(io.BytesIO(data), variant=variant))
+        reader_only(patch)
+        slow = list(validate(io.BytesIO(data), variant=variant))
+    assert fast == slow, data
