@@ -154,6 +154,13 @@ def test_convert_tags_the_variant_only_when_asked(
         '[Result "*"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n\n'
         '[Result "2-0"]\n[GameType "20"]\n\n1. 32-28 2-0\n\n'
     )
+    # A variant that shares its GameType: the Variant tag names it too.
+    source.write_text("1. c3-d4 *\n")
+    assert main(["convert", "--tag-variant", "--variant", "dama", str(source), str(out)]) == 0
+    assert out.read_text().startswith('[Result "*"]\n[GameType "21"]\n[Variant "dama"]\n\n')
+    with pdn.open_pdn(out) as handle:
+        game = pdn.read_game(handle)
+    assert game is not None and game.variant.name == "dama" and not game.errors
     with pytest.raises(SystemExit) as usage:
         main(["convert", "--results", "1-1", str(source), str(out)])
     assert usage.value.code == 2
