@@ -336,7 +336,8 @@ class Decided:
             return Verdict(chosen, "evidence", reason)
         fits = (chosen, *alike)
         event = self.by_event.get(seen.event, {})
-        for counts, where in ((event, "with its Event tag"), (self.in_file, "of its file")):
+        alike_games = "with its Event tag" if seen.event is not None else "without an Event tag"
+        for counts, where in ((event, alike_games), (self.in_file, "of its file")):
             found = [(name, counts[name]) for name in fits if counts.get(name)]
             if found:
                 best, games = min(found, key=lambda item: (-item[1], _RANK.get(item[0], 99)))

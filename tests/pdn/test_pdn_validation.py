@@ -322,6 +322,9 @@ def test_settle_by_event_then_file_then_a_guess() -> None:
     # A tie goes to the commoner variant.
     tie = [chose(None, "czech"), chose(None, "russian"), chose(None, "pool", "russian", "czech")]
     assert settle(tie)[2].variant == "russian"
+    # Games without an Event tag are not said to share one.
+    reason = str(settle(tie)[2].reason)
+    assert "1 other game without an Event tag was" in reason and "its Event" not in reason
     assert settle(tie, "english")[0] == Verdict("english", "caller")
 
 
