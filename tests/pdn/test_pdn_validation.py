@@ -4,13 +4,17 @@ leave open decided by its file, the same reports in one piece or many."""
 from __future__ import annotations
 
 import io
+import os
+import pickle
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from draughts import pdn
+from draughts import _core, pdn
 from draughts.pdn.settling import Seen, Verdict, settle, survey
 from draughts.pdn.validation import GameReport
 
@@ -402,3 +406,38 @@ def test_pieces_shrink_towards_the_end_and_read_the_same(monkeypatch: pytest.Mon
     one = list(pdn.validate(str(path)))
     with pdn.validate(str(path), jobs=2, chunk_size=size // 4) as validation:
         assert list(validation) == one
+
+
+# -- The native core and the pure one ------------------------------------------------
+
+_PURE_REPORTS = """
+import pickle, sys
+from draughts import _core, pdn
+assert not _core.STATE_IN_C, "DRAUGHTS_PURE=1 puts the pure core in place"
+with pdn.validate(sys.argv[1:]) as validation:
+    sys.stdout.buffer.write(pickle.dumps((list(validation), validation.summary())))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not _core.STATE_IN_C, reason="the native core is not built (or DRAUGHTS_PURE=1)"
+)
+def test_the_pure_core_gives_the_native_reports_on_the_corpus() -> None:
+    # Every report, not only the problems --json writes: a process on the
+    # pure core (its boards, its reader, no fast check) against this one.
+    paths = [str(p) for p in sorted(corpus("").rglob("*.p?n")) if "perft" not in p.parts]
+    with pdn.validate(paths) as validation:
+        native = (list(validation), validation.summary())
+    done = subprocess.run(
+        [sys.executable, "-c", _PURE_REPORTS, *paths],
+        cwd=ROOT,
+        env={**os.environ, "DRAUGHTS_PURE": "1", "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        check=True,
+    )
+    pure = pickle.loads(done.stdout)
+    assert len(pure[0]) == len(native[0]) > 30_000
+    for one, other in zip(pure[0], native[0], strict=True):
+        assert one == other
+    assert pure[1] == native[1]
