@@ -53,6 +53,7 @@ import attrs
 from draughts.pdn import _validation_text
 from draughts.pdn._chunking import Chunk, chunk_starts, chunks, open_chunk
 from draughts.pdn._fastgame import FastRecord, each_game, fast_record, game_record
+from draughts.pdn._text import source_list
 from draughts.pdn.offsets import _open_binary
 from draughts.pdn.record import GameRecord, read_record
 from draughts.pdn.settling import Seen, read_piece, settle, survey_piece, variant_name
@@ -90,9 +91,10 @@ Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 
 
 def _paths(paths: Paths) -> list[str]:
-    if isinstance(paths, (str, os.PathLike)):
-        return [os.fspath(paths)]
-    return [os.fspath(path) for path in paths]
+    """The paths given, as a list; anything else (a handle too: the workers
+    open the files themselves) is a TypeError that says what to pass."""
+    found: list[Any] = source_list(paths, "draughts.dask", handles=False)
+    return [os.fspath(path) for path in found]
 
 
 def _pieces(path: str, blocksize: int) -> list[Chunk]:

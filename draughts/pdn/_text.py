@@ -81,10 +81,11 @@ def handle_error(handle: object, function: str) -> TypeError | None:
     return TypeError(f"{function} reads an open text handle, not {what}")
 
 
-def source_list(sources: object, function: str) -> list[object]:
+def source_list(sources: object, function: str, handles: bool = True) -> list[object]:
     """The files ``sources`` names, as a list: a path or an open handle
     alone, or an iterable of them; anything else is a :class:`TypeError`
-    that says what to pass.
+    that says what to pass (``handles``: whether ``function`` takes open
+    handles, else only paths).
 
     >>> source_list("a.pdn", "validate"), source_list(("a.pdn", "b.pdn"), "validate")
     (['a.pdn'], ['a.pdn', 'b.pdn'])
@@ -95,13 +96,19 @@ def source_list(sources: object, function: str) -> list[object]:
     """
 
     def one(source: object) -> bool:
-        return isinstance(source, (str, os.PathLike)) or callable(getattr(source, "read", None))
+        if isinstance(source, (str, os.PathLike)):
+            return True
+        return handles and callable(getattr(source, "read", None))
 
     if one(sources):
         return [sources]
     advice = "pass a path, an open handle, or a list of them"
+    if not handles:
+        advice = "pass a path or a list of them"
     if isinstance(sources, (bytes, bytearray, memoryview)):
-        what, advice = "bytes", "pass io.BytesIO(data)"
+        what = "bytes"
+        if handles:
+            advice = "pass io.BytesIO(data)"
     elif isinstance(sources, Iterable):
         found = list(sources)
         wrong = [source for source in found if not one(source)]

@@ -591,6 +591,12 @@ def _binary(handle: IO[Any]) -> tuple[IO[bytes], str | None, str, int]:
                 raise ValueError("scanning must start at the start of a line")
             buffer.seek(offset)
         return buffer, handle.encoding, handle.errors or "strict", offset
+    if not callable(getattr(handle, "read", None)):  # a path or bytes, most likely
+        what = "bytes" if isinstance(handle, (bytes, bytearray)) else type(handle).__name__
+        raise TypeError(
+            f"scanning reads an open handle, not {what}: pass open(path, 'rb') for a file, "
+            "io.BytesIO(data) for bytes in memory"
+        )
     offset = handle.tell() if handle.seekable() else 0
     return handle, None, "replace", offset
 

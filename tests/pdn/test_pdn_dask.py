@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import io
 import os
 import subprocess
 import sys
@@ -239,3 +240,19 @@ def test_validation_gives_the_reports_of_one_process(client: Any) -> None:
         assert checked.summary() == summary
     if source.exists():
         assert {r.variant for r in expected if r.file == paths[-1]} == {"czech"}
+
+
+@pytest.mark.parametrize(
+    ("paths", "what"),
+    [
+        (42, "not an object of type int"),
+        (b"1. 32-28 *", "not bytes"),
+        ([io.BytesIO(b"1. 32-28 *")], "not a list holding an object of type BytesIO"),
+    ],
+)
+def test_wrong_arguments_say_what_to_pass(paths: object, what: str) -> None:
+    # The workers open the files by their paths: a handle cannot go to them.
+    for call in (draughts.dask.read_games, draughts.dask.validation):
+        with pytest.raises(TypeError, match=r"draughts\.dask reads files") as wrong:
+            call(paths)  # type: ignore[arg-type]
+        assert f"{what}: pass a path or a list of them" in str(wrong.value)

@@ -135,3 +135,14 @@ def test_commands_refuse_a_binary_file_in_one_line(
 def test_the_native_count_of_controls_is_the_pure_one(data: bytes) -> None:
     assert pdn_native.count_controls is not None
     assert pdn_native.count_controls(data) == len(data) - len(data.translate(None, _CONTROL))
+
+
+@pytest.mark.parametrize(
+    ("handle", "what"),
+    [("games.pdn", "not str"), (b"1. 32-28 *", "not bytes"), (42, "not int")],
+)
+def test_scanning_says_what_to_pass(handle: object, what: str) -> None:
+    for scan in (pdn.scan_offsets, pdn.scan_starts):
+        with pytest.raises(TypeError, match="scanning reads an open handle") as wrong:
+            list(scan(handle))  # type: ignore[arg-type]
+        assert f"{what}: pass open(path, 'rb') for a file" in str(wrong.value)
