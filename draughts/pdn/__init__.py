@@ -286,11 +286,15 @@ def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:
             refuse_binary(head, path)
             return open(path, encoding=_guess_encoding(head), errors="replace")
         stream, encoding = _open_binary(path)
-    elif isinstance(source, (bytes, bytearray, io.TextIOBase)):
+    elif isinstance(source, (bytes, bytearray, io.TextIOBase)) or not callable(
+        getattr(source, "read", None)
+    ):
         what = (
             "bytes: pass io.BytesIO(data)"
-            if not isinstance(source, io.TextIOBase)
-            else ("a text handle: read_game reads it as it is")
+            if isinstance(source, (bytes, bytearray))
+            else "a text handle: read_game reads it as it is"
+            if isinstance(source, io.TextIOBase)
+            else f"an object of type {type(source).__name__}"
         )
         raise TypeError(f"open_pdn takes a path or a binary handle, not {what}")
     else:  # _open_binary refuses what is not text

@@ -92,6 +92,8 @@ def test_open_pdn_says_what_to_pass() -> None:
         pdn.open_pdn(b"1. 32-28 *")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not a text handle"):
         pdn.open_pdn(io.StringIO("1. 32-28 *"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not an object of type int"):
+        pdn.open_pdn(42)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
