@@ -352,7 +352,7 @@ def validate(
         summary.games, summary.ok  # (2, False)
         print(summary)
         # g.pdn:1:19: illegal move '28-22' in W:W28,31,33-50:B1-18,20,23: capture is ...
-        # 1 file, 2 games, 3 moves, 1 games with errors (illegal 1)
+        # 1 file, 2 games, 3 moves, 1 game with errors (illegal 1)
     """
     # What is written out are the problems and the summary (text_lines).
     with validation(

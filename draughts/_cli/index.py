@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from draughts._cli.arguments import integer
+from draughts.pdn._validation_text import counted
 from draughts.pdn.index import FileReport, Hit, Index
 
 
@@ -89,8 +90,8 @@ def _index(args: argparse.Namespace) -> int:
 
 def _report_line(report: FileReport) -> str:
     if report.status == "unchanged":
-        return f"{report.path}: unchanged, {report.games} games"
-    text = f"{report.path}: {report.status}, {report.games} games"
+        return f"{report.path}: unchanged, {counted(report.games, 'game')}"
+    text = f"{report.path}: {report.status}, {counted(report.games, 'game')}"
     if report.games_with_errors:
         text += f" ({report.games_with_errors} with errors)"
     if report.positions:

@@ -312,7 +312,7 @@ def _convert(args: argparse.Namespace) -> int:
             os.unlink(copy)
     where = "standard output" if args.output == "-" else args.output
     print(
-        f"{games} games written to {where}, {bad} with errors",
+        f"{_text.counted(games, 'game')} written to {where}, {bad} with errors",
         file=sys.stderr if args.output == "-" else sys.stdout,
     )
     return 1 if bad else 0

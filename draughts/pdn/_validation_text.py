@@ -9,7 +9,7 @@
 ...     print(line)
 <stream>:1:19: illegal move '28-22' in W:W28,31,33-50:B1-18,20,23: ...
 <stream>: 1 game read as international 1 (by the evidence 1)
-1 file, 1 games, 2 moves, 1 games with errors (illegal 1)
+1 file, 1 game, 2 moves, 1 game with errors (illegal 1)
 """
 
 from __future__ import annotations
@@ -77,6 +77,12 @@ class _FileLines:
             )
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural but for one: ``counted(1, "game")`` is
+    ``'1 game'``, ``counted(2, "game")`` is ``'2 games'``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _gather(reports: Iterable[GameReport]) -> list[_FileLines]:
     """Each file's entries (its reports may be its problems only: a file's
     game numbers grow, and start again with the next file)."""
@@ -119,15 +125,14 @@ def text_lines(validation: Validated) -> list[str]:
         lines += [f"{file.file}:{line}:{column}: {text}" for line, column, text in entries]
     lines += [_variant_line(file) for file in summary.files]
     by_kind = ", ".join(f"{kind} {count}" for kind, count in summary.errors_by_kind)
-    count = len(summary.files)
     lines.append(
-        f"{count} file{'s' if count != 1 else ''}, {summary.games} games, "
-        f"{summary.plies} moves, {summary.games_with_errors} games with errors"
-        + (f" ({by_kind})" if by_kind else "")
+        f"{counted(len(summary.files), 'file')}, {counted(summary.games, 'game')}, "
+        f"{counted(summary.plies, 'move')}, {counted(summary.games_with_errors, 'game')} "
+        "with errors" + (f" ({by_kind})" if by_kind else "")
     )
     violations = summary.pdn3_violations
     if violations is not None:
-        lines.append(f"{violations} PDN 3.0 violation{'s' if violations != 1 else ''}")
+        lines.append(counted(violations, "PDN 3.0 violation"))
     return lines
 
 

@@ -42,7 +42,7 @@ def test_validate_reports_errors_with_positions(
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{path}:2:19: illegal move '28-22'")
-    assert out[-1] == "1 file, 2 games, 3 moves, 1 games with errors (illegal 1)"
+    assert out[-1] == "1 file, 2 games, 3 moves, 1 game with errors (illegal 1)"
 
 
 def test_validate_variant_and_json(capsys: pytest.CaptureFixture[str]) -> None:
