@@ -577,30 +577,23 @@ static void prefetch_game(const VecEnvObject *e, int i, const Arrays *a) {
  * ahead, the moves 8 ahead); at 256 games, 3% fewer (2026-12-05, load 9). */
 enum { PREFETCH_ABOVE = 4 << 20 /* bytes of observations and masks */, AHEAD = 4 };
 
-/* Each thread works on copies of its part and of its route list, written
- * back at the end: the parts (on the caller's stack) and the lists (in
- * the VecEnv) lie side by side, and a thread writing its own at every game
- * or route would take the cache line from the other thread. */
-void *ml_step_part(void *arg) {
-    StepPart *p = arg;
-    VecEnvObject *e = p->e;
-    const Arrays *a = p->a;
-    RouteList routes = *p->scratch;
-    int ahead = p->ahead, to = p->to, status = 0;
-    for (int i = p->from; i < to && status == 0; i++) {
+/* The route list is the thread's own, passed in (a copy the caller makes):
+ * the lists lie side by side in the VecEnv, and a thread writing its own
+ * at every route would take the cache line from the other thread. */
+int ml_step_games(const Batch *b, int from, int to, RouteList *routes) {
+    VecEnvObject *e = b->e;
+    const Arrays *a = b->a;
+    int ahead = b->ahead, status = 0;
+    for (int i = from; i < to && status == 0; i++) {
         if (ahead && i + 2 * ahead < to) PREFETCH_WRITE(e->games[i + 2 * ahead].moves);
         if (ahead && i + ahead < to) prefetch_game(e, i + ahead, a);
-        status = step_one(e, i, a, &routes);
+        status = step_one(e, i, a, routes);
     }
-    *p->scratch = routes;
-    p->status = status;
-    return NULL;
+    return status;
 }
 
-
-/* Step every game, on e->threads threads (each its own slice of the games).
- * An illegal action that raises stops the batch there: the games before it
- * move (on one thread), none after. */
+/* Step every game, on e->threads threads (see ml_pool.c). An illegal action
+ * that raises stops the batch there: the games before it move, none after. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
     int n = e->num_envs;
     /* Where illegal actions raise, every action is looked up before any
@@ -614,18 +607,8 @@ int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
             n = i;
         }
     }
-    int threads = e->threads < n / 32 ? e->threads : n / 32; /* a slice of 32 games at least */
-    if (threads < 1) threads = 1;
     size_t bytes = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float)) +
                    2 * (size_t)e->nsq * (size_t)e->nsq;
-    int ahead = (double)bytes * e->num_envs > PREFETCH_ABOVE ? AHEAD : 0;
-    StepPart parts[MAX_THREADS];
-    for (int t = 0; t < threads; t++) {
-        parts[t] = (StepPart){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
-                              ahead, &e->scratch[t]};
-    }
-    ml_pool_run(e, parts, threads);
-    for (int t = 0; t < threads; t++)
-        if (parts[t].status < 0) return parts[t].status;
-    return 0;
+    Batch b = {e, a, n, (double)bytes * e->num_envs > PREFETCH_ABOVE ? AHEAD : 0};
+    return ml_pool_run(e, &b);
 }
