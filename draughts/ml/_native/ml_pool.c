@@ -16,6 +16,7 @@
 #include "ml_step.h"
 
 #ifdef HAVE_THREADS
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,10 @@ enum {
      * two steps of random self-play (sample(), step()'s checks: about 10
      * us), short beside a policy that thinks. */
     SPIN_NS = 50000,
+    /* After that long spinning, a spinning thread yields its processor at
+     * every turn: on a machine with more work than processors, the other
+     * thread it waits for (or another program) runs meanwhile. */
+    YIELD_NS = 2000,
 };
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -72,6 +77,17 @@ static long long now_ns(void) {
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* One turn of a wait that began at *start (0: not yet read, at the first
+ * turns): whether to go on spinning (SPIN_NS not spent). */
+static int spin(long long *start, int spins) {
+    RELAX();
+    if (spins % 64) return 1;
+    long long t = now_ns();
+    if (*start == 0) *start = t;
+    if (t - *start > YIELD_NS) sched_yield();
+    return t - *start < SPIN_NS;
+}
+
 /* A chunk of range r in round, or -1: the range is spent or the round over. */
 static int claim(Pool *pool, int r, uint32_t round) {
     uint64_t t = atomic_load_explicit(&pool->ranges[r].ticket, memory_order_relaxed);
@@ -110,14 +126,11 @@ static void *work(void *arg) {
     int self = ((struct Worker *)arg)->index;
     uint32_t seen = 0;
     for (;;) {
-        long long until = 0;
+        long long since = 0;
         for (int spins = 1; atomic_load_explicit(&pool->round, memory_order_acquire) == seen &&
                             !atomic_load(&pool->quit);
              spins++) {
-            RELAX();
-            if (spins % 64) continue;
-            if (until == 0) until = now_ns() + SPIN_NS;
-            else if (now_ns() > until) break;
+            if (!spin(&since, spins)) break;
         }
         if (atomic_load(&pool->round) == seen && !atomic_load(&pool->quit)) {
             /* Asleep: counted first, so that the caller's next round, published
@@ -204,13 +217,10 @@ int ml_pool_run(VecEnvObject *e, const Batch *b) {
     }
     take_part(pool, 0, round);
     /* Every chunk is claimed: wait for those still being stepped. */
-    long long until = 0;
+    long long since = 0;
     for (int spins = 1; atomic_load_explicit(&pool->done, memory_order_acquire) < pool->nchunks;
          spins++) {
-        RELAX();
-        if (spins % 64) continue;
-        if (until == 0) until = now_ns() + SPIN_NS;
-        else if (now_ns() > until) break;
+        if (!spin(&since, spins)) break;
     }
     if (atomic_load(&pool->done) < pool->nchunks) {
         pthread_mutex_lock(&pool->lock);
