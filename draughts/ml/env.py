@@ -221,6 +221,7 @@ class VectorEnv:
                 self._codes,
                 self._winners,
             )
+            self._sampled = np.empty(num_envs, dtype=np.int64)  # sample_step()'s actions
             self._native.reset(self.observations, self.masks)
             return
         self._boards = [start.copy() for _ in range(num_envs)]
@@ -442,6 +443,31 @@ class VectorEnv:
         self._refresh(i)
         return ended or cut
 
+    def sample_step(
+        self,
+    ) -> tuple[
+        Observations,
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """Random self-play: :meth:`step` with :meth:`sample`'s actions, the
+        same random numbers and the same results, in one call. In C, each
+        thread picks its games' actions as it steps them: 256 International
+        games, 2 threads, ... against ...
+
+        >>> env, twin = VectorEnv("english", 4, seed=2), VectorEnv("english", 4, seed=2)
+        >>> obs = env.sample_step()[0]
+        >>> bool((obs == twin.step(twin.sample())[0]).all())
+        True
+        """
+        if self._native is None:
+            return self.step(self.sample())
+        uniforms = self.rng.random(self.num_envs)
+        self._native.step(self._sampled, *self._native_arrays, uniforms)
+        return self.observations, self.masks, self.rewards, self.terminated, self.truncated
+
     def sample(self) -> Actions:
         """A legal action for every game, uniformly at random.
 
@@ -498,8 +524,10 @@ def play(env: VectorEnv, policy: Policy | None = None, *, steps: int) -> PlaySta
     """
     games = white = black = draws = cut = 0
     for _ in range(steps):
-        actions = env.sample() if policy is None else policy(env.observations, env.masks)
-        env.step(actions)
+        if policy is None:
+            env.sample_step()
+        else:
+            env.step(policy(env.observations, env.masks))
         for i in np.flatnonzero(env.terminated | env.truncated).tolist():
             games += 1
             outcome = env.outcomes[i]

@@ -392,3 +392,32 @@ def test_the_default_threads_come_with_the_games() -> None:
     assert threads() == before + 1
     del small, large
     assert threads() == before
+
+
+@pytest.mark.parametrize("variant", [V.INTERNATIONAL, V.FRISIAN])
+def test_sample_step_is_step_of_sample_on_any_threads(variant: draughts.Variant) -> None:
+    """sample_step() (each thread picks its games' actions in the C step)
+    plays what step(sample()) plays with the same seed, on 1 and 3 threads,
+    where the illegal actions raise and where they lose."""
+    for illegal in ("raise", "lose"):
+        split = VectorEnv(variant, 160, seed=9, max_plies=70, threads=1, illegal=illegal)
+        fused = [
+            VectorEnv(variant, 160, seed=9, max_plies=70, threads=t, illegal=illegal)
+            for t in (1, 3)
+        ]
+        for step in range(200):
+            expected = split.step(split.sample())
+            for env in fused:
+                for ours, theirs in zip(env.sample_step(), expected, strict=True):
+                    assert (ours == theirs).all(), (illegal, step)
+                assert env.outcomes == split.outcomes
+        histories = {
+            tuple(tuple(env._native.history(i, True) or ()) for i in range(160))
+            for env in [split, *fused]
+        }
+        assert len(histories) == 1
+    python = VectorEnv(variant, 8, seed=4, native=False)
+    native = VectorEnv(variant, 8, seed=4)
+    for _ in range(30):
+        for ours, theirs in zip(python.sample_step(), native.sample_step(), strict=True):
+            assert (ours == theirs).all()

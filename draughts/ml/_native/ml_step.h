@@ -153,7 +153,8 @@ typedef struct {
 
 /* The caller's arrays for one step (checked by the Python side). */
 typedef struct {
-    const int64_t *actions;
+    int64_t *actions; /* written where uniforms: the actions they pick */
+    const double *uniforms; /* or NULL: per game, which legal move to play, as sample() picks */
     void *obs, *final_obs; /* float32, or bytes (u8) */
     float *rewards;
     uint8_t *masks, *terminated, *truncated;
@@ -203,6 +204,10 @@ int ml_step_games(const Batch *b, int from, int to, RouteList *routes);
 /* Step all b's games on e's pool of threads (ml_pool.c; started at the first
  * call and kept), the caller's included: 0, or -1/-2 as ml_step_games. */
 int ml_pool_run(VecEnvObject *e, const Batch *b);
+/* The legal action of game i that uniform (in [0, 1)) picks among its
+ * sorted legal actions (VectorEnv.sample's rule; -1 where it has none), its
+ * place kept for the step. */
+int64_t ml_pick(VecEnvObject *e, int i, double uniform);
 /* Step every game (see ml_step.c); *illegal set to the game whose action is
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
