@@ -454,8 +454,9 @@ class VectorEnv:
     ]:
         """Random self-play: :meth:`step` with :meth:`sample`'s actions, the
         same random numbers and the same results, in one call. In C, each
-        thread picks its games' actions as it steps them: 256 International
-        games, 2 threads, ... against ...
+        thread picks its games' actions as it steps them, with no pass over
+        all the games on the caller's thread before the threads start (the
+        part of a step two threads cannot share).
 
         >>> env, twin = VectorEnv("english", 4, seed=2), VectorEnv("english", 4, seed=2)
         >>> obs = env.sample_step()[0]
