@@ -421,3 +421,27 @@ def test_sample_step_is_step_of_sample_on_any_threads(variant: draughts.Variant)
     for _ in range(30):
         for ours, theirs in zip(python.sample_step(), native.sample_step(), strict=True):
             assert (ours == theirs).all()
+
+
+def test_an_illegal_action_stops_the_batch_there_on_threads() -> None:
+    """On 2 threads as on one: the games before the illegal action move (a
+    chunk of 32 games cut short, the chunks after it empty), none after."""
+    envs = [VectorEnv("international", 160, seed=6, threads=t) for t in (1, 2)]
+    for _ in range(5):
+        for env in envs:
+            env.step(env.sample())
+    before = envs[0].observations.copy()
+    actions = envs[0].sample()
+    assert (envs[1].sample() == actions).all()  # the random numbers kept in step
+    actions[70] = -1
+    for env in envs:
+        with pytest.raises(IllegalMoveError, match="game 70"):
+            env.step(actions)
+    ours, theirs = envs[0].observations, envs[1].observations
+    assert (ours == theirs).all()
+    assert (ours[70:] == before[70:]).all() and (ours[:70] != before[:70]).any()
+    for _ in range(20):
+        actions = envs[0].sample()
+        assert (envs[1].sample() == actions).all()
+        for ours, theirs in zip(envs[0].step(actions), envs[1].step(actions), strict=True):
+            assert (ours == theirs).all()
