@@ -221,7 +221,9 @@ class VectorEnv:
                 self._codes,
                 self._winners,
             )
-            self._sampled = np.empty(num_envs, dtype=np.int64)  # sample_step()'s actions
+            # sample_step()'s actions and random numbers
+            self._sampled = np.empty(num_envs, dtype=np.int64)
+            self._uniforms = np.empty(num_envs, dtype=np.float64)
             self._native.reset(self.observations, self.masks)
             return
         self._boards = [start.copy() for _ in range(num_envs)]
@@ -456,7 +458,9 @@ class VectorEnv:
         same random numbers and the same results, in one call. In C, each
         thread picks its games' actions as it steps them, with no pass over
         all the games on the caller's thread before the threads start (the
-        part of a step two threads cannot share).
+        part of a step two threads cannot share); a call on one game took
+        1.5 us against 2.7 to 3.9 us for ``step(sample())`` (timeit,
+        International, 2026-12-05, load average 3.5).
 
         >>> env, twin = VectorEnv("english", 4, seed=2), VectorEnv("english", 4, seed=2)
         >>> obs = env.sample_step()[0]
@@ -465,8 +469,9 @@ class VectorEnv:
         """
         if self._native is None:
             return self.step(self.sample())
-        uniforms = self.rng.random(self.num_envs)
-        self._native.step(self._sampled, *self._native_arrays, uniforms)
+        # Into an array kept: the same numbers as sample()'s.
+        self.rng.random(out=self._uniforms)
+        self._native.step(self._sampled, *self._native_arrays, self._uniforms)
         return self.observations, self.masks, self.rewards, self.terminated, self.truncated
 
     def sample(self) -> Actions:
