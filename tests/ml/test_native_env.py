@@ -445,3 +445,18 @@ def test_an_illegal_action_stops_the_batch_there_on_threads() -> None:
         assert (envs[1].sample() == actions).all()
         for ours, theirs in zip(envs[0].step(actions), envs[1].step(actions), strict=True):
             assert (ours == theirs).all()
+
+
+def test_step_threads_asleep_or_spinning_step_alike() -> None:
+    """Steps that follow each other at once (the threads spinning) and steps
+    a few milliseconds apart (the threads asleep, woken by the next step)
+    give one thread's games."""
+    import time
+
+    envs = [VectorEnv("english", 128, seed=2, threads=t) for t in (1, 2)]
+    for step in range(60):
+        if step % 3 == 0:
+            time.sleep(0.003)  # longer than the threads spin
+        results = [env.sample_step() if step % 2 else env.step(env.sample()) for env in envs]
+        for ours, theirs in zip(*results, strict=True):
+            assert (ours == theirs).all(), step
