@@ -9,7 +9,9 @@ Every row is random self-play with an observation and a legal-move mask at
 every step (what a learning loop needs), timed for about ``--seconds``:
 
 - ours: ``VectorEnv`` (International and English) on the native core with
-  its games stepped in C (on one thread, and on ``--threads``), the same
+  its games stepped in C (on one thread, and on ``--threads``; with
+  ``step(sample())``, and with ``sample_step()``, which picks the random
+  actions in the same C call, on the stepping threads), the same
   with ``uint8`` observations (``dtype=np.uint8``: a quarter of the bytes
   to write), with the games stepped in Python on ``Board``
   (``native=False``: how it ran before the C step), and in a child process
@@ -54,12 +56,16 @@ OURS = """
 import json, sys, time
 import draughts, draughts.ml as ml
 variant, num_envs, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-native, threads = {"c": None, "python": False}[sys.argv[4]], int(sys.argv[5])
+native = {"c": None, "fused": None, "python": False}[sys.argv[4]]
+threads, fused = int(sys.argv[5]), sys.argv[4] == "fused"
 env = ml.VectorEnv(variant, num_envs, seed=1, native=native, threads=threads, dtype=sys.argv[6])
 env.step(env.sample())
 steps, start = 0, time.perf_counter()
 while time.perf_counter() - start < seconds:
-    env.step(env.sample())
+    if fused:
+        env.sample_step()
+    else:
+        env.step(env.sample())
     steps += num_envs
 print(json.dumps({"steps": steps, "seconds": time.perf_counter() - start,
                   "backend": draughts.BACKEND, "c_step": env.native}))
@@ -215,7 +221,16 @@ def main() -> None:
     runs = (
         ("native", "c", 1, "0", "float32"),
         (f"native, {args.threads} threads", "c", args.threads, "0", "float32"),
-        (f"native, {args.threads} threads, uint8", "c", args.threads, "0", "uint8"),
+        ("native, sample_step", "fused", 1, "0", "float32"),
+        (f"native, {args.threads} threads, sample_step", "fused", args.threads, "0", "float32"),
+        ("native, uint8, sample_step", "fused", 1, "0", "uint8"),
+        (
+            f"native, {args.threads} threads, uint8, sample_step",
+            "fused",
+            args.threads,
+            "0",
+            "uint8",
+        ),
         ("native core, Python step", "python", 1, "0", "float32"),
         ("pure", "python", 1, "1", "float32"),
     )
@@ -264,10 +279,10 @@ READER_ROW = "ours dataset {}, the reader alone (games/s)"
 
 def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace) -> None:
     rates = {label: rate for label, rate, _ in rows}
-    print(f"{'row':<58} {'per second':>12}  note")
+    print(f"{'row':<72} {'per second':>12}  note")
     for label, rate, note in rows:
         shown = f"{rate:12,.0f}" if rate is not None else f"{'-':>12}"
-        print(f"{label:<58} {shown}  {note}")
+        print(f"{label:<72} {shown}  {note}")
     pairs = (
         ("ours VectorEnv international (native)", "py-draughts international"),
         ("ours VectorEnv english (native)", "OpenSpiel checkers"),
@@ -281,6 +296,14 @@ def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace)
             "ours encode_batch international, Python reading (boards/s)",
         ),
         (DATASET_ROW.format(args.pdn.name), READER_ROW.format(args.pdn.name)),
+        *[
+            (
+                f"ours VectorEnv {variant} (native, {args.threads} threads{kind})",
+                f"ours VectorEnv {variant} (native{kind})",
+            )
+            for variant in ("international", "english")
+            for kind in ("", ", sample_step", ", uint8, sample_step")
+        ],
     )
     for ours, peer in pairs:
         mine, theirs = rates.get(ours), rates.get(peer)

@@ -392,3 +392,71 @@ def test_the_default_threads_come_with_the_games() -> None:
     assert threads() == before + 1
     del small, large
     assert threads() == before
+
+
+@pytest.mark.parametrize("variant", [V.INTERNATIONAL, V.FRISIAN])
+def test_sample_step_is_step_of_sample_on_any_threads(variant: draughts.Variant) -> None:
+    """sample_step() (each thread picks its games' actions in the C step)
+    plays what step(sample()) plays with the same seed, on 1 and 3 threads,
+    where the illegal actions raise and where they lose."""
+    for illegal in ("raise", "lose"):
+        split = VectorEnv(variant, 160, seed=9, max_plies=70, threads=1, illegal=illegal)
+        fused = [
+            VectorEnv(variant, 160, seed=9, max_plies=70, threads=t, illegal=illegal)
+            for t in (1, 3)
+        ]
+        for step in range(200):
+            expected = split.step(split.sample())
+            for env in fused:
+                for ours, theirs in zip(env.sample_step(), expected, strict=True):
+                    assert (ours == theirs).all(), (illegal, step)
+                assert env.outcomes == split.outcomes
+        histories = {
+            tuple(tuple(env._native.history(i, True) or ()) for i in range(160))
+            for env in [split, *fused]
+        }
+        assert len(histories) == 1
+    python = VectorEnv(variant, 8, seed=4, native=False)
+    native = VectorEnv(variant, 8, seed=4)
+    for _ in range(30):
+        for ours, theirs in zip(python.sample_step(), native.sample_step(), strict=True):
+            assert (ours == theirs).all()
+
+
+def test_an_illegal_action_stops_the_batch_there_on_threads() -> None:
+    """On 2 threads as on one: the games before the illegal action move (a
+    chunk of 32 games cut short, the chunks after it empty), none after."""
+    envs = [VectorEnv("international", 160, seed=6, threads=t) for t in (1, 2)]
+    for _ in range(5):
+        for env in envs:
+            env.step(env.sample())
+    before = envs[0].observations.copy()
+    actions = envs[0].sample()
+    assert (envs[1].sample() == actions).all()  # the random numbers kept in step
+    actions[70] = -1
+    for env in envs:
+        with pytest.raises(IllegalMoveError, match="game 70"):
+            env.step(actions)
+    ours, theirs = envs[0].observations, envs[1].observations
+    assert (ours == theirs).all()
+    assert (ours[70:] == before[70:]).all() and (ours[:70] != before[:70]).any()
+    for _ in range(20):
+        actions = envs[0].sample()
+        assert (envs[1].sample() == actions).all()
+        for ours, theirs in zip(envs[0].step(actions), envs[1].step(actions), strict=True):
+            assert (ours == theirs).all()
+
+
+def test_step_threads_asleep_or_spinning_step_alike() -> None:
+    """Steps that follow each other at once (the threads spinning) and steps
+    a few milliseconds apart (the threads asleep, woken by the next step)
+    give one thread's games."""
+    import time
+
+    envs = [VectorEnv("english", 128, seed=2, threads=t) for t in (1, 2)]
+    for step in range(60):
+        if step % 3 == 0:
+            time.sleep(0.003)  # longer than the threads spin
+        results = [env.sample_step() if step % 2 else env.step(env.sample()) for env in envs]
+        for ours, theirs in zip(*results, strict=True):
+            assert (ours == theirs).all(), step

@@ -47,10 +47,13 @@ class NativeVecEnv(Protocol):
         final_observations: Any,
         codes: Any,
         winners: Any,
+        uniforms: Any = None,
         /,
     ) -> int:
         """Every game plays its action: -1, or the first game whose action is
-        illegal (the games before it have moved)."""
+        illegal (the games before it have moved). With ``uniforms``, the
+        actions they pick (as :meth:`sample`) are written into ``actions``
+        and played, in the same call."""
 
     def reset(self, observations: Any, masks: Any, /) -> None:
         """Every game from the start again."""

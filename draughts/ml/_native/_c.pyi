@@ -31,6 +31,7 @@ class VecEnv:
         final_observations: Any,
         codes: Any,
         winners: Any,
+        uniforms: Any = None,
         /,
     ) -> int: ...
     def reset(self, observations: Any, masks: Any, /) -> None: ...

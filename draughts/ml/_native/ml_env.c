@@ -34,26 +34,29 @@ static PyObject *failure(VecEnvObject *e) {
 }
 
 static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
-    static const char *const what[9] = {"actions", "observations", "masks",  "rewards",
-                                        "terminated", "truncated", "final observations",
-                                        "end codes", "winners"};
-    PyObject *objs[9];
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
-                          &objs[5], &objs[6], &objs[7], &objs[8]))
+    static const char *const what[10] = {"actions", "observations", "masks",  "rewards",
+                                         "terminated", "truncated", "final observations",
+                                         "end codes", "winners", "uniforms"};
+    PyObject *objs[10] = {NULL};
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO|O", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &objs[8], &objs[9]))
         return NULL;
+    int all = objs[9] != NULL && objs[9] != Py_None ? 10 : 9; /* with uniforms */
     Py_ssize_t n = e->num_envs, obs = n * e->planes * e->hw * (e->u8 ? 1 : (Py_ssize_t)sizeof(float));
-    Py_ssize_t sizes[9] = {n * 8, obs, n * 2 * e->nsq * e->nsq, n * 4, n, n, obs, n, n};
+    Py_ssize_t sizes[10] = {n * 8, obs, n * 2 * e->nsq * e->nsq, n * 4, n, n, obs, n, n,
+                            n * (Py_ssize_t)sizeof(double)};
     if (!idle(e)) return NULL;
-    Py_buffer views[9];
+    Py_buffer views[10];
     int got = 0;
-    for (; got < 9; got++)
+    for (; got < all; got++)
         if (get_buffer(objs[got], &views[got], sizes[got], what[got]) < 0) break;
     long illegal = -1;
     int status = 0;
-    if (got == 9) {
+    if (got == all) {
         Arrays a = {.actions = views[0].buf, .obs = views[1].buf, .masks = views[2].buf,
                     .rewards = views[3].buf, .terminated = views[4].buf, .truncated = views[5].buf,
-                    .final_obs = views[6].buf, .codes = views[7].buf, .winners = views[8].buf};
+                    .final_obs = views[6].buf, .codes = views[7].buf, .winners = views[8].buf,
+                    .uniforms = all == 10 ? views[9].buf : NULL};
         e->busy = 1;
         Py_BEGIN_ALLOW_THREADS
         status = ml_step_all(e, &a, &illegal);
@@ -61,7 +64,7 @@ static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
         e->busy = 0;
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
-    if (got < 9) return NULL;
+    if (got < all) return NULL;
     if (status < 0) {
         e->failed = status;
         return failure(e);
@@ -114,12 +117,7 @@ static PyObject *vec_sample(VecEnvObject *e, PyObject *args) {
     }
     const double *uniforms = u.buf;
     int64_t *actions = a.buf;
-    for (int i = 0; i < e->num_envs; i++) {
-        const Game *g = &e->games[i];
-        int k = (int)(uniforms[i] * g->nmoves);
-        e->chosen[i] = k = k < g->nmoves ? k : g->nmoves - 1; /* the step looks there first */
-        actions[i] = g->nmoves ? g->moves[k].action : -1;
-    }
+    for (int i = 0; i < e->num_envs; i++) actions[i] = ml_pick(e, i, uniforms[i]);
     PyBuffer_Release(&u);
     PyBuffer_Release(&a);
     Py_RETURN_NONE;
@@ -500,8 +498,9 @@ static void vec_dealloc(VecEnvObject *e) {
 static PyMethodDef vec_methods[] = {
     {"step", (PyCFunction)vec_step, METH_VARARGS,
      "step($self, actions, observations, masks, rewards, terminated, truncated, "
-     "final_observations, codes, winners, /)\n--\n\n"
-     "-1, or the game whose action is illegal (the games before it have moved)."},
+     "final_observations, codes, winners, uniforms=None, /)\n--\n\n"
+     "-1, or the game whose action is illegal (the games before it have moved); "
+     "with uniforms, the actions they pick (as sample()) written into actions and played."},
     {"reset", (PyCFunction)vec_reset, METH_VARARGS,
      "reset($self, observations, masks, /)\n--\n\nEvery game anew."},
     {"sample", (PyCFunction)vec_sample, METH_VARARGS,

@@ -505,6 +505,13 @@ static int find_action(const Game *g, int hint, int64_t action) {
     return -1;
 }
 
+int64_t ml_pick(VecEnvObject *e, int i, double uniform) {
+    const Game *g = &e->games[i];
+    int k = (int)(uniform * g->nmoves);
+    e->chosen[i] = k = k < g->nmoves ? k : g->nmoves - 1; /* the step looks there first */
+    return g->nmoves ? g->moves[k].action : -1;
+}
+
 /* Step game i: 0, 1 if its action is illegal (and illegal actions raise),
  * -1 out of memory, -2 more shared moves than the extra block holds. */
 static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
@@ -577,55 +584,39 @@ static void prefetch_game(const VecEnvObject *e, int i, const Arrays *a) {
  * ahead, the moves 8 ahead); at 256 games, 3% fewer (2026-12-05, load 9). */
 enum { PREFETCH_ABOVE = 4 << 20 /* bytes of observations and masks */, AHEAD = 4 };
 
-/* Each thread works on copies of its part and of its route list, written
- * back at the end: the parts (on the caller's stack) and the lists (in
- * the VecEnv) lie side by side, and a thread writing its own at every game
- * or route would take the cache line from the other thread. */
-void *ml_step_part(void *arg) {
-    StepPart *p = arg;
-    VecEnvObject *e = p->e;
-    const Arrays *a = p->a;
-    RouteList routes = *p->scratch;
-    int ahead = p->ahead, to = p->to, status = 0;
-    for (int i = p->from; i < to && status == 0; i++) {
+/* The route list is the thread's own, passed in (a copy the caller makes):
+ * the lists lie side by side in the VecEnv, and a thread writing its own
+ * at every route would take the cache line from the other thread. */
+int ml_step_games(const Batch *b, int from, int to, RouteList *routes) {
+    VecEnvObject *e = b->e;
+    const Arrays *a = b->a;
+    int ahead = b->ahead, status = 0;
+    for (int i = from; i < to && status == 0; i++) {
         if (ahead && i + 2 * ahead < to) PREFETCH_WRITE(e->games[i + 2 * ahead].moves);
         if (ahead && i + ahead < to) prefetch_game(e, i + ahead, a);
-        status = step_one(e, i, a, &routes);
+        if (a->uniforms) a->actions[i] = ml_pick(e, i, a->uniforms[i]);
+        status = step_one(e, i, a, routes);
     }
-    *p->scratch = routes;
-    p->status = status;
-    return NULL;
+    return status;
 }
 
-
-/* Step every game, on e->threads threads (each its own slice of the games).
- * An illegal action that raises stops the batch there: the games before it
- * move (on one thread), none after. */
+/* Step every game, on e->threads threads (see ml_pool.c). An illegal action
+ * that raises stops the batch there: the games before it move, none after. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
     int n = e->num_envs;
     /* Where illegal actions raise, every action is looked up before any
      * game moves (on this thread; the moves of the games a few ahead asked
      * for, scattered in memory), and kept for the step: 3,021 instructions a
      * step instead of 3,039 (callgrind, International, 256 games). */
-    for (int i = 0; !e->lose && i < n; i++) {
+    for (int i = 0; !e->lose && !a->uniforms && i < n; i++) {
         if (i + 8 < n) PREFETCH_WRITE(e->games[i + 8].moves);
         if ((e->chosen[i] = find_action(&e->games[i], e->chosen[i], a->actions[i])) < 0) {
             *illegal = i;
             n = i;
         }
     }
-    int threads = e->threads < n / 32 ? e->threads : n / 32; /* a slice of 32 games at least */
-    if (threads < 1) threads = 1;
     size_t bytes = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float)) +
                    2 * (size_t)e->nsq * (size_t)e->nsq;
-    int ahead = (double)bytes * e->num_envs > PREFETCH_ABOVE ? AHEAD : 0;
-    StepPart parts[MAX_THREADS];
-    for (int t = 0; t < threads; t++) {
-        parts[t] = (StepPart){e, a, (int)((long)n * t / threads), (int)((long)n * (t + 1) / threads), 0,
-                              ahead, &e->scratch[t]};
-    }
-    ml_pool_run(e, parts, threads);
-    for (int t = 0; t < threads; t++)
-        if (parts[t].status < 0) return parts[t].status;
-    return 0;
+    Batch b = {e, a, n, (double)bytes * e->num_envs > PREFETCH_ABOVE ? AHEAD : 0};
+    return ml_pool_run(e, &b);
 }

@@ -153,7 +153,8 @@ typedef struct {
 
 /* The caller's arrays for one step (checked by the Python side). */
 typedef struct {
-    const int64_t *actions;
+    int64_t *actions; /* written where uniforms: the actions they pick */
+    const double *uniforms; /* or NULL: per game, which legal move to play, as sample() picks */
     void *obs, *final_obs; /* float32, or bytes (u8) */
     float *rewards;
     uint8_t *masks, *terminated, *truncated;
@@ -189,20 +190,24 @@ int ml_play(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured);
  * draughts.ml.dataset). */
 PyObject *ml_replay(VecEnvObject *e, PyObject *args);
 PyObject *ml_expand(VecEnvObject *e, PyObject *args);
-/* One thread's slice of a step's games (ml_step.c). */
+/* One step's games, 0 .. n (fewer than the VecEnv's where an illegal action
+ * stops the batch), their arrays, and how far ahead to prefetch (0: not). */
 typedef struct {
     VecEnvObject *e;
     const Arrays *a;
-    int from, to, status;
-    int ahead; /* prefetch that many games ahead, or not (0) */
-    RouteList *scratch;
-} StepPart;
+    int n, ahead;
+} Batch;
 
-/* Step a StepPart's games (its argument and result: a pthread's). */
-void *ml_step_part(void *arg);
-/* Step parts[0 .. n): the first on the caller's thread, the others on e's
- * pool of threads (ml_pool.c), started at the first call and kept. */
-void ml_pool_run(VecEnvObject *e, StepPart *parts, int n);
+/* Step b's games from .. to on one thread, with that thread's route list:
+ * 0, or -1/-2 as ml_generate (the games after the failing one unstepped). */
+int ml_step_games(const Batch *b, int from, int to, RouteList *routes);
+/* Step all b's games on e's pool of threads (ml_pool.c; started at the first
+ * call and kept), the caller's included: 0, or -1/-2 as ml_step_games. */
+int ml_pool_run(VecEnvObject *e, const Batch *b);
+/* The legal action of game i that uniform (in [0, 1)) picks among its
+ * sorted legal actions (VectorEnv.sample's rule; -1 where it has none), its
+ * place kept for the step. */
+int64_t ml_pick(VecEnvObject *e, int i, double uniform);
 /* Step every game (see ml_step.c); *illegal set to the game whose action is
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
