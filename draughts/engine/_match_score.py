@@ -101,12 +101,14 @@ class MatchScore:
 
     @property
     def elo(self) -> float:
-        """The Elo difference ``a`` minus ``b`` (see :func:`elo_difference`)."""
+        """The Elo difference ``a`` minus ``b`` (see
+        :func:`~draughts.engine.matches.elo_difference`)."""
         return elo_difference(self.fraction)
 
     @property
     def margin(self) -> float:
-        """The 95 % error margin of :attr:`elo` (see :func:`elo_error_margin`)."""
+        """The 95 % error margin of :attr:`elo` (see
+        :func:`~draughts.engine.matches.elo_error_margin`)."""
         return elo_error_margin(self.wins, self.draws, self.losses) if self.games else math.inf
 
     def add(self, winner_is_a: bool | None, *, finished: bool = True) -> MatchScore:
