@@ -44,41 +44,21 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from draughts import _core
 from draughts._core import RawMove, Tables, zobrist
 from draughts._core.zobrist import Keys
 from draughts.engine import _native
 from draughts.engine._native import CompiledSearch
+from draughts.engine._raw import Position as Position
+from draughts.engine._raw import _can_step, _captures, _taken, _threatened
+from draughts.engine._raw import legal as legal
+from draughts.engine._raw import play as play
+from draughts.engine._raw import raw_position as raw_position
 from draughts.engine.draw_table import _SMALL_MATERIAL, _draw_table
 from draughts.engine.evaluation import Evaluator, evaluator
 from draughts.outcome import Goal
-from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
 
 if TYPE_CHECKING:
-    from draughts.board import Board
     from draughts.engine.egtb import Probe
-
-Position = tuple[int, int, int, int, int]
-"""``(turn, white men, black men, white kings, black kings)``."""
-
-
-def raw_position(board: Board, t: Tables) -> Position:
-    """``board`` as a raw :data:`Position`: the side to move and one
-    bitboard (over ``t``'s grid) per colour and kind."""
-
-    def mask(color: Color, kind: PieceKind) -> int:
-        bits = 0
-        for square in board.pieces(kind, color):
-            bits |= t.bit_of_square[square]
-        return bits
-
-    return (
-        int(board.turn),
-        mask(WHITE, MAN),
-        mask(BLACK, MAN),
-        mask(WHITE, KING),
-        mask(BLACK, KING),
-    )
 
 
 WIN = 1_000_000
@@ -172,47 +152,6 @@ class StopSignal:
         with self._lock:
             if searcher in self._searchers:
                 self._searchers.remove(searcher)
-
-
-def play(pos: Position, move: RawMove) -> Position:
-    """The position after ``move``."""
-    c = pos[0]
-    return (1 - c, *_core.apply(move, c, pos[1], pos[2], pos[3], pos[4]))
-
-
-def legal(t: Tables, pos: Position) -> list[RawMove]:
-    """The legal raw moves of ``pos``."""
-    c, m0, m1, k0, k1 = pos
-    if c == 0:
-        return _core.legal_moves(t, 0, m0, k0, m1, k1)
-    return _core.legal_moves(t, 1, m1, k1, m0, k0)
-
-
-def _can_step(t: Tables, pos: Position) -> bool:
-    """Whether the side to move has a non-capturing move."""
-    c, m0, m1, k0, k1 = pos
-    occupied = m0 | m1 | k0 | k1
-    return _core.has_step(t, c, *((m0, k0) if c == 0 else (m1, k1)), occupied)
-
-
-def _captures(t: Tables, pos: Position) -> list[RawMove]:
-    c, m0, m1, k0, k1 = pos
-    if c == 0:
-        return _core.captures(t, 0, m0, k0, m1, k1)
-    return _core.captures(t, 1, m1, k1, m0, k0)
-
-
-def _threatened(t: Tables, pos: Position) -> bool:
-    """Whether the opponent of the side to move would have a capture if it
-    were to move."""
-    c, m0, m1, k0, k1 = pos
-    if c == 0:
-        return bool(_core.captures(t, 1, m1, k1, m0, k0))
-    return bool(_core.captures(t, 0, m0, k0, m1, k1))
-
-
-def _taken(move: RawMove) -> int:
-    return -len(move[3])
 
 
 class Searcher:
