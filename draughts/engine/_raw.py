@@ -17,6 +17,8 @@ from draughts._core import RawMove, Tables
 from draughts.piece import BLACK, KING, MAN, WHITE, Color, PieceKind
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from draughts.board import Board
 
 Position = tuple[int, int, int, int, int]
@@ -48,12 +50,20 @@ def play(pos: Position, move: RawMove) -> Position:
     return (1 - c, *_core.apply(move, c, pos[1], pos[2], pos[3], pos[4]))
 
 
-def legal(t: Tables, pos: Position) -> list[RawMove]:
-    """The legal raw moves of ``pos``."""
+def _for_mover(
+    generate: Callable[[Tables, int, int, int, int, int], list[RawMove]], t: Tables, pos: Position
+) -> list[RawMove]:
+    """``generate``'s moves for the side to move of ``pos``, given as the
+    core takes them: the mover's men and kings, then the other side's."""
     c, m0, m1, k0, k1 = pos
     if c == 0:
-        return _core.legal_moves(t, 0, m0, k0, m1, k1)
-    return _core.legal_moves(t, 1, m1, k1, m0, k0)
+        return generate(t, 0, m0, k0, m1, k1)
+    return generate(t, 1, m1, k1, m0, k0)
+
+
+def legal(t: Tables, pos: Position) -> list[RawMove]:
+    """The legal raw moves of ``pos``."""
+    return _for_mover(_core.legal_moves, t, pos)
 
 
 def _can_step(t: Tables, pos: Position) -> bool:
@@ -64,10 +74,7 @@ def _can_step(t: Tables, pos: Position) -> bool:
 
 
 def _captures(t: Tables, pos: Position) -> list[RawMove]:
-    c, m0, m1, k0, k1 = pos
-    if c == 0:
-        return _core.captures(t, 0, m0, k0, m1, k1)
-    return _core.captures(t, 1, m1, k1, m0, k0)
+    return _for_mover(_core.captures, t, pos)
 
 
 def _threatened(t: Tables, pos: Position) -> bool:

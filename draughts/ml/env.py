@@ -73,6 +73,15 @@ Observations = npt.NDArray[Any]
 """A :class:`VectorEnv`'s observations: ``float32`` (an
 observation of :func:`~draughts.ml.encode` per game), or ``uint8``."""
 Policy = Callable[[Observations, npt.NDArray[np.bool_]], npt.ArrayLike]
+StepResult = tuple[
+    Observations,
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+]
+"""What :meth:`VectorEnv.step` returns: observations, masks, rewards,
+terminated and truncated flags."""
 
 
 _GAMES_PER_THREAD = 512
@@ -358,15 +367,7 @@ class VectorEnv:
         # as the native games do.
         self._moves[i] = dict(sorted(zip(indices, moves, strict=True)))
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        Observations,
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-    ]:
+    def step(self, actions: npt.ArrayLike) -> StepResult:
         """Play one move in every game: ``actions[i]`` is game ``i``'s
         action index. Returns ``observations, masks, rewards, terminated,
         truncated`` (the environment's own arrays, filled in place).
@@ -447,13 +448,7 @@ class VectorEnv:
 
     def sample_step(
         self,
-    ) -> tuple[
-        Observations,
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-    ]:
+    ) -> StepResult:
         """Random self-play: :meth:`step` with :meth:`sample`'s actions, the
         same random numbers and the same results, in one call. In C, each
         thread picks its games' actions as it steps them, with no pass over
