@@ -16,7 +16,9 @@ engines: builtin:LEVEL (easy, medium, hard; builtin:easy:SEED for another seed;
 options after commas: builtin:hard,book=default,egtb=DIR with book=none, default
 or a book file and egtb= a directory of bitbase files), hub:"COMMAND ARGS" (a
 program speaking Hub), dxp:HOST:PORT (a DXP follower).
-Each opening is played twice, colours swapped."""
+Each opening is played twice, colours swapped. A game ends by the variant's
+rules, and as soon as the player to move may claim a draw (unless
+--no-draw-claims); then by the adjudications asked for."""
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,6 +50,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=integer(1),
         default=10,
         help="plies the material lead must last (default 10)",
+    )
+    parser.add_argument(
+        "--no-draw-claims",
+        dest="claim_draws",
+        action="store_false",
+        help="play on where the player to move may claim a draw (repetition, the "
+        "40-move rule...): by default he claims it and the game ends",
     )
     parser.add_argument("--event", default="draughts match", help="the PDN Event tag")
     parser.add_argument("--quiet", action="store_true", help="print only the result table")
@@ -103,6 +112,7 @@ def run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             pdn_path=args.pdn,
             event=args.event,
             on_game=show,
+            claim_draws=args.claim_draws,
         )
     except BrokenPipeError:
         raise  # the reader of standard output went away: main() ends quietly

@@ -336,6 +336,7 @@ def play_game(
     material_margin: float | None = None,
     material_plies: int = 10,
     thinking: dict[Color, list[tuple[float, int]]] | None = None,
+    claim_draws: bool = True,
 ) -> tuple[Board, str, str, Outcome | None]:
     """Play ``board`` (a copy) to its end; returns the final board, the
     termination (see :attr:`MatchGame.termination`), the ending in words
@@ -345,8 +346,12 @@ def play_game(
 
     The rules decide first (:meth:`Board.outcome
     <draughts.Board.outcome>`), then the clock, then the adjudications.
-    An engine that fails (an :class:`~draughts.engine.EngineError`, an
-    illegal move) loses the game.
+    With ``claim_draws`` (the default) the player to move claims every
+    draw the variant lets him claim (:meth:`Board.can_claim_draw
+    <draughts.Board.can_claim_draw>`: the English repetition and 40-move
+    rule, say) as soon as he may, so a game the rules let either side
+    end as a draw is not played on. An engine that fails (an
+    :class:`~draughts.engine.EngineError`, an illegal move) loses the game.
     """
     board = board.copy()
     clocks = {WHITE: 0.0, BLACK: 0.0}
@@ -358,6 +363,10 @@ def play_game(
         outcome = board.outcome()
         if outcome is not None:
             return board, outcome.termination.value, _words(outcome), outcome
+        claimed = board.outcome(claim_draw=True) if claim_draws else None
+        if claimed is not None:
+            claim = f"draw claimed by {board.turn.name.lower()} ({_reason(claimed)})"
+            return board, claimed.termination.value, claim, claimed
         decided = _adjudicate(board, max_plies, material_margin, material_plies, ahead)
         if decided is not None:
             return board, decided.termination, decided.reason, decided.outcome
@@ -402,8 +411,12 @@ def play_game(
         board.push(move)
 
 
+def _reason(outcome: Outcome) -> str:
+    return outcome.termination.value.replace("-", " ")
+
+
 def _words(outcome: Outcome) -> str:
-    reason = outcome.termination.value.replace("-", " ")
+    reason = _reason(outcome)
     if outcome.winner is None:
         return f"draw ({reason})"
     return f"{outcome.winner.name.lower()} wins ({reason})"
@@ -429,6 +442,7 @@ class _Settings:
     material_margin: float | None
     material_plies: int
     event: str
+    claim_draws: bool = True
 
 
 @attrs.frozen
@@ -489,6 +503,7 @@ def _play_job(job: _Job) -> MatchGame:
             material_margin=settings.material_margin,
             material_plies=settings.material_plies,
             thinking=thinking,
+            claim_draws=settings.claim_draws,
         )
     finally:
         for engine in (white, black) if white is not black else (white,):
@@ -574,6 +589,7 @@ def match(
     pdn_path: str | Path | None = None,
     event: str = "draughts match",
     on_game: Callable[[MatchGame, MatchScore], None] | None = None,
+    claim_draws: bool = True,
 ) -> MatchResult:
     """Play ``games`` games between two engines and score them.
 
@@ -581,8 +597,10 @@ def match(
     boards; default: the variant's start position), ``engine_a`` white in
     the first game of a pair and black in the second. Each side has a clock
     (``time_control``, e.g. ``"60+1"``) or a fixed ``limit`` per move, or
-    both (the clock's time with the limit's depth or nodes). Games the rules
-    do not end can be adjudicated: a draw after ``max_plies`` plies, or a win
+    both (the clock's time with the limit's depth or nodes). A game ends
+    when the rules end it or, with ``claim_draws`` (the default), as soon as
+    the player to move may claim a draw (see :func:`play_game`). Games the
+    rules do not end can be adjudicated: a draw after ``max_plies`` plies, or a win
     for the side ``material_margin`` men ahead (kings counted as the built-in
     engine counts them) for ``material_plies`` plies in a row.
 
@@ -608,7 +626,9 @@ def match(
         boards = openings
     if games < 1 or concurrency < 1:
         raise ValueError(f"games and concurrency must be at least 1, not {games}, {concurrency}")
-    settings = _Settings(time_control, limit, max_plies, material_margin, material_plies, event)
+    settings = _Settings(
+        time_control, limit, max_plies, material_margin, material_plies, event, claim_draws
+    )
     jobs = list(_jobs(specs[0], specs[1], labels, boards, games, settings))
     score = MatchScore(*labels)
     records: list[MatchGame] = []

@@ -184,6 +184,113 @@ def test_adjudication() -> None:
     assert len(board.move_stack) == 1
 
 
+class Scripted(Engine):
+    """Plays the moves of ``script`` in turn (PDN text); past its end, the
+    first legal move."""
+
+    def __init__(self, script: list[str]) -> None:
+        self.script = list(script)
+
+    @property
+    def name(self) -> str:
+        return "scripted"
+
+    def play(self, board: draughts.Board, limit: Limit | None = None) -> PlayResult:
+        if self.script:
+            return PlayResult(board.parse_pdn(self.script.pop(0)))
+        return PlayResult(next(iter(board.legal_moves)))
+
+    def analyse(self, board: draughts.Board, limit: Limit | None = None) -> Analysis:
+        return Analysis(None, pv=(self.play(board, limit).move,))
+
+
+# Two English kings shuttling: after Black's 8-4 (ply 7) White may claim,
+# since his 29-25 would make the position for the third time (WCDF).
+_SHUTTLE_FEN = "B:WK29:BK4"
+_SHUTTLE = {"black": ["4-8", "8-4"] * 6, "white": ["29-25", "25-29"] * 6}
+
+
+def _shuttle(
+    claim_draws: bool = True, max_plies: int | None = None
+) -> tuple[draughts.Board, str, str, draughts.Outcome | None]:
+    board = draughts.Board(_SHUTTLE_FEN, variant="english")
+    white, black = Scripted(_SHUTTLE["white"]), Scripted(_SHUTTLE["black"])
+    return play_game(white, black, board, claim_draws=claim_draws, max_plies=max_plies)
+
+
+def test_a_claimable_draw_ends_the_game() -> None:
+    board, termination, reason, outcome = _shuttle()
+    assert board.outcome() is None and board.can_claim_draw()
+    assert len(board.move_stack) == 7 and board.turn == draughts.WHITE
+    assert (termination, reason) == ("repetition", "draw claimed by white (repetition)")
+    assert outcome is not None and outcome.winner is None and outcome.result() == "1/2-1/2"
+
+
+def test_claims_can_be_turned_off() -> None:
+    board, termination, reason, _ = _shuttle(claim_draws=False, max_plies=12)
+    assert (termination, reason) == ("adjudication", "adjudicated a draw at 12 plies")
+    assert len(board.move_stack) == 12 and board.can_claim_draw()
+
+
+class Fresh(Engine):
+    """Plays a move that makes a position not seen before in the game and
+    leaves the opponent no capture: the quiet plies pile up without a
+    repetition."""
+
+    @property
+    def name(self) -> str:
+        return "fresh"
+
+    def play(self, board: draughts.Board, limit: Limit | None = None) -> PlayResult:
+        seen = set()
+        earlier = board.copy()
+        while earlier.move_stack:
+            earlier.pop()
+            seen.add(earlier.position_key)
+        seen.add(board.position_key)
+        for move in board.legal_moves:
+            board.push(move)
+            try:
+                if board.position_key not in seen and not board.has_captures():
+                    return PlayResult(move)
+            finally:
+                board.pop()
+        raise EngineError("no fresh move")
+
+    def analyse(self, board: draughts.Board, limit: Limit | None = None) -> Analysis:
+        return Analysis(None, pv=(self.play(board, limit).move,))
+
+
+def test_the_forty_move_rule_is_claimed() -> None:
+    start = draughts.Board("W:WK1,K5:BK28,K32", variant="english")
+    board, termination, reason, outcome = play_game(Fresh(), Fresh(), start)
+    assert (termination, reason) == ("forty-move-rule", "draw claimed by white (forty move rule)")
+    assert len(board.move_stack) == 80 and outcome is not None and outcome.result() == "1/2-1/2"
+    # Unclaimed, the game goes on past the count.
+    board, termination, _, _ = play_game(Fresh(), Fresh(), start, claim_draws=False, max_plies=90)
+    assert termination == "adjudication" and len(board.move_stack) == 90
+
+
+def test_a_match_records_claimed_draws(tmp_path: Path) -> None:
+    out = tmp_path / "games.pdn"
+    result = match(
+        Fresh,
+        Fresh,
+        variant="english",
+        openings=[draughts.Board("W:WK1,K5:BK28,K32", variant="english")],
+        limit=FAST,
+        pdn_path=out,
+    )
+    assert [(r.termination, r.result, r.plies) for r in result.games] == [
+        ("forty-move-rule", "1/2-1/2", 80)
+    ] * 2
+    with out.open() as handle:
+        game = pdn.read_game(handle)
+    assert game is not None and game.headers["Termination"] == "forty-move-rule"
+    assert game.headers["Result"] == "1/2-1/2"
+    assert game.end().comment == "draw claimed by white (forty move rule)"
+
+
 # -- Openings ------------------------------------------------------------------------
 
 
@@ -328,6 +435,25 @@ def test_the_match_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.count("game ") >= 2 and "Elo difference (builtin:easy - builtin:easy:3)" in out
     assert main(["match", "builtin:easy", "nothing"]) == 2
     assert "an engine is builtin:LEVEL" in capsys.readouterr().err
+
+
+def test_the_match_command_claims_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from draughts._cli.main import main
+
+    # An opening whose moves leave White a repetition to claim at once.
+    openings = tmp_path / "shuttle.pdn"
+    openings.write_text(
+        f'[GameType "21"]\n[FEN "{_SHUTTLE_FEN}"]\n\n1... 4-8 2. 29-25 8-4 3. 25-29 4-8 '
+        "4. 29-25 8-4 *\n"
+    )
+    command = ["match", "builtin:easy", "builtin:easy:3", "--variant", "english"]
+    command += ["--depth", "1", "--openings", str(openings), "--max-plies", "9"]
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    assert out.count("1/2-1/2 draw claimed by white (repetition), 7 plies") == 2
+    assert main([*command, "--no-draw-claims"]) == 0
+    out = capsys.readouterr().out
+    assert "claimed" not in out and out.count("adjudicated a draw at 9 plies, 9 plies") == 2
 
 
 def test_hub_engines_in_a_match() -> None:
