@@ -219,6 +219,9 @@ def read_games(
     >>> len(results), results[:3]
     (8, ['1-0', '1/2-1/2', '1/2-1/2'])
     """
+    error = handle_error(handle, "read_games")
+    if error is not None:
+        raise error
     while True:
         game = read_game(handle, variant=variant, infer_variant=infer_variant, Visitor=Visitor)
         if game is None:
@@ -234,7 +237,7 @@ def read_headers(handle: IO[str], *, variant: Variant | str | int | None = None)
     >>> [read_headers(pdn)["Event"], read_headers(pdn)["Event"], read_headers(pdn)]
     ['A', 'B', None]
     """
-    headers: Headers | None = _read(handle, HeadersBuilder(), variant)
+    headers: Headers | None = _read(handle, HeadersBuilder(), variant, function="read_headers")
     return headers
 
 
@@ -246,7 +249,7 @@ def skip_game(handle: IO[str]) -> bool:
     >>> skip_game(pdn), read_game(pdn).mainline_moves(), skip_game(pdn)
     (True, [Move(31, 27)], False)
     """
-    return _read(handle, SkipVisitor(), None) is not None
+    return _read(handle, SkipVisitor(), None, function="skip_game") is not None
 
 
 def open_pdn(source: str | os.PathLike[str] | IO[bytes]) -> IO[str]:

@@ -303,7 +303,10 @@ class Index:
         """
         started = time.perf_counter()
         real = os.path.realpath(path)
-        stat = os.stat(real)
+        given = os.fspath(path)
+        # Errors name the path as given (the user's ``../games.pdn``, not
+        # its resolved form); the database keys files by the resolved one.
+        stat = os.stat(given)
         default = _variant_name(variant)
         db = self._db
         db.execute("BEGIN IMMEDIATE")
@@ -327,10 +330,12 @@ class Index:
                     )
             if old is not None:
                 self._delete(old[0])
-            games, bad, keys = self._write_file(real, stat, default, positions, variant)
+            games, bad, keys = self._write_file(real, stat, default, positions, variant, given)
             db.execute("COMMIT")
-        except BaseException:
+        except BaseException as error:
             db.execute("ROLLBACK")
+            if isinstance(error, OSError) and error.filename == real:
+                error.filename = given
             raise
         status: Literal["added", "replaced"] = "added" if old is None else "replaced"
         return FileReport(real, status, games, bad, keys, time.perf_counter() - started)
@@ -388,14 +393,16 @@ class Index:
         default: str | None,
         positions: bool,
         variant: Variant | str | int | None,
+        given: str,
     ) -> tuple[int, int, int]:
         """Read the file and insert its rows (inside the caller's
         transaction); the number of games, of games with errors, and of
-        position rows."""
+        position rows. ``given`` is the path as the caller wrote it, which
+        errors name."""
         db = self._db
         with open(path, "rb") as raw:
             head = raw.read(1 << 16)
-        refuse_binary(head, path)
+        refuse_binary(head, given)
         cursor = db.execute(
             "INSERT INTO files (path, size, mtime_ns, sha256, encoding, default_variant,"
             " positions, games, indexed_at) VALUES (?, ?, ?, '', ?, ?, ?, 0, ?)",

@@ -323,26 +323,27 @@ _CURSORS: weakref.WeakKeyDictionary[Any, Cursor] = weakref.WeakKeyDictionary()
 _STRONG_CURSORS: dict[int, tuple[Any, Cursor]] = {}
 
 
-def open_cursor(handle: IO[str]) -> Cursor:
+def open_cursor(handle: IO[str], function: str = "read_game") -> Cursor:
     """The cursor of ``handle``, made on its first reading.
 
     :raises TypeError: for what is not a text handle (a path, bytes, a
-        binary handle), saying what to pass.
+        binary handle), naming ``function`` (the one the caller called) and
+        saying what to pass.
     """
     try:
         cursor = _CURSORS.get(handle)
     except TypeError:  # a handle without weak references: keep it alive
         entry = _STRONG_CURSORS.get(id(handle))
         if entry is None or entry[0] is not handle:
-            entry = _STRONG_CURSORS[id(handle)] = (handle, _new_cursor(handle))
+            entry = _STRONG_CURSORS[id(handle)] = (handle, _new_cursor(handle, function))
         return entry[1]
     if cursor is None:
-        cursor = _CURSORS[handle] = _new_cursor(handle)
+        cursor = _CURSORS[handle] = _new_cursor(handle, function)
     return cursor
 
 
-def _new_cursor(handle: IO[str]) -> Cursor:
-    error = handle_error(handle, "read_game")
+def _new_cursor(handle: IO[str], function: str) -> Cursor:
+    error = handle_error(handle, function)
     if error is not None:
         raise error
     return Cursor(handle)

@@ -72,13 +72,15 @@ def read(
     visitor: BaseVisitor[Any],
     default: Variant | str | int | None,
     infer: bool = True,
+    function: str = "read_game",
 ) -> Any:
     """Read one game from ``handle`` into ``visitor``; None at the end.
 
     Without ``default``, a game whose tags name no variant is read as the
     variant the evidence points to (see :mod:`draughts.pdn.infer`) when
-    ``infer``, else as international draughts."""
-    return _GameReader(open_cursor(handle), visitor, default, infer).run()
+    ``infer``, else as international draughts. ``function`` is the public
+    function called, named by the error for what is not a text handle."""
+    return _GameReader(open_cursor(handle, function), visitor, default, infer).run()
 
 
 class _GameReader(HeaderReading, MovetextReading, Recovery):

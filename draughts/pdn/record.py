@@ -130,7 +130,8 @@ def read_record(
     """The record of the next game of ``handle``, None at the end of the file
     (``variant`` as for :func:`draughts.pdn.read_game`; ``file``, ``offset``
     and ``number`` are copied into the record)."""
-    record: GameRecord | None = read(handle, RecordVisitor(file, offset, number), variant)
+    visitor = RecordVisitor(file, offset, number)
+    record: GameRecord | None = read(handle, visitor, variant, function="read_record")
     return record
 
 
@@ -267,6 +268,6 @@ def read_main_line(
     (3, ('11-15', '23-19', '8-11'))
     """
     found: tuple[GameRecord, MainLine] | None = read(
-        handle, MainLineVisitor(file, offset, number), variant
+        handle, MainLineVisitor(file, offset, number), variant, function="read_main_line"
     )
     return found

@@ -101,6 +101,30 @@ def test_search_errors(capsys: pytest.CaptureFixture[str], files: tuple[str, str
     assert code == 2 and "no database" in err and not os.path.exists(db + ".missing")
 
 
+def test_index_errors_name_the_path_given(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    files: tuple[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, db = files
+    (tmp_path / "program").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(200))
+    (tmp_path / "link.pdn").symlink_to(tmp_path / "program")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder.pdn").symlink_to(tmp_path / "folder")
+    monkeypatch.chdir(tmp_path / "folder")
+    for given in ("../link.pdn", "../folder/../program"):
+        code, _, err = run(capsys, "index", given, "--db", db)
+        assert (code, err) == (
+            2,
+            f"draughts index: {given}: not a PDN file: binary data (a NUL byte at byte 7)\n",
+        )
+    code, _, err = run(capsys, "index", "../folder.pdn", "--db", db)
+    assert code == 2 and err.endswith("Is a directory: '../folder.pdn'\n")
+    code, _, err = run(capsys, "index", "../missing.pdn", "--db", db)
+    assert code == 2 and err.endswith("No such file or directory: '../missing.pdn'\n")
+
+
 def test_index_json(capsys: pytest.CaptureFixture[str], files: tuple[str, str]) -> None:
     pdn_path, db = files
     code, out, _ = run(capsys, "index", pdn_path, "--db", db, "--json")

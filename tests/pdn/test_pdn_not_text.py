@@ -7,7 +7,9 @@ from __future__ import annotations
 import gzip
 import io
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +17,7 @@ from draughts import pdn
 from draughts._cli import main
 from draughts.pdn import _native as pdn_native
 from draughts.pdn._text import _CONTROL
+from draughts.pdn.record import read_main_line, read_record
 
 PROGRAM = b"\x7fELF\x02\x01\x01\x00" + random.Random(1).randbytes(5000)
 CONTROLS = bytes(random.Random(2).choice(b"\x01\x02\x03\x1b\x7f[] 1.") for _ in range(3000))
@@ -63,9 +66,18 @@ def test_text_with_a_few_control_bytes_is_read(tmp_path: Path) -> None:
     ],
 )
 def test_readers_say_what_to_pass(handle: object, advice: str) -> None:
-    for reader in (pdn.read_game, pdn.read_headers, pdn.skip_game):
-        with pytest.raises(TypeError, match="read_game reads an open text handle") as wrong:
-            reader(handle)  # type: ignore[arg-type]
+    readers: list[tuple[str, Callable[[Any], object]]] = [
+        ("read_game", pdn.read_game),
+        ("read_games", lambda handle: next(pdn.read_games(handle))),
+        ("read_headers", pdn.read_headers),
+        ("skip_game", pdn.skip_game),
+        ("read_record", read_record),
+        ("read_main_line", read_main_line),
+    ]
+    for name, reader in readers:
+        # Each names the function called, not the one underneath.
+        with pytest.raises(TypeError, match=f"^{name} reads an open text handle") as wrong:
+            reader(handle)
         assert advice in str(wrong.value)
     if not isinstance(handle, str):  # check_strict reads a str as PDN text
         with pytest.raises(TypeError, match="check_strict reads an open text handle"):
