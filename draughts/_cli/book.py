@@ -18,7 +18,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "build",
         help="count the moves of the games' first plies into a book file",
         description=(
-            "Read the games of the PDN files (each in the variant the reader decides) and "
+            "Read the games of the PDN files (each in the variant its tags name, else the one "
+            "validate decides with the whole file in view) and "
             "write the positions of their first plies, with the moves played and how the "
             "games ended, as a book the built-in engine plays from (book=...)."
         ),

@@ -2,7 +2,8 @@
 position, with how often each was played and how the games ended.
 
 :func:`build` reads PDN files with :mod:`draughts.pdn` (each game in the
-variant the reader decides for it) and counts, for every position of the
+variant its tags name, else the one ``draughts validate`` decides for it with
+its whole file in view) and counts, for every position of the
 first ``plies`` plies of each game's main line, the moves played from it and
 the results of those games. :meth:`Book.choose` picks one of a position's
 book moves at random, weighted by how often it was played and how well it
@@ -53,6 +54,7 @@ import attrs
 from draughts.board import Board
 from draughts.move import Move
 from draughts.pdn import Game, open_pdn, read_game
+from draughts.pdn.settling import variants_of
 from draughts.pdn.writer import result_points
 from draughts.piece import WHITE
 from draughts.variant import find_variant
@@ -321,8 +323,11 @@ def build(
     """The book of the games in the PDN ``files``: every position of the
     first ``plies`` plies of each game's main line (from its FEN tag, else
     the start), with the moves played from it in at least ``min_games``
-    games. Each game is read in the variant the PDN reader decides for it;
-    the moves of a game up to its first error count, the rest does not.
+    games. Each game is read in the variant its tags name, else in the one
+    :func:`draughts.pdn.validate` decides for it with its whole file in view
+    (:func:`draughts.pdn.settling.variants_of`: a game whose moves fit
+    several variants takes the one its file's other games chose); the moves
+    of a game up to its first error count, the rest does not.
 
     A result's first number is the score of the side that moves first, as
     :func:`draughts.pdn.result_points` reads it (``1-0`` is a win of Black
@@ -345,8 +350,12 @@ def build(
 
     def games() -> Iterator[Game]:
         for path in files:
+            # Each game's variant as draughts validate decides it, its whole
+            # file in view: a game whose moves fit several variants takes the
+            # one the file's other games chose.
+            variants = variants_of(os.fspath(path))
             with open_pdn(path) as handle:
-                while (game := read_game(handle)) is not None:
+                while (game := read_game(handle, variant=next(variants, None))) is not None:
                     yield game
 
     return Book.from_games(games(), plies, min_games)

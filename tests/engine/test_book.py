@@ -40,8 +40,13 @@ def _replayed(paths: list[Path], plies: int) -> Counter[tuple[str, int, str, str
     counted by replaying every game on a board: the book's oracle."""
     counts: Counter[tuple[str, int, str, str]] = Counter()
     for path in paths:
+        # Each game in the variant validate reports for it, its file in view.
+        reports = list(draughts.pdn.validate(path))
         with draughts.pdn.open_pdn(path) as handle:
-            while (game := draughts.pdn.read_game(handle)) is not None:
+            for report in reports:
+                variant = None if report.decided_by == "tag" else report.variant
+                game = draughts.pdn.read_game(handle, variant=variant)
+                assert game is not None
                 board = game.board()
                 result = game.headers.get("Result", "*")
                 # The first number is the score of the variant's first player.
@@ -86,6 +91,36 @@ def test_mixed_file_read_back(tmp_path: Path) -> None:
         book.save(tmp_path / name)
         assert Book.load(tmp_path / name) == book
     assert (tmp_path / "book.jsonl.gz").read_bytes()[:2] == b"\x1f\x8b"
+
+
+# Untagged games of one event: the first is Frisian by its moves (24x22
+# takes sideways), the other two fit International too.
+_FRISIAN_CLUB = """[Event "Club"]
+1. 34-29 19-24 2. 29-23 24x22 *
+
+[Event "Club"]
+1. 32-28 19-23 2. 28x19 14x23 *
+
+[Event "Club"]
+1. 33-29 17-22 *
+"""
+
+
+def test_untagged_games_take_the_variant_their_file_settles(tmp_path: Path) -> None:
+    path = tmp_path / "club.pdn"
+    path.write_text(_FRISIAN_CLUB)
+    reports = list(draughts.pdn.validate(path))
+    assert [(r.variant, r.decided_by) for r in reports] == [
+        ("frisian", "evidence"),
+        ("frisian", "file"),
+        ("frisian", "file"),
+    ]
+    book = build([path], plies=2)
+    assert {name for name, _key in book.entries} == {"frisian"}
+    frisian = draughts.Board(variant="frisian")
+    assert sorted(str(move) for move, _ in book.moves(frisian)) == ["32-28", "33-29", "34-29"]
+    assert draughts.Board() not in book  # read one by one, two were International
+    assert _book_counts(book) == _replayed([path], 2)
 
 
 def test_corpus_book_holds_every_position_and_move(tmp_path: Path) -> None:
