@@ -69,6 +69,8 @@ PDN_SOURCES = (
     "node_maker",
     "play_line",
     "pdn_check",
+    "pdn_movetext",
+    "pdn_tags",
     "pdn_trace",
     "module",
 )
@@ -121,7 +123,7 @@ setup(
             "draughts.pdn._native._c",
             PDN_NATIVE,
             PDN_SOURCES,
-            ("pdn_native", "pdn_lines", "pdn_trace"),
+            ("pdn_native", "pdn_lines", "pdn_trace", "pdn_movetext"),
         ),
         beside_the_core(
             "draughts.engine._native._c",

@@ -22,7 +22,8 @@ one where this module has it and their own everywhere else:
   (``draughts.pdn._text.refuse_binary``);
 - :data:`check_each`, :data:`infer_each`, :data:`play_final` and
   :data:`record_tags` check a whole game in one call, building no game tree
-  (``pdn_check.c``): the fast paths of :mod:`draughts.pdn._fastcheck` and
+  (``pdn_check.c``, reading the movetext with ``pdn_movetext.c`` and the
+  tags with ``pdn_tags.c``): the fast paths of :mod:`draughts.pdn._fastcheck` and
   :mod:`draughts.pdn._fastgame`, whose callers read the game with the full
   reader wherever these answer "not known here".
 

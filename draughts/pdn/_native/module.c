@@ -21,7 +21,7 @@ PyObject *py_play_lines(PyObject *unused, PyObject *const *args, Py_ssize_t narg
 PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
 PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t nargs);
-PyObject *py_record_tags(PyObject *unused, PyObject *text);
+PyObject *py_record_tags(PyObject *unused, PyObject *text); /* pdn_tags.c */
 
 /* plain_line_end(text): see pdn_lines.c. */
 static PyObject *py_plain_line_end(PyObject *unused, PyObject *text) {
