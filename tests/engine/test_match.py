@@ -7,6 +7,7 @@ import math
 import shlex
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -317,6 +318,28 @@ def test_openings_from_fen_and_pdn(tmp_path: Path) -> None:
 
 
 # -- Matches -------------------------------------------------------------------------
+
+
+def test_the_english_three_move_ballot() -> None:
+    """benchmarks/openings/english-3move.pdn: the ACF deck's 156 openings,
+    each three legal moves from the start, no two alike, none of the deck's
+    barred ones; what make_english_ballot.py writes."""
+    benchmarks = Path(__file__).resolve().parents[2] / "benchmarks"
+    path = benchmarks / "openings" / "english-3move.pdn"
+    boards = load_openings(path, "english")
+    assert len(boards) == 156
+    assert all(len(board.move_stack) == 3 and board.turn == draughts.WHITE for board in boards)
+    assert len({board.position_key for board in boards}) == 156
+    with pdn.open_pdn(path) as handle:
+        written = {
+            " ".join(str(move) for move in game.mainline_moves()) for game in pdn.read_games(handle)
+        }
+    barred = {"9-14 22-18 14-17", "12-16 23-19 16x23", "11-15 21-17 10-14"}  # losing: not dealt
+    assert "9-14 23-18 14x23" in written and not written & barred
+    # Black's first moves all come in, 9-13 in more openings than 12-16.
+    firsts = Counter(line.split()[0] for line in written)
+    assert set(firsts) == {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
+    assert firsts["9-13"] > firsts["12-16"]
 
 
 def test_a_small_match_swaps_colours_and_writes_pdn(tmp_path: Path) -> None:
