@@ -485,3 +485,21 @@ def test_a_kept_table_saves_the_next_move_most_of_its_search() -> None:
     assert subject.nodes < fresh.nodes / 2, (subject.nodes, fresh.nodes)
     assert kept_result[2][0] in _search.legal(subject.t, pos)
     assert fresh_result[0] == kept_result[0] == 7
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"LATE_PV": 0}, {"LATE_DEPTH": 4}, {"LATE_SACRIFICE": 1}, {"LATE_PV": 0, "LATE_SACRIFICE": 1}],
+)
+@pytest.mark.parametrize("variant", ["international", "english", "russian"])
+def test_late_move_settings_search_alike(
+    variant: str, settings: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The late move reductions' settings reach C: with each, both searches
+    # still visit the same nodes (reductions from ply 1 on, so they act).
+    for name, value in settings.items():
+        monkeypatch.setattr(_search, name, value)
+    for seed in range(2):
+        board = _playout(variant, seed, 30)
+        if board is not None:
+            _compare(board, 6)
