@@ -82,9 +82,10 @@ class PlayedGame:
 # follow as a JSON object in argv[1]): an upper-case name is a constant of
 # draughts.engine.search, a lower-case one a field of the hard level.
 _WITH_SETTINGS = """
-import json, runpy, sys
+import importlib, json, runpy, sys
 import attrs
-from draughts.engine import builtin, search
+search = importlib.import_module("draughts.engine.search")
+builtin = importlib.import_module("draughts.engine.builtin")
 for name, value in json.loads(sys.argv.pop(1)).items():
     if name.isupper():
         setattr(search, name, value)
