@@ -443,11 +443,17 @@ def test_boards_the_native_core_does_not_hold_use_the_python_search() -> None:
     )
 
 
+@pytest.mark.parametrize("kept", [_search.KEPT_ENTRIES, 300])
 @pytest.mark.parametrize("variant", ["international", "english", "frisian"])
-def test_a_renewed_search_keeps_its_table_alike(variant: str) -> None:
+def test_a_renewed_search_keeps_its_table_alike(
+    variant: str, kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A game's moves searched one after another by one searcher each,
-    # renewed between moves (table kept, history halved, killers and line
-    # new): both agree move after move, a repetition of the game included.
+    # renewed between moves (table kept, or dropped when it holds more
+    # than KEPT_ENTRIES positions; history halved, killers and line new):
+    # both agree move after move, a repetition of the game included.
+    monkeypatch.setattr(_search, "KEPT_ENTRIES", kept)
+    dropped = 0
     rng = random.Random(variant)
     board = draughts.Board(variant=variant)
     oracle, subject = _searchers(board)
@@ -456,8 +462,11 @@ def test_a_renewed_search_keeps_its_table_alike(variant: str) -> None:
             break
         if move_number:
             game_keys = _reversible_keys(board)
+            full = len(oracle.tt) > kept
             oracle.renew(game_keys=game_keys)
             subject.renew(game_keys=game_keys)
+            assert (oracle.tt == {}) == full
+            dropped += full
         pos = raw_position(board, oracle.t)
         reversible = len(_reversible_keys(board)) - 1
         expected = oracle.iterate(pos, 5, reversible=reversible, full_width=2)
@@ -465,6 +474,7 @@ def test_a_renewed_search_keeps_its_table_alike(variant: str) -> None:
         assert (got, subject.nodes) == (expected, oracle.nodes), (board.fen(), move_number)
         board.push(rng.choice(list(board.legal_moves)))
     assert oracle.tt and oracle.history
+    assert (dropped > 0) == (kept == 300)
 
 
 def test_a_kept_table_saves_the_next_move_most_of_its_search() -> None:

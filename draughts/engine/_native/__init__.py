@@ -59,9 +59,10 @@ class CompiledSearch(Protocol):
         once it beat the first one. ``root`` lists the indices of the moves
         allowed at ply 0 among the legal ones (None: all of them)."""
 
-    def renew(self, game_keys: list[int], /) -> None:
+    def renew(self, game_keys: list[int], kept: int, /) -> None:
         """Ready for a search from the game's next position, keeping the
-        table (:meth:`draughts.engine.search.Searcher.renew`)."""
+        table if it holds at most ``kept`` positions
+        (:meth:`draughts.engine.search.Searcher.renew`)."""
 
     def table_move(self, pos: Pos, key: int, /) -> RawMove | None:
         """The transposition table's move for ``pos`` if it is legal there."""

@@ -130,8 +130,9 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
 void search_free(Search *s);
 /* Searcher.renew: ready for a search from the game's next position (its
  * keys since the last man move or capture, as search_init takes them),
- * keeping the transposition table; 0, or -1 out of memory. */
-int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys);
+ * keeping the transposition table if it holds at most kept positions; 0,
+ * or -1 out of memory. */
+int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys, size_t kept);
 /* The negamax score of pos (key) at depth, as Searcher.search; s->stopped
  * is set (and the score meaningless) when a limit ran out, s->failed when
  * memory did. */

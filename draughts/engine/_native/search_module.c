@@ -574,12 +574,17 @@ static PyObject *search_object_bitbases(SearchObject *o, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* renew(game_keys): Searcher.renew's part in C. */
-static PyObject *search_object_renew(SearchObject *o, PyObject *game_keys) {
+/* renew(game_keys, kept): Searcher.renew's part in C. */
+static PyObject *search_object_renew(SearchObject *o, PyObject *args) {
+    PyObject *game_keys, *kept_value;
+    long kept;
     uint64_t *values;
     Py_ssize_t nkeys;
-    if (check_ready(o) < 0 || get_game_keys(game_keys, &values, &nkeys) < 0) return NULL;
-    int failed = search_renew(&o->search, values, (size_t)nkeys);
+    if (check_ready(o) < 0 || !PyArg_ParseTuple(args, "OO", &game_keys, &kept_value) ||
+        get_int(kept_value, 0, 100000000, &kept, "kept") < 0 ||
+        get_game_keys(game_keys, &values, &nkeys) < 0)
+        return NULL;
+    int failed = search_renew(&o->search, values, (size_t)nkeys, (size_t)kept);
     PyMem_RawFree(values);
     if (failed < 0) return PyErr_NoMemory();
     Py_RETURN_NONE;
@@ -602,8 +607,8 @@ static PyMethodDef search_methods[] = {
      "run($self, pos, key, depth, alpha, beta, ply, reversible, root, limits, /)\n--\n\n"
      "(score or None if a limit ran out, nodes, partial): one Searcher.search call, without "
      "the GIL."},
-    {"renew", (PyCFunction)search_object_renew, METH_O,
-     "renew($self, game_keys, /)\n--\n\n"
+    {"renew", (PyCFunction)search_object_renew, METH_VARARGS,
+     "renew($self, game_keys, kept, /)\n--\n\n"
      "Ready for a search from the game's next position, keeping the table, as "
      "Searcher.renew."},
     {"bitbases", (PyCFunction)search_object_bitbases, METH_VARARGS,
