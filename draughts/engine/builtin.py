@@ -252,9 +252,6 @@ class BuiltinEngine(Engine):
             ctx.core, ctx.keys, deadline=deadline, max_nodes=max_nodes, game_keys=game_keys
         )
         if keep:
-            # Renewed at once, so that its table is made at the size it
-            # keeps (see Searcher.renew): not grown in a later search.
-            searcher.renew(deadline=deadline, max_nodes=max_nodes, game_keys=game_keys)
             self._kept = {board.variant: searcher}
         return searcher
 

@@ -72,14 +72,17 @@ _CHECK_EVERY = 1024  # nodes between two looks at the clock
 # pieces that each have a single move could otherwise shuffle forever.
 _MAX_EXTENDED_PLY = 60
 _TABLE_ENTRIES = 1_500_000  # about 250 MB of Python tuples; cleared when full
-KEPT_ENTRIES = 400_000
+KEPT_ENTRIES = 150_000
 """The most positions :meth:`Searcher.renew` keeps the table with; a
-fuller one is dropped there. A bigger table grows (its entries placed
-again) and is cleared in the middle of the searches after, which then
-overrun their time: over 116 moves of two games at 0.2 s a move (load
-average 6), no move took over 0.225 s with 150,000 (mean 0.206 s), as
-with a new table every move (0.231 s, mean 0.208 s), but 7 moves over
-0.25 s, the longest 0.435 s, with 400,000."""
+fuller one is dropped there. The table is a hash table that grows as it
+fills: a bigger kept table grows (every entry placed again) or is cleared
+in the middle of a later search, which the search cannot interrupt. Over
+116 moves of two games at 0.2 s a move (C search, load average 6), no move
+took over 0.225 s with 150,000 (mean 0.206 s), as with a new table every
+move (0.231 s, mean 0.208 s); with 400,000, 7 moves took over 0.25 s, the
+longest 0.435 s. A table made at once big enough for 400,000 and as many
+again did not overrun, but its 64 MB cost each node cache misses: 2.6
+times the time a node of a small table."""
 THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""

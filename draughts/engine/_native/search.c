@@ -158,8 +158,8 @@ static const Entry *tt_get(const Search *s, uint64_t key) {
     return e->used ? e : NULL;
 }
 
-/* The table moved to cap slots (a power of 2 that holds its entries). */
-static int tt_resize(Search *s, size_t cap) {
+static int tt_grow(Search *s) {
+    size_t cap = s->tt_cap * 2;
     Entry *old = s->tt, *tt = calloc(cap, sizeof *tt);
     if (tt == NULL) return -1;
     size_t old_cap = s->tt_cap;
@@ -176,7 +176,7 @@ static int tt_put(Search *s, uint64_t key, int depth, int score, int bound, cons
         memset(s->tt, 0, s->tt_cap * sizeof *s->tt);
         s->tt_count = 0;
     }
-    if ((s->tt_count + 1) * 4 > s->tt_cap * 3 && tt_resize(s, s->tt_cap * 2) < 0) return -1;
+    if ((s->tt_count + 1) * 4 > s->tt_cap * 3 && tt_grow(s) < 0) return -1;
     Entry *e = &s->tt[slot_of(s, key)];
     if (!e->used) s->tt_count++;
     *e = (Entry){key, route_hash(m), score, (int16_t)depth, 1, (uint8_t)bound,
@@ -207,20 +207,11 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
 }
 
 int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys, size_t kept) {
-    /* Room for kept entries and as many more again before the table must
-     * grow: growing places every entry again, which the search cannot
-     * interrupt, and overran a 0.2 s move by up to 0.5 s on a loaded
-     * machine once the table was kept. Zeroed memory from calloc costs
-     * nothing until the search touches it. */
-    size_t room = 4096;
-    while (room < kept * 4) room *= 2;
-    if (s->tt_count > kept) { /* dropped: a new table (freeing the old one is cheap, clearing is not) */
-        Entry *tt = calloc(room, sizeof *tt);
+    if (s->tt_count > kept) { /* a new small table: freeing a big one is cheap, clearing it is not */
+        Entry *tt = calloc(4096, sizeof *tt);
         if (tt == NULL) return -1;
         free(s->tt);
-        s->tt = tt, s->tt_cap = room, s->tt_count = 0;
-    } else if (s->tt_cap < room && tt_resize(s, room) < 0) {
-        return -1;
+        s->tt = tt, s->tt_cap = 4096, s->tt_count = 0;
     }
     size_t base = ngame_keys ? ngame_keys - 1 : 0;
     if (base + 256 > s->line_cap) {
