@@ -89,7 +89,9 @@ class BuiltinEngine(Engine):
       never fewer than 6 plies (the first 2 searched in full, the rest
       selectively: late quiet moves reduced, and cut where a search of half
       the depth shows them far better than needed). It answers no threat
-      at the horizon: the plies that saves go deeper.
+      at the horizon: the plies that saves go deeper. It keeps its
+      transposition table from one move to the next (see
+      :meth:`~draughts.engine.search.Searcher.renew`).
       Under a clock (``Limit(remaining=..., increment=...)``) it takes a
       share of the remaining time, and the 6 plies are no longer a minimum:
       on a slow machine or a short clock they can take longer than the
