@@ -79,8 +79,8 @@ fills: a bigger kept table grows (every entry placed again) or is cleared
 in the middle of a later search, which the search cannot interrupt. Over
 116 moves of two games at 0.2 s a move (C search, load average 6), no move
 took over 0.225 s with 150,000 (mean 0.206 s), as with a new table every
-move (0.231 s, mean 0.208 s); with 400,000, 7 moves took over 0.25 s, the
-longest 0.435 s. A table made at once big enough for 400,000 and as many
+move (the longest 0.231 s, mean 0.208 s); with 400,000, 7 moves took over
+0.25 s, the longest 0.435 s. A table made at once big enough for 400,000 and as many
 again did not overrun, but its 64 MB cost each node cache misses: 2.6
 times the time a node of a small table."""
 THREAT_EXTENSIONS = 1
