@@ -12,6 +12,7 @@ must agree too.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -77,10 +78,36 @@ class PlayedGame:
     """``white``, ``black`` or None (a draw or no end), by our rules."""
 
 
-def run_match(arguments: Sequence[str], pdn_path: Path) -> int:
+# Runs ``python -m draughts`` with settings made first (the names and values
+# follow as a JSON object in argv[1]): an upper-case name is a constant of
+# draughts.engine.search, a lower-case one a field of the hard level.
+_WITH_SETTINGS = """
+import importlib, json, runpy, sys
+import attrs
+search = importlib.import_module("draughts.engine.search")
+builtin = importlib.import_module("draughts.engine.builtin")
+for name, value in json.loads(sys.argv.pop(1)).items():
+    if name.isupper():
+        setattr(search, name, value)
+    else:
+        builtin._LEVELS["hard"] = attrs.evolve(builtin._LEVELS["hard"], **{name: value})
+runpy.run_module("draughts", run_name="__main__", alter_sys=True)
+"""
+
+
+def run_match(
+    arguments: Sequence[str], pdn_path: Path, settings: dict[str, int] | None = None
+) -> int:
     """``python -m draughts match ARGUMENTS --pdn PDN_PATH``, its output
-    shown as it comes; returns its exit status."""
-    command = [sys.executable, "-m", "draughts", "match", *arguments, "--pdn", str(pdn_path)]
+    shown as it comes; returns its exit status. ``settings`` are made in
+    that process before the match (search experiments, reaching every
+    built-in engine of the match): an upper-case name is a constant of
+    :mod:`draughts.engine.search`, a lower-case one a field of the hard
+    level (``threats``, ``full_width``, ...)."""
+    start = [sys.executable, "-m", "draughts"]
+    if settings:
+        start = [sys.executable, "-c", _WITH_SETTINGS, json.dumps(settings)]
+    command = [*start, "match", *arguments, "--pdn", str(pdn_path)]
     print("$", " ".join(command), flush=True)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(command, env=env, check=False).returncode

@@ -21,7 +21,11 @@ ballots with both colours. Then each game is replayed by our rules and
 every position given to ``test/movegen``: it must list the same moves as
 ours (as many from each origin to each destination: its output names the
 landing squares, not the captured ones) and the move played must be one of
-them. Exits with status 1 if a game disagrees. Last, what Moby Dam's
+them. Exits with status 1 if a game disagrees. ``--set NAME=VALUE``
+(repeatable) sets a constant of ``draughts.engine.search`` (upper case) or
+a field of the hard level (lower case) in our match process first, to play
+a search experiment against Moby Dam, e.g. ``--set LATE_PV=0`` or
+``--set threats=1``. Last, what Moby Dam's
 engine log (``engine.log`` in its folder, where it sends its standard
 output once it serves DXP) says of its searches: how many, the depth each
 reached on average (its last iteration, complete or not) and the nodes each
@@ -156,6 +160,13 @@ def main() -> int:
     parser.add_argument("--openings", type=Path, default=OPENINGS)
     parser.add_argument("--pdn", type=Path, help="keep the games here (default: a temporary file)")
     parser.add_argument("--check-only", action="store_true", help="only cross-check --pdn")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a constant of draughts.engine.search (upper case) or a field of the hard level",
+    )
     args = parser.parse_args()
     engine, movegen = args.mobydam / "main" / "mobydam", args.mobydam / "test" / "movegen"
     for program in (engine, movegen):
@@ -177,6 +188,7 @@ def main() -> int:
                     "--event", "draughts v Moby Dam",
                 ],
                 pdn_path,
+                {name: int(value) for name, _, value in (s.partition("=") for s in args.set)},
             )  # fmt: skip
         finally:
             stop_follower(follower)

@@ -50,7 +50,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument(
-        "--set", action="append", default=[], help="NAME=VALUE, a constant of the search module"
+        "--set",
+        action="append",
+        default=[],
+        help="NAME=VALUE[,NAME=VALUE...]: constants of the search module, set together",
     )
     args = parser.parse_args()
     data = json.loads((HERE / "positions.json").read_text())
@@ -59,8 +62,8 @@ def main() -> None:
     print(f"{len(fens)} positions, depth {args.depth}, backend {draughts.BACKEND}")
     print(f"as it is: {sum(n for n, _ in base):,} nodes")
     for text in args.set:
-        name, _, value = text.partition("=")
-        other = run(fens, args.depth, {name: int(value)})
+        pairs = (item.partition("=") for item in text.split(","))
+        other = run(fens, args.depth, {name: int(value) for name, _, value in pairs})
         ratio = statistics.median(o[0] / b[0] for o, b in zip(other, base, strict=True))
         moved = sum(o[1] != b[1] for o, b in zip(other, base, strict=True))
         total = sum(n for n, _ in other)

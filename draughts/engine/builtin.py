@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import Literal
@@ -24,7 +25,7 @@ from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, req
 from draughts.engine.book import Book
 from draughts.engine.draw_table import _draw_table
 from draughts.engine.egtb import Bitbases, Probe, Wdl, load_shared
-from draughts.engine.search import Position, Searcher
+from draughts.engine.search import Position, Searcher, StopSignal
 from draughts.move import Move
 from draughts.outcome import Goal
 from draughts.piece import KING
@@ -43,6 +44,7 @@ class _LevelSettings:
     time: float | None  # default seconds when the limit gives nothing
     mistake: float  # probability of playing another move than the best
     threats: int  # threatened quiet positions a line answers in quiescence
+    keep: bool = False  # the search's table kept from one move to the next
 
 
 _LEVELS: dict[str, _LevelSettings] = {
@@ -51,7 +53,9 @@ _LEVELS: dict[str, _LevelSettings] = {
     # hard reduces from ply 3 on, as selective as Moby Dam's search, and
     # answers no threat in quiescence (it looks deeper instead): see
     # docs/engine_strength.rst for the matches that chose both.
-    "hard": _LevelSettings(depth=64, min_depth=6, full_width=2, time=1.0, mistake=0.0, threats=0),
+    "hard": _LevelSettings(
+        depth=64, min_depth=6, full_width=2, time=1.0, mistake=0.0, threats=0, keep=True
+    ),
 }
 
 
@@ -85,7 +89,9 @@ class BuiltinEngine(Engine):
       never fewer than 6 plies (the first 2 searched in full, the rest
       selectively: late quiet moves reduced, and cut where a search of half
       the depth shows them far better than needed). It answers no threat
-      at the horizon: the plies that saves go deeper.
+      at the horizon: the plies that saves go deeper. It keeps its
+      transposition table from one move to the next (see
+      :meth:`~draughts.engine.search.Searcher.renew`).
       Under a clock (``Limit(remaining=..., increment=...)``) it takes a
       share of the remaining time, and the 6 plies are no longer a minimum:
       on a slow machine or a short clock they can take longer than the
@@ -159,6 +165,11 @@ class BuiltinEngine(Engine):
         """The opening book :meth:`play` plays from, if any."""
         self._egtb = egtb
         self._bitbases: dict[Variant, Bitbases | None] = {}
+        # The last search per variant, whose table the next one starts
+        # from (the level's keep), and a lock so that two threads playing
+        # with one engine at once do not share it (the second makes its own).
+        self._kept: dict[Variant, Searcher] = {}
+        self._kept_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -211,20 +222,57 @@ class BuiltinEngine(Engine):
         settings = self._settings
         if limit is None or limit == Limit():
             limit = Limit(time=settings.time, depth=None if settings.time else settings.depth)
-        ctx = context(board.variant)
-        t = ctx.core
-        pos = _search.raw_position(board, t)
         start = time.monotonic()
         seconds = _budget(limit, board.legal_moves.count())
         game_keys = _reversible_keys(board)
-        searcher = _search.searcher(
-            t,
-            ctx.keys,
-            deadline=None if seconds is None else start + seconds,
-            max_nodes=limit.nodes,
-            game_keys=game_keys,
-        )
+        deadline = None if seconds is None else start + seconds
         bases = self._bitbases_of(board.variant)
+        held = settings.keep and bases is None and self._kept_lock.acquire(blocking=False)
+        try:
+            searcher = self._searcher(board, held, deadline, limit.nodes, game_keys)
+            return self._run(searcher, board, limit, bases, seconds, start, game_keys, info, stop)
+        finally:
+            if held:
+                self._kept_lock.release()
+
+    def _searcher(
+        self,
+        board: Board,
+        keep: bool,
+        deadline: float | None,
+        max_nodes: int | None,
+        game_keys: list[int],
+    ) -> Searcher:
+        """A search for ``board``: with ``keep``, the last one for its
+        variant renewed (so its table is kept), else a new one."""
+        searcher = self._kept.get(board.variant) if keep else None
+        if searcher is not None:
+            searcher.renew(deadline=deadline, max_nodes=max_nodes, game_keys=game_keys)
+            return searcher
+        ctx = context(board.variant)
+        searcher = _search.searcher(
+            ctx.core, ctx.keys, deadline=deadline, max_nodes=max_nodes, game_keys=game_keys
+        )
+        if keep:
+            self._kept = {board.variant: searcher}
+        return searcher
+
+    def _run(
+        self,
+        searcher: Searcher,
+        board: Board,
+        limit: Limit,
+        bases: Bitbases | None,
+        seconds: float | None,
+        start: float,
+        game_keys: list[int],
+        info: Callable[[Analysis], None] | None,
+        stop: StopSignal | None,
+    ) -> tuple[Analysis, list[Move]]:
+        """:meth:`_search` with its searcher made."""
+        settings = self._settings
+        t = searcher.t
+        pos = _search.raw_position(board, t)
         if bases is not None:
             searcher = self._with_bitbases(searcher, bases, pos)
         if self._table_entries is not None:

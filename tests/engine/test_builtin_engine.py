@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 
 import attrs
 import pytest
@@ -290,3 +291,40 @@ def test_game_over_is_a_value_error() -> None:
     board = draughts.Board("W:W29:B22,25", variant="english")
     with pytest.raises(ValueError, match="white has no legal move"):
         builtin().play(board)
+
+
+def test_hard_keeps_its_table_from_move_to_move() -> None:
+    # The hard level renews one search per variant from move to move: the
+    # position after its own move and the reply the search expected starts
+    # from a table that already knows it, so a fixed depth takes fewer
+    # nodes than for an engine that never saw the game.
+    board = draughts.Board()
+    engine = builtin("hard")
+    played = engine.play(board, Limit(depth=9))
+    assert played.ponder is not None
+    board.push(played.move)
+    board.push(played.ponder)
+    again = engine.analyse(board, Limit(depth=8))
+    fresh = builtin("hard").analyse(board, Limit(depth=8))
+    assert again.nodes < fresh.nodes, (again.nodes, fresh.nodes)
+    # The easy and medium levels search each move afresh.
+    medium = builtin("medium")
+    assert medium.analyse(board).nodes == medium.analyse(board).nodes
+
+
+def test_two_threads_may_play_with_one_hard_engine() -> None:
+    # The kept search is not shared: a thread that finds it in use makes
+    # its own, and both play a legal move of their own board.
+    engine = builtin("hard")
+    boards = [draughts.Board(), draughts.Board(variant="english")] * 2
+    moves: dict[int, draughts.Move] = {}
+
+    def play(i: int) -> None:
+        moves[i] = engine.play(boards[i], Limit(depth=7)).move
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(len(boards))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(moves[i] in board.legal_moves for i, board in enumerate(boards))

@@ -52,6 +52,7 @@ def test_a_method_with_other_parameters_breaks_it() -> None:
     assert contract.protocol_violations(Search(), _native.CompiledSearch) == [
         "run: parameter 1 is 'pos' (positional or keyword) where the contract has"
         " 'pos' (positional-only)",
+        "renew: missing",
         "bitbases: missing",
         "stop: missing",
     ]

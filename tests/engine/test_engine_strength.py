@@ -167,6 +167,32 @@ def test_selectivity_only_past_the_full_width(
     assert counted[True, depth] == counted[False, depth]
 
 
+@pytest.mark.parametrize("settings", [{"LATE_PV": 0}, {"LATE_DEPTH": 4}, {"LATE_SACRIFICE": 1}])
+def test_fewer_late_move_reductions_only_past_the_full_width(
+    settings: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each setting reduces fewer moves than hard does (in open windows too,
+    # from depth 3, sacrifices too): more nodes past the full width, and
+    # the same tree where every ply is searched in full.
+    board = draughts.Board(
+        "W:W27,28,30,32,33,34,35,37,38,39,40,42,43,44,47:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,23"
+    )
+    t = context(board.variant).core
+    keys = context(board.variant).keys
+    pos = raw_position(board, t)
+    counted = {}
+    for changed in (False, True):
+        if changed:
+            for name, value in settings.items():
+                monkeypatch.setattr(_search, name, value)
+        for full_width in (1, 7):
+            searcher = _search.searcher(t, keys)
+            result = searcher.iterate(pos, 7, full_width=full_width)
+            counted[changed, full_width] = (searcher.nodes, result)
+    assert counted[True, 1][0] > counted[False, 1][0]
+    assert counted[True, 7] == counted[False, 7]
+
+
 def test_the_no_progress_rule_is_a_draw_inside_the_search() -> None:
     # International: 25 moves each (50 plies) of kings without a capture or
     # man move draw. At 50 reversible plies even three kings against one

@@ -407,7 +407,7 @@ def test_bad_input_is_refused() -> None:
     _, subject = _searchers(board)
     pos = raw_position(board, subject.t)
     key = subject.key_of(pos)
-    limits = (True, 0, 1, 0, None, None, 1000, 90, 6)
+    limits = (True, 0, 1, 0, None, None, 1000, 90, 6, 3, 1, 0)
     compiled = subject.compiled
     with pytest.raises(ValueError, match="share a square"):
         compiled.run((0, pos[1], pos[1], 0, 0), key, 2, -10, 10, 0, 0, None, limits)
@@ -441,3 +441,75 @@ def test_boards_the_native_core_does_not_hold_use_the_python_search() -> None:
     assert type(_search.searcher(small, zobrist.Keys(len(small.square_of_index)))) is (
         _search.Searcher
     )
+
+
+@pytest.mark.parametrize("kept", [_search.KEPT_ENTRIES, 300])
+@pytest.mark.parametrize("variant", ["international", "english", "frisian"])
+def test_a_renewed_search_keeps_its_table_alike(
+    variant: str, kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A game's moves searched one after another by one searcher each,
+    # renewed between moves (table kept, or dropped when it holds more
+    # than KEPT_ENTRIES positions; history halved, killers and line new):
+    # both agree move after move, a repetition of the game included.
+    monkeypatch.setattr(_search, "KEPT_ENTRIES", kept)
+    dropped = 0
+    rng = random.Random(variant)
+    board = draughts.Board(variant=variant)
+    oracle, subject = _searchers(board)
+    for move_number in range(12):
+        if not board.legal_moves:
+            break
+        if move_number:
+            game_keys = _reversible_keys(board)
+            full = len(oracle.tt) > kept
+            oracle.renew(game_keys=game_keys)
+            subject.renew(game_keys=game_keys)
+            assert (oracle.tt == {}) == full
+            dropped += full
+        pos = raw_position(board, oracle.t)
+        reversible = len(_reversible_keys(board)) - 1
+        expected = oracle.iterate(pos, 5, reversible=reversible, full_width=2)
+        got = subject.iterate(pos, 5, reversible=reversible, full_width=2)
+        assert (got, subject.nodes) == (expected, oracle.nodes), (board.fen(), move_number)
+        board.push(rng.choice(list(board.legal_moves)))
+    assert oracle.tt and oracle.history
+    assert (dropped > 0) == (kept == 300)
+
+
+def test_a_kept_table_saves_the_next_move_most_of_its_search() -> None:
+    # After a search to depth 8, the position two plies down its principal
+    # variation is searched to depth 7 with less than half the nodes by the
+    # renewed searcher than by a new one.
+    board = draughts.Board()
+    subject = _searchers(board)[1]
+    pos = raw_position(board, subject.t)
+    _depth, _score, pv = subject.iterate(pos, 8, full_width=2)
+    for move in pv[:2]:
+        board.push(subject.t.moves.move(move))
+    fresh = _searchers(board)[1]
+    subject.renew(game_keys=_reversible_keys(board))
+    pos = raw_position(board, subject.t)
+    kept_result = subject.iterate(pos, 7, full_width=2)
+    fresh_result = fresh.iterate(pos, 7, full_width=2)
+    assert subject.nodes < fresh.nodes / 2, (subject.nodes, fresh.nodes)
+    assert kept_result[2][0] in _search.legal(subject.t, pos)
+    assert fresh_result[0] == kept_result[0] == 7
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"LATE_PV": 0}, {"LATE_DEPTH": 4}, {"LATE_SACRIFICE": 1}, {"LATE_PV": 0, "LATE_SACRIFICE": 1}],
+)
+@pytest.mark.parametrize("variant", ["international", "english", "russian"])
+def test_late_move_settings_search_alike(
+    variant: str, settings: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The late move reductions' settings reach C: with each, both searches
+    # still visit the same nodes (reductions from ply 1 on, so they act).
+    for name, value in settings.items():
+        monkeypatch.setattr(_search, name, value)
+    for seed in range(2):
+        board = _playout(variant, seed, 30)
+        if board is not None:
+            _compare(board, 6)

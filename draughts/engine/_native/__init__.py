@@ -30,9 +30,9 @@ from draughts import _core
 from draughts._core.raw import RawMove
 
 Pos = tuple[int, int, int, int, int]
-Limits = tuple[bool, int, int, int, int | None, float | None, int, int, int]
+Limits = tuple[bool, int, int, int, int | None, float | None, int, int, int, int, int, int]
 """``(enforce, reductions, threat_extensions, nodes, max_nodes, deadline,
-table_entries, probcut, late_deep)``."""
+table_entries, probcut, late_deep, late_depth, late_pv, late_sacrifice)``."""
 
 
 class CompiledSearch(Protocol):
@@ -58,6 +58,11 @@ class CompiledSearch(Protocol):
         out), the node count after the search, and the best root move found
         once it beat the first one. ``root`` lists the indices of the moves
         allowed at ply 0 among the legal ones (None: all of them)."""
+
+    def renew(self, game_keys: list[int], kept: int, /) -> None:
+        """Ready for a search from the game's next position, keeping the
+        table if it holds at most ``kept`` positions
+        (:meth:`draughts.engine.search.Searcher.renew`)."""
 
     def table_move(self, pos: Pos, key: int, /) -> RawMove | None:
         """The transposition table's move for ``pos`` if it is legal there."""

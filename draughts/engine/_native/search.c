@@ -206,6 +206,29 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     return 0;
 }
 
+int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys, size_t kept) {
+    if (s->tt_count > kept) { /* a new small table: freeing a big one is cheap, clearing it is not */
+        Entry *tt = calloc(4096, sizeof *tt);
+        if (tt == NULL) return -1;
+        free(s->tt);
+        s->tt = tt, s->tt_cap = 4096, s->tt_count = 0;
+    }
+    size_t base = ngame_keys ? ngame_keys - 1 : 0;
+    if (base + 256 > s->line_cap) {
+        uint64_t *line = realloc(s->line, (base + 256) * sizeof *line);
+        if (line == NULL) return -1;
+        memset(line + s->line_cap, 0, (base + 256 - s->line_cap) * sizeof *line);
+        s->line = line, s->line_cap = base + 256;
+    }
+    if (base) memcpy(s->line, game_keys, base * sizeof *s->line);
+    s->base = base;
+    memset(s->killers, 0, s->nkillers * sizeof *s->killers);
+    long long *history = &s->history[0][0][0];
+    for (size_t i = 0; i < sizeof s->history / sizeof *history; i++) history[i] /= 2;
+    s->interrupt = 0;
+    return 0;
+}
+
 void search_free(Search *s) {
     free(s->tt);
     free(s->line);
@@ -500,6 +523,14 @@ static int table_cut(const Entry *e, int depth, int alpha, int beta, int ply, in
     return score;
 }
 
+/* Whether the side to move in child has a capture (the move that made it
+ * offered one); on running out of memory, 1 with s->failed set. */
+static int offers_capture(Search *s, const Pos *child) {
+    capture_routes(s->r, child->color, child, &s->scratch);
+    if (s->scratch.failed) return s->failed = 1;
+    return s->scratch.len != 0;
+}
+
 /* The loop over the moves of Searcher.search; returns best, sets *best_at. */
 static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
                      int ply, int reversible, int *best_at) {
@@ -524,7 +555,9 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         int r = s->late_deep > 0 && (int)i >= s->late_deep && s->reductions >= 2 ? 2 : 1;
         if (i == 0) {
             score = -search(s, &child, child_key, next_depth, -beta, -alpha, ply + 1, after);
-        } else if (i >= LATE && depth >= 3 && s->reductions && !capture && !crowned &&
+        } else if (i >= LATE && depth >= s->late_depth && s->reductions &&
+                   (s->late_pv || beta - alpha == 1) && !capture && !crowned &&
+                   !(s->late_sacrifice && offers_capture(s, &child)) &&
                    ((score = reduced(s, &child, child_key, next_depth, alpha, ply, after, r)) <=
                         alpha ||
                     s->stopped || s->failed)) {

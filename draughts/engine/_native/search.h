@@ -108,6 +108,8 @@ typedef struct {
     int enforce, reductions, threat_extensions;
     int probcut, probcut_pieces; /* Searcher.probcut and .probcut_pieces */
     int late_deep;               /* Searcher.late_deep */
+    int late_depth, late_pv;     /* Searcher.late_depth and .late_pv */
+    int late_sacrifice;          /* Searcher.late_sacrifice */
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
     /* Searcher.stop: set by another thread (Search.stop, holding the GIL
@@ -126,6 +128,11 @@ typedef struct {
 int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *game_keys,
                 size_t ngame_keys);
 void search_free(Search *s);
+/* Searcher.renew: ready for a search from the game's next position (its
+ * keys since the last man move or capture, as search_init takes them),
+ * keeping the transposition table if it holds at most kept positions; 0,
+ * or -1 out of memory. */
+int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys, size_t kept);
 /* The negamax score of pos (key) at depth, as Searcher.search; s->stopped
  * is set (and the score meaningless) when a limit ran out, s->failed when
  * memory did. */

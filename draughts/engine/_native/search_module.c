@@ -210,6 +210,26 @@ static int get_int(PyObject *value, long low, long high, long *out, const char *
     return 0;
 }
 
+/* The keys of a game_keys sequence in *values (PyMem_RawFree them), or -1
+ * with an exception set. */
+static int get_game_keys(PyObject *game_keys, uint64_t **values, Py_ssize_t *nkeys) {
+    PyObject *keys = PySequence_Fast(game_keys, "game_keys must be a sequence of keys");
+    if (keys == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(keys);
+    uint64_t *out = PyMem_RawCalloc((size_t)n + 1, sizeof *out);
+    for (Py_ssize_t i = 0; out != NULL && i < n && !PyErr_Occurred(); i++)
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(keys, i));
+    Py_DECREF(keys);
+    if (out == NULL || PyErr_Occurred()) {
+        PyMem_RawFree(out);
+        if (out == NULL) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "game_keys must be ints from 0 to 2**64 - 1");
+        return -1;
+    }
+    *values = out, *nkeys = n;
+    return 0;
+}
+
 /* Search(core, evaluation, no_progress, endings, sign, breakthrough, game_keys) */
 static int search_object_init(SearchObject *o, PyObject *args, PyObject *kwargs) {
     PyObject *core, *evaluation, *no_progress, *endings, *sign, *game_keys;
@@ -231,19 +251,9 @@ static int search_object_init(SearchObject *o, PyObject *args, PyObject *kwargs)
     }
     o->core = (CoreObject *)Py_NewRef(core);
     if (load_evaluation(o, evaluation) < 0) return -1;
-    PyObject *keys = PySequence_Fast(game_keys, "game_keys must be a sequence of keys");
-    if (keys == NULL) return -1;
-    Py_ssize_t nkeys = PySequence_Fast_GET_SIZE(keys);
-    uint64_t *values = PyMem_RawCalloc((size_t)nkeys + 1, sizeof *values);
-    for (Py_ssize_t i = 0; values != NULL && i < nkeys && !PyErr_Occurred(); i++)
-        values[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(keys, i));
-    Py_DECREF(keys);
-    if (values == NULL || PyErr_Occurred()) {
-        PyMem_RawFree(values);
-        if (values == NULL) PyErr_NoMemory();
-        else PyErr_SetString(PyExc_ValueError, "game_keys must be ints from 0 to 2**64 - 1");
-        return -1;
-    }
+    uint64_t *values;
+    Py_ssize_t nkeys;
+    if (get_game_keys(game_keys, &values, &nkeys) < 0) return -1;
     int failed = search_init(&o->search, &o->core->rules, &o->evaluation, values, (size_t)nkeys);
     PyMem_RawFree(values);
     if (failed < 0) return PyErr_NoMemory(), -1;
@@ -355,16 +365,26 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
 
 /* The limits and counters of one call: (enforce, reductions,
  * threat_extensions, nodes, max_nodes, deadline, table_entries, probcut,
- * late_deep). */
+ * late_deep, late_depth, late_pv, late_sacrifice). */
 static int get_limits(Search *s, PyObject *limits) {
     PyObject *enforce, *nodes, *max_nodes, *deadline;
-    long reductions, threats, entries, margin, late_deep;
+    long reductions, threats, entries, margin, late_deep, late_depth, late_pv, sacrifice;
     if (!PyArg_ParseTuple(limits,
-                          "OllOOOlll;limits: (enforce, reductions, threat_extensions, nodes, "
-                          "max_nodes, deadline, table_entries, probcut, late_deep)",
+                          "OllOOOllllll;limits: (enforce, reductions, threat_extensions, nodes, "
+                          "max_nodes, deadline, table_entries, probcut, late_deep, late_depth, "
+                          "late_pv, late_sacrifice)",
                           &enforce, &reductions, &threats, &nodes, &max_nodes, &deadline,
-                          &entries, &margin, &late_deep))
+                          &entries, &margin, &late_deep, &late_depth, &late_pv, &sacrifice))
         return -1;
+    if (late_depth < 0 || late_depth > 100000 || late_pv < 0 || late_pv > 1 || sacrifice < 0 ||
+        sacrifice > 1) {
+        PyErr_Format(PyExc_ValueError,
+                     "late_depth must be from 0 to 100000, late_pv and late_sacrifice 0 or 1, "
+                     "not %ld, %ld and %ld",
+                     late_depth, late_pv, sacrifice);
+        return -1;
+    }
+    s->late_depth = (int)late_depth, s->late_pv = (int)late_pv, s->late_sacrifice = (int)sacrifice;
     if (margin < 0 || margin > 100000 || late_deep < 0 || late_deep > 100000) {
         PyErr_Format(PyExc_ValueError,
                      "probcut and late_deep must be from 0 to 100000, not %ld and %ld", margin,
@@ -554,6 +574,22 @@ static PyObject *search_object_bitbases(SearchObject *o, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* renew(game_keys, kept): Searcher.renew's part in C. */
+static PyObject *search_object_renew(SearchObject *o, PyObject *args) {
+    PyObject *game_keys, *kept_value;
+    long kept;
+    uint64_t *values;
+    Py_ssize_t nkeys;
+    if (check_ready(o) < 0 || !PyArg_ParseTuple(args, "OO", &game_keys, &kept_value) ||
+        get_int(kept_value, 0, 100000000, &kept, "kept") < 0 ||
+        get_game_keys(game_keys, &values, &nkeys) < 0)
+        return NULL;
+    int failed = search_renew(&o->search, values, (size_t)nkeys, (size_t)kept);
+    PyMem_RawFree(values);
+    if (failed < 0) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 /* Callable from another thread while run() works without the GIL: it only
  * sets the flag the search reads (so it skips check_ready's busy test). */
 static PyObject *search_object_stop(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
@@ -571,6 +607,10 @@ static PyMethodDef search_methods[] = {
      "run($self, pos, key, depth, alpha, beta, ply, reversible, root, limits, /)\n--\n\n"
      "(score or None if a limit ran out, nodes, partial): one Searcher.search call, without "
      "the GIL."},
+    {"renew", (PyCFunction)search_object_renew, METH_VARARGS,
+     "renew($self, game_keys, kept, /)\n--\n\n"
+     "Ready for a search from the game's next position, keeping the table, as "
+     "Searcher.renew."},
     {"bitbases", (PyCFunction)search_object_bitbases, METH_VARARGS,
      "bitbases($self, pieces, squares, tables, /)\n--\n\n"
      "Probe these endgame bitbases (draughts.engine.egtb.Probe) below the root; pieces 0: "
