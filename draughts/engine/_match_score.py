@@ -142,6 +142,8 @@ class MatchScore:
         ' > +183 at 95 % (all 10 games won)'
         >>> MatchScore("a", "b", wins=9, draws=1)._elo_text()
         ': +512, > +311 at 95 %'
+        >>> MatchScore("a", "b", wins=1, losses=1)._elo_text()
+        ': +0, unbounded either way at 95 % (too few games)'
         """
         n = self.games
         if n == 0:
@@ -160,6 +162,8 @@ class MatchScore:
             return f": {elo:+.0f} +/- {margin:.0f} (95 %)"
         # The interval reaches 0 % or 100 %: only its other end is a bound.
         low, high = _score_interval(self.wins, self.draws, self.losses, 0.95)
+        if low <= 0 and high >= 1:
+            return f": {elo:+.0f}, unbounded either way at 95 % (too few games)"
         if high >= 1:
             return f": {elo:+.0f}, > {elo_difference(low):+.0f} at 95 %"
         return f": {elo:+.0f}, < {elo_difference(high):+.0f} at 95 %"
