@@ -137,9 +137,9 @@ class Evaluator:
         if patterns is None:
             # Weights being tuned are the hand-written features alone.
             patterns = weights is None
-        self.patterns: Patterns | None = (
-            patterns if isinstance(patterns, Patterns) else patterns_for(t) if patterns else None
-        )
+        chosen = patterns if isinstance(patterns, Patterns) else patterns_for(t) if patterns else None
+        # Tables all zero add nothing: none to sum (the native search needs one window at least).
+        self.patterns: Patterns | None = chosen if chosen and chosen.active else None
         stride, width, height, board = t.stride, t.width, t.height, t.board_mask
 
         def rows(selected: range) -> int:

@@ -133,6 +133,10 @@ class Patterns:
                 f"windows of {CONFIGURATIONS} weights"
             )
         self.weights = weights
+        # The windows whose table is not all zero: a set fitted with fewer
+        # windows leaves the others' tables zero, and neither search pays
+        # for them.
+        self.active = tuple(w for w, table in enumerate(weights) if any(table))
         width = t.width
         self._full = (1 << width) - 1
         self._per_row = (width - COLUMNS) // 2 + 1
@@ -184,20 +188,16 @@ class Patterns:
 
     def white(self, white_men: int, black_men: int) -> int:
         """The pattern score of the men, White's point of view."""
-        return sum(
-            table[number]
-            for table, number in zip(
-                self.weights, self.configurations(white_men, black_men), strict=True
-            )
-        )
+        numbers = self.configurations(white_men, black_men)
+        return sum(self.weights[w][numbers[w]] for w in self.active)
 
     def data(self) -> tuple[tuple[tuple[int, ...], ...], bytes]:
-        """The windows and the weights (int32, native byte order, window by
-        window) as the native search loads them."""
+        """The active windows and their weights (int32, native byte order,
+        window by window) as the native search loads them."""
         flat = array.array("i")
-        for table in self.weights:
-            flat.extend(table)
-        return self.windows, flat.tobytes()
+        for w in self.active:
+            flat.extend(self.weights[w])
+        return tuple(self.windows[w] for w in self.active), flat.tobytes()
 
 
 def encode(tables: list[list[int]]) -> bytes:
