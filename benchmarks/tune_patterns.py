@@ -29,6 +29,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -60,11 +61,14 @@ def samples(
     max_games: int = 5000,
     full_width: int | None = None,
     every: int = 2,
+    extra: Sequence[Path] = (),
+    only_extra: bool = False,
 ) -> dict[str, np.ndarray]:
     """Configurations, hand-written score, White's result and game number per
     position; with ``depth``, also White's score of a search that deep
     (``deep``), for every game (those without a result too, whose result is
-    NaN), every ``every``-th position, until ``budget`` seconds are spent.
+    NaN), the corpus's games and those of ``extra`` files (or those alone,
+    ``only_extra``), every ``every``-th position, until ``budget`` seconds are spent.
     ``full_width`` plies of those searches are full width, the rest
     selective as the engine's hard level searches (None: all of them).
     Each position also keeps both sides' feature counts (``features``:
@@ -88,48 +92,48 @@ def samples(
     # so entries of other positions are only hints, and a table cleared per
     # position cost about a third of the time at depth 8.
     search = searcher(t, keys)
-    for pattern in SOURCES[name]:
-        for path in sorted(CORPUS.glob(pattern)):
-            with pdn.open_pdn(path) as handle:
-                while (game := pdn.read_game(handle, variant=variant)) is not None:
-                    # White's points: the first number is the first player's
-                    # (Black's in English; read as White's, the hand-written
-                    # score and the result correlate at -0.21 over 2,000 OCA
-                    # games, read as Black's at +0.21).
-                    points = pdn.result_points(game.headers.get("Result", "*"), variant)
-                    result = float("nan") if points in (None, (0.0, 0.0)) else points[0]
-                    if (np.isnan(result) and not depth) or game.errors:
-                        continue
-                    if (depth and time.perf_counter() > stop) or count >= max_games:
+    files = [path for pattern in SOURCES[name] for path in sorted(CORPUS.glob(pattern))]
+    for path in [*files, *extra] if not only_extra else extra:
+        with pdn.open_pdn(path) as handle:
+            while (game := pdn.read_game(handle, variant=variant)) is not None:
+                # White's points: the first number is the first player's
+                # (Black's in English; read as White's, the hand-written
+                # score and the result correlate at -0.21 over 2,000 OCA
+                # games, read as Black's at +0.21).
+                points = pdn.result_points(game.headers.get("Result", "*"), variant)
+                result = float("nan") if points in (None, (0.0, 0.0)) else points[0]
+                if (np.isnan(result) and not depth) or game.errors:
+                    continue
+                if (depth and time.perf_counter() > stop) or count >= max_games:
+                    break
+                board = game.board()
+                for ply, move in enumerate(game.mainline_moves()):
+                    quiet = ply >= 4 and not board.has_captures() and board.legal_moves
+                    if quiet and (not depth or ply % every == 0):
+                        pos = raw_position(board, t)
+                        _turn, m0, m1, k0, k1 = pos
+                        if depth:
+                            _d, score, _pv = search.iterate(
+                                pos,
+                                depth,
+                                depth if full_width is None else 1,
+                                full_width=full_width,
+                            )
+                            if abs(score) >= 5000:  # a win or loss found: no score to learn
+                                continue
+                            deep.append(score if pos[0] == 0 else -score)
+                        configs.append(zero.configurations(m0, m1))
+                        scores.append(base.score(0, m0, m1, k0, k1))
+                        white = base.features(0, m0, k0, m1 | k1, k1)
+                        black = base.features(1, m1, k1, m0 | k0, k0)
+                        features.append([a - b for a, b in zip(white, black, strict=True)])
+                        men.append((m0 | m1).bit_count())
+                        results.append(result)
+                        games.append(count)
+                    if move not in board.legal_moves:
                         break
-                    board = game.board()
-                    for ply, move in enumerate(game.mainline_moves()):
-                        quiet = ply >= 4 and not board.has_captures() and board.legal_moves
-                        if quiet and (not depth or ply % every == 0):
-                            pos = raw_position(board, t)
-                            _turn, m0, m1, k0, k1 = pos
-                            if depth:
-                                _d, score, _pv = search.iterate(
-                                    pos,
-                                    depth,
-                                    depth if full_width is None else 1,
-                                    full_width=full_width,
-                                )
-                                if abs(score) >= 5000:  # a win or loss found: no score to learn
-                                    continue
-                                deep.append(score if pos[0] == 0 else -score)
-                            configs.append(zero.configurations(m0, m1))
-                            scores.append(base.score(0, m0, m1, k0, k1))
-                            white = base.features(0, m0, k0, m1 | k1, k1)
-                            black = base.features(1, m1, k1, m0 | k0, k0)
-                            features.append([a - b for a, b in zip(white, black, strict=True)])
-                            men.append((m0 | m1).bit_count())
-                            results.append(result)
-                            games.append(count)
-                        if move not in board.legal_moves:
-                            break
-                        board.push(move)
-                    count += 1
+                    board.push(move)
+                count += 1
     print(f"{name}: {count} games, {len(results)} positions", file=sys.stderr)
     return {
         "deep": np.array(deep),
@@ -140,6 +144,16 @@ def samples(
         "features": np.array(features, dtype=float).reshape(-1, len(FEATURES)),
         "men": np.array(men, dtype=float),
     }
+
+
+def rescored(data: dict[str, np.ndarray], e: Evaluator) -> np.ndarray:
+    """The hand-written scores of kept positions with the evaluator's
+    weights as they are now (the features do not change with them), as the
+    engine rounds them (the draw rules' divisors of small endings aside)."""
+    start = e.men_at_start
+    share = np.minimum(data["men"], start)[:, None]
+    blended = np.array(e.opening) * share + np.array(e.endgame) * (start - share)
+    return np.trunc((blended * data["features"]).sum(axis=1) / start)
 
 
 def mirror_maps(name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -297,6 +311,9 @@ def main() -> None:
     )
     parser.add_argument("--every", type=int, default=2, help="search every N-th quiet position")
     parser.add_argument("--cache", type=Path, help="an .npz file keeping the searched positions")
+    parser.add_argument("--also", type=Path, nargs="*", default=[], help="more such files to fit")
+    parser.add_argument("--pdn", type=Path, nargs="*", default=[], help="more games to search")
+    parser.add_argument("--only-pdn", action="store_true", help="search those games alone")
     parser.add_argument(
         "--keep", type=int, help="then keep only the N windows whose weights vary most, refitted"
     )
@@ -319,9 +336,16 @@ def main() -> None:
                 args.budget,
                 full_width=args.full_width,
                 every=args.every,
+                extra=args.pdn,
+                only_extra=args.only_pdn,
             )
             if args.cache:
                 np.savez_compressed(args.cache, **data)
+        for path in args.also:
+            more = dict(np.load(path))
+            more["games"] = more["games"] + data["games"].max() + 1
+            data = {k: np.concatenate([data[k], more[k]]) for k in data}
+        data["scores"] = rescored(data, Evaluator(context(find_variant(args.variant)).core))
         data["results"] = 1 / (1 + np.exp(-scale * data["deep"]))
     else:
         del data["deep"]
