@@ -19,8 +19,21 @@ tables written are then fitted to all the games.
     python benchmarks/tune_patterns.py international \
         --out draughts/engine/patterns-international.bin.gz
 
+With ``--search-depth N`` the targets are instead the scores of N-ply
+searches (with the features alone) of every game's positions, results or
+not, ``--full-width 2`` making them as selective as ``hard``'s; ``--joint``
+fits the features' weights with the tables (a man fixed at 100), and
+prints them, and the features' weights fitted alone, for ``WEIGHTS`` in
+``draughts/engine/evaluation.py``; ``--keep N`` refits the N windows whose
+weights vary most; ``--pdn`` adds games to search (those lost to an
+opponent). Each row printed gives the held-out log-loss and the
+root-mean-square gap to the searches' scores (hundredths of a man)::
+
+    python benchmarks/tune_patterns.py international --search-depth 8 \
+        --full-width 2 --every 4 --budget 1300 --cache d8.npz --joint --keep 16
+
 Needs numpy (the ``ml`` extra) and the game corpus beside the repository
-(``../shared/data/pdn``).
+(``../shared/data/pdn``, or the folder ``DRAUGHTS_CORPUS`` names).
 """
 
 from __future__ import annotations
