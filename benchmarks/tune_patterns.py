@@ -53,7 +53,7 @@ sys.path.insert(0, str(HERE.parent))
 from draughts import pdn  # noqa: E402
 from draughts._context import context  # noqa: E402
 from draughts.engine import patterns as P  # noqa: E402
-from draughts.engine.evaluation import FEATURES, WEIGHTS, Evaluator  # noqa: E402
+from draughts.engine.evaluation import FEATURES, Evaluator  # noqa: E402
 from draughts.engine.search import raw_position, searcher  # noqa: E402
 from draughts.variant import find_variant  # noqa: E402
 
@@ -213,19 +213,21 @@ class Model:
     """A score: the hand-written one (or, ``joint``, the features with
     weights being fitted, a man fixed at 100, opening and endgame parts
     blended by the men on the board as the engine does) plus the tables of
-    the ``active`` windows (every window if None)."""
+    the ``active`` windows (every window if None). The features' weights
+    start from those of ``e``, the variant's evaluator."""
 
-    def __init__(self, windows: int, joint: bool = False, active: np.ndarray | None = None):
-        self.windows = windows
+    def __init__(self, e: Evaluator, joint: bool = False, active: np.ndarray | None = None) -> None:
+        self.windows = len(P.windows(e.t))
         self.joint = joint
-        self.table = np.zeros(windows * P.CONFIGURATIONS)
-        self.active = np.ones(windows, bool) if active is None else active
-        opening, endgame = WEIGHTS["large"]
-        self.theta = np.array(opening[1:] + endgame[1:], dtype=float)
+        self.men_at_start = float(e.men_at_start)
+        self.table = np.zeros(self.windows * P.CONFIGURATIONS)
+        self.active = np.ones(self.windows, bool) if active is None else active
+        self.theta = np.array(e.opening[1:] + e.endgame[1:], dtype=float)
 
     def design(self, data: dict[str, np.ndarray]) -> np.ndarray:
         """The joint fit's columns: each feature but the man, opening then endgame part."""
-        share = np.minimum(data["men"], 40.0)[:, None] / 40.0
+        start = self.men_at_start
+        share = np.minimum(data["men"], start)[:, None] / start
         f = data["features"][:, 1:]
         return np.hstack([share * f, (1 - share) * f])
 
@@ -371,22 +373,23 @@ def main() -> None:
         scale = fit_scale(train["scores"], train["results"])
     target = "searches' scores" if args.search_depth else "results"
     print(f"scale {scale:.5f}; held-out figures to the {target}: log-loss, rms gap")
-    shipped = Model(windows)
+    e = Evaluator(context(find_variant(args.variant)).core, patterns=False)
+    shipped = Model(e)
     t = context(find_variant(args.variant)).core
     shipped.table = np.array(P.learned(t).weights, dtype=float).ravel()  # type: ignore[union-attr]
-    rows = [("hand-written only", Model(windows)), ("shipped tables", shipped)]
+    rows = [("hand-written only", Model(e)), ("shipped tables", shipped)]
     best: tuple[float, float, Model | None] = (figures(rows[0][1], test, scale)[0], 0.0, None)
     for l2 in args.l2:
-        model = Model(windows, args.joint).fit(train, scale, l2, args.steps)
+        model = Model(e, args.joint).fit(train, scale, l2, args.steps)
         rows.append((f"tables, l2 {l2:g}" + (" with features" if args.joint else ""), model))
         best = min(best, (figures(model, test, scale)[0], l2, model), key=lambda b: b[:2])
     if args.joint:
         none = np.zeros(windows, bool)
-        rows.append(("features alone", Model(windows, True, none).fit(train, scale, 0, args.steps)))
+        rows.append(("features alone", Model(e, True, none).fit(train, scale, 0, args.steps)))
     active = None
     if args.keep and best[2] is not None:
         active = strongest_windows(best[2], train, args.keep, maps[0])
-        model = Model(windows, args.joint, active).fit(train, scale, best[1], args.steps)
+        model = Model(e, args.joint, active).fit(train, scale, best[1], args.steps)
         rows.append((f"{active.sum()} windows, l2 {best[1]:g}", model))
     for label, model in rows:
         loss, gap = figures(model, test, scale)
@@ -396,7 +399,7 @@ def main() -> None:
     print(f"best l2 {best[1]:g}; {time.perf_counter() - begin:.0f} s")
     if args.out and best[1]:
         every = augmented({k: v for k, v in data.items() if k != "games"}, maps)
-        final = Model(windows, args.joint, active).fit(every, scale, best[1], args.steps)
+        final = Model(e, args.joint, active).fit(every, scale, best[1], args.steps)
         tables = symmetric_ints(final.tables(), maps)
         args.out.write_bytes(P.encode(tables))
         nonzero = sum(w != 0 for table in tables for w in table)
