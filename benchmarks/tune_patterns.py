@@ -306,7 +306,7 @@ def symmetric_ints(table: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> li
     return np.clip(out, -32768, 32767).tolist()
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variant", choices=sorted(SOURCES))
     parser.add_argument("--steps", type=int, default=400)
@@ -335,33 +335,45 @@ def main() -> None:
     parser.add_argument(
         "--joint", action="store_true", help="fit the features' weights with the tables"
     )
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
+    """The searched positions (from ``--cache`` and ``--also`` or searched
+    now), scored with the weights in place, their targets the searches'
+    scores through ``scale``."""
+    if args.cache and args.cache.exists():
+        data = dict(np.load(args.cache))
+    else:
+        data = samples(
+            args.variant,
+            args.search_depth,
+            args.budget,
+            full_width=args.full_width,
+            every=args.every,
+            extra=args.pdn,
+            only_extra=args.only_pdn,
+        )
+        if args.cache:
+            np.savez_compressed(args.cache, **data)
+    for path in args.also:
+        more = dict(np.load(path))
+        more["games"] = more["games"] + data["games"].max() + 1
+        data = {k: np.concatenate([data[k], more[k]]) for k in data}
+    data["scores"] = rescored(data, Evaluator(context(find_variant(args.variant)).core))
+    data["results"] = 1 / (1 + np.exp(-scale * data["deep"]))
+    return data
+
+
+def main() -> None:
+    args = arguments()
     begin = time.perf_counter()
     data = samples(args.variant)
     if args.search_depth:
         # The scale that turns scores into expected results comes from the
         # games with a result; the searches then give the targets.
         scale = fit_scale(data["scores"], data["results"])
-        if args.cache and args.cache.exists():
-            data = dict(np.load(args.cache))
-        else:
-            data = samples(
-                args.variant,
-                args.search_depth,
-                args.budget,
-                full_width=args.full_width,
-                every=args.every,
-                extra=args.pdn,
-                only_extra=args.only_pdn,
-            )
-            if args.cache:
-                np.savez_compressed(args.cache, **data)
-        for path in args.also:
-            more = dict(np.load(path))
-            more["games"] = more["games"] + data["games"].max() + 1
-            data = {k: np.concatenate([data[k], more[k]]) for k in data}
-        data["scores"] = rescored(data, Evaluator(context(find_variant(args.variant)).core))
-        data["results"] = 1 / (1 + np.exp(-scale * data["deep"]))
+        data = searched(args, scale)
     else:
         del data["deep"]
     maps = mirror_maps(args.variant)
@@ -373,9 +385,9 @@ def main() -> None:
         scale = fit_scale(train["scores"], train["results"])
     target = "searches' scores" if args.search_depth else "results"
     print(f"scale {scale:.5f}; held-out figures to the {target}: log-loss, rms gap")
-    e = Evaluator(context(find_variant(args.variant)).core, patterns=False)
-    shipped = Model(e)
     t = context(find_variant(args.variant)).core
+    e = Evaluator(t, patterns=False)
+    shipped = Model(e)
     shipped.table = np.array(P.learned(t).weights, dtype=float).ravel()  # type: ignore[union-attr]
     rows = [("hand-written only", Model(e)), ("shipped tables", shipped)]
     best: tuple[float, float, Model | None] = (figures(rows[0][1], test, scale)[0], 0.0, None)
