@@ -87,6 +87,8 @@ def samples(
     Each position also keeps both sides' feature counts (``features``:
     White's minus Black's, :data:`FEATURES` order) and its men (``men``),
     for a joint fit of the features' weights."""
+    # One function over 80 lines: one pass reads each game once and fills
+    # seven lists together; split, the parts would pass them all around.
     variant = find_variant(name)
     t = context(variant).core
     base = Evaluator(t, patterns=False)
