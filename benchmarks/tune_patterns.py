@@ -19,8 +19,21 @@ tables written are then fitted to all the games.
     python benchmarks/tune_patterns.py international \
         --out draughts/engine/patterns-international.bin.gz
 
+With ``--search-depth N`` the targets are instead the scores of N-ply
+searches (with the features alone) of every game's positions, results or
+not, ``--full-width 2`` making them as selective as ``hard``'s; ``--joint``
+fits the features' weights with the tables (a man fixed at 100), and
+prints them, and the features' weights fitted alone, for ``WEIGHTS`` in
+``draughts/engine/evaluation.py``; ``--keep N`` refits the N windows whose
+weights vary most; ``--pdn`` adds games to search (those lost to an
+opponent). Each row printed gives the held-out log-loss and the
+root-mean-square gap to the searches' scores (hundredths of a man)::
+
+    python benchmarks/tune_patterns.py international --search-depth 8 \
+        --full-width 2 --every 4 --budget 1300 --cache d8.npz --joint --keep 16
+
 Needs numpy (the ``ml`` extra) and the game corpus beside the repository
-(``../shared/data/pdn``).
+(``../shared/data/pdn``, or the folder ``DRAUGHTS_CORPUS`` names).
 """
 
 from __future__ import annotations
@@ -29,6 +42,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -39,13 +53,14 @@ sys.path.insert(0, str(HERE.parent))
 from draughts import pdn  # noqa: E402
 from draughts._context import context  # noqa: E402
 from draughts.engine import patterns as P  # noqa: E402
-from draughts.engine.evaluation import Evaluator  # noqa: E402
+from draughts.engine.evaluation import FEATURES, Evaluator  # noqa: E402
 from draughts.engine.search import raw_position, searcher  # noqa: E402
 from draughts.variant import find_variant  # noqa: E402
 
 # The searches that label positions use the hand-written evaluation alone.
 os.environ["DRAUGHTS_PATTERNS"] = "0"
-CORPUS = HERE.parents[1] / "shared/data/pdn"
+# The corpus beside the repository, or where DRAUGHTS_CORPUS says.
+CORPUS = Path(os.environ.get("DRAUGHTS_CORPUS", HERE.parents[1] / "shared/data/pdn"))
 SOURCES = {
     "international": ["international/*.pdn", "international/*/*.pdn"],
     "english": ["english/*.pdn"],
@@ -53,12 +68,27 @@ SOURCES = {
 
 
 def samples(
-    name: str, depth: int = 0, budget: float = 0.0, max_games: int = 5000
+    name: str,
+    depth: int = 0,
+    budget: float = 0.0,
+    max_games: int = 5000,
+    full_width: int | None = None,
+    every: int = 2,
+    extra: Sequence[Path] = (),
+    only_extra: bool = False,
 ) -> dict[str, np.ndarray]:
     """Configurations, hand-written score, White's result and game number per
     position; with ``depth``, also White's score of a search that deep
     (``deep``), for every game (those without a result too, whose result is
-    NaN), every second position, until ``budget`` seconds are spent."""
+    NaN), the corpus's games and those of ``extra`` files (or those alone,
+    ``only_extra``), every ``every``-th position, until ``budget`` seconds are spent.
+    ``full_width`` plies of those searches are full width, the rest
+    selective as the engine's hard level searches (None: all of them).
+    Each position also keeps both sides' feature counts (``features``:
+    White's minus Black's, :data:`FEATURES` order) and its men (``men``),
+    for a joint fit of the features' weights."""
+    # One function over 80 lines: one pass reads each game once and fills
+    # seven lists together; split, the parts would pass them all around.
     variant = find_variant(name)
     t = context(variant).core
     base = Evaluator(t, patterns=False)
@@ -68,42 +98,57 @@ def samples(
     results: list[float] = []
     games: list[int] = []
     deep: list[float] = []
+    features: list[list[int]] = []
+    men: list[int] = []
     count = 0
     keys = context(variant).keys
     stop = time.perf_counter() + budget
-    for pattern in SOURCES[name]:
-        for path in sorted(CORPUS.glob(pattern)):
-            with pdn.open_pdn(path) as handle:
-                while (game := pdn.read_game(handle, variant=variant)) is not None:
-                    # White's points: the first number is the first player's
-                    # (Black's in English; read as White's, the hand-written
-                    # score and the result correlate at -0.21 over 2,000 OCA
-                    # games, read as Black's at +0.21).
-                    points = pdn.result_points(game.headers.get("Result", "*"), variant)
-                    result = float("nan") if points in (None, (0.0, 0.0)) else points[0]
-                    if (np.isnan(result) and not depth) or game.errors:
-                        continue
-                    if (depth and time.perf_counter() > stop) or count >= max_games:
+    # One searcher for every position: its table is keyed by the position,
+    # so entries of other positions are only hints, and a table cleared per
+    # position cost about a third of the time at depth 8.
+    search = searcher(t, keys)
+    files = [path for pattern in SOURCES[name] for path in sorted(CORPUS.glob(pattern))]
+    for path in [*files, *extra] if not only_extra else extra:
+        with pdn.open_pdn(path) as handle:
+            while (game := pdn.read_game(handle, variant=variant)) is not None:
+                # White's points: the first number is the first player's
+                # (Black's in English; read as White's, the hand-written
+                # score and the result correlate at -0.21 over 2,000 OCA
+                # games, read as Black's at +0.21).
+                points = pdn.result_points(game.headers.get("Result", "*"), variant)
+                result = float("nan") if points in (None, (0.0, 0.0)) else points[0]
+                if (np.isnan(result) and not depth) or game.errors:
+                    continue
+                if (depth and time.perf_counter() > stop) or count >= max_games:
+                    break
+                board = game.board()
+                for ply, move in enumerate(game.mainline_moves()):
+                    quiet = ply >= 4 and not board.has_captures() and board.legal_moves
+                    if quiet and (not depth or ply % every == 0):
+                        pos = raw_position(board, t)
+                        _turn, m0, m1, k0, k1 = pos
+                        if depth:
+                            _d, score, _pv = search.iterate(
+                                pos,
+                                depth,
+                                depth if full_width is None else 1,
+                                full_width=full_width,
+                            )
+                            if abs(score) >= 5000:  # a win or loss found: no score to learn
+                                continue
+                            deep.append(score if pos[0] == 0 else -score)
+                        configs.append(zero.configurations(m0, m1))
+                        scores.append(base.score(0, m0, m1, k0, k1))
+                        white = base.features(0, m0, k0, m1 | k1, k1)
+                        black = base.features(1, m1, k1, m0 | k0, k0)
+                        features.append([a - b for a, b in zip(white, black, strict=True)])
+                        men.append((m0 | m1).bit_count())
+                        results.append(result)
+                        games.append(count)
+                    if move not in board.legal_moves:
                         break
-                    board = game.board()
-                    for ply, move in enumerate(game.mainline_moves()):
-                        quiet = ply >= 4 and not board.has_captures() and board.legal_moves
-                        if quiet and (not depth or ply % 2 == 0):
-                            pos = raw_position(board, t)
-                            _turn, m0, m1, k0, k1 = pos
-                            if depth:
-                                _d, score, _pv = searcher(t, keys).iterate(pos, depth, depth)
-                                if abs(score) >= 5000:  # a win or loss found: no score to learn
-                                    continue
-                                deep.append(score if pos[0] == 0 else -score)
-                            configs.append(zero.configurations(m0, m1))
-                            scores.append(base.score(0, m0, m1, k0, k1))
-                            results.append(result)
-                            games.append(count)
-                        if move not in board.legal_moves:
-                            break
-                        board.push(move)
-                    count += 1
+                    board.push(move)
+                count += 1
     print(f"{name}: {count} games, {len(results)} positions", file=sys.stderr)
     return {
         "deep": np.array(deep),
@@ -111,7 +156,19 @@ def samples(
         "scores": np.array(scores, dtype=float),
         "results": np.array(results),
         "games": np.array(games),
+        "features": np.array(features, dtype=float).reshape(-1, len(FEATURES)),
+        "men": np.array(men, dtype=float),
     }
+
+
+def rescored(data: dict[str, np.ndarray], e: Evaluator) -> np.ndarray:
+    """The hand-written scores of kept positions with the evaluator's
+    weights as they are now (the features do not change with them), as the
+    engine rounds them (the draw rules' divisors of small endings aside)."""
+    start = e.men_at_start
+    share = np.minimum(data["men"], start)[:, None]
+    blended = np.array(e.opening) * share + np.array(e.endgame) * (start - share)
+    return np.trunc((blended * data["features"]).sum(axis=1) / start)
 
 
 def mirror_maps(name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -131,11 +188,15 @@ def augmented(
     opposite, mirror = maps
     flipped = np.empty_like(data["configs"])
     flipped[:, opposite] = mirror[data["configs"]]
-    return {
+    out = {
         "configs": np.concatenate([data["configs"], flipped]),
         "scores": np.concatenate([data["scores"], -data["scores"]]),
         "results": np.concatenate([data["results"], 1 - data["results"]]),
     }
+    if "features" in data:
+        out["features"] = np.concatenate([data["features"], -data["features"]])
+        out["men"] = np.concatenate([data["men"], data["men"]])
+    return out
 
 
 def log_loss(p: np.ndarray, y: np.ndarray) -> float:
@@ -150,34 +211,91 @@ def fit_scale(scores: np.ndarray, y: np.ndarray) -> float:
     return float(grid[int(np.argmin(losses))])
 
 
-def fit_tables(
-    data: dict[str, np.ndarray], scale: float, l2: float, steps: int, windows: int
+class Model:
+    """A score: the hand-written one (or, ``joint``, the features with
+    weights being fitted, a man fixed at 100, opening and endgame parts
+    blended by the men on the board as the engine does) plus the tables of
+    the ``active`` windows (every window if None). The features' weights
+    start from those of ``e``, the variant's evaluator."""
+
+    def __init__(self, e: Evaluator, joint: bool = False, active: np.ndarray | None = None) -> None:
+        self.windows = len(P.windows(e.t))
+        self.joint = joint
+        self.men_at_start = float(e.men_at_start)
+        self.table = np.zeros(self.windows * P.CONFIGURATIONS)
+        self.active = np.ones(self.windows, bool) if active is None else active
+        self.theta = np.array(e.opening[1:] + e.endgame[1:], dtype=float)
+
+    def design(self, data: dict[str, np.ndarray]) -> np.ndarray:
+        """The joint fit's columns: each feature but the man, opening then endgame part."""
+        start = self.men_at_start
+        share = np.minimum(data["men"], start)[:, None] / start
+        f = data["features"][:, 1:]
+        return np.hstack([share * f, (1 - share) * f])
+
+    def score(self, data: dict[str, np.ndarray], x: np.ndarray | None = None) -> np.ndarray:
+        flat = data["configs"][:, self.active] + (np.flatnonzero(self.active) * P.CONFIGURATIONS)
+        tables = self.table[flat].sum(axis=1)
+        if not self.joint:
+            return data["scores"] + tables
+        x = self.design(data) if x is None else x
+        return 100 * data["features"][:, 0] + x @ self.theta + tables
+
+    def fit(self, data: dict[str, np.ndarray], scale: float, l2: float, steps: int) -> Model:
+        """Adam on the log-loss of sigmoid(scale * score), an L2 pull of the
+        tables towards zero (most configurations are rare)."""
+        size = self.windows * P.CONFIGURATIONS
+        flat = (data["configs"] + np.arange(self.windows) * P.CONFIGURATIONS)[:, self.active]
+        x = self.design(data) if self.joint else None
+        params = [self.table, self.theta] if self.joint else [self.table]
+        moments = [(np.zeros_like(q), np.zeros_like(q)) for q in params]
+        n = len(data["results"])
+        for step in range(1, steps + 1):
+            s = self.score(data, x)
+            p = 1 / (1 + np.exp(-np.clip(scale * s, -30, 30)))
+            error = (p - data["results"]) * scale
+            grads = [
+                np.bincount(flat.ravel(), np.repeat(error, flat.shape[1]), minlength=size) / n
+                + l2 * self.table
+            ]
+            if x is not None:
+                grads.append(x.T @ error / n)
+            for q, g, (m, v) in zip(params, grads, moments, strict=True):
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g**2
+                q -= (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-12)
+        return self
+
+    def tables(self) -> np.ndarray:
+        return self.table.reshape(self.windows, P.CONFIGURATIONS)
+
+
+def figures(model: Model, data: dict[str, np.ndarray], scale: float) -> tuple[float, float]:
+    """Log-loss to the targets, and (where they are searches' scores) the
+    root-mean-square gap to them in hundredths of a man (else NaN)."""
+    s = model.score(data)
+    loss = log_loss(1 / (1 + np.exp(-scale * s)), data["results"])
+    gap = float(np.sqrt(np.mean((s - data["deep"]) ** 2))) if "deep" in data else float("nan")
+    return loss, gap
+
+
+def strongest_windows(
+    model: Model, data: dict[str, np.ndarray], keep: int, opposite: np.ndarray
 ) -> np.ndarray:
-    """Adam on the log-loss of sigmoid(scale * (score + sum of table weights))."""
-    size = windows * P.CONFIGURATIONS
-    flat = data["configs"] + np.arange(windows) * P.CONFIGURATIONS
-    table = np.zeros(size)
-    m = np.zeros(size)
-    v = np.zeros(size)
-    n = len(data["results"])
-    for step in range(1, steps + 1):
-        s = data["scores"] + table[flat].sum(axis=1)
-        p = 1 / (1 + np.exp(-np.clip(scale * s, -30, 30)))
-        error = (p - data["results"]) * scale
-        grad = np.bincount(flat.ravel(), np.repeat(error, windows), minlength=size) / n
-        grad += l2 * table
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad**2
-        table -= 1.0 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-12)
-    return table.reshape(windows, P.CONFIGURATIONS)
-
-
-def predict(data: dict[str, np.ndarray], table: np.ndarray, scale: float) -> np.ndarray:
-    windows = table.shape[0]
-    s = data["scores"] + table.ravel()[data["configs"] + np.arange(windows) * P.CONFIGURATIONS].sum(
-        1
-    )
-    return 1 / (1 + np.exp(-scale * s))
+    """The ``keep`` windows whose weights vary most over the positions (a
+    window and its opposite go together, so the tables stay symmetric)."""
+    flat = data["configs"] + np.arange(model.windows) * P.CONFIGURATIONS
+    spread = model.table[flat].std(axis=0)
+    spread = spread + spread[opposite]
+    order = np.argsort(-spread, kind="stable")
+    active = np.zeros(model.windows, bool)
+    for w in order:
+        if active.sum() >= keep:
+            break
+        active[w] = active[opposite[w]] = True
+    return active
 
 
 def symmetric_ints(table: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> list[list[int]]:
@@ -190,7 +308,7 @@ def symmetric_ints(table: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> li
     return np.clip(out, -32768, 32767).tolist()
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variant", choices=sorted(SOURCES))
     parser.add_argument("--steps", type=int, default=400)
@@ -203,22 +321,63 @@ def main() -> None:
         help="fit to the scores of searches this deep (every game, results or not) instead",
     )
     parser.add_argument("--budget", type=float, default=600, help="seconds for those searches")
+    parser.add_argument(
+        "--full-width",
+        type=int,
+        help="plies of those searches searched in full, the rest selective as hard (default: all)",
+    )
+    parser.add_argument("--every", type=int, default=2, help="search every N-th quiet position")
     parser.add_argument("--cache", type=Path, help="an .npz file keeping the searched positions")
-    args = parser.parse_args()
+    parser.add_argument("--also", type=Path, nargs="*", default=[], help="more such files to fit")
+    parser.add_argument("--pdn", type=Path, nargs="*", default=[], help="more games to search")
+    parser.add_argument("--only-pdn", action="store_true", help="search those games alone")
+    parser.add_argument(
+        "--keep", type=int, help="then keep only the N windows whose weights vary most, refitted"
+    )
+    parser.add_argument(
+        "--joint", action="store_true", help="fit the features' weights with the tables"
+    )
+    return parser.parse_args()
+
+
+def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
+    """The searched positions (from ``--cache`` and ``--also`` or searched
+    now), scored with the weights in place, their targets the searches'
+    scores through ``scale``."""
+    if args.cache and args.cache.exists():
+        data = dict(np.load(args.cache))
+    else:
+        data = samples(
+            args.variant,
+            args.search_depth,
+            args.budget,
+            full_width=args.full_width,
+            every=args.every,
+            extra=args.pdn,
+            only_extra=args.only_pdn,
+        )
+        if args.cache:
+            np.savez_compressed(args.cache, **data)
+    for path in args.also:
+        more = dict(np.load(path))
+        more["games"] = more["games"] + data["games"].max() + 1
+        data = {k: np.concatenate([data[k], more[k]]) for k in data}
+    data["scores"] = rescored(data, Evaluator(context(find_variant(args.variant)).core))
+    data["results"] = 1 / (1 + np.exp(-scale * data["deep"]))
+    return data
+
+
+def main() -> None:
+    args = arguments()
     begin = time.perf_counter()
     data = samples(args.variant)
-    del data["deep"]
     if args.search_depth:
         # The scale that turns scores into expected results comes from the
         # games with a result; the searches then give the targets.
         scale = fit_scale(data["scores"], data["results"])
-        if args.cache and args.cache.exists():
-            data = dict(np.load(args.cache))
-        else:
-            data = samples(args.variant, args.search_depth, args.budget)
-            if args.cache:
-                np.savez_compressed(args.cache, **data)
-        data["results"] = 1 / (1 + np.exp(-scale * data.pop("deep")))
+        data = searched(args, scale)
+    else:
+        del data["deep"]
     maps = mirror_maps(args.variant)
     windows = data["configs"].shape[1]
     held = data["games"] % 5 == 0
@@ -226,25 +385,41 @@ def main() -> None:
     test = {k: v[held] for k, v in data.items()}
     if not args.search_depth:
         scale = fit_scale(train["scores"], train["results"])
-    base_loss = log_loss(1 / (1 + np.exp(-scale * test["scores"])), test["results"])
     target = "searches' scores" if args.search_depth else "results"
-    print(
-        f"scale {scale:.5f}; held-out log-loss to the {target}, hand-written only: {base_loss:.5f}"
-    )
-    best = (base_loss, 0.0)
+    print(f"scale {scale:.5f}; held-out figures to the {target}: log-loss, rms gap")
+    t = context(find_variant(args.variant)).core
+    e = Evaluator(t, patterns=False)
+    shipped = Model(e)
+    shipped.table = np.array(P.learned(t).weights, dtype=float).ravel()  # type: ignore[union-attr]
+    rows = [("hand-written only", Model(e)), ("shipped tables", shipped)]
+    best: tuple[float, float, Model | None] = (figures(rows[0][1], test, scale)[0], 0.0, None)
     for l2 in args.l2:
-        table = fit_tables(train, scale, l2, args.steps, windows)
-        loss = log_loss(predict(test, table, scale), test["results"])
-        print(f"  l2 {l2:g}: held-out log-loss with patterns {loss:.5f}")
-        best = min(best, (loss, l2))
-    spent = time.perf_counter() - begin
-    print(f"best l2 {best[1]:g} ({best[0]:.5f} against {base_loss:.5f}), {spent:.0f} s")
+        model = Model(e, args.joint).fit(train, scale, l2, args.steps)
+        rows.append((f"tables, l2 {l2:g}" + (" with features" if args.joint else ""), model))
+        best = min(best, (figures(model, test, scale)[0], l2, model), key=lambda b: b[:2])
+    if args.joint:
+        none = np.zeros(windows, bool)
+        rows.append(("features alone", Model(e, True, none).fit(train, scale, 0, args.steps)))
+    active = None
+    if args.keep and best[2] is not None:
+        active = strongest_windows(best[2], train, args.keep, maps[0])
+        model = Model(e, args.joint, active).fit(train, scale, best[1], args.steps)
+        rows.append((f"{active.sum()} windows, l2 {best[1]:g}", model))
+    for label, model in rows:
+        loss, gap = figures(model, test, scale)
+        print(f"  {label}: {loss:.5f}, {gap:.1f}")
+        if model.joint:
+            print("    features:", np.rint(model.theta).astype(int).tolist())
+    print(f"best l2 {best[1]:g}; {time.perf_counter() - begin:.0f} s")
     if args.out and best[1]:
         every = augmented({k: v for k, v in data.items() if k != "games"}, maps)
-        tables = symmetric_ints(fit_tables(every, scale, best[1], args.steps, windows), maps)
+        final = Model(e, args.joint, active).fit(every, scale, best[1], args.steps)
+        tables = symmetric_ints(final.tables(), maps)
         args.out.write_bytes(P.encode(tables))
         nonzero = sum(w != 0 for table in tables for w in table)
         print(f"wrote {args.out}: {nonzero} weights not zero, {args.out.stat().st_size} bytes")
+        if final.joint:
+            print("  its features:", np.rint(final.theta).astype(int).tolist())
 
 
 if __name__ == "__main__":

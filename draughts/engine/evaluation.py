@@ -32,7 +32,9 @@ one for the endgame (no men left); the score is the blend by the share of
 men still on the board. The weights, in hundredths of a man, were fitted to
 the results of master games by ``benchmarks/tune_evaluation.py`` (logistic
 regression of the result on the features, a man fixed at 100), one set per
-board family: see :data:`WEIGHTS`.
+board family: see :data:`WEIGHTS`. International draughts has a set of its
+own, fitted by ``benchmarks/tune_patterns.py --joint`` so that the static
+score foretells what an 8-ply search of the position finds.
 
 With ``DRAUGHTS_PATTERNS=1`` in the environment, the learned patterns of
 :mod:`draughts.engine.patterns` are added for the variants that have
@@ -57,6 +59,7 @@ from draughts._core import Tables
 from draughts.board import Board
 from draughts.engine.patterns import Patterns, patterns_for
 from draughts.piece import BLACK, WHITE
+from draughts.variant import INTERNATIONAL
 
 FEATURES = (
     "man",
@@ -85,6 +88,13 @@ WEIGHTS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
         (100, 330, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5, 120),
         (100, 330, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8, 120),
     ),
+    # International draughts itself: fitted by benchmarks/tune_patterns.py
+    # --joint to the scores of 8-ply searches of 21,401 corpus positions
+    # (docs/engine_strength.rst, "Evaluation fitted to deeper searches").
+    "international": (
+        (100, 139, -6, 7, -19, 3, -2, 8, -8, 0, 59, 1, -216),
+        (100, 442, 14, -9, 40, -6, -8, -18, -32, 11, 143, 3, 258),
+    ),
     # 8x8, flying kings (russian, brazilian, pool, czech, thai, ...).
     "flying": (
         (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6, 80),
@@ -108,6 +118,8 @@ def family(t: Tables) -> str:
     """
     if not t.flying_kings:
         return "short"
+    if t.variant == INTERNATIONAL:
+        return "international"
     return "large" if t.width * t.height >= 100 else "flying"
 
 
@@ -137,9 +149,11 @@ class Evaluator:
         if patterns is None:
             # Weights being tuned are the hand-written features alone.
             patterns = weights is None
-        self.patterns: Patterns | None = (
+        chosen = (
             patterns if isinstance(patterns, Patterns) else patterns_for(t) if patterns else None
         )
+        # Tables all zero add nothing: none to sum (the native search needs one window at least).
+        self.patterns: Patterns | None = chosen if chosen and chosen.active else None
         stride, width, height, board = t.stride, t.width, t.height, t.board_mask
 
         def rows(selected: range) -> int:

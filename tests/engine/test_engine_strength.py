@@ -284,3 +284,22 @@ def test_under_a_clock_hard_keeps_no_minimum_depth() -> None:
     assert 1 <= result.analysis.depth < 6
     unclocked = builtin("hard").analyse(board, Limit(time=0.001))
     assert unclocked.depth is not None and unclocked.depth >= 6
+
+
+def test_only_international_itself_takes_its_fitted_weights() -> None:
+    # International's weights are fitted to its own positions; the other
+    # 10x10 and 12x12 variants, and International with a rule changed, keep
+    # the large boards' weights.
+    import attrs
+
+    from draughts.engine.evaluation import WEIGHTS, family
+
+    def weights(v: draughts.Variant) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        e = Evaluator(context(v).core)
+        return e.opening, e.endgame
+
+    assert WEIGHTS["international"] != WEIGHTS["large"]
+    assert weights(draughts.variant.INTERNATIONAL) == WEIGHTS["international"]
+    changed = attrs.evolve(draughts.variant.INTERNATIONAL, name="intl-6", men_rows=3)
+    for v in (draughts.variant.FRISIAN, draughts.variant.CANADIAN, changed):
+        assert (family(context(v).core), weights(v)) == ("large", WEIGHTS["large"])

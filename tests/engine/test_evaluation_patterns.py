@@ -31,11 +31,16 @@ def _compiled_search(*args: Any) -> Any:
 SIZES = ("international", "english", "russian", "canadian")
 
 
-def _random_patterns(t: pure.Tables, seed: int) -> P.Patterns:
+def _random_patterns(t: pure.Tables, seed: int, some: bool = False) -> P.Patterns:
+    """Random tables for every window, or (``some``) for every third one,
+    the others' all zero: a smaller set, whose windows the searches skip."""
     rng = random.Random(seed)
     tables = [
-        array.array("i", [rng.randrange(-300, 301) for _ in range(P.CONFIGURATIONS)])
-        for _ in P.windows(t)
+        array.array(
+            "i",
+            [rng.randrange(-300, 301) if not some or w % 3 == 1 else 0 for _ in range(729)],
+        )
+        for w in range(len(P.windows(t)))
     ]
     return P.Patterns(t, tables)
 
@@ -67,15 +72,19 @@ def test_configurations_are_the_squares_read_one_by_one(variant: str) -> None:
         assert p.configurations(m0, m1) == expected
 
 
+@pytest.mark.parametrize("some", [False, True])
 @pytest.mark.parametrize("variant", SIZES)
-def test_the_c_evaluation_with_patterns_is_the_pure_one(variant: str) -> None:
+def test_the_c_evaluation_with_patterns_is_the_pure_one(variant: str, some: bool) -> None:
     native = _native()
     pt = pure.Tables(draughts.Board(variant=variant).variant)
     nt = native.Tables(pt.variant)
-    oracle = Evaluator(pt, patterns=_random_patterns(pt, 3))
-    search = _compiled_search(
-        nt, Evaluator(nt, patterns=_random_patterns(nt, 3)).data(), None, {}, 1, False, []
-    )
+    oracle = Evaluator(pt, patterns=_random_patterns(pt, 3, some))
+    assert oracle.patterns is not None
+    windows = range(len(P.windows(pt)))
+    assert oracle.patterns.active == tuple(w for w in windows if not some or w % 3 == 1)
+    data = Evaluator(nt, patterns=_random_patterns(nt, 3, some)).data()
+    assert len(data[-1][0]) == len(oracle.patterns.active)
+    search = _compiled_search(nt, data, None, {}, 1, False, [])
     plain = Evaluator(pt, patterns=False)
     differs = 0
     for pos in _placements(pt, 300, seed=4):
@@ -150,9 +159,10 @@ def test_the_native_search_refuses_bad_pattern_data() -> None:
             _compiled_search(nt, tuple(data), None, {}, 1, False, [])
 
 
+@pytest.mark.parametrize("some", [False, True])
 @pytest.mark.parametrize("variant", SIZES)
 def test_the_c_search_with_patterns_is_the_python_one(
-    variant: str, monkeypatch: pytest.MonkeyPatch
+    variant: str, some: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Node for node: the C search keeps the windows' numbers up to date move
     by move (captures, crownings, kings' moves), the Python one numbers them
@@ -165,7 +175,7 @@ def test_the_c_search_with_patterns_is_the_python_one(
 
     monkeypatch.setattr(engine_native, "_loaded", c)
     monkeypatch.setattr(
-        _search, "evaluator", lambda t: Evaluator(t, patterns=_random_patterns(t, 5))
+        _search, "evaluator", lambda t: Evaluator(t, patterns=_random_patterns(t, 5, some))
     )
     native = _native()
     rng = random.Random(7)
