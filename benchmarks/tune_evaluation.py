@@ -17,12 +17,13 @@ It prints the weights to paste into ``WEIGHTS`` in
     python benchmarks/tune_evaluation.py short --max-games 4000  # english games
 
 Needs numpy (a benchmark-only dependency) and the game corpus beside the
-repository (``../shared/data/pdn``).
+repository (``../shared/data/pdn``, or the folder ``DRAUGHTS_CORPUS`` names).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -37,7 +38,8 @@ from draughts._context import context  # noqa: E402
 from draughts.engine.evaluation import FEATURES, WEIGHTS, Evaluator  # noqa: E402
 from draughts.engine.search import raw_position as _position  # noqa: E402
 
-CORPUS = HERE.parents[1] / "shared/data/pdn"
+# The corpus beside the repository, or where DRAUGHTS_CORPUS says (as in tune_patterns).
+CORPUS = Path(os.environ.get("DRAUGHTS_CORPUS", HERE.parents[1] / "shared/data/pdn"))
 SOURCES = {
     "large": ("international", ["international/*.pdn", "international/*/*.pdn"]),
     "flying": ("russian", ["russian/*.pdn", "brazilian/*.pdn"]),
