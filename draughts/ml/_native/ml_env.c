@@ -218,6 +218,7 @@ static int read_board(VecEnvObject *e, PyObject *board, Game *g) {
         return -1;
     }
     g->key = ml_core->position_key(&c->rules, g->turn, g->bb);
+    ml_number_bits(e, g); /* the observation's pieces come from them (Drawn.view) */
     g->ply_origin = 0;
     for (int i = 0; i < e->nrules; i++) {
         if (e->rules[i].mode != MODE_PLIES) continue;
@@ -429,6 +430,16 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
         PyErr_NoMemory();
         goto fail;
     }
+    e->view_ok = e->num.ok;
+    for (int b = 0; e->num.ok && b < e->nsq; b++) {
+        int sq = e->num.square[b], other = e->num.square[e->nsq - 1 - b];
+        e->num_cell[b] = e->cell[sq];
+        e->num_bit[0][sq] = (uint64_t)1 << b;
+        e->num_bit[1][sq] = (uint64_t)1 << (e->nsq - 1 - b);
+        if (e->perspective)
+            e->view_ok &= e->turned[b + 1] == e->nsq - b && e->turned_cell[sq] == e->cell[other];
+    }
+    e->view_turns = e->view_ok && e->perspective;
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
     ml_rules_init(e);

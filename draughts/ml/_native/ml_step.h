@@ -58,6 +58,7 @@ typedef struct {
 typedef struct {
     bb_t bb[4]; /* men of White, Black, kings of White, Black */
     uint64_t nb[4]; /* the same by square numbers (bit k: square k + 1), where e->num.ok */
+    uint64_t tb[4]; /* ... and by turned numbers (bit k: square n - k), where e->view_turns */
     int turn, ply, quiet_from, ply_origin;
     int starts[MAX_DRAW_RULES]; /* per tracked rule, NOT_COUNTING when inactive */
     int ksq[2], kn[2];          /* the king each side moved in a row (-1: none), and how often */
@@ -79,6 +80,11 @@ typedef struct {
  * the planes whose value changed are a few dozen stores. */
 typedef struct {
     bb_t planes[4];
+    /* Where e->view_ok: the four planes as bits of square numbers as White
+     * sees them (bit k: the cell of number k + 1; seen by Black, the
+     * numbers turned), so that two observations' pieces differ where these
+     * bits do (planes[] is not filled). */
+    uint64_t view[4];
     int black_view, turn, kcell[2];
     int base; /* values are e->base_values */
     float values[MAX_DRAW_RULES + 1], kval[2];
@@ -108,6 +114,18 @@ typedef struct {
     Legal man_move[2][64][NDIRS];
     uint8_t *king_bit; /* [(colour * 64 + square) * most + i] */
     Legal *king_move;
+    /* Whether the side to move has a first jump, tested on these bitboards
+     * (ml_moves.c's any_jump), where jumps_ok: per colour, the men's first
+     * jumps grouped by how far the numbers go to the piece jumped and to the
+     * landing square (the squares they jump from so); the same for kings
+     * that do not fly (colour 2); a flying king's capture rays. */
+    int jumps_ok, njump[3];
+    /* a group's shifts of the prey ([0]) and of the empty squares ([1]) to
+     * the squares jumped from: right by the first, then left by the second */
+    uint8_t jump_right[3][16][2], jump_left[3][16][2];
+    uint64_t jump_from[3][16];
+    uint64_t cap_rays[64][NDIRS];
+    uint8_t cap_up[64][NDIRS];
 } Numbered;
 
 typedef struct {
@@ -137,6 +155,11 @@ typedef struct {
     float base_values[MAX_DRAW_RULES + 1];
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
+    /* Whether Drawn.view is used: e->num.ok, and with perspective, number k
+     * turned is n + 1 - k and its cell the cell of k turned half a turn. */
+    int view_ok, view_turns; /* view_turns: view_ok with perspective (Game.tb kept) */
+    int num_cell[64]; /* number less one -> its cell seen by White */
+    uint64_t num_bit[2][MAX_SQUARES]; /* compact square -> its bit in Game.nb, in Game.tb */
     Numbered num; /* the quiet moves' tables (ml_moves.c) */
     Game start; /* the start position, its legal moves included */
     Game *games;
