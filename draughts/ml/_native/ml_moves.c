@@ -190,20 +190,24 @@ static int king_rays(const VecEnvObject *e, Numbered *t) {
 }
 
 /* Group the first jump from bit from over bit over to bit land into t's
- * groups of kind (a colour's men, or 2: kings that do not fly): 0, or -1
- * where they do not fit. */
+ * groups of kind (a colour's men, or 2: kings that do not fly), those whose
+ * numbers go up before the others: 0, or -1 where they do not fit. */
 static int add_jump(Numbered *t, int kind, int from, int over, int land) {
-    int a = over - from, b = land - from, g = 0;
-    uint8_t right[2] = {(uint8_t)(a > 0 ? a : 0), (uint8_t)(b > 0 ? b : 0)};
-    uint8_t left[2] = {(uint8_t)(a < 0 ? -a : 0), (uint8_t)(b < 0 ? -b : 0)};
-    for (; g < t->njump[kind]; g++)
-        if (!memcmp(t->jump_right[kind][g], right, 2) && !memcmp(t->jump_left[kind][g], left, 2))
-            break;
-    if (g == 16) return -1;
-    if (g == t->njump[kind]) {
-        memcpy(t->jump_right[kind][g], right, 2);
-        memcpy(t->jump_left[kind][g], left, 2);
-        t->njump[kind]++;
+    int up = over > from, a = up ? over - from : from - over, b = up ? land - from : from - land;
+    int first = up ? 0 : t->nup_jump[kind], last = up ? t->nup_jump[kind] : t->njump[kind], g;
+    if ((land > from) != up) return -1;
+    for (g = first; g < last; g++)
+        if (t->jump_over[kind][g] == a && t->jump_land[kind][g] == b) break;
+    if (g == last) {
+        if (t->njump[kind] == 16) return -1;
+        for (int k = t->njump[kind]++; k > g; k--) { /* room at g */
+            t->jump_over[kind][k] = t->jump_over[kind][k - 1];
+            t->jump_land[kind][k] = t->jump_land[kind][k - 1];
+            t->jump_from[kind][k] = t->jump_from[kind][k - 1];
+        }
+        t->jump_over[kind][g] = (uint8_t)a, t->jump_land[kind][g] = (uint8_t)b;
+        t->jump_from[kind][g] = 0;
+        t->nup_jump[kind] += up;
     }
     t->jump_from[kind][g] |= (uint64_t)1 << from;
     return 0;
@@ -242,14 +246,16 @@ static int jump_tables(const VecEnvObject *e, Numbered *t) {
 }
 
 /* Whether group kind's pieces in pieces have a first jump: prey next to
- * them and an empty square behind. */
+ * them and an empty square behind. The groups whose numbers go up first,
+ * each shift's sign not tested. */
 static inline int group_jumps(const Numbered *t, int kind, uint64_t pieces, uint64_t prey,
                               uint64_t empty) {
-    const uint8_t(*right)[2] = t->jump_right[kind], (*left)[2] = t->jump_left[kind];
+    const uint8_t *over = t->jump_over[kind], *land = t->jump_land[kind];
+    const uint64_t *from = t->jump_from[kind];
     uint64_t found = 0;
-    for (int g = 0; g < t->njump[kind]; g++)
-        found |= t->jump_from[kind][g] & ((prey >> right[g][0]) << left[g][0]) &
-                 ((empty >> right[g][1]) << left[g][1]);
+    int g = 0;
+    for (; g < t->nup_jump[kind]; g++) found |= from[g] & (prey >> over[g]) & (empty >> land[g]);
+    for (; g < t->njump[kind]; g++) found |= from[g] & (prey << over[g]) & (empty << land[g]);
     return (pieces & found) != 0;
 }
 
@@ -420,9 +426,10 @@ static int quiet_moves(const VecEnvObject *e, Game *g, uint8_t *mask) {
 int ml_generate(const VecEnvObject *e, Game *g, RouteList *l, uint8_t *mask) {
     const Rules *r = &e->core->rules;
     int c = g->turn;
+    if (e->num.jumps_ok && !any_jump(e, g)) return quiet_moves(e, g, mask);
     Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
     l->len = 0;
-    long n = e->num.jumps_ok && !any_jump(e, g) ? 0 : ml_core->gen_captures(r, c, &s, 0, l);
+    long n = ml_core->gen_captures(r, c, &s, 0, l);
     int captures = n != 0;
     if (n == 0 && e->num.ok) return quiet_moves(e, g, mask);
     if (n == 0) {

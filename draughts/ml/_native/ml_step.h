@@ -117,12 +117,11 @@ typedef struct {
     /* Whether the side to move has a first jump, tested on these bitboards
      * (ml_moves.c's any_jump), where jumps_ok: per colour, the men's first
      * jumps grouped by how far the numbers go to the piece jumped and to the
-     * landing square (the squares they jump from so); the same for kings
-     * that do not fly (colour 2); a flying king's capture rays. */
-    int jumps_ok, njump[3];
-    /* a group's shifts of the prey ([0]) and of the empty squares ([1]) to
-     * the squares jumped from: right by the first, then left by the second */
-    uint8_t jump_right[3][16][2], jump_left[3][16][2];
+     * landing square (the squares they jump from so; the nup_jump groups
+     * whose numbers go up first); the same for kings that do not fly
+     * (colour 2); a flying king's capture rays. */
+    int jumps_ok, njump[3], nup_jump[3];
+    uint8_t jump_over[3][16], jump_land[3][16]; /* how far, either way */
     uint64_t jump_from[3][16];
     uint64_t cap_rays[64][NDIRS];
     uint8_t cap_up[64][NDIRS];
@@ -172,6 +171,10 @@ typedef struct {
     int busy; /* a step runs (without the GIL): another call must not start */
     RouteList scratch[MAX_THREADS]; /* one per thread */
     int failed; /* out of memory, or more shared moves than the extra block holds */
+    /* The arrays bind() keeps for step_sampled() (nbound of them: 0 or 10,
+     * step()'s order), held until the next bind() or the end. */
+    Py_buffer bound[10];
+    int nbound;
 } VecEnvObject;
 
 /* The caller's arrays for one step (checked by the Python side). */
