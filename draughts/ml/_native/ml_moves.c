@@ -189,76 +189,6 @@ static int king_rays(const VecEnvObject *e, Numbered *t) {
     return ok;
 }
 
-/* Group the first jump from bit from over bit over to bit land into t's
- * groups of kind (a colour's men, or 2: kings that do not fly), those whose
- * numbers go up before the others: 0, or -1 where they do not fit. */
-static int add_jump(Numbered *t, int kind, int from, int over, int land) {
-    int up = over > from, a = up ? over - from : from - over, b = up ? land - from : from - land;
-    int first = up ? 0 : t->nup_jump[kind], last = up ? t->nup_jump[kind] : t->njump[kind], g;
-    if ((land > from) != up) return -1;
-    for (g = first; g < last; g++)
-        if (t->jump_over[kind][g] == a && t->jump_land[kind][g] == b) break;
-    if (g == last) {
-        if (t->njump[kind] == 16) return -1;
-        for (int k = t->njump[kind]++; k > g; k--) { /* room at g */
-            t->jump_over[kind][k] = t->jump_over[kind][k - 1];
-            t->jump_land[kind][k] = t->jump_land[kind][k - 1];
-            t->jump_from[kind][k] = t->jump_from[kind][k - 1];
-        }
-        t->jump_over[kind][g] = (uint8_t)a, t->jump_land[kind][g] = (uint8_t)b;
-        t->jump_from[kind][g] = 0;
-        t->nup_jump[kind] += up;
-    }
-    t->jump_from[kind][g] |= (uint64_t)1 << from;
-    return 0;
-}
-
-/* t's first-jump tables (any_jump): whether they could be made. */
-static int jump_tables(const VecEnvObject *e, Numbered *t) {
-    const Rules *r = &e->core->rules;
-    const int *number = e->core->number;
-    for (int sq = 0; sq < r->n; sq++) {
-        if (!(r->board & BIT(sq))) continue;
-        int bit = number[sq] - 1;
-        for (int kind = 0; kind < 3; kind++) {
-            int n = kind < 2 ? r->n_man_cap[kind] : r->flying ? 0 : r->n_king_cap;
-            for (int k = 0; k < n; k++) {
-                int d = kind < 2 ? r->man_cap_dirs[kind][k] : r->king_cap_dirs[k];
-                const uint8_t *ray = RAY(r, sq, d);
-                if (r->ray_len[sq][d] >= 2 &&
-                    add_jump(t, kind, bit, number[ray[0]] - 1, number[ray[1]] - 1) < 0)
-                    return 0;
-            }
-        }
-        for (int k = 0; r->flying && k < r->n_king_cap; k++) {
-            int d = r->king_cap_dirs[k], n = r->ray_len[sq][d], last = bit;
-            const uint8_t *ray = RAY(r, sq, d);
-            t->cap_up[bit][k] = n && number[ray[0]] - 1 > bit;
-            for (int i = 0; i < n; i++) {
-                int to = number[ray[i]] - 1;
-                if ((to > last) != t->cap_up[bit][k]) return 0; /* the numbers go both ways */
-                t->cap_rays[bit][k] |= (uint64_t)1 << to;
-                last = to;
-            }
-        }
-    }
-    return 1;
-}
-
-/* Whether group kind's pieces in pieces have a first jump: prey next to
- * them and an empty square behind. The groups whose numbers go up first,
- * each shift's sign not tested. */
-static inline int group_jumps(const Numbered *t, int kind, uint64_t pieces, uint64_t prey,
-                              uint64_t empty) {
-    const uint8_t *over = t->jump_over[kind], *land = t->jump_land[kind];
-    const uint64_t *from = t->jump_from[kind];
-    uint64_t found = 0;
-    int g = 0;
-    for (; g < t->nup_jump[kind]; g++) found |= from[g] & (prey >> over[g]) & (empty >> land[g]);
-    for (; g < t->njump[kind]; g++) found |= from[g] & (prey << over[g]) & (empty << land[g]);
-    return (pieces & found) != 0;
-}
-
 int ml_moves_init(VecEnvObject *e) {
     const Rules *r = &e->core->rules;
     Numbered *t = &e->num;
@@ -276,7 +206,6 @@ int ml_moves_init(VecEnvObject *e) {
     t->flying = r->flying;
     t->king_dirs = r->n_king_move;
     ok = king_rays(e, t);
-    t->jumps_ok = jump_tables(e, t);
     uint64_t near[2][64] = {{0}};
     for (int c = 0; c < 2; c++) {
         ok &= man_groups(e, t, c, near[c]) == 0;
@@ -318,40 +247,6 @@ static inline uint64_t king_reach(const Numbered *t, int o, uint64_t occupied) {
     return reach;
 }
 
-/* Whether g's side to move has a first jump (the core's test before its
- * capture search, movegen.c's first_jumpers, on the numbers' bitboards):
- * where it has none, the search is not called. A step took 2,091
- * instructions calling the core every time, XXX so (callgrind,
- * International random self-play, 256 games, 2026-12-05). */
-static inline int any_jump(const VecEnvObject *e, const Game *g) {
-    const Numbered *t = &e->num;
-    const Rules *r = &e->core->rules;
-    int c = g->turn;
-    uint64_t opp = g->nb[1 - c] | g->nb[3 - c], occupied = opp | g->nb[c] | g->nb[2 + c];
-    uint64_t empty = t->board & ~occupied, kings = g->nb[2 + c];
-    uint64_t prey = r->men_capture_kings ? opp : g->nb[1 - c];
-    if (g->nb[c] && group_jumps(t, c, g->nb[c], prey, empty)) return 1;
-    if (!kings || !t->flying) return kings && group_jumps(t, 2, kings, opp, empty);
-    for (; kings; kings &= kings - 1) {
-        int o = ctz64(kings);
-        for (int k = 0; k < r->n_king_cap; k++) {
-            uint64_t ray = t->cap_rays[o][k], blocked = ray & occupied, near, beyond;
-            if (!blocked) continue;
-            if (t->cap_up[o][k]) { /* the nearest piece, and the square behind it */
-                near = blocked & (0 - blocked);
-                beyond = ray & ~(near | (near - 1));
-                beyond &= 0 - beyond;
-            } else {
-                near = (uint64_t)1 << (63 - clz64(blocked));
-                beyond = ray & (near - 1);
-                beyond = beyond ? (uint64_t)1 << (63 - clz64(beyond)) : 0;
-            }
-            if ((near & opp) && beyond && !(beyond & occupied)) return 1;
-        }
-    }
-    return 0;
-}
-
 /* The moves of count that reach a bit of open, from moves and their bits,
  * into out (each written, the next one over it if it does not: no branch
  * on the board), and marked in mask (where not NULL); the end of those
@@ -360,7 +255,7 @@ static inline int any_jump(const VecEnvObject *e, const Game *g) {
  * self-play, 256 games, 2026-12-05). */
 static inline __attribute__((always_inline)) Legal *
 steps_to(Legal *out, const Legal *moves, const uint8_t *bits, int count, uint64_t open,
-         uint8_t *mask) {
+         uint8_t *restrict mask) {
     for (int i = 0; i < count; i++) {
         int on = (int)(open >> bits[i]) & 1;
         *out = moves[i];
@@ -380,7 +275,7 @@ steps_to(Legal *out, const Legal *moves, const uint8_t *bits, int count, uint64_
  * self-play, 256 games, 2026-12-05). mask: see ml_generate. */
 static inline __attribute__((always_inline)) int
 quiet_moves_as(const VecEnvObject *e, Game *g, uint64_t frozen, const int down,
-               const int men_steps, uint8_t *mask) {
+               const int men_steps, uint8_t *restrict mask) {
     const Numbered *t = &e->num;
     int c = g->turn;
     uint64_t men = g->nb[c], occupied = g->nb[0] | g->nb[1] | g->nb[2] | g->nb[3];
@@ -426,7 +321,6 @@ static int quiet_moves(const VecEnvObject *e, Game *g, uint8_t *mask) {
 int ml_generate(const VecEnvObject *e, Game *g, RouteList *l, uint8_t *mask) {
     const Rules *r = &e->core->rules;
     int c = g->turn;
-    if (e->num.jumps_ok && !any_jump(e, g)) return quiet_moves(e, g, mask);
     Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
     l->len = 0;
     long n = ml_core->gen_captures(r, c, &s, 0, l);

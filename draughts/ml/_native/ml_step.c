@@ -571,6 +571,12 @@ int64_t ml_pick(VecEnvObject *e, int i, double uniform) {
     return g->nmoves ? g->moves[k].action : -1;
 }
 
+/* Set the mask's cells of n moves to on. The mask is no move's memory
+ * (restrict): the moves are not read again after each byte stored. */
+static inline void mark(uint8_t *restrict mask, const Legal *moves, int n, uint8_t on) {
+    for (int k = 0; k < n; k++) mask[moves[k].action] = on;
+}
+
 /* Step game i: 0, 1 if its action is illegal (and illegal actions raise),
  * -1 out of memory, -2 more shared moves than the extra block holds. */
 static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
@@ -582,7 +588,7 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     int mover = g->turn, code, winner;
     if (found < 0 && !e->lose) return 1;
     uint8_t *mask = a->masks + (size_t)i * mask_size;
-    for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 0;
+    mark(mask, g->moves, g->nmoves, 0);
     if (found < 0) {
         code = END_RESIGNATION;
         winner = 1 - mover;
@@ -607,10 +613,10 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
     if (code != END_NONE || cut) {
-        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 0;
+        mark(mask, g->moves, g->nmoves, 0);
         if (start_again(e, g, &counts, (char *)a->final_obs + (size_t)i * obs_size) < 0) return -1;
         count_rules(e, g, &counts); /* of the new game */
-        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
+        mark(mask, g->moves, g->nmoves, 1);
     }
     observe(e, g, &counts, (char *)a->obs + (size_t)i * obs_size, &e->drawn[i]);
     return 0;

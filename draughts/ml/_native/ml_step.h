@@ -114,17 +114,6 @@ typedef struct {
     Legal man_move[2][64][NDIRS];
     uint8_t *king_bit; /* [(colour * 64 + square) * most + i] */
     Legal *king_move;
-    /* Whether the side to move has a first jump, tested on these bitboards
-     * (ml_moves.c's any_jump), where jumps_ok: per colour, the men's first
-     * jumps grouped by how far the numbers go to the piece jumped and to the
-     * landing square (the squares they jump from so; the nup_jump groups
-     * whose numbers go up first); the same for kings that do not fly
-     * (colour 2); a flying king's capture rays. */
-    int jumps_ok, njump[3], nup_jump[3];
-    uint8_t jump_over[3][16], jump_land[3][16]; /* how far, either way */
-    uint64_t jump_from[3][16];
-    uint64_t cap_rays[64][NDIRS];
-    uint8_t cap_up[64][NDIRS];
 } Numbered;
 
 typedef struct {
