@@ -151,8 +151,9 @@ static inline void move_bits(uint64_t nb[4], int c, uint64_t from, uint64_t to, 
 }
 
 /* m played on g's bitboards of numbers, and of turned numbers where
- * e->view_turns (in one pass over the captured squares: 2,0XX
- * instructions a step, against 2,029 with a pass for each). */
+ * e->view_turns (in one pass over the captured squares: 2,020
+ * instructions a step, against 2,029 with a pass for each: callgrind,
+ * International random self-play, 256 games, 2026-12-05). */
 static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured,
                                int is_man) {
     const uint64_t *bit = e->num_bit[0], *turned = e->num_bit[1];
@@ -442,64 +443,53 @@ static inline void draw_as(const VecEnvObject *e, const Drawn *d, void *obs, int
 /* The whole float32 observation d stands for, into obs. */
 void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) { draw_as(e, d, obs, 0); }
 
-/* The cells where now and was (e->view_ok) differ, but for the squares'
- * plane (which stays: e->squares_turn): the pieces where their bits
- * differ (19 cells of International random self-play's 24 pieces a step),
- * the side to move's plane, the rule values and the king counts. A step
- * took 2,079 instructions clearing the piece planes and writing every
- * piece, XXX so (callgrind, International random self-play, 256 games,
- * 2026-12-05). was becomes now. */
-static inline void redraw_view(const VecEnvObject *e, const Drawn *now, void *obs, Drawn *was,
-                               int u8) {
-    int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
-    if (now->turn != was->turn) fill(e, obs, 4 * hw, hw, (float)now->turn, u8);
+/* The piece cells where now and was differ (e->view_ok: where their bits
+ * do; 19 cells of International random self-play's 24 pieces a step). A
+ * step took 2,079 instructions clearing the piece planes and writing every
+ * piece, 2,029 so, the turned bitboards' upkeep in apply() included
+ * (callgrind, International random self-play, 256 games, 2026-12-05). */
+static inline void redraw_pieces(const VecEnvObject *e, const Drawn *now, void *obs,
+                                 const Drawn *was, int u8) {
     for (int p = 0; p < 4; p++) {
         uint64_t gone = was->view[p] & ~now->view[p], come = now->view[p] & ~was->view[p];
         if (u8) {
-            uint8_t *plane = (uint8_t *)obs + p * hw;
+            uint8_t *plane = (uint8_t *)obs + p * e->hw;
             for (; gone; gone &= gone - 1) plane[e->num_cell[ctz64(gone)]] = 0;
             for (; come; come &= come - 1) plane[e->num_cell[ctz64(come)]] = 255;
         } else {
-            float *plane = (float *)obs + p * hw;
+            float *plane = (float *)obs + p * e->hw;
             for (; gone; gone &= gone - 1) plane[e->num_cell[ctz64(gone)]] = 0.0f;
             for (; come; come &= come - 1) plane[e->num_cell[ctz64(come)]] = 1.0f;
         }
     }
-    for (int i = 0; !(now->base && was->base) && i < nvalues; i++)
-        if (now->values[i] != was->values[i]) fill(e, obs, (6 + i) * hw, hw, now->values[i], u8);
-    for (int k = 0; k < 2; k++)
-        if (was->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + was->kcell[k], 0.0f, u8);
-    for (int k = 0; k < 2; k++)
-        if (now->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + now->kcell[k], now->kval[k], u8);
-    *was = *now;
 }
 
 /* What differs from was into obs, which shows was; was becomes now. */
 static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs, Drawn *was,
                              int u8) {
     int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
-    if (e->view_ok) {
-        redraw_view(e, now, obs, was, u8);
-        return;
+    if (e->view_ok) { /* the squares' plane stays (e->squares_turn) */
+        if (now->turn != was->turn) fill(e, obs, 4 * hw, hw, (float)now->turn, u8);
+        redraw_pieces(e, now, obs, was, u8);
+    } else {
+        /* Clearing the four piece planes costs less than clearing each
+         * piece's cell: a step took 3,730 instructions instead of 4,230
+         * (callgrind, International, 2026-12-04). The side to move's plane
+         * (the fifth) changes every ply: cleared with the four piece planes
+         * in one memset when it turns to 0 (3,376 C instructions a step
+         * before, 3,338 after; callgrind, International, 256 games,
+         * 2026-12-05). */
+        int clear_turn = now->turn != was->turn && now->turn == 0;
+        fill(e, obs, 0, (4 + clear_turn) * hw, 0.0f, u8);
+        if (now->turn != was->turn && !clear_turn) fill(e, obs, 4 * hw, hw, 1.0f, u8);
+        if (now->black_view != was->black_view && !e->squares_turn)
+            put_squares(e, obs, now->black_view, u8);
+        put_pieces(e, obs, now, u8);
     }
-    /* Clearing the four piece planes costs less than clearing each piece's
-     * cell: a step took 3,730 instructions instead of 4,230 (callgrind,
-     * International, 2026-12-04); with the board turned every ply, every
-     * piece's cell changes anyway. */
-    /* The side to move's plane (the fifth) changes every ply: cleared with
-     * the four piece planes in one memset when it turns to 0 (3,376 C
-     * instructions a step before, 3,338 after; callgrind, International,
-     * 256 games, 2026-12-05). */
-    int clear_turn = now->turn != was->turn && now->turn == 0;
-    fill(e, obs, 0, (4 + clear_turn) * hw, 0.0f, u8);
-    if (now->turn != was->turn && !clear_turn) fill(e, obs, 4 * hw, hw, 1.0f, u8);
-    if (now->black_view != was->black_view && !e->squares_turn)
-        put_squares(e, obs, now->black_view, u8);
     for (int i = 0; !(now->base && was->base) && i < nvalues; i++)
         if (now->values[i] != was->values[i]) fill(e, obs, (6 + i) * hw, hw, now->values[i], u8);
     for (int k = 0; k < 2; k++)
         if (was->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + was->kcell[k], 0.0f, u8);
-    put_pieces(e, obs, now, u8);
     for (int k = 0; k < 2; k++)
         if (now->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + now->kcell[k], now->kval[k], u8);
     *was = *now;
