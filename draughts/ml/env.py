@@ -234,6 +234,8 @@ class VectorEnv:
             self._sampled = np.empty(num_envs, dtype=np.int64)
             self._uniforms = np.empty(num_envs, dtype=np.float64)
             self._native.reset(self.observations, self.masks)
+            # Their buffers acquired once, not at every sample_step().
+            self._native.bind(self._sampled, *self._native_arrays, self._uniforms)
             return
         self._boards = [start.copy() for _ in range(num_envs)]
         self._moves = [{} for _ in range(num_envs)]
@@ -466,7 +468,7 @@ class VectorEnv:
             return self.step(self.sample())
         # Into an array kept: the same numbers as sample()'s.
         self.rng.random(out=self._uniforms)
-        self._native.step(self._sampled, *self._native_arrays, self._uniforms)
+        self._native.step_sampled()
         return self.observations, self.masks, self.rewards, self.terminated, self.truncated
 
     def sample(self) -> Actions:

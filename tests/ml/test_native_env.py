@@ -23,6 +23,7 @@ from draughts import VARIANTS, Board, IllegalMoveError, Termination  # noqa: E40
 from draughts import variant as V  # noqa: E402
 from draughts._core import BACKEND  # noqa: E402
 from draughts.ml import VectorEnv, encode_batch  # noqa: E402
+from draughts.ml._native_env import native_games  # noqa: E402
 from draughts.ml.actions import move_to_index, turned_squares  # noqa: E402
 from draughts.ml.encoding import layout  # noqa: E402
 from tests.ml.helpers import custom_variants  # noqa: E402
@@ -460,3 +461,32 @@ def test_step_threads_asleep_or_spinning_step_alike() -> None:
         results = [env.sample_step() if step % 2 else env.step(env.sample()) for env in envs]
         for ours, theirs in zip(*results, strict=True):
             assert (ours == theirs).all(), step
+
+
+def test_bound_arrays_are_checked_and_kept() -> None:
+    """bind() checks every array's size before it lets go of the arrays it
+    kept, step_sampled() needs a bind() first, and the bound arrays are the
+    ones sample_step() fills."""
+    env = VectorEnv("international", 6, seed=3)
+    twin = VectorEnv("international", 6, seed=3)
+    native = env._native
+    arrays = (env._sampled, *env._native_arrays, env._uniforms)
+    with pytest.raises(ValueError, match="uniforms"):
+        native.bind(*arrays[:-1], np.empty(5))
+    for _ in range(3):  # the first binding still holds
+        for ours, theirs in zip(env.sample_step(), twin.step(twin.sample()), strict=True):
+            assert (ours == theirs).all()
+    start = Board(variant=env.variant)
+    fresh = native_games(
+        env.variant,
+        2,
+        start,
+        layout(env.variant),
+        perspective=True,
+        max_plies=None,
+        lose=False,
+        threads=1,
+    )
+    assert fresh is not None
+    with pytest.raises(RuntimeError, match="bind"):
+        fresh.step_sampled()

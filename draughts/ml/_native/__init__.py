@@ -55,6 +55,27 @@ class NativeVecEnv(Protocol):
         actions they pick (as :meth:`sample`) are written into ``actions``
         and played, in the same call."""
 
+    def bind(
+        self,
+        actions: Any,
+        observations: Any,
+        masks: Any,
+        rewards: Any,
+        terminated: Any,
+        truncated: Any,
+        final_observations: Any,
+        codes: Any,
+        winners: Any,
+        uniforms: Any,
+        /,
+    ) -> None:
+        """Keep :meth:`step`'s arrays, ``uniforms`` included (their buffers
+        held until the next ``bind`` or the end), for :meth:`step_sampled`."""
+
+    def step_sampled(self, /) -> int:
+        """:meth:`step` on the arrays :meth:`bind` keeps, with its uniforms:
+        -1 (sampled actions are legal)."""
+
     def reset(self, observations: Any, masks: Any, /) -> None:
         """Every game from the start again."""
 

@@ -34,6 +34,21 @@ class VecEnv:
         uniforms: Any = None,
         /,
     ) -> int: ...
+    def bind(
+        self,
+        actions: Any,
+        observations: Any,
+        masks: Any,
+        rewards: Any,
+        terminated: Any,
+        truncated: Any,
+        final_observations: Any,
+        codes: Any,
+        winners: Any,
+        uniforms: Any,
+        /,
+    ) -> None: ...
+    def step_sampled(self, /) -> int: ...
     def reset(self, observations: Any, masks: Any, /) -> None: ...
     def sample(self, uniforms: Any, actions: Any, /) -> None: ...
     def history(self, game: int, final: bool, /) -> list[int] | None: ...

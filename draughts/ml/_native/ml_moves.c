@@ -113,7 +113,11 @@ static inline uint64_t numbered(const VecEnvObject *e, bb_t b) {
 }
 
 void ml_number_bits(const VecEnvObject *e, Game *g) {
-    for (int p = 0; p < 4 && e->num.ok; p++) g->nb[p] = numbered(e, g->bb[p]);
+    for (int p = 0; p < 4 && e->num.ok; p++) {
+        g->nb[p] = numbered(e, g->bb[p]);
+        g->tb[p] = 0;
+        for (bb_t b = g->bb[p]; e->view_turns && b; b &= b - 1) g->tb[p] |= e->num_bit[1][low_bit(b)];
+    }
 }
 
 /* t's man steps of colour c: 0, or -1 where they do not fit its groups. */
@@ -251,7 +255,7 @@ static inline uint64_t king_reach(const Numbered *t, int o, uint64_t occupied) {
  * self-play, 256 games, 2026-12-05). */
 static inline __attribute__((always_inline)) Legal *
 steps_to(Legal *out, const Legal *moves, const uint8_t *bits, int count, uint64_t open,
-         uint8_t *mask) {
+         uint8_t *restrict mask) {
     for (int i = 0; i < count; i++) {
         int on = (int)(open >> bits[i]) & 1;
         *out = moves[i];
@@ -271,7 +275,7 @@ steps_to(Legal *out, const Legal *moves, const uint8_t *bits, int count, uint64_
  * self-play, 256 games, 2026-12-05). mask: see ml_generate. */
 static inline __attribute__((always_inline)) int
 quiet_moves_as(const VecEnvObject *e, Game *g, uint64_t frozen, const int down,
-               const int men_steps, uint8_t *mask) {
+               const int men_steps, uint8_t *restrict mask) {
     const Numbered *t = &e->num;
     int c = g->turn;
     uint64_t men = g->nb[c], occupied = g->nb[0] | g->nb[1] | g->nb[2] | g->nb[3];

@@ -139,19 +139,34 @@ static int occurrences(const Game *g, int limit) {
 
 /* -- Playing a move ----------------------------------------------------------- */
 
-/* m played on g's bitboards of numbers (g->turn to move). */
+/* A move of colour c from the bit from to the bit to, taking the bits of
+ * taken, on the four bitboards nb (is_man: a man's; crowned). */
+static inline void move_bits(uint64_t nb[4], int c, uint64_t from, uint64_t to, uint64_t taken,
+                             int is_man, int crowned) {
+    nb[1 - c] &= ~taken;
+    nb[3 - c] &= ~taken;
+    if (!is_man) nb[2 + c] = (nb[2 + c] & ~from) | to;
+    else if (crowned) nb[c] &= ~from, nb[2 + c] |= to;
+    else nb[c] = (nb[c] & ~from) | to;
+}
+
+/* m played on g's bitboards of numbers, and of turned numbers where
+ * e->view_turns (in one pass over the captured squares: 2,020
+ * instructions a step, against 2,029 with a pass for each: callgrind,
+ * International random self-play, 256 games, 2026-12-05). */
 static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured,
                                int is_man) {
-    const int *number = e->core->number;
-    int c = g->turn, o = 1 - c;
-    uint64_t taken = 0, from = (uint64_t)1 << (number[m->origin] - 1);
-    uint64_t to = (uint64_t)1 << (number[m->dest] - 1);
-    for (bb_t cap = captured; cap; cap &= cap - 1) taken |= (uint64_t)1 << (number[low_bit(cap)] - 1);
-    g->nb[o] &= ~taken;
-    g->nb[2 + o] &= ~taken;
-    if (!is_man) g->nb[2 + c] = (g->nb[2 + c] & ~from) | to;
-    else if (m->crowned) g->nb[c] &= ~from, g->nb[2 + c] |= to;
-    else g->nb[c] = (g->nb[c] & ~from) | to;
+    const uint64_t *bit = e->num_bit[0], *turned = e->num_bit[1];
+    uint64_t taken = 0, taken_turned = 0;
+    for (bb_t cap = captured; cap; cap &= cap - 1) {
+        int sq = low_bit(cap);
+        taken |= bit[sq];
+        taken_turned |= turned[sq];
+    }
+    move_bits(g->nb, g->turn, bit[m->origin], bit[m->dest], taken, is_man, m->crowned);
+    if (e->view_turns)
+        move_bits(g->tb, g->turn, turned[m->origin], turned[m->dest], taken_turned, is_man,
+                  m->crowned);
 }
 
 /* Play m on g (Board._push_python's bookkeeping); returns the events. */
@@ -321,8 +336,14 @@ static void shown(const VecEnvObject *e, const Game *g, const Counts *counts, Dr
     int black_view = e->perspective && g->turn == 1, first = black_view, hw = e->hw;
     d->black_view = black_view;
     d->turn = g->turn;
-    d->planes[0] = g->bb[first], d->planes[1] = g->bb[2 + first];
-    d->planes[2] = g->bb[1 - first], d->planes[3] = g->bb[3 - first];
+    if (e->view_ok) {
+        const uint64_t *nb = black_view ? g->tb : g->nb;
+        d->view[0] = nb[first], d->view[1] = nb[2 + first];
+        d->view[2] = nb[1 - first], d->view[3] = nb[3 - first];
+    } else {
+        d->planes[0] = g->bb[first], d->planes[1] = g->bb[2 + first];
+        d->planes[2] = g->bb[1 - first], d->planes[3] = g->bb[3 - first];
+    }
     int n = 0;
     d->base = counts->base;
     if (counts->base) {
@@ -381,6 +402,9 @@ static inline void fill(const VecEnvObject *e, void *obs, int from, int count, f
  * per view: a step took 3,270 instructions instead of 3,730 with a 128-bit
  * scan and the view tested per piece (callgrind, International, 2026-12-04). */
 static inline void put_pieces(const VecEnvObject *e, void *obs, const Drawn *d, int u8) {
+    for (int p = 0; e->view_ok && p < 4; p++)
+        for (uint64_t b = d->view[p]; b; b &= b - 1) put(obs, p * e->hw + e->num_cell[ctz64(b)], 1.0f, u8);
+    if (e->view_ok) return;
     const int *cell = d->black_view ? e->turned_cell : e->cell;
     for (int p = 0; p < 4; p++) {
         uint64_t low = (uint64_t)d->planes[p], high = (uint64_t)(d->planes[p] >> 64);
@@ -419,28 +443,53 @@ static inline void draw_as(const VecEnvObject *e, const Drawn *d, void *obs, int
 /* The whole float32 observation d stands for, into obs. */
 void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) { draw_as(e, d, obs, 0); }
 
+/* The piece cells where now and was differ (e->view_ok: where their bits
+ * do; 19 cells of International random self-play's 24 pieces a step). A
+ * step took 2,079 instructions clearing the piece planes and writing every
+ * piece, 2,029 so, the turned bitboards' upkeep in apply() included
+ * (callgrind, International random self-play, 256 games, 2026-12-05). */
+static inline void redraw_pieces(const VecEnvObject *e, const Drawn *now, void *obs,
+                                 const Drawn *was, int u8) {
+    for (int p = 0; p < 4; p++) {
+        uint64_t gone = was->view[p] & ~now->view[p], come = now->view[p] & ~was->view[p];
+        if (u8) {
+            uint8_t *plane = (uint8_t *)obs + p * e->hw;
+            for (; gone; gone &= gone - 1) plane[e->num_cell[ctz64(gone)]] = 0;
+            for (; come; come &= come - 1) plane[e->num_cell[ctz64(come)]] = 255;
+        } else {
+            float *plane = (float *)obs + p * e->hw;
+            for (; gone; gone &= gone - 1) plane[e->num_cell[ctz64(gone)]] = 0.0f;
+            for (; come; come &= come - 1) plane[e->num_cell[ctz64(come)]] = 1.0f;
+        }
+    }
+}
+
 /* What differs from was into obs, which shows was; was becomes now. */
 static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs, Drawn *was,
                              int u8) {
     int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
-    /* Clearing the four piece planes costs less than clearing each piece's
-     * cell: a step took 3,730 instructions instead of 4,230 (callgrind,
-     * International, 2026-12-04); with the board turned every ply, every
-     * piece's cell changes anyway. */
-    /* The side to move's plane (the fifth) changes every ply: cleared with
-     * the four piece planes in one memset when it turns to 0 (3,376 C
-     * instructions a step before, 3,338 after; callgrind, International,
-     * 256 games, 2026-12-05). */
-    int clear_turn = now->turn != was->turn && now->turn == 0;
-    fill(e, obs, 0, (4 + clear_turn) * hw, 0.0f, u8);
-    if (now->turn != was->turn && !clear_turn) fill(e, obs, 4 * hw, hw, 1.0f, u8);
-    if (now->black_view != was->black_view && !e->squares_turn)
-        put_squares(e, obs, now->black_view, u8);
+    if (e->view_ok) { /* the squares' plane stays (e->squares_turn) */
+        if (now->turn != was->turn) fill(e, obs, 4 * hw, hw, (float)now->turn, u8);
+        redraw_pieces(e, now, obs, was, u8);
+    } else {
+        /* Clearing the four piece planes costs less than clearing each
+         * piece's cell: a step took 3,730 instructions instead of 4,230
+         * (callgrind, International, 2026-12-04). The side to move's plane
+         * (the fifth) changes every ply: cleared with the four piece planes
+         * in one memset when it turns to 0 (3,376 C instructions a step
+         * before, 3,338 after; callgrind, International, 256 games,
+         * 2026-12-05). */
+        int clear_turn = now->turn != was->turn && now->turn == 0;
+        fill(e, obs, 0, (4 + clear_turn) * hw, 0.0f, u8);
+        if (now->turn != was->turn && !clear_turn) fill(e, obs, 4 * hw, hw, 1.0f, u8);
+        if (now->black_view != was->black_view && !e->squares_turn)
+            put_squares(e, obs, now->black_view, u8);
+        put_pieces(e, obs, now, u8);
+    }
     for (int i = 0; !(now->base && was->base) && i < nvalues; i++)
         if (now->values[i] != was->values[i]) fill(e, obs, (6 + i) * hw, hw, now->values[i], u8);
     for (int k = 0; k < 2; k++)
         if (was->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + was->kcell[k], 0.0f, u8);
-    put_pieces(e, obs, now, u8);
     for (int k = 0; k < 2; k++)
         if (now->kcell[k] >= 0) put(obs, (6 + nvalues + k) * hw + now->kcell[k], now->kval[k], u8);
     *was = *now;
@@ -512,6 +561,12 @@ int64_t ml_pick(VecEnvObject *e, int i, double uniform) {
     return g->nmoves ? g->moves[k].action : -1;
 }
 
+/* Set the mask's cells of n moves to on. The mask is no move's memory
+ * (restrict): the moves are not read again after each byte stored. */
+static inline void mark(uint8_t *restrict mask, const Legal *moves, int n, uint8_t on) {
+    for (int k = 0; k < n; k++) mask[moves[k].action] = on;
+}
+
 /* Step game i: 0, 1 if its action is illegal (and illegal actions raise),
  * -1 out of memory, -2 more shared moves than the extra block holds. */
 static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
@@ -523,7 +578,7 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     int mover = g->turn, code, winner;
     if (found < 0 && !e->lose) return 1;
     uint8_t *mask = a->masks + (size_t)i * mask_size;
-    for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 0;
+    mark(mask, g->moves, g->nmoves, 0);
     if (found < 0) {
         code = END_RESIGNATION;
         winner = 1 - mover;
@@ -548,10 +603,10 @@ static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
     if (code != END_NONE || cut) {
-        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 0;
+        mark(mask, g->moves, g->nmoves, 0);
         if (start_again(e, g, &counts, (char *)a->final_obs + (size_t)i * obs_size) < 0) return -1;
         count_rules(e, g, &counts); /* of the new game */
-        for (int k = 0; k < g->nmoves; k++) mask[g->moves[k].action] = 1;
+        mark(mask, g->moves, g->nmoves, 1);
     }
     observe(e, g, &counts, (char *)a->obs + (size_t)i * obs_size, &e->drawn[i]);
     return 0;

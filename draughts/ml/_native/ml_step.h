@@ -58,6 +58,7 @@ typedef struct {
 typedef struct {
     bb_t bb[4]; /* men of White, Black, kings of White, Black */
     uint64_t nb[4]; /* the same by square numbers (bit k: square k + 1), where e->num.ok */
+    uint64_t tb[4]; /* ... and by turned numbers (bit k: square n - k), where e->view_turns */
     int turn, ply, quiet_from, ply_origin;
     int starts[MAX_DRAW_RULES]; /* per tracked rule, NOT_COUNTING when inactive */
     int ksq[2], kn[2];          /* the king each side moved in a row (-1: none), and how often */
@@ -79,6 +80,11 @@ typedef struct {
  * the planes whose value changed are a few dozen stores. */
 typedef struct {
     bb_t planes[4];
+    /* Where e->view_ok: the four planes as bits of square numbers as White
+     * sees them (bit k: the cell of number k + 1; seen by Black, the
+     * numbers turned), so that two observations' pieces differ where these
+     * bits do (planes[] is not filled). */
+    uint64_t view[4];
     int black_view, turn, kcell[2];
     int base; /* values are e->base_values */
     float values[MAX_DRAW_RULES + 1], kval[2];
@@ -137,6 +143,11 @@ typedef struct {
     float base_values[MAX_DRAW_RULES + 1];
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
+    /* Whether Drawn.view is used: e->num.ok, and with perspective, number k
+     * turned is n + 1 - k and its cell the cell of k turned half a turn. */
+    int view_ok, view_turns; /* view_turns: view_ok with perspective (Game.tb kept) */
+    int num_cell[64]; /* number less one -> its cell seen by White */
+    uint64_t num_bit[2][MAX_SQUARES]; /* compact square -> its bit in Game.nb, in Game.tb */
     Numbered num; /* the quiet moves' tables (ml_moves.c) */
     Game start; /* the start position, its legal moves included */
     Game *games;
@@ -149,6 +160,10 @@ typedef struct {
     int busy; /* a step runs (without the GIL): another call must not start */
     RouteList scratch[MAX_THREADS]; /* one per thread */
     int failed; /* out of memory, or more shared moves than the extra block holds */
+    /* The arrays bind() keeps for step_sampled() (nbound of them: 0 or 10,
+     * step()'s order), held until the next bind() or the end. */
+    Py_buffer bound[10];
+    int nbound;
 } VecEnvObject;
 
 /* The caller's arrays for one step (checked by the Python side). */
