@@ -91,7 +91,7 @@ class BuiltinEngine(Engine):
       the depth shows them far better than needed). It answers no threat
       at the horizon: the plies that saves go deeper. It keeps its
       transposition table from one move to the next (see
-      :meth:`~draughts.engine.search.Searcher.renew`).
+      ``Searcher.renew()``).
       Under a clock (``Limit(remaining=..., increment=...)``) it takes a
       share of the remaining time, and the 6 plies are no longer a minimum:
       on a slow machine or a short clock they can take longer than the
