@@ -159,8 +159,16 @@ def test_the_native_search_refuses_bad_pattern_data() -> None:
             _compiled_search(nt, tuple(data), None, {}, 1, False, [])
 
 
-@pytest.mark.parametrize("some", [False, True])
-@pytest.mark.parametrize("variant", SIZES)
+# Canadian's 12x12 searches take about 12 s each in Python: with every
+# window the default run keeps one, with every third window only the slow run.
+_SEARCH_CASES = [
+    pytest.param(variant, some, marks=[pytest.mark.slow] if variant == "canadian" and some else [])
+    for variant in SIZES
+    for some in (False, True)
+]
+
+
+@pytest.mark.parametrize(("variant", "some"), _SEARCH_CASES)
 def test_the_c_search_with_patterns_is_the_python_one(
     variant: str, some: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
