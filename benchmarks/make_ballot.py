@@ -23,19 +23,25 @@ def main() -> None:
     for first in board.legal_moves:
         board.push(first)
         for reply in board.legal_moves:
-            lines.append((first, reply))
+            lines.append([first, reply])
         board.pop()
     random.Random(2026).shuffle(lines)
+    write_ballots(lines, "international", "2-move ballot", OUT)
+
+
+def write_ballots(lines: list[list[draughts.Move]], variant: str, event: str, out: Path) -> None:
+    """Write each line as a game of its own (``Event`` tag *event*, ``Round``
+    its number from 1), in the given order: a ballot file."""
     games = []
-    for number, (first, reply) in enumerate(lines, start=1):
-        game = pdn.Game()
-        game.headers["Event"] = "2-move ballot"
+    for number, moves in enumerate(lines, start=1):
+        game = pdn.Game(variant=variant)
+        game.headers["Event"] = event
         game.headers["Round"] = str(number)
-        game.add_line([first, reply])
+        game.add_line(moves)
         games.append(str(game).rstrip("\n"))
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text("\n\n".join(games) + "\n", encoding="utf-8")
-    print(f"{len(games)} openings written to {OUT}")
+    out.parent.mkdir(exist_ok=True)
+    out.write_text("\n\n".join(games) + "\n", encoding="utf-8")
+    print(f"{len(games)} openings written to {out}")
 
 
 if __name__ == "__main__":

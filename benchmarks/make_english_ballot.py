@@ -21,8 +21,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from make_ballot import write_ballots  # its sibling in benchmarks/ (on the path when run)
+
 import draughts
-from draughts import pdn
 
 OUT = Path(__file__).resolve().parent / "openings" / "english-3move.pdn"
 
@@ -108,17 +109,11 @@ def main() -> None:
     assert len({tuple(m) for m in deck + barred}) == 174, "an opening listed twice"
     order = list(deck)
     random.Random(2026).shuffle(order)
-    games = []
-    for number, moves in enumerate(order, start=1):
+    lines = []
+    for moves in order:
         board = draughts.Board(variant="english")
-        game = pdn.Game(variant="english")
-        game.headers["Event"] = "ACF 3-move ballot"
-        game.headers["Round"] = str(number)
-        game.add_line([board.push_pdn(text) for text in moves])
-        games.append(str(game).rstrip("\n"))
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text("\n\n".join(games) + "\n", encoding="utf-8")
-    print(f"{len(games)} openings written to {OUT}")
+        lines.append([board.push_pdn(text) for text in moves])
+    write_ballots(lines, "english", "ACF 3-move ballot", OUT)
 
 
 if __name__ == "__main__":
