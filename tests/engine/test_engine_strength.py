@@ -8,6 +8,7 @@ import pytest
 
 import draughts
 from draughts._context import context
+from draughts._core import RawMove
 from draughts.engine import Limit, builtin
 from draughts.engine import search as _search
 from draughts.engine.builtin import _budget, _reversible_keys
@@ -140,31 +141,48 @@ def test_a_repetition_inside_the_search_is_a_draw() -> None:
     assert searcher.search(child, child_key, 3, -_search.WIN, _search.WIN, 1, 4) == 0
 
 
-@pytest.mark.parametrize(("name", "depth"), [("PROBCUT", 7), ("LATE_DEEP", 9)])
-def test_selectivity_only_past_the_full_width(
-    name: str, depth: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A middle game with fewer men than four fifths of the start (30 here,
-    # so that ProbCut may cut): searched with reductions from ply 1,
-    # ProbCut and the deeper late move reductions each save nodes (the
-    # latter only from 8 plies on in this position: at 7 its re-searches
-    # cost more than it saves);
-    # with every ply full width (the medium level) neither changes anything.
-    board = draughts.Board(
-        "W:W27,28,30,32,33,34,35,37,38,39,40,42,43,44,47:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,23"
-    )
+# A middle game with fewer men than four fifths of the start (30 here, so
+# that ProbCut may cut).
+_MIDDLE_GAME = (
+    "W:W27,28,30,32,33,34,35,37,38,39,40,42,43,44,47:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,23"
+)
+
+
+def _middle_game_searches(
+    monkeypatch: pytest.MonkeyPatch, settings: dict[str, int], depth: int
+) -> dict[tuple[bool, int], tuple[int, tuple[int, int, list[RawMove]]]]:
+    """The nodes and result of searching :data:`_MIDDLE_GAME` to ``depth``
+    with reductions from ply 1 (full width 1) and with every ply full
+    width (full width ``depth``), before and after ``settings`` are set
+    in the search module: keyed by (settings set, full width)."""
+    board = draughts.Board(_MIDDLE_GAME)
     t = context(board.variant).core
     keys = context(board.variant).keys
     pos = raw_position(board, t)
     counted = {}
-    for value in (0, getattr(_search, name)):
-        monkeypatch.setattr(_search, name, value)
+    for changed in (False, True):
+        if changed:
+            for name, value in settings.items():
+                monkeypatch.setattr(_search, name, value)
         for full_width in (1, depth):
             searcher = _search.searcher(t, keys)
             result = searcher.iterate(pos, depth, full_width=full_width)
-            counted[bool(value), full_width] = (searcher.nodes, result)
-    assert counted[True, 1][0] < counted[False, 1][0]
-    assert counted[True, depth] == counted[False, depth]
+            counted[changed, full_width] = (searcher.nodes, result)
+    return counted
+
+
+@pytest.mark.parametrize(("name", "depth"), [("PROBCUT", 7), ("LATE_DEEP", 9)])
+def test_selectivity_only_past_the_full_width(
+    name: str, depth: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Searched with reductions from ply 1, ProbCut and the deeper late move
+    # reductions each save nodes against the search without them (the
+    # latter only from 8 plies on in this position: at 7 its re-searches
+    # cost more than it saves); with every ply full width (the medium
+    # level) neither changes anything.
+    without = _middle_game_searches(monkeypatch, {name: 0}, depth)
+    assert without[False, 1][0] < without[True, 1][0]
+    assert without[False, depth] == without[True, depth]
 
 
 @pytest.mark.parametrize("settings", [{"LATE_PV": 0}, {"LATE_DEPTH": 4}, {"LATE_SACRIFICE": 1}])
@@ -174,21 +192,7 @@ def test_fewer_late_move_reductions_only_past_the_full_width(
     # Each setting reduces fewer moves than hard does (in open windows too,
     # from depth 3, sacrifices too): more nodes past the full width, and
     # the same tree where every ply is searched in full.
-    board = draughts.Board(
-        "W:W27,28,30,32,33,34,35,37,38,39,40,42,43,44,47:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,23"
-    )
-    t = context(board.variant).core
-    keys = context(board.variant).keys
-    pos = raw_position(board, t)
-    counted = {}
-    for changed in (False, True):
-        if changed:
-            for name, value in settings.items():
-                monkeypatch.setattr(_search, name, value)
-        for full_width in (1, 7):
-            searcher = _search.searcher(t, keys)
-            result = searcher.iterate(pos, 7, full_width=full_width)
-            counted[changed, full_width] = (searcher.nodes, result)
+    counted = _middle_game_searches(monkeypatch, settings, 7)
     assert counted[True, 1][0] > counted[False, 1][0]
     assert counted[True, 7] == counted[False, 7]
 
