@@ -7,6 +7,14 @@ windows, extensions) that the machine's load does not move.
 
 prints, per setting, the total nodes, the nodes per position's median ratio
 to the first setting, and how many positions chose another first move.
+
+    python benchmarks/search_nodes.py --depth 9 --plies 30 --set TABLE_ENTRIES=65536
+
+plays instead, from each position, ``--plies`` plies of the searches' first
+moves with one searcher renewed between moves (its table kept, as
+``hard`` keeps it), and prints the nodes and seconds of all the searches:
+the table's size and replacement matter there, and a big table also
+costs time per node.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import argparse
 import json
 import statistics
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -23,6 +32,7 @@ sys.path.insert(0, str(HERE.parent))
 import draughts  # noqa: E402
 from draughts._context import context  # noqa: E402
 from draughts.engine import search as _search  # noqa: E402
+from draughts.engine.builtin import _reversible_keys  # noqa: E402
 
 
 def run(fens: list[str], depth: int, settings: dict[str, int]) -> list[tuple[int, object]]:
@@ -45,10 +55,45 @@ def run(fens: list[str], depth: int, settings: dict[str, int]) -> list[tuple[int
             setattr(_search, name, value)
 
 
+def run_games(
+    fens: list[str], depth: int, plies: int, settings: dict[str, int]
+) -> tuple[int, float]:
+    """Nodes and seconds of ``plies`` moves played from each position, each
+    searched to ``depth`` by one renewed searcher."""
+    saved = {name: getattr(_search, name) for name in settings}
+    for name, value in settings.items():
+        setattr(_search, name, value)
+    nodes, seconds = 0, 0.0
+    try:
+        for fen in fens:
+            board = draughts.Board(fen)
+            ctx = context(board.variant)
+            searcher = _search.searcher(ctx.core, ctx.keys)
+            for ply in range(plies):
+                if not board.legal_moves:
+                    break
+                if ply:
+                    searcher.renew(game_keys=_reversible_keys(board))
+                pos = _search.raw_position(board, ctx.core)
+                reversible = len(_reversible_keys(board)) - 1
+                start = time.perf_counter()
+                _depth, _score, pv = searcher.iterate(
+                    pos, depth, full_width=4, reversible=reversible
+                )
+                seconds += time.perf_counter() - start
+                nodes += searcher.nodes
+                board.push(ctx.core.moves.move(pv[0]))
+        return nodes, seconds
+    finally:
+        for name, value in saved.items():
+            setattr(_search, name, value)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--plies", type=int, default=0, help="play this many plies from each")
     parser.add_argument(
         "--set",
         action="append",
@@ -58,6 +103,16 @@ def main() -> None:
     args = parser.parse_args()
     data = json.loads((HERE / "positions.json").read_text())
     fens = [p["fen"] for p in data["variants"]["international"]["positions"]][: args.positions]
+    if args.plies:
+        print(f"{len(fens)} positions, {args.plies} plies each, depth {args.depth}")
+        for text in ["", *args.set]:
+            pairs = (item.partition("=") for item in text.split(",") if item)
+            nodes, seconds = run_games(
+                fens, args.depth, args.plies, {name: int(value) for name, _, value in pairs}
+            )
+            rate = nodes / seconds
+            print(f"{text or 'as it is'}: {nodes:,} nodes, {seconds:.2f} s, {rate:,.0f} nodes/s")
+        return
     base = run(fens, args.depth, {})
     print(f"{len(fens)} positions, depth {args.depth}, backend {draughts.BACKEND}")
     print(f"as it is: {sum(n for n, _ in base):,} nodes")

@@ -118,8 +118,11 @@ class BuiltinEngine(Engine):
     know no counts.
 
     An explicit ``Limit(depth=...)`` replaces the level's depth.
-    ``table_entries`` caps the positions the transposition table holds
-    (default 1,500,000: about 250 MB in pure Python, 70 MB in C).
+    ``table_entries`` sets the transposition table's size in entries,
+    rounded down to a power of two (default
+    :data:`~draughts.engine.search.TABLE_ENTRIES`, 2**18: 8 MB in C, about
+    30 MB in pure Python); the table keeps that size, each new position
+    taking an old one's place.
 
     :meth:`play` and :meth:`analyse` also take ``info``, called with an
     :class:`Analysis` as each depth is complete, and ``stop``, a

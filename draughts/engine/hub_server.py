@@ -80,7 +80,7 @@ __all__ = [
 # Scan's names for the variants it plays, where ours differ.
 _SCAN_NAMES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
 _DEPTH_CAP = 64  # the deepest search asked for when the GUI gives no depth (hard's own)
-_DEFAULT_HASH = 96  # MB: about the table the built-in engine uses by default in C
+_DEFAULT_HASH = 8  # MB: the table the built-in engine uses by default in C (TABLE_ENTRIES)
 _DURING_SEARCH = {"stop", "ping", "ponder-hit", "quit"}
 _PIECES = {"w": Piece(MAN, WHITE), "b": Piece(MAN, BLACK), "W": Piece(KING, WHITE)}
 _PIECES["B"] = Piece(KING, BLACK)
@@ -111,15 +111,15 @@ def hub_variant(name: str) -> Variant:
 
 
 def table_entries(megabytes: int) -> int:
-    """The transposition table positions that fit in about ``megabytes``:
-    the C table keeps 32-byte entries at most three quarters full in a
-    power-of-two array (up to 86 bytes a position), the Python one a dict
-    of tuples (about 170 bytes a position).
+    """The transposition table entries that fit in about ``megabytes``:
+    the C table's entries take 32 bytes, the Python one's about 120 (a
+    tuple and its place in a list). The search rounds the size down to a
+    power of two.
 
-    >>> table_entries(86) == (2**20 if draughts.BACKEND == "native" else 530_456)
+    >>> table_entries(32) == (2**20 if draughts.BACKEND == "native" else 279_620)
     True
     """
-    per_entry = 86 if draughts.BACKEND == "native" else 170
+    per_entry = 32 if draughts.BACKEND == "native" else 120
     return max(1000, min(10**8, megabytes * 2**20 // per_entry))
 
 

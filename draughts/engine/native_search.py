@@ -70,6 +70,7 @@ class NativeSearcher(Searcher):
             self.late_depth,
             self.late_pv,
             self.late_sacrifice,
+            self.etc_depth,
         )
         score, self.nodes, partial = self.compiled.run(
             pos, key, depth, alpha, beta, ply, reversible, root, limits
@@ -83,6 +84,24 @@ class NativeSearcher(Searcher):
     def _table_move(self, pos: Position, key: int) -> RawMove | None:
         return self.compiled.table_move(pos, key)
 
+    @property
+    def table_entries(self) -> int:
+        return self._entries
+
+    @table_entries.setter
+    def table_entries(self, entries: int) -> None:
+        # The C table is sized at the next search (a size is passed with
+        # every call): no Python list is kept.
+        if not 1 <= entries <= 10**8:
+            raise ValueError(f"table_entries must be from 1 to 10**8, not {entries!r}")
+        self._entries = max(2, 1 << (entries.bit_length() - 1))
+
+    def clear_table(self) -> None:
+        self.compiled.clear_table()
+
+    def table_count(self) -> int:
+        return self.compiled.table_count()
+
     def renew(
         self,
         *,
@@ -91,8 +110,7 @@ class NativeSearcher(Searcher):
         game_keys: Sequence[int] = (),
     ) -> None:
         super().renew(deadline=deadline, max_nodes=max_nodes, game_keys=game_keys)
-        # Read at call time: tests and benchmarks set the constant there.
-        self.compiled.renew(list(game_keys), _search.KEPT_ENTRIES)
+        self.compiled.renew(list(game_keys))
 
     def use_bitbases(self, probe: Probe | None) -> None:
         super().use_bitbases(probe)

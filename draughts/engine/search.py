@@ -70,18 +70,14 @@ _CHECK_EVERY = 1024  # nodes between two looks at the clock
 # Forced moves are searched without using up depth, but only this deep: two
 # pieces that each have a single move could otherwise shuffle forever.
 _MAX_EXTENDED_PLY = 60
-_TABLE_ENTRIES = 1_500_000  # about 250 MB of Python tuples; cleared when full
-KEPT_ENTRIES = 150_000
-"""The most positions :meth:`Searcher.renew` keeps the table with; a
-fuller one is dropped there. The table is a hash table that grows as it
-fills: a bigger kept table grows (every entry placed again) or is cleared
-in the middle of a later search, which the search cannot interrupt. Over
-116 moves of two games at 0.2 s a move (C search, load average 6), no move
-took over 0.225 s with 150,000 (mean 0.206 s), as with a new table every
-move (the longest 0.231 s, mean 0.208 s); with 400,000, 7 moves took over
-0.25 s, the longest 0.435 s. A table made at once big enough for 400,000 and as many
-again did not overrun, but its 64 MB cost each node cache misses: 2.6
-times the time a node of a small table."""
+_EVALUATIONS = 1_500_000  # static scores kept by position; cleared when full
+TABLE_ENTRIES = 2**18
+"""The transposition table's default size in entries (8 MB in C), a power of
+two. The table has a fixed size: it is allocated once, kept from move to
+move and never cleared by a search, each new position taking the place of
+an old one (see :meth:`Searcher._store`). Sizes are rounded down to a
+power of two. A big table costs each node cache misses: allocated at 64 MB
+(2**21 entries) a node took 2.6 times as long as in a small table."""
 THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""
@@ -113,11 +109,19 @@ PROBCUT = 90
 :meth:`Searcher._probcut` (0: none)."""
 PROBCUT_DEPTH = 3
 """The least depth a node is pruned at by :meth:`Searcher._probcut`."""
+ETC_DEPTH = 0
+"""The least depth of a null-window node that looks up its children in the
+table before searching them (enhanced transposition cutoffs, see
+:meth:`Searcher._etc`; 0: never)."""
 _PROBCUT_SCORES = 10_000  # windows beyond 100 men are about game ends: never pruned
 KNOWN_WIN = WON - 1000
 """The score of a position an endgame bitbase says is won, less the plies
 to it: above every evaluation, below the forced game ends (a bitbase does
 not say how far the end is)."""
+
+
+_Entry = tuple[int, int, int, int, RawMove | None, int]
+"""A table entry: key, depth, score, bound, best move and generation."""
 
 
 class LimitReached(Exception):
@@ -208,16 +212,20 @@ class Searcher:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.enforce = True
-        self.table_entries = _TABLE_ENTRIES
-        """The positions the transposition table holds before it is cleared."""
+        self.generation = 0
+        """Counts the searches :meth:`renew` started (modulo 256): an entry
+        of an older search gives its place up first."""
         self.history: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(_MAX_EXTENDED_PLY + 64)]
         self.root: list[RawMove] | None = None
         """The moves to consider at the root, when the board's rules allow
         fewer than the raw generator (Frisian king-move limit, which depends
         on the game's history and is not followed inside the tree)."""
-        # key -> (depth, score, bound, best move)
-        self.tt: dict[int, tuple[int, int, int, RawMove | None]] = {}
+        self.tt: list[_Entry | None] = []
+        """The transposition table: buckets of two entries, the one of the
+        deeper search and the one of the latest (see :meth:`_store`)."""
+        self._mask = 0
+        self.table_entries = TABLE_ENTRIES
         self.evaluations: dict[tuple[int, int, int, int], int] = {}
         """White's static score by (white men, black men, white kings, black kings)."""
         # The keys of the game's reversible past, then of the current line.
@@ -241,6 +249,8 @@ class Searcher:
         """:data:`LATE_PV` when the searcher was made."""
         self.late_sacrifice = LATE_SACRIFICE
         """:data:`LATE_SACRIFICE` when the searcher was made."""
+        self.etc_depth = ETC_DEPTH
+        """:data:`ETC_DEPTH` when the searcher was made."""
         # Probcut is left out while most men are on the board (opening
         # positions are about structure, which a shallow search misjudges).
         self.probcut_pieces = self.e.men_at_start * 4 // 5
@@ -265,9 +275,9 @@ class Searcher:
     ) -> None:
         """Get ready to search the game's next position (the arguments are
         those of the constructor) keeping what the last search learnt: the
-        transposition table (unless it holds more than :data:`KEPT_ENTRIES`
-        positions), whose entries for the positions ahead save the
-        new search most of its first depths, and the history scores,
+        transposition table, whose entries for the positions ahead save the
+        new search most of its first depths (the older entries give way
+        first as the new search fills it), and the history scores,
         halved so that the new position's own refutations soon outweigh
         them; the killers, which belong to plies counted from the old
         root, are forgotten. Moby Dam keeps its table across moves too
@@ -275,8 +285,7 @@ class Searcher:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        if len(self.tt) > KEPT_ENTRIES:
-            self.tt.clear()
+        self.generation = (self.generation + 1) & 255
         self.history = {code: value // 2 for code, value in self.history.items() if value > 1}
         self.killers = [[0, 0] for _ in range(_MAX_EXTENDED_PLY + 64)]
         self.root = None
@@ -367,10 +376,10 @@ class Searcher:
                 return known * (KNOWN_WIN - ply)
         if depth <= 0:
             return self._quiesce(pos, alpha, beta, ply)
-        entry = self.tt.get(key)
+        entry = self._probe(key)
         tt_move = None
         if entry is not None:
-            e_depth, e_score, bound, tt_move = entry
+            _key, e_depth, e_score, bound, tt_move, _generation = entry
             if e_depth >= depth and ply:
                 # Game-end scores are stored relative to this node.
                 score = (
@@ -396,6 +405,10 @@ class Searcher:
             return self.sign * (ply - WIN)
         if len(moves) > 1:
             self._order(moves, pos[0], ply, tt_move)
+            if 0 < self.etc_depth <= depth and beta - alpha == 1 and ply:
+                cut = self._etc(pos, key, moves, depth, beta, ply, reversible)
+                if cut is not None:
+                    return cut
         original_alpha = alpha
         best = -WIN - 1
         best_move = moves[0]
@@ -457,10 +470,60 @@ class Searcher:
                         break
         bound = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
         stored = best + ply if best > WON else best - ply if best < -WON else best
-        if len(self.tt) >= self.table_entries:
-            self.tt.clear()
-        self.tt[key] = (depth, stored, bound, best_move)
+        self._store((key, depth, stored, bound, best_move, self.generation))
         return best
+
+    @property
+    def table_entries(self) -> int:
+        """The transposition table's size in entries; set to another
+        power of two (a size is rounded down to one, at least 2), it makes
+        a new, empty table."""
+        return len(self.tt)
+
+    @table_entries.setter
+    def table_entries(self, entries: int) -> None:
+        if not 1 <= entries <= 10**8:
+            raise ValueError(f"table_entries must be from 1 to 10**8, not {entries!r}")
+        size = max(2, 1 << (entries.bit_length() - 1))
+        if size != len(self.tt):
+            self.tt = [None] * size
+            self._mask = size // 2 - 1
+
+    def clear_table(self) -> None:
+        """Empty the transposition table."""
+        self.tt = [None] * len(self.tt)
+
+    def table_count(self) -> int:
+        """How many entries of the transposition table are in use."""
+        return sum(entry is not None for entry in self.tt)
+
+    def _probe(self, key: int) -> _Entry | None:
+        """The table's entry for ``key``, if it holds one."""
+        at = ((key ^ key >> 29) & self._mask) << 1
+        entry = self.tt[at]
+        if entry is not None and entry[0] == key:
+            return entry
+        entry = self.tt[at + 1]
+        return entry if entry is not None and entry[0] == key else None
+
+    def _store(self, entry: _Entry) -> None:
+        """Put ``entry`` in its key's bucket: in the first place unless that
+        holds another position searched deeper in this search (a deep entry
+        saves more), which then stays and the new one takes the second
+        place; an entry pushed out of the first place takes the second.
+        So a position is never in both, and the entries of older searches
+        give way whatever their depth."""
+        key, depth = entry[0], entry[1]
+        at = ((key ^ key >> 29) & self._mask) << 1
+        tt = self.tt
+        first = tt[at]
+        if first is None or first[0] == key:
+            tt[at] = entry
+        elif first[5] == self.generation and first[1] > depth:
+            tt[at + 1] = entry
+        else:
+            tt[at + 1] = first
+            tt[at] = entry
 
     def _reduced(
         self,
@@ -479,6 +542,49 @@ class Searcher:
         score = -self.search(child, key, depth - plies, -alpha - 1, -alpha, ply + 1, reversible)
         self.reductions += plies
         return score
+
+    def _etc(
+        self,
+        pos: Position,
+        key: int,
+        moves: list[RawMove],
+        depth: int,
+        beta: int,
+        ply: int,
+        reversible: int,
+    ) -> int | None:
+        """Enhanced transposition cutoff: the score of the first of
+        ``moves`` whose position the table already shows, searched deep
+        enough, to refute the opponent's last move (a score at or above
+        ``beta``), else None. One child found so saves searching the
+        others, when the table's move was not the best. Moby Dam does it in
+        null-window nodes too (https://github.com/rhalbersma/mobydam,
+        ``main/search.c``). A child that a repetition, the no-progress
+        count or a bitbase could decide is skipped: the table ignores
+        them, and the child's own search would look at them first."""
+        extend = ply < _MAX_EXTENDED_PLY
+        own_men = pos[1 + pos[0]]
+        no_progress = self.draws.no_progress
+        pieces = (pos[1] | pos[2] | pos[3] | pos[4]).bit_count()
+        probed = 0 if self.probe is None else self.probe.pieces
+        for move in moves:
+            after = 0 if move[2] or own_men >> move[0] & 1 else reversible + 1
+            if after >= 4 or (no_progress is not None and after >= no_progress):
+                continue
+            if pieces - len(move[3]) <= probed:
+                continue
+            entry = self._probe(self._child_key(key, pos, move))
+            if entry is None or entry[3] == _LOWER:
+                continue
+            if entry[1] < (depth if extend and move[5] else depth - 1):
+                continue
+            e_score, child = entry[2], ply + 1
+            score = -(
+                e_score - child if e_score > WON else e_score + child if e_score < -WON else e_score
+            )
+            if score >= beta:
+                return score
+        return None
 
     def _probcut(
         self, pos: Position, key: int, depth: int, beta: int, ply: int, reversible: int
@@ -586,7 +692,7 @@ class Searcher:
                 divisor = self.draws.endings.get(material)
                 if divisor is not None:
                     white = white // divisor if divisor else 0
-            if len(self.evaluations) >= _TABLE_ENTRIES:
+            if len(self.evaluations) >= _EVALUATIONS:
                 self.evaluations.clear()
             self.evaluations[pieces] = white
         return white if turn == 0 else -white
@@ -614,10 +720,10 @@ class Searcher:
     def _table_move(self, pos: Position, key: int) -> RawMove | None:
         """The table's best move for ``pos`` (whose key is ``key``), if it
         is one of its legal moves."""
-        entry = self.tt.get(key)
-        if entry is None or entry[3] is None or entry[3] not in legal(self.t, pos):
+        entry = self._probe(key)
+        if entry is None or entry[4] is None or entry[4] not in legal(self.t, pos):
             return None
-        return entry[3]
+        return entry[4]
 
     def iterate(
         self,

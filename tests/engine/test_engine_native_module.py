@@ -53,6 +53,8 @@ def test_a_method_with_other_parameters_breaks_it() -> None:
         "run: parameter 1 is 'pos' (positional or keyword) where the contract has"
         " 'pos' (positional-only)",
         "renew: missing",
+        "clear_table: missing",
+        "table_count: missing",
         "bitbases: missing",
         "stop: missing",
     ]

@@ -224,7 +224,7 @@ def test_a_deep_iteration_sizes_every_per_ply_table() -> None:
     key = searcher.key_of(pos)
     deepest = 100 + _search._MAX_EXTENDED_PLY
     searcher.nodes, searcher.enforce = 0, False
-    searcher.tt.clear()  # so that the position is searched, not looked up
+    searcher.clear_table()  # so that the position is searched, not looked up
     # Before the killers were sized here, this raised IndexError.
     score = searcher.search(pos, key, 1, -_search.WIN - 1, _search.WIN + 1, deepest, 0)
     assert -_search.WIN <= score <= _search.WIN

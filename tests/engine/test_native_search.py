@@ -120,17 +120,21 @@ def test_middle_games_search_alike_deeper(variant: str, seed: int, depth: int) -
     _compare(board, depth)
 
 
-def test_a_full_table_is_cleared_alike() -> None:
-    # With a table of 50 positions it is cleared many times in a search:
-    # the C table must forget what the dict forgets, when it forgets it.
+@pytest.mark.parametrize("entries", [64, 1000])
+def test_a_small_table_replaces_alike(entries: int) -> None:
+    # With a table of 64 entries (1000 is rounded down to 512), nearly
+    # every store takes the place of another position: the C table must
+    # keep what the Python one keeps, where it keeps it.
     board = _playout("international", 4, 40)
     assert board is not None
     oracle, subject = _searchers(board)
-    oracle.table_entries = subject.table_entries = 50
+    oracle.table_entries = subject.table_entries = entries
+    assert oracle.table_entries == subject.table_entries == 1 << (entries.bit_length() - 1)
     pos = raw_position(board, oracle.t)
     assert subject.iterate(pos, 6, full_width=2) == oracle.iterate(pos, 6, full_width=2)
     assert subject.nodes == oracle.nodes
-    assert len(oracle.tt) < 50
+    assert subject.table_count() == oracle.table_count() > oracle.table_entries * 3 // 4
+    assert oracle.table_count() <= oracle.table_entries < subject.nodes // 5
 
 
 def test_a_restricted_root_searches_alike() -> None:
@@ -407,8 +411,10 @@ def test_bad_input_is_refused() -> None:
     _, subject = _searchers(board)
     pos = raw_position(board, subject.t)
     key = subject.key_of(pos)
-    limits = (True, 0, 1, 0, None, None, 1000, 90, 6, 3, 1, 0)
+    limits = (True, 0, 1, 0, None, None, 1024, 90, 6, 3, 1, 0, 0)
     compiled = subject.compiled
+    with pytest.raises(ValueError, match="power of two"):
+        compiled.run(pos, key, 2, -10, 10, 0, 0, None, (*limits[:6], 1000, *limits[7:]))
     with pytest.raises(ValueError, match="share a square"):
         compiled.run((0, pos[1], pos[1], 0, 0), key, 2, -10, 10, 0, 0, None, limits)
     with pytest.raises(ValueError, match="root index"):
@@ -443,38 +449,35 @@ def test_boards_the_native_core_does_not_hold_use_the_python_search() -> None:
     )
 
 
-@pytest.mark.parametrize("kept", [_search.KEPT_ENTRIES, 300])
+@pytest.mark.parametrize("entries", [_search.TABLE_ENTRIES, 256])
 @pytest.mark.parametrize("variant", ["international", "english", "frisian"])
-def test_a_renewed_search_keeps_its_table_alike(
-    variant: str, kept: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_renewed_search_keeps_its_table_alike(variant: str, entries: int) -> None:
     # A game's moves searched one after another by one searcher each,
-    # renewed between moves (table kept, or dropped when it holds more
-    # than KEPT_ENTRIES positions; history halved, killers and line new):
-    # both agree move after move, a repetition of the game included.
-    monkeypatch.setattr(_search, "KEPT_ENTRIES", kept)
-    dropped = 0
+    # renewed between moves (table kept, its entries now of an older
+    # generation, which give way first; history halved, killers and line
+    # new): both agree move after move, a repetition of the game included,
+    # with a table that the moves overfill (256) or not.
     rng = random.Random(variant)
     board = draughts.Board(variant=variant)
     oracle, subject = _searchers(board)
+    oracle.table_entries = subject.table_entries = entries
     for move_number in range(12):
         if not board.legal_moves:
             break
         if move_number:
             game_keys = _reversible_keys(board)
-            full = len(oracle.tt) > kept
+            kept = oracle.table_count()
             oracle.renew(game_keys=game_keys)
             subject.renew(game_keys=game_keys)
-            assert (oracle.tt == {}) == full
-            dropped += full
+            assert oracle.table_count() == subject.table_count() == kept > 0
+            assert oracle.generation == move_number
         pos = raw_position(board, oracle.t)
         reversible = len(_reversible_keys(board)) - 1
         expected = oracle.iterate(pos, 5, reversible=reversible, full_width=2)
         got = subject.iterate(pos, 5, reversible=reversible, full_width=2)
         assert (got, subject.nodes) == (expected, oracle.nodes), (board.fen(), move_number)
         board.push(rng.choice(list(board.legal_moves)))
-    assert oracle.tt and oracle.history
-    assert (dropped > 0) == (kept == 300)
+    assert oracle.history
 
 
 def test_a_kept_table_saves_the_next_move_most_of_its_search() -> None:

@@ -30,9 +30,10 @@ from draughts import _core
 from draughts._core.raw import RawMove
 
 Pos = tuple[int, int, int, int, int]
-Limits = tuple[bool, int, int, int, int | None, float | None, int, int, int, int, int, int]
+Limits = tuple[bool, int, int, int, int | None, float | None, int, int, int, int, int, int, int]
 """``(enforce, reductions, threat_extensions, nodes, max_nodes, deadline,
-table_entries, probcut, late_deep, late_depth, late_pv, late_sacrifice)``."""
+table_entries, probcut, late_deep, late_depth, late_pv, late_sacrifice,
+etc_depth)``."""
 
 
 class CompiledSearch(Protocol):
@@ -59,10 +60,15 @@ class CompiledSearch(Protocol):
         once it beat the first one. ``root`` lists the indices of the moves
         allowed at ply 0 among the legal ones (None: all of them)."""
 
-    def renew(self, game_keys: list[int], kept: int, /) -> None:
+    def renew(self, game_keys: list[int], /) -> None:
         """Ready for a search from the game's next position, keeping the
-        table if it holds at most ``kept`` positions
-        (:meth:`draughts.engine.search.Searcher.renew`)."""
+        table (:meth:`draughts.engine.search.Searcher.renew`)."""
+
+    def clear_table(self) -> None:
+        """Empty the table (:meth:`draughts.engine.search.Searcher.clear_table`)."""
+
+    def table_count(self) -> int:
+        """The table's entries in use (:meth:`draughts.engine.search.Searcher.table_count`)."""
 
     def table_move(self, pos: Pos, key: int, /) -> RawMove | None:
         """The transposition table's move for ``pos`` if it is legal there."""

@@ -2,8 +2,8 @@
  * Searcher in draughts/engine/search.py. Everything that decides which
  * nodes are visited follows the Python code exactly: the move order (the
  * generator's order, then stable sorts on the same keys), the
- * transposition table (an exact-key table that is cleared when it holds
- * table_entries positions, as the dict is), killers, history, reductions, threat
+ * transposition table (buckets of two entries of a fixed-size array,
+ * filled and replaced as Searcher._store does), killers, history, reductions, threat
  * answers, draws and the node count. Comments name the Python method each
  * function mirrors; the reasons are given there. */
 /* First: it includes Python.h (through core_api.h), which must come before
@@ -147,41 +147,48 @@ static int same_move(const Entry *e, const Route *m) {
            e->ncaps == m->ncaps && e->move_hash == route_hash(m);
 }
 
-static size_t slot_of(const Search *s, uint64_t key) {
-    size_t mask = s->tt_cap - 1, i = (size_t)(key ^ (key >> 29)) & mask;
-    while (s->tt[i].used && s->tt[i].key != key) i = (i + 1) & mask;
-    return i;
+/* The first of key's two entries (Searcher._probe). */
+static size_t bucket_of(const Search *s, uint64_t key) {
+    return ((size_t)(key ^ (key >> 29)) & (s->tt_cap / 2 - 1)) * 2;
 }
 
 static const Entry *tt_get(const Search *s, uint64_t key) {
-    const Entry *e = &s->tt[slot_of(s, key)];
-    return e->used ? e : NULL;
+    const Entry *e = &s->tt[bucket_of(s, key)];
+    if (e[0].used && e[0].key == key) return &e[0];
+    if (e[1].used && e[1].key == key) return &e[1];
+    return NULL;
 }
 
-static int tt_grow(Search *s) {
-    size_t cap = s->tt_cap * 2;
-    Entry *old = s->tt, *tt = calloc(cap, sizeof *tt);
-    if (tt == NULL) return -1;
-    size_t old_cap = s->tt_cap;
-    s->tt = tt, s->tt_cap = cap;
-    for (size_t i = 0; i < old_cap; i++)
-        if (old[i].used) s->tt[slot_of(s, old[i].key)] = old[i];
-    free(old);
-    return 0;
-}
-
-/* self.tt[key] = (depth, stored, bound, best_move), cleared first when full. */
-static int tt_put(Search *s, uint64_t key, int depth, int score, int bound, const Route *m) {
-    if (s->tt_count >= s->table_entries) {
-        memset(s->tt, 0, s->tt_cap * sizeof *s->tt);
-        s->tt_count = 0;
+/* Searcher._store */
+static void tt_put(Search *s, uint64_t key, int depth, int score, int bound, const Route *m) {
+    Entry *e = &s->tt[bucket_of(s, key)];
+    Entry fresh = {key, route_hash(m), score, (int16_t)depth, 1, (uint8_t)bound,
+                   m->origin, m->dest, m->crowned, m->ncaps, s->generation};
+    if (!e[0].used || e[0].key == key) {
+        e[0] = fresh;
+    } else if (e[0].generation == s->generation && e[0].depth > depth) {
+        e[1] = fresh;
+    } else {
+        e[1] = e[0];
+        e[0] = fresh;
     }
-    if ((s->tt_count + 1) * 4 > s->tt_cap * 3 && tt_grow(s) < 0) return -1;
-    Entry *e = &s->tt[slot_of(s, key)];
-    if (!e->used) s->tt_count++;
-    *e = (Entry){key, route_hash(m), score, (int16_t)depth, 1, (uint8_t)bound,
-                 m->origin, m->dest, m->crowned, m->ncaps};
+}
+
+int search_size_table(Search *s, size_t entries) {
+    if (entries == s->tt_cap) return 0;
+    Entry *tt = calloc(entries, sizeof *tt);
+    if (tt == NULL) return -1;
+    free(s->tt);
+    s->tt = tt, s->tt_cap = entries;
     return 0;
+}
+
+void search_clear_table(Search *s) { memset(s->tt, 0, s->tt_cap * sizeof *s->tt); }
+
+size_t search_table_count(const Search *s) {
+    size_t n = 0;
+    for (size_t i = 0; i < s->tt_cap; i++) n += s->tt[i].used;
+    return n;
 }
 
 /* -- Set-up ----------------------------------------------------------------------- */
@@ -193,7 +200,7 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     s->no_progress = -1;
     s->probcut_pieces = (int)(e->men_at_start * 4 / 5);
     memset(s->endings, -1, sizeof s->endings);
-    s->tt_cap = 4096;
+    s->tt_cap = 2; /* sized by the caller before a search (search_size_table) */
     s->tt = calloc(s->tt_cap, sizeof *s->tt);
     s->base = ngame_keys ? ngame_keys - 1 : 0;
     s->line_cap = s->base + 256;
@@ -206,13 +213,8 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     return 0;
 }
 
-int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys, size_t kept) {
-    if (s->tt_count > kept) { /* a new small table: freeing a big one is cheap, clearing it is not */
-        Entry *tt = calloc(4096, sizeof *tt);
-        if (tt == NULL) return -1;
-        free(s->tt);
-        s->tt = tt, s->tt_cap = 4096, s->tt_count = 0;
-    }
+int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys) {
+    s->generation++; /* uint8_t: modulo 256, as in Python */
     size_t base = ngame_keys ? ngame_keys - 1 : 0;
     if (base + 256 > s->line_cap) {
         uint64_t *line = realloc(s->line, (base + 256) * sizeof *line);
@@ -531,6 +533,36 @@ static int offers_capture(Search *s, const Pos *child) {
     return s->scratch.len != 0;
 }
 
+/* Searcher._etc: the score of an enhanced transposition cutoff, or 0 with
+ * *cut unset. */
+static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int beta, int ply,
+                   int reversible, int *cut) {
+    const Ply *here = &s->plies[ply];
+    int extend = ply < MAX_EXTENDED_PLY;
+    bb_t own_men = p->bb[p->color];
+    int pieces = popcount(p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3]);
+    *cut = 0;
+    for (size_t i = 0; i < here->moves.len; i++) {
+        const Route *m = &here->moves.items[here->order[i]];
+        int after = m->ncaps || own_men & BIT(m->origin) ? 0 : reversible + 1;
+        if (after >= 4 || (s->no_progress >= 0 && after >= s->no_progress)) continue;
+        if (pieces - m->ncaps <= s->bases.pieces) continue;
+        bb_t bb[4];
+        memcpy(bb, p->bb, sizeof bb);
+        uint64_t child_key = key;
+        core_api->play(s->r, m, p->color, bb, &child_key);
+        const Entry *e = tt_get(s, child_key);
+        if (e == NULL || e->bound == LOWER) continue;
+        if (e->depth < (extend && m->crowned ? depth : depth - 1)) continue;
+        int child = ply + 1;
+        int score = -(e->score > WON    ? e->score - child
+                      : e->score < -WON ? e->score + child
+                                        : e->score);
+        if (score >= beta) return *cut = 1, score;
+    }
+    return 0;
+}
+
 /* The loop over the moves of Searcher.search; returns best, sets *best_at. */
 static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
                      int ply, int reversible, int *best_at) {
@@ -636,7 +668,7 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         if (decided) return score;
         entry = *found;
     }
-    /* found may move when the table grows below: only entry is read after. */
+    /* found may be overwritten below: only entry is read after. */
     if (beta - alpha == 1 && depth >= PROBCUT_DEPTH && ply && s->reductions && s->probcut) {
         int cut = probcut(s, p, key, depth, beta, ply, reversible);
         if (s->stopped || s->failed) return 0;
@@ -646,13 +678,16 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
     long n = here == NULL ? -1 : node_moves(s, here, p, ply, found ? &entry : NULL);
     if (n < 0) return s->failed = 1, 0;
     if (n == 0) return s->sign * (ply - WIN);
+    if (n > 1 && s->etc_depth > 0 && depth >= s->etc_depth && beta - alpha == 1 && ply) {
+        int cut, score = etc_cut(s, p, key, depth, beta, ply, reversible, &cut);
+        if (cut) return score;
+    }
     int best_at, original_alpha = alpha;
     int best = move_loop(s, p, key, depth, alpha, beta, ply, reversible, &best_at);
     if (s->stopped || s->failed) return 0;
     int bound = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
     int stored = best > WON ? best + ply : best < -WON ? best - ply : best;
-    if (tt_put(s, key, depth, stored, bound, &s->plies[ply].moves.items[best_at]) < 0)
-        return s->failed = 1, 0;
+    tt_put(s, key, depth, stored, bound, &s->plies[ply].moves.items[best_at]);
     return best;
 }
 

@@ -64,6 +64,7 @@ typedef struct {
     int32_t score;
     int16_t depth;
     uint8_t used, bound, origin, dest, crowned, ncaps;
+    uint8_t generation; /* Searcher.generation when stored */
 } Entry;
 
 /* Per ply: the moves and the order to try them in. */
@@ -90,8 +91,9 @@ typedef struct {
     int8_t endings[SMALL_MATERIAL + 1][SMALL_MATERIAL + 1][SMALL_MATERIAL + 1]
                   [SMALL_MATERIAL + 1]; /* -1: none; else the divisor (0: drawn) */
     Bitbases bases;
-    Entry *tt;
-    size_t tt_cap, tt_count;
+    Entry *tt;      /* buckets of two entries: see Searcher._store */
+    size_t tt_cap;  /* entries, a power of two */
+    uint8_t generation; /* Searcher.generation */
     long long history[2][MAX_SQUARES][MAX_SQUARES];
     uint32_t (*killers)[2];
     size_t nkillers;
@@ -102,7 +104,6 @@ typedef struct {
     RouteList scratch;
     /* Limits and per-iteration counters, set by the caller of search_run. */
     unsigned long long nodes;
-    size_t table_entries; /* the table is cleared when it holds this many */
     long long max_nodes;  /* -1: none */
     double deadline;     /* < 0: none */
     int enforce, reductions, threat_extensions;
@@ -110,6 +111,7 @@ typedef struct {
     int late_deep;               /* Searcher.late_deep */
     int late_depth, late_pv;     /* Searcher.late_depth and .late_pv */
     int late_sacrifice;          /* Searcher.late_sacrifice */
+    int etc_depth;               /* Searcher.etc_depth */
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
     /* Searcher.stop: set by another thread (Search.stop, holding the GIL
@@ -130,9 +132,15 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
 void search_free(Search *s);
 /* Searcher.renew: ready for a search from the game's next position (its
  * keys since the last man move or capture, as search_init takes them),
- * keeping the transposition table if it holds at most kept positions; 0,
- * or -1 out of memory. */
-int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys, size_t kept);
+ * keeping the transposition table, its entries now of an older generation;
+ * 0, or -1 out of memory. */
+int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys);
+/* Searcher.table_entries = entries (a power of two, at least 2): a new empty
+ * table if the size changes; 0, or -1 out of memory. */
+int search_size_table(Search *s, size_t entries);
+/* Searcher.clear_table and Searcher.table_count. */
+void search_clear_table(Search *s);
+size_t search_table_count(const Search *s);
 /* The negamax score of pos (key) at depth, as Searcher.search; s->stopped
  * is set (and the score meaningless) when a limit ran out, s->failed when
  * memory did. */

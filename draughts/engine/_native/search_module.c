@@ -365,17 +365,22 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
 
 /* The limits and counters of one call: (enforce, reductions,
  * threat_extensions, nodes, max_nodes, deadline, table_entries, probcut,
- * late_deep, late_depth, late_pv, late_sacrifice). */
+ * late_deep, late_depth, late_pv, late_sacrifice, etc_depth). */
 static int get_limits(Search *s, PyObject *limits) {
     PyObject *enforce, *nodes, *max_nodes, *deadline;
-    long reductions, threats, entries, margin, late_deep, late_depth, late_pv, sacrifice;
+    long reductions, threats, entries, margin, late_deep, late_depth, late_pv, sacrifice, etc;
     if (!PyArg_ParseTuple(limits,
-                          "OllOOOllllll;limits: (enforce, reductions, threat_extensions, nodes, "
+                          "OllOOOlllllll;limits: (enforce, reductions, threat_extensions, nodes, "
                           "max_nodes, deadline, table_entries, probcut, late_deep, late_depth, "
-                          "late_pv, late_sacrifice)",
+                          "late_pv, late_sacrifice, etc_depth)",
                           &enforce, &reductions, &threats, &nodes, &max_nodes, &deadline,
-                          &entries, &margin, &late_deep, &late_depth, &late_pv, &sacrifice))
+                          &entries, &margin, &late_deep, &late_depth, &late_pv, &sacrifice, &etc))
         return -1;
+    if (etc < 0 || etc > 100000) {
+        PyErr_Format(PyExc_ValueError, "etc_depth must be from 0 to 100000, not %ld", etc);
+        return -1;
+    }
+    s->etc_depth = (int)etc;
     if (late_depth < 0 || late_depth > 100000 || late_pv < 0 || late_pv > 1 || sacrifice < 0 ||
         sacrifice > 1) {
         PyErr_Format(PyExc_ValueError,
@@ -392,11 +397,12 @@ static int get_limits(Search *s, PyObject *limits) {
         return -1;
     }
     s->probcut = (int)margin, s->late_deep = (int)late_deep;
-    if (entries < 1 || entries > 100000000) {
-        PyErr_Format(PyExc_ValueError, "table_entries must be from 1 to 10**8, not %ld", entries);
+    if (entries < 2 || entries > 100000000 || (entries & (entries - 1))) {
+        PyErr_Format(PyExc_ValueError,
+                     "table_entries must be a power of two from 2 to 10**8, not %ld", entries);
         return -1;
     }
-    s->table_entries = (size_t)entries;
+    if (search_size_table(s, (size_t)entries) < 0) return PyErr_NoMemory(), -1;
     int on = PyObject_IsTrue(enforce);
     if (on < 0) return -1;
     unsigned long long count = PyLong_Check(nodes) ? PyLong_AsUnsignedLongLong(nodes) : 0;
@@ -574,20 +580,28 @@ static PyObject *search_object_bitbases(SearchObject *o, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* renew(game_keys, kept): Searcher.renew's part in C. */
-static PyObject *search_object_renew(SearchObject *o, PyObject *args) {
-    PyObject *game_keys, *kept_value;
-    long kept;
+/* renew(game_keys): Searcher.renew's part in C. */
+static PyObject *search_object_renew(SearchObject *o, PyObject *game_keys) {
     uint64_t *values;
     Py_ssize_t nkeys;
-    if (check_ready(o) < 0 || !PyArg_ParseTuple(args, "OO", &game_keys, &kept_value) ||
-        get_int(kept_value, 0, 100000000, &kept, "kept") < 0 ||
-        get_game_keys(game_keys, &values, &nkeys) < 0)
-        return NULL;
-    int failed = search_renew(&o->search, values, (size_t)nkeys, (size_t)kept);
+    if (check_ready(o) < 0 || get_game_keys(game_keys, &values, &nkeys) < 0) return NULL;
+    int failed = search_renew(&o->search, values, (size_t)nkeys);
     PyMem_RawFree(values);
     if (failed < 0) return PyErr_NoMemory();
     Py_RETURN_NONE;
+}
+
+/* clear_table(): Searcher.clear_table. */
+static PyObject *search_object_clear_table(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(o) < 0) return NULL;
+    search_clear_table(&o->search);
+    Py_RETURN_NONE;
+}
+
+/* table_count(): Searcher.table_count. */
+static PyObject *search_object_table_count(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(o) < 0) return NULL;
+    return PyLong_FromSize_t(search_table_count(&o->search));
 }
 
 /* Callable from another thread while run() works without the GIL: it only
@@ -607,8 +621,8 @@ static PyMethodDef search_methods[] = {
      "run($self, pos, key, depth, alpha, beta, ply, reversible, root, limits, /)\n--\n\n"
      "(score or None if a limit ran out, nodes, partial): one Searcher.search call, without "
      "the GIL."},
-    {"renew", (PyCFunction)search_object_renew, METH_VARARGS,
-     "renew($self, game_keys, kept, /)\n--\n\n"
+    {"renew", (PyCFunction)search_object_renew, METH_O,
+     "renew($self, game_keys, /)\n--\n\n"
      "Ready for a search from the game's next position, keeping the table, as "
      "Searcher.renew."},
     {"bitbases", (PyCFunction)search_object_bitbases, METH_VARARGS,
@@ -618,6 +632,10 @@ static PyMethodDef search_methods[] = {
     {"table_move", (PyCFunction)search_object_table_move, METH_VARARGS,
      "table_move($self, pos, key, /)\n--\n\n"
      "The table's move for pos among its legal moves, or None."},
+    {"clear_table", (PyCFunction)search_object_clear_table, METH_NOARGS,
+     "clear_table($self, /)\n--\n\nEmpty the transposition table, as Searcher.clear_table."},
+    {"table_count", (PyCFunction)search_object_table_count, METH_NOARGS,
+     "table_count($self, /)\n--\n\nThe table's entries in use, as Searcher.table_count."},
     {"static", (PyCFunction)search_object_static, METH_O,
      "static($self, pos, /)\n--\n\nWhite's static score, the drawn endings applied."},
     {NULL, NULL, 0, NULL},
