@@ -19,6 +19,7 @@ from draughts.engine import _native
 from draughts.engine import search as _search
 from draughts.engine._native import CompiledSearch
 from draughts.engine._raw import Position, legal
+from draughts.engine._table import table_size
 from draughts.engine.draw_table import _draw_table
 from draughts.engine.search import LimitReached, Searcher
 from draughts.outcome import Goal
@@ -92,9 +93,7 @@ class NativeSearcher(Searcher):
     def table_entries(self, entries: int) -> None:
         # The C table is sized at the next search (a size is passed with
         # every call): no Python list is kept.
-        if not 1 <= entries <= 10**8:
-            raise ValueError(f"table_entries must be from 1 to 10**8, not {entries!r}")
-        self._entries = max(2, 1 << (entries.bit_length() - 1))
+        self._entries = table_size(entries)
 
     def clear_table(self) -> None:
         self.compiled.clear_table()

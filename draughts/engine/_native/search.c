@@ -3,7 +3,7 @@
  * nodes are visited follows the Python code exactly: the move order (the
  * generator's order, then stable sorts on the same keys), the
  * transposition table (buckets of two entries of a fixed-size array,
- * filled and replaced as Searcher._store does), killers, history, reductions, threat
+ * filled and replaced as Table.store does), killers, history, reductions, threat
  * answers, draws and the node count. Comments name the Python method each
  * function mirrors; the reasons are given there. */
 /* First: it includes Python.h (through core_api.h), which must come before
@@ -147,7 +147,7 @@ static int same_move(const Entry *e, const Route *m) {
            e->ncaps == m->ncaps && e->move_hash == route_hash(m);
 }
 
-/* The first of key's two entries (Searcher._probe). */
+/* The first of key's two entries (Table.probe). */
 static size_t bucket_of(const Search *s, uint64_t key) {
     return ((size_t)(key ^ (key >> 29)) & (s->tt_cap / 2 - 1)) * 2;
 }
@@ -159,7 +159,7 @@ static const Entry *tt_get(const Search *s, uint64_t key) {
     return NULL;
 }
 
-/* Searcher._store */
+/* Table.store of draughts/engine/_table.py */
 static void tt_put(Search *s, uint64_t key, int depth, int score, int bound, const Route *m) {
     Entry *e = &s->tt[bucket_of(s, key)];
     Entry fresh = {key, route_hash(m), score, (int16_t)depth, 1, (uint8_t)bound,

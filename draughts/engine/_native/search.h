@@ -91,7 +91,7 @@ typedef struct {
     int8_t endings[SMALL_MATERIAL + 1][SMALL_MATERIAL + 1][SMALL_MATERIAL + 1]
                   [SMALL_MATERIAL + 1]; /* -1: none; else the divisor (0: drawn) */
     Bitbases bases;
-    Entry *tt;      /* buckets of two entries: see Searcher._store */
+    Entry *tt;      /* buckets of two entries: see Table.store */
     size_t tt_cap;  /* entries, a power of two */
     uint8_t generation; /* Searcher.generation */
     long long history[2][MAX_SQUARES][MAX_SQUARES];
