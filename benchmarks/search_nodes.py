@@ -14,7 +14,9 @@ plays instead, from each position, ``--plies`` plies of the searches' first
 moves with one searcher renewed between moves (its table kept, as
 ``hard`` keeps it), and prints the nodes and seconds of all the searches:
 the table's size and replacement matter there, and a big table also
-costs time per node.
+costs time per node. Every setting plays the moves the first one chose;
+``--line FILE`` keeps them, so that another source tree can search the same
+positions.
 """
 
 from __future__ import annotations
@@ -56,16 +58,19 @@ def run(fens: list[str], depth: int, settings: dict[str, int]) -> list[tuple[int
 
 
 def run_games(
-    fens: list[str], depth: int, plies: int, settings: dict[str, int]
+    fens: list[str], depth: int, plies: int, settings: dict[str, int], line: list[list[int]]
 ) -> tuple[int, float]:
     """Nodes and seconds of ``plies`` moves played from each position, each
-    searched to ``depth`` by one renewed searcher."""
+    searched to ``depth`` by one renewed searcher. ``line`` holds, per
+    position, the moves to play (indices into ``board.legal_moves``): where
+    it has none yet, the searches' first moves are played and added, so
+    that every setting searches the same positions."""
     saved = {name: getattr(_search, name) for name in settings}
     for name, value in settings.items():
         setattr(_search, name, value)
     nodes, seconds = 0, 0.0
     try:
-        for fen in fens:
+        for fen, played in zip(fens, line, strict=True):
             board = draughts.Board(fen)
             ctx = context(board.variant)
             searcher = _search.searcher(ctx.core, ctx.keys)
@@ -82,7 +87,10 @@ def run_games(
                 )
                 seconds += time.perf_counter() - start
                 nodes += searcher.nodes
-                board.push(ctx.core.moves.move(pv[0]))
+                legal = list(board.legal_moves)
+                if len(played) == ply:
+                    played.append(legal.index(ctx.core.moves.move(pv[0])))
+                board.push(legal[played[ply]])
         return nodes, seconds
     finally:
         for name, value in saved.items():
@@ -95,6 +103,11 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--plies", type=int, default=0, help="play this many plies from each")
     parser.add_argument(
+        "--line",
+        type=Path,
+        help="with --plies: the moves to play, read from this JSON file, or written to it",
+    )
+    parser.add_argument(
         "--set",
         action="append",
         default=[],
@@ -105,11 +118,16 @@ def main() -> None:
     fens = [p["fen"] for p in data["variants"]["international"]["positions"]][: args.positions]
     if args.plies:
         print(f"{len(fens)} positions, {args.plies} plies each, depth {args.depth}")
+        line: list[list[int]] = [[] for _ in fens]
+        if args.line is not None and args.line.exists():
+            line = json.loads(args.line.read_text())
         for text in ["", *args.set]:
             pairs = (item.partition("=") for item in text.split(",") if item)
             nodes, seconds = run_games(
-                fens, args.depth, args.plies, {name: int(value) for name, _, value in pairs}
+                fens, args.depth, args.plies, {name: int(value) for name, _, value in pairs}, line
             )
+            if args.line is not None and not args.line.exists():
+                args.line.write_text(json.dumps(line))
             rate = nodes / seconds
             print(f"{text or 'as it is'}: {nodes:,} nodes, {seconds:.2f} s, {rate:,.0f} nodes/s")
         return

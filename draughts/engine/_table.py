@@ -55,17 +55,25 @@ class Table:
         entry = self.entries[at + 1]
         return entry if entry is not None and entry[0] == key else None
 
-    def store(self, key: int, depth: int, score: int, bound: int, move: RawMove | None) -> None:
+    def store(
+        self, key: int, depth: int, score: int, bound: int, move: RawMove | None, failed_low: bool
+    ) -> None:
         """Put an entry in its key's bucket: in the first place unless that
         holds another position searched deeper in this generation (a deep
         entry saves more), which then stays and the new one takes the
         second place; an entry pushed out of the first place takes the
         second. So a position is never in both, and the entries of older
-        searches give way whatever their depth."""
+        searches give way whatever their depth. A search that ``failed_low``
+        (every move refuted) keeps the move the entry it replaces had: its
+        own best is only the least refuted, a worse first move to try."""
         entries = self.entries
         at = ((key ^ key >> 29) & self.mask) << 1
-        entry = (key, depth, score, bound, move, self.generation)
         first = entries[at]
+        if failed_low:
+            old = first if first is not None and first[0] == key else entries[at + 1]
+            if old is not None and old[0] == key:
+                move = old[4]
+        entry = (key, depth, score, bound, move, self.generation)
         if first is None or first[0] == key:
             entries[at] = entry
         elif first[5] == self.generation and first[1] > depth:

@@ -468,7 +468,7 @@ class Searcher:
                         break
         bound = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
         stored = best + ply if best > WON else best - ply if best < -WON else best
-        self.table.store(key, depth, stored, bound, best_move)
+        self.table.store(key, depth, stored, bound, best_move, bound == _UPPER)
         return best
 
     @property

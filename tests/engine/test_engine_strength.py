@@ -11,6 +11,7 @@ from draughts._context import context
 from draughts._core import RawMove
 from draughts.engine import Limit, builtin
 from draughts.engine import search as _search
+from draughts.engine._table import Table
 from draughts.engine.builtin import _budget, _reversible_keys
 from draughts.engine.draw_table import DrawTable
 from draughts.engine.evaluation import FEATURES, Evaluator, evaluator
@@ -307,3 +308,18 @@ def test_only_international_itself_takes_its_fitted_weights() -> None:
     changed = attrs.evolve(draughts.variant.INTERNATIONAL, name="intl-6", men_rows=3)
     for v in (draughts.variant.FRISIAN, draughts.variant.CANADIAN, changed):
         assert (family(context(v).core), weights(v)) == ("large", WEIGHTS["large"])
+
+
+def test_the_table_keeps_a_deep_entry_and_a_failed_low_node_keeps_its_move() -> None:
+    # Keys 0, 2 and 4 share the first bucket of a 4-entry table.
+    table = Table(4)
+    a, b, c = (RawMove(o, o + 5, 0, (), (), False) for o in (1, 2, 3))
+    table.store(0, 5, 10, 0, a, False)
+    table.store(2, 3, 20, 0, b, False)  # shallower: the second place
+    assert table.entries[:2] == [(0, 5, 10, 0, a, 0), (2, 3, 20, 0, b, 0)]
+    table.store(0, 6, -30, 2, c, True)  # failed low: the move stays a
+    assert table.probe(0) == (0, 6, -30, 2, a, 0)
+    table.generation = 1
+    table.store(4, 1, 0, 0, c, False)  # an older deep entry gives way
+    assert table.entries[:2] == [(4, 1, 0, 0, c, 1), (0, 6, -30, 2, a, 0)]
+    assert table.probe(2) is None and table.count() == 2

@@ -164,6 +164,13 @@ static void tt_put(Search *s, uint64_t key, int depth, int score, int bound, con
     Entry *e = &s->tt[bucket_of(s, key)];
     Entry fresh = {key, route_hash(m), score, (int16_t)depth, 1, (uint8_t)bound,
                    m->origin, m->dest, m->crowned, m->ncaps, s->generation};
+    if (bound == UPPER) { /* keep the replaced entry's move (Table.store) */
+        const Entry *old = e[0].used && e[0].key == key ? &e[0] : &e[1];
+        if (old->used && old->key == key) {
+            fresh.move_hash = old->move_hash, fresh.origin = old->origin, fresh.dest = old->dest;
+            fresh.crowned = old->crowned, fresh.ncaps = old->ncaps;
+        }
+    }
     if (!e[0].used || e[0].key == key) {
         e[0] = fresh;
     } else if (e[0].generation == s->generation && e[0].depth > depth) {
