@@ -118,8 +118,8 @@ table before searching them (enhanced transposition cutoffs, see
 :meth:`Searcher._etc`; 0: never). Over 12 moves played from each of 10
 International positions, searched to depth 11 by one renewed searcher
 (``benchmarks/search_nodes.py --depth 11 --plies 12 --positions 10``), 6
-took 0.89 times the nodes of none (28.1 M against 31.4 M) and 4 took
-0.88; with a new table for each of 40 positions, 6 saved only 0.3 %."""
+took 0.91 times the nodes of none (22.7 M against 25.1 M); with a new
+table for each of 40 positions it saved only 0.3 %."""
 _PROBCUT_SCORES = 10_000  # windows beyond 100 men are about game ends: never pruned
 KNOWN_WIN = WON - 1000
 """The score of a position an endgame bitbase says is won, less the plies
