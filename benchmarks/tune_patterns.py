@@ -100,6 +100,7 @@ def samples(
     deep: list[float] = []
     features: list[list[int]] = []
     men: list[int] = []
+    raw: list[list[int]] = []
     count = 0
     keys = context(variant).keys
     stop = time.perf_counter() + budget
@@ -143,6 +144,7 @@ def samples(
                         black = base.features(1, m1, k1, m0 | k0, k0)
                         features.append([a - b for a, b in zip(white, black, strict=True)])
                         men.append((m0 | m1).bit_count())
+                        raw.append([half for b in (m0, m1, k0, k1) for half in split(b)])
                         results.append(result)
                         games.append(count)
                     if move not in board.legal_moves:
@@ -158,7 +160,32 @@ def samples(
         "games": np.array(games),
         "features": np.array(features, dtype=float).reshape(-1, len(FEATURES)),
         "men": np.array(men, dtype=float),
+        "raw": np.array(raw, dtype=np.uint64).reshape(-1, 8),
     }
+
+
+def split(bits: int) -> tuple[int, int]:
+    """A bitboard (up to 128 bits) as its low and high 64 bits, for NumPy."""
+    return bits & (1 << 64) - 1, bits >> 64
+
+
+def joined(row: np.ndarray) -> tuple[int, int, int, int]:
+    """White's men, Black's men, White's kings, Black's kings of a ``raw`` row."""
+    halves = [int(h) for h in row]
+    return tuple(halves[i] | halves[i + 1] << 64 for i in range(0, 8, 2))  # type: ignore[return-value]
+
+
+def features_of(e: Evaluator, raw: np.ndarray) -> np.ndarray:
+    """White's feature counts minus Black's for each ``raw`` position, as
+    the evaluator counts them now (a cache made before a feature was added
+    gets it)."""
+    out = []
+    for row in raw:
+        m0, m1, k0, k1 = joined(row)
+        white = e.features(0, m0, k0, m1 | k1, k1)
+        black = e.features(1, m1, k1, m0 | k0, k0)
+        out.append([a - b for a, b in zip(white, black, strict=True)])
+    return np.array(out, dtype=float).reshape(-1, len(FEATURES))
 
 
 def rescored(data: dict[str, np.ndarray], e: Evaluator) -> np.ndarray:
@@ -362,7 +389,10 @@ def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
         more = dict(np.load(path))
         more["games"] = more["games"] + data["games"].max() + 1
         data = {k: np.concatenate([data[k], more[k]]) for k in data}
-    data["scores"] = rescored(data, Evaluator(context(find_variant(args.variant)).core))
+    e = Evaluator(context(find_variant(args.variant)).core, patterns=False)
+    if "raw" in data:
+        data["features"] = features_of(e, data["raw"])
+    data["scores"] = rescored(data, e)
     data["results"] = 1 / (1 + np.exp(-scale * data["deep"]))
     return data
 
