@@ -25,21 +25,7 @@ and shifts each; only kings and far-advanced men are looked at one by one):
   step to (a breakthrough: the opponent must take the man at once, or it
   crowns), which the search, judging quiet positions, would otherwise count
   as a plain man;
-- ``king_mobility``: the squares the kings can move to;
-- ``free_path``: other men near crowning with no opposing piece on the
-  next two rows of that cone and no opposing king: a breakthrough under
-  way, which holds unless the opponent comes into its path in time;
-- ``wings``: the difference between the men on the three outer columns of
-  each side (of a 10-column board; a man's wing play, where ``imbalance``
-  counts halves);
-- ``frozen``: men with no empty square to step to (blocked men give away
-  the spare moves, *tempi*, a locked position is won or lost on);
-- ``king_standoff``: kings while the opponent has a king too (a king is
-  worth less against a king: such endings are often drawn);
-- ``unsupported``: men in the opponent's half with no own piece behind them
-  on either diagonal (a spearhead that can be cut off or exchanged away);
-- ``golden``: men on the middle squares of the own back row (the squares
-  that guard the crowning row longest).
+- ``king_mobility``: the squares the kings can move to.
 
 Each feature has two weights, one for the opening (all men on the board) and
 one for the endgame (no men left); the score is the blend by the share of
@@ -89,12 +75,6 @@ FEATURES = (
     "runaway",
     "king_mobility",
     "crowning",
-    "free_path",
-    "wings",
-    "frozen",
-    "king_standoff",
-    "unsupported",
-    "golden",
 )
 """The names of the features, in the order of :meth:`Evaluator.features`."""
 
@@ -105,25 +85,25 @@ WEIGHTS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     # The king (330, fitted 300) and crowning weights were set by matches
     # (docs/engine_strength.rst), not by the fit.
     "large": (
-        (100, 330, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5, 120, 0, 0, 0, 0, 0, 0),
-        (100, 330, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8, 120, 0, 0, 0, 0, 0, 0),
+        (100, 330, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5, 120),
+        (100, 330, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8, 120),
     ),
     # International draughts itself: fitted by benchmarks/tune_patterns.py
     # --joint to the scores of 8-ply searches of 21,401 corpus positions
     # (docs/engine_strength.rst, "Evaluation fitted to deeper searches").
     "international": (
-        (100, 139, -6, 7, -19, 3, -2, 8, -8, 0, 59, 1, -216, 0, 0, 0, 0, 0, 0),
-        (100, 442, 14, -9, 40, -6, -8, -18, -32, 11, 143, 3, 258, 0, 0, 0, 0, 0, 0),
+        (100, 139, -6, 7, -19, 3, -2, 8, -8, 0, 59, 1, -216),
+        (100, 442, 14, -9, 40, -6, -8, -18, -32, 11, 143, 3, 258),
     ),
     # 8x8, flying kings (russian, brazilian, pool, czech, thai, ...).
     "flying": (
-        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6, 80, 0, 0, 0, 0, 0, 0),
-        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6, 80, 0, 0, 0, 0, 0, 0),
+        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6, 80),
+        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6, 80),
     ),
     # 8x8, short kings (english, italian, turkish, dama, ...).
     "short": (
-        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4, 25, 0, 0, 0, 0, 0, 0),
-        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6, 25, 0, 0, 0, 0, 0, 0),
+        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4, 25),
+        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6, 25),
     ),
 }
 
@@ -206,10 +186,6 @@ class Evaluator:
         )
         self.back = (rows(range(1)), rows(range(height - 1, height)))
         self.edge = columns([0, width - 1])
-        outer = max(1, width * 3 // 10)
-        self.wings = (columns(list(range(outer))), columns(list(range(width - outer, width))))
-        middle = columns(list(range(quarter_w, width - quarter_w)))
-        self.golden = (self.back[0] & middle, self.back[1] & middle)
         self.left = columns(list(range(width // 2)))
         self.right = columns(list(range(width // 2, width)))
         half = height // 2
@@ -227,7 +203,6 @@ class Evaluator:
         # The row before the crowning row, per colour.
         self.last_step = (rows(range(height - 2, height - 1)), rows(range(1, 2)))
         self.cones = (self._cones(0), self._cones(1))
-        self.narrow = (self._cones(0, 2), self._cones(1, 2))
         # Per number of men on the board, the opening and endgame weights
         # blended by it (times men_at_start, which score() divides out); a
         # set-up position with more men than the start counts as the start.
@@ -246,14 +221,13 @@ class Evaluator:
         counts the same features from them: the planes, centre, back rows,
         edge, left and right halves, far halves, the men's step shifts, the
         rows near crowning, the row before crowning, the cones, the blended weights, men at start,
-        the patterns' windows and weights (None without patterns), and
-        the narrow cones, the outer columns and the golden squares.
+        and the patterns' windows and weights (None without patterns).
 
         >>> import draughts
         >>> from draughts._context import context
         >>> data = evaluator(context(draughts.variant.RUSSIAN).core).data()
-        >>> len(data), data[12], data[13]
-        (15, 24, None)
+        >>> len(data), data[-2], data[-1]
+        (14, 24, None)
         """
         return (
             self.planes,
@@ -270,14 +244,12 @@ class Evaluator:
             self.blended,
             self.men_at_start,
             self.patterns.data() if self.patterns else None,
-            (self.narrow, self.wings, self.golden),
         )
 
-    def _cones(self, color: int, reach: int = 0) -> dict[int, int]:
+    def _cones(self, color: int) -> dict[int, int]:
         """Per square, the squares in front of a man there up to its
-        crowning row (or ``reach`` rows ahead), widening by one column each
-        side per row (and one extra column, for opposing men that step into
-        its way, where the board has a square there)."""
+        crowning row, widening by one column each side per row (and one
+        extra column, for opposing men that step into its way)."""
         t = self.t
         stride, width, height = t.stride, t.width, t.height
         cones: dict[int, int] = {}
@@ -288,8 +260,6 @@ class Evaluator:
             mask = 0
             ahead = range(row + 1, height) if color == 0 else range(row - 1, -1, -1)
             for distance, r in enumerate(ahead, start=1):
-                if reach and distance > reach:
-                    break
                 for c in range(max(0, col - distance - 1), min(width, col + distance + 2)):
                     mask |= 1 << (r * stride + c)
             cones[index] = mask & self.board
@@ -325,11 +295,6 @@ class Evaluator:
                 from_behind = bits >> -shift
             behind |= from_behind
             supported &= from_behind
-        # The squares a man steps from to an empty square: the empty
-        # squares moved by the opponent's steps, which go the other way.
-        movable = 0
-        for shift in self.forward[1 - color]:
-            movable |= empty << shift if shift >= 0 else empty >> -shift
         total += (
             w[2] * advance
             + w[3] * (men & self.centre).bit_count()
@@ -339,39 +304,20 @@ class Evaluator:
             + w[7] * supported.bit_count()
             + w[8] * (men & self.edge).bit_count()
             - w[9] * abs((men & self.left).bit_count() - (men & self.right).bit_count())
-            - w[14] * abs((men & self.wings[0]).bit_count() - (men & self.wings[1]).bit_count())
-            + w[15] * (men & ~movable).bit_count()
-            + w[17] * (men & self.far_half[color] & ~behind).bit_count()
-            + w[18] * (men & self.golden[color]).bit_count()
         )
-        total += self._breakthroughs(color, men, opp, opp_kings, empty, w)
-        if kings:
-            total += w[11] * self._king_mobility(kings, empty)
-            if opp_kings:
-                total += w[16] * kings.bit_count()
-        return total
-
-    def _breakthroughs(
-        self, color: int, men: int, opp: int, opp_kings: int, empty: int, w: tuple[int, ...]
-    ) -> int:
-        """The runaway, crowning and free-path men near crowning, each
-        counted once, in that order."""
-        total = 0
-        near, last_step = men & self.near[color], self.last_step[color]
-        cones, narrow = self.cones[color], self.narrow[color]
+        near, cones, last_step = men & self.near[color], self.cones[color], self.last_step[color]
         while near:
             low = near & -near
             near ^= low
-            square = low.bit_length() - 1
-            if not opp_kings and not cones[square] & opp:
+            if not opp_kings and not cones[low.bit_length() - 1] & opp:
                 total += w[10]
             elif low & last_step and any(
                 (low << shift if shift >= 0 else low >> -shift) & empty
                 for shift in self.forward[color]
             ):
                 total += w[12]
-            elif not opp_kings and not narrow[square] & opp:
-                total += w[13]
+        if kings:
+            total += w[11] * self._king_mobility(kings, empty)
         return total
 
     def _king_mobility(self, kings: int, empty: int) -> int:

@@ -83,7 +83,7 @@ def test_the_c_evaluation_with_patterns_is_the_pure_one(variant: str, some: bool
     windows = range(len(P.windows(pt)))
     assert oracle.patterns.active == tuple(w for w in windows if not some or w % 3 == 1)
     data = Evaluator(nt, patterns=_random_patterns(nt, 3, some)).data()
-    assert len(data[13][0]) == len(oracle.patterns.active)
+    assert len(data[-1][0]) == len(oracle.patterns.active)
     search = _compiled_search(nt, data, None, {}, 1, False, [])
     plain = Evaluator(pt, patterns=False)
     differs = 0
@@ -113,7 +113,7 @@ def test_only_the_fitted_variants_have_patterns() -> None:
     for variant in ("frisian", "russian", "canadian", "italian"):
         t = pure.Tables(draughts.Board(variant=variant).variant)
         assert P.patterns_for(t) is None
-        assert Evaluator(t).data()[13] is None
+        assert Evaluator(t).data()[-1] is None
 
 
 def test_the_switch_decides_which_variants_use_their_patterns(
@@ -130,7 +130,7 @@ def test_the_switch_decides_which_variants_use_their_patterns(
     assert Evaluator(english).patterns is not None
     monkeypatch.setenv("DRAUGHTS_PATTERNS", "0")
     assert P.patterns_for(english) is None
-    assert Evaluator(english).data()[13] is None
+    assert Evaluator(english).data()[-1] is None
 
 
 def test_a_bad_pattern_file_is_refused() -> None:
@@ -147,14 +147,14 @@ def test_the_native_search_refuses_bad_pattern_data() -> None:
     native = _native()
     nt = native.Tables(draughts.variant.INTERNATIONAL)
     data = list(Evaluator(nt, patterns=P.learned(nt)).data())
-    windows, weights = data[13]
+    windows, weights = data[-1]
     for bad, message in [
         ((windows, weights[:-4]), "729 int32"),
         (((windows[0][:5], *windows[1:]), weights), "6 squares"),
         ((((*windows[0][:5], 1), *windows[1:]), weights), "bad square 1"),
         ("nonsense", "None or"),
     ]:
-        data[13] = bad
+        data[-1] = bad
         with pytest.raises((ValueError, TypeError), match=message):
             _compiled_search(nt, tuple(data), None, {}, 1, False, [])
 

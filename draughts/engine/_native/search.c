@@ -82,30 +82,6 @@ static long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
     return moves;
 }
 
-/* Evaluator._breakthroughs: the runaway, crowning and free-path men. */
-static long long breakthroughs(const Search *s, int color, bb_t men, bb_t opp, bb_t opp_kings,
-                               bb_t empty, const long long *w) {
-    const Evaluation *e = s->e;
-    long long total = 0;
-    for (bb_t near = men & e->near[color]; near; near &= near - 1) {
-        int sq = low_bit(near);
-        if (!opp_kings && !(e->cones[color][sq] & opp)) {
-            total += w[10];
-            continue;
-        }
-        if (BIT(sq) & e->last_step[color]) {
-            bb_t to = 0; /* the squares it may crown on */
-            for (int i = 0; i < e->nshifts[color]; i++) to |= moved(e, s->r, color, i, BIT(sq));
-            if (to & empty) {
-                total += w[12];
-                continue;
-            }
-        }
-        if (!opp_kings && !(e->narrow[color][sq] & opp)) total += w[13];
-    }
-    return total;
-}
-
 static long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
                             bb_t opp_kings, const long long *w) {
     const Evaluation *e = s->e;
@@ -114,29 +90,29 @@ static long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb
     long long total = w[0] * popcount(men) + w[1] * popcount(kings);
     long long advance = 0;
     for (int k = 0; k < e->nplanes; k++) advance += (long long)popcount(men & e->planes[color][k]) << k;
-    bb_t steps = 0, behind = 0, supported = men & e->far_half[color], movable = 0;
+    bb_t steps = 0, behind = 0, supported = men & e->far_half[color];
     for (int i = 0; i < e->nshifts[color]; i++) {
         steps |= moved(e, r, color, i, men);
         bb_t from_behind = moved(e, r, color, i, bits);
         behind |= from_behind;
         supported &= from_behind;
     }
-    /* The squares a man steps from to an empty square (the opponent's steps go the other way). */
-    for (int i = 0; i < e->nshifts[1 - color]; i++) movable |= moved(e, r, 1 - color, i, empty);
     long long lopsided = popcount(men & e->left) - popcount(men & e->right);
-    long long winged = popcount(men & e->wings[0]) - popcount(men & e->wings[1]);
     total += w[2] * advance + w[3] * popcount(men & e->centre) +
              w[4] * popcount(men & e->back[color]) + w[5] * popcount(steps & empty) +
              w[6] * popcount(men & behind) + w[7] * popcount(supported) +
-             w[8] * popcount(men & e->edge) - w[9] * (lopsided < 0 ? -lopsided : lopsided) -
-             w[14] * (winged < 0 ? -winged : winged) + w[15] * popcount(men & ~movable) +
-             w[17] * popcount(men & e->far_half[color] & ~behind) +
-             w[18] * popcount(men & e->golden[color]);
-    total += breakthroughs(s, color, men, opp, opp_kings, empty, w);
-    if (kings) {
-        total += w[11] * king_mobility(r, kings, empty);
-        if (opp_kings) total += w[16] * popcount(kings);
+             w[8] * popcount(men & e->edge) - w[9] * (lopsided < 0 ? -lopsided : lopsided);
+    for (bb_t near = men & e->near[color]; near; near &= near - 1) {
+        int sq = low_bit(near);
+        if (!opp_kings && !(e->cones[color][sq] & opp)) {
+            total += w[10];
+        } else if (BIT(sq) & e->last_step[color]) {
+            bb_t to = 0; /* the squares it may crown on */
+            for (int i = 0; i < e->nshifts[color]; i++) to |= moved(e, r, color, i, BIT(sq));
+            if (to & empty) total += w[12];
+        }
     }
+    if (kings) total += w[11] * king_mobility(r, kings, empty);
     return total;
 }
 

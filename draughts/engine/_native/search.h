@@ -19,7 +19,7 @@
 /* The core's C API (draughts/_core/native/core_api.h). */
 extern const CoreAPI *core_api;
 
-#define N_FEATURES 19
+#define N_FEATURES 13
 #define MAX_PLANES 8
 #define SMALL_MATERIAL 8 /* _SMALL_MATERIAL: endings are looked up with this many pieces or fewer */
 
@@ -48,8 +48,7 @@ typedef struct {
     /* Unpadded boards: per colour, shift and square, the square one shift
      * away (-1 off the board), since a bitboard shift means nothing there. */
     int16_t shift_to[2][NDIRS][MAX_SQUARES];
-    bb_t cones[2][MAX_SQUARES], narrow[2][MAX_SQUARES];
-    bb_t wings[2], golden[2];
+    bb_t cones[2][MAX_SQUARES];
     long long (*blended)[N_FEATURES]; /* per number of men on the board */
     int nblended;
     long long men_at_start;

@@ -89,7 +89,7 @@ static int load_shifts(SearchObject *o, PyObject *shifts) {
 }
 
 /* Per colour, a dict: the padded index of each square -> its cone. */
-static int load_cones(SearchObject *o, PyObject *cones, bb_t (*out)[MAX_SQUARES]) {
+static int load_cones(SearchObject *o, PyObject *cones) {
     CoreObject *c = o->core;
     for (int color = 0; color < 2; color++) {
         PyObject *dict = PySequence_GetItem(cones, color);
@@ -103,7 +103,7 @@ static int load_cones(SearchObject *o, PyObject *cones, bb_t (*out)[MAX_SQUARES]
                 PyErr_Format(PyExc_ValueError, "evaluation cones: no cone for index %R",
                              c->pad_ints[sq]);
             failed = mask == NULL ||
-                     core_api->to_bits(c, mask, &out[color][sq], "cones") < 0;
+                     core_api->to_bits(c, mask, &o->evaluation.cones[color][sq], "cones") < 0;
         }
         Py_DECREF(dict);
         if (failed) return -1;
@@ -128,7 +128,7 @@ static int load_blended(SearchObject *o, PyObject *blended) {
         PyObject *row = PySequence_GetItem(blended, men);
         int failed = row == NULL || PySequence_Size(row) != N_FEATURES;
         if (failed && !PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "evaluation weights: one per feature in a row");
+            PyErr_SetString(PyExc_ValueError, "evaluation weights: 12 per row");
         for (int f = 0; !failed && f < N_FEATURES; f++) {
             PyObject *item = PySequence_GetItem(row, f);
             e->blended[men][f] = item ? PyLong_AsLongLong(item) : -1;
@@ -141,27 +141,13 @@ static int load_blended(SearchObject *o, PyObject *blended) {
     return 0;
 }
 
-/* (narrow cones, wings, golden): the masks of the features added last. */
-static int load_later(SearchObject *o, PyObject *later) {
-    Evaluation *e = &o->evaluation;
-    if (!PyTuple_Check(later) || PyTuple_GET_SIZE(later) != 3) {
-        PyErr_SetString(PyExc_TypeError, "evaluation: (narrow, wings, golden) expected");
-        return -1;
-    }
-    PyObject **v = &PyTuple_GET_ITEM(later, 0);
-    if (load_cones(o, v[0], e->narrow) < 0 || pair_of_masks(o->core, v[1], e->wings, "wings") < 0 ||
-        pair_of_masks(o->core, v[2], e->golden, "golden") < 0)
-        return -1;
-    return 0;
-}
-
 /* (planes, centre, back, edge, left, right, far_half, shifts, near, last_step,
- * cones, blended, men_at_start, patterns, later): see Searcher's use of Evaluator. */
+ * cones, blended, men_at_start, patterns): see Searcher's use of Evaluator. */
 static int load_evaluation(SearchObject *o, PyObject *data) {
     Evaluation *e = &o->evaluation;
     CoreObject *c = o->core;
-    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 15) {
-        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 15 values expected");
+    if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 14) {
+        PyErr_SetString(PyExc_TypeError, "evaluation: a tuple of 14 values expected");
         return -1;
     }
     PyObject **v = &PyTuple_GET_ITEM(data, 0);
@@ -171,9 +157,8 @@ static int load_evaluation(SearchObject *o, PyObject *data) {
         bits(c, v[4], &e->left, "left") < 0 || bits(c, v[5], &e->right, "right") < 0 ||
         pair_of_masks(c, v[6], e->far_half, "far_half") < 0 || load_shifts(o, v[7]) < 0 ||
         pair_of_masks(c, v[8], e->near, "near") < 0 ||
-        pair_of_masks(c, v[9], e->last_step, "last_step") < 0 || load_cones(o, v[10], e->cones) < 0 ||
-        load_blended(o, v[11]) < 0 || patterns_load(c, v[13], &e->patterns) < 0 ||
-        load_later(o, v[14]) < 0)
+        pair_of_masks(c, v[9], e->last_step, "last_step") < 0 || load_cones(o, v[10]) < 0 ||
+        load_blended(o, v[11]) < 0 || patterns_load(c, v[13], &e->patterns) < 0)
         return -1;
     e->men_at_start = PyLong_AsLongLong(v[12]);
     if (e->men_at_start < 1) {
