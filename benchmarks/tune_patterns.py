@@ -412,7 +412,9 @@ def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
     for path in args.also:
         more = dict(np.load(path))
         more["games"] = more["games"] + data["games"].max() + 1
-        data = {k: np.concatenate([data[k], more[k]]) for k in data}
+        # A cache without the pieces (made before they were kept) keeps
+        # its features as counted then, and so do the others it joins.
+        data = {k: np.concatenate([data[k], more[k]]) for k in data if k in more}
     e = Evaluator(context(find_variant(args.variant)).core, patterns=False)
     if "raw" in data:
         data["features"] = features_of(e, data["raw"])
