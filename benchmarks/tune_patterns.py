@@ -26,8 +26,12 @@ fits the features' weights with the tables (a man fixed at 100), and
 prints them, and the features' weights fitted alone, for ``WEIGHTS`` in
 ``draughts/engine/evaluation.py``; ``--keep N`` refits the N windows whose
 weights vary most; ``--pdn`` adds games to search (those lost to an
-opponent). Each row printed gives the held-out log-loss and the
-root-mean-square gap to the searches' scores (hundredths of a man)::
+opponent); ``--king OPENING,ENDGAME`` holds the king's weights in the
+joint fit. A ``--cache`` keeps each searched position's pieces (``raw``),
+so the features are counted again as the evaluator counts them when the
+cache is read (a feature added later gets its column). Each row printed
+gives the held-out log-loss and the root-mean-square gap to the searches'
+scores (hundredths of a man)::
 
     python benchmarks/tune_patterns.py international --search-depth 8 \
         --full-width 2 --every 4 --budget 1300 --cache d8.npz --joint --keep 16
@@ -100,6 +104,7 @@ def samples(
     deep: list[float] = []
     features: list[list[int]] = []
     men: list[int] = []
+    raw: list[list[int]] = []
     count = 0
     keys = context(variant).keys
     stop = time.perf_counter() + budget
@@ -143,6 +148,7 @@ def samples(
                         black = base.features(1, m1, k1, m0 | k0, k0)
                         features.append([a - b for a, b in zip(white, black, strict=True)])
                         men.append((m0 | m1).bit_count())
+                        raw.append([half for b in (m0, m1, k0, k1) for half in split(b)])
                         results.append(result)
                         games.append(count)
                     if move not in board.legal_moves:
@@ -158,7 +164,32 @@ def samples(
         "games": np.array(games),
         "features": np.array(features, dtype=float).reshape(-1, len(FEATURES)),
         "men": np.array(men, dtype=float),
+        "raw": np.array(raw, dtype=np.uint64).reshape(-1, 8),
     }
+
+
+def split(bits: int) -> tuple[int, int]:
+    """A bitboard (up to 128 bits) as its low and high 64 bits, for NumPy."""
+    return bits & (1 << 64) - 1, bits >> 64
+
+
+def joined(row: np.ndarray) -> tuple[int, int, int, int]:
+    """White's men, Black's men, White's kings, Black's kings of a ``raw`` row."""
+    halves = [int(h) for h in row]
+    return tuple(halves[i] | halves[i + 1] << 64 for i in range(0, 8, 2))  # type: ignore[return-value]
+
+
+def features_of(e: Evaluator, raw: np.ndarray) -> np.ndarray:
+    """White's feature counts minus Black's for each ``raw`` position, as
+    the evaluator counts them now (a cache made before a feature was added
+    gets it)."""
+    out = []
+    for row in raw:
+        m0, m1, k0, k1 = joined(row)
+        white = e.features(0, m0, k0, m1 | k1, k1)
+        black = e.features(1, m1, k1, m0 | k0, k0)
+        out.append([a - b for a, b in zip(white, black, strict=True)])
+    return np.array(out, dtype=float).reshape(-1, len(FEATURES))
 
 
 def rescored(data: dict[str, np.ndarray], e: Evaluator) -> np.ndarray:
@@ -216,15 +247,30 @@ class Model:
     weights being fitted, a man fixed at 100, opening and endgame parts
     blended by the men on the board as the engine does) plus the tables of
     the ``active`` windows (every window if None). The features' weights
-    start from those of ``e``, the variant's evaluator."""
+    start from those of ``e``, the variant's evaluator; ``king`` (opening,
+    endgame) fixes the king's instead of fitting them."""
 
-    def __init__(self, e: Evaluator, joint: bool = False, active: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        e: Evaluator,
+        joint: bool = False,
+        active: np.ndarray | None = None,
+        king: tuple[int, int] | None = None,
+    ) -> None:
         self.windows = len(P.windows(e.t))
         self.joint = joint
         self.men_at_start = float(e.men_at_start)
         self.table = np.zeros(self.windows * P.CONFIGURATIONS)
         self.active = np.ones(self.windows, bool) if active is None else active
         self.theta = np.array(e.opening[1:] + e.endgame[1:], dtype=float)
+        # The king's weights (opening, endgame) are held where given: fitted
+        # to searches they drift low with every man on the board, where a
+        # king is rare (a crowning would then cost material).
+        self.held = np.zeros(len(self.theta), bool)
+        if king is not None:
+            half = len(self.theta) // 2
+            self.theta[[0, half]] = king
+            self.held[[0, half]] = True
 
     def design(self, data: dict[str, np.ndarray]) -> np.ndarray:
         """The joint fit's columns: each feature but the man, opening then endgame part."""
@@ -259,7 +305,7 @@ class Model:
                 + l2 * self.table
             ]
             if x is not None:
-                grads.append(x.T @ error / n)
+                grads.append(np.where(self.held, 0.0, x.T @ error / n))
             for q, g, (m, v) in zip(params, grads, moments, strict=True):
                 m *= 0.9
                 m += 0.1 * g
@@ -337,6 +383,11 @@ def arguments() -> argparse.Namespace:
     parser.add_argument(
         "--joint", action="store_true", help="fit the features' weights with the tables"
     )
+    parser.add_argument(
+        "--king",
+        type=lambda text: tuple(int(v) for v in text.split(",")),
+        help="OPENING,ENDGAME: hold the king's weights at these (with --joint)",
+    )
     return parser.parse_args()
 
 
@@ -361,8 +412,13 @@ def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
     for path in args.also:
         more = dict(np.load(path))
         more["games"] = more["games"] + data["games"].max() + 1
-        data = {k: np.concatenate([data[k], more[k]]) for k in data}
-    data["scores"] = rescored(data, Evaluator(context(find_variant(args.variant)).core))
+        # A cache without the pieces (made before they were kept) keeps
+        # its features as counted then, and so do the others it joins.
+        data = {k: np.concatenate([data[k], more[k]]) for k in data if k in more}
+    e = Evaluator(context(find_variant(args.variant)).core, patterns=False)
+    if "raw" in data:
+        data["features"] = features_of(e, data["raw"])
+    data["scores"] = rescored(data, e)
     data["results"] = 1 / (1 + np.exp(-scale * data["deep"]))
     return data
 
@@ -394,16 +450,17 @@ def main() -> None:
     rows = [("hand-written only", Model(e)), ("shipped tables", shipped)]
     best: tuple[float, float, Model | None] = (figures(rows[0][1], test, scale)[0], 0.0, None)
     for l2 in args.l2:
-        model = Model(e, args.joint).fit(train, scale, l2, args.steps)
+        model = Model(e, args.joint, king=args.king).fit(train, scale, l2, args.steps)
         rows.append((f"tables, l2 {l2:g}" + (" with features" if args.joint else ""), model))
         best = min(best, (figures(model, test, scale)[0], l2, model), key=lambda b: b[:2])
     if args.joint:
         none = np.zeros(windows, bool)
-        rows.append(("features alone", Model(e, True, none).fit(train, scale, 0, args.steps)))
+        alone = Model(e, True, none, args.king).fit(train, scale, 0, args.steps)
+        rows.append(("features alone", alone))
     active = None
     if args.keep and best[2] is not None:
         active = strongest_windows(best[2], train, args.keep, maps[0])
-        model = Model(e, args.joint, active).fit(train, scale, best[1], args.steps)
+        model = Model(e, args.joint, active, args.king).fit(train, scale, best[1], args.steps)
         rows.append((f"{active.sum()} windows, l2 {best[1]:g}", model))
     for label, model in rows:
         loss, gap = figures(model, test, scale)
@@ -413,7 +470,7 @@ def main() -> None:
     print(f"best l2 {best[1]:g}; {time.perf_counter() - begin:.0f} s")
     if args.out and best[1]:
         every = augmented({k: v for k, v in data.items() if k != "games"}, maps)
-        final = Model(e, args.joint, active).fit(every, scale, best[1], args.steps)
+        final = Model(e, args.joint, active, args.king).fit(every, scale, best[1], args.steps)
         tables = symmetric_ints(final.tables(), maps)
         args.out.write_bytes(P.encode(tables))
         nonzero = sum(w != 0 for table in tables for w in table)
