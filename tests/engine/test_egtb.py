@@ -133,6 +133,7 @@ def test_english_three_pieces_match_plain_solver() -> None:
     _check_all(draughts.variant.ENGLISH, 3)  # 392,064 positions: about 6 minutes
 
 
+@pytest.mark.slow
 def test_international_two_pieces_match_plain_solver() -> None:
     # Three pieces (1.6 million positions) would take the plain solver
     # gigabytes; the flying kings' rules are checked with three pieces on
