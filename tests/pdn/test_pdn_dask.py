@@ -31,11 +31,11 @@ import draughts.dask  # noqa: E402
 from draughts import pdn  # noqa: E402
 from draughts.pdn.record import GameRecord, read_record  # noqa: E402
 from draughts.pdn.settling import variants_of  # noqa: E402
+from tests.conftest import SHARED_PDN as CORPUS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"
 EXAMPLES = ROOT / "examples"
-CORPUS = ROOT.parent / "shared" / "data" / "pdn"
 LOCAL = [str(p) for p in [*sorted(DATA.glob("*.p?n")), *sorted(EXAMPLES.glob("*.pdn"))]]
 
 

@@ -23,7 +23,7 @@ from draughts.pdn import _fastgame, scan_starts, validate
 from draughts.pdn import _native as pdn_native
 from draughts.pdn.record import read_main_line, read_record
 from draughts.pdn.settling import survey_piece
-from tests.conftest import SHARED_PDN
+from tests.conftest import SHARED_ABSENT, SHARED_PDN
 
 native = pytest.mark.skipif(pdn_native.infer_each is None, reason="the native core is not built")
 
@@ -156,7 +156,7 @@ def test_the_pure_core_leaves_every_game_to_the_reader(monkeypatch: pytest.Monke
 def test_every_corpus_file_reports_as_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     files = sorted(SHARED_PDN.rglob("*.pdn")) if SHARED_PDN.exists() else []
     if not files:
-        pytest.skip(f"{SHARED_PDN} is absent: the shared test corpus is only present in CI")
+        pytest.skip(SHARED_ABSENT)
     for path in files:
         assert_same(path, None, monkeypatch)
 

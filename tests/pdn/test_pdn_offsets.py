@@ -32,9 +32,9 @@ from draughts.pdn._chunking import (
     spans,
 )
 from draughts.pdn.offsets import _Lines, _open_binary
-from tests.conftest import corpus_marks
+from tests.conftest import SHARED_ABSENT, corpus_marks
+from tests.conftest import SHARED_PDN as CORPUS
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -490,7 +490,7 @@ def test_generated_files_split_as_read_game_splits_them_many(data: bytes) -> Non
 
 def corpus_params() -> list[Any]:
     if not CORPUS.is_dir():
-        reason = f"{CORPUS} is absent: the shared corpus is only beside the repository in CI"
+        reason = SHARED_ABSENT
         return [pytest.param("", marks=pytest.mark.skip(reason=reason))]
     files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".pdn", ".phn"))
     params = []

@@ -17,10 +17,11 @@ import pytest
 from draughts import _core, pdn
 from draughts.pdn.settling import Seen, Verdict, settle, survey
 from draughts.pdn.validation import GameReport
+from tests.conftest import SHARED_ABSENT
+from tests.conftest import SHARED_PDN as CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"
-CORPUS = ROOT.parent / "shared" / "data" / "pdn"
 TAG = re.compile(r'\[[ \t]*(?:GameType|Variant)[ \t]*"[^"\n]*"[ \t]*\]')
 
 # Files of variants whose games the moves cannot tell from a commoner
@@ -33,7 +34,7 @@ UNDECIDABLE = {"antidraughts", "breakthrough", "brazilian", "frysk"}
 def corpus(relative: str) -> Path:
     path = CORPUS / relative
     if not path.exists():
-        pytest.skip(f"{CORPUS} is absent: the shared corpus is only beside the repository in CI")
+        pytest.skip(SHARED_ABSENT)
     return path
 
 
@@ -81,7 +82,7 @@ def test_a_file_decides_what_the_moves_cannot(relative: str) -> None:
 
 def corpus_files() -> list[object]:
     if not CORPUS.is_dir():
-        return [pytest.param(Path(), marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
+        return [pytest.param(Path(), marks=pytest.mark.skip(reason=SHARED_ABSENT))]
     paths = sorted(
         path
         for folder in CORPUS.iterdir()
