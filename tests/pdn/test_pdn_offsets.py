@@ -538,9 +538,21 @@ def test_corpus_games_read_from_their_start_are_the_sequential_games(relative: s
             assert game is not None and text(game) == want[0]
 
 
-def test_local_files_read_from_their_start() -> None:
-    for path in [*sorted(DATA.glob("*.p?n")), *sorted(EXAMPLES.glob("*.pdn"))]:
-        check_every_start(path.read_bytes())
+# The files above 12 KB (a third of a second each, against a tenth for all
+# the others together) in the slow run.
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(
+            path,
+            id=f"{path.parent.name}/{path.name}",
+            marks=[pytest.mark.slow] if path.stat().st_size > 12_000 else [],
+        )
+        for path in [*sorted(DATA.glob("*.p?n")), *sorted(EXAMPLES.glob("*.pdn"))]
+    ],
+)
+def test_local_files_read_from_their_start(path: Path) -> None:
+    check_every_start(path.read_bytes())
 
 
 def test_chunk_handles_are_let_go() -> None:

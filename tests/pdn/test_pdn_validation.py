@@ -104,6 +104,7 @@ def test_the_czech_championship_of_the_conformance_suite() -> None:
     assert len(reports) == 102 and {r.variant for r in reports} == {"czech"}
 
 
+@pytest.mark.slow  # the default run settles by event in test_settle_by_event_then_file_then_a_guess
 def test_two_variants_under_two_events() -> None:
     czech = stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn"))
     russian = stripped(corpus("russian/abatsiev.pdn"))
@@ -125,7 +126,17 @@ def test_two_variants_under_two_events() -> None:
 # -- The same reports however the files are read -----------------------------------------
 
 
-def test_pieces_and_processes_give_the_same_reports(tmp_path: Path) -> None:
+# Pieces in processes in the default run; pieces alone, one or two games
+# each, in the slow run.
+@pytest.mark.parametrize(
+    ("jobs", "chunk"),
+    [
+        (2, 3000),
+        pytest.param(1, 1, marks=pytest.mark.slow),
+        pytest.param(2, 1, marks=pytest.mark.slow),
+    ],
+)
+def test_pieces_and_processes_give_the_same_reports(tmp_path: Path, jobs: int, chunk: int) -> None:
     path = tmp_path / "czech.pdn"
     path.write_text(stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn")), encoding="utf-8")
     local = sorted(DATA.glob("*.pdn"))[:4]
@@ -134,10 +145,9 @@ def test_pieces_and_processes_give_the_same_reports(tmp_path: Path) -> None:
         one = list(validation)
         summary = validation.summary()
     assert [r.file for r in one if r.number == 1] == sources
-    for jobs, chunk in ((1, 1), (2, 1), (2, 3000)):
-        with pdn.validate(sources, jobs=jobs, chunk_size=chunk) as validation:
-            assert list(validation) == one, (jobs, chunk)
-            assert validation.summary() == summary
+    with pdn.validate(sources, jobs=jobs, chunk_size=chunk) as validation:
+        assert list(validation) == one
+        assert validation.summary() == summary
 
 
 def problems(report: GameReport) -> bool:
