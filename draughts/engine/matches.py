@@ -290,7 +290,7 @@ class MatchGame:
     @property
     def result_white_first(self) -> str:
         """:attr:`result` with White's score first, in the order the players
-        are listed (:attr:`white`, then :attr:`black`). A PDN result gives
+        are listed (``white``, then ``black``). A PDN result gives
         first the score of the side that moves first: where that is Black
         (English draughts), the two scores are swapped, so that an English
         ``1-0``, a win for Black, reads ``0-1``."""
