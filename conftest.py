@@ -54,12 +54,16 @@ BROWSER_MODULES = (
     "tests/web/test_page.py",
     "tests/web/test_tools_page.py",
 )
+# Modules whose module-scoped fixture is costly, kept on one worker so that it
+# is built once: test_egtb.py's English 3-piece bitbases take 3.4 s to build.
+ONE_WORKER_MODULES = ("tests/engine/test_egtb.py",)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     """Under ``-n N`` (xdist's default ``--dist load``), schedule every test
-    on its own except the browser tests, which go to one worker together;
+    on its own except the browser tests, which go to one worker together,
+    and each module of ``ONE_WORKER_MODULES``, whose tests go to one worker;
     an explicit other ``--dist`` mode is left to xdist."""
     if config.getoption("dist") != "load":
         return None
@@ -67,6 +71,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
     class BrowserTestsTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "browser" if nodeid.startswith(BROWSER_MODULES) else nodeid
+            if nodeid.startswith(BROWSER_MODULES):
+                return "browser"
+            module = nodeid.partition("::")[0]
+            return module if module in ONE_WORKER_MODULES else nodeid
 
     return BrowserTestsTogether(config, log)

@@ -61,7 +61,8 @@ def main() -> int:
         limit=Limit(time=args.time),
         max_plies=args.max_plies,
         on_game=lambda g, score: print(
-            f"{g.white} - {g.black}: {g.result} ({g.termination}, {g.plies} plies)", flush=True
+            f"{g.white} - {g.black}: {g.result_white_first} ({g.termination}, {g.plies} plies)",
+            flush=True,
         ),
     )
     print(result.score)

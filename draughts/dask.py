@@ -2,12 +2,14 @@
 by the cluster's workers (needs the ``dask`` extra: ``pip install '.[dask]'``
 in a clone, which installs ``dask[bag]`` and ``distributed``).
 
-Files are split at game boundaries found by
-:func:`draughts.pdn.scan_starts`, in the calling process; each piece is a
-task that opens the file by its path, seeks to its first game and reads its
-games, so the workers must see the files by the same paths (one machine, or a
-shared file system). Compressed files are split too, but each piece of one is
-found by decompressing from the start of the file.
+:func:`read_games` splits a file at game boundaries found by
+:func:`draughts.pdn.scan_starts`, in a task on the cluster (the calling
+process only reads the file's size and first bytes); each piece is a task
+that opens the file by its path, seeks to its first game and reads its
+games, so the workers must see the files by the same paths (one machine, or
+a shared file system). A compressed file's size says nothing of its games:
+it is scanned in the calling process, and each piece of it is found by
+decompressing from the start of the file.
 
 :func:`validation` is :func:`draughts.pdn.validate` with the pieces read by
 the cluster's workers (cut at byte offsets, each task finding its games, as
@@ -44,6 +46,7 @@ See the documentation's "Large files" page for starting a cluster and for
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
@@ -53,6 +56,7 @@ import attrs
 from draughts.pdn import _validation_text
 from draughts.pdn._chunking import Chunk, chunk_starts, chunks, open_chunk
 from draughts.pdn._fastgame import FastRecord, each_game, fast_record, game_record
+from draughts.pdn._opening import _compression
 from draughts.pdn._text import source_list
 from draughts.pdn.offsets import _open_binary
 from draughts.pdn.record import GameRecord, read_record
@@ -98,10 +102,48 @@ def _paths(paths: Paths) -> list[str]:
 
 
 def _pieces(path: str, blocksize: int) -> list[Chunk]:
-    """The pieces of a file, found in this process."""
+    """The pieces of a file (a task, or in this process for a compressed file)."""
     stream, encoding = _open_binary(path)
     with stream:
         return list(chunks(stream, blocksize, keep=False, encoding=encoding))
+
+
+def _most_pieces(path: str, blocksize: int) -> int | None:
+    """The most pieces :func:`_pieces` can cut the file into, from its size
+    (None for a compressed file): each piece but the last holds ``blocksize``
+    bytes at least (the next one starts at the first game past them). Opening
+    the file here raises what reading it would (a missing file, binary data)."""
+    stream, _ = _open_binary(path)
+    stream.close()
+    with open(path, "rb") as raw:
+        if _compression(raw.read(6)) is not None:
+            return None
+        size = os.fstat(raw.fileno()).st_size
+    return max(1, math.ceil(size / max(blocksize, 1)))
+
+
+def _piece(pieces: Sequence[Chunk], place: int) -> Chunk | None:
+    """The ``place``-th piece, None past the last (a bag's partition then
+    holds no game)."""
+    return pieces[place] if place < len(pieces) else None
+
+
+def _survey(path: str, pieces: Sequence[Chunk], place: int) -> list[Seen]:
+    """The survey of the ``place``-th piece of a file (a task)."""
+    chunk = _piece(pieces, place)
+    return [] if chunk is None else survey_piece(path, chunk)
+
+
+def _piece_records(
+    path: str,
+    pieces: Sequence[Chunk],
+    place: int,
+    variant: Variant | str | None,
+    settled: Sequence[str | None] | None,
+) -> list[GameRecord]:
+    """The records of the ``place``-th piece of a file (a task)."""
+    chunk = _piece(pieces, place)
+    return [] if chunk is None else _records(path, chunk, variant, settled)
 
 
 def _records(
@@ -154,10 +196,13 @@ def read_games(
     ``variant`` is the variant of games without ``GameType`` or ``Variant``
     tags; if not given, each such game's is decided as
     :func:`draughts.pdn.validate` decides it, with its whole file in view
-    (a survey task per piece and one per file come first). The files are scanned for game
-    boundaries now, in this process; the games are read when the bag is
-    computed. Each record's ``offset`` is its game's start (see
-    :func:`draughts.pdn.scan_offsets`) and ``number`` its place in its file.
+    (a survey task per piece and one per file come first). The files are
+    scanned for game boundaries when the bag is computed, a task per file
+    (compressed files now, in this process), and a file of ``size`` bytes
+    makes ``ceil(size / blocksize)`` partitions (the last ones empty where
+    its games make fewer pieces). Each record's ``offset`` is
+    its game's start (see :func:`draughts.pdn.scan_offsets`) and ``number``
+    its place in its file.
 
     .. code-block:: python
 
@@ -169,15 +214,21 @@ def read_games(
     module = _dask()
     parts = []
     for path in _paths(paths):
-        pieces = _pieces(path, blocksize)
-        settled: list[Any] = [None] * len(pieces)
+        count = _most_pieces(path, blocksize)
+        pieces: Any
+        if count is None:
+            pieces = _pieces(path, blocksize)
+            count = len(pieces)
+        else:  # scanned on the cluster: the caller does not read the file
+            pieces = module.delayed(_pieces, pure=True)(path, blocksize)
+        settled: list[Any] = [None] * count
         if variant is None:  # each game's variant settled by its file: a survey first
-            surveys = [module.delayed(survey_piece, pure=True)(path, p) for p in pieces]
+            surveys = [module.delayed(_survey, pure=True)(path, pieces, k) for k in range(count)]
             whole = module.delayed(_settled, pure=True)(surveys)
-            settled = [whole[place] for place in range(len(pieces))]
+            settled = [whole[place] for place in range(count)]
         parts += [
-            module.delayed(_records, pure=True)(path, piece, variant, own)
-            for piece, own in zip(pieces, settled, strict=True)
+            module.delayed(_piece_records, pure=True)(path, pieces, place, variant, own)
+            for place, own in enumerate(settled)
         ]
     bag: dask.bag.Bag = (
         module.bag.from_delayed(parts) if parts else module.bag.from_sequence([], npartitions=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,16 +12,29 @@ import pytest
 from draughts import pdn
 
 DATA = Path(__file__).resolve().parent / "data"
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+# The shared data (the PDN corpus under data/pdn): the folder named by the
+# environment variable DRAUGHTS_SHARED, else ``shared`` beside the repository
+# (CI's layout). A checkout elsewhere (a git worktree, a user's clone) sets
+# the variable to run the tests that read it.
+SHARED = (
+    Path(os.environ["DRAUGHTS_SHARED"]).expanduser().resolve()
+    if os.environ.get("DRAUGHTS_SHARED")
+    else Path(__file__).resolve().parents[2] / "shared"
+)
 SHARED_PDN = SHARED / "data" / "pdn"
+# Why a test of the shared corpus skips, and how to run it.
+SHARED_ABSENT = (
+    f"{SHARED_PDN} is absent: set DRAUGHTS_SHARED to the shared data folder"
+    " (the one holding data/pdn), or put that folder beside the repository as ../shared"
+)
 
 
 def shared_path(relative: str) -> Path:
-    """A file under ``../shared/data/pdn``, or skip the test when the shared
-    folder is not beside the repository (a user's clone)."""
+    """A file under the shared corpus (``SHARED_PDN``), or skip the test when
+    it is absent (a user's clone), saying how to point the tests at it."""
     path = SHARED_PDN / relative
     if not path.exists():
-        pytest.skip(f"{path} is absent: the shared test corpus is only present in CI")
+        pytest.skip(f"{path} is absent: " + SHARED_ABSENT.partition(": ")[2])
     return path
 
 

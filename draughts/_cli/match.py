@@ -88,9 +88,14 @@ def run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     def show(record: MatchGame, score: MatchScore) -> None:
         if args.quiet:
             return
+        # White's score first, as the players are listed; the PDN result
+        # follows where it gives Black's first (English draughts).
+        result = record.result_white_first
+        if result != record.result:
+            result += f" (PDN {record.result})"
         print(
             f"game {record.index + 1:>3}/{args.games}  opening {record.opening + 1:>3}  "
-            f"{record.white} - {record.black}  {record.result:<7} {record.reason}, "
+            f"{record.white} - {record.black}  {result:<7} {record.reason}, "
             f"{record.plies} plies   score {score.points:g}-{score.games - score.points:g}",
             file=out,
             flush=True,

@@ -287,6 +287,18 @@ class MatchGame:
     seconds the engine took and the depth it reported (0 if none; DXP
     engines report none)."""
 
+    @property
+    def result_white_first(self) -> str:
+        """:attr:`result` with White's score first, in the order the players
+        are listed (``white``, then ``black``). A PDN result gives
+        first the score of the side that moves first: where that is Black
+        (English draughts), the two scores are swapped, so that an English
+        ``1-0``, a win for Black, reads ``0-1``."""
+        if self.game.variant.first_color == WHITE:
+            return self.result
+        first, dash, second = self.result.partition("-")
+        return f"{second}{dash}{first}" if dash else self.result
+
 
 def _material(board: Board, color: Color) -> float:
     king = 3.0 if board.variant.flying_kings else 1.5

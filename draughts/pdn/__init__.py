@@ -41,6 +41,7 @@ from draughts.pdn.headers import (
     PdnError,
     ResultT,
     SkipType,
+    set_variant_tags,
     variant_of_tags,
 )
 from draughts.pdn.lexer import guess_encoding as _guess_encoding
@@ -54,7 +55,7 @@ from draughts.pdn.offsets import (
 )
 from draughts.pdn.reader import read as _read
 from draughts.pdn.strict import check as _check
-from draughts.pdn.tree import ChildNode, Game, GameNode, set_variant_tags
+from draughts.pdn.tree import ChildNode, Game, GameNode
 from draughts.pdn.validation import (
     CHUNK_BYTES as _CHUNK_BYTES,
 )

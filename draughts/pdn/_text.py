@@ -1,7 +1,7 @@
 """What the PDN readers take: text. Binary data (a program, an image, a
 UTF-16 file) is refused before any of it is read as games, and a path or
 bytes given where a text handle is wanted get an error that says what to
-pass instead."""
+pass instead; the name a report gives a source."""
 
 from __future__ import annotations
 
@@ -118,3 +118,14 @@ def source_list(sources: object, function: str, handles: bool = True) -> list[ob
     else:
         what = f"an object of type {type(sources).__name__}"
     raise TypeError(f"{function} reads files, not {what}: {advice}")
+
+
+def source_name(source: object) -> str:
+    """The name a report gives a file: a path as given, ``-`` for standard
+    input, a handle's ``name``, else ``<stream>``."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    name = getattr(source, "name", None)
+    if name in ("<stdin>", 0):  # sys.stdin.buffer, open(0, "rb")
+        return "-"
+    return name if isinstance(name, str) else "<stream>"

@@ -17,11 +17,11 @@ from draughts.pdn.headers import (
     Headers,
     PdnError,
     ResultT,
-    variant_of_tags,
+    set_variant_tags,
 )
 from draughts.pdn.infer import board_of_fen
 from draughts.pdn.writer import StringExporter
-from draughts.variant import INTERNATIONAL, Variant, find_variant, gametype_preset
+from draughts.variant import Variant, find_variant
 
 # -- The game tree -------------------------------------------------------------
 
@@ -685,68 +685,6 @@ def _node_at(root: GameNode, path: tuple[int, ...]) -> GameNode:
     for index in path:
         node = node.variations[index]
     return node
-
-
-def set_variant_tags(headers: Headers, variant: Variant) -> None:
-    """Write the ``GameType`` (and ``Variant``) tags that name ``variant``:
-    the number for a preset, the full form for another numbering.
-
-    >>> headers = Headers()
-    >>> set_variant_tags(headers, find_variant("dama"))
-    >>> headers
-    Headers(GameType='21', Variant='dama')
-
-    A custom variant that no ``GameType`` can describe (other rules, men or
-    size) gets the full ``GameType`` (its board and numbering) and its name
-    as the ``Variant`` tag, which :func:`~draughts.pdn.read_game` given that
-    variant recognises (see :func:`~draughts.pdn.variant_of_tags`); read
-    without it, the game is read by the ``GameType`` with a ``"variant"``
-    warning. When that reading would start elsewhere, the variant's start
-    goes in a ``FEN`` tag (unless the headers have one):
-
-    >>> import attrs
-    >>> from draughts.variant import ENGLISH
-    >>> headers = Headers()
-    >>> set_variant_tags(headers, attrs.evolve(ENGLISH, name="y", width=10, height=10))
-    >>> headers
-    Headers(GameType='21,B,10,10,N1,0', Variant='y')
-    >>> headers = Headers()
-    >>> set_variant_tags(headers, attrs.evolve(ENGLISH, name="y2", men_rows=2))
-    >>> headers
-    Headers(GameType='21,B,8,8,N1,0', Variant='y2', FEN='B:W25-32:B1-8')
-    """
-    if gametype_preset(variant.gametype, variant.variant_tag) == variant:
-        if variant != INTERNATIONAL:
-            headers["GameType"] = str(variant.gametype)
-        if variant.variant_tag is not None:
-            headers["Variant"] = variant.variant_tag
-        return
-    gametype = headers["GameType"] = variant.gametype_string
-    described = _variant_or_none(gametype, variant.variant_tag)
-    if described == variant:  # a preset numbered otherwise
-        if variant.variant_tag is not None:
-            headers["Variant"] = variant.variant_tag
-        return
-    headers["Variant"] = variant.name
-    if "FEN" not in headers:
-        described = _variant_or_none(gametype, variant.name)
-        if described is None or _start_or_none(described) != variant.starting_fen:
-            headers["FEN"] = variant.starting_fen
-
-
-def _variant_or_none(gametype: str, variant_tag: str | None) -> Variant | None:
-    """The variant the tags give a reader that has no variant of its own."""
-    try:
-        return variant_of_tags(gametype, variant_tag, None)
-    except ValueError:
-        return None
-
-
-def _start_or_none(variant: Variant) -> str | None:
-    try:
-        return variant.starting_fen
-    except ValueError:  # a board the library cannot set up
-        return None
 
 
 def _walk(start: GameNode, board: Board, visitor: BaseVisitor[ResultT]) -> None:

@@ -80,7 +80,7 @@ from draughts.pdn._chunking import (
 from draughts.pdn._fastgame import each_game, fast_game
 from draughts.pdn._pool import Pool, piece_sizes
 from draughts.pdn._spool import Spool
-from draughts.pdn._text import source_list
+from draughts.pdn._text import source_list, source_name
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import Choice
 from draughts.pdn.offsets import GameStart, _open_binary, seek_game
@@ -505,17 +505,6 @@ class Tally:
             decided_by=tuple(sorted(self.decided.items())),
             pdn3_violations=found,
         )
-
-
-def source_name(source: Any) -> str:
-    """The name a report gives a file: a path as given, ``-`` for standard
-    input, a handle's ``name``, else ``<stream>``."""
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    name = getattr(source, "name", None)
-    if name in ("<stdin>", 0):  # sys.stdin.buffer, open(0, "rb")
-        return "-"
-    return name if isinstance(name, str) else "<stream>"
 
 
 # -- Running: the files, their pieces, in this process or elsewhere ------------------

@@ -38,8 +38,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import draughts
+from draughts.pdn.headers import set_variant_tags
 from draughts.pdn.index import SCHEMA_VERSION, Index, signed_key
-from draughts.pdn.tree import set_variant_tags
 from draughts.pdn.writer import result_points
 from draughts.web.positions import BadRequest
 

@@ -11,6 +11,7 @@ import pytest
 
 from draughts import pdn
 from draughts._cli import main
+from tests.conftest import shared_path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -242,10 +243,7 @@ def test_convert_reads_games_as_validate_does(
 ) -> None:
     # A Czech championship without tags: read game by game, 4 of its games
     # would be Russian; the file's other games make them Czech.
-    source = Path(__file__).resolve().parents[3] / "shared/data/pdn/czech"
-    source = source / "MR_Ceska_Dama_Druzstev_2008.pdn"
-    if not source.exists():
-        pytest.skip(f"{source} is absent: the shared corpus is only beside the repository in CI")
+    source = shared_path("czech/MR_Ceska_Dama_Druzstev_2008.pdn")
     out = tmp_path / "out.pdn"
     assert main(["convert", "--tag-variant", str(source), str(out)]) == 0
     capsys.readouterr()

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from draughts._cli import main
+from tests.conftest import SHARED_ABSENT
+from tests.conftest import SHARED_PDN as CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"
 EXAMPLES = ROOT / "examples"
-CORPUS = ROOT.parent / "shared" / "data" / "pdn"
 LOCAL = sorted(DATA.glob("*.p?n")) + sorted(EXAMPLES.glob("*.pdn"))
 
 
@@ -36,7 +37,7 @@ def validate(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
 
 def corpus(*relative: str) -> list[str]:
     if not CORPUS.is_dir():
-        pytest.skip(f"{CORPUS} is absent: the shared corpus is only beside the repository in CI")
+        pytest.skip(SHARED_ABSENT)
     return [str(CORPUS / r) for r in relative]
 
 

@@ -113,7 +113,11 @@ def _check_all(variant: draughts.Variant, pieces: int) -> None:
     assert {Wdl.WIN, Wdl.DRAW, Wdl.LOSS} <= set(expected.values())
 
 
-@pytest.mark.parametrize("variant", [ENGLISH_4, FLYING_4], ids=lambda v: v.name)
+# English 3-piece bitbases are probed in the default run below; checked
+# against the plain solver in the slow run.
+@pytest.mark.parametrize(
+    "variant", [pytest.param(ENGLISH_4, marks=pytest.mark.slow), FLYING_4], ids=lambda v: v.name
+)
 def test_small_boards_three_pieces_match_plain_solver(variant: draughts.Variant) -> None:
     _check_all(variant, 3)
 
@@ -133,6 +137,7 @@ def test_english_three_pieces_match_plain_solver() -> None:
     _check_all(draughts.variant.ENGLISH, 3)  # 392,064 positions: about 6 minutes
 
 
+@pytest.mark.slow
 def test_international_two_pieces_match_plain_solver() -> None:
     # Three pieces (1.6 million positions) would take the plain solver
     # gigabytes; the flying kings' rules are checked with three pieces on

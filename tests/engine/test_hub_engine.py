@@ -170,9 +170,10 @@ def test_illegal_move_is_refused() -> None:
 
 
 def test_silent_engine_times_out_and_is_stopped() -> None:
-    # The timeout also bounds the handshake: two seconds let the fake start
-    # on a loaded machine (half a second did not, once).
-    engine = fake("silent", timeout=2.0)
+    # The handshake waits the default ten seconds (at a load of 11 on two
+    # cores the fake took more than two to start), the search two.
+    engine = fake("silent")
+    engine._timeout = 2.0
     with pytest.raises(EngineError, match=r"sent nothing for 2\.1 s"):
         engine.play(draughts.Board(), Limit(time=0.1))
     assert engine._process._popen.poll() is not None

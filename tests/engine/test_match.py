@@ -479,6 +479,46 @@ def test_the_match_command_claims_draws(tmp_path: Path, capsys: pytest.CaptureFi
     assert "claimed" not in out and out.count("adjudicated a draw at 9 plies, 9 plies") == 2
 
 
+@pytest.mark.parametrize(
+    ("variant", "fen", "line"),
+    [
+        # English results give Black's score first: White's win is 0-1 in PDN.
+        ("english", "W:W18:B14", "1-0 (PDN 0-1) white wins (no pieces), 1 plies"),
+        ("english", "B:W18:B14", "0-1 (PDN 1-0) black wins (no pieces), 1 plies"),
+        ("international", "W:W33:B28", "2-0     white wins (no pieces), 1 plies"),
+    ],
+)
+def test_match_lines_give_white_s_score_first(
+    variant: str, fen: str, line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each line lists White's engine first: its result does so too, whatever
+    # side the variant's PDN results name first; the PDN result follows.
+    from draughts._cli.main import main
+
+    openings = tmp_path / "openings.txt"
+    openings.write_text(fen + "\n")
+    command = ["match", "builtin:easy", "builtin:easy:3", "--variant", variant, "--depth", "1"]
+    assert main([*command, "--openings", str(openings), "--pdn", str(tmp_path / "out.pdn")]) == 0
+    out = capsys.readouterr().out
+    assert "builtin:easy - builtin:easy:3  " + line in out
+    assert "builtin:easy:3 - builtin:easy  " + line in out
+    with pdn.open_pdn(tmp_path / "out.pdn") as handle:
+        games = list(pdn.read_games(handle))
+    pdn_result = line.split()[2].strip("()") if "PDN" in line else line.split()[0]
+    assert [g.headers["Result"] for g in games] == [pdn_result, pdn_result]
+    assert all(
+        record.result_white_first == line.split()[0]
+        for record in match(
+            "builtin:easy",
+            "builtin:easy",
+            variant=variant,
+            games=2,
+            openings=str(openings),
+            limit=FAST,
+        ).games
+    )
+
+
 def test_hub_engines_in_a_match() -> None:
     fake = Path(__file__).resolve().parent / "fake_hub_engine.py"
     hub = f"hub:{shlex.quote(sys.executable)} {shlex.quote(str(fake))}"

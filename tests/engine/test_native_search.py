@@ -239,7 +239,9 @@ def _random_ending(variant: str, pieces: int, rng: random.Random) -> draughts.Bo
     [
         # Two men against a king, and kings with a man left to take.
         ("english", 2, ["W:W20,27:BK19", "W:WK14,K2:B18,K32"]),
-        ("english", 3, ["W:WK14,K2:B18,K32", "B:W22,K3:B9,K30"]),
+        pytest.param(
+            "english", 3, ["W:WK14,K2:B18,K32", "B:W22,K3:B9,K30"], marks=pytest.mark.slow
+        ),
         ("international", 2, ["W:W28,K46:B19,K5", "B:W33:B18,K4"]),
     ],
 )

@@ -29,6 +29,7 @@ import argparse
 import hashlib
 import io
 import itertools
+import os
 import random
 import re
 import signal
@@ -48,7 +49,8 @@ from draughts import pdn  # noqa: E402
 from draughts.pdn.lexer import guess_encoding  # noqa: E402
 from draughts.variant import Variant  # noqa: E402
 
-SHARED_CORPUS = REPO.parent / "shared" / "data" / "pdn"
+# The shared corpus where DRAUGHTS_SHARED says (as for the tests), else beside the repository.
+SHARED_CORPUS = Path(os.environ.get("DRAUGHTS_SHARED") or REPO.parent / "shared") / "data" / "pdn"
 LOCAL_CORPUS = REPO / "tests" / "data" / "pdn"
 
 REPAIRED = frozenset(("variation not closed before the end of the game",))

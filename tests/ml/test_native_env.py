@@ -75,6 +75,16 @@ def test_native_steps_as_python_many_games(variant: draughts.Variant) -> None:
     run_both(native, python, 3000)
 
 
+# The variants whose draw rules (and flying kings) another variant has, and
+# canadian (Python on both sides), only in the slow run.
+SAME_DRAW_RULES_SLOW = [
+    pytest.param(v, marks=pytest.mark.slow)
+    if v.name in ("canadian", "killer", "brazilian", "frysk", "portuguese", "thai")
+    else v
+    for v in VARIANTS
+]
+
+
 def endgames(variant: draughts.Variant) -> list[str]:
     """Set-ups of a few kings (men in breakthrough, where a king wins), where
     the variant's draw rules soon end random games."""
@@ -94,7 +104,7 @@ def endgames(variant: draughts.Variant) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+@pytest.mark.parametrize("variant", SAME_DRAW_RULES_SLOW, ids=lambda v: v.name)
 def test_native_draw_rules_as_python(variant: draughts.Variant) -> None:
     ends: set[Termination] = set()
     for k, fen in enumerate(endgames(variant)):
@@ -342,7 +352,7 @@ def test_out_of_range_actions(action: int) -> None:
     assert forfeit.terminated.all() and (forfeit.rewards == -1).all()
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+@pytest.mark.parametrize("variant", SAME_DRAW_RULES_SLOW, ids=lambda v: v.name)
 def test_native_claims_as_python(variant: draughts.Variant) -> None:
     """With ``claim_draw=True`` the games end on the draws the side to move
     could claim, a repetition one move ahead included, in C as on Board."""

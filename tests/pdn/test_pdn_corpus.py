@@ -14,12 +14,12 @@ import pytest
 
 import draughts
 from draughts import pdn
-from tests.conftest import corpus_marks
+from tests.conftest import SHARED_ABSENT, corpus_marks
+from tests.conftest import SHARED_PDN as CORPUS
 from tests.conftest import game_tree as tree
 from tests.fuzz.fuzz_pdn import comparable_errors
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
 CONFORMANCE = CORPUS / "pdn3-conformance"
 
 # (file, game number from 1) -> (line, error kind): why the record is wrong.
@@ -56,7 +56,7 @@ def variant_of(path: Path) -> draughts.Variant | None:
 
 def require_corpus() -> None:
     if not CORPUS.is_dir():
-        pytest.skip(f"{CORPUS} is absent: the shared corpus is only beside the repository in CI")
+        pytest.skip(SHARED_ABSENT)
 
 
 def read_all(path: Path, variant: draughts.Variant | str | None) -> list[pdn.Game]:
@@ -72,7 +72,7 @@ def corpus_params() -> list[object]:
     for path in corpus_files():
         relative = path.relative_to(CORPUS).as_posix()
         params.append(pytest.param(relative, marks=corpus_marks(path), id=relative))
-    return params or [pytest.param("", marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
+    return params or [pytest.param("", marks=pytest.mark.skip(reason=SHARED_ABSENT))]
 
 
 @pytest.mark.parametrize("relative", corpus_params())
@@ -110,7 +110,7 @@ def round_trip_params() -> list[object]:
     for path in corpus_files():
         relative = path.relative_to(CORPUS).as_posix()
         params.append(pytest.param(relative, marks=corpus_marks(path), id=relative))
-    return params or [pytest.param("", marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
+    return params or [pytest.param("", marks=pytest.mark.skip(reason=SHARED_ABSENT))]
 
 
 @pytest.mark.parametrize("relative", round_trip_params())

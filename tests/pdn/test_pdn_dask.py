@@ -31,11 +31,11 @@ import draughts.dask  # noqa: E402
 from draughts import pdn  # noqa: E402
 from draughts.pdn.record import GameRecord, read_record  # noqa: E402
 from draughts.pdn.settling import variants_of  # noqa: E402
+from tests.conftest import SHARED_PDN as CORPUS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"
 EXAMPLES = ROOT / "examples"
-CORPUS = ROOT.parent / "shared" / "data" / "pdn"
 LOCAL = [str(p) for p in [*sorted(DATA.glob("*.p?n")), *sorted(EXAMPLES.glob("*.pdn"))]]
 
 
@@ -108,6 +108,40 @@ def test_the_bag_holds_the_records_read_sequentially(client: Any, corpus: bool) 
     # A bag is a bag: the records can be counted and filtered on the cluster.
     bad = bag.filter(lambda r: r.errors > 0).map(lambda r: (r.file, r.number)).compute()
     assert bad == [(r.file, r.number) for r in expected if r.errors]
+
+
+def test_the_caller_does_not_scan_a_plain_file(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Building the bag reads a file's size and first bytes only: its games
+    # are found by a task. A compressed file is still scanned by the caller.
+    source = DATA / "babasy4.pdn"
+    packed = tmp_path / "babasy4.pdn.gz"
+    packed.write_bytes(gzip.compress(source.read_bytes()))
+    scanned: list[str] = []
+    cut = draughts.dask.chunks
+
+    def counted(stream: Any, *args: Any, **kwargs: Any) -> Any:
+        scanned.append(stream.name)
+        return cut(stream, *args, **kwargs)
+
+    monkeypatch.setattr(draughts.dask, "chunks", counted)
+    plain = draughts.dask.read_games(str(source), blocksize=10_000)
+    assert scanned == []
+    assert plain.npartitions == -(-source.stat().st_size // 10_000)
+    draughts.dask.read_games(str(packed), blocksize=10_000)
+    assert len(scanned) == 1
+    monkeypatch.undo()  # the tasks of the threads' cluster scan with the real one
+    assert plain.compute() == sequential_records(str(source))
+
+
+@pytest.mark.parametrize("blocksize", [0, 1, 200, 1000, 4096, 10_000, 46_125, 1 << 20])
+def test_a_file_makes_no_more_pieces_than_its_size_says(blocksize: int) -> None:
+    # The bag's partitions are counted from a file's size before it is
+    # scanned: the scan must never cut more pieces than that.
+    for path in LOCAL:
+        bound = draughts.dask._most_pieces(path, blocksize)
+        assert bound is not None and len(draughts.dask._pieces(path, blocksize)) <= bound
 
 
 def test_the_variant_and_compressed_files(client: Any, tmp_path: Path) -> None:

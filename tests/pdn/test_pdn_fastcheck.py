@@ -23,7 +23,7 @@ from draughts.pdn import _native as pdn_native
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import CANDIDATES
 from draughts.variant import ENGLISH, INTERNATIONAL, Variant, gametype_preset
-from tests.conftest import SHARED_PDN
+from tests.conftest import SHARED_ABSENT, SHARED_PDN
 
 native = pytest.mark.skipif(pdn_native.check_each is None, reason="the native core is not built")
 
@@ -281,6 +281,6 @@ def corpus_files() -> list[Path]:
 def test_every_corpus_game_answers_as_the_reader() -> None:
     files = corpus_files()
     if not files:
-        pytest.skip(f"{SHARED_PDN} is absent: the shared test corpus is only present in CI")
+        pytest.skip(SHARED_ABSENT)
     answered = sum(check_file(path.read_bytes()) for path in files)
     assert answered > 0

@@ -23,7 +23,7 @@ from draughts.pdn import _fastgame, scan_starts, validate
 from draughts.pdn import _native as pdn_native
 from draughts.pdn.record import read_main_line, read_record
 from draughts.pdn.settling import survey_piece
-from tests.conftest import SHARED_PDN
+from tests.conftest import SHARED_ABSENT, SHARED_PDN, shared_path
 
 native = pytest.mark.skipif(pdn_native.infer_each is None, reason="the native core is not built")
 
@@ -156,16 +156,14 @@ def test_the_pure_core_leaves_every_game_to_the_reader(monkeypatch: pytest.Monke
 def test_every_corpus_file_reports_as_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     files = sorted(SHARED_PDN.rglob("*.pdn")) if SHARED_PDN.exists() else []
     if not files:
-        pytest.skip(f"{SHARED_PDN} is absent: the shared test corpus is only present in CI")
+        pytest.skip(SHARED_ABSENT)
     for path in files:
         assert_same(path, None, monkeypatch)
 
 
 @native
 def test_the_fast_check_reads_most_of_a_real_file() -> None:
-    path = SHARED_PDN / "english" / "OCA_2.0.pdn"
-    if not path.exists():
-        pytest.skip(f"{path} is absent: the shared test corpus is only present in CI")
+    path = shared_path("english/OCA_2.0.pdn")
     data = path.read_bytes()[: 1 << 20]
     starts = list(scan_starts(io.BytesIO(data)))
     read = sum(

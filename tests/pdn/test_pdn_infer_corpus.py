@@ -12,14 +12,15 @@ from pathlib import Path
 import pytest
 
 from draughts import pdn
+from tests.conftest import SHARED_ABSENT
+from tests.conftest import SHARED_PDN as CORPUS
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
 TAG = re.compile(r'\[[ \t]*(?:GameType|Variant)[ \t]*"[^"\n]*"[ \t]*\]')
 
 
 def files() -> list[object]:
     if not CORPUS.is_dir():
-        reason = f"{CORPUS} is absent: the shared corpus is only beside the repository in CI"
+        reason = SHARED_ABSENT
         return [pytest.param("", marks=pytest.mark.skip(reason=reason))]
     paths = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".pdn", ".phn"))
     return [pytest.param(p, id=str(p.relative_to(CORPUS))) for p in paths]

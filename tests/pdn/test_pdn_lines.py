@@ -14,13 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from draughts.pdn import _native, lexer
+from tests.conftest import SHARED_ABSENT
+from tests.conftest import SHARED_PDN as CORPUS
 
 pytestmark = pytest.mark.skipif(
     _native.plain_line_end is None, reason="the native modules are not built (or DRAUGHTS_PURE=1)"
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "data" / "pdn"
 
 # What plain lines are made of, what comes close, and every kind of space
 # Python's \s knows (ASCII, the separators below 0x20, NEL, no-break, em).
@@ -184,7 +185,7 @@ def test_every_line_of_the_corpus(
     least: int,
 ) -> None:
     if not CORPUS.is_dir():
-        pytest.skip(f"the shared PDN corpus is not at {CORPUS} (only CI and developers have it)")
+        pytest.skip(SHARED_ABSENT)
     count = 0
     for line in lines(CORPUS):
         answer = c_reader(line)
@@ -222,7 +223,7 @@ def test_the_corpus_reads_alike_with_and_without_the_native_reading(
     from draughts.pdn.resolver import Resolver
 
     if not CORPUS.is_dir():
-        pytest.skip(f"the shared PDN corpus is not at {CORPUS} (only CI and developers have it)")
+        pytest.skip(SHARED_ABSENT)
     texts = [
         path.read_bytes().decode("utf-8", errors="replace")
         for path in sorted((CORPUS / folder).rglob("*.p?n"))

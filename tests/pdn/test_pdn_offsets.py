@@ -32,9 +32,9 @@ from draughts.pdn._chunking import (
     spans,
 )
 from draughts.pdn.offsets import _Lines, _open_binary
-from tests.conftest import corpus_marks
+from tests.conftest import SHARED_ABSENT, corpus_marks
+from tests.conftest import SHARED_PDN as CORPUS
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "pdn"
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdn"
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -490,7 +490,7 @@ def test_generated_files_split_as_read_game_splits_them_many(data: bytes) -> Non
 
 def corpus_params() -> list[Any]:
     if not CORPUS.is_dir():
-        reason = f"{CORPUS} is absent: the shared corpus is only beside the repository in CI"
+        reason = SHARED_ABSENT
         return [pytest.param("", marks=pytest.mark.skip(reason=reason))]
     files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".pdn", ".phn"))
     params = []
@@ -538,9 +538,21 @@ def test_corpus_games_read_from_their_start_are_the_sequential_games(relative: s
             assert game is not None and text(game) == want[0]
 
 
-def test_local_files_read_from_their_start() -> None:
-    for path in [*sorted(DATA.glob("*.p?n")), *sorted(EXAMPLES.glob("*.pdn"))]:
-        check_every_start(path.read_bytes())
+# The files above 12 KB (a third of a second each, against a tenth for all
+# the others together) in the slow run.
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(
+            path,
+            id=f"{path.parent.name}/{path.name}",
+            marks=[pytest.mark.slow] if path.stat().st_size > 12_000 else [],
+        )
+        for path in [*sorted(DATA.glob("*.p?n")), *sorted(EXAMPLES.glob("*.pdn"))]
+    ],
+)
+def test_local_files_read_from_their_start(path: Path) -> None:
+    check_every_start(path.read_bytes())
 
 
 def test_chunk_handles_are_let_go() -> None:

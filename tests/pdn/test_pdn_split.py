@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from draughts.pdn import _chunking, _native, offsets
 from draughts.pdn.offsets import GameStart
-from tests.conftest import SHARED_PDN
+from tests.conftest import SHARED_ABSENT, SHARED_PDN
 
 pytestmark = pytest.mark.skipif(_native.split_games is None, reason="the native core is not built")
 
@@ -237,7 +237,7 @@ def corpus_files() -> list[Path]:
 def test_the_corpus_splits_as_the_pure_scanner_splits_it() -> None:
     files = corpus_files()
     if not files:
-        pytest.skip(f"{SHARED_PDN} is absent: the shared test corpus is only present in CI")
+        pytest.skip(SHARED_ABSENT)
     for path in files:
         data = path.read_bytes()
         both(data)

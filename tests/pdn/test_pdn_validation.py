@@ -17,10 +17,11 @@ import pytest
 from draughts import _core, pdn
 from draughts.pdn.settling import Seen, Verdict, settle, survey
 from draughts.pdn.validation import GameReport
+from tests.conftest import SHARED_ABSENT
+from tests.conftest import SHARED_PDN as CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "pdn"
-CORPUS = ROOT.parent / "shared" / "data" / "pdn"
 TAG = re.compile(r'\[[ \t]*(?:GameType|Variant)[ \t]*"[^"\n]*"[ \t]*\]')
 
 # Files of variants whose games the moves cannot tell from a commoner
@@ -33,7 +34,7 @@ UNDECIDABLE = {"antidraughts", "breakthrough", "brazilian", "frysk"}
 def corpus(relative: str) -> Path:
     path = CORPUS / relative
     if not path.exists():
-        pytest.skip(f"{CORPUS} is absent: the shared corpus is only beside the repository in CI")
+        pytest.skip(SHARED_ABSENT)
     return path
 
 
@@ -81,7 +82,7 @@ def test_a_file_decides_what_the_moves_cannot(relative: str) -> None:
 
 def corpus_files() -> list[object]:
     if not CORPUS.is_dir():
-        return [pytest.param(Path(), marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
+        return [pytest.param(Path(), marks=pytest.mark.skip(reason=SHARED_ABSENT))]
     paths = sorted(
         path
         for folder in CORPUS.iterdir()
@@ -103,6 +104,7 @@ def test_the_czech_championship_of_the_conformance_suite() -> None:
     assert len(reports) == 102 and {r.variant for r in reports} == {"czech"}
 
 
+@pytest.mark.slow  # the default run settles by event in test_settle_by_event_then_file_then_a_guess
 def test_two_variants_under_two_events() -> None:
     czech = stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn"))
     russian = stripped(corpus("russian/abatsiev.pdn"))
@@ -124,7 +126,17 @@ def test_two_variants_under_two_events() -> None:
 # -- The same reports however the files are read -----------------------------------------
 
 
-def test_pieces_and_processes_give_the_same_reports(tmp_path: Path) -> None:
+# Pieces in processes in the default run; pieces alone, one or two games
+# each, in the slow run.
+@pytest.mark.parametrize(
+    ("jobs", "chunk"),
+    [
+        (2, 3000),
+        pytest.param(1, 1, marks=pytest.mark.slow),
+        pytest.param(2, 1, marks=pytest.mark.slow),
+    ],
+)
+def test_pieces_and_processes_give_the_same_reports(tmp_path: Path, jobs: int, chunk: int) -> None:
     path = tmp_path / "czech.pdn"
     path.write_text(stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn")), encoding="utf-8")
     local = sorted(DATA.glob("*.pdn"))[:4]
@@ -133,19 +145,22 @@ def test_pieces_and_processes_give_the_same_reports(tmp_path: Path) -> None:
         one = list(validation)
         summary = validation.summary()
     assert [r.file for r in one if r.number == 1] == sources
-    for jobs, chunk in ((1, 1), (2, 1), (2, 3000)):
-        with pdn.validate(sources, jobs=jobs, chunk_size=chunk) as validation:
-            assert list(validation) == one, (jobs, chunk)
-            assert validation.summary() == summary
+    with pdn.validate(sources, jobs=jobs, chunk_size=chunk) as validation:
+        assert list(validation) == one
+        assert validation.summary() == summary
 
 
 def problems(report: GameReport) -> bool:
     return bool(report.errors or report.warnings or report.guessed)
 
 
-def test_problems_only_gives_the_problems_and_the_same_summary(tmp_path: Path) -> None:
+@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_problems_only_gives_the_problems_and_the_same_summary(
+    tmp_path: Path, strict: bool
+) -> None:
     # Open games settled by their file, errors, warnings and clean games, in
-    # pieces and processes: the problems come out as in the whole report.
+    # pieces and processes: the problems come out as in the whole report
+    # (strict mode, which reads every file twice, in the slow run).
     path = tmp_path / "czech.pdn"
     path.write_text(stripped(corpus("czech/MR_Ceska_Dama_Druzstev_2008.pdn")), encoding="utf-8")
     bad = tmp_path / "bad.pdn"
@@ -156,20 +171,19 @@ def test_problems_only_gives_the_problems_and_the_same_summary(tmp_path: Path) -
     )
     local = sorted(DATA.glob("*.pdn"))[:4]
     sources = [str(path), str(bad), *map(str, local)]
-    for strict in (False, True):
-        with pdn.validate(sources, strict=strict) as validation:
-            every = list(validation)
-            summary = validation.summary()
-        wanted = [r for r in every if problems(r)]
-        assert {r.decided_by for r in wanted} >= {"file"}
-        assert any(r.errors for r in wanted) and any(r.warnings for r in wanted)
-        assert len(wanted) < len(every)
-        for jobs, chunk in ((1, 1 << 20), (1, 1), (2, 1), (2, 3000)):
-            with pdn.validate(
-                sources, strict=strict, jobs=jobs, chunk_size=chunk, problems_only=True
-            ) as validation:
-                assert list(validation) == wanted, (strict, jobs, chunk)
-                assert validation.summary() == summary
+    with pdn.validate(sources, strict=strict) as validation:
+        every = list(validation)
+        summary = validation.summary()
+    wanted = [r for r in every if problems(r)]
+    assert {r.decided_by for r in wanted} >= {"file"}
+    assert any(r.errors for r in wanted) and any(r.warnings for r in wanted)
+    assert len(wanted) < len(every)
+    for jobs, chunk in ((1, 1 << 20), (1, 1), (2, 1), (2, 3000)):
+        with pdn.validate(
+            sources, strict=strict, jobs=jobs, chunk_size=chunk, problems_only=True
+        ) as validation:
+            assert list(validation) == wanted, (jobs, chunk)
+            assert validation.summary() == summary
 
 
 def test_progress_is_told_piece_by_piece(tmp_path: Path) -> None:
