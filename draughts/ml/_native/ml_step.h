@@ -140,6 +140,7 @@ typedef struct {
      * a capture while no tracked rule counts (ml_rules_init): then no rule
      * is met, and the rule planes show base_values. */
     int baseline, tracked[MAX_DRAW_RULES], ntracked; /* the tracked rules (indices) */
+    int tracked_slot[MAX_DRAW_RULES]; /* their slots in Game.starts */
     float base_values[MAX_DRAW_RULES + 1];
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
