@@ -33,6 +33,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import draughts  # noqa: E402
 from draughts._context import context  # noqa: E402
+from draughts.engine import native_search as _native_search  # noqa: E402
 from draughts.engine import search as _search  # noqa: E402
 from draughts.engine.builtin import _reversible_keys  # noqa: E402
 
@@ -47,7 +48,7 @@ def run(fens: list[str], depth: int, settings: dict[str, int]) -> list[tuple[int
         for fen in fens:
             board = draughts.Board(fen)
             ctx = context(board.variant)
-            searcher = _search.searcher(ctx.core, ctx.keys)
+            searcher = _native_search.searcher(ctx.core, ctx.keys)
             pos = _search.raw_position(board, ctx.core)
             _depth, _score, pv = searcher.iterate(pos, depth, full_width=4)
             found.append((searcher.nodes, pv[0] if pv else None))
@@ -73,7 +74,7 @@ def run_games(
         for fen, played in zip(fens, line, strict=True):
             board = draughts.Board(fen)
             ctx = context(board.variant)
-            searcher = _search.searcher(ctx.core, ctx.keys)
+            searcher = _native_search.searcher(ctx.core, ctx.keys)
             for ply in range(plies):
                 if not board.legal_moves:
                     break

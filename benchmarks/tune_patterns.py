@@ -58,7 +58,8 @@ from draughts import pdn  # noqa: E402
 from draughts._context import context  # noqa: E402
 from draughts.engine import patterns as P  # noqa: E402
 from draughts.engine.evaluation import FEATURES, Evaluator  # noqa: E402
-from draughts.engine.search import raw_position, searcher  # noqa: E402
+from draughts.engine.native_search import searcher  # noqa: E402
+from draughts.engine.search import raw_position  # noqa: E402
 from draughts.variant import find_variant  # noqa: E402
 
 # The searches that label positions use the hand-written evaluation alone.

@@ -20,6 +20,7 @@ import attrs
 from draughts._context import context
 from draughts._core import RawMove, Tables
 from draughts.board import Board
+from draughts.engine import native_search as _native_search
 from draughts.engine import search as _search
 from draughts.engine.base import Analysis, Engine, Limit, PlayResult, Score, require_moves
 from draughts.engine.book import Book
@@ -253,7 +254,7 @@ class BuiltinEngine(Engine):
             searcher.renew(deadline=deadline, max_nodes=max_nodes, game_keys=game_keys)
             return searcher
         ctx = context(board.variant)
-        searcher = _search.searcher(
+        searcher = _native_search.searcher(
             ctx.core, ctx.keys, deadline=deadline, max_nodes=max_nodes, game_keys=game_keys
         )
         if keep:

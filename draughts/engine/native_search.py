@@ -4,8 +4,7 @@
 (:mod:`draughts.engine._native`, ``search.c``), node for node the tree of
 the pure :class:`~draughts.engine.search.Searcher`, its oracle in the
 tests; :func:`searcher` gives one where the core has the search compiled,
-else the pure one. Both names are also importable from
-:mod:`draughts.engine.search`.
+else the pure one.
 """
 
 from __future__ import annotations

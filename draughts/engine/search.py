@@ -33,7 +33,8 @@ What the search does, in the usual terms:
 - the evaluation of :mod:`draughts.engine.evaluation`.
 
 :class:`Searcher` is the definition. Where the native core is built,
-:func:`searcher` gives a :class:`NativeSearcher` instead, whose tree runs in
+:func:`draughts.engine.native_search.searcher` gives a
+:class:`~draughts.engine.native_search.NativeSearcher` instead, whose tree runs in
 C (:mod:`draughts.engine._native`, ``search.c``) node for node the same: same scores,
 principal variations and node counts; :class:`Searcher` is its oracle in the
 tests.
@@ -792,10 +793,3 @@ class Searcher:
                 beta = WIN + 1 if decisive else min(WIN + 1, score + width)
                 move = self._table_move(pos, key)
                 failed_high = None if move is None else (score, move)
-
-
-# The C-backed searcher and the factory live in their own module, which
-# subclasses Searcher: imported last, once everything it reads from here is
-# defined. Their names stay importable from here.
-from draughts.engine.native_search import NativeSearcher as NativeSearcher  # noqa: E402
-from draughts.engine.native_search import searcher as searcher  # noqa: E402

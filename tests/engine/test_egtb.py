@@ -16,7 +16,8 @@ import draughts
 from draughts._context import context
 from draughts.engine import Limit, builtin
 from draughts.engine.egtb import BitbaseError, Bitbases, Probe, Wdl, probe
-from draughts.engine.search import KNOWN_WIN, Searcher, raw_position, searcher
+from draughts.engine.native_search import searcher
+from draughts.engine.search import KNOWN_WIN, Searcher, raw_position
 from draughts.piece import BLACK, KING, MAN, WHITE, Piece
 
 # Small boards: the plain solver below makes a Board per position.

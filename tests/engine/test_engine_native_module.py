@@ -19,7 +19,7 @@ from draughts._context import context
 from draughts._core import contract
 from draughts.engine import _native
 from draughts.engine.evaluation import Evaluator
-from draughts.engine.search import NativeSearcher, searcher
+from draughts.engine.native_search import NativeSearcher, searcher
 from draughts.variant import ENGLISH
 
 needs_module = pytest.mark.skipif(
@@ -83,7 +83,7 @@ def test_a_board_of_the_pure_core_gets_the_python_search() -> None:
 def test_the_pure_core_has_none_of_it() -> None:
     code = (
         "import draughts; from draughts._context import context; "
-        "from draughts.engine import _native as n, search as s; "
+        "from draughts.engine import _native as n, native_search as s; "
         "ctx = context(draughts.variant.ENGLISH); "
         "print(n.BUILT, type(s.searcher(ctx.core, ctx.keys)).__name__)"
     )

@@ -10,6 +10,7 @@ import draughts
 from draughts._context import context
 from draughts._core import RawMove
 from draughts.engine import Limit, builtin
+from draughts.engine import native_search as _native_search
 from draughts.engine import search as _search
 from draughts.engine._table import Table
 from draughts.engine.builtin import _budget, _reversible_keys
@@ -166,7 +167,7 @@ def _middle_game_searches(
             for name, value in settings.items():
                 monkeypatch.setattr(_search, name, value)
         for full_width in (1, depth):
-            searcher = _search.searcher(t, keys)
+            searcher = _native_search.searcher(t, keys)
             result = searcher.iterate(pos, depth, full_width=full_width)
             counted[changed, full_width] = (searcher.nodes, result)
     return counted

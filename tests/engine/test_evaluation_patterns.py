@@ -179,6 +179,7 @@ def test_the_c_search_with_patterns_is_the_python_one(
     c = pytest.importorskip("draughts.engine._native._c", reason="the engine's C is not built")
     from draughts._core import zobrist
     from draughts.engine import _native as engine_native
+    from draughts.engine import native_search as _native_search
     from draughts.engine import search as _search
 
     monkeypatch.setattr(engine_native, "_loaded", c)
@@ -200,8 +201,8 @@ def test_the_c_search_with_patterns_is_the_python_one(
         pt = pure.Tables(board.variant)
         keys = zobrist.keys(len(pt.square_of_index))
         oracle = _search.Searcher(pt, keys)
-        subject = _search.searcher(native.Tables(pt.variant), keys)
-        assert isinstance(subject, _search.NativeSearcher)
+        subject = _native_search.searcher(native.Tables(pt.variant), keys)
+        assert isinstance(subject, _native_search.NativeSearcher)
         pos = raw_position(board, pt)
         expected = oracle.iterate(pos, 4, full_width=1)
         assert (subject.iterate(pos, 4, full_width=1), subject.nodes) == (

@@ -25,6 +25,7 @@ import draughts
 from draughts import _core
 from draughts._core import RawMove, pure, zobrist
 from draughts.engine import Limit, _native, builtin
+from draughts.engine import native_search as _native_search
 from draughts.engine import search as _search
 from draughts.engine.builtin import _reversible_keys
 from draughts.engine.egtb import Bitbases
@@ -62,13 +63,13 @@ def _playout(variant: str, seed: int, plies: int) -> draughts.Board | None:
 
 def _searchers(
     board: draughts.Board, **limits: object
-) -> tuple[_search.Searcher, _search.NativeSearcher]:
+) -> tuple[_search.Searcher, _native_search.NativeSearcher]:
     pt, nt = _tables(board.variant)
     keys = zobrist.keys(len(pt.square_of_index))
     game_keys = _reversible_keys(board)
     oracle = _search.Searcher(pt, keys, game_keys=game_keys, **limits)  # type: ignore[arg-type]
-    subject = _search.searcher(nt, keys, game_keys=game_keys, **limits)  # type: ignore[arg-type]
-    assert isinstance(subject, _search.NativeSearcher)
+    subject = _native_search.searcher(nt, keys, game_keys=game_keys, **limits)  # type: ignore[arg-type]
+    assert isinstance(subject, _native_search.NativeSearcher)
     return oracle, subject
 
 
@@ -442,11 +443,11 @@ def test_boards_the_native_core_does_not_hold_use_the_python_search() -> None:
     pt = pure.Tables(big)
     nt = native.Tables(big)
     assert not nt.native_ready
-    searcher = _search.searcher(nt, zobrist.keys(len(pt.square_of_index)))
+    searcher = _native_search.searcher(nt, zobrist.keys(len(pt.square_of_index)))
     assert type(searcher) is _search.Searcher
     # Keys other than the variant's own do not reach C either.
     small = _tables(draughts.variant.ENGLISH)[1]
-    assert type(_search.searcher(small, zobrist.Keys(len(small.square_of_index)))) is (
+    assert type(_native_search.searcher(small, zobrist.Keys(len(small.square_of_index)))) is (
         _search.Searcher
     )
 
