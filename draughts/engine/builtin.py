@@ -121,7 +121,7 @@ class BuiltinEngine(Engine):
     An explicit ``Limit(depth=...)`` replaces the level's depth.
     ``table_entries`` sets the transposition table's size in entries,
     rounded down to a power of two (default
-    :data:`~draughts.engine.search.TABLE_ENTRIES`, 2**18: 8 MB in C, about
+    ``draughts.engine.search.TABLE_ENTRIES``, 2**18: 8 MB in C, about
     30 MB in pure Python); the table keeps that size, each new position
     taking an old one's place.
 
