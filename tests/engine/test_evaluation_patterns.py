@@ -72,8 +72,18 @@ def test_configurations_are_the_squares_read_one_by_one(variant: str) -> None:
         assert p.configurations(m0, m1) == expected
 
 
-@pytest.mark.parametrize("some", [False, True])
-@pytest.mark.parametrize("variant", SIZES)
+# Canadian with the patterns of every third window (0.9 s of CPU time: its
+# board is read by the pure generator) is evaluated in the slow run.
+@pytest.mark.parametrize(
+    ("variant", "some"),
+    [
+        pytest.param(
+            variant, some, marks=[pytest.mark.slow] if (variant, some) == ("canadian", True) else []
+        )
+        for variant in SIZES
+        for some in (False, True)
+    ],
+)
 def test_the_c_evaluation_with_patterns_is_the_pure_one(variant: str, some: bool) -> None:
     native = _native()
     pt = pure.Tables(draughts.Board(variant=variant).variant)
@@ -161,8 +171,16 @@ def test_the_native_search_refuses_bad_pattern_data() -> None:
 
 # Canadian's 12x12 searches take about 12 s each in Python: they run with the
 # slow tests (the default run keeps canadian's C evaluation against the pure one).
+# International with the patterns of every third window (1.2 s of CPU time)
+# is searched in the slow run; english and russian search both sets by default.
 _SEARCH_CASES = [
-    pytest.param(variant, some, marks=[pytest.mark.slow] if variant == "canadian" else [])
+    pytest.param(
+        variant,
+        some,
+        marks=[pytest.mark.slow]
+        if variant == "canadian" or (variant, some) == ("international", True)
+        else [],
+    )
     for variant in SIZES
     for some in (False, True)
 ]

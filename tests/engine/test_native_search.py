@@ -452,8 +452,21 @@ def test_boards_the_native_core_does_not_hold_use_the_python_search() -> None:
     )
 
 
-@pytest.mark.parametrize("entries", [_search.TABLE_ENTRIES, 256])
-@pytest.mark.parametrize("variant", ["international", "english", "frisian"])
+# By default each variant with one table size (overfilled or not), every
+# pair in the slow run.
+_RENEWED = {("international", 256), ("english", _search.TABLE_ENTRIES), ("frisian", 256)}
+
+
+@pytest.mark.parametrize(
+    ("variant", "entries"),
+    [
+        pytest.param(
+            variant, entries, marks=[] if (variant, entries) in _RENEWED else [pytest.mark.slow]
+        )
+        for variant in ("international", "english", "frisian")
+        for entries in (_search.TABLE_ENTRIES, 256)
+    ],
+)
 def test_a_renewed_search_keeps_its_table_alike(variant: str, entries: int) -> None:
     # A game's moves searched one after another by one searcher each,
     # renewed between moves (table kept, its entries now of an older
@@ -536,11 +549,29 @@ def test_enhanced_transposition_cutoffs_search_alike(monkeypatch: pytest.MonkeyP
     assert with_cutoffs[8][0] < without[8][0]
 
 
+_LATE_SETTINGS = [
+    {"LATE_PV": 0},
+    {"LATE_DEPTH": 4},
+    {"LATE_SACRIFICE": 1},
+    {"LATE_PV": 0, "LATE_SACRIFICE": 1},
+]
+
+
+# By default each setting in one variant (the variants in turn), every pair
+# in the slow run.
 @pytest.mark.parametrize(
-    "settings",
-    [{"LATE_PV": 0}, {"LATE_DEPTH": 4}, {"LATE_SACRIFICE": 1}, {"LATE_PV": 0, "LATE_SACRIFICE": 1}],
+    ("variant", "settings"),
+    [
+        pytest.param(
+            variant,
+            settings,
+            id=f"{variant}-settings{k}",
+            marks=[] if k % 3 == v else [pytest.mark.slow],
+        )
+        for v, variant in enumerate(["international", "english", "russian"])
+        for k, settings in enumerate(_LATE_SETTINGS)
+    ],
 )
-@pytest.mark.parametrize("variant", ["international", "english", "russian"])
 def test_late_move_settings_search_alike(
     variant: str, settings: dict[str, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
