@@ -55,8 +55,9 @@ BROWSER_MODULES = (
     "tests/web/test_tools_page.py",
 )
 # Modules whose module-scoped fixture is costly, kept on one worker so that it
-# is built once: test_egtb.py's English 3-piece bitbases take 3.4 s to build.
-ONE_WORKER_MODULES = ("tests/engine/test_egtb.py",)
+# is built once: test_egtb.py's English 3-piece bitbases take 3.4 s to build,
+# test_import_graph.py's reading of the package's imports 0.6 s.
+ONE_WORKER_MODULES = ("tests/engine/test_egtb.py", "tests/core/test_import_graph.py")
 
 
 @pytest.hookimpl(optionalhook=True)
