@@ -214,11 +214,27 @@ def _reference_items(t: FenCodec, men: int, kings: int) -> list[str]:
     return items
 
 
-@settings(max_examples=300, deadline=None)
+Case = tuple[str, int, tuple[int, int], tuple[int, int]]
+# The random tests below: 100 examples by default (about 0.4 s of CPU time
+# each), 1,000 in the slow run.
+FAST = settings(max_examples=100, deadline=None)
+SLOW = settings(max_examples=1000, deadline=None)
+
+
+@FAST
 @given(positions())
-def test_writing_matches_a_plain_writer_and_reads_back(
-    case: tuple[str, int, tuple[int, int], tuple[int, int]],
-) -> None:
+def test_writing_matches_a_plain_writer_and_reads_back(case: Case) -> None:
+    _writing_matches_a_plain_writer_and_reads_back(case)
+
+
+@pytest.mark.slow
+@SLOW
+@given(positions())
+def test_writing_matches_a_plain_writer_and_reads_back_many(case: Case) -> None:
+    _writing_matches_a_plain_writer_and_reads_back(case)
+
+
+def _writing_matches_a_plain_writer_and_reads_back(case: Case) -> None:
     name, turn, men, kings = case
     t = _tables(name)
     fen = format_fen(t, (turn, men, kings))
@@ -240,12 +256,22 @@ def _outcome(read: Callable[[], object]) -> object:
         return ("error", str(error))
 
 
-@settings(max_examples=300, deadline=None)
+@FAST
 @given(positions(), st.data())
-def test_fast_and_general_readers_agree_on_edited_fens(
-    case: tuple[str, int, tuple[int, int], tuple[int, int]],
-    data: st.DataObject,
+def test_fast_and_general_readers_agree_on_edited_fens(case: Case, data: st.DataObject) -> None:
+    _fast_and_general_readers_agree_on_edited_fens(case, data)
+
+
+@pytest.mark.slow
+@SLOW
+@given(positions(), st.data())
+def test_fast_and_general_readers_agree_on_edited_fens_many(
+    case: Case, data: st.DataObject
 ) -> None:
+    _fast_and_general_readers_agree_on_edited_fens(case, data)
+
+
+def _fast_and_general_readers_agree_on_edited_fens(case: Case, data: st.DataObject) -> None:
     """Canonical FENs, some with lidraughts' counters, with one edit (a
     character dropped, or another inserted or put in its place): both readers
     give the same position or the same error."""
