@@ -324,3 +324,12 @@ def test_the_table_keeps_a_deep_entry_and_a_failed_low_node_keeps_its_move() -> 
     table.store(4, 1, 0, 0, c, False)  # an older deep entry gives way
     assert table.entries[:2] == [(4, 1, 0, 0, c, 1), (0, 6, -30, 2, a, 0)]
     assert table.probe(2) is None and table.count() == 2
+
+
+def test_root_moves_reduced_only_with_late_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hard searches every root move to the full depth (LATE_ROOT 0); with
+    # LATE_ROOT 1 late root moves are reduced first too: fewer nodes past
+    # the full width, and the same tree where every ply is searched in full.
+    counted = _middle_game_searches(monkeypatch, {"LATE_ROOT": 1}, 7)
+    assert counted[True, 1][0] < counted[False, 1][0]
+    assert counted[True, 7] == counted[False, 7]
