@@ -96,15 +96,13 @@ LATE_PV = 1
 """Whether late moves are reduced in an open window (a node of the
 principal variation) too; 0: only in null-window nodes, as Moby Dam's
 search does (https://github.com/rhalbersma/mobydam, ``main/search.c``)."""
-LATE_ROOT = 0
+LATE_ROOT = 1
 """Whether late moves at the root are searched reduced first too (1) or
-always to the full depth (0, as Moby Dam's root search:
-https://github.com/rhalbersma/mobydam, ``main/search.c``). A root move
-that is reduced is judged at a shallower depth than its rivals, and the
-opponent's combination after it may lie past that depth: on the shot
-suite (``benchmarks/shots.py``) 0 avoided the losing move in 18 of 21
-positions within 4 million nodes, 26.8 million nodes in all, against 16
-and 38.8 million with 1."""
+always to the full depth (0, as Moby Dam's root search does:
+https://github.com/rhalbersma/mobydam, ``main/search.c``). 0 avoided the
+losing move of more positions of the shot suite (``benchmarks/shots.py``)
+but no more than a change with no tactical aim, and did not score more
+against Moby Dam (see ``docs/engine_strength.rst``)."""
 LATE_SACRIFICE = 0
 """Whether a late quiet move after which the opponent must capture (a
 sacrifice, or an exchange offered) is searched to the full depth at once,

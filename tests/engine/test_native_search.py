@@ -414,7 +414,7 @@ def test_bad_input_is_refused() -> None:
     _, subject = _searchers(board)
     pos = raw_position(board, subject.t)
     key = subject.key_of(pos)
-    limits = (True, 0, 1, 0, None, None, 1024, 90, 6, 3, 1, 0, 6, 0)
+    limits = (True, 0, 1, 0, None, None, 1024, 90, 6, 3, 1, 0, 6, 1)
     compiled = subject.compiled
     with pytest.raises(ValueError, match="power of two"):
         compiled.run(pos, key, 2, -10, 10, 0, 0, None, (*limits[:6], 1000, *limits[7:]))
@@ -545,7 +545,7 @@ def test_enhanced_transposition_cutoffs_search_alike(monkeypatch: pytest.MonkeyP
         {"LATE_DEPTH": 4},
         {"LATE_SACRIFICE": 1},
         {"LATE_PV": 0, "LATE_SACRIFICE": 1},
-        {"LATE_ROOT": 1},
+        {"LATE_ROOT": 0},
     ],
 )
 @pytest.mark.parametrize("variant", ["international", "english", "russian"])
