@@ -97,12 +97,9 @@ LATE_PV = 1
 principal variation) too; 0: only in null-window nodes, as Moby Dam's
 search does (https://github.com/rhalbersma/mobydam, ``main/search.c``)."""
 LATE_ROOT = 1
-"""Whether late moves at the root are searched reduced first too (1) or
-always to the full depth (0, as Moby Dam's root search does:
-https://github.com/rhalbersma/mobydam, ``main/search.c``). 0 avoided the
-losing move of more positions of the shot suite (``benchmarks/shots.py``)
-but no more than a change with no tactical aim, and did not score more
-against Moby Dam (see ``docs/engine_strength.rst``)."""
+"""Whether late root moves are reduced first too (1) or never (0, as in
+Moby Dam: https://github.com/rhalbersma/mobydam, ``main/search.c``); 0
+scored no better against it (``docs/engine_strength.rst``)."""
 LATE_SACRIFICE = 0
 """Whether a late quiet move after which the opponent must capture (a
 sacrifice, or an exchange offered) is searched to the full depth at once,
