@@ -71,6 +71,7 @@ class NativeSearcher(Searcher):
             self.late_pv,
             self.late_sacrifice,
             self.etc_depth,
+            self.late_root,
         )
         score, self.nodes, partial = self.compiled.run(
             pos, key, depth, alpha, beta, ply, reversible, root, limits

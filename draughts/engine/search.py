@@ -96,6 +96,10 @@ LATE_PV = 1
 """Whether late moves are reduced in an open window (a node of the
 principal variation) too; 0: only in null-window nodes, as Moby Dam's
 search does (https://github.com/rhalbersma/mobydam, ``main/search.c``)."""
+LATE_ROOT = 1
+"""Whether late root moves are reduced first too (1) or never (0, as in
+Moby Dam: https://github.com/rhalbersma/mobydam, ``main/search.c``); 0
+scored no better against it (``docs/engine_strength.rst``)."""
 LATE_SACRIFICE = 0
 """Whether a late quiet move after which the opponent must capture (a
 sacrifice, or an exchange offered) is searched to the full depth at once,
@@ -248,6 +252,8 @@ class Searcher:
         """:data:`LATE_PV` when the searcher was made."""
         self.late_sacrifice = LATE_SACRIFICE
         """:data:`LATE_SACRIFICE` when the searcher was made."""
+        self.late_root = LATE_ROOT
+        """:data:`LATE_ROOT` when the searcher was made."""
         self.etc_depth = ETC_DEPTH
         """:data:`ETC_DEPTH` when the searcher was made."""
         # Probcut is left out while most men are on the board (opening
@@ -428,6 +434,7 @@ class Searcher:
                 i >= _LATE
                 and depth >= self.late_depth
                 and self.reductions
+                and (ply or self.late_root)
                 and (self.late_pv or beta - alpha == 1)
                 and not move[2]
                 and not move[5]

@@ -187,13 +187,15 @@ def test_selectivity_only_past_the_full_width(
     assert without[False, depth] == without[True, depth]
 
 
-@pytest.mark.parametrize("settings", [{"LATE_PV": 0}, {"LATE_DEPTH": 4}, {"LATE_SACRIFICE": 1}])
+@pytest.mark.parametrize(
+    "settings", [{"LATE_PV": 0}, {"LATE_DEPTH": 4}, {"LATE_SACRIFICE": 1}, {"LATE_ROOT": 0}]
+)
 def test_fewer_late_move_reductions_only_past_the_full_width(
     settings: dict[str, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Each setting reduces fewer moves than hard does (in open windows too,
-    # from depth 3, sacrifices too): more nodes past the full width, and
-    # the same tree where every ply is searched in full.
+    # Each setting reduces fewer moves than hard does (none in open windows,
+    # none below depth 4, no sacrifice, none at the root): more nodes past
+    # the full width, and the same tree where every ply is searched in full.
     counted = _middle_game_searches(monkeypatch, settings, 7)
     assert counted[True, 1][0] > counted[False, 1][0]
     assert counted[True, 7] == counted[False, 7]

@@ -414,12 +414,14 @@ def test_bad_input_is_refused() -> None:
     _, subject = _searchers(board)
     pos = raw_position(board, subject.t)
     key = subject.key_of(pos)
-    limits = (True, 0, 1, 0, None, None, 1024, 90, 6, 3, 1, 0, 6)
+    limits = (True, 0, 1, 0, None, None, 1024, 90, 6, 3, 1, 0, 6, 1)
     compiled = subject.compiled
     with pytest.raises(ValueError, match="power of two"):
         compiled.run(pos, key, 2, -10, 10, 0, 0, None, (*limits[:6], 1000, *limits[7:]))
     with pytest.raises(ValueError, match="share a square"):
         compiled.run((0, pos[1], pos[1], 0, 0), key, 2, -10, 10, 0, 0, None, limits)
+    with pytest.raises(ValueError, match="late_root"):
+        compiled.run(pos, key, 2, -10, 10, 0, 0, None, (*limits[:13], 2))
     with pytest.raises(ValueError, match="root index"):
         compiled.run(pos, key, 2, -10, 10, 0, 0, [99], limits)
     with pytest.raises(ValueError, match="depth"):
@@ -554,6 +556,7 @@ _LATE_SETTINGS = [
     {"LATE_DEPTH": 4},
     {"LATE_SACRIFICE": 1},
     {"LATE_PV": 0, "LATE_SACRIFICE": 1},
+    {"LATE_ROOT": 0},
 ]
 
 

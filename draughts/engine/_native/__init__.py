@@ -30,10 +30,12 @@ from draughts import _core
 from draughts._core.raw import RawMove
 
 Pos = tuple[int, int, int, int, int]
-Limits = tuple[bool, int, int, int, int | None, float | None, int, int, int, int, int, int, int]
+Limits = tuple[
+    bool, int, int, int, int | None, float | None, int, int, int, int, int, int, int, int
+]
 """``(enforce, reductions, threat_extensions, nodes, max_nodes, deadline,
 table_entries, probcut, late_deep, late_depth, late_pv, late_sacrifice,
-etc_depth)``."""
+etc_depth, late_root)``."""
 
 
 class CompiledSearch(Protocol):

@@ -37,7 +37,7 @@ class Search:
         reversible: int,
         root: Sequence[int] | None,
         limits: tuple[
-            bool, int, int, int, int | None, float | None, int, int, int, int, int, int, int
+            bool, int, int, int, int | None, float | None, int, int, int, int, int, int, int, int
         ],
         /,
     ) -> tuple[int | None, int, tuple[int, RawMove] | None]: ...

@@ -594,7 +594,7 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         int r = s->late_deep > 0 && (int)i >= s->late_deep && s->reductions >= 2 ? 2 : 1;
         if (i == 0) {
             score = -search(s, &child, child_key, next_depth, -beta, -alpha, ply + 1, after);
-        } else if (i >= LATE && depth >= s->late_depth && s->reductions &&
+        } else if (i >= LATE && depth >= s->late_depth && s->reductions && (ply || s->late_root) &&
                    (s->late_pv || beta - alpha == 1) && !capture && !crowned &&
                    !(s->late_sacrifice && offers_capture(s, &child)) &&
                    ((score = reduced(s, &child, child_key, next_depth, alpha, ply, after, r)) <=

@@ -112,6 +112,7 @@ typedef struct {
     int late_depth, late_pv;     /* Searcher.late_depth and .late_pv */
     int late_sacrifice;          /* Searcher.late_sacrifice */
     int etc_depth;               /* Searcher.etc_depth */
+    int late_root;               /* Searcher.late_root */
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
     /* Searcher.stop: set by another thread (Search.stop, holding the GIL

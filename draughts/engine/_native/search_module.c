@@ -365,16 +365,18 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
 
 /* The limits and counters of one call: (enforce, reductions,
  * threat_extensions, nodes, max_nodes, deadline, table_entries, probcut,
- * late_deep, late_depth, late_pv, late_sacrifice, etc_depth). */
+ * late_deep, late_depth, late_pv, late_sacrifice, etc_depth, late_root). */
 static int get_limits(Search *s, PyObject *limits) {
     PyObject *enforce, *nodes, *max_nodes, *deadline;
     long reductions, threats, entries, margin, late_deep, late_depth, late_pv, sacrifice, etc;
+    long late_root;
     if (!PyArg_ParseTuple(limits,
-                          "OllOOOlllllll;limits: (enforce, reductions, threat_extensions, nodes, "
+                          "OllOOOllllllll;limits: (enforce, reductions, threat_extensions, nodes, "
                           "max_nodes, deadline, table_entries, probcut, late_deep, late_depth, "
-                          "late_pv, late_sacrifice, etc_depth)",
+                          "late_pv, late_sacrifice, etc_depth, late_root)",
                           &enforce, &reductions, &threats, &nodes, &max_nodes, &deadline,
-                          &entries, &margin, &late_deep, &late_depth, &late_pv, &sacrifice, &etc))
+                          &entries, &margin, &late_deep, &late_depth, &late_pv, &sacrifice, &etc,
+                          &late_root))
         return -1;
     if (etc < 0 || etc > 100000) {
         PyErr_Format(PyExc_ValueError, "etc_depth must be from 0 to 100000, not %ld", etc);
@@ -382,14 +384,15 @@ static int get_limits(Search *s, PyObject *limits) {
     }
     s->etc_depth = (int)etc;
     if (late_depth < 0 || late_depth > 100000 || late_pv < 0 || late_pv > 1 || sacrifice < 0 ||
-        sacrifice > 1) {
+        sacrifice > 1 || late_root < 0 || late_root > 1) {
         PyErr_Format(PyExc_ValueError,
-                     "late_depth must be from 0 to 100000, late_pv and late_sacrifice 0 or 1, "
-                     "not %ld, %ld and %ld",
-                     late_depth, late_pv, sacrifice);
+                     "late_depth must be from 0 to 100000, late_pv, late_sacrifice and late_root "
+                     "0 or 1, not %ld, %ld, %ld and %ld",
+                     late_depth, late_pv, sacrifice, late_root);
         return -1;
     }
     s->late_depth = (int)late_depth, s->late_pv = (int)late_pv, s->late_sacrifice = (int)sacrifice;
+    s->late_root = (int)late_root;
     if (margin < 0 || margin > 100000 || late_deep < 0 || late_deep > 100000) {
         PyErr_Format(PyExc_ValueError,
                      "probcut and late_deep must be from 0 to 100000, not %ld and %ld", margin,
