@@ -169,8 +169,11 @@ static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, b
                   m->crowned);
 }
 
-/* Play m on g (Board._push_python's bookkeeping); returns the events. */
-ML_CLONED static int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
+/* Play m on g (Board._push_python's bookkeeping); returns the events.
+ * Inlined in the step (its x86-64-v3 clone): 1,541 instructions a step,
+ * against 1,569 with a call to a clone of its own (callgrind, as in
+ * ml_step.h). */
+ML_INLINE int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
     const Rules *r = &e->core->rules;
     int c = g->turn, o = 1 - c;
     /* from a table: 2,125 instructions a step with BIT(), 2,105 so */

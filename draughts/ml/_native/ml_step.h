@@ -17,7 +17,7 @@
  * module loads (GCC's target_clones, on x86-64 Linux): for x86-64-v3
  * processors (AVX2, BMI1/2, POPCNT, LZCNT: a bit's index, a shift by a
  * variable, a bit cleared, each one instruction) and for any x86-64. A
- * step took 1,569 instructions so, 1,664 with the portable version alone
+ * step took 1,535 instructions so, 1,643 with the portable version alone
  * (callgrind, International random self-play with sample_step(), 256
  * games, one thread, 450 calls, 2026-12-05). DRAUGHTS_NO_CLONES builds the
  * portable version alone (CI tests that build: .ci/native). */
