@@ -25,7 +25,7 @@ int ml_grow(void **items, int *cap, int need, size_t size) {
     return 0;
 }
 
-static int push_key(Game *g) {
+ML_INLINE int push_key(Game *g) {
     if ((size_t)g->ply >= g->capkeys) {
         size_t n = g->capkeys ? 2 * g->capkeys : 256;
         uint64_t *p = realloc(g->keys, n * sizeof *p);
@@ -90,7 +90,7 @@ static int strong_side(const VecEnvObject *e, const RuleSpec *rule, const bb_t b
  * so. That saves the counting of the pieces on most moves: 3,068
  * instructions a step instead of 3,143 (callgrind, International random
  * self-play, 256 games, 2026-12-05). */
-static void update_starts(const VecEnvObject *e, Game *g, int events, int material) {
+ML_INLINE void update_starts(const VecEnvObject *e, Game *g, int events, int material) {
     if (!material && !e->king_endings) {
         for (int i = 0; i < e->ntracked; i++) {
             const RuleSpec *rule = &e->rules[e->tracked[i]];
@@ -169,8 +169,11 @@ static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, b
                   m->crowned);
 }
 
-/* Play m on g (Board._push_python's bookkeeping); returns the events. */
-static int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
+/* Play m on g (Board._push_python's bookkeeping); returns the events.
+ * Inlined in the step (its x86-64-v3 clone): 1,541 instructions a step,
+ * against 1,569 with a call to a clone of its own (callgrind, as in
+ * ml_step.h). */
+ML_INLINE int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
     const Rules *r = &e->core->rules;
     int c = g->turn, o = 1 - c;
     /* from a table: 2,125 instructions a step with BIT(), 2,105 so */
@@ -294,7 +297,7 @@ static void count_each(const VecEnvObject *e, const Game *g, Counts *counts) {
  * only where it does not hold: the C step took 1,750 instructions a step,
  * against 1,775 with the whole in a call (callgrind, International random
  * self-play, 256 games, one thread, 2026-12-05). */
-static inline void count_rules(const VecEnvObject *e, const Game *g, Counts *counts) {
+ML_INLINE void count_rules(const VecEnvObject *e, const Game *g, Counts *counts) {
     counts->base = e->baseline && g->quiet_from == g->ply;
     for (int i = 0; counts->base && i < e->ntracked; i++)
         counts->base = g->starts[e->tracked_slot[i]] == NOT_COUNTING;
@@ -314,7 +317,7 @@ static int met(const VecEnvObject *e, const Game *g, const RuleSpec *rule, int c
 
 /* How the game stands (Board.outcome, with claim_draw where e->claim): an
  * END_ code, with the winner (-1 none) in *winner. */
-static int decide(const VecEnvObject *e, const Game *g, const Counts *counts, int *winner) {
+ML_INLINE int decide(const VecEnvObject *e, const Game *g, const Counts *counts, int *winner) {
     int turn = g->turn;
     *winner = -1;
     if (e->goal == GOAL_BREAKTHROUGH) {
@@ -511,7 +514,7 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
 /* Write g's observation into obs (e->u8: bytes): all of it (was == NULL),
  * or only what differs from was, which obs shows; was becomes what obs
  * shows now. */
-static void observe(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs, Drawn *was) {
+ML_CLONED static void observe(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs, Drawn *was) {
     if (was != NULL && e->view_ok && !e->king_limit && counts->base && was->base) {
         /* Only the pieces and the side to move change: the rule planes
          * show the baseline before and after, and there is no king-move
@@ -552,7 +555,7 @@ int ml_play(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
     return 0;
 }
 
-static int keep_action(Game *g, int32_t action) {
+ML_INLINE int keep_action(Game *g, int32_t action) {
     if (g->nhist >= g->caphist && /* a call only to grow (see pick()) */
         ml_grow((void **)&g->hist, &g->caphist, g->nhist + 1, sizeof(int32_t)) < 0)
         return -1;
@@ -575,7 +578,7 @@ static int start_again(VecEnvObject *e, Game *g, const Counts *counts, void *fin
  * sample() picked it), or searched for. The search took 2,105 instructions
  * a step with sample()'s actions, the hint 2,083 (callgrind, International
  * random self-play, 256 games, 2026-12-05). */
-static int find_action(const Game *g, int hint, int64_t action) {
+ML_INLINE int find_action(const Game *g, int hint, int64_t action) {
     if (hint >= 0 && hint < g->nmoves && g->moves[hint].action == action) return hint;
     int low = 0, high = g->nmoves - 1;
     while (low <= high) {
@@ -591,7 +594,7 @@ static int find_action(const Game *g, int hint, int64_t action) {
  * call, the C step took 1,775 instructions a step, against 1,801 with the
  * two calls (callgrind, International random self-play, 256 games, one
  * thread, 2026-12-05). */
-static inline int64_t pick(VecEnvObject *e, int i, double uniform) {
+ML_INLINE int64_t pick(VecEnvObject *e, int i, double uniform) {
     const Game *g = &e->games[i];
     int k = (int)(uniform * g->nmoves);
     e->chosen[i] = k = k < g->nmoves ? k : g->nmoves - 1; /* the step looks there first */
@@ -602,13 +605,13 @@ int64_t ml_pick(VecEnvObject *e, int i, double uniform) { return pick(e, i, unif
 
 /* Set the mask's cells of n moves to on. The mask is no move's memory
  * (restrict): the moves are not read again after each byte stored. */
-static inline void mark(uint8_t *restrict mask, const Legal *moves, int n, uint8_t on) {
+ML_INLINE void mark(uint8_t *restrict mask, const Legal *moves, int n, uint8_t on) {
     for (int k = 0; k < n; k++) mask[moves[k].action] = on;
 }
 
 /* Step game i: 0, 1 if its action is illegal (and illegal actions raise),
  * -1 out of memory, -2 more shared moves than the extra block holds. */
-static int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
+ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     Game *g = &e->games[i];
     size_t obs_size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
     size_t mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
@@ -681,7 +684,7 @@ enum { PREFETCH_ABOVE = 4 << 20 /* bytes of observations and masks */, AHEAD = 4
 /* The route list is the thread's own, passed in (a copy the caller makes):
  * the lists lie side by side in the VecEnv, and a thread writing its own
  * at every route would take the cache line from the other thread. */
-int ml_step_games(const Batch *b, int from, int to, RouteList *routes) {
+ML_CLONED int ml_step_games(const Batch *b, int from, int to, RouteList *routes) {
     VecEnvObject *e = b->e;
     const Arrays *a = b->a;
     int ahead = b->ahead, status = 0;
