@@ -1,0 +1,249 @@
+"""Fit the built-in engine's International evaluation to the results of
+fast self-play games, as Scan's public documentation describes learning its
+evaluation (logistic regression on the results of many fast games).
+
+``play`` has the engine (the C search, the features alone) play itself at a
+fixed shallow depth, every search full width: each game starts from a
+2-move ballot of ``benchmarks/openings/international-2move.pdn`` and a few
+random plies after it, so games differ. A game ends when the side to move
+has no move (it loses), when a search finds a forced win or loss, after 50
+plies without a man moved or a piece taken (the 25-move rule of kings), at a
+third repetition, or at ``--max-plies`` (draws). Every quiet position (no
+capture for the side to move) after the random plies is written with the
+game's result for White, its game number and the search's score::
+
+    python benchmarks/self_play_fit.py play --depth 4 --budget 1800 --out sp.npz
+
+``fit`` turns those positions into the evaluator's feature counts (and the
+pattern windows' configurations) and fits, on four games in five, by the
+log-loss of ``sigmoid(scale * score)`` to the results (every position also
+seen from the other side): the features' weights (a man fixed at 100,
+opening and endgame parts, the king's held where ``--king`` says), and the
+pattern tables with them (``--tables``). The held-out games (one in five)
+give the log-loss of today's weights and of each fit, and the scale is
+fitted to today's weights on the training games::
+
+    python benchmarks/self_play_fit.py fit sp.npz --king 139,442
+
+Needs numpy (the ``ml`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+# tune_patterns sets DRAUGHTS_PATTERNS=0 first: the games use the features alone.
+import tune_patterns as T  # noqa: E402
+
+from draughts import pdn  # noqa: E402
+from draughts._context import context  # noqa: E402
+from draughts.engine import patterns as P  # noqa: E402
+from draughts.engine._raw import Position, legal, play  # noqa: E402
+from draughts.engine.evaluation import Evaluator  # noqa: E402
+from draughts.engine.native_search import searcher  # noqa: E402
+from draughts.engine.search import WON, Searcher, raw_position  # noqa: E402
+from draughts.variant import INTERNATIONAL  # noqa: E402
+
+BALLOTS = HERE / "openings/international-2move.pdn"
+
+
+def ballots() -> list[Position]:
+    """The positions after each 2-move ballot."""
+    t = context(INTERNATIONAL).core
+    out = []
+    with pdn.open_pdn(BALLOTS) as handle:
+        while (game := pdn.read_game(handle, variant=INTERNATIONAL)) is not None:
+            board = game.board()
+            for move in game.mainline_moves():
+                board.push(move)
+            out.append(raw_position(board, t))
+    return out
+
+
+def one_game(
+    s: Searcher, start: Position, depth: int, max_plies: int
+) -> tuple[float, list[Position], list[int]]:
+    """White's result of a game of ``s`` against itself from ``start``, its
+    quiet positions and the search's score of each (White's view)."""
+    t = s.t
+    pos, reversible = start, 0
+    seen: dict[Position, int] = {}
+    quiet: list[Position] = []
+    scores: list[int] = []
+    for _ply in range(max_plies):
+        moves = legal(t, pos)
+        if not moves:
+            return (0.0 if pos[0] == 0 else 1.0), quiet, scores
+        _d, score, pv = s.iterate(pos, depth, depth, reversible=reversible)
+        white = score if pos[0] == 0 else -score
+        if abs(score) > WON:
+            return (1.0 if white > 0 else 0.0), quiet, scores
+        if not moves[0].captured:
+            quiet.append(pos)
+            scores.append(white)
+        after = play(pos, pv[0])
+        man_moved = (pos[1] | pos[2]) != (after[1] | after[2])
+        taken = (pos[1] | pos[2] | pos[3] | pos[4]).bit_count() != (
+            after[1] | after[2] | after[3] | after[4]
+        ).bit_count()
+        reversible = 0 if man_moved or taken else reversible + 1
+        if reversible == 0:
+            seen.clear()
+        pos = after
+        seen[pos] = seen.get(pos, 0) + 1
+        if reversible >= 50 or seen[pos] >= 3:
+            break
+    return 0.5, quiet, scores
+
+
+def generate(args: argparse.Namespace) -> None:
+    """Self-play games until ``--games`` or ``--budget`` seconds, saved to ``--out``."""
+    t = context(INTERNATIONAL).core
+    s = searcher(t, context(INTERNATIONAL).keys)
+    rng = random.Random(args.seed)
+    starts = ballots()
+    raw: list[list[int]] = []
+    turns: list[int] = []
+    results: list[float] = []
+    games: list[int] = []
+    deep: list[int] = []
+    tally = {1.0: 0, 0.5: 0, 0.0: 0}
+    begin = time.perf_counter()
+    count = 0
+    while count < args.games and time.perf_counter() - begin < args.budget:
+        pos = rng.choice(starts)
+        for _ in range(args.random_plies):
+            moves = legal(t, pos)
+            if not moves:
+                break
+            pos = play(pos, rng.choice(moves))
+        if not legal(t, pos):
+            continue
+        result, quiet, scores = one_game(s, pos, args.depth, args.max_plies)
+        tally[result] += 1
+        for p, score in zip(quiet, scores, strict=True):
+            raw.append([half for bits in p[1:] for half in T.split(bits)])
+            turns.append(p[0])
+            results.append(result)
+            games.append(count)
+            deep.append(score)
+        count += 1
+        if count % 500 == 0:
+            print(f"{count} games, {len(results)} positions, {tally}", file=sys.stderr)
+    seconds = time.perf_counter() - begin
+    print(f"{count} games (W/D/L for White {tally[1.0]}/{tally[0.5]}/{tally[0.0]}),")
+    print(f"{len(results)} quiet positions, {seconds:.0f} s, depth {args.depth}")
+    np.savez_compressed(
+        args.out,
+        raw=np.array(raw, dtype=np.uint64).reshape(-1, 8),
+        turns=np.array(turns, dtype=np.int8),
+        results=np.array(results),
+        games=np.array(games),
+        deep=np.array(deep, dtype=float),
+    )
+
+
+def prepared(path: Path, every: int, tables: bool) -> dict[str, np.ndarray]:
+    """The saved positions (every ``every``-th) with their feature counts,
+    men, scores by today's weights and (``tables``) windows' configurations."""
+    saved = dict(np.load(path))
+    keep = np.arange(len(saved["results"])) % every == 0
+    data = {k: v[keep] for k, v in saved.items()}
+    t = context(INTERNATIONAL).core
+    e = Evaluator(t, patterns=False)
+    data["features"] = T.features_of(e, data["raw"])
+    men = [T.joined(row) for row in data["raw"]]
+    data["men"] = np.array([(m0 | m1).bit_count() for m0, m1, _k0, _k1 in men], dtype=float)
+    data["scores"] = T.rescored(data, e)
+    if tables:
+        zero = P.Patterns(t, [[0] * P.CONFIGURATIONS for _ in P.windows(t)])  # type: ignore[misc]
+        data["configs"] = np.array([zero.configurations(m0, m1) for m0, m1, _k, _l in men])
+    else:
+        # No window active: the tables' columns stay zero (and small).
+        data["configs"] = np.zeros((len(men), len(P.windows(t))), dtype=np.int16)
+    return data
+
+
+def fit(args: argparse.Namespace) -> None:
+    """Today's weights and the fits, by the held-out games' log-loss."""
+    begin = time.perf_counter()
+    data = prepared(args.data, args.every, args.tables)
+    print(f"{len(data['results'])} positions of {len(set(data['games']))} games")
+    maps = T.mirror_maps("international") if args.tables else None
+    held = data["games"] % 5 == 0
+    part = {k: v[~held] for k, v in data.items() if k not in ("raw", "turns")}
+    test = {k: v[held] for k, v in data.items() if k not in ("raw", "turns")}
+    train = T.augmented(part, maps) if maps else flipped(part)
+    scale = T.fit_scale(train["scores"], train["results"])
+    e = Evaluator(context(INTERNATIONAL).core, patterns=False)
+    windows = len(P.windows(e.t))
+    none = np.zeros(windows, bool)
+    print(f"scale {scale:.5f}; held-out log-loss to the games' results")
+    print(f"  today's weights: {T.figures(T.Model(e, False, none), test, scale)[0]:.5f}")
+    for l2 in args.l2 if args.tables else [0.0]:
+        active = None if args.tables else none
+        model = T.Model(e, True, active, args.king).fit(train, scale, l2, args.steps)
+        label = f"features and tables, l2 {l2:g}" if args.tables else "features refitted"
+        print(f"  {label}: {T.figures(model, test, scale)[0]:.5f}")
+        theta = np.rint(model.theta).astype(int).tolist()
+        half = len(theta) // 2
+        print(f"    opening: (100, {', '.join(map(str, theta[:half]))})")
+        print(f"    endgame: (100, {', '.join(map(str, theta[half:]))})")
+        if args.tables and args.out and maps is not None:
+            args.out.write_bytes(P.encode(T.symmetric_ints(model.tables(), maps)))
+            print(f"    wrote {args.out}")
+    print(f"{time.perf_counter() - begin:.0f} s")
+
+
+def flipped(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The positions and the same seen from the other side (features alone)."""
+    out = {k: np.concatenate([data[k], data[k]]) for k in ("men", "configs", "games")}
+    out["features"] = np.concatenate([data["features"], -data["features"]])
+    out["scores"] = np.concatenate([data["scores"], -data["scores"]])
+    out["results"] = np.concatenate([data["results"], 1 - data["results"]])
+    return out
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play", help="self-play games to an .npz file")
+    p.add_argument("--depth", type=int, default=4, help="every search this deep, full width")
+    p.add_argument("--games", type=int, default=100_000)
+    p.add_argument("--budget", type=float, default=1800, help="seconds")
+    p.add_argument("--random-plies", type=int, default=2, help="random plies after the ballot")
+    p.add_argument("--max-plies", type=int, default=300)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", type=Path, required=True)
+    f = sub.add_parser("fit", help="fit the evaluation to those games' results")
+    f.add_argument("data", type=Path)
+    f.add_argument("--every", type=int, default=1, help="keep every N-th position")
+    f.add_argument("--steps", type=int, default=600)
+    f.add_argument("--tables", action="store_true", help="fit pattern tables too")
+    f.add_argument("--l2", type=float, nargs="+", default=[1e-8, 1e-7, 1e-6])
+    f.add_argument("--out", type=Path, help="write the fitted tables here (with --tables)")
+    f.add_argument(
+        "--king",
+        type=lambda text: tuple(int(v) for v in text.split(",")),
+        help="OPENING,ENDGAME: hold the king's weights at these",
+    )
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = arguments()
+    generate(args) if args.command == "play" else fit(args)
+
+
+if __name__ == "__main__":
+    main()
