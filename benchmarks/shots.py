@@ -44,6 +44,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from engine_match import material  # noqa: E402
+
 import draughts  # noqa: E402
 from draughts import pdn  # noqa: E402
 from draughts._context import context  # noqa: E402
@@ -126,12 +128,9 @@ def run_suite(seconds: float, nodes: int | None) -> None:
     print(f"solved {solved} of {len(entries)} within {limit}; nodes {total:,}")
 
 
-def material(board: draughts.Board, color: draughts.Color) -> int:
-    men = len(board.pieces(draughts.MAN, color)) + 3 * len(board.pieces(draughts.KING, color))
-    other = draughts.BLACK if color == draughts.WHITE else draughts.WHITE
-    return (
-        men - len(board.pieces(draughts.MAN, other)) - 3 * len(board.pieces(draughts.KING, other))
-    )
+def lead(board: draughts.Board, color: draughts.Color) -> int:
+    """``color``'s material lead in men, a king counting three."""
+    return material(board) if color == draughts.WHITE else -material(board)
 
 
 def find(paths: list[Path], seconds: float) -> None:
@@ -154,9 +153,9 @@ def find_in_game(game: object, name: str, seconds: float) -> None:
         if board.turn == ours:
             legal = list(board.legal_moves)
             free = len(legal) > 1 and not legal[0].is_capture
-            seen.append((board.fen(), str(move), material(board, ours), free))
+            seen.append((board.fen(), str(move), lead(board, ours), free))
         else:
-            seen.append((board.fen(), str(move), material(board, ours), False))
+            seen.append((board.fen(), str(move), lead(board, ours), False))
         board.push(move)
     balance = [row[2] for row in seen]
     for i in range(len(seen)):
