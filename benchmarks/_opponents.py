@@ -56,6 +56,10 @@ def plain_fen(board: draughts.Board) -> str:
     return f"{board.turn.letter}:{sides[0]}:{sides[1]}"
 
 
+_MEN = {draughts.Piece(draughts.MAN, color) for color in (draughts.WHITE, draughts.BLACK)}
+_KINGS = {draughts.Piece(draughts.KING, color) for color in (draughts.WHITE, draughts.BLACK)}
+
+
 @dataclass
 class Position:
     fen: str
@@ -76,6 +80,10 @@ class PlayedGame:
     """Whether our rules end the game in its last position (not adjudicated)."""
     winner: str | None = None
     """``white``, ``black`` or None (a draw or no end), by our rules."""
+    termination: str | None = None
+    """How our rules end the game (``five-move-rule``, ...), or None."""
+    plies_since_crowning: int | None = None
+    """Plies played after the game's last crowning (None: no man crowned)."""
 
 
 # Runs ``python -m draughts`` with settings made first (the names and values
@@ -132,10 +140,16 @@ def read_played(pdn_path: Path) -> Iterator[PlayedGame]:
             for move in game.mainline_moves():
                 legal = [move_key(m) for m in board.legal_moves]
                 played.positions.append(Position(plain_fen(board), legal, move_key(move)))
+                was_man = board.piece_at(move.from_square) in _MEN
                 board.push(move)
+                if played.plies_since_crowning is not None:
+                    played.plies_since_crowning += 1
+                if was_man and board.piece_at(move.to_square) in _KINGS:
+                    played.plies_since_crowning = 0
             played.final_fen = plain_fen(board)
             outcome = board.outcome(claim_draw=True)
             played.over = outcome is not None
+            played.termination = None if outcome is None else outcome.termination.value
             if outcome is not None and outcome.winner is not None:
                 played.winner = "white" if outcome.winner == draughts.WHITE else "black"
             yield played
