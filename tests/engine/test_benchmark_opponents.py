@@ -1,0 +1,100 @@
+"""The match benchmarks' cross-check helpers (``benchmarks/_opponents.py``,
+``benchmarks/dame_match.py``): the known difference from dame-rs's draw
+counts is named only where a man was crowned within the counted plies."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import draughts
+from draughts import pdn
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def dame_match() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import dame_match as module  # type: ignore[import-not-found]
+
+        yield module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+def play_ending(fen: str, opening: list[tuple[int, int]], seed: int) -> draughts.Board:
+    """The ``opening`` moves (origin, destination), then random moves of both
+    sides that leave nothing to capture, until the game ends: no piece is
+    taken, so a draw rule ends it."""
+    board = draughts.Board(fen, variant="international")
+    rng = random.Random(seed)
+    for wanted in opening:
+        board.push(next(m for m in board.legal_moves if (m.from_square, m.to_square) == wanted))
+    while board.outcome() is None:
+        safe = []
+        for move in board.legal_moves:
+            board.push(move)
+            if not any(reply.is_capture for reply in board.legal_moves):
+                safe.append(move)
+            board.pop()
+        board.push(rng.choice(safe))
+    assert not any(move.is_capture for move in board.move_stack)
+    return board
+
+
+def played(board: draughts.Board, tmp_path: Path, dame_match: ModuleType) -> Any:
+    path = tmp_path / "game.pdn"
+    path.write_text(str(pdn.Game.from_board(board)) + "\n")
+    (game,) = dame_match.read_played(path)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("fen", "termination", "counted"),
+    [("W:WK46,13:BK25", "five-move-rule", 10), ("W:WK46,K50,13:BK25", "sixteen-move-rule", 32)],
+)
+def test_a_crowning_within_the_ending_is_the_known_difference(
+    fen: str, termination: str, counted: int, tmp_path: Path, dame_match: ModuleType
+) -> None:
+    # The man steps at ply 2 and is crowned at ply 4 (counting from 0).
+    board = play_ending(fen, [(46, 41), (25, 20), (13, 8), (20, 25), (8, 2)], seed=3)
+    game = played(board, tmp_path, dame_match)
+    assert (game.termination, len(game.positions)) == (termination, counted)
+    assert game.plies_since_crowning == counted - 5
+    assert f"crowning {counted - 5} plies before the end" in dame_match.known_difference(game)
+
+
+def test_an_ending_without_a_crowning_is_no_known_difference(
+    tmp_path: Path, dame_match: ModuleType
+) -> None:
+    board = play_ending("W:WK46,K50:BK25", [], seed=1)
+    game = played(board, tmp_path, dame_match)
+    assert game.termination == "five-move-rule" and game.plies_since_crowning is None
+    assert dame_match.known_difference(game) is None
+
+
+def test_a_crowning_before_the_counted_plies_is_no_known_difference(
+    dame_match: ModuleType,
+) -> None:
+    # A crowning before the ending's count began (the ending arose by a later
+    # capture), a win, or another rule: dame-rs counts as we do.
+    game = dame_match.PlayedGame(1, "a", "b", "1-1", "", over=True)
+    for termination, since, winner in [
+        ("five-move-rule", 10, None),
+        ("sixteen-move-rule", 32, None),
+        ("five-move-rule", 3, "white"),
+        ("twenty-five-move-rule", 3, None),
+        ("five-move-rule", None, None),
+    ]:
+        game.termination, game.plies_since_crowning, game.winner = termination, since, winner
+        assert dame_match.known_difference(game) is None
+    game.termination, game.plies_since_crowning, game.winner = "sixteen-move-rule", 31, None
+    assert dame_match.known_difference(game) is not None
