@@ -52,7 +52,7 @@ static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) 
 
 /* -- The evaluation (Evaluator.side, Evaluator.score, Searcher._static) ------ */
 
-static bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b) {
+ENGINE_INLINE bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b) {
     if (r->padded) {
         int shift = e->shifts[color][i];
         return shift >= 0 ? b << shift : b >> -shift;
@@ -65,7 +65,7 @@ static bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b)
     return out;
 }
 
-static long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
+ENGINE_INLINE long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
     long long moves = 0;
     for (; kings; kings &= kings - 1) {
         int sq = low_bit(kings);
@@ -82,7 +82,7 @@ static long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
     return moves;
 }
 
-static long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
+ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
                             bb_t opp_kings, const long long *w) {
     const Evaluation *e = s->e;
     const Rules *r = s->r;
@@ -116,7 +116,7 @@ static long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb
     return total;
 }
 
-int search_static_white(const Search *s, const Pos *p) {
+ENGINE_CLONED int search_static_white(const Search *s, const Pos *p) {
     const bb_t *b = p->bb;
     const long long *w = s->e->blended[popcount(b[0] | b[1])];
     long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w) -
