@@ -87,6 +87,14 @@ typedef struct {
     uint8_t generation; /* Searcher.generation when stored */
 } Entry;
 
+/* One remembered static score: White's (search_static_white) of the
+ * position whose key this is. */
+typedef struct {
+    uint64_t key;
+    int32_t white;
+    int32_t used;
+} Evaluated;
+
 /* Per ply: the moves and the order to try them in. */
 typedef struct {
     RouteList moves;
@@ -112,6 +120,7 @@ typedef struct {
                   [SMALL_MATERIAL + 1]; /* -1: none; else the divisor (0: drawn) */
     Bitbases bases;
     Entry *tt;      /* buckets of two entries: see Table.store */
+    Evaluated *evaluated; /* EVALUATED entries, by key: see evaluate in search.c */
     size_t tt_cap;  /* entries, a power of two */
     uint8_t generation; /* Searcher.generation */
     long long history[2][MAX_SQUARES][MAX_SQUARES];
