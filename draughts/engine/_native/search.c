@@ -139,24 +139,44 @@ ENGINE_CLONED int search_static_white(const Search *s, const Pos *p) {
     return (int)white;
 }
 
-/* The static scores of the positions evaluated last, by key: the
- * quiescence search's leaves come back, from transpositions and from each
- * iteration of the deepening, and the evaluation is a function of the
- * position alone (so the tree stays the same, but for two positions sharing
- * a 64-bit key, as in the transposition table). A small table, so that its
- * probes stay in the processor's caches: 2**12 entries (64 KB). The 50
- * positions of benchmarks/native_speed.py to depth 9 took 4,246 M
- * instructions in the search with it, 4,472 M without (callgrind); to
- * depth 11, 2.40 to 2.92 CPU seconds against 2.69 to 3.28 (5 interleaved
+/* The quiet leaves of the quiescence search met last, by key: the side to
+ * move has no capture and has a step, the opponent has no capture (or was
+ * not looked at: no threat extension left), and the score is the static
+ * one. They come back, from transpositions and from each iteration of the
+ * deepening, and all that is a function of the position alone (so the tree
+ * stays the same, but for two positions sharing a 64-bit key, as in the
+ * transposition table): a leaf found here skips the generator and the
+ * evaluation. A small table, so that its probes stay in the processor's
+ * caches: 2**12 entries (64 KB). The 50 positions of
+ * benchmarks/native_speed.py to depth 9 took 4,246 M instructions in the
+ * search with a cache of static scores alone, 4,472 M without (callgrind);
+ * to depth 11, 2.40 to 2.92 CPU seconds against 2.69 to 3.28 (5 interleaved
  * runs each, load average 6). With 2**16 entries (1 MB), 29 % of the
  * probes found their score but the search was slower than without. */
 #define EVALUATED (1 << 12)
+enum { QUIET_CHECKED = 1, QUIET_UNCHECKED = 2 }; /* Evaluated.quiet: the opponent's captures */
 
-static int evaluate(Search *s, const Pos *p, uint64_t key) {
-    Evaluated *known = &s->evaluated[(key ^ (key >> 32)) & (EVALUATED - 1)];
-    if (known->used && known->key == key) return known->white;
+static Evaluated *leaf_at(const Search *s, uint64_t key) {
+    return &s->evaluated[(key ^ (key >> 32)) & (EVALUATED - 1)];
+}
+
+/* The remembered score of a quiet leaf, or 0 with *found unset. */
+static int known_leaf(const Search *s, uint64_t key, int *found) {
+    const Evaluated *known = leaf_at(s, key);
+    *found = known->key == key && (known->quiet == QUIET_CHECKED ||
+                                   (known->quiet == QUIET_UNCHECKED && !s->threat_extensions));
+    return *found ? known->white : 0;
+}
+
+/* White's static score of a quiet leaf, remembered with what quiet says. */
+static int evaluate(Search *s, const Pos *p, uint64_t key, int quiet) {
+    Evaluated *known = leaf_at(s, key);
+    if (known->quiet && known->key == key) {
+        if (quiet == QUIET_CHECKED) known->quiet = QUIET_CHECKED;
+        return known->white;
+    }
     int white = search_static_white(s, p);
-    *known = (Evaluated){key, white, 1};
+    *known = (Evaluated){key, white, quiet};
     return white;
 }
 
@@ -417,6 +437,8 @@ static int in_order(Ply *here) {
 /* Searcher._quiesce, with _answer_threat. */
 static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply) {
     if (s->breakthrough && (p->bb[2] | p->bb[3])) return crowned_score(p, ply);
+    int found, white = known_leaf(s, key, &found);
+    if (found) return s->sign * (p->color == 0 ? white : -white);
     Ply *here = ply_at(s, ply);
     if (here == NULL) return s->failed = 1, 0;
     capture_routes(s->r, p->color, p, &here->moves);
@@ -438,7 +460,7 @@ static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, i
                 return best;
             }
         }
-        int white = evaluate(s, p, key);
+        white = evaluate(s, p, key, s->threat_extensions ? QUIET_CHECKED : QUIET_UNCHECKED);
         return s->sign * (p->color == 0 ? white : -white);
     }
     if (order_room(here) < 0) return s->failed = 1, 0;

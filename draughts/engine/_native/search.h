@@ -87,12 +87,13 @@ typedef struct {
     uint8_t generation; /* Searcher.generation when stored */
 } Entry;
 
-/* One remembered static score: White's (search_static_white) of the
- * position whose key this is. */
+/* One remembered quiet leaf of the quiescence search: White's static score
+ * (search_static_white) of the position whose key this is, where the side
+ * to move has no capture and has a step (see quiesce in search.c). */
 typedef struct {
     uint64_t key;
     int32_t white;
-    int32_t used;
+    int32_t quiet; /* 0: no entry; QUIET_CHECKED or QUIET_UNCHECKED (search.c) */
 } Evaluated;
 
 /* Per ply: the moves and the order to try them in. */
