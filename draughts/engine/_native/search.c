@@ -151,8 +151,11 @@ ENGINE_CLONED int search_static_white(const Search *s, const Pos *p) {
  * benchmarks/native_speed.py to depth 9 took 4,246 M instructions in the
  * search with a cache of static scores alone, 4,472 M without (callgrind);
  * to depth 11, 2.40 to 2.92 CPU seconds against 2.69 to 3.28 (5 interleaved
- * runs each, load average 6). With 2**16 entries (1 MB), 29 % of the
- * probes found their score but the search was slower than without. */
+ * runs each, load average 6). Keeping the quiet leaves whole took it to
+ * 4,117 M. With 2**14 leaves, 4,020 M, but 2.16 to 2.52 CPU seconds against
+ * 2.09 to 2.23 with 2**12 (load average 7); with 2**16 static scores (1 MB),
+ * 29 % of the probes found theirs but the search was slower than without;
+ * sets of 4 leaves in 2**12 took 4,173 M. */
 #define EVALUATED (1 << 12)
 enum { QUIET_CHECKED = 1, QUIET_UNCHECKED = 2 }; /* Evaluated.quiet: the opponent's captures */
 
