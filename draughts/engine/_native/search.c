@@ -83,7 +83,7 @@ ENGINE_INLINE long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
 }
 
 ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
-                            bb_t opp_kings, const long long *w) {
+                                   bb_t opp_kings, const long long *w) {
     const Evaluation *e = s->e;
     const Rules *r = s->r;
     bb_t bits = men | kings, empty = r->board & ~(bits | opp);
@@ -437,7 +437,8 @@ static int in_order(Ply *here) {
     return 0;
 }
 
-/* Searcher._quiesce, with _answer_threat. */
+/* Searcher._quiesce, with _answer_threat; a quiet leaf met before
+ * (known_leaf) is answered without the generator: the same score. */
 static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply) {
     if (s->breakthrough && (p->bb[2] | p->bb[3])) return crowned_score(p, ply);
     int found, white = known_leaf(s, key, &found);
