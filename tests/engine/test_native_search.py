@@ -586,3 +586,27 @@ def test_late_move_settings_search_alike(
         board = _playout(variant, seed, 30)
         if board is not None:
             _compare(board, 6)
+
+
+def test_quiet_leaves_remembered_without_threats_are_not_used_with_them() -> None:
+    # The C search remembers the quiescence search's quiet leaves by key
+    # (search.c, known_leaf); one met with no threat extension left did not
+    # look at the opponent's captures, so a search with threat extensions
+    # must not take it as quiet. One searcher pair searches each position
+    # without threat extensions, then with them, then without again: both
+    # agree every time, and the extensions change some searches' nodes.
+    changed = 0
+    for seed in range(6):
+        board = _playout("international", seed, 24)
+        assert board is not None
+        oracle, subject = _searchers(board)
+        pos = raw_position(board, oracle.t)
+        nodes = []
+        for budget in (0, _search.THREAT_EXTENSIONS, 0):
+            oracle.threat_budget = subject.threat_budget = budget
+            expected = oracle.iterate(pos, 4, full_width=2)
+            got = subject.iterate(pos, 4, full_width=2)
+            assert (got, subject.nodes) == (expected, oracle.nodes), (board.fen(), budget)
+            nodes.append(oracle.nodes)
+        changed += nodes[0] != nodes[1]
+    assert changed, "no position where the threat extensions change the search"

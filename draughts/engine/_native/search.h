@@ -19,6 +19,26 @@
 /* The core's C API (draughts/_core/native/core_api.h). */
 extern const CoreAPI *core_api;
 
+/* The evaluation, compiled twice, the one to run picked as the module
+ * loads (GCC's target_clones, on x86-64 Linux, as draughts.ml's ML_CLONED):
+ * for x86-64-v3 processors, where GCC makes each of its dozens of bit
+ * counts (core.h's popcount) one POPCNT instruction, and for any x86-64.
+ * DRAUGHTS_NO_CLONES builds the portable version alone (.ci/native). The
+ * figure is in search.c, at search_static_white. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12 && defined(__x86_64__) && \
+    defined(__linux__) && !defined(DRAUGHTS_NO_CLONES)
+#define ENGINE_CLONED __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define ENGINE_CLONED
+#endif
+/* GCC inlines a function compiled for any x86-64 into a clone only if it
+ * must: the evaluation's helpers are inlined always. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ENGINE_INLINE static inline __attribute__((always_inline))
+#else
+#define ENGINE_INLINE static inline
+#endif
+
 #define N_FEATURES 13
 #define MAX_PLANES 8
 #define SMALL_MATERIAL 8 /* _SMALL_MATERIAL: endings are looked up with this many pieces or fewer */
@@ -67,6 +87,15 @@ typedef struct {
     uint8_t generation; /* Searcher.generation when stored */
 } Entry;
 
+/* One remembered quiet leaf of the quiescence search: White's static score
+ * (search_static_white) of the position whose key this is, where the side
+ * to move has no capture and has a step (see quiesce in search.c). */
+typedef struct {
+    uint64_t key;
+    int32_t white;
+    int32_t quiet; /* 0: no entry; QUIET_CHECKED or QUIET_UNCHECKED (search.c) */
+} Evaluated;
+
 /* Per ply: the moves and the order to try them in. */
 typedef struct {
     RouteList moves;
@@ -92,6 +121,7 @@ typedef struct {
                   [SMALL_MATERIAL + 1]; /* -1: none; else the divisor (0: drawn) */
     Bitbases bases;
     Entry *tt;      /* buckets of two entries: see Table.store */
+    Evaluated *evaluated; /* EVALUATED entries, by key: see evaluate in search.c */
     size_t tt_cap;  /* entries, a power of two */
     uint8_t generation; /* Searcher.generation */
     long long history[2][MAX_SQUARES][MAX_SQUARES];
