@@ -16,51 +16,72 @@ import draughts.engine
 # opening book reads games only when it is built), DXP and the match runner.
 HEAVY = ["draughts.pdn", "draughts.pdn.reader", "draughts.engine.dxp", "draughts.engine.matches"]
 
+# Run in a fresh interpreter (the tests' own has imported everything), one
+# step after another, each printing the modules loaded so far: one process
+# instead of one a step (a start-up costs about 0.2 s of CPU time).
+STEPS = r"""
+import io, json, sys
+steps = {}
+import draughts.engine as e
+steps["package"] = sorted(sys.modules)
+import draughts.engine.hub
+steps["hub client"] = sorted(sys.modules)
+from draughts.engine import HubEngine, Limit
+steps["from import"] = sorted(sys.modules)
+sys.stdin = io.TextIOWrapper(io.BytesIO(b"quit\n"))
+from draughts._cli import main
+main(["hub", "--book", "default"])
+steps["hub server"] = sorted(sys.modules)
+# The submodule draughts.engine.builtin is loaded now (by the Hub server):
+# the package's name builtin must still be the function.
+import draughts.engine.builtin as b
+builtin = [callable(e.builtin), e.builtin is b, e.builtin.__name__]
+import importlib
+def resolves(name):
+    try:
+        home = importlib.import_module("draughts.engine." + e._HOME[name])
+    except (AttributeError, KeyError, ImportError):
+        return False
+    return getattr(e, name) is getattr(home, name) and name in vars(e)
+resolved = {n: resolves(n) for n in e.__all__}
+print(json.dumps({"steps": steps, "builtin": builtin, "resolved": resolved}))
+"""
 
-def fresh_modules(code: str) -> list[str]:
-    """The modules loaded after ``code`` in a fresh interpreter (the tests'
-    own has imported everything)."""
-    probe = f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))"
+
+@pytest.fixture(scope="module")
+def fresh() -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-c", STEPS], capture_output=True, text=True, check=True, timeout=120
     )
-    loaded: list[str] = json.loads(done.stdout.splitlines()[-1])
-    return loaded
+    found: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return found
 
 
-def test_importing_the_package_imports_none_of_its_modules() -> None:
-    loaded = fresh_modules("import draughts.engine")
+def test_importing_the_package_imports_none_of_its_modules(fresh: dict[str, object]) -> None:
+    loaded = fresh["steps"]["package"]  # type: ignore[index]
     assert [name for name in loaded if name.startswith("draughts.engine.")] == []
 
 
-@pytest.mark.parametrize(
-    "code",
-    [
-        "import draughts.engine.hub",
-        "from draughts.engine import HubEngine, Limit",
-        # python -m draughts hub, to the end of its (empty) input.
-        "import io, sys\nsys.stdin = io.TextIOWrapper(io.BytesIO(b'quit\\n'))\n"
-        "from draughts._cli import main\nmain(['hub', '--book', 'default'])",
-    ],
-)
-def test_a_hub_client_or_server_loads_no_pdn_reader_dxp_or_matches(code: str) -> None:
-    loaded = fresh_modules(code)
+@pytest.mark.parametrize("step", ["hub client", "from import", "hub server"])
+def test_a_hub_client_or_server_loads_no_pdn_reader_dxp_or_matches(
+    fresh: dict[str, object], step: str
+) -> None:
+    loaded = fresh["steps"][step]  # type: ignore[index]
+    assert "draughts.engine.hub" in loaded
     assert [name for name in HEAVY if name in loaded] == []
 
 
-def test_every_public_name_resolves_to_its_module_s_object() -> None:
-    # In a fresh interpreter, so that no earlier import has bound the name:
-    # each is the object its module defines, and bound once asked for.
-    code = (
-        "import importlib, json, draughts.engine as e\n"
-        "print(json.dumps({n: getattr(e, n) is getattr(importlib.import_module("
-        "'draughts.engine.' + e._HOME[n]), n) and n in vars(e) for n in e.__all__}))"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    names = json.loads(done.stdout)
+def test_every_public_name_resolves_to_its_module_s_object(fresh: dict[str, object]) -> None:
+    # Each is the object its module defines, and bound once asked for.
+    names = fresh["resolved"]
+    assert isinstance(names, dict)
     assert sorted(names) == sorted(draughts.engine._HOME) == sorted(draughts.engine.__all__)
     assert len(names) == 26
     assert [name for name, good in names.items() if not good] == []
+
+
+def test_builtin_stays_the_function_after_its_submodule_loads(fresh: dict[str, object]) -> None:
+    assert fresh["builtin"] == [True, True, "builtin"]
 
 
 @pytest.mark.parametrize("name", draughts.engine.__all__)
@@ -68,24 +89,6 @@ def test_from_import_gives_every_public_name(name: str) -> None:
     namespace: dict[str, object] = {}
     exec(f"from draughts.engine import {name}", namespace)
     assert namespace[name] is getattr(draughts.engine, name)
-
-
-def test_builtin_stays_the_function_after_its_submodule_loads() -> None:
-    # The submodule draughts.engine.builtin, loaded first by another module,
-    # must not hide the function the package has always given.
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import draughts.engine.hub_server, draughts.engine as e\n"
-            "import draughts.engine.builtin as b\n"
-            "print(callable(e.builtin), e.builtin is b, e.builtin.__name__)",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stdout.split() == ["True", "True", "builtin"]
 
 
 def test_submodules_and_dir() -> None:
