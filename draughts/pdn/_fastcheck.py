@@ -98,7 +98,7 @@ written with ``-``."""
 # the time of a fast replay. The variant is kept in the entry, so its id is
 # not reused. Setups from a FEN are kept too: variant inference tries a dozen
 # variants a game, and files of games that each start with the same FEN
-# (ussr1947.pdn, 153 Russian games) spent half their reading time setting it
+# (ussr1947.pdn, 153 Russian games) spent a third of their reading time setting it
 # up again (the oldest entry goes first past _KEPT_SETUPS).
 _SETUPS: dict[tuple[int, str | None], tuple[Variant, Setup | None]] = {}
 _KEPT_SETUPS = 256
