@@ -23,23 +23,55 @@ with few pieces is won, drawn or lost.
 
 from __future__ import annotations
 
-from draughts.engine.base import (
-    Analysis,
-    Engine,
-    EngineError,
-    EngineProtocolError,
-    EngineTerminatedError,
-    Limit,
-    PlayResult,
-    Score,
-)
-from draughts.engine.book import Book, BookEntry, BookError, default_book
-from draughts.engine.builtin import BuiltinEngine, Level, builtin
-from draughts.engine.dxp import DxpEngine, DxpGameEnded
-from draughts.engine.egtb import BitbaseError, Bitbases, Wdl, probe
-from draughts.engine.hub import HubEngine
-from draughts.engine.matches import MatchResult, MatchScore, TimeControl, match
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:  # what mypy sees; at run time __getattr__ imports them
+    from draughts.engine.base import (
+        Analysis,
+        Engine,
+        EngineError,
+        EngineProtocolError,
+        EngineTerminatedError,
+        Limit,
+        PlayResult,
+        Score,
+    )
+    from draughts.engine.book import Book, BookEntry, BookError, default_book
+    from draughts.engine.builtin import BuiltinEngine, Level, builtin
+    from draughts.engine.dxp import DxpEngine, DxpGameEnded
+    from draughts.engine.egtb import BitbaseError, Bitbases, Wdl, probe
+    from draughts.engine.hub import HubEngine
+    from draughts.engine.matches import MatchResult, MatchScore, TimeControl, match
+
+# Each public name's module. The package imports none of them until a name
+# is asked for (PEP 562): loading them all took the opening book, the PDN
+# reader, DXP and the match runner into every ``python -m draughts hub`` and
+# every import of draughts.engine.hub.
+_HOMES = {
+    "base": (
+        "Analysis",
+        "Engine",
+        "EngineError",
+        "EngineProtocolError",
+        "EngineTerminatedError",
+        "Limit",
+        "PlayResult",
+        "Score",
+    ),
+    "book": ("Book", "BookEntry", "BookError", "default_book"),
+    "builtin": ("BuiltinEngine", "Level", "builtin"),
+    "dxp": ("DxpEngine", "DxpGameEnded"),
+    "egtb": ("BitbaseError", "Bitbases", "Wdl", "probe"),
+    "hub": ("HubEngine",),
+    "matches": ("MatchResult", "MatchScore", "TimeControl", "match"),
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
+
+# Written out for mypy and linters, which do not run code (a test holds it
+# equal to the names of _HOMES).
 __all__ = [
     "Analysis",
     "BitbaseError",
@@ -68,3 +100,37 @@ __all__ = [
     "match",
     "probe",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module the first time it is asked
+    for; or a submodule, as the package's attributes always gave them."""
+    if name in _HOME:
+        value: object = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+        globals()[name] = value
+        return value
+    if not name.startswith("__"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """The package's module type: ``draughts.engine.builtin`` stays the
+    function :func:`builtin`, not its submodule of the same name, which the
+    import system binds on the package once it is loaded."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "builtin" and isinstance(value, types.ModuleType):
+            value = value.builtin
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

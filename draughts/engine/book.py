@@ -47,17 +47,20 @@ import json
 import os
 import random
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
 from draughts.board import Board
 from draughts.move import Move
-from draughts.pdn import Game, open_pdn, read_game
-from draughts.pdn.settling import variants_of
-from draughts.pdn.writer import result_points
 from draughts.piece import WHITE
 from draughts.variant import find_variant
+
+# The PDN reader is imported where games are read (build, from_games): an
+# engine that only probes a book (python -m draughts hub, play) starts
+# without it, a third of draughts.engine.hub_server's import.
+if TYPE_CHECKING:
+    from draughts.pdn import Game
 
 __all__ = ["Book", "BookEntry", "BookError", "book_option", "build", "default_book"]
 
@@ -252,6 +255,8 @@ def _count_game(game: Game, plies: int, counts: dict[_Key, dict[str, list[int]]]
         board = game.board()
     except ValueError:
         return  # a bad FEN or variant: the reader reported it in game.errors
+    from draughts.pdn.writer import result_points
+
     # White's and Black's points, the first number read as the first player's.
     points = result_points(game.headers.get("Result", "*"), board.variant)
     name = board.variant.name
@@ -347,6 +352,8 @@ def build(
     """
     if plies < 1:
         raise ValueError(f"plies must be 1 or more, not {plies}")
+    from draughts.pdn import open_pdn, read_game
+    from draughts.pdn.settling import variants_of
 
     def games() -> Iterator[Game]:
         for path in files:

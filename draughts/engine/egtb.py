@@ -111,6 +111,7 @@ class _Layout:
             masks = [sum(bits[i] for i in combo) for combo in combos]
             self.sets.append(masks)
             self.rank.append({mask: r for r, mask in enumerate(masks)})
+        self.counts = [len(masks) for masks in self.sets]
         board = t.board_mask
         self.man_squares = (board & ~t.promotion_mask[0], board & ~t.promotion_mask[1])
 
@@ -121,12 +122,10 @@ class _Layout:
     def index(self, pos: _search.Position) -> int:
         """The number of ``pos`` in its material."""
         turn, m0, m1, k0, k1 = pos
-        rank = self.rank
-        number = 0
-        for mask in (m0, k0, m1, k1):
-            table = rank[mask.bit_count()]
-            number = number * len(self.sets[mask.bit_count()]) + table[mask]
-        return number * 2 + turn
+        rank, counts = self.rank, self.counts
+        a, b, c, d = m0.bit_count(), k0.bit_count(), m1.bit_count(), k1.bit_count()
+        number = (rank[a][m0] * counts[b] + rank[b][k0]) * counts[c] + rank[c][m1]
+        return (number * counts[d] + rank[d][k1]) * 2 + turn
 
 
 def _colex(combo: tuple[int, ...]) -> tuple[int, ...]:
@@ -186,21 +185,41 @@ def _solve(
     decided: list[int] = []
     men0, men1 = layout.man_squares
     groups = [layout.sets[n] for n in material]
+    # A move that stays in the material (no capture, no crowning) moves one
+    # piece: the child's number is the position's with the other side to
+    # move and one set's rank changed, each set's rank weighing twice the
+    # product of the counts of the sets after it (see _Layout.index).
+    ranks = [layout.rank[n] for n in material]
+    weights = [2 * math.prod(map(len, groups[k + 1 :])) for k in range(4)]
     for n, (m0, k0, m1, k1) in enumerate(itertools.product(*groups)):
         if m0 & k0 or m1 & k1 or (m0 | k0) & (m1 | k1) or m0 & ~men0 or m1 & ~men1:
             continue
         for turn in (0, 1):
             i = 2 * n + turn
             pos = (turn, m0, m1, k0, k1)
+            # The mover's men and kings, their sets' rank tables and weights.
+            men, kings, s = (m0, k0, 0) if turn == 0 else (m1, k1, 2)
+            men_rank, king_rank = ranks[s], ranks[s + 1]
+            men_weight, king_weight = weights[s], weights[s + 1]
+            men_base = 2 * n + 1 - turn - men_rank[men] * men_weight
+            king_base = 2 * n + 1 - turn - king_rank[kings] * king_weight
             inside = 0
             code = _LOSS  # no move, or only moves to won positions
             for move in _search.legal(t, pos):
-                child = _search.play(pos, move)
-                if material_of(child) == material:
-                    predecessors.setdefault(layout.index(child), []).append(i)
+                if not (move.captured_mask or move.crowned):
+                    # Numbered here, not played: the moves inside the
+                    # material took two thirds of the time (English, 3
+                    # pieces: 3.7 s to 2.0 s of CPU time).
+                    a = 1 << move.origin
+                    flip = a | 1 << move.destination
+                    if men & a:
+                        j = men_base + men_rank[men ^ flip] * men_weight
+                    else:
+                        j = king_base + king_rank[kings ^ flip] * king_weight
+                    predecessors.setdefault(j, []).append(i)
                     inside += 1
                     continue
-                value = outside(child)
+                value = outside(_search.play(pos, move))
                 if value == _LOSS:
                     code = _WIN
                     break
@@ -215,7 +234,19 @@ def _solve(
                 left[i] = inside
                 if code == _DRAW:
                     drawn.add(i)
-    # Retrograde: each decided position decides the positions that lead to it.
+    _retrograde(codes, decided, predecessors, left, drawn)
+    return codes.replace(bytes([_UNKNOWN]), bytes([_DRAW]))
+
+
+def _retrograde(
+    codes: bytearray,
+    decided: list[int],
+    predecessors: dict[int, list[int]],
+    left: dict[int, int],
+    drawn: set[int],
+) -> None:
+    """Each decided position decides the positions that lead to it (see
+    :func:`_solve`); what stays undecided is a draw."""
     while decided:
         j = decided.pop()
         lost = codes[j] == _LOSS
@@ -230,7 +261,6 @@ def _solve(
                 if not left[i] and i not in drawn:
                     codes[i] = _LOSS
                     decided.append(i)
-    return codes.replace(bytes([_UNKNOWN]), bytes([_DRAW]))
 
 
 def _pack(codes: bytes | bytearray) -> bytes:

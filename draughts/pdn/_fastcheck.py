@@ -93,10 +93,15 @@ native tables, the bitboards of the men and the kings, the side to move,
 the square of each written number (100 int16), whether captures are
 written with ``-``."""
 
-# Each variant's setup from its start, by the variant's identity: hashing a
-# Variant (an attrs class of some twenty fields) cost a third of the time of
-# a fast replay. The variant is kept in the entry, so its id is not reused.
-_SETUPS: dict[int, tuple[Variant, Setup | None]] = {}
+# Each variant's setup from its start or a FEN, by the variant's identity:
+# hashing a Variant (an attrs class of some twenty fields) cost a third of
+# the time of a fast replay. The variant is kept in the entry, so its id is
+# not reused. Setups from a FEN are kept too: variant inference tries a dozen
+# variants a game, and files of games that each start with the same FEN
+# (ussr1947.pdn, 153 Russian games) spent a third of their reading time setting it
+# up again (the oldest entry goes first past _KEPT_SETUPS).
+_SETUPS: dict[tuple[int, str | None], tuple[Variant, Setup | None]] = {}
+_KEPT_SETUPS = 256
 
 
 def setup_of(variant: Variant, fen: str | None) -> Setup | None:
@@ -104,32 +109,39 @@ def setup_of(variant: Variant, fen: str | None) -> Setup | None:
     play ``variant`` from ``fen``: its tables, the bitboards, the side to
     move, the square of each written number, whether captures are written
     with ``-``; None where the native loop cannot play it."""
+    key = (id(variant), fen)
+    cached = _SETUPS.get(key)
+    if cached is not None and cached[0] is variant:
+        return cached[1]
     if fen is None:
-        cached = _SETUPS.get(id(variant))
-        if cached is not None and cached[0] is variant:
-            return cached[1]
         board = start_board(variant)
     else:
         try:
             board = Board(fen, variant=variant)
         except ValueError:
-            return None  # the reader's own reading of the FEN decides
-    ctx = board._ctx
+            board = None  # the reader's own reading of the FEN decides
     setup: Setup | None = None
-    if not ctx.king_limit:
-        resolver = resolver_for(variant)
-        numbers = array.array("h", (resolver._square(str(n)) or 0 for n in range(100))).tobytes()
-        setup = (
-            ctx.core,
-            board._men,
-            board._kings,
-            board._turn,
-            numbers,
-            resolver.dash_captures,
-        )
-    if fen is None and len(_SETUPS) < 64:
-        _SETUPS[id(variant)] = (variant, setup)
+    if board is not None and not board._ctx.king_limit:
+        numbers, dash_captures = _numbers(variant)
+        setup = (board._ctx.core, board._men, board._kings, board._turn, numbers, dash_captures)
+    if len(_SETUPS) >= _KEPT_SETUPS:
+        del _SETUPS[next(iter(_SETUPS))]
+    _SETUPS[key] = (variant, setup)
     return setup
+
+
+_NUMBERS: dict[int, tuple[Variant, bytes, bool]] = {}
+
+
+def _numbers(variant: Variant) -> tuple[bytes, bool]:
+    """The square of each written number (100 int16) and whether captures
+    are written with ``-``: the variant's, made once."""
+    cached = _NUMBERS.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        resolver = resolver_for(variant)
+        numbers = array.array("h", (resolver._square(str(n)) or 0 for n in range(100)))
+        cached = _NUMBERS[id(variant)] = (variant, numbers.tobytes(), resolver.dash_captures)
+    return cached[1], cached[2]
 
 
 def ends_with_result(movetext: str) -> bool:

@@ -21,33 +21,13 @@ the tests can check what was sent.
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-# Only the rules, not draughts.engine (whose package loads the opening book
-# and the PDN reader): the fake starts in a third of the CPU time, and it
-# reads and writes the protocol on its own, as another program would.
 import draughts
-
-
-def parse_line(line: str) -> tuple[str, dict[str, str]]:
-    """A protocol line's command and its ``name=value`` arguments."""
-    command, *words = shlex.split(line)
-    return command, dict((*word.split("=", 1), "")[:2] for word in words)
-
-
-def format_line(command: str, **args: str) -> str:
-    return " ".join([command, *(f'{k}="{v}"' if " " in v else f"{k}={v}" for k, v in args.items())])
-
-
-def format_move(move: draughts.Move) -> str:
-    """Hub notation: 32-28, or 28x17x22 (origin, target, captured squares)."""
-    if not move.captures:
-        return f"{move.from_square}-{move.to_square}"
-    return "x".join(map(str, (move.from_square, move.to_square, *sorted(move.captures))))
+from draughts.engine import hub as _hub
 
 
 def board_from_hub(text: str, variant: str) -> draughts.Board:
@@ -78,7 +58,7 @@ def main() -> int:
         if log is not None:
             log.write(line)
             log.flush()
-        command, args = parse_line(line) if line.strip() else ("", {})
+        command, args = _hub.parse_line(line) if line.strip() else ("", {})
         if behaviour == "mute":
             continue
         if command == "hub":
@@ -94,7 +74,8 @@ def main() -> int:
         elif command == "pos":
             board = board_from_hub(args["pos"], variant)
             for text in args.get("moves", "").split():
-                (move,) = [m for m in board.legal_moves if format_move(m) == text]
+                move = _hub.parse_move(text, list(board.legal_moves))
+                assert move is not None, text
                 board.push(move)
         elif command == "go":
             if behaviour == "crash":
@@ -111,20 +92,20 @@ def main() -> int:
                 print("done move=1-2")
                 continue
             move = next(iter(board.legal_moves))
-            pv = [format_move(move)]
+            pv = [_hub.format_move(move)]
             board.push(move)
             reply = next(iter(board.legal_moves), None)
             if reply is not None:
-                pv.append(format_move(reply))
+                pv.append(_hub.format_move(reply))
             board.pop()
             print(
-                format_line(
+                _hub.format_line(
                     "info", depth="3", score="0.25", nodes="42", time="0.01", pv=" ".join(pv)
                 )
             )
             if behaviour == "bad-info":
                 print("info depth=4 score=lots")
-            print(format_line("done", move=pv[0], **({"ponder": pv[1]} if reply else {})))
+            print(_hub.format_line("done", move=pv[0], **({"ponder": pv[1]} if reply else {})))
         elif command == "quit":
             return 0
         sys.stdout.flush()
