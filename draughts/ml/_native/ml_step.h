@@ -139,7 +139,7 @@ typedef struct {
     uint8_t *king_bit; /* [(colour * 64 + square) * most + i] */
     Legal *king_move;
     /* Whether the mover has a first jump, on these bitboards (ml_moves.c's
-     * may_capture), where jump_w (4, 5 or 6; else 0): boards of jump_w
+     * single_jumps), where jump_w (4, 5 or 6; else 0): boards of jump_w
      * squares a row, numbered row by row, where a man's jump goes 2w - 1
      * or 2w + 1 numbers along and the piece it takes is w - 1 or w (2w -
      * 1) or w or w + 1 (2w + 1) along, up or down: jump_from[colour][down]
@@ -148,6 +148,7 @@ typedef struct {
      * square alone where they do not fly), which way their numbers go, and
      * per square and direction the next square's bit. */
     int jump_w, men_take_kings, jump_has[2][2], cap_dirs;
+    uint64_t crown[2]; /* the squares where a man of each colour is crowned */
     uint64_t jump_from[2][2][4];
     uint64_t cap_ray[64][NDIRS], cap_next[64][NDIRS];
     uint8_t cap_up[64][NDIRS];
