@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import array
 import re
+import threading
 from typing import Any
 
 import attrs
@@ -102,6 +103,7 @@ written with ``-``."""
 # up again (the oldest entry goes first past _KEPT_SETUPS).
 _SETUPS: dict[tuple[int, str | None], tuple[Variant, Setup | None]] = {}
 _KEPT_SETUPS = 256
+_SETUPS_LOCK = threading.Lock()
 
 
 def setup_of(variant: Variant, fen: str | None) -> Setup | None:
@@ -124,9 +126,10 @@ def setup_of(variant: Variant, fen: str | None) -> Setup | None:
     if board is not None and not board._ctx.king_limit:
         numbers, dash_captures = _numbers(variant)
         setup = (board._ctx.core, board._men, board._kings, board._turn, numbers, dash_captures)
-    if len(_SETUPS) >= _KEPT_SETUPS:
-        del _SETUPS[next(iter(_SETUPS))]
-    _SETUPS[key] = (variant, setup)
+    with _SETUPS_LOCK:  # threads reading PDN at once must not evict one entry twice
+        if len(_SETUPS) >= _KEPT_SETUPS:
+            del _SETUPS[next(iter(_SETUPS))]
+        _SETUPS[key] = (variant, setup)
     return setup
 
 
@@ -140,7 +143,9 @@ def _numbers(variant: Variant) -> tuple[bytes, bool]:
     if cached is None or cached[0] is not variant:
         resolver = resolver_for(variant)
         numbers = array.array("h", (resolver._square(str(n)) or 0 for n in range(100)))
-        cached = _NUMBERS[id(variant)] = (variant, numbers.tobytes(), resolver.dash_captures)
+        cached = (variant, numbers.tobytes(), resolver.dash_captures)
+        if len(_NUMBERS) < 64:  # kept for the presets and a few custom variants only
+            _NUMBERS[id(variant)] = cached
     return cached[1], cached[2]
 
 

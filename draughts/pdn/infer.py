@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -117,9 +118,11 @@ def board_of_fen(fen: str, variant: Variant) -> tuple[Board, tuple[int, ...]]:
             crowned = ()
         else:
             kept = board
-        if len(_BOARDS) >= _KEPT_BOARDS:
-            del _BOARDS[next(iter(_BOARDS))]
-        cached = _BOARDS[key] = (variant, kept, crowned)
+        cached = (variant, kept, crowned)
+        with _BOARDS_LOCK:  # threads reading PDN at once must not evict one entry twice
+            if len(_BOARDS) >= _KEPT_BOARDS:
+                del _BOARDS[next(iter(_BOARDS))]
+            _BOARDS[key] = cached
     if isinstance(cached[1], str):
         raise InvalidFenError(cached[1])
     return cached[1].copy(), cached[2]
@@ -134,6 +137,7 @@ def board_of_fen(fen: str, variant: Variant) -> tuple[Board, tuple[int, ...]]:
 # of 1.4 s.
 _BOARDS: dict[tuple[str, int], tuple[Variant, Board | str, tuple[int, ...]]] = {}
 _KEPT_BOARDS = 256
+_BOARDS_LOCK = threading.Lock()
 
 
 def _board_of_fen(fen: str, variant: Variant) -> tuple[Board, tuple[int, ...]]:
