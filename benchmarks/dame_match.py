@@ -33,9 +33,10 @@ from pathlib import Path
 
 from _opponents import OPENINGS, PlayedGame, read_played, run_match
 
-# The five- and sixteen-move rules count from the moment the ending arises
-# (FMJD, article 6), through the crowning of a man within it (a king and a
-# man against a king becoming two kings against a king); dame-rs 0.2 starts
+# Our five- and sixteen-move rules count from the moment the ending arises,
+# through the crowning of a man within it (a king and a man against a king
+# becoming two kings against a king), as FMJD's rules keep the 16 moves when
+# a piece is taken within them; dame-rs 0.2 starts
 # its count again at the crowning, so it ends such games later or, as our
 # match stops at our end, not at all. Checked on dame-rs's own Board: from
 # "W:WK46,13:BK25", the man crowning at ply 4, dame-rs ends the game by the
