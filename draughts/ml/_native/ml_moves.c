@@ -280,13 +280,19 @@ static void men_search_tables(const VecEnvObject *e, Numbered *t) {
                 t->jump_near[c][bit] |= (uint64_t)1 << (number[ray[0]] - 1);
             }
         }
+    int with_king = 0;
     for (int k = 0; k < r->n_rules && !r->majority_only; k++) {
         t->most_taken |= r->rules[k] != RULE_WITH_KING && r->rules[k] != RULE_MOST_KINGS;
         t->by_kings |= r->rules[k] != RULE_WITH_KING && r->rules[k] != RULE_MOST_PIECES;
+        with_king |= r->rules[k] == RULE_WITH_KING;
     }
     t->most_taken |= r->n_rules && r->majority_only;
+    t->king_search = !with_king && !t->by_kings;
     t->crown_stop = r->crown_stop;
     t->crown_continue = r->crown_continue;
+    t->lands_behind = r->lands_behind;
+    t->must_land = r->must_land;
+    t->stops_behind_king = r->stops_behind_king;
     t->men_search = 1;
 }
 
@@ -380,17 +386,17 @@ static inline int kings_may_capture(const Numbered *t, const Game *g, uint64_t o
 
 enum { NO_CAPTURE, SINGLE_JUMPS, ASK_THE_CORE };
 
-enum { MOST_ROUTES = 32 };
+enum { MOST_ROUTES = 64 };
 
 typedef struct {
-    int origin, dest, ntaken;
+    int origin, dest, ntaken, crowned;
     uint64_t taken;
 } MenRoute;
 
 typedef struct {
     const Numbered *t;
     int c, abort, n, most;
-    uint64_t empty, kings; /* kings: the opponent's */
+    uint64_t empty, occupied, kings; /* kings: the opponent's */
     MenRoute routes[MOST_ROUTES];
 } MenSearch;
 
@@ -399,7 +405,7 @@ typedef struct {
  * of those with the same origin, destination and pieces taken; S aborts
  * where the rules may rank it by its kings, where two differ in the pieces
  * they take alone (actions.py's extra block), or where there are too many. */
-static void men_route(MenSearch *S, int origin, int dest, uint64_t taken, int ntaken) {
+static void men_route(MenSearch *S, int origin, int dest, uint64_t taken, int ntaken, int crowned) {
     if (S->t->by_kings && (taken & S->kings)) {
         S->abort = 1;
         return;
@@ -415,7 +421,7 @@ static void men_route(MenSearch *S, int origin, int dest, uint64_t taken, int nt
         S->abort = 1;
         return;
     }
-    S->routes[S->n++] = (MenRoute){origin, dest, ntaken, taken};
+    S->routes[S->n++] = (MenRoute){origin, dest, ntaken, crowned, taken};
 }
 
 /* Every route of a man of S's colour from origin, now on sq, having taken
@@ -439,36 +445,81 @@ static void men_onward(MenSearch *S, int origin, int sq, uint64_t prey, uint64_t
                 return;
             }
             if (t->crown_stop) {
-                men_route(S, origin, land, taken | bit, n + 1);
+                men_route(S, origin, land, taken | bit, n + 1, 1);
                 continue;
             }
         }
         men_onward(S, origin, land, prey & ~bit, taken | bit, n + 1);
     }
-    if (!any && n) men_route(S, origin, sq, taken, n);
+    if (!any && n) men_route(S, origin, sq, taken, n, (int)((t->crown[c] >> sq) & 1));
 }
 
-/* g's captures where only its men can take (jumpers: those with a first
- * jump), searched on the bitboards of numbers where e->num.men_search, in
- * action order, into g's moves and mask: SINGLE_JUMPS, ASK_THE_CORE where
- * the search aborts (g's moves then overwritten), -1 out of memory. The
- * core's search took some 1,560 instructions a call in random
- * International self-play, this some 450: a step took 1,337 instructions
- * with the core's search for every capture but single jumps, 1,279 so
- * (English 1,210 and 1,174; callgrind, sample_step(), 256 games, one
+/* Every route of a king from origin, now on sq, having taken taken (n
+ * pieces), prey left to take, into S: as movegen.c's flying_jumps (and
+ * short_jumps for kings that do not fly), where the pieces taken stay on
+ * the board to the move's end (so that no king jumps back over the last
+ * one); whether it has a jump from sq. Along each capture direction the
+ * nearest piece, if prey with an empty square behind it, and the landing
+ * squares behind it (the first alone where the kings do not fly or land
+ * right behind the piece they take). */
+static int king_onward(MenSearch *S, int origin, int sq, uint64_t prey, uint64_t taken, int n) {
+    const Numbered *t = S->t;
+    int found = 0;
+    for (int k = 0; k < t->cap_dirs && !S->abort; k++) {
+        uint64_t blocked = t->cap_ray[sq][k] & S->occupied;
+        if (!blocked) continue;
+        int near = t->cap_up[sq][k] ? ctz64(blocked) : 63 - clz64(blocked);
+        if (!((prey >> near) & 1) || !(t->cap_next[near][k] & S->empty)) continue;
+        found = 1;
+        int nland = 0, any = 0;
+        uint8_t lands[64];
+        uint8_t goes_on[64];
+        for (uint64_t at = t->cap_next[near][k]; at & S->empty; at = t->cap_next[ctz64(at)][k]) {
+            lands[nland++] = (uint8_t)ctz64(at);
+            if (!t->flying || t->lands_behind) break;
+        }
+        uint64_t bit = (uint64_t)1 << near;
+        for (int j = 0; j < nland; j++) {
+            goes_on[j] = (uint8_t)king_onward(S, origin, lands[j], prey & ~bit, taken | bit, n + 1);
+            any |= goes_on[j];
+        }
+        if (t->must_land && any) continue;
+        /* a sequence whose last piece taken is a king ends right behind it */
+        int halt = t->stops_behind_king && ((S->kings >> near) & 1);
+        for (int j = 0; j < nland; j++)
+            if (!goes_on[j] && !(halt && j)) men_route(S, origin, lands[j], taken | bit, n + 1, 0);
+    }
+    return found;
+}
+
+/* g's captures by its men of jumpers (those with a first jump) and its
+ * kings of kings (0 where they have none: then only the men can take),
+ * searched on the bitboards of numbers where e->num.men_search (kings:
+ * e->num.king_search), in action order, into g's moves and mask:
+ * SINGLE_JUMPS, ASK_THE_CORE where the search aborts (g's moves then
+ * overwritten), -1 out of memory. A step took 1,337 instructions with the
+ * core's search for every capture but single jumps of men, 1,279 with the
+ * men's captures searched here (about 450 instructions a search, the
+ * core's 1,560), 1,244 with the kings' too (English 1,210, 1,174 and
+ * 1,154; callgrind, random self-play with sample_step(), 256 games, one
  * thread, 450 calls, 2026-12-06). */
 static int men_routes(const VecEnvObject *e, Game *g, uint8_t *restrict mask, uint64_t jumpers,
-                      int down) {
+                      uint64_t kings, int down) {
     const Numbered *t = &e->num;
     int c = g->turn;
-    uint64_t opp = g->nb[1 - c] | g->nb[3 - c];
-    uint64_t empty = t->board & ~(g->nb[c] | g->nb[2 + c] | opp);
+    uint64_t opp = g->nb[1 - c] | g->nb[3 - c], occupied = g->nb[c] | g->nb[2 + c] | opp;
     MenSearch S;
     S.t = t, S.c = c, S.abort = 0, S.n = 0, S.most = 0, S.kings = g->nb[3 - c];
     for (; jumpers && !S.abort; jumpers &= jumpers - 1) {
         int o = ctz64(jumpers);
-        S.empty = empty | (uint64_t)1 << o;
+        S.empty = (t->board & ~occupied) | (uint64_t)1 << o;
         men_onward(&S, o, o, t->men_take_kings ? opp : g->nb[1 - c], 0, 0);
+    }
+    for (; kings && !S.abort; kings &= kings - 1) {
+        int o = ctz64(kings);
+        S.occupied = occupied & ~((uint64_t)1 << o);
+        S.empty = t->board & ~S.occupied;
+        king_onward(&S, o, o, opp, 0, 0);
     }
     if (S.abort) return ASK_THE_CORE;
     if ((S.n > g->capmoves && ml_grow((void **)&g->moves, &g->capmoves, S.n, sizeof(Legal)) < 0) ||
@@ -487,8 +538,7 @@ static int men_routes(const VecEnvObject *e, Game *g, uint8_t *restrict mask, ui
             g->moves[j] = g->moves[j - 1];
             g->captured[j] = g->captured[j - 1];
         }
-        uint8_t crowned = (uint8_t)((t->crown[c] >> m->dest) & 1);
-        g->moves[j] = (Legal){action, t->square[m->origin], t->square[m->dest], crowned, 1};
+        g->moves[j] = (Legal){action, t->square[m->origin], t->square[m->dest], (uint8_t)m->crowned, 1};
         g->captured[j] = captured;
     }
     g->nmoves = S.n;
@@ -530,7 +580,8 @@ single_jumps_as(const VecEnvObject *e, Game *g, uint8_t *restrict mask, const in
     static const int near[4] = {0, -1, -1, 0}, far[4] = {1, 0, 0, 1};
     uint64_t jumpers = 0;
     for (int k = 0; k < 4; k++) jumpers |= kind[k] &= men;
-    if (g->nb[2 + c] && kings_may_capture(t, g, opp, occupied, empty)) return ASK_THE_CORE;
+    if (g->nb[2 + c] && kings_may_capture(t, g, opp, occupied, empty))
+        return t->king_search ? men_routes(e, g, mask, jumpers, g->nb[2 + c], down) : ASK_THE_CORE;
     if (!jumpers) return NO_CAPTURE;
     int most = 4 * popcount64(jumpers);
     if ((most > g->capmoves && ml_grow((void **)&g->moves, &g->capmoves, most, sizeof(Legal)) < 0) ||
@@ -551,7 +602,7 @@ single_jumps_as(const VecEnvObject *e, Game *g, uint8_t *restrict mask, const in
              * one that may jump on: the search */
             if ((g->nb[3 - c] & taken) || (t->crown[c] & at) ||
                 (men_jumps(t, c, prey & ~taken, (empty | ((uint64_t)1 << o)) & ~at, w) & at))
-                return t->men_search ? men_routes(e, g, mask, all, down) : ASK_THE_CORE;
+                return t->men_search ? men_routes(e, g, mask, all, 0, down) : ASK_THE_CORE;
             int32_t action = (down ? last - o : o) * e->nsq + (down ? last - to : to);
             g->moves[n] = (Legal){action, t->square[o], t->square[to], 0, 1};
             g->captured[n++] = e->bit[t->square[over]];
