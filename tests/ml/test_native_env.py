@@ -26,7 +26,7 @@ from draughts.ml import VectorEnv, encode_batch  # noqa: E402
 from draughts.ml._native_env import native_games  # noqa: E402
 from draughts.ml.actions import move_to_index, turned_squares  # noqa: E402
 from draughts.ml.encoding import layout  # noqa: E402
-from tests.ml.helpers import custom_variants  # noqa: E402
+from tests.ml.helpers import custom_variants, random_positions  # noqa: E402
 
 pytestmark = pytest.mark.skipif(BACKEND != "native", reason="the native core is not built")
 
@@ -73,6 +73,53 @@ def test_native_steps_as_python(variant: draughts.Variant) -> None:
 def test_native_steps_as_python_many_games(variant: draughts.Variant) -> None:
     native, python = pair(variant, 16, seed=6)
     run_both(native, python, 3000)
+
+
+def crowns(board: Board, move: draughts.Move) -> bool:
+    after = board.copy()
+    after.push(move)
+    return board.piece_at(move.from_square).kind != after.piece_at(move.to_square).kind  # type: ignore[union-attr]
+
+
+def long_captures(variant: draughts.Variant, most: int) -> list[str]:
+    """Up to ``most`` positions of random games where the side to move has a
+    capture of more than one piece, or a king's capture, or one that
+    crowns: the captures VectorEnv's C step searches itself where the rules
+    allow (ml_moves.c's men_routes) or leaves to the core."""
+    found: list[str] = []
+    for board in random_positions(variant, 6, seed=11):
+        if board.outcome() is not None:
+            continue
+        if any(
+            len(m.captures) > 1
+            or board.piece_at(m.from_square).kind == draughts.KING  # type: ignore[union-attr]
+            or crowns(board, m)
+            for m in board.legal_moves
+            if m.is_capture
+        ):
+            found.append(board.fen())
+        if len(found) == most:
+            break
+    return found
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        v
+        if v.name in ("international", "english", "russian")
+        else pytest.param(v, marks=pytest.mark.slow)
+        for v in VARIANTS
+        if v.name != "canadian"
+    ],
+    ids=lambda v: v.name,
+)
+def test_long_captures_as_python(variant: draughts.Variant) -> None:
+    fens = long_captures(variant, 12)
+    assert fens, "random play found no such capture"
+    for fen in fens:
+        native, python = pair(variant, 4, seed=3, fen=fen, max_plies=40)
+        run_both(native, python, 6)
 
 
 def default_sample(*names: str) -> list[Any]:

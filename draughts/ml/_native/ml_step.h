@@ -152,6 +152,19 @@ typedef struct {
     uint64_t jump_from[2][2][4];
     uint64_t cap_ray[64][NDIRS], cap_next[64][NDIRS];
     uint8_t cap_up[64][NDIRS];
+    /* Where men_search: the men's multi-jumps are searched here too
+     * (ml_moves.c's men_routes), per colour and square the jumps of a man
+     * there (the bits of the piece taken and of the landing square), and
+     * whether the precedence rules keep the routes that take the most
+     * (most) and may tell routes apart by the kings they take (by_kings). */
+    int men_search, most_taken, by_kings;
+    /* Where king_search: the kings' captures are searched there too (the
+     * rules rank no route by its piece or its kings: the kings' routes are
+     * ranked as the men's). */
+    int king_search;
+    int crown_stop, crown_continue, lands_behind, must_land, stops_behind_king; /* the core's Rules' */
+    uint64_t jump_near[2][64]; /* the squares of the pieces a man there may take */
+    uint8_t njumps[2][64], jump_over[2][64][NDIRS], jump_land[2][64][NDIRS];
 } Numbered;
 
 typedef struct {
