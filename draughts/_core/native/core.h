@@ -176,6 +176,9 @@ void routes_free(RouteList *list);
 /* The capture routes the rules allow, appended to out (nothing if none);
  * returns the number appended, or -1 out of memory. */
 long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out);
+/* Whether color has a capture (gen_captures would append one), without
+ * generating it. */
+int any_capture(const Rules *r, int color, const Side *s);
 /* The steps (non-capturing moves) of the men and of the kings not in frozen. */
 long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out);
 /* Whether color has a step (frozen kings are not told apart, as in pure). */

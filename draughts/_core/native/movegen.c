@@ -591,6 +591,21 @@ first_jumpers(const Rules *r, int color, const Side *s, bb_t *jumpers) {
     return candidates;
 }
 
+/* Whether color has a capture: a first jump (each one begins a legal route,
+ * whatever the precedence rules keep), without the search; the kings only
+ * looked at when no man can jump, and up to the first that can. */
+int any_capture(const Rules *r, int color, const Side *s) {
+    bb_t opp = s->opp_men | s->opp_kings;
+    bb_t occupied = s->own_men | s->own_kings | opp;
+    if (s->own_men) {
+        bb_t prey = r->men_capture_kings ? opp : s->opp_men;
+        if (jump_candidates(r, color, s->own_men, prey, r->board & ~occupied)) return 1;
+    }
+    for (bb_t kings = s->own_kings; kings; kings &= kings - 1)
+        if (king_can_jump(r, low_bit(kings), occupied, opp)) return 1;
+    return 0;
+}
+
 long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out) {
     bb_t jumpers, candidates = first_jumpers(r, color, s, &jumpers);
     if (!(candidates | jumpers)) return 0;

@@ -50,6 +50,13 @@ static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) 
     core_api->gen_captures(r, c, &side, 0, out);
 }
 
+/* Whether c has a capture in p: the core's first-jump test, without the
+ * routes. */
+static int has_capture(const Rules *r, int c, const Pos *p) {
+    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    return core_api->any_capture(r, c, &side);
+}
+
 /* -- The evaluation (Evaluator.side, Evaluator.score, Searcher._static) ------ */
 
 ENGINE_INLINE bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b) {
@@ -268,7 +275,6 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     if (s->tt == NULL || s->line == NULL || s->killers == NULL || s->evaluated == NULL)
         return -1;
     if (s->base) memcpy(s->line, game_keys, s->base * sizeof *s->line);
-    core_api->routes_init(&s->scratch);
     return 0;
 }
 
@@ -301,7 +307,6 @@ void search_free(Search *s) {
         free(s->plies[i].rank);
     }
     free(s->plies);
-    core_api->routes_free(&s->scratch);
     memset(s, 0, sizeof *s);
 }
 
@@ -452,17 +457,15 @@ static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, i
         bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
         Side own = {p->bb[c], p->bb[2 + c], occupied & ~(p->bb[c] | p->bb[2 + c]), 0};
         if (!core_api->any_step(s->r, c, &own)) return s->sign * (ply - WIN);
-        if (s->threat_extensions) {
-            capture_routes(s->r, 1 - c, p, &s->scratch);
-            if (s->scratch.failed) return s->failed = 1, 0;
-            if (s->scratch.len) {
-                legal_routes(s->r, p, &here->moves);
-                if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
-                s->threat_extensions--;
-                int best = best_reply(s, p, key, alpha, beta, ply);
-                s->threat_extensions++;
-                return best;
-            }
+        if (s->threat_extensions && has_capture(s->r, 1 - c, p)) {
+            /* The legal moves are the steps: there is no capture. */
+            Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+            core_api->gen_steps(s->r, c, &side, 0, &here->moves);
+            if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
+            s->threat_extensions--;
+            int best = best_reply(s, p, key, alpha, beta, ply);
+            s->threat_extensions++;
+            return best;
         }
         white = evaluate(s, p, key, s->threat_extensions ? QUIET_CHECKED : QUIET_UNCHECKED);
         return s->sign * (p->color == 0 ? white : -white);
@@ -589,11 +592,9 @@ static int table_cut(const Entry *e, int depth, int alpha, int beta, int ply, in
 }
 
 /* Whether the side to move in child has a capture (the move that made it
- * offered one); on running out of memory, 1 with s->failed set. */
-static int offers_capture(Search *s, const Pos *child) {
-    capture_routes(s->r, child->color, child, &s->scratch);
-    if (s->scratch.failed) return s->failed = 1;
-    return s->scratch.len != 0;
+ * offered one). */
+static int offers_capture(const Search *s, const Pos *child) {
+    return has_capture(s->r, child->color, child);
 }
 
 /* Searcher._etc: the score of an enhanced transposition cutoff, or 0 with

@@ -131,7 +131,6 @@ typedef struct {
     size_t base, line_cap;
     Ply *plies;
     size_t nplies;
-    RouteList scratch;
     /* Limits and per-iteration counters, set by the caller of search_run. */
     unsigned long long nodes;
     long long max_nodes;  /* -1: none */
