@@ -102,6 +102,7 @@ typedef struct {
     int *order;
     long long *rank; /* the sort keys of quiet moves */
     size_t order_cap;
+    size_t ordered; /* order[i] is final for i below this (search.c's next_move) */
 } Ply;
 
 typedef struct {
