@@ -627,13 +627,18 @@ first_jumpers(const Rules *r, int color, const Side *s, bb_t *jumpers) {
 
 /* Whether color has a capture: a first jump (each one begins a legal route,
  * whatever the precedence rules keep), without the search; the kings only
- * looked at when no man can jump, and up to the first that can. */
+ * looked at when no man can jump, and up to the first that can. Off the
+ * padded layouts, jump_candidates holds the men next to prey, each then
+ * looked at. */
 int any_capture(const Rules *r, int color, const Side *s) {
     bb_t opp = s->opp_men | s->opp_kings;
     bb_t occupied = s->own_men | s->own_kings | opp;
     if (s->own_men) {
-        bb_t prey = r->men_capture_kings ? opp : s->opp_men;
-        if (jump_candidates(r, color, s->own_men, prey, r->board & ~occupied)) return 1;
+        bb_t prey = r->men_capture_kings ? opp : s->opp_men, empty = r->board & ~occupied;
+        bb_t men = jump_candidates(r, color, s->own_men, prey, empty);
+        if (men && r->padded) return 1;
+        for (; men; men &= men - 1)
+            if (man_can_go_on(r, color, low_bit(men), prey, empty)) return 1;
     }
     for (bb_t kings = s->own_kings; kings; kings &= kings - 1)
         if (king_can_jump(r, low_bit(kings), occupied, opp)) return 1;
