@@ -72,18 +72,34 @@ ENGINE_INLINE bb_t moved(const Evaluation *e, const Rules *r, int color, int i, 
     return out;
 }
 
+/* The empty squares of a flying king's ray before its nearest piece: with
+ * the core's ray masks (derive_masks), one bit count rather than a walk.
+ * 3,851 M instructions to depth 9 (benchmarks/native_speed.py) for 3,883 M
+ * walking (callgrind, the same trees). */
+ENGINE_INLINE int flying_reach(const Rules *r, int sq, int d, bb_t empty) {
+    int order = r->ray_order[sq][d], n = r->ray_len[sq][d];
+    if (order) {
+        bb_t ray = r->ray_mask[sq][d], on = ray & ~empty;
+        if (!on) return n;
+        return popcount(order > 0 ? ray & (BIT(low_bit(on)) - 1)
+                                  : ray & ((~(bb_t)0 << top_bit(on)) << 1));
+    }
+    const uint8_t *squares = RAY(r, sq, d);
+    int j = 0;
+    while (j < n && (empty & BIT(squares[j]))) j++;
+    return j;
+}
+
 ENGINE_INLINE long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
     long long moves = 0;
     for (; kings; kings &= kings - 1) {
         int sq = low_bit(kings);
         for (int i = 0; i < r->n_king_move; i++) {
             int d = r->king_move_dirs[i];
-            const uint8_t *ray = RAY(r, sq, d);
-            for (int j = 0; j < r->ray_len[sq][d]; j++) {
-                if (!(empty & BIT(ray[j]))) break;
-                moves++;
-                if (!r->flying) break;
-            }
+            if (r->flying)
+                moves += flying_reach(r, sq, d, empty);
+            else
+                moves += r->ray_len[sq][d] && (empty & BIT(RAY(r, sq, d)[0]));
         }
     }
     return moves;
