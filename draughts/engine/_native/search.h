@@ -24,7 +24,7 @@ extern const CoreAPI *core_api;
  * for x86-64-v3 processors, where GCC makes each of its dozens of bit
  * counts (core.h's popcount) one POPCNT instruction, and for any x86-64.
  * DRAUGHTS_NO_CLONES builds the portable version alone (.ci/native). The
- * figure is in search.c, at search_static_white. */
+ * figure is in evaluate.c, at search_static_white. */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12 && defined(__x86_64__) && \
     defined(__linux__) && !defined(DRAUGHTS_NO_CLONES)
 #define ENGINE_CLONED __attribute__((target_clones("arch=x86-64-v3", "default")))
