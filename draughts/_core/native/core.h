@@ -69,6 +69,12 @@ typedef struct {
     bb_t man_jump_from[2][NDIRS], man_step_from[2][NDIRS];
     int diagonal_stride;
     uint64_t key_men[2][MAX_SQUARES], key_kings[2][MAX_SQUARES], key_black;
+    /* Derived by derive_masks, for the flying kings: each ray's squares as
+     * a bitboard, and whether its squares rise (1) or fall (-1) along it,
+     * so that the nearest piece on it is the lowest (highest) bit of the
+     * occupied squares on it; 0 where they do neither (then it is walked). */
+    bb_t ray_mask[MAX_SQUARES][NDIRS];
+    int8_t ray_order[MAX_SQUARES][NDIRS];
 } Rules;
 
 /* One capture route or step: origin, destination, the captured squares in
@@ -176,6 +182,9 @@ void routes_free(RouteList *list);
 /* The capture routes the rules allow, appended to out (nothing if none);
  * returns the number appended, or -1 out of memory. */
 long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out);
+/* Whether color has a capture (gen_captures would append one), without
+ * generating it. */
+int any_capture(const Rules *r, int color, const Side *s);
 /* The steps (non-capturing moves) of the men and of the kings not in frozen. */
 long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList *out);
 /* Whether color has a step (frozen kings are not told apart, as in pure). */

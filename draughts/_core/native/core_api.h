@@ -25,7 +25,7 @@
 #include "convert.h" /* CoreObject, and core.h's Rules, Route, RouteList, Side */
 
 #define CORE_API_CAPSULE "draughts._core.native._native._C_API"
-#define CORE_API_VERSION 2
+#define CORE_API_VERSION 3
 
 typedef struct {
     int version; /* CORE_API_VERSION */
@@ -55,6 +55,7 @@ typedef struct {
     int (*is_step)(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
                    Route *step);
     int (*any_step)(const Rules *r, int color, const Side *s);
+    int (*any_capture)(const Rules *r, int color, const Side *s);
     void (*play)(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key);
     uint64_t (*position_key)(const Rules *r, int color, const bb_t bb[4]);
     int (*to_bits)(CoreObject *c, PyObject *value, bb_t *out, const char *what);

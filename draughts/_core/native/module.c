@@ -509,6 +509,7 @@ static const CoreAPI core_api = {
     .gen_steps = gen_steps,
     .is_step = is_step,
     .any_step = any_step,
+    .any_capture = any_capture,
     .play = play,
     .position_key = position_key,
     .to_bits = to_bits,

@@ -31,12 +31,6 @@
 #define KILLER_PLIES (MAX_EXTENDED_PLY + 64)
 
 
-/* Python's floor division, for a positive divisor. */
-static inline long long floor_div(long long a, long long b) {
-    long long q = a / b;
-    return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
 void legal_routes(const Rules *r, const Pos *p, RouteList *out) {
     int c = p->color;
     Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
@@ -50,93 +44,11 @@ static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) 
     core_api->gen_captures(r, c, &side, 0, out);
 }
 
-/* -- The evaluation (Evaluator.side, Evaluator.score, Searcher._static) ------ */
-
-ENGINE_INLINE bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b) {
-    if (r->padded) {
-        int shift = e->shifts[color][i];
-        return shift >= 0 ? b << shift : b >> -shift;
-    }
-    bb_t out = 0;
-    for (; b; b &= b - 1) {
-        int to = e->shift_to[color][i][low_bit(b)];
-        if (to >= 0) out |= BIT(to);
-    }
-    return out;
-}
-
-ENGINE_INLINE long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
-    long long moves = 0;
-    for (; kings; kings &= kings - 1) {
-        int sq = low_bit(kings);
-        for (int i = 0; i < r->n_king_move; i++) {
-            int d = r->king_move_dirs[i];
-            const uint8_t *ray = RAY(r, sq, d);
-            for (int j = 0; j < r->ray_len[sq][d]; j++) {
-                if (!(empty & BIT(ray[j]))) break;
-                moves++;
-                if (!r->flying) break;
-            }
-        }
-    }
-    return moves;
-}
-
-ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
-                                   bb_t opp_kings, const long long *w) {
-    const Evaluation *e = s->e;
-    const Rules *r = s->r;
-    bb_t bits = men | kings, empty = r->board & ~(bits | opp);
-    long long total = w[0] * popcount(men) + w[1] * popcount(kings);
-    long long advance = 0;
-    for (int k = 0; k < e->nplanes; k++) advance += (long long)popcount(men & e->planes[color][k]) << k;
-    bb_t steps = 0, behind = 0, supported = men & e->far_half[color];
-    for (int i = 0; i < e->nshifts[color]; i++) {
-        steps |= moved(e, r, color, i, men);
-        bb_t from_behind = moved(e, r, color, i, bits);
-        behind |= from_behind;
-        supported &= from_behind;
-    }
-    long long lopsided = popcount(men & e->left) - popcount(men & e->right);
-    total += w[2] * advance + w[3] * popcount(men & e->centre) +
-             w[4] * popcount(men & e->back[color]) + w[5] * popcount(steps & empty) +
-             w[6] * popcount(men & behind) + w[7] * popcount(supported) +
-             w[8] * popcount(men & e->edge) - w[9] * (lopsided < 0 ? -lopsided : lopsided);
-    for (bb_t near = men & e->near[color]; near; near &= near - 1) {
-        int sq = low_bit(near);
-        if (!opp_kings && !(e->cones[color][sq] & opp)) {
-            total += w[10];
-        } else if (BIT(sq) & e->last_step[color]) {
-            bb_t to = 0; /* the squares it may crown on */
-            for (int i = 0; i < e->nshifts[color]; i++) to |= moved(e, r, color, i, BIT(sq));
-            if (to & empty) total += w[12];
-        }
-    }
-    if (kings) total += w[11] * king_mobility(r, kings, empty);
-    return total;
-}
-
-/* Cloned (ENGINE_CLONED, search.h): its bit counts, a dozen operations each
- * in portable C, are one POPCNT each in the x86-64-v3 clone. The 50
- * positions of benchmarks/native_speed.py to depth 9 (2,736,189 nodes, the
- * same trees) took 4,472 M instructions in the search so, 5,786 M without
- * the clone (callgrind), and 2.2 against 2.6-2.9 CPU seconds to depth 11
- * (runs interleaved, load average 6; 2026-12-05). */
-ENGINE_CLONED int search_static_white(const Search *s, const Pos *p) {
-    const bb_t *b = p->bb;
-    const long long *w = s->e->blended[popcount(b[0] | b[1])];
-    long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w) -
-                      side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w);
-    if (s->e->patterns.nwindows)
-        total += s->e->men_at_start * patterns_sum(&s->e->patterns, p->pattern);
-    /* Rounded towards zero, so that both colours see the same score. */
-    long long magnitude = (total < 0 ? -total : total) / s->e->men_at_start;
-    long long white = total >= 0 ? magnitude : -magnitude;
-    if (popcount(b[0] | b[1] | b[2] | b[3]) <= SMALL_MATERIAL) {
-        int divisor = s->endings[popcount(b[2])][popcount(b[0])][popcount(b[3])][popcount(b[1])];
-        if (divisor >= 0) white = divisor ? floor_div(white, divisor) : 0;
-    }
-    return (int)white;
+/* Whether c has a capture in p: the core's first-jump test, without the
+ * routes. */
+static int has_capture(const Rules *r, int c, const Pos *p) {
+    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    return core_api->any_capture(r, c, &side);
 }
 
 /* The quiet leaves of the quiescence search met last, by key: the side to
@@ -268,7 +180,6 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     if (s->tt == NULL || s->line == NULL || s->killers == NULL || s->evaluated == NULL)
         return -1;
     if (s->base) memcpy(s->line, game_keys, s->base * sizeof *s->line);
-    core_api->routes_init(&s->scratch);
     return 0;
 }
 
@@ -301,7 +212,6 @@ void search_free(Search *s) {
         free(s->plies[i].rank);
     }
     free(s->plies);
-    core_api->routes_free(&s->scratch);
     memset(s, 0, sizeof *s);
 }
 
@@ -452,17 +362,15 @@ static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, i
         bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
         Side own = {p->bb[c], p->bb[2 + c], occupied & ~(p->bb[c] | p->bb[2 + c]), 0};
         if (!core_api->any_step(s->r, c, &own)) return s->sign * (ply - WIN);
-        if (s->threat_extensions) {
-            capture_routes(s->r, 1 - c, p, &s->scratch);
-            if (s->scratch.failed) return s->failed = 1, 0;
-            if (s->scratch.len) {
-                legal_routes(s->r, p, &here->moves);
-                if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
-                s->threat_extensions--;
-                int best = best_reply(s, p, key, alpha, beta, ply);
-                s->threat_extensions++;
-                return best;
-            }
+        if (s->threat_extensions && has_capture(s->r, 1 - c, p)) {
+            /* The legal moves are the steps: there is no capture. */
+            Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+            core_api->gen_steps(s->r, c, &side, 0, &here->moves);
+            if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
+            s->threat_extensions--;
+            int best = best_reply(s, p, key, alpha, beta, ply);
+            s->threat_extensions++;
+            return best;
         }
         white = evaluate(s, p, key, s->threat_extensions ? QUIET_CHECKED : QUIET_UNCHECKED);
         return s->sign * (p->color == 0 ? white : -white);
@@ -478,37 +386,89 @@ static int tt_index(const Ply *here, const Entry *entry) {
     return -1;
 }
 
-/* Searcher._order: ply's moves best first. */
+/* Whether quiet move a goes before b: by rank, then as generated (the
+ * stable sort of Searcher._order). */
+static inline int before(const long long *rank, int a, int b) {
+    return rank[a] < rank[b] || (rank[a] == rank[b] && a < b);
+}
+
+/* The quiet moves are put in order as the search reaches them: most nodes
+ * that cut off do so on their first move. The first ORDER_PICKED places
+ * are picked, the rest sorted at once when the search gets there (the
+ * order is the same: by rank, then as generated). The 50 positions of
+ * benchmarks/native_speed.py to depth 9: 3,878 M instructions in the
+ * search, 3,888 M picking 2, 3,906 M picking 4, 3,900 M sorting every
+ * node's moves (callgrind, the same trees). */
+#define ORDER_PICKED 1
+
+/* The moves not yet in order, sorted (insertion: a few dozen at most). */
+static void order_rest(Ply *here) {
+    int *order = here->order;
+    const long long *rank = here->rank;
+    size_t n = here->moves.len;
+    for (size_t k = here->ordered + 1; k < n; k++) {
+        int moved = order[k];
+        size_t j = k;
+        for (; j > here->ordered && before(rank, moved, order[j - 1]); j--) order[j] = order[j - 1];
+        order[j] = moved;
+    }
+    here->ordered = n;
+}
+
+/* Make here->order[i] final, the places before it being so (the moves are
+ * tried in order). */
+static void next_move(Ply *here, size_t i) {
+    if (i < here->ordered) return;
+    if (i >= ORDER_PICKED) {
+        order_rest(here);
+        return;
+    }
+    int *order = here->order;
+    size_t best = i;
+    for (size_t j = i + 1; j < here->moves.len; j++)
+        if (before(here->rank, order[j], order[best])) best = j;
+    int moved = order[best];
+    order[best] = order[i];
+    order[i] = moved;
+    here->ordered = i + 1;
+}
+
+/* Searcher._order: ply's moves best first (order holds 0..n-1). Captures
+ * are sorted here; quiet moves ranked, the table's move put first, and the
+ * others left to next_move. */
 static void order_moves(Search *s, Ply *here, int color, int ply, const Entry *entry) {
     const RouteList *l = &here->moves;
     int *order = here->order;
+    here->ordered = l->len;
     if (l->items[0].ncaps) {
         sort_by_taken(l, order);
-    } else {
-        uint32_t first = s->killers[ply][0], second = s->killers[ply][1];
-        long long *rank = here->rank;
-        for (size_t i = 0; i < l->len; i++) {
-            const Route *m = &l->items[i];
-            uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
-            rank[i] = code == first    ? -(1LL << 40)
-                      : code == second ? -(1LL << 39)
-                                       : -s->history[color][m->origin][m->dest] -
-                                             (1LL << 30) * m->crowned;
+        int at = entry ? tt_index(here, entry) : -1;
+        if (at > 0) {
+            int moved_first = order[at];
+            memmove(order + 1, order, (size_t)at * sizeof *order);
+            order[0] = moved_first;
         }
-        for (size_t i = 0; i < l->len; i++) { /* stable insertion sort */
-            size_t j = i;
-            while (j > 0 && rank[order[j - 1]] > rank[i]) {
-                order[j] = order[j - 1];
-                j--;
-            }
-            order[j] = (int)i;
-        }
+        return;
     }
-    int at = entry ? tt_index(here, entry) : -1;
-    if (at > 0) {
-        int moved_first = order[at];
-        memmove(order + 1, order, (size_t)at * sizeof *order);
-        order[0] = moved_first;
+    uint32_t first = s->killers[ply][0], second = s->killers[ply][1];
+    long long *rank = here->rank;
+    int table = -1; /* the table's move: the first in order that is the entry's */
+    for (size_t i = 0; i < l->len; i++) {
+        const Route *m = &l->items[i];
+        uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
+        rank[i] = code == first    ? -(1LL << 40)
+                  : code == second ? -(1LL << 39)
+                                   : -s->history[color][m->origin][m->dest] -
+                                         (1LL << 30) * m->crowned;
+    }
+    for (size_t i = 0; entry && i < l->len; i++)
+        if (same_move(entry, &l->items[i]) && (table < 0 || before(rank, (int)i, table)))
+            table = (int)i;
+    here->ordered = 0;
+    if (table >= 0) {
+        order[table] = 0;
+        order[0] = table;
+        here->ordered = 1;
     }
 }
 
@@ -542,6 +502,7 @@ static long node_moves(Search *s, Ply *here, const Pos *p, int ply, const Entry 
     }
     if (order_room(here) < 0) return -1;
     for (size_t i = 0; i < l->len; i++) here->order[i] = (int)i;
+    here->ordered = l->len;
     if (l->len > 1) order_moves(s, here, p->color, ply, entry);
     return (long)l->len;
 }
@@ -589,11 +550,9 @@ static int table_cut(const Entry *e, int depth, int alpha, int beta, int ply, in
 }
 
 /* Whether the side to move in child has a capture (the move that made it
- * offered one); on running out of memory, 1 with s->failed set. */
-static int offers_capture(Search *s, const Pos *child) {
-    capture_routes(s->r, child->color, child, &s->scratch);
-    if (s->scratch.failed) return s->failed = 1;
-    return s->scratch.len != 0;
+ * offered one). */
+static int offers_capture(const Search *s, const Pos *child) {
+    return has_capture(s->r, child->color, child);
 }
 
 /* Searcher._etc: the score of an enhanced transposition cutoff, or 0 with
@@ -632,11 +591,13 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
     Ply *here = &s->plies[ply];
     size_t n = here->moves.len;
     int best = -WIN - 1;
+    next_move(here, 0);
     *best_at = here->order[0];
     int extend = ply < MAX_EXTENDED_PLY, forced = n == 1 && extend;
     bb_t own_men = p->bb[p->color];
     for (size_t i = 0; i < n; i++) {
         /* here may move when a child grows the plies: index afresh. */
+        next_move(&s->plies[ply], i);
         int at = s->plies[ply].order[i];
         Route *move = &s->plies[ply].moves.items[at];
         int next_depth = forced || (extend && move->crowned) ? depth : depth - 1;
@@ -742,6 +703,7 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
     if (n < 0) return s->failed = 1, 0;
     if (n == 0) return s->sign * (ply - WIN);
     if (n > 1 && s->etc_depth > 0 && depth >= s->etc_depth && beta - alpha == 1 && ply) {
+        order_rest(here);
         int cut, score = etc_cut(s, p, key, depth, beta, ply, reversible, &cut);
         if (cut) return score;
     }

@@ -24,7 +24,7 @@ extern const CoreAPI *core_api;
  * for x86-64-v3 processors, where GCC makes each of its dozens of bit
  * counts (core.h's popcount) one POPCNT instruction, and for any x86-64.
  * DRAUGHTS_NO_CLONES builds the portable version alone (.ci/native). The
- * figure is in search.c, at search_static_white. */
+ * figure is in evaluate.c, at search_static_white. */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12 && defined(__x86_64__) && \
     defined(__linux__) && !defined(DRAUGHTS_NO_CLONES)
 #define ENGINE_CLONED __attribute__((target_clones("arch=x86-64-v3", "default")))
@@ -102,6 +102,7 @@ typedef struct {
     int *order;
     long long *rank; /* the sort keys of quiet moves */
     size_t order_cap;
+    size_t ordered; /* order[i] is final for i below this (search.c's next_move) */
 } Ply;
 
 typedef struct {
@@ -131,7 +132,6 @@ typedef struct {
     size_t base, line_cap;
     Ply *plies;
     size_t nplies;
-    RouteList scratch;
     /* Limits and per-iteration counters, set by the caller of search_run. */
     unsigned long long nodes;
     long long max_nodes;  /* -1: none */

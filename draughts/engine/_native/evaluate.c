@@ -1,0 +1,117 @@
+/* The built-in engine's static evaluation in C (no Python):
+ * Evaluator.side, Evaluator.score and Searcher._static of
+ * draughts/engine/evaluation.py and search.py, for search.c, which calls it
+ * at the quiet leaves. Kept apart from the search for the length of each;
+ * the same header (search.h: Python.h first, then the core's types). */
+#include "search.h"
+
+/* Python's floor division, for a positive divisor. */
+static inline long long floor_div(long long a, long long b) {
+    long long q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* -- The evaluation (Evaluator.side, Evaluator.score, Searcher._static) ------ */
+
+ENGINE_INLINE bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b) {
+    if (r->padded) {
+        int shift = e->shifts[color][i];
+        return shift >= 0 ? b << shift : b >> -shift;
+    }
+    bb_t out = 0;
+    for (; b; b &= b - 1) {
+        int to = e->shift_to[color][i][low_bit(b)];
+        if (to >= 0) out |= BIT(to);
+    }
+    return out;
+}
+
+/* The empty squares of a flying king's ray before its nearest piece: with
+ * the core's ray masks (derive_masks), one bit count rather than a walk.
+ * 3,851 M instructions to depth 9 (benchmarks/native_speed.py) for 3,883 M
+ * walking (callgrind, the same trees). */
+ENGINE_INLINE int flying_reach(const Rules *r, int sq, int d, bb_t empty) {
+    int order = r->ray_order[sq][d], n = r->ray_len[sq][d];
+    if (order) {
+        bb_t ray = r->ray_mask[sq][d], on = ray & ~empty;
+        if (!on) return n;
+        return popcount(order > 0 ? ray & (BIT(low_bit(on)) - 1)
+                                  : ray & ((~(bb_t)0 << top_bit(on)) << 1));
+    }
+    const uint8_t *squares = RAY(r, sq, d);
+    int j = 0;
+    while (j < n && (empty & BIT(squares[j]))) j++;
+    return j;
+}
+
+ENGINE_INLINE long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
+    long long moves = 0;
+    for (; kings; kings &= kings - 1) {
+        int sq = low_bit(kings);
+        for (int i = 0; i < r->n_king_move; i++) {
+            int d = r->king_move_dirs[i];
+            if (r->flying)
+                moves += flying_reach(r, sq, d, empty);
+            else
+                moves += r->ray_len[sq][d] && (empty & BIT(RAY(r, sq, d)[0]));
+        }
+    }
+    return moves;
+}
+
+ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
+                                   bb_t opp_kings, const long long *w) {
+    const Evaluation *e = s->e;
+    const Rules *r = s->r;
+    bb_t bits = men | kings, empty = r->board & ~(bits | opp);
+    long long total = w[0] * popcount(men) + w[1] * popcount(kings);
+    long long advance = 0;
+    for (int k = 0; k < e->nplanes; k++) advance += (long long)popcount(men & e->planes[color][k]) << k;
+    bb_t steps = 0, behind = 0, supported = men & e->far_half[color];
+    for (int i = 0; i < e->nshifts[color]; i++) {
+        steps |= moved(e, r, color, i, men);
+        bb_t from_behind = moved(e, r, color, i, bits);
+        behind |= from_behind;
+        supported &= from_behind;
+    }
+    long long lopsided = popcount(men & e->left) - popcount(men & e->right);
+    total += w[2] * advance + w[3] * popcount(men & e->centre) +
+             w[4] * popcount(men & e->back[color]) + w[5] * popcount(steps & empty) +
+             w[6] * popcount(men & behind) + w[7] * popcount(supported) +
+             w[8] * popcount(men & e->edge) - w[9] * (lopsided < 0 ? -lopsided : lopsided);
+    for (bb_t near = men & e->near[color]; near; near &= near - 1) {
+        int sq = low_bit(near);
+        if (!opp_kings && !(e->cones[color][sq] & opp)) {
+            total += w[10];
+        } else if (BIT(sq) & e->last_step[color]) {
+            bb_t to = 0; /* the squares it may crown on */
+            for (int i = 0; i < e->nshifts[color]; i++) to |= moved(e, r, color, i, BIT(sq));
+            if (to & empty) total += w[12];
+        }
+    }
+    if (kings) total += w[11] * king_mobility(r, kings, empty);
+    return total;
+}
+
+/* Cloned (ENGINE_CLONED, search.h): its bit counts, a dozen operations each
+ * in portable C, are one POPCNT each in the x86-64-v3 clone. The 50
+ * positions of benchmarks/native_speed.py to depth 9 (2,736,189 nodes, the
+ * same trees) took 4,472 M instructions in the search so, 5,786 M without
+ * the clone (callgrind), and 2.2 against 2.6-2.9 CPU seconds to depth 11
+ * (runs interleaved, load average 6; 2026-12-05). */
+ENGINE_CLONED int search_static_white(const Search *s, const Pos *p) {
+    const bb_t *b = p->bb;
+    const long long *w = s->e->blended[popcount(b[0] | b[1])];
+    long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w) -
+                      side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w);
+    if (s->e->patterns.nwindows)
+        total += s->e->men_at_start * patterns_sum(&s->e->patterns, p->pattern);
+    /* Rounded towards zero, so that both colours see the same score. */
+    long long magnitude = (total < 0 ? -total : total) / s->e->men_at_start;
+    long long white = total >= 0 ? magnitude : -magnitude;
+    if (popcount(b[0] | b[1] | b[2] | b[3]) <= SMALL_MATERIAL) {
+        int divisor = s->endings[popcount(b[2])][popcount(b[0])][popcount(b[3])][popcount(b[1])];
+        if (divisor >= 0) white = divisor ? floor_div(white, divisor) : 0;
+    }
+    return (int)white;
+}
