@@ -33,6 +33,8 @@ from pathlib import Path
 
 from _opponents import OPENINGS, PlayedGame, read_played, run_match
 
+from draughts import pdn
+
 # Our five- and sixteen-move rules count from the moment the ending arises,
 # through the crowning of a man within it (a king and a man against a king
 # becoming two kings against a king), as FMJD's rules keep the 16 moves when
@@ -58,6 +60,17 @@ def known_difference(game: PlayedGame) -> str | None:
     )
 
 
+def skip_openings(path: Path, skip: int, folder: Path) -> Path:
+    """A copy of the PDN file of openings without its first ``skip`` games."""
+    with pdn.open_pdn(path) as handle:
+        kept = list(pdn.read_games(handle))[skip:]
+    if not kept:
+        raise SystemExit(f"{path}: no opening left after skipping {skip}")
+    copy = folder / "openings.pdn"
+    copy.write_text("\n\n".join(str(game) for game in kept) + "\n")
+    return copy
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dame-venv", type=Path, default=Path("/work/venvs/dame"))
@@ -65,6 +78,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--move-time", type=float, default=0.2, help="seconds a move, both")
     parser.add_argument("--openings", type=Path, default=OPENINGS)
+    parser.add_argument("--skip", type=int, default=0, help="openings of the file to skip first")
     parser.add_argument("--pdn", type=Path, help="keep the games here (default: a temporary file)")
     parser.add_argument("--check-only", action="store_true", help="only cross-check --pdn")
     args = parser.parse_args()
@@ -74,6 +88,8 @@ def main() -> int:
         raise SystemExit(f"{dame}: no dame program (pip install dame-rs into that venv)")
     folder = tempfile.TemporaryDirectory()
     pdn_path = args.pdn or Path(folder.name) / "dame.pdn"
+    if args.skip:
+        args.openings = skip_openings(args.openings, args.skip, Path(folder.name))
     if not args.check_only:
         status = run_match(
             [

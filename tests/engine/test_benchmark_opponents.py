@@ -98,3 +98,14 @@ def test_a_crowning_before_the_counted_plies_is_no_known_difference(
         assert dame_match.known_difference(game) is None
     game.termination, game.plies_since_crowning, game.winner = "sixteen-move-rule", 31, None
     assert dame_match.known_difference(game) is not None
+
+
+def test_skip_openings_leaves_out_the_first_ballots(tmp_path: Path, dame_match: ModuleType) -> None:
+    with pdn.open_pdn(dame_match.OPENINGS) as handle:
+        ballots = [list(map(str, game.mainline_moves())) for game in pdn.read_games(handle)]
+    copy = dame_match.skip_openings(dame_match.OPENINGS, 20, tmp_path)
+    with pdn.open_pdn(copy) as handle:
+        kept = [list(map(str, game.mainline_moves())) for game in pdn.read_games(handle)]
+    assert kept == ballots[20:] and len(kept) == len(ballots) - 20 > 0
+    with pytest.raises(SystemExit, match="no opening left"):
+        dame_match.skip_openings(dame_match.OPENINGS, len(ballots), tmp_path)
