@@ -171,3 +171,14 @@ def summary_line(text: str) -> str:
     """The W/D/L row of the match table for the first engine."""
     rows = [line for line in text.splitlines() if re.match(r"\S+\s+\d+\s+\d+\s+\d+\s+\d+", line)]
     return rows[0] if rows else "(no table)"
+
+
+def skip_openings(path: Path, skip: int, folder: Path) -> Path:
+    """A copy of the PDN file of openings without its first ``skip`` games."""
+    with pdn.open_pdn(path) as handle:
+        kept = list(pdn.read_games(handle))[skip:]
+    if not kept:
+        raise SystemExit(f"{path}: no opening left after skipping {skip}")
+    copy = folder / "openings.pdn"
+    copy.write_text("\n\n".join(str(game) for game in kept) + "\n")
+    return copy

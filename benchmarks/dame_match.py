@@ -31,9 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _opponents import OPENINGS, PlayedGame, read_played, run_match
-
-from draughts import pdn
+from _opponents import OPENINGS, PlayedGame, read_played, run_match, skip_openings
 
 # Our five- and sixteen-move rules count from the moment the ending arises,
 # through the crowning of a man within it (a king and a man against a king
@@ -58,17 +56,6 @@ def known_difference(game: PlayedGame) -> str | None:
         f"our {game.termination} counts from the start of the ending; dame-rs"
         f" restarts it at the crowning {since} plies before the end"
     )
-
-
-def skip_openings(path: Path, skip: int, folder: Path) -> Path:
-    """A copy of the PDN file of openings without its first ``skip`` games."""
-    with pdn.open_pdn(path) as handle:
-        kept = list(pdn.read_games(handle))[skip:]
-    if not kept:
-        raise SystemExit(f"{path}: no opening left after skipping {skip}")
-    copy = folder / "openings.pdn"
-    copy.write_text("\n\n".join(str(game) for game in kept) + "\n")
-    return copy
 
 
 def main() -> int:

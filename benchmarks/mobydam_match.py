@@ -43,7 +43,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from _opponents import OPENINGS, read_played, run_match
+from _opponents import OPENINGS, read_played, run_match, skip_openings
 
 # Lines of Moby Dam's engine log after each search (main/search.c prints them).
 REACHED = re.compile(r"^reached depth=(\d+) move=\d+", re.MULTILINE)
@@ -158,6 +158,7 @@ def main() -> int:
     parser.add_argument("--mobydam-time", type=float, help="Moby Dam's (default: the same)")
     parser.add_argument("--port", type=int, default=27541)
     parser.add_argument("--openings", type=Path, default=OPENINGS)
+    parser.add_argument("--skip", type=int, default=0, help="openings of the file to skip first")
     parser.add_argument("--pdn", type=Path, help="keep the games here (default: a temporary file)")
     parser.add_argument("--check-only", action="store_true", help="only cross-check --pdn")
     parser.add_argument(
@@ -174,6 +175,8 @@ def main() -> int:
             raise SystemExit(f"{program}: not built (see the commands at the top of this script)")
     folder = tempfile.TemporaryDirectory()
     pdn_path = args.pdn or Path(folder.name) / "mobydam.pdn"
+    if args.skip:
+        args.openings = skip_openings(args.openings, args.skip, Path(folder.name))
     if not args.check_only:
         seconds = args.mobydam_time or args.move_time
         follower = start_follower(engine, Path(folder.name), args.port, round(seconds * 1000))
