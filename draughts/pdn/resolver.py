@@ -21,7 +21,9 @@ Visit = Callable[[Board, Move], object] | list[Move]
 function called as ``visit(board, move)`` before each push, or a list the
 moves are appended to."""
 
-_SQUARE = re.compile(r"[a-wyz][0-9]{1,2}|[0-9]+")  # not "x": "28x17" is 28 and 17
+# Not "x" or "X": "28x17" is 28 and 17. Upper-case names too ("E3-D4", as
+# some Russian files write them): read as numbers, "E3" was square 3.
+_SQUARE = re.compile(r"[a-wyzA-WYZ][0-9]{1,2}|[0-9]+")
 
 
 class Resolver:
@@ -210,7 +212,7 @@ class Resolver:
         """``first`` and ``second`` as one capture, if ``second`` starts where
         ``first`` ends: ``"4x31"`` and ``"31x42"`` give ``"4x31x42"``."""
         head, tail = _SQUARE.findall(first), _SQUARE.findall(second)
-        if len(tail) < 2 or head[-1] != tail[0]:
+        if len(tail) < 2 or head[-1].lower() != tail[0].lower():
             return None
         return "x".join(head + tail[1:])
 
