@@ -18,15 +18,18 @@ caller reads the game with the reader:
   would report no error and no warning for the movetext.
 
 The native loop (``draughts/pdn/_native/pdn_check.c``) reads move numbers,
-moves of two squares written with ``-`` or ``x``, captures written in full
-(``26x17x10``), comments in braces, NAGs and the result. It takes a move as
+moves of two squares written with ``-``, ``x``, ``X`` or ``:``, captures
+written in full (``26x17x10``, ``c3:e5:g7``), squares written as numbers or
+as lower-case algebraic names (``c3-d4``), comments in braces, NAGs and the
+result. It takes a move as
 the reader's plain-line loop does (the only legal move between its squares;
 a capture written in full, the capture with exactly that route), and calls
-a move an error only when no legal move starts on its square. Variations,
-comments after ``;``, move strengths, setups, algebraic squares, an
-ambiguous move (which the reader settles by the moves after it), the first
-part of a capture split in two, a variant whose kings may move only so many
-times (Frisian): None.
+a move an error only when no legal move starts on its square, or when it
+names a square the board does not have. Variations, comments after ``;``,
+move strengths, setups, squares written otherwise (``032``, ``C3``, the
+short ``ed4``), an ambiguous move (which the reader settles by the moves
+after it), the first part of a capture split in two, a variant whose kings
+may move only so many times (Frisian): None.
 
 >>> from draughts.variant import ENGLISH, INTERNATIONAL
 >>> text = "1. 11-15 24-20 2. 8-11 28-24 {a quiet start} 0-1"
@@ -55,6 +58,7 @@ from draughts.pdn.resolver import resolver_for, start_board
 from draughts.variant import Variant
 
 __all__ = [
+    "SQUARE_CODES",
     "FastCheck",
     "Setup",
     "ends_with_result",
@@ -62,6 +66,7 @@ __all__ = [
     "fast_replay",
     "run_moves",
     "setup_of",
+    "square_codes",
 ]
 
 _OK, _ERROR = 0, 1
@@ -135,14 +140,52 @@ def setup_of(variant: Variant, fen: str | None) -> Setup | None:
 
 _NUMBERS: dict[int, tuple[Variant, bytes, bool]] = {}
 
+_FILES = "abcdefghijklmnopqrstuvwxyz"
+_ALGEBRAIC_CODES = 100
+SQUARE_CODES = _ALGEBRAIC_CODES + 100 * len(_FILES)
+"""How many codes the native loop gives written squares (see :func:`square_codes`)."""
+
+
+def square_codes() -> list[str]:
+    """The written square each code of the native loop stands for
+    (``pdn_movetext.h``): the numbers ``"1"`` to ``"99"`` as themselves,
+    then each algebraic name from ``"a1"`` at ``100 + 100 * file + rank``
+    (``""`` for the codes it never gives: 0, rank 0, the x-file, which the
+    reader reads its own way).
+
+    >>> codes = square_codes()
+    >>> codes[32], codes[100 + 2 * 100 + 3], len(codes) == SQUARE_CODES
+    ('32', 'c3', True)
+    """
+    codes = [str(n) if n else "" for n in range(_ALGEBRAIC_CODES)]
+    for file in _FILES:
+        keep = file != "x"
+        codes += [f"{file}{rank}" if rank and keep else "" for rank in range(100)]
+    return codes
+
+
+_CODES = square_codes()
+
 
 def _numbers(variant: Variant) -> tuple[bytes, bool]:
-    """The square of each written number (100 int16) and whether captures
-    are written with ``-``: the variant's, made once."""
+    """The square each written square's code names (:data:`SQUARE_CODES`
+    int16, 0 for none), as the reader parses it, and whether captures are
+    written with ``-``: the variant's, made once."""
     cached = _NUMBERS.get(id(variant))
     if cached is None or cached[0] is not variant:
         resolver = resolver_for(variant)
-        numbers = array.array("h", (resolver._square(str(n)) or 0 for n in range(100)))
+        square = resolver._square
+        numbers = array.array("h", (square(text) or 0 if text else 0 for text in _CODES[:100]))
+        # An algebraic name names a square only on the board (its file
+        # within the width, its rank within the height, in either notation:
+        # draughts._core.geometry.Geometry.parse_square), so only those are
+        # asked: all 2,600 took 23 ms a variant (tests/pdn/test_pdn_fastcheck.py
+        # holds the table to the reader's parsing of every code).
+        numbers.extend([0] * (SQUARE_CODES - _ALGEBRAIC_CODES))
+        for file in range(min(variant.width, len(_FILES))):
+            for rank in range(1, min(variant.height, 99) + 1):
+                code = _ALGEBRAIC_CODES + 100 * file + rank
+                numbers[code] = square(_CODES[code]) or 0 if _CODES[code] else 0
         cached = (variant, numbers.tobytes(), resolver.dash_captures)
         if len(_NUMBERS) < 64:  # kept for the presets and a few custom variants only
             _NUMBERS[id(variant)] = cached

@@ -29,7 +29,7 @@ from draughts._fen import FenCodec, format_fen
 from draughts.pdn import _native
 from draughts.pdn._fastcheck import Setup, setup_of
 from draughts.pdn.headers import tag_is_unknown, variant_of_tags
-from draughts.pdn.infer import CANDIDATES, Choice, Evidence, _board_size, choose
+from draughts.pdn.infer import CANDIDATES, Choice, Evidence, choose
 from draughts.pdn.offsets import GameStart, _fast_encoding, seek_game
 from draughts.pdn.record import GameRecord
 from draughts.pdn.resolver import may_start, preset_numbering, start_board
@@ -52,12 +52,16 @@ _OK, _ERROR = 0, 1
 _TAGGED: dict[tuple[str | None, str | None, str | None], Variant | None] = {}
 _NAMED: dict[tuple[str | None, str | None], str | None] = {}
 # The candidates a first move may start, by the move as written and the
-# highest square used (with how each writes a line: infer_each's entry);
+# squares used (the highest number, the files and the highest rank of the
+# algebraic names), with how each writes a line: infer_each's entry;
 # the choice of each outcome of their replays.
 Writing = tuple[tuple[str, ...], str]
 Starters = tuple[tuple[Setup, ...] | None, tuple[int, ...], tuple[Writing, ...]]
-_STARTERS: dict[tuple[str, int], Starters] = {}
-_CHOICES: dict[tuple[int, tuple[int, ...], tuple[int, ...]], Choice] = {}
+Squares = tuple[int, int, int]
+"""The squares a movetext uses: :class:`~draughts.pdn.infer.Evidence`'s
+``numbers``, ``files`` and ``ranks``."""
+_STARTERS: dict[tuple[str, int, int, int], Starters] = {}
+_CHOICES: dict[tuple[Squares, tuple[int, ...], tuple[int, ...]], Choice] = {}
 
 
 def _tagged(gametype: str | None, variant_tag: str | None, default: str | None) -> Variant | None:
@@ -136,16 +140,18 @@ def _head(text: str, default: str | None) -> tuple[int, str | None, _PlainEntry]
     return None if plain is None else (start, event, plain)
 
 
-def _starters(first: str, numbers: int) -> Starters:
+def _starters(first: str, squares: Squares) -> Starters:
     """The setups of the candidates, in their order, whose board has the
     squares used and whose start a first move written as ``first`` may be
     played from (None where one has none: the reader reads the game), and
     the candidates' ids and how each writes a line (its square names and
     capture separator, as :data:`draughts.pdn._native.play_final` takes them)."""
-    key = (first, numbers)
+    key = (first, *squares)
     found = _STARTERS.get(key)  # the key infer_each looks up
     if found is None:
-        fits = [v for v in CANDIDATES if numbers <= _board_size(v)[0]]
+        numbers, files, ranks = squares
+        evidence = Evidence(numbers=numbers, files=files, ranks=ranks)
+        fits = [v for v in CANDIDATES if evidence.fits(v)]
         starters = tuple(v for v in fits if may_start(v, first))
         setups = [setup_of(v, None) for v in starters]
         kept = tuple(setup for setup in setups if setup is not None)
@@ -331,9 +337,10 @@ def _inferred(text: str, start: int, final: bool | None) -> tuple[Choice, Any] |
     found = _native.infer_each(text, start, _STARTERS, 0 if final is None else 2 if final else 1)
     if found is None:
         return None  # a game without moves is chosen by its FEN tag alone: the reader's
-    numbers, moves, first_start, first_end, starters, runs = found
+    numbers, files, ranks, moves, first_start, first_end, starters, runs = found
+    squares = (numbers, files, ranks)
     if starters is None:
-        starters = _starters(text[first_start:first_end], numbers)
+        starters = _starters(text[first_start:first_end], squares)
     setups, ids, _ = starters
     if setups is None:
         return None
@@ -350,7 +357,7 @@ def _inferred(text: str, start: int, final: bool | None) -> tuple[Choice, Any] |
         # reader's warning, and it tells a move error at the end of a cut
         # record as no error.
         return None
-    key = (numbers, ids, states)
+    key = (squares, ids, states)
     choice = _CHOICES.get(key)
     if choice is None:
         by_variant = dict(zip(ids, runs, strict=True))
@@ -364,7 +371,8 @@ def _inferred(text: str, start: int, final: bool | None) -> tuple[Choice, Any] |
             return run[0] == _OK, run[1]
 
         first = text[first_start:first_end]
-        choice = choose(Evidence(numbers=numbers, moves=moves, first=first), None, replay)
+        evidence = Evidence(numbers=numbers, files=files, ranks=ranks, moves=moves, first=first)
+        choice = choose(evidence, None, replay)
         if len(_CHOICES) < 4096:
             _CHOICES[key] = choice
     return choice, runs[ids.index(id(choice.variant))]

@@ -189,10 +189,15 @@ class Evidence:
     def add_squares(self, text: str, moves: int = 1) -> None:
         """Note the squares of move text (``moves`` moves of it)."""
         self.moves += moves
-        for file, rank in _ALGEBRAIC.findall(text):
-            self.files = max(self.files, ord(file.lower()) - ord("a") + 1)
-            self.ranks = max(self.ranks, int(rank))
-        self.add_numbers(_ALGEBRAIC.sub(" ", text), 0)
+        found = _SQUARES_SEEN.get(text)
+        if found is None:
+            found = _squares_of(text)
+            if len(_SQUARES_SEEN) < 4096:
+                _SQUARES_SEEN[text] = found
+        numbers, files, ranks = found
+        self.numbers = max(self.numbers, numbers)
+        self.files = max(self.files, files)
+        self.ranks = max(self.ranks, ranks)
 
     def add_numbers(self, text: str, moves: int) -> None:
         """Note the squares of move text written with numbers only."""
@@ -230,6 +235,24 @@ class Evidence:
         if self.files:
             written.append(f"algebraic squares a1-{chr(ord('a') + self.files - 1)}{self.ranks}")
         return ", ".join(written) or "no squares"
+
+
+def _squares_of(text: str) -> tuple[int, int, int]:
+    """The highest number, the files spanned and the highest rank of the
+    squares of move text."""
+    files = ranks = 0
+    for file, rank in _ALGEBRAIC.findall(text):
+        files = max(files, ord(file.lower()) - ord("a") + 1)
+        ranks = max(ranks, int(rank))
+    numbers = _NUMBER.findall(_ALGEBRAIC.sub(" ", text))
+    return max(map(int, numbers), default=0), files, ranks
+
+
+# _squares_of of each move text seen: a file's moves are a few hundred
+# texts ("c3-d4"), and finding their squares again for every move was a
+# sixth of inferring the variants of an untagged algebraic file
+# (abatsiev.pdn).
+_SQUARES_SEEN: dict[str, tuple[int, int, int]] = {}
 
 
 @functools.cache

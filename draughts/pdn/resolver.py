@@ -21,7 +21,9 @@ Visit = Callable[[Board, Move], object] | list[Move]
 function called as ``visit(board, move)`` before each push, or a list the
 moves are appended to."""
 
-_SQUARE = re.compile(r"[a-wyz][0-9]{1,2}|[0-9]+")  # not "x": "28x17" is 28 and 17
+# Not "x" or "X": "28x17" is 28 and 17. Upper-case names too ("E3-D4", as
+# some Russian files write them): read as numbers, "E3" was square 3.
+_SQUARE = re.compile(r"[a-wyzA-WYZ][0-9]{1,2}|[0-9]+")
 
 
 class Resolver:
@@ -39,6 +41,11 @@ class Resolver:
         # The square each number 0-99 of a plain move names, None for none
         # (what the native core's line loop reads instead of words).
         self.numbers = tuple(self.number.get(str(n)) for n in range(100))
+        # What may_start() answered for each first move seen: a file repeats
+        # a few openings, and parsing the squares of each for every variant
+        # tried was a fifth of inferring the variants of an untagged
+        # algebraic file (abatsiev.pdn, 198 Russian games).
+        self.starts: dict[str, bool] = {}
 
     def quick(self, board: Board, match: re.Match[str]) -> Move | None:
         """The move a two-square token like ``32-28`` or ``19x28`` names, if
@@ -205,7 +212,7 @@ class Resolver:
         """``first`` and ``second`` as one capture, if ``second`` starts where
         ``first`` ends: ``"4x31"`` and ``"31x42"`` give ``"4x31x42"``."""
         head, tail = _SQUARE.findall(first), _SQUARE.findall(second)
-        if len(tail) < 2 or head[-1] != tail[0]:
+        if len(tail) < 2 or head[-1].lower() != tail[0].lower():
             return None
         return "x".join(head + tail[1:])
 
@@ -285,6 +292,16 @@ def may_start(variant: Variant, first: str) -> bool:
     at its first move: seen without setting up a reader, and without the
     legal moves an error message lists."""
     resolver = resolver_for(variant)
+    known = resolver.starts.get(first)
+    if known is None:
+        known = _may_start(resolver, first)
+        if len(resolver.starts) < 1024:
+            resolver.starts[first] = known
+    return known
+
+
+def _may_start(resolver: Resolver, first: str) -> bool:
+    variant = resolver.variant
     squares = [resolver._square(token) for token in _SQUARE.findall(first)]
     if len(squares) < 2 or None in squares:
         return True

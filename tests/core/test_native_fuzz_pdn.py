@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import draughts
 from draughts import Board
+from draughts.pdn._fastcheck import SQUARE_CODES
 from draughts.variant import ENGLISH, FRISIAN, INTERNATIONAL, RUSSIAN, THAI
 
 native = pytest.importorskip("draughts._core.native", reason="the native core is not built")
@@ -150,6 +151,10 @@ NAMES = [
 ]
 """The square names of each of SETUPS' variants, as play_final takes them."""
 
+CODES = array.array("h", [code % 100 for code in range(SQUARE_CODES)]).tobytes()
+"""A square for every written square's code (a number as itself, an
+algebraic name its rank: ``c3`` is 3), for setups the fuzz makes up."""
+
 MOVETEXT = st.one_of(
     st.text(max_size=200),
     st.lists(
@@ -185,6 +190,16 @@ MOVETEXT = st.one_of(
                 "\U0001f600",
                 "1-1",
                 "\t",
+                "c3-d4",
+                "b6:d4",
+                "e3xc5",
+                "a1X",
+                "h8:",
+                "z99-y1",
+                "x3",
+                "C3",
+                "c3:e5:g7",
+                "d4-",
             ]
         ),
         max_size=60,
@@ -205,6 +220,7 @@ def test_check_each_never_crashes(
     text: str, which: list[int], numbers: bytes, limit: int, skip: int
 ) -> None:
     start = min(skip, len(text))
+    numbers = numbers * (SQUARE_CODES // 100)  # any value for every code, the algebraic ones too
     setups = tuple((*SETUPS[k], numbers, False) for k in which)
     runs = _pdn_native.check_each(setups, text, start, limit)
     assert len(runs) == len(which)
@@ -220,7 +236,7 @@ def test_check_each_reads_from_its_start(text: str, which: int, before: str) -> 
     """A movetext after other text replays as it does alone, its result
     found at the same place past the start, and one replay of several
     setups answers each as alone."""
-    numbers = array.array("h", range(100)).tobytes()
+    numbers = CODES
     setup = (*SETUPS[which], numbers, True)
     alone = _pdn_native.check_each((setup,), text, 0, 0)[0]
     after = _pdn_native.check_each((setup,), before + text, len(before), 0)[0]
@@ -233,9 +249,9 @@ def test_check_each_reads_from_its_start(text: str, which: int, before: str) -> 
 @boards_in_c
 def test_check_each_refuses_bad_arguments() -> None:
     core, men, kings, turn = SETUPS[0]
-    numbers = bytes(200)
+    numbers = bytes(2 * SQUARE_CODES)
     setup: list[Any] = [core, men, kings, turn, numbers, False]
-    for place, bad in [(0, None), (1, [1]), (2, None), (4, bytes(10)), (4, "x")]:
+    for place, bad in [(0, None), (1, [1]), (2, None), (4, bytes(200)), (4, "x")]:
         args = list(setup)
         args[place] = bad
         with pytest.raises(TypeError):
@@ -269,7 +285,7 @@ def test_check_each_refuses_bad_arguments() -> None:
         _pdn_native.infer_each("1. 32-28 *", 0, {})
     with pytest.raises(ValueError):
         _pdn_native.infer_each("1. 32-28 *", 0, {}, 3)
-    key = ("32-28", 32)
+    key = ("32-28", 32, 0, 0)
     with pytest.raises(IndexError):  # final 2: the entry says how to write each line
         _pdn_native.infer_each("1. 32-28 *", 0, {key: (good,)}, 2)
     for writings in [(), ((("",), "x"), (("",), "x")), ((("",), b"x"),), ("x",)]:
@@ -285,19 +301,21 @@ def test_infer_each_reads_as_check_each(text: str, which: list[int], skip: int) 
     first move and highest number as ``check_each`` does, and says where
     that first move is."""
     start = min(skip, len(text))
-    numbers = array.array("h", range(100)).tobytes()
+    numbers = CODES
     setups = tuple((*SETUPS[k], numbers, True) for k in which)
     found = _pdn_native.infer_each(text, start, {}, 0)
     if found is None:
         return
-    highest, moves, first_start, first_end, entry, runs = found
+    highest, files, ranks, moves, first_start, first_end, entry, runs = found
     assert (entry, runs) == (None, None)
-    assert 0 < highest < 100 and moves > 0 and start <= first_start < first_end <= len(text)
-    assert text[first_start].isdigit() and text[first_end - 1].isdigit()
-    key = (text[first_start:first_end], highest)
+    assert 0 <= highest < 100 and 0 <= files <= 26 and 0 <= ranks < 100
+    assert (highest or files) and (files > 0) == (ranks > 0)
+    assert moves > 0 and start <= first_start < first_end <= len(text)
+    assert text[first_start].isalnum() and text[first_end - 1].isdigit()
+    key = (text[first_start:first_end], highest, files, ranks)
     again = _pdn_native.infer_each(text, start, {key: (setups, "anything")}, 0)
     assert again == (
-        *found[:4],
+        *found[:6],
         (setups, "anything"),
         _pdn_native.check_each(setups, text, start, 0),
     )
@@ -319,14 +337,14 @@ def test_infer_each_with_final_answers_as_play_final(
     the entry's writings say), so that a game's record is read once; every
     other replay answers as ``check_each``."""
     start = min(skip, len(text))
-    numbers = array.array("h", range(100)).tobytes()
+    numbers = CODES
     setups = tuple((*SETUPS[k], numbers, True) for k in which)
     writings = tuple((NAMES[k], "x:"[k % 2]) for k in which)
     found = _pdn_native.infer_each(text, start, {}, final)
     if found is None:
         return
-    key = (text[found[2] : found[3]], found[0])
-    runs = _pdn_native.infer_each(text, start, {key: (setups, (), writings)}, final)[5]
+    key = (text[found[4] : found[5]], *found[:3])
+    runs = _pdn_native.infer_each(text, start, {key: (setups, (), writings)}, final)[7]
     checks = _pdn_native.check_each(setups, text, start, 0)
     assert len(runs) == len(checks) == len(setups)
     for setup, (names, separator), run, check in zip(setups, writings, runs, checks, strict=True):
@@ -407,7 +425,7 @@ def test_play_final_answers_as_check_each(text: str, which: int, line: bool) -> 
     """``play_final`` replays as ``check_each`` does, ends where it stops,
     and records a move and a key for every ply played (and the start's)."""
     board = Board(variant=(INTERNATIONAL, ENGLISH, RUSSIAN, THAI, FRISIAN)[which])
-    numbers = array.array("h", range(100)).tobytes()
+    numbers = CODES
     setup = (*SETUPS[which], numbers, True)
     names = tuple(["", *(board.variant.square_name(n) for n in board.variant.squares)])
     found = _pdn_native.play_final(setup, text, 0, names if line else None, "x")
@@ -424,7 +442,7 @@ def test_play_final_answers_as_check_each(text: str, which: int, line: bool) -> 
 
 @boards_in_c
 def test_play_final_refuses_bad_arguments() -> None:
-    setup = (*SETUPS[0], bytes(200), False)
+    setup = (*SETUPS[0], bytes(2 * SQUARE_CODES), False)
     for call in [
         (setup, "1. 32-28 *", 0, None),
         (setup, "1. 32-28 *", 0, [""], "x"),
@@ -434,6 +452,4 @@ def test_play_final_refuses_bad_arguments() -> None:
         with pytest.raises(TypeError):
             _pdn_native.play_final(*call)
     with pytest.raises(ValueError):  # a square the names do not name
-        _pdn_native.play_final(
-            (*SETUPS[0], array.array("h", range(100)).tobytes(), False), "1. 32-28 *", 0, ("",), "x"
-        )
+        _pdn_native.play_final((*SETUPS[0], CODES, False), "1. 32-28 *", 0, ("",), "x")

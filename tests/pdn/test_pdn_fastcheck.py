@@ -7,6 +7,7 @@ under the variant its tags name and under every variant inference tries.
 
 from __future__ import annotations
 
+import array
 import io
 import os
 import re
@@ -22,8 +23,17 @@ from draughts.pdn import _fastcheck
 from draughts.pdn import _native as pdn_native
 from draughts.pdn.headers import BaseVisitor, PdnError
 from draughts.pdn.infer import CANDIDATES
-from draughts.variant import ENGLISH, INTERNATIONAL, Variant, gametype_preset
-from tests.conftest import SHARED_ABSENT, SHARED_PDN
+from draughts.pdn.resolver import resolver_for
+from draughts.variant import (
+    BRAZILIAN,
+    CZECH,
+    ENGLISH,
+    INTERNATIONAL,
+    RUSSIAN,
+    Variant,
+    gametype_preset,
+)
+from tests.conftest import SHARED_ABSENT, SHARED_PDN, shared_path
 
 native = pytest.mark.skipif(pdn_native.check_each is None, reason="the native core is not built")
 
@@ -256,6 +266,20 @@ MOVETEXT = st.lists(
             "\t",
             "\r\n",
             "123-4",
+            "c3-d4",
+            "f6-g5",
+            "d4-c5",
+            "b6:d4",
+            "e3xc5",
+            "d6Xb4",
+            "a3:c5",
+            "C3-D4",
+            "c3:d4",
+            "i9-j10",
+            "x3-d4",
+            "c3-18",
+            "c3:e5xg7",
+            "a1",
         ]
     ),
     max_size=30,
@@ -267,7 +291,7 @@ EXAMPLES = int(os.environ.get("DRAUGHTS_FUZZ_EXAMPLES", "300"))
 
 @native
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(MOVETEXT, st.sampled_from([INTERNATIONAL, ENGLISH, CANDIDATES[2], CANDIDATES[4]]))
+@given(MOVETEXT, st.sampled_from([INTERNATIONAL, ENGLISH, RUSSIAN, CANDIDATES[4]]))
 def test_random_movetexts(pieces: list[str], variant: Variant) -> None:
     agree(" ".join(pieces), variant, None)
 
@@ -284,3 +308,98 @@ def test_every_corpus_game_answers_as_the_reader() -> None:
         pytest.skip(SHARED_ABSENT)
     answered = sum(check_file(path.read_bytes()) for path in files)
     assert answered > 0
+
+
+# -- Algebraic squares and ":" captures -----------------------------------------
+
+# A Russian opening with captures (b6 takes c5, e3 takes d4, ...).
+OPENING = "1. c3-d4 f6-g5 2. d4-c5 b6{0}d4 3. e3{0}c5 d6{0}b4 4. a3{0}c5 *"
+
+
+@native
+@pytest.mark.parametrize("separator", [":", "x", "X"])
+def test_algebraic_captures_replay_natively(separator: str) -> None:
+    text = OPENING.format(separator)
+    assert _fastcheck.fast_replay(text, RUSSIAN, None, None) == (True, 7)
+    check = _fastcheck.fast_check(text, RUSSIAN, None)
+    assert check == _fastcheck.FastCheck(7, "*", len(text) - 1)
+    for variant in (RUSSIAN, ENGLISH, INTERNATIONAL, BRAZILIAN):
+        agree(text, variant, None)
+
+
+@native
+@pytest.mark.parametrize(
+    ("text", "fen", "replay"),
+    [
+        (OPENING.format(":").replace("b6:d4", "b6-d4"), None, (True, 7)),  # a capture with "-"
+        ("1. c3:d4 f6-g5 *", None, (True, 2)),  # a quiet move with ":"
+        ("1. c3-d4 f6-g5 2. 22-18 *", None, (False, 2)),  # numbers on an algebraic board
+        ("1. 22-d4 f6-g5 *", None, (True, 2)),  # both in one move
+        ("1. c3-d4 f6-e5 2. d4-c5 *", None, (False, 2)),  # a sure error: d4 must take
+        ("1. c3:e5:g7 *", "W:Wc3:Bd4,f6", (True, 1)),  # a route in full
+        ("1. c3:g7 *", "W:Wc3:Bd4,f6", (True, 1)),  # its short form
+        ("1. c3:e5 e5:g7 *", "W:Wc3:Bd4,f6", None),  # split in two: the reader joins it
+        ("1. c3:e5 f6-g5 *", "W:Wc3:Bd4,f6,h6", (False, 0)),  # the first part alone
+        ("1. c3-d4 f6-i7 *", None, (False, 1)),  # a square off the board (file i)
+        ("1. c3-d9 *", None, (False, 0)),  # off the board (rank 9)
+        ("1. c3-d4 f6-g5 2. d4-c4 *", None, (False, 2)),  # a light square
+        ("1. C3-D4 f6-g5 *", None, None),  # upper case: the reader's own reading
+        ("1. c03-d4 *", None, None),  # a leading zero
+        ("1. x3-d4 *", None, None),  # the x-file
+        ("1. c3:e5xg7 *", "W:Wc3:Bd4,f6", None),  # two separators
+        ("1. c3d4 f6g5 *", None, None),  # joined squares
+        ("1. cd4 fg5 *", None, None),  # the short Russian form
+    ],
+)
+def test_algebraic_edge_cases_agree_with_the_reader(
+    text: str, fen: str | None, replay: tuple[bool, int] | None
+) -> None:
+    assert _fastcheck.fast_replay(text, RUSSIAN, fen, None) == replay
+    for variant in (RUSSIAN, ENGLISH, INTERNATIONAL, BRAZILIAN):
+        agree(text, variant, fen)
+
+
+def test_the_square_of_every_code_is_the_readers() -> None:
+    """The native loop's square of every written square's code is the
+    reader's (:meth:`Resolver._square`), for every variant inference tries,
+    also where the table is not asked (off the board)."""
+    codes = _fastcheck.square_codes()
+    assert len(codes) == _fastcheck.SQUARE_CODES
+    for variant in CANDIDATES:
+        table, dash = _fastcheck._numbers(variant)
+        squares = array.array("h")
+        squares.frombytes(table)
+        resolver = resolver_for(variant)
+        expected = [resolver._square(code) or 0 if code else 0 for code in codes]
+        assert squares.tolist() == expected, variant.name
+        assert dash == resolver.dash_captures
+    assert codes[100 + 2 * 100 + 3] == "c3" and codes[100 + 23 * 100 + 4] == ""
+
+
+# Files of algebraic games (Russian, Czech, Brazilian, English as
+# playstrategy.org writes it), the variant they hold and how many of their
+# games the native loop must answer for as that variant.
+ALGEBRAIC_FILES = [
+    ("russian/abatsiev.pdn", RUSSIAN, 0.95),
+    ("russian/lidraughts_russian.pdn", RUSSIAN, 0.95),
+    ("russian/test.pdn", RUSSIAN, 0.3),  # one game in upper case
+    ("czech/MR_Ceska_Dama_Druzstev_2008.pdn", CZECH, 0.95),
+    ("brazilian/lidraughts_brazilian.pdn", BRAZILIAN, 0.95),
+    # Most of its captures of several pieces are written in parts
+    # ("e1xc3 58. c3xe5"), which the reader joins.
+    ("english/playstrategy_american.pdn", ENGLISH, 0.25),
+]
+
+
+@native
+@pytest.mark.parametrize(
+    ("name", "variant", "share"), ALGEBRAIC_FILES, ids=[f[0] for f in ALGEBRAIC_FILES]
+)
+def test_algebraic_corpus_games_answer_as_the_reader(
+    name: str, variant: Variant, share: float
+) -> None:
+    data = shared_path(name).read_bytes()
+    check_file(data)  # every game under every variant tried, against the reader
+    found = list(games(data))
+    answered = sum(_fastcheck.fast_replay(m, variant, fen, None) is not None for m, fen, _ in found)
+    assert answered >= share * len(found), (answered, len(found))

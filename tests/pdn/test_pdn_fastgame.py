@@ -61,7 +61,15 @@ RECORDS = [
     '[Event "\u20ac cup"]\n{ \u6771\u4eac } 1. 11-15 24-20 2. 8-11\u300028-24 0-1\n',
     '[Event "o"]\n1. 11\u3000-15 24-20 0-1\n',  # not a blank within a move
     '[Event "p"]\n1. 11-15\u2003$1 24-20 {\u2028} 1-0\n',
+    # Algebraic squares, ":" captures (inferred: russian, others alike).
+    '[Event "q"]\n1. c3-d4 f6-g5 2. d4-c5 b6:d4 3. e3:c5 d6:b4 4. a3:c5 1-0\n',
+    '[Event "r"]\n1. c3-d4 b6-c5 2. d4xb6 a7xc5 0-1\n',
+    '[Event "s"]\n1. c3-d4 f6-g5 2. d4-c5 b6-d4 1-0\n',  # a capture with "-": a warning
+    '[Event "t"]\n1. c3-d4 f6-g5 2. d4-c4 1-0\n',  # a light square: an error
+    '[Event "u"]\n1. C3-D4 F6-G5 1-0\n',  # upper case: the reader's
+    '[GameType "25"]\n1. c3-d4 f6-g5 2. d4-c5 b6:d4 1-0\n',  # tagged russian
 ]
+ALGEBRAIC = RECORDS[-6]
 
 
 def reader_only(patch: pytest.MonkeyPatch) -> None:
@@ -126,7 +134,8 @@ def test_records_on_the_edges(
 @pytest.mark.parametrize(
     "record",
     [record for record in RECORDS if "FEN" in record or '\\"' in record or "] [" in record]
-    + [RECORDS[1], RECORDS[7], RECORDS[8], RECORDS[9], RECORDS[10], RECORDS[11], RECORDS[14]],
+    + [RECORDS[1], RECORDS[7], RECORDS[8], RECORDS[9], RECORDS[10], RECORDS[11], RECORDS[14]]
+    + RECORDS[-4:-1],
 )
 def test_what_the_fast_check_leaves_to_the_reader(record: str) -> None:
     assert _fastgame.fast_game(record, None) is None
@@ -144,6 +153,41 @@ def test_what_the_fast_check_reads() -> None:
     assert choice is not None and choice.guess and "pool" in [v.name for v in choice.alike]
     given = _fastgame.fast_game(RECORDS[3], "international")
     assert given is not None and given[:4] == ("international", 4, "b", None)
+    algebraic = _fastgame.fast_game(ALGEBRAIC, None)
+    assert algebraic is not None
+    name, plies, event, named, choice = algebraic
+    assert (name, plies, event, named) == ("russian", 7, "q", None)
+    assert choice is not None and "algebraic squares a1-g6" in choice.reason
+    tagged = _fastgame.fast_game(RECORDS[-1], None)
+    assert tagged is not None and tagged[:2] == ("russian", 4)
+
+
+# Files of algebraic games without a GameType tag, reported the same with
+# the fast check and without it (their variants inferred natively), and
+# how many of their games the fast check must read.
+ALGEBRAIC_FILES = [
+    ("russian/abatsiev.pdn", 0.9),
+    ("russian/lidraughts_russian.pdn", 0.9),
+    ("czech/MR_Ceska_Dama_Druzstev_2008.pdn", 0.8),
+    # Its captures of several pieces are written in parts, which the reader joins.
+    ("english/playstrategy_american.pdn", 0.25),
+]
+
+
+@native
+@pytest.mark.parametrize(("name", "share"), ALGEBRAIC_FILES)
+def test_algebraic_files_report_as_the_reader(
+    name: str, share: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = shared_path(name)
+    assert_same(path, None, monkeypatch)
+    data = path.read_bytes()
+    starts = list(scan_starts(io.BytesIO(data)))
+    read = sum(
+        _fastgame.fast_game(data[start.offset : after.offset].decode("latin-1"), None) is not None
+        for start, after in itertools.pairwise([*starts, starts[-1]._replace(offset=len(data))])
+    )
+    assert read >= share * len(starts), (read, len(starts))
 
 
 def test_the_pure_core_leaves_every_game_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:

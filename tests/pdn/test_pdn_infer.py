@@ -230,3 +230,26 @@ def test_a_kept_fen_board_is_handed_out_as_a_copy() -> None:
     again, _ = board_of_fen(fen, RUSSIAN)
     assert again is not board and again.move_stack == []
     assert again.fen() == fen and again == draughts.Board(fen, variant="russian")
+
+
+def test_upper_case_algebraic_squares_infer_as_lower_case() -> None:
+    """A game written with upper-case squares ("E3-D4", as some Russian
+    files write them) is chosen for the same reasons as the same game in
+    lower case: its first move's squares are read as the names they are,
+    not as the numbers in them."""
+    lower = "1. e3-d4 f6-g5 2. c3-b4 g5-h4 3. b4-a5 g7-f6 4. b2-c3 f6-g5 0-1"
+    upper = lower.upper()
+    games = [pdn.read_game(io.StringIO(text)) for text in (lower, upper)]
+    for game in games:
+        assert game is not None and game.errors == []
+    assert games[0].variant == games[1].variant == draughts.variant.RUSSIAN
+    assert [w.message for w in games[0].warnings] == [w.message for w in games[1].warnings]
+    assert "a guess" in games[1].warnings[0].message
+
+
+def test_an_upper_case_capture_split_in_two_is_joined() -> None:
+    # White's c3 takes d4 and f6 (to g7), written in two parts.
+    for text in ("1. c3:e5 e5:g7 *", "1. C3:E5 E5:G7 *", "1. C3:E5 e5:g7 *"):
+        game = pdn.read_game(io.StringIO(f'[FEN "W:Wc3:Bd4,f6,h8"]\n{text}'), variant="russian")
+        assert game is not None and game.errors == [], text
+        assert [move.path for move in game.mainline_moves()] == [(22, 15, 8)], text

@@ -144,7 +144,7 @@ class NativePdn(Protocol):
 
     def infer_each(
         self, text: str, start: int, starters: dict[Any, Any], final: int, /
-    ) -> tuple[int, int, int, int, Any, tuple[tuple[Any, ...], ...] | None] | None:
+    ) -> tuple[int, int, int, int, int, int, Any, tuple[tuple[Any, ...], ...] | None] | None:
         """What a game's movetext shows of its board, and its candidates'
         replays; ``final`` 1 or 2, a replay that plays every move answered
         as :meth:`play_final` answers (2: with its line), so that a game's

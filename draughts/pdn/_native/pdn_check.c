@@ -5,16 +5,18 @@
  * read by pdn_movetext.c, once for every variant replayed here.
  *
  * The text read is a narrow subset of PDN: move numbers ("12.",
- * "12..."), moves of two squares written with "-" or "x", captures written
- * in full ("26x17x10"), comments in braces, NAGs ("$3"), and a result
+ * "12..."), moves of two squares written with "-", "x", "X" or ":",
+ * captures written in full ("26x17x10", "c3:e5:g7"), squares written as
+ * numbers or as algebraic names ("c3-d4"), comments in braces, NAGs ("$3"), and a result
  * ending the text. Anything else, and any move the reader would read in a
  * way of its own (an ambiguous move the next moves settle, the first part
  * of a capture split in two, a route given in part), answers UNKNOWN: the
  * caller reads the game with the full reader. A move is taken as the
  * reader's plain-line loop takes it (board_state.c, unique_move): the only
  * legal move between its squares; a capture written in full is the legal
- * capture with exactly that route. A move of two squares is a sure error
- * when no legal move joins them and no capture from the first lands on the
+ * capture with exactly that route. A move naming a square the board does
+ * not have is a sure error (the reader's "no square"). A move of two
+ * squares is a sure error when no legal move joins them and no capture from the first lands on the
  * second on its way (the reader would wait for the rest of a split
  * capture); a route written in full, only when no legal move at all starts
  * on its first square. */
@@ -25,12 +27,20 @@ typedef struct {
     CoreObject *core;
     bb_t bb[4];
     int color;
-    int16_t square[100]; /* written number -> compact square, -1 for none */
+    const char *names; /* the setup's square of each code (SQUARE_CODES int16), borrowed */
     int dash_captures;
     int warned; /* a move written with the wrong separator: the reader warns */
     uint64_t key; /* the position's Zobrist key, kept where a line is recorded */
     RouteList routes; /* the captures of the position, kept between plies for its memory */
 } Game;
+
+/* The compact square a written square's code (see SQUARE_CODES) names,
+ * -1 for none. */
+static int square_of(const Game *g, int code) {
+    int16_t n;
+    memcpy(&n, g->names + code * (Py_ssize_t)sizeof n, sizeof n);
+    return n >= 1 && n <= MAX_SQUARES && n <= g->core->rules.n ? g->core->sq_of_number[n] : -1;
+}
 
 /* Whether a legal move starts on square (captures first: they are
  * mandatory). */
@@ -55,8 +65,11 @@ static int moves_from(Game *g, const RouteList *captures, int square) {
  * move played is copied to *played where that is not NULL. */
 static int play_written(Game *g, const int *written, int count, int capture, Played *played) {
     int sq[MAX_WRITTEN];
+    /* A square the board does not have ("c3" where the dark squares are
+     * b1, d1...: Italian) is the reader's error: it names no move, nor the
+     * start of a capture split in two (resolver.begins_capture). */
     for (int k = 0; k < count; k++)
-        if ((sq[k] = g->square[written[k]]) < 0) return C_UNKNOWN;
+        if ((sq[k] = square_of(g, written[k])) < 0) return C_ERROR;
     const Rules *rules = &g->core->rules;
     int c = g->color, o = 1 - c;
     Side side = {g->bb[c], g->bb[2 + c], g->bb[o], g->bb[2 + o]};
@@ -159,7 +172,7 @@ static int game_of_setup(Game *g, PyObject *setup) {
     if (item == NULL || !PyObject_TypeCheck(item[0], core_api->core_type) ||
         !PyList_Check(item[1]) || PyList_GET_SIZE(item[1]) != 2 || !PyList_Check(item[2]) ||
         PyList_GET_SIZE(item[2]) != 2 || !PyBytes_Check(item[4]) ||
-        PyBytes_GET_SIZE(item[4]) != 100 * (Py_ssize_t)sizeof(int16_t)) {
+        PyBytes_GET_SIZE(item[4]) != SQUARE_CODES * (Py_ssize_t)sizeof(int16_t)) {
         PyErr_SetString(PyExc_TypeError, usage);
         return -1;
     }
@@ -176,13 +189,7 @@ static int game_of_setup(Game *g, PyObject *setup) {
         return -1;
     }
     g->color = (int)turn;
-    const char *numbers = PyBytes_AS_STRING(item[4]);
-    for (int k = 0; k < 100; k++) {
-        int16_t n;
-        memcpy(&n, numbers + k * (Py_ssize_t)sizeof n, sizeof n);
-        g->square[k] =
-            n >= 1 && n <= MAX_SQUARES && n <= g->core->rules.n ? g->core->sq_of_number[n] : -1;
-    }
+    g->names = PyBytes_AS_STRING(item[4]);
     g->dash_captures = PyObject_IsTrue(item[5]);
     return g->dash_captures < 0 ? -1 : 0;
 }
@@ -291,9 +298,10 @@ static PyObject *replay_each(PyObject *setups, const Reader *r, const Movetext *
  * The movetext text[start:] played from each setup's start:
  * (tables, men, kings, turn, numbers, dash_captures). tables: the
  * variant's native tables (its board's _ctx.core); men, kings: the board's
- * two lists of two bitboard ints; turn: 0 or 1; numbers: 100 native int16
- * (array('h').tobytes()), the square each written number names or 0 for
- * none. limit: the plies to play at most (0: all). state: 0 every move
+ * two lists of two bitboard ints; turn: 0 or 1; numbers: SQUARE_CODES
+ * (2,700) native int16 (array('h').tobytes()), the square each written
+ * square's code names (see pdn_movetext.h: a number as itself, an
+ * algebraic name after the numbers) or 0 for none. limit: the plies to play at most (0: all). state: 0 every move
  * played, 1 a sure move error after `plies` plies, 2 not known here (None
  * in Python). The text is read once for all the setups. */
 PyObject *py_check_each(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
@@ -356,15 +364,16 @@ PyObject *py_play_final(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     return answer;
 }
 
-/* infer_each(text, start, starters, final) -> (numbers, moves,
- *     first_start, first_end, entry, answers) or None
+/* infer_each(text, start, starters, final) -> (numbers, files, ranks,
+ *     moves, first_start, first_end, entry, answers) or None
  *
  * Inference's reading of the movetext text[start:] in one call: what it
  * shows before a variant is chosen (draughts.pdn.infer.Evidence: the
- * highest square number its moves write, how many moves it has, where its
+ * highest square number its moves write, how many files their algebraic
+ * squares span and their highest rank, how many moves it has, where its
  * first move is written), and the replays of the candidates it may be (as
  * check_each answers, in full).
- * starters: a dict from (first move as written, highest number) to a
+ * starters: a dict from (first move as written, numbers, files, ranks) to a
  * tuple whose first item is the tuple of the candidates' setups; entry is
  * the movetext's (None where it has none: the caller chooses the
  * candidates and calls check_each), answers the replays of its setups
@@ -403,7 +412,8 @@ PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
         goto done;
     }
     Py_ssize_t first_end = m.moves[0].end;
-    PyObject *key = Py_BuildValue("(Ni)", PyUnicode_Substring(args[0], m.first, first_end), m.highest);
+    PyObject *key = Py_BuildValue("(Niii)", PyUnicode_Substring(args[0], m.first, first_end),
+                                  m.highest, m.files, m.ranks);
     if (key == NULL) goto done;
     PyObject *entry = PyDict_GetItemWithError(args[2], key); /* borrowed */
     Py_DECREF(key);
@@ -418,7 +428,7 @@ PyObject *py_infer_each(PyObject *unused, PyObject *const *args, Py_ssize_t narg
     } else {
         found = Py_NewRef(Py_None);
     }
-    answer = Py_BuildValue("(innnOO)", m.highest, m.len, m.first, first_end,
+    answer = Py_BuildValue("(iiinnnOO)", m.highest, m.files, m.ranks, m.len, m.first, first_end,
                            entry != NULL ? entry : Py_None, found);
 done:
     Py_XDECREF(found);

@@ -33,16 +33,29 @@ static Py_ssize_t result_at(const Reader *r, Py_ssize_t i) {
     return 0;
 }
 
-/* A written square number at *i ([1-9][0-9]?): its number, *i past it;
- * 0 if none. */
-static int number_at(const Reader *r, Py_ssize_t *i) {
+/* A written square at *i: a number [1-9][0-9]? or an algebraic name
+ * [a-wyz][1-9][0-9]?; its code (see SQUARE_CODES), *i past it; 0 if none.
+ * Others the reader reads ("032", "C3", "c03", a square of the x-file) are
+ * not read here: where the reader parses them its own way (an upper-case
+ * name is lower-cased for the move but not for a split capture's squares,
+ * draughts.pdn.resolver._SQUARE), the full reader is the oracle. */
+static int square_at(const Reader *r, Py_ssize_t *i) {
     Py_UCS4 c = ch(r, *i);
+    int base = 0;
+    Py_ssize_t j = *i;
+    if (c >= 'a' && c <= 'z' && c != 'x') {
+        base = ALGEBRAIC_CODES + 100 * (int)(c - 'a');
+        c = ch(r, ++j);
+    }
     if (c < '1' || c > '9') return 0;
     int n = (int)(c - '0');
-    (*i)++;
-    if (is_dig(ch(r, *i))) n = 10 * n + (int)(ch(r, (*i)++) - '0');
-    return n;
+    j++;
+    if (is_dig(ch(r, j))) n = 10 * n + (int)(ch(r, j++) - '0');
+    *i = j;
+    return base + n;
 }
+
+static int is_separator(Py_UCS4 c) { return c == '-' || c == 'x' || c == 'X' || c == ':'; }
 
 /* A NAG at *i ("$" and digits): *i past it; -1 for one of more digits
  * than the reader reads as a number (it reports an error). */
@@ -52,33 +65,33 @@ static int nag_end(const Reader *r, Py_ssize_t *i) {
     return *i - start > 9 ? -1 : 0;
 }
 
-/* A move at *i: its written numbers (2 or more), whether written with
- * "x", *i past it. Blanks may stand around a separator ("4- 9"), as the
- * reader's plain lines allow. 0 if the text there is not such a move
- * followed by a space or the end; -1 for a "-" route of more than two
- * squares. */
+/* A move at *i: its squares' codes (2 or more), whether written as a
+ * capture ("x", "X" or ":"), *i past it. Blanks may stand around a
+ * separator ("4- 9"), as the reader's plain lines allow. 0 if the text
+ * there is not such a move followed by a space or the end, or mixes
+ * separators; -1 for a "-" route of more than two squares. */
 static int move_at(const Reader *r, Py_ssize_t *i, int written[MAX_WRITTEN], int *capture) {
     Py_ssize_t j = *i;
     int count = 0;
-    if ((written[count++] = number_at(r, &j)) == 0) return 0;
+    if ((written[count++] = square_at(r, &j)) == 0) return 0;
     Py_ssize_t k = blanks(r, j);
     Py_UCS4 sep = ch(r, k);
-    if (sep != '-' && sep != 'x') return 0;
+    if (!is_separator(sep)) return 0;
     while (ch(r, k) == sep) {
         j = blanks(r, k + 1);
-        if (count == MAX_WRITTEN || (written[count++] = number_at(r, &j)) == 0) return 0;
+        if (count == MAX_WRITTEN || (written[count++] = square_at(r, &j)) == 0) return 0;
         k = blanks(r, j);
     }
-    /* The other separator next ("19-23 x 2-0"): the reader reads one move
-     * of both, and may find it cut rather than illegal. */
-    if (ch(r, k) == '-' || ch(r, k) == 'x') return 0;
+    /* Another separator next ("19-23 x 2-0", "c3:e5xg7"): the reader reads
+     * one move of both, and may find it cut rather than illegal. */
+    if (is_separator(ch(r, k))) return 0;
     if (!space_or_end(r, j)) return 0;
-    *capture = sep == 'x';
+    *capture = sep != '-';
     *i = j;
     return sep == '-' && count > 2 ? -1 : count;
 }
 
-/* The first part of a capture split in two ends at written number `dest`,
+/* The first part of a capture split in two ends at the square coded `dest`,
  * the text read up to i: the reader joins it to the next move when that
  * move, past blanks and move numbers only, starts on `dest` (C_UNKNOWN: the
  * joined capture is the reader's to read); the end, a result, a comment, a
@@ -128,6 +141,10 @@ static int next_move(const Reader *r, Py_ssize_t *at, int nag_ok, Py_ssize_t res
             if (!nag_ok || nag_end(r, &i) < 0) return C_UNKNOWN;
             continue;
         }
+        if (c >= 'a' && c <= 'z') { /* an algebraic square, or what move_at refuses */
+            *at = i;
+            return C_MOVE;
+        }
         if (!is_dig(c)) return C_UNKNOWN;
         Py_ssize_t j = i;
         while (is_dig(ch(r, j))) j++;
@@ -160,8 +177,15 @@ static int movetext_add(Movetext *m, const int *written, int count, int capture,
         m->numbers = numbers, m->ncap = cap;
     }
     for (int k = 0; k < count; k++) {
-        m->numbers[m->nlen + k] = written[k];
-        if (written[k] > m->highest) m->highest = written[k];
+        int code = written[k];
+        m->numbers[m->nlen + k] = code;
+        if (code < ALGEBRAIC_CODES) {
+            if (code > m->highest) m->highest = code;
+        } else { /* the evidence draughts.pdn.infer.Evidence notes */
+            int file = (code - ALGEBRAIC_CODES) / 100 + 1, rank = code % 100;
+            if (file > m->files) m->files = file;
+            if (rank > m->ranks) m->ranks = rank;
+        }
     }
     m->moves[m->len++] = (Written){end, (int)m->nlen, count, capture};
     m->nlen += count;

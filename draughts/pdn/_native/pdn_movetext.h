@@ -14,6 +14,14 @@ enum { C_OK = 0, C_ERROR = 1, C_UNKNOWN = 2, C_SPLIT = 3, C_MOVE = 4 };
 
 #define MAX_WRITTEN 32 /* the squares a move may write */
 
+/* A square as written, coded in one range: a number ("32", 1-99) as
+ * itself; an algebraic name ("c3": a file a-w, y or z, then a rank 1-99)
+ * as ALGEBRAIC_CODES + 100 * file + rank, file 0 for "a". The setups of
+ * pdn_check.c give the square each code names in a variant (SQUARE_CODES
+ * of them). */
+#define ALGEBRAIC_CODES 100
+#define SQUARE_CODES (ALGEBRAIC_CODES + 26 * 100)
+
 /* The text read, a byte a character: a str of one byte a character
  * (ASCII, Latin-1: nearly every record) as it is; any other, copied with
  * each character above 0xFF made 0x85 where it is a space and 0xFF where
@@ -41,8 +49,8 @@ static inline Py_ssize_t blanks(const Reader *r, Py_ssize_t i) {
  * inference replays three or four variants a game). */
 typedef struct {
     Py_ssize_t end;   /* where its text ends */
-    int first, count; /* its numbers: numbers[first .. first + count) */
-    int capture;      /* written with "x" */
+    int first, count; /* its squares' codes: numbers[first .. first + count) */
+    int capture;      /* written with "x", "X" or ":" */
 } Written;
 
 typedef struct {
@@ -53,6 +61,7 @@ typedef struct {
     Py_ssize_t result[2]; /* where its result is written (-1 if none) */
     Py_ssize_t first;     /* where its first move starts (-1 if none) */
     int highest;          /* the highest number written in a move */
+    int files, ranks;     /* the files algebraic squares span (0: none) and their highest rank */
 } Movetext;
 
 /* text as a Reader: 0, or -1 with TypeError naming `usage` or
@@ -69,8 +78,8 @@ void reader_free(Reader *r);
 int read_movetext(const Reader *r, Py_ssize_t start, Movetext *m);
 void movetext_free(Movetext *m);
 
-/* What follows the first part of a capture split in two, ending at written
- * number `dest`, the text read up to i: C_ERROR or C_UNKNOWN. */
+/* What follows the first part of a capture split in two, ending at the
+ * square coded `dest`, the text read up to i: C_ERROR or C_UNKNOWN. */
 int split_rest(const Reader *r, Py_ssize_t i, int dest);
 
 #endif
