@@ -85,6 +85,10 @@ typedef struct {
     uint64_t tb[4]; /* ... and by turned numbers (bit k: square n - k), where e->view_turns */
     int turn, ply, quiet_from, ply_origin;
     int starts[MAX_DRAW_RULES]; /* per tracked rule, NOT_COUNTING when inactive */
+    /* Bit i: tracked rule i (VecEnvObject.tracked) has a start (ml_holding),
+     * so that a step tests one word where no tracked rule holds, not each
+     * rule's start (most plies of random self-play). */
+    unsigned holding;
     int ksq[2], kn[2];          /* the king each side moved in a row (-1: none), and how often */
     uint64_t key;
     uint64_t *keys; /* keys[p]: the key at ply p < ply */
@@ -232,6 +236,8 @@ typedef struct {
 int ml_grow(void **items, int *cap, int need, size_t size);
 /* e->baseline and e->base_values, once its draw rules are loaded. */
 void ml_rules_init(VecEnvObject *e);
+/* g->holding from g->starts, once they are set. */
+void ml_holding(const VecEnvObject *e, Game *g);
 /* g starts the game again (its arrays stay its own); -1 out of memory. */
 int ml_restart(const VecEnvObject *e, Game *g);
 /* e->num, once e's action index parts are known; -1 out of memory. */
