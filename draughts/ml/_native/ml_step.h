@@ -7,6 +7,12 @@
 
 #include "core_api.h"
 
+#include <limits.h>
+#ifndef _WIN32
+#include <pthread.h>
+#define HAVE_THREADS 1
+#endif
+
 /* The functions these files share are the module's own: hidden, so that
  * their calls go straight to them, not through the procedure linkage
  * table (the module exports PyInit__c alone, which module.c marks): 1,198
@@ -14,12 +20,6 @@
  * random self-play with sample_step(), 256 games, one thread, 2026-12-06). */
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility push(hidden)
-#endif
-
-#include <limits.h>
-#ifndef _WIN32
-#include <pthread.h>
-#define HAVE_THREADS 1
 #endif
 
 /* The step's hot functions, compiled twice, the one to run picked as the
