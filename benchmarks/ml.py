@@ -341,15 +341,15 @@ def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace)
         rates.get("py-draughts international"),
         rates.get("OpenSpiel checkers"),
     )
-    for what, ours, over, target in (
+    for what, value, over, target in (
         (f"{international} steps/s", rates.get(international), 1.0, 10_000_000),
         (f"{english} steps/s", rates.get(english), 1.0, 10_000_000),
         (f"{international} / py-draughts", rates.get(international), py_draughts, 1_000),
         (f"{international} / OpenSpiel", rates.get(international), open_spiel, 100),
         (f"{english} / OpenSpiel", rates.get(english), open_spiel, 100),
     ):
-        if ours and over:
-            got = ours / over
+        if value and over:
+            got = value / over
             verdict = "met" if got >= target else f"missed ({got / target:.2f} of it)"
             shown = f"{got:,.0f}" if over == 1.0 else f"{got:,.1f}"
             print(f"target {what} >= {target:,}: {shown}, {verdict}")
