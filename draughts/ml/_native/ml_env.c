@@ -285,6 +285,7 @@ static int read_board(VecEnvObject *e, PyObject *board, Game *g) {
         g->starts[i] = i < n ? (int)v : NOT_COUNTING;
     }
     Py_DECREF(o);
+    ml_holding(e, g);
     if (e->king_limit) {
         if ((o = PyObject_GetAttr(board, attr_names[A_KMOVES])) == NULL) return -1;
         for (int k = 0; k < 2; k++) {
@@ -409,6 +410,7 @@ static int load_start(VecEnvObject *e, PyObject *start) {
     Py_ssize_t n;
     if (int32s(starts, &v, &n) < 0) return -1;
     for (int i = 0; i < MAX_DRAW_RULES; i++) g->starts[i] = i < n ? v[i] : NOT_COUNTING;
+    ml_holding(e, g);
     g->key = ml_core->position_key(&e->core->rules, g->turn, g->bb);
     ml_number_bits(e, g);
     int status = ml_generate(e, g, &e->scratch[0], NULL);
