@@ -15,7 +15,7 @@ from draughts.engine import search as _search
 from draughts.engine._table import Table
 from draughts.engine.builtin import _budget, _reversible_keys
 from draughts.engine.draw_table import DrawTable
-from draughts.engine.evaluation import FEATURES, Evaluator, evaluator
+from draughts.engine.evaluation import FEATURES, WEIGHTS, Evaluator, evaluator, overridden
 from draughts.engine.search import raw_position
 
 VARIANTS = ("international", "english", "russian", "brazilian", "frisian", "turkish", "italian")
@@ -139,6 +139,16 @@ def test_the_side_to_move_features_count_the_movers_men_only() -> None:
     white_moves = weighted.score(0, m0, m1, k0, k1)  # White: a man and its crowning
     black_moves = weighted.score(1, m0, m1, k0, k1)  # Black: three men and its runaway
     assert (white_moves, black_moves) == (100 + 70 - 300, 300 + 40 - 100)
+
+
+def test_weights_overridden_by_name_and_bad_overrides_refused() -> None:
+    base = WEIGHTS["international"]
+    opening, endgame = overridden(base, "crown_next=140/60, king=200/400")
+    assert opening[FEATURES.index("crown_next")] == 140 and endgame[FEATURES.index("king")] == 400
+    assert overridden(base, "") == base
+    for bad in ("nonsense=1/2", "king=1", "king=a/b"):
+        with pytest.raises(ValueError, match="DRAUGHTS_WEIGHTS"):
+            overridden(base, bad)
 
 
 def test_custom_weights_change_the_score() -> None:
