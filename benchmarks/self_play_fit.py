@@ -57,7 +57,7 @@ from draughts import pdn  # noqa: E402
 from draughts._context import context  # noqa: E402
 from draughts.engine import patterns as P  # noqa: E402
 from draughts.engine._raw import Position, legal, play  # noqa: E402
-from draughts.engine.evaluation import Evaluator  # noqa: E402
+from draughts.engine.evaluation import FEATURES, Evaluator  # noqa: E402
 from draughts.engine.native_search import searcher  # noqa: E402
 from draughts.engine.search import WON, Searcher, raw_position  # noqa: E402
 from draughts.variant import INTERNATIONAL  # noqa: E402
@@ -170,7 +170,7 @@ def prepared(path: Path, every: int, tables: bool) -> dict[str, np.ndarray]:
     data = {k: v[keep] for k, v in saved.items()}
     t = context(INTERNATIONAL).core
     e = Evaluator(t, patterns=False)
-    data["features"] = T.features_of(e, data["raw"])
+    data["features"] = T.features_of(e, data["raw"], data.get("turns"))
     men = [T.joined(row) for row in data["raw"]]
     data["men"] = np.array([(m0 | m1).bit_count() for m0, m1, _k0, _k1 in men], dtype=float)
     data["scores"] = T.rescored(data, e)
@@ -204,7 +204,7 @@ def fit(args: argparse.Namespace) -> None:
     report("today's weights", T.Model(e, False, none), test, scale, masters)
     for l2 in args.l2 if args.tables else [0.0]:
         active = None if args.tables else none
-        model = T.Model(e, True, active, args.king).fit(train, scale, l2, args.steps)
+        model = T.Model(e, True, active, args.king, args.free).fit(train, scale, l2, args.steps)
         label = f"features and tables, l2 {l2:g}" if args.tables else "features refitted"
         report(label, model, test, scale, masters)
         theta = np.rint(model.theta).astype(int).tolist()
@@ -309,6 +309,13 @@ def arguments() -> argparse.Namespace:
         "--king",
         type=lambda text: tuple(int(v) for v in text.split(",")),
         help="OPENING,ENDGAME: hold the king's weights at these",
+    )
+    f.add_argument(
+        "--free",
+        nargs="+",
+        default=(),
+        choices=FEATURES[1:],
+        help="fit only these features' weights, the others held",
     )
     return parser.parse_args()
 

@@ -106,6 +106,7 @@ def samples(
     features: list[list[int]] = []
     men: list[int] = []
     raw: list[list[int]] = []
+    turns: list[int] = []
     count = 0
     keys = context(variant).keys
     stop = time.perf_counter() + budget
@@ -132,7 +133,7 @@ def samples(
                     quiet = ply >= 4 and not board.has_captures() and board.legal_moves
                     if quiet and (not depth or ply % every == 0):
                         pos = raw_position(board, t)
-                        _turn, m0, m1, k0, k1 = pos
+                        turn, m0, m1, k0, k1 = pos
                         if depth:
                             _d, score, _pv = search.iterate(
                                 pos,
@@ -144,12 +145,14 @@ def samples(
                                 continue
                             deep.append(score if pos[0] == 0 else -score)
                         configs.append(zero.configurations(m0, m1))
-                        scores.append(base.score(0, m0, m1, k0, k1))
-                        white = base.features(0, m0, k0, m1 | k1, k1)
-                        black = base.features(1, m1, k1, m0 | k0, k0)
+                        score = base.score(turn, m0, m1, k0, k1)
+                        scores.append(score if turn == 0 else -score)
+                        white = base.features(0, m0, k0, m1 | k1, k1, turn == 0)
+                        black = base.features(1, m1, k1, m0 | k0, k0, turn == 1)
                         features.append([a - b for a, b in zip(white, black, strict=True)])
                         men.append((m0 | m1).bit_count())
                         raw.append([half for b in (m0, m1, k0, k1) for half in split(b)])
+                        turns.append(turn)
                         results.append(result)
                         games.append(count)
                     if move not in board.legal_moves:
@@ -166,6 +169,7 @@ def samples(
         "features": np.array(features, dtype=float).reshape(-1, len(FEATURES)),
         "men": np.array(men, dtype=float),
         "raw": np.array(raw, dtype=np.uint64).reshape(-1, 8),
+        "turns": np.array(turns, dtype=np.int8),
     }
 
 
@@ -180,15 +184,19 @@ def joined(row: np.ndarray) -> tuple[int, int, int, int]:
     return tuple(halves[i] | halves[i + 1] << 64 for i in range(0, 8, 2))  # type: ignore[return-value]
 
 
-def features_of(e: Evaluator, raw: np.ndarray) -> np.ndarray:
+def features_of(e: Evaluator, raw: np.ndarray, turns: np.ndarray | None = None) -> np.ndarray:
     """White's feature counts minus Black's for each ``raw`` position, as
     the evaluator counts them now (a cache made before a feature was added
-    gets it)."""
+    gets it), with the side to move of ``turns``. A cache made before the
+    side to move was kept has none: White moves in all of its positions
+    when it was searched with an even ``--every`` (positions at plies
+    divisible by it, the games from the start)."""
     out = []
-    for row in raw:
+    for i, row in enumerate(raw):
         m0, m1, k0, k1 = joined(row)
-        white = e.features(0, m0, k0, m1 | k1, k1)
-        black = e.features(1, m1, k1, m0 | k0, k0)
+        turn = 0 if turns is None else int(turns[i])
+        white = e.features(0, m0, k0, m1 | k1, k1, turn == 0)
+        black = e.features(1, m1, k1, m0 | k0, k0, turn == 1)
         out.append([a - b for a, b in zip(white, black, strict=True)])
     return np.array(out, dtype=float).reshape(-1, len(FEATURES))
 
@@ -257,6 +265,7 @@ class Model:
         joint: bool = False,
         active: np.ndarray | None = None,
         king: tuple[int, int] | None = None,
+        free: Sequence[str] = (),
     ) -> None:
         self.windows = len(P.windows(e.t))
         self.joint = joint
@@ -272,6 +281,10 @@ class Model:
             half = len(self.theta) // 2
             self.theta[[0, half]] = king
             self.held[[0, half]] = True
+        # Or only the features named are fitted, every other weight held.
+        if free:
+            names = FEATURES[1:]
+            self.held |= np.array([name not in free for name in names * 2])
 
     def design(self, data: dict[str, np.ndarray]) -> np.ndarray:
         """The joint fit's columns: each feature but the man, opening then endgame part."""
@@ -385,6 +398,13 @@ def arguments() -> argparse.Namespace:
         "--joint", action="store_true", help="fit the features' weights with the tables"
     )
     parser.add_argument(
+        "--free",
+        nargs="+",
+        default=(),
+        choices=FEATURES[1:],
+        help="fit only these features' weights (with --joint), the others held",
+    )
+    parser.add_argument(
         "--king",
         type=lambda text: tuple(int(v) for v in text.split(",")),
         help="OPENING,ENDGAME: hold the king's weights at these (with --joint)",
@@ -418,7 +438,7 @@ def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
         data = {k: np.concatenate([data[k], more[k]]) for k in data if k in more}
     e = Evaluator(context(find_variant(args.variant)).core, patterns=False)
     if "raw" in data:
-        data["features"] = features_of(e, data["raw"])
+        data["features"] = features_of(e, data["raw"], data.get("turns"))
     data["scores"] = rescored(data, e)
     data["results"] = 1 / (1 + np.exp(-scale * data["deep"]))
     return data
@@ -451,17 +471,21 @@ def main() -> None:
     rows = [("hand-written only", Model(e)), ("shipped tables", shipped)]
     best: tuple[float, float, Model | None] = (figures(rows[0][1], test, scale)[0], 0.0, None)
     for l2 in args.l2:
-        model = Model(e, args.joint, king=args.king).fit(train, scale, l2, args.steps)
+        model = Model(e, args.joint, king=args.king, free=args.free).fit(
+            train, scale, l2, args.steps
+        )
         rows.append((f"tables, l2 {l2:g}" + (" with features" if args.joint else ""), model))
         best = min(best, (figures(model, test, scale)[0], l2, model), key=lambda b: b[:2])
     if args.joint:
         none = np.zeros(windows, bool)
-        alone = Model(e, True, none, args.king).fit(train, scale, 0, args.steps)
+        alone = Model(e, True, none, args.king, args.free).fit(train, scale, 0, args.steps)
         rows.append(("features alone", alone))
     active = None
     if args.keep and best[2] is not None:
         active = strongest_windows(best[2], train, args.keep, maps[0])
-        model = Model(e, args.joint, active, args.king).fit(train, scale, best[1], args.steps)
+        model = Model(e, args.joint, active, args.king, args.free).fit(
+            train, scale, best[1], args.steps
+        )
         rows.append((f"{active.sum()} windows, l2 {best[1]:g}", model))
     for label, model in rows:
         loss, gap = figures(model, test, scale)
@@ -471,7 +495,9 @@ def main() -> None:
     print(f"best l2 {best[1]:g}; {time.perf_counter() - begin:.0f} s")
     if args.out and best[1]:
         every = augmented({k: v for k, v in data.items() if k != "games"}, maps)
-        final = Model(e, args.joint, active, args.king).fit(every, scale, best[1], args.steps)
+        final = Model(e, args.joint, active, args.king, args.free).fit(
+            every, scale, best[1], args.steps
+        )
         tables = symmetric_ints(final.tables(), maps)
         args.out.write_bytes(P.encode(tables))
         nonzero = sum(w != 0 for table in tables for w in table)

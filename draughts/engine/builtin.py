@@ -420,7 +420,8 @@ def _first_ply_so_far(
 
     def value(move: RawMove) -> int:
         after = _search.play(pos, move)
-        return searcher.sign * searcher.e.score(pos[0], *after[1:])
+        # The score for the side that moves next, negated: the mover's.
+        return -searcher.sign * searcher.e.score(*after)
 
     best = max(moves, key=value)
     return value(best), [best]

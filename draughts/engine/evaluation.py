@@ -25,7 +25,15 @@ and shifts each; only kings and far-advanced men are looked at one by one):
   step to (a breakthrough: the opponent must take the man at once, or it
   crowns), which the search, judging quiet positions, would otherwise count
   as a plain man;
-- ``king_mobility``: the squares the kings can move to.
+- ``king_mobility``: the squares the kings can move to;
+- ``crown_next``, ``runaway_next``: the ``crowning`` and ``runaway`` men
+  again, counted for the side to move only. The search judges quiet
+  positions (no capture for the side to move), so the mover's man one step
+  from crowning with a free square crowns on its next move, where the
+  opponent's could still be taken; and of two runaway men racing to crown,
+  the mover's is a tempo ahead. Moby Dam's breakthrough evaluation (Harm
+  Jetten, GPL) weighs its breakthroughs by the side to move in this spirit;
+  these two features are our own, simpler form of that idea.
 
 Each feature has two weights, one for the opening (all men on the board) and
 one for the endgame (no men left); the score is the blend by the share of
@@ -54,6 +62,7 @@ each small region of the board.
 from __future__ import annotations
 
 import functools
+import os
 
 from draughts._core import Tables
 from draughts.board import Board
@@ -75,6 +84,8 @@ FEATURES = (
     "runaway",
     "king_mobility",
     "crowning",
+    "crown_next",
+    "runaway_next",
 )
 """The names of the features, in the order of :meth:`Evaluator.features`."""
 
@@ -85,25 +96,25 @@ WEIGHTS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     # The king (330, fitted 300) and crowning weights were set by matches
     # (docs/engine_strength.rst), not by the fit.
     "large": (
-        (100, 330, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5, 120),
-        (100, 330, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8, 120),
+        (100, 330, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5, 120, 0, 0),
+        (100, 330, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8, 120, 0, 0),
     ),
     # International draughts itself: fitted by benchmarks/tune_patterns.py
     # --joint to the scores of 8-ply searches of 21,401 corpus positions
     # (docs/engine_strength.rst, "Evaluation fitted to deeper searches").
     "international": (
-        (100, 139, -6, 7, -19, 3, -2, 8, -8, 0, 59, 1, -216),
-        (100, 442, 14, -9, 40, -6, -8, -18, -32, 11, 143, 3, 258),
+        (100, 139, -6, 7, -19, 3, -2, 8, -8, 0, 59, 1, -216, 0, 0),
+        (100, 442, 14, -9, 40, -6, -8, -18, -32, 11, 143, 3, 258, 0, 0),
     ),
     # 8x8, flying kings (russian, brazilian, pool, czech, thai, ...).
     "flying": (
-        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6, 80),
-        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6, 80),
+        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6, 80, 0, 0),
+        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6, 80, 0, 0),
     ),
     # 8x8, short kings (english, italian, turkish, dama, ...).
     "short": (
-        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4, 25),
-        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6, 25),
+        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4, 25, 0, 0),
+        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6, 25, 0, 0),
     ),
 }
 
@@ -121,6 +132,33 @@ def family(t: Tables) -> str:
     if t.variant == INTERNATIONAL:
         return "international"
     return "large" if t.width * t.height >= 100 else "flying"
+
+
+def overridden(
+    weights: tuple[tuple[int, ...], tuple[int, ...]], text: str | None = None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``weights`` with the changes ``text`` names (by default the
+    environment variable ``DRAUGHTS_WEIGHTS``): comma-separated
+    ``FEATURE=OPENING/ENDGAME`` in hundredths of a man, for trying weights
+    in matches without editing :data:`WEIGHTS`.
+
+    >>> overridden(WEIGHTS["international"], "crown_next=140/60")[0][-2:]
+    (140, 0)
+    """
+    if text is None:
+        text = os.environ.get("DRAUGHTS_WEIGHTS", "")
+    opening, endgame = list(weights[0]), list(weights[1])
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, values = item.partition("=")
+        parts = values.split("/")
+        if name not in FEATURES or len(parts) != 2:
+            raise ValueError(f"DRAUGHTS_WEIGHTS: {item!r} is not FEATURE=OPENING/ENDGAME")
+        at = FEATURES.index(name)
+        try:
+            opening[at], endgame[at] = int(parts[0]), int(parts[1])
+        except ValueError:
+            raise ValueError(f"DRAUGHTS_WEIGHTS: {item!r}: weights are whole numbers") from None
+    return tuple(opening), tuple(endgame)
 
 
 @functools.lru_cache(maxsize=32)
@@ -145,7 +183,7 @@ class Evaluator:
         patterns: Patterns | bool | None = None,
     ) -> None:
         self.t = t
-        self.opening, self.endgame = weights or WEIGHTS[family(t)]
+        self.opening, self.endgame = weights or overridden(WEIGHTS[family(t)])
         if patterns is None:
             # Weights being tuned are the hand-written features alone.
             patterns = weights is None
@@ -265,19 +303,29 @@ class Evaluator:
             cones[index] = mask & self.board
         return cones
 
-    def features(self, color: int, men: int, kings: int, opp: int, opp_kings: int) -> list[int]:
+    def features(
+        self, color: int, men: int, kings: int, opp: int, opp_kings: int, to_move: bool = False
+    ) -> list[int]:
         """The feature counts of ``color``'s pieces, in :data:`FEATURES` order
-        (for tuning: the search only needs their weighted sum)."""
+        (for tuning: the search only needs their weighted sum); ``to_move``
+        says whether ``color`` is the side to move."""
         units = [tuple(int(i == j) for j in range(len(FEATURES))) for i in range(len(FEATURES))]
-        return [self.side(color, men, kings, opp, opp_kings, unit) for unit in units]
+        return [self.side(color, men, kings, opp, opp_kings, unit, to_move) for unit in units]
 
     def side(
-        self, color: int, men: int, kings: int, opp: int, opp_kings: int, w: tuple[int, ...]
+        self,
+        color: int,
+        men: int,
+        kings: int,
+        opp: int,
+        opp_kings: int,
+        w: tuple[int, ...],
+        to_move: bool = False,
     ) -> int:
         """The sum of ``color``'s features times the weights ``w`` (in
-        :data:`FEATURES` order); ``opp`` is every opposing piece. One
-        function computes every feature so that the search pays for one
-        call per side."""
+        :data:`FEATURES` order); ``opp`` is every opposing piece, ``to_move``
+        whether ``color`` moves next. One function computes every feature so
+        that the search pays for one call per side."""
         bits = men | kings
         empty = self.board & ~(bits | opp)
         total = w[0] * men.bit_count() + w[1] * kings.bit_count()
@@ -310,12 +358,12 @@ class Evaluator:
             low = near & -near
             near ^= low
             if not opp_kings and not cones[low.bit_length() - 1] & opp:
-                total += w[10]
+                total += w[10] + (w[14] if to_move else 0)
             elif low & last_step and any(
                 (low << shift if shift >= 0 else low >> -shift) & empty
                 for shift in self.forward[color]
             ):
-                total += w[12]
+                total += w[12] + (w[13] if to_move else 0)
         if kings:
             total += w[11] * self._king_mobility(kings, empty)
         return total
@@ -339,7 +387,9 @@ class Evaluator:
     def score(self, turn: int, m0: int, m1: int, k0: int, k1: int) -> int:
         """The score for the side to move, in hundredths of a man."""
         w = self.blended[(m0 | m1).bit_count()]
-        total = self.side(0, m0, k0, m1 | k1, k1, w) - self.side(1, m1, k1, m0 | k0, k0, w)
+        total = self.side(0, m0, k0, m1 | k1, k1, w, turn == 0) - self.side(
+            1, m1, k1, m0 | k0, k0, w, turn == 1
+        )
         if self.patterns:
             total += self.men_at_start * self.patterns.white(m0, m1)
         # Rounded towards zero, so that both colours see the same score.

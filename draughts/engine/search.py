@@ -229,7 +229,7 @@ class Searcher:
         self.table = Table(2)
         """The transposition table (the C search keeps its own)."""
         self.table_entries = TABLE_ENTRIES
-        self.evaluations: dict[tuple[int, int, int, int], int] = {}
+        self.evaluations: dict[Position, int] = {}
         """White's static score by (white men, black men, white kings, black kings)."""
         # The keys of the game's reversible past, then of the current line.
         self.line: list[int] = list(game_keys)[:-1]
@@ -652,12 +652,12 @@ class Searcher:
         """The evaluation for the side to move, with the variant's drawn
         endings applied; kept by position, since the same leaves come back
         through different move orders (about a third of the calls in the
-        middle game)."""
+        middle game); by the side to move too, which a few features count."""
         turn, m0, m1, k0, k1 = pos
-        pieces = (m0, m1, k0, k1)
-        white = self.evaluations.get(pieces)
+        white = self.evaluations.get(pos)
         if white is None:
-            white = self.e.score(0, m0, m1, k0, k1)
+            white = self.e.score(turn, m0, m1, k0, k1)
+            white = white if turn == 0 else -white
             if (m0 | m1 | k0 | k1).bit_count() <= _SMALL_MATERIAL:
                 material = (k0.bit_count(), m0.bit_count(), k1.bit_count(), m1.bit_count())
                 divisor = self.draws.endings.get(material)
@@ -665,7 +665,7 @@ class Searcher:
                     white = white // divisor if divisor else 0
             if len(self.evaluations) >= _EVALUATIONS:
                 self.evaluations.clear()
-            self.evaluations[pieces] = white
+            self.evaluations[pos] = white
         return white if turn == 0 else -white
 
     def _crowned(self, pos: Position, ply: int) -> int:

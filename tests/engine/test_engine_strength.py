@@ -15,7 +15,7 @@ from draughts.engine import search as _search
 from draughts.engine._table import Table
 from draughts.engine.builtin import _budget, _reversible_keys
 from draughts.engine.draw_table import DrawTable
-from draughts.engine.evaluation import FEATURES, Evaluator, evaluator
+from draughts.engine.evaluation import FEATURES, WEIGHTS, Evaluator, evaluator, overridden
 from draughts.engine.search import raw_position
 
 VARIANTS = ("international", "english", "russian", "brazilian", "frisian", "turkish", "italian")
@@ -113,6 +113,42 @@ def test_features_of_a_man_one_step_from_crowning() -> None:
     # A runaway counts once, as a runaway; a man further back not at all.
     assert white("W:W7:B45") == {**white("W:W7:B45"), "runaway": 1, "crowning": 0}
     assert white("W:W17:B2,12")["crowning"] == 0
+
+
+def test_the_side_to_move_features_count_the_movers_men_only() -> None:
+    # International: White's man on 7 (black men on 2 and 12: no runaway)
+    # can step to the free square 1; Black's man on 44 has nothing in front
+    # of it and no white king on the board: a runaway.
+    t = context(draughts.variant.INTERNATIONAL).core
+    e = evaluator(t)
+    _turn, m0, m1, k0, k1 = raw_position(draughts.Board("W:W7:B2,12,44"), t)
+
+    def counts(color: int, to_move: bool) -> dict[str, int]:
+        own, kings, opp, opp_kings = (m0, k0, m1 | k1, k1) if color == 0 else (m1, k1, m0 | k0, k0)
+        return dict(
+            zip(FEATURES, e.features(color, own, kings, opp, opp_kings, to_move), strict=True)
+        )
+
+    assert counts(0, True)["crowning"] == counts(0, True)["crown_next"] == 1
+    assert counts(0, False)["crowning"] == 1 and counts(0, False)["crown_next"] == 0
+    assert counts(1, True)["runaway"] == counts(1, True)["runaway_next"] == 1
+    assert counts(1, False)["runaway"] == 1 and counts(1, False)["runaway_next"] == 0
+    # Weighted, they make the score depend on who moves.
+    weights = tuple([100, 300, *([0] * (len(FEATURES) - 4)), 70, 40])
+    weighted = Evaluator(t, (weights, weights))
+    white_moves = weighted.score(0, m0, m1, k0, k1)  # White: a man and its crowning
+    black_moves = weighted.score(1, m0, m1, k0, k1)  # Black: three men and its runaway
+    assert (white_moves, black_moves) == (100 + 70 - 300, 300 + 40 - 100)
+
+
+def test_weights_overridden_by_name_and_bad_overrides_refused() -> None:
+    base = WEIGHTS["international"]
+    opening, endgame = overridden(base, "crown_next=140/60, king=200/400")
+    assert opening[FEATURES.index("crown_next")] == 140 and endgame[FEATURES.index("king")] == 400
+    assert overridden(base, "") == base
+    for bad in ("nonsense=1/2", "king=1", "king=a/b"):
+        with pytest.raises(ValueError, match="DRAUGHTS_WEIGHTS"):
+            overridden(base, bad)
 
 
 def test_custom_weights_change_the_score() -> None:

@@ -229,3 +229,27 @@ def test_the_c_search_with_patterns_is_the_python_one(
         ), board.fen()
         compared += 1
     assert compared >= 3
+
+
+@pytest.mark.parametrize("variant", SIZES)
+def test_the_c_evaluation_with_every_feature_weighted_is_the_pure_one(variant: str) -> None:
+    # Random weights for every feature (those counted for the side to move
+    # too), each position scored with either side to move: the C sum is
+    # the pure one.
+    from draughts.engine.evaluation import FEATURES
+
+    native = _native()
+    pt = pure.Tables(draughts.Board(variant=variant).variant)
+    nt = native.Tables(pt.variant)
+    rng = random.Random(5)
+    weights = tuple((100, *(rng.randrange(-300, 301) for _ in FEATURES[1:])) for _phase in range(2))
+    oracle = Evaluator(pt, weights, patterns=False)  # type: ignore[arg-type]
+    search = _compiled_search(nt, Evaluator(nt, weights).data(), None, {}, 1, False, [])  # type: ignore[arg-type]
+    turn_matters = 0
+    for pos in _placements(pt, 400, seed=6):
+        for turn in (0, 1):
+            sign = 1 if turn == 0 else -1
+            white = sign * oracle.score(turn, *pos[1:])
+            assert search.static((turn, *pos[1:])) == white, (turn, pos)
+        turn_matters += oracle.score(0, *pos[1:]) != -oracle.score(1, *pos[1:])
+    assert turn_matters > 20  # the side-to-move features were counted

@@ -212,6 +212,35 @@ def test_endings_and_goals_search_alike(variant: str, fen: str) -> None:
         _compare(board, depth)
 
 
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        # Men near crowning on both sides, some runaways, some not.
+        ("international", "W:W7,16,23,28:B32,38,44,43,12"),
+        ("international", "B:W6,9,14,33:B37,42,45,38"),
+        ("russian", "W:W22,27,18:B13,5,9"),
+    ],
+)
+def test_the_side_to_move_features_weighted_search_alike(
+    monkeypatch: pytest.MonkeyPatch, variant: str, fen: str
+) -> None:
+    # crown_next and runaway_next are weighted 0 as shipped; weighted, the
+    # two searches still agree node for node (the C leaf cache is keyed by
+    # the side to move, the Python one too).
+    monkeypatch.setenv("DRAUGHTS_WEIGHTS", "crown_next=150/60,runaway_next=40/90")
+    _search.evaluator.cache_clear()
+    try:
+        assert _search.evaluator(_tables(draughts.Board(variant=variant).variant)[0]).opening[
+            -2:
+        ] == (150, 40)
+        board = draughts.Board(fen, variant=variant)
+        for depth in range(1, 6):
+            _compare(board, depth)
+    finally:
+        monkeypatch.delenv("DRAUGHTS_WEIGHTS")
+        _search.evaluator.cache_clear()
+
+
 @functools.lru_cache(maxsize=4)
 def _bitbases(variant: str, pieces: int) -> Bitbases:
     return Bitbases.build(variant, pieces)

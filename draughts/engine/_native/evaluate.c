@@ -60,7 +60,7 @@ ENGINE_INLINE long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
 }
 
 ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
-                                   bb_t opp_kings, const long long *w) {
+                                   bb_t opp_kings, const long long *w, int to_move) {
     const Evaluation *e = s->e;
     const Rules *r = s->r;
     bb_t bits = men | kings, empty = r->board & ~(bits | opp);
@@ -82,11 +82,11 @@ ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t ki
     for (bb_t near = men & e->near[color]; near; near &= near - 1) {
         int sq = low_bit(near);
         if (!opp_kings && !(e->cones[color][sq] & opp)) {
-            total += w[10];
+            total += w[10] + (to_move ? w[14] : 0);
         } else if (BIT(sq) & e->last_step[color]) {
             bb_t to = 0; /* the squares it may crown on */
             for (int i = 0; i < e->nshifts[color]; i++) to |= moved(e, r, color, i, BIT(sq));
-            if (to & empty) total += w[12];
+            if (to & empty) total += w[12] + (to_move ? w[13] : 0);
         }
     }
     if (kings) total += w[11] * king_mobility(r, kings, empty);
@@ -102,8 +102,8 @@ ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t ki
 ENGINE_CLONED int search_static_white(const Search *s, const Pos *p) {
     const bb_t *b = p->bb;
     const long long *w = s->e->blended[popcount(b[0] | b[1])];
-    long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w) -
-                      side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w);
+    long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w, p->color == 0) -
+                      side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w, p->color == 1);
     if (s->e->patterns.nwindows)
         total += s->e->men_at_start * patterns_sum(&s->e->patterns, p->pattern);
     /* Rounded towards zero, so that both colours see the same score. */

@@ -128,7 +128,7 @@ static int load_blended(SearchObject *o, PyObject *blended) {
         PyObject *row = PySequence_GetItem(blended, men);
         int failed = row == NULL || PySequence_Size(row) != N_FEATURES;
         if (failed && !PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "evaluation weights: 12 per row");
+            PyErr_SetString(PyExc_ValueError, "evaluation weights: one per feature in each row");
         for (int f = 0; !failed && f < N_FEATURES; f++) {
             PyObject *item = PySequence_GetItem(row, f);
             e->blended[men][f] = item ? PyLong_AsLongLong(item) : -1;
