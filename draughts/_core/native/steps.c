@@ -119,28 +119,31 @@ int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t
 void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key) {
     int o = 1 - color;
     uint64_t k = *key ^ r->key_black;
-    for (int i = 0; i < m->ncaps; i++) {
-        int sq = m->caps[i];
-        if (bb[2 + o] & BIT(sq))
-            k ^= r->key_kings[o][sq];
-        else if (bb[o] & BIT(sq))
-            k ^= r->key_men[o][sq];
+    /* The captured pieces by their set (m->captured, the squares of
+     * m->caps), a bit scan each, and nothing for a step: the search to
+     * depth 9 on the 50 positions of benchmarks/native_speed.py took XXX M
+     * instructions for YYY M walking m->caps (callgrind, the same trees). */
+    bb_t captured = m->captured;
+    if (captured) {
+        for (bb_t x = captured & bb[2 + o]; x; x &= x - 1) k ^= r->key_kings[o][low_bit(x)];
+        for (bb_t x = captured & bb[o]; x; x &= x - 1) k ^= r->key_men[o][low_bit(x)];
+        bb[o] &= ~captured;
+        bb[2 + o] &= ~captured;
     }
-    bb[o] &= ~m->captured;
-    bb[2 + o] &= ~m->captured;
     /* A capture may bring the piece back to its own square: clear it first. */
-    if (bb[color] & BIT(m->origin)) {
-        bb[color] &= ~BIT(m->origin);
+    bb_t origin = BIT(m->origin), dest = BIT(m->dest);
+    if (bb[color] & origin) {
+        bb[color] &= ~origin;
         k ^= r->key_men[color][m->origin];
         if (m->crowned) {
-            bb[2 + color] |= BIT(m->dest);
+            bb[2 + color] |= dest;
             k ^= r->key_kings[color][m->dest];
         } else {
-            bb[color] |= BIT(m->dest);
+            bb[color] |= dest;
             k ^= r->key_men[color][m->dest];
         }
     } else {
-        bb[2 + color] = (bb[2 + color] & ~BIT(m->origin)) | BIT(m->dest);
+        bb[2 + color] = (bb[2 + color] & ~origin) | dest;
         k ^= r->key_kings[color][m->origin] ^ r->key_kings[color][m->dest];
     }
     *key = k;
