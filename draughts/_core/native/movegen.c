@@ -270,7 +270,8 @@ static int compare_routes(const Rules *r, const Route *a, const Route *b, bb_t o
             x = route_value(r, a, opp_kings), y = route_value(r, b, opp_kings);
             break;
         case RULE_WITH_KING:
-            x = (own_kings & SQUARE_BIT(a->origin)) != 0, y = (own_kings & SQUARE_BIT(b->origin)) != 0;
+            x = (own_kings & SQUARE_BIT(a->origin)) != 0;
+            y = (own_kings & SQUARE_BIT(b->origin)) != 0;
             break;
         default: /* KINGS_FIRST: the earlier a king is taken, the better */
             for (int i = 0; i < a->ncaps && i < b->ncaps && x == y; i++) {

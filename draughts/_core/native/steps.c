@@ -45,8 +45,8 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
             men ^= SQUARE_BIT(sq);
             if (r->ray_len[sq][d] < 1) continue;
             int to = RAY(r, sq, d)[0];
-            if ((empty & SQUARE_BIT(to)) &&
-                !add_step(out, sq, to, (r->promotion[color] & SQUARE_BIT(to)) != 0, r->ray_off[sq][d]))
+            int crowned = (r->promotion[color] & SQUARE_BIT(to)) != 0;
+            if ((empty & SQUARE_BIT(to)) && !add_step(out, sq, to, crowned, r->ray_off[sq][d]))
                 return -1;
         }
     }
