@@ -2,8 +2,9 @@
 positions of every preset and of random evolved variants: the same legal
 moves in the same order, the same captures with and without duplicate
 routes, the same Move lists, steps, squares-to-move matches, perft counts
-(with and without bulk counting) and the same positions and keys after
-playing a move and taking it back.
+(with and without bulk counting), the same positions and keys after
+playing a move and taking it back, and the core's ``any_capture`` (the
+engine's test, no pure twin) true exactly when a capture is legal.
 
 Positions are random placements (any mix of men and kings, men also on the
 row where they would be crowned) and the positions of random playouts from
@@ -26,6 +27,7 @@ from draughts._core.pure import keyed
 from draughts._options import CaptureRule, Directions, Promotion, Removal
 
 native = pytest.importorskip("draughts._core.native", reason="the native core is not built")
+from draughts._core.native import _native  # noqa: E402
 
 BOTH_BACKENDS = False
 """This module compares the backends itself."""
@@ -123,6 +125,15 @@ def _move_tuples(moves: list[draughts.Move]) -> list[tuple[object, ...]]:
     return [(m.from_square, m.to_square, m.captures, m.path) for m in moves]
 
 
+def _check_any_capture(n: native.Tables, position: Position, legal: list[raw.RawMove]) -> None:
+    """The core's any_capture for the side to move is whether its legal
+    moves (the pure ones) capture."""
+    c, m0, m1, k0, k1 = position
+    own = (m0, k0, m1, k1) if c == 0 else (m1, k1, m0, k0)
+    expected = any(move.captured for move in legal)
+    assert _native.any_capture(n, c, *own) is expected, (position, legal[:3])
+
+
 def check_position(t: pure.Tables, n: native.Tables, position: Position, depth: int) -> None:
     """Every native answer about ``position`` equals the pure one."""
     c, m0, m1, k0, k1 = position
@@ -144,6 +155,8 @@ def check_position(t: pure.Tables, n: native.Tables, position: Position, depth: 
         t, c, men, kings, occupied, frozen
     )
     assert native.has_step(n, c, men, kings, occupied) == pure.has_step(t, c, men, kings, occupied)
+    if n.native_ready:
+        _check_any_capture(n, position, legal)
     keys = zobrist.keys(len(t.square_of_index))
     key = keys.of(c, (m0, m1), (k0, k1))
     assert native.position_key(n, c, m0, m1, k0, k1) == key
@@ -209,3 +222,74 @@ def test_presets_agree_many(variant: draughts.Variant, data: st.DataObject) -> N
 @given(variant=evolved_variants(), data=st.data())
 def test_evolved_variants_agree_many(variant: draughts.Variant, data: st.DataObject) -> None:
     _random_positions_agree(variant, data, 3)
+
+
+def _any_capture_positions(t: pure.Tables, seed: int, games: int) -> list[Position]:
+    """Every position of ``games`` random games from the start, and as many
+    random placements: positions with and without captures, men and kings."""
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(games):
+        position = _playout(t, rng.randrange(2**32), 0)
+        for _ply in range(rng.randrange(20, 120)):
+            positions.append(position)
+            c, m0, m1, k0, k1 = position
+            own = (m0, k0, m1, k1) if c == 0 else (m1, k1, m0, k0)
+            moves = pure.legal_moves(t, c, *own)
+            if not moves:
+                break
+            position = (1 - c, *raw.apply(rng.choice(moves), c, m0, m1, k0, k1))
+        squares = rng.sample(range(1, t.square_count + 1), rng.randrange(2, 24))
+        boards = [0, 0, 0, 0]
+        for square in squares:
+            boards[rng.choice((0, 1, 0, 1, 2, 3))] |= t.bit_of_square[square]
+        positions.append((rng.randrange(2), *boards))  # type: ignore[arg-type]
+    return positions
+
+
+def _any_capture_variants() -> list[draughts.Variant]:
+    """Every preset the native core holds, and two variants of no preset."""
+    international = draughts.find_variant("international")
+    russian = draughts.find_variant("russian")
+    custom = [
+        attrs.evolve(
+            international,
+            name="x-any-capture-12",
+            aliases=(),
+            variant_tag=None,
+            width=12,
+            height=12,
+            start_fen=None,
+            man_captures=Directions.ALL,
+        ),
+        attrs.evolve(
+            russian,
+            name="x-any-capture-ortho",
+            aliases=(),
+            variant_tag=None,
+            man_captures=Directions.ORTHOGONAL,
+            king_captures=Directions.ORTHOGONAL,
+            king_moves=Directions.ORTHOGONAL,
+            start_fen=None,
+        ),
+    ]
+    return [*draughts.VARIANTS, *custom]
+
+
+@pytest.mark.parametrize("variant", _any_capture_variants(), ids=lambda v: v.name)
+def test_any_capture_is_whether_a_capture_is_legal(variant: draughts.Variant) -> None:
+    """On many positions of every preset and two custom variants, for both
+    sides, the core's any_capture answers as the pure generator's moves."""
+    t, n = _both(variant)
+    if not n.native_ready:
+        pytest.skip("a board the native core does not hold")
+    positions = _any_capture_positions(t, seed=17, games=12)
+    seen = set()
+    for c, m0, m1, k0, k1 in positions:
+        for side in (c, 1 - c):
+            legal = pure.legal_moves(
+                t, side, *((m0, k0, m1, k1) if side == 0 else (m1, k1, m0, k0))
+            )
+            _check_any_capture(n, (side, m0, m1, k0, k1), legal)
+            seen.add(any(move.captured for move in legal))
+    assert seen == {True, False}  # both answers were put to the test

@@ -213,6 +213,29 @@ static PyObject *py_board_moves(PyObject *m, PyObject *const *args, size_t nargs
     return generate(BOARD, "board_moves", args, nargsf, kwnames);
 }
 
+/* The core's any_capture (the engine's test of whether a side can
+ * capture), exposed so that the tests hold it to the pure generator; not
+ * part of the contract (no pure twin): native tables only. */
+static PyObject *py_any_capture(PyObject *m, PyObject *const *args, size_t nargsf,
+                                PyObject *kwnames) {
+    (void)m;
+    static const char *const names[] = {"t",         "color",   "own_men",
+                                        "own_kings", "opp_men", "opp_kings"};
+    PyObject *a[6];
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    CoreObject *c = nargs ? native_tables(args[0]) : NULL;
+    if (c == NULL) {
+        PyErr_SetString(PyExc_TypeError, "any_capture needs tables the native core holds");
+        return NULL;
+    }
+    if (parse("any_capture", args, nargs, kwnames, names, 6, 6, a) < 0) return NULL;
+    int color;
+    bb_t bb[4];
+    if (get_color(a[1], &color) < 0 || get_position(c, a + 2, names + 2, bb) < 0) return NULL;
+    Side s = {bb[0], bb[1], bb[2], bb[3]};
+    return PyBool_FromLong(any_capture(&c->rules, color, &s));
+}
+
 /* steps, has_step and find_step: (t, color, men, kings, occupied, ...). */
 static int get_own(CoreObject *c, PyObject *const *a, Side *s) {
     bb_t men, kings, occupied;
@@ -489,6 +512,8 @@ static PyMethodDef functions[] = {
     ENTRY(undo_keyed, "t, move, color, m0, m1, k0, k1, captured_kings, key",
           "The bitboards and key before a move."),
     ENTRY(position_key, "t, color, m0, m1, k0, k1", "The Zobrist key of a position."),
+    ENTRY(any_capture, POSITION,
+          "Whether the side to move has a capture (the engine's test; no pure twin)."),
     {"set_pure", (PyCFunction)py_set_pure, METH_O,
      "set_pure($module, functions, /)\n--\n\nThe pure functions to fall back on."},
     {NULL, NULL, 0, NULL},

@@ -55,7 +55,7 @@ static inline PERFT_TARGET uint64_t PERFT_FN(perft_man_step)(Perft *P, int ply, 
  * compiled: each step's squares come from its destination's lowest bit by
  * a constant shift, with no bit index (International perft(8) without bulk
  * counting: 1,370 M instructions, for 1,448 M with a shift by a variable
- * amount and BIT() of each index). */
+ * amount and SQUARE_BIT() of each index). */
 static inline __attribute__((always_inline)) PERFT_TARGET uint64_t
 PERFT_FN(perft_diagonal_steps)(Perft *P, int ply, int depth, int color, const Side *s,
                                bb_t empty, int stride) {
@@ -104,9 +104,9 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
         for (bb_t from = men; from; from &= from - 1) {
             int sq = low_bit(from);
             if (r->ray_len[sq][d] < 1) continue;
-            bb_t to = BIT(RAY(r, sq, d)[0]);
+            bb_t to = SQUARE_BIT(RAY(r, sq, d)[0]);
             if (empty & to)
-                total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, BIT(sq), to,
+                total += PERFT_FN(perft_man_step)(P, ply, depth, color, s, SQUARE_BIT(sq), to,
                                                   (promotion & to) != 0);
         }
     }
@@ -115,9 +115,9 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_steps)(Perft *P, int ply, int depth,
         for (int k = 0; k < r->n_king_move; k++) {
             int d = r->king_move_dirs[k], n = r->ray_len[sq][d];
             const uint8_t *ray = RAY(r, sq, d);
-            for (int i = 0; i < n && (empty & BIT(ray[i])); i++) {
+            for (int i = 0; i < n && (empty & SQUARE_BIT(ray[i])); i++) {
                 total += PERFT_FN(perft_after)(P, ply + 1, depth - 1, color, men,
-                                               s->own_kings ^ (BIT(sq) | BIT(ray[i])),
+                                               s->own_kings ^ (SQUARE_BIT(sq) | SQUARE_BIT(ray[i])),
                                                s->opp_men, s->opp_kings);
                 if (!r->flying) break;
             }

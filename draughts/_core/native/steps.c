@@ -32,8 +32,8 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
         /* Highest destination first, as the pure generator. */
         for (bb_t to = shifted(s->own_men & r->step_from[d], shift) & empty; to;) {
             int sq = top_bit(to);
-            to ^= BIT(sq);
-            if (!add_step(out, sq - shift, sq, (r->promotion[color] & BIT(sq)) != 0,
+            to ^= SQUARE_BIT(sq);
+            if (!add_step(out, sq - shift, sq, (r->promotion[color] & SQUARE_BIT(sq)) != 0,
                           r->ray_off[sq - shift][d]))
                 return -1;
         }
@@ -42,21 +42,21 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
         int d = r->man_move_dirs[color][k];
         for (bb_t men = s->own_men; men;) {
             int sq = top_bit(men);
-            men ^= BIT(sq);
+            men ^= SQUARE_BIT(sq);
             if (r->ray_len[sq][d] < 1) continue;
             int to = RAY(r, sq, d)[0];
-            if ((empty & BIT(to)) &&
-                !add_step(out, sq, to, (r->promotion[color] & BIT(to)) != 0, r->ray_off[sq][d]))
+            int crowned = (r->promotion[color] & SQUARE_BIT(to)) != 0;
+            if ((empty & SQUARE_BIT(to)) && !add_step(out, sq, to, crowned, r->ray_off[sq][d]))
                 return -1;
         }
     }
     for (bb_t kings = s->own_kings & ~frozen; kings;) {
         int sq = top_bit(kings);
-        kings ^= BIT(sq);
+        kings ^= SQUARE_BIT(sq);
         for (int k = 0; k < r->n_king_move; k++) {
             int d = r->king_move_dirs[k], n = r->ray_len[sq][d];
             const uint8_t *ray = RAY(r, sq, d);
-            for (int i = 0; i < n && !(occupied & BIT(ray[i])); i++) {
+            for (int i = 0; i < n && !(occupied & SQUARE_BIT(ray[i])); i++) {
                 if (!add_step(out, sq, ray[i], 0, r->ray_off[sq][d] + i)) return -1;
                 if (!r->flying) break;
             }
@@ -70,15 +70,15 @@ int any_step(const Rules *r, int color, const Side *s) {
     bb_t empty = r->board & ~occupied;
     for (bb_t men = s->own_men; men;) {
         int sq = top_bit(men);
-        men ^= BIT(sq);
+        men ^= SQUARE_BIT(sq);
         if (empty & r->man_step_near[color][sq]) return 1;
     }
     for (bb_t kings = s->own_kings; kings;) {
         int sq = top_bit(kings);
-        kings ^= BIT(sq);
+        kings ^= SQUARE_BIT(sq);
         for (int k = 0; k < r->n_king_move; k++) {
             int d = r->king_move_dirs[k];
-            if (r->ray_len[sq][d] >= 1 && (empty & BIT(RAY(r, sq, d)[0]))) return 1;
+            if (r->ray_len[sq][d] >= 1 && (empty & SQUARE_BIT(RAY(r, sq, d)[0]))) return 1;
         }
     }
     return 0;
@@ -87,23 +87,23 @@ int any_step(const Rules *r, int color, const Side *s) {
 int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t frozen,
             Route *step) {
     bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
-    if (!(r->board & BIT(dest)) || (occupied & BIT(dest))) return 0;
-    if (s->own_men & BIT(origin)) {
+    if (!(r->board & SQUARE_BIT(dest)) || (occupied & SQUARE_BIT(dest))) return 0;
+    if (s->own_men & SQUARE_BIT(origin)) {
         for (int k = 0; k < r->n_man_move[color]; k++) {
             int d = r->man_move_dirs[color][k];
             if (r->ray_len[origin][d] >= 1 && RAY(r, origin, d)[0] == dest) {
-                set_step(step, origin, dest, (r->promotion[color] & BIT(dest)) != 0,
+                set_step(step, origin, dest, (r->promotion[color] & SQUARE_BIT(dest)) != 0,
                          r->ray_off[origin][d]);
                 return 1;
             }
         }
         return 0;
     }
-    if (!(s->own_kings & BIT(origin)) || (frozen & BIT(origin))) return 0;
+    if (!(s->own_kings & SQUARE_BIT(origin)) || (frozen & SQUARE_BIT(origin))) return 0;
     for (int k = 0; k < r->n_king_move; k++) {
         int d = r->king_move_dirs[k], n = r->ray_len[origin][d];
         const uint8_t *ray = RAY(r, origin, d);
-        for (int i = 0; i < n && !(occupied & BIT(ray[i])); i++) {
+        for (int i = 0; i < n && !(occupied & SQUARE_BIT(ray[i])); i++) {
             if (ray[i] == dest) {
                 set_step(step, origin, dest, 0, r->ray_off[origin][d] + i);
                 return 1;
@@ -119,28 +119,31 @@ int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t
 void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key) {
     int o = 1 - color;
     uint64_t k = *key ^ r->key_black;
-    for (int i = 0; i < m->ncaps; i++) {
-        int sq = m->caps[i];
-        if (bb[2 + o] & BIT(sq))
-            k ^= r->key_kings[o][sq];
-        else if (bb[o] & BIT(sq))
-            k ^= r->key_men[o][sq];
+    /* The captured pieces by their set (m->captured, the squares of
+     * m->caps), a bit scan each, and nothing for a step: the search to
+     * depth 9 on the 50 positions of benchmarks/native_speed.py took 3,825 M
+     * instructions for 3,854 M walking m->caps (callgrind, the same trees). */
+    bb_t captured = m->captured;
+    if (captured) {
+        for (bb_t x = captured & bb[2 + o]; x; x &= x - 1) k ^= r->key_kings[o][low_bit(x)];
+        for (bb_t x = captured & bb[o]; x; x &= x - 1) k ^= r->key_men[o][low_bit(x)];
+        bb[o] &= ~captured;
+        bb[2 + o] &= ~captured;
     }
-    bb[o] &= ~m->captured;
-    bb[2 + o] &= ~m->captured;
     /* A capture may bring the piece back to its own square: clear it first. */
-    if (bb[color] & BIT(m->origin)) {
-        bb[color] &= ~BIT(m->origin);
+    bb_t origin = SQUARE_BIT(m->origin), dest = SQUARE_BIT(m->dest);
+    if (bb[color] & origin) {
+        bb[color] &= ~origin;
         k ^= r->key_men[color][m->origin];
         if (m->crowned) {
-            bb[2 + color] |= BIT(m->dest);
+            bb[2 + color] |= dest;
             k ^= r->key_kings[color][m->dest];
         } else {
-            bb[color] |= BIT(m->dest);
+            bb[color] |= dest;
             k ^= r->key_men[color][m->dest];
         }
     } else {
-        bb[2 + color] = (bb[2 + color] & ~BIT(m->origin)) | BIT(m->dest);
+        bb[2 + color] = (bb[2 + color] & ~origin) | dest;
         k ^= r->key_kings[color][m->origin] ^ r->key_kings[color][m->dest];
     }
     *key = k;
@@ -151,23 +154,23 @@ void unplay(const Rules *r, const Route *m, int color, bb_t captured_kings, bb_t
     int o = 1 - color;
     uint64_t k = *key ^ r->key_black;
     if (m->crowned) {
-        bb[2 + color] &= ~BIT(m->dest);
-        bb[color] |= BIT(m->origin);
+        bb[2 + color] &= ~SQUARE_BIT(m->dest);
+        bb[color] |= SQUARE_BIT(m->origin);
         k ^= r->key_kings[color][m->dest] ^ r->key_men[color][m->origin];
-    } else if (bb[color] & BIT(m->dest)) {
-        bb[color] = (bb[color] & ~BIT(m->dest)) | BIT(m->origin);
+    } else if (bb[color] & SQUARE_BIT(m->dest)) {
+        bb[color] = (bb[color] & ~SQUARE_BIT(m->dest)) | SQUARE_BIT(m->origin);
         k ^= r->key_men[color][m->dest] ^ r->key_men[color][m->origin];
     } else {
-        bb[2 + color] = (bb[2 + color] & ~BIT(m->dest)) | BIT(m->origin);
+        bb[2 + color] = (bb[2 + color] & ~SQUARE_BIT(m->dest)) | SQUARE_BIT(m->origin);
         k ^= r->key_kings[color][m->dest] ^ r->key_kings[color][m->origin];
     }
     for (int i = 0; i < m->ncaps; i++) {
         int sq = m->caps[i];
-        if (captured_kings & BIT(sq)) {
-            bb[2 + o] |= BIT(sq);
+        if (captured_kings & SQUARE_BIT(sq)) {
+            bb[2 + o] |= SQUARE_BIT(sq);
             k ^= r->key_kings[o][sq];
         } else {
-            bb[o] |= BIT(sq);
+            bb[o] |= SQUARE_BIT(sq);
             k ^= r->key_men[o][sq];
         }
     }
@@ -179,12 +182,12 @@ uint64_t position_key(const Rules *r, int color, const bb_t bb[4]) {
     for (int c = 0; c < 2; c++) {
         for (bb_t b = bb[c]; b;) {
             int sq = top_bit(b);
-            b ^= BIT(sq);
+            b ^= SQUARE_BIT(sq);
             k ^= r->key_men[c][sq];
         }
         for (bb_t b = bb[2 + c]; b;) {
             int sq = top_bit(b);
-            b ^= BIT(sq);
+            b ^= SQUARE_BIT(sq);
             k ^= r->key_kings[c][sq];
         }
     }

@@ -566,7 +566,7 @@ static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int b
     *cut = 0;
     for (size_t i = 0; i < here->moves.len; i++) {
         const Route *m = &here->moves.items[here->order[i]];
-        int after = m->ncaps || own_men & BIT(m->origin) ? 0 : reversible + 1;
+        int after = m->ncaps || own_men & SQUARE_BIT(m->origin) ? 0 : reversible + 1;
         if (after >= 4 || (s->no_progress >= 0 && after >= s->no_progress)) continue;
         if (pieces - m->ncaps <= s->bases.pieces) continue;
         bb_t bb[4];
@@ -604,7 +604,7 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         Pos child;
         uint64_t child_key;
         child_of(s, p, move, key, &child, &child_key);
-        int after = move->ncaps || own_men & BIT(move->origin) ? 0 : reversible + 1;
+        int after = move->ncaps || own_men & SQUARE_BIT(move->origin) ? 0 : reversible + 1;
         int capture = move->ncaps != 0, crowned = move->crowned;
         int score;
         /* Plies a late move is reduced by (Searcher.search). */
