@@ -159,7 +159,7 @@ class _Native:
     """What the C replay of one variant needs."""
 
     env: Any  # the one-game VecEnv whose tables it reads
-    numbers: bytes
+    numbers: bytes  # the square of each written number 0-99, 100 int16
     dash_captures: bool
     white_first: bool
     plain: bool  # a game whose tags name no variant is read as this one
@@ -174,7 +174,10 @@ def _native(variant: Variant, perspective: bool) -> _Native | None:
         return None
     white_first = Board(variant=variant).turn == WHITE
     plain = _tagged(None, None, variant.name) == variant
-    return _Native(env, setup[4], setup[5], white_first, plain)
+    # The reader's setup codes algebraic names after the numbers 0-99; the C
+    # replay reads numbers only (an algebraic game is left to the reader).
+    numbers = setup[4][: 100 * array("h").itemsize]
+    return _Native(env, numbers, setup[5], white_first, plain)
 
 
 def _span(
