@@ -230,7 +230,8 @@ class Searcher:
         """The transposition table (the C search keeps its own)."""
         self.table_entries = TABLE_ENTRIES
         self.evaluations: dict[Position, int] = {}
-        """White's static score by (white men, black men, white kings, black kings)."""
+        """White's static score by position (side to move, white men, black
+        men, white kings, black kings)."""
         # The keys of the game's reversible past, then of the current line.
         self.line: list[int] = list(game_keys)[:-1]
         self.base = len(self.line)
