@@ -84,6 +84,8 @@ class PlayedGame:
     """How our rules end the game (``five-move-rule``, ...), or None."""
     plies_since_crowning: int | None = None
     """Plies played after the game's last crowning (None: no man crowned)."""
+    plies_since_capture: int | None = None
+    """Plies played after the game's last capture (None: nothing taken)."""
 
 
 # Runs ``python -m draughts`` with settings made first (the names and values
@@ -144,8 +146,12 @@ def read_played(pdn_path: Path) -> Iterator[PlayedGame]:
                 board.push(move)
                 if played.plies_since_crowning is not None:
                     played.plies_since_crowning += 1
+                if played.plies_since_capture is not None:
+                    played.plies_since_capture += 1
                 if was_man and board.piece_at(move.to_square) in _KINGS:
                     played.plies_since_crowning = 0
+                if move.is_capture:
+                    played.plies_since_capture = 0
             played.final_fen = plain_fen(board)
             outcome = board.outcome(claim_draw=True)
             played.over = outcome is not None

@@ -35,13 +35,15 @@ from _opponents import OPENINGS, PlayedGame, read_played, run_match, skip_openin
 
 # Our five- and sixteen-move rules count from the moment the ending arises,
 # through the crowning of a man within it (a king and a man against a king
-# becoming two kings against a king), as FMJD's rules keep the 16 moves when
-# a piece is taken within them; dame-rs 0.2 starts
-# its count again at the crowning, so it ends such games later or, as our
-# match stops at our end, not at all. Checked on dame-rs's own Board: from
-# "W:WK46,13:BK25", the man crowning at ply 4, dame-rs ends the game by the
-# five-move rule at ply 15 and ours at ply 10; with a second white king on
-# 50, by the sixteen-move rule at 37 and 32.
+# becoming two kings against a king) or a capture within it (a king and a
+# man against a king becoming king against king), as FMJD's rules keep the
+# 16 moves when a piece is taken within them; dame-rs 0.2 starts its count
+# again at the crowning or the capture, so it ends such games later or, as
+# our match stops at our end, not at all. Checked on dame-rs's own Board:
+# from "W:WK46,13:BK25", the man crowning at ply 4, dame-rs ends the game by
+# the five-move rule at ply 15 and ours at ply 10; with a second white king
+# on 50, by the sixteen-move rule at 37 and 32; from "B:WK28,31:B26,K29"
+# (26x37, then 28x46 takes the man at ply 2), dame-rs at ply 12, ours at 10.
 COUNTED_PLIES = {"five-move-rule": 10, "sixteen-move-rule": 32}
 
 
@@ -49,12 +51,22 @@ def known_difference(game: PlayedGame) -> str | None:
     """Why dame-rs does not end a game our rules end, where that is its
     known difference from FMJD's counting; None otherwise."""
     plies = COUNTED_PLIES.get(game.termination or "")
-    since = game.plies_since_crowning
-    if plies is None or since is None or since >= plies or game.winner is not None:
+    changes = [
+        (since, what)
+        for since, what in (
+            (game.plies_since_crowning, "crowning"),
+            (game.plies_since_capture, "capture"),
+        )
+        if since is not None
+    ]
+    if plies is None or not changes or game.winner is not None:
+        return None
+    since, what = min(changes)  # the latest: dame-rs counts from there
+    if since >= plies:
         return None
     return (
         f"our {game.termination} counts from the start of the ending; dame-rs"
-        f" restarts it at the crowning {since} plies before the end"
+        f" restarts it at the {what} {since} plies before the end"
     )
 
 
@@ -121,7 +133,7 @@ def main() -> int:
             print(f"    {problem}")
     print(
         f"cross-check by dame-rs's rules: {len(games) - wrong} of {len(games)} games agree"
-        f" ({known} of them ended by a count dame-rs restarts at a crowning)"
+        f" ({known} of them ended by a count dame-rs restarts at a crowning or a capture)"
     )
     return 1 if wrong else 0
 

@@ -72,6 +72,25 @@ def test_a_crowning_within_the_ending_is_the_known_difference(
     assert f"crowning {counted - 5} plies before the end" in dame_match.known_difference(game)
 
 
+def test_a_capture_within_the_ending_is_the_known_difference(
+    tmp_path: Path, dame_match: ModuleType
+) -> None:
+    # The end of a match game: a king and a man against a king after 26x37
+    # (ply 0); 28x46 takes the man at ply 1, leaving king against king. Our
+    # count runs from ply 0 and ends the game at ply 10; dame-rs's, from the
+    # capture, would end it at ply 11.
+    board = draughts.Board("B:WK28,31:B26,K29", variant="international")
+    kings = [(29, 18), (46, 5), (18, 22), (5, 46), (22, 33), (46, 5), (33, 29), (5, 46), (29, 18)]
+    for wanted in [(26, 37), (28, 46), *kings]:
+        board.push(next(m for m in board.legal_moves if (m.from_square, m.to_square) == wanted))
+    game = played(board, tmp_path, dame_match)
+    assert (game.termination, len(game.positions)) == ("five-move-rule", 11)
+    assert (game.plies_since_capture, game.plies_since_crowning) == (9, None)
+    assert "capture 9 plies before the end" in dame_match.known_difference(game)
+    game.plies_since_capture = 10  # the capture that began the ending: no difference
+    assert dame_match.known_difference(game) is None
+
+
 def test_an_ending_without_a_crowning_is_no_known_difference(
     tmp_path: Path, dame_match: ModuleType
 ) -> None:
