@@ -202,9 +202,7 @@ class Evidence:
     def add_numbers(self, text: str, moves: int) -> None:
         """Note the squares of move text written with numbers only."""
         self.moves += moves
-        numbers = _NUMBER.findall(text)
-        if numbers:
-            self.numbers = max(self.numbers, *map(int, numbers))
+        self.numbers = max(self.numbers, _highest_number(text))
 
     def add_fen(self, fen: str) -> None:
         """Note the squares a FEN puts pieces on."""
@@ -244,8 +242,12 @@ def _squares_of(text: str) -> tuple[int, int, int]:
     for file, rank in _ALGEBRAIC.findall(text):
         files = max(files, ord(file.lower()) - ord("a") + 1)
         ranks = max(ranks, int(rank))
-    numbers = _NUMBER.findall(_ALGEBRAIC.sub(" ", text))
-    return max(map(int, numbers), default=0), files, ranks
+    return _highest_number(_ALGEBRAIC.sub(" ", text)), files, ranks
+
+
+def _highest_number(text: str) -> int:
+    """The highest square number written in move text (0 for none)."""
+    return max(map(int, _NUMBER.findall(text)), default=0)
 
 
 # _squares_of of each move text seen: a file's moves are a few hundred
