@@ -76,7 +76,7 @@ PDN_SOURCES = (
 )
 # draughts.engine._native: the built-in engine's search, a module of its own
 # that reaches the core's move generator through its C API (core_api.h).
-ENGINE_SOURCES = ("search", "evaluate", "search_module", "eval_patterns", "module")
+ENGINE_SOURCES = ("search", "search_smp", "evaluate", "search_module", "eval_patterns", "module")
 # draughts.ml._native: VectorEnv's games, a module of their own that reaches
 # the move generator through the core's C API too (not compiled in again):
 # the indirect calls cost nothing measurable. International random
@@ -129,7 +129,7 @@ setup(
             "draughts.engine._native._c",
             ENGINE_NATIVE,
             ENGINE_SOURCES,
-            ("search", "eval_patterns", "eval_patterns_load"),
+            ("search", "search_table", "eval_patterns", "eval_patterns_load"),
         ),
         beside_the_core("draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step",)),
     ],

@@ -271,6 +271,11 @@ class Searcher:
         self.probe: Probe | None = None
         """Endgame bitbases (set by :meth:`use_bitbases`), asked at every
         node below the root with at most ``probe.pieces`` pieces."""
+        self.threads = 1
+        """The threads :meth:`iterate` may search on. This (pure) search
+        runs on one whatever it says; the native one
+        (:class:`~draughts.engine.native_search.NativeSearcher`) runs
+        ``threads - 1`` helper threads beside it."""
 
     def renew(
         self,

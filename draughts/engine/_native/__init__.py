@@ -89,7 +89,36 @@ class CompiledSearch(Protocol):
     def stop(self) -> None:
         """End the :meth:`run` in progress in another thread at its next look
         at the clock, if its root depth is beyond 1 (as
-        :meth:`draughts.engine.search.Searcher.stop`); callable while it runs."""
+        :meth:`draughts.engine.search.Searcher.stop`), and the helper threads;
+        callable while it runs."""
+
+    def start_helpers(
+        self,
+        pos: Pos,
+        key: int,
+        reversible: int,
+        root: Sequence[int] | None,
+        limits: Limits,
+        max_depth: int,
+        full_width: int,
+        count: int,
+        /,
+    ) -> int:
+        """Start ``count`` helper threads (Lazy SMP) that deepen on ``pos``
+        from the depth of the :meth:`run` in progress (an odd helper a ply
+        ahead) up to ``max_depth``, reducing beyond ``full_width`` plies,
+        sharing this search's transposition table, until
+        :meth:`stop_helpers`, their own deadline (``limits``'s) or
+        :meth:`stop`; returns how many started (0 where the platform has no
+        threads: :data:`MAX_THREADS` is 1 there). While they run,
+        :meth:`run`'s node budget counts their nodes too, and
+        :meth:`renew`, :meth:`clear_table` and :meth:`bitbases` refuse."""
+
+    def stop_helpers(self) -> None:
+        """Stop the helper threads and wait for them to end (none: nothing)."""
+
+    def helper_nodes(self) -> int:
+        """The nodes the helper threads searched since :meth:`renew`."""
 
 
 _loaded: Any = None
@@ -101,6 +130,10 @@ if _core.BACKEND == "native":
 
 BUILT = _loaded is not None
 """Whether the engine's native module runs (with the native core)."""
+
+MAX_THREADS: int = _loaded.MAX_THREADS if BUILT else 1
+"""The most threads the native search runs on (1 where there are no
+threads, or no native search)."""
 
 
 def compiled_search(
@@ -135,4 +168,4 @@ if TYPE_CHECKING:
 
     _checked: type[CompiledSearch] = _Search
 
-__all__ = ["BUILT", "CompiledSearch", "Limits", "Pos", "compiled_search"]
+__all__ = ["BUILT", "MAX_THREADS", "CompiledSearch", "Limits", "Pos", "compiled_search"]

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from draughts._core.native import _native
 from draughts._core.raw import RawMove
 
+MAX_THREADS: int
+
 class Search:
     def __init__(
         self,
@@ -47,3 +49,19 @@ class Search:
     def table_move(self, pos: tuple[int, int, int, int, int], key: int, /) -> RawMove | None: ...
     def static(self, pos: tuple[int, int, int, int, int], /) -> int: ...
     def stop(self, /) -> None: ...
+    def start_helpers(
+        self,
+        pos: tuple[int, int, int, int, int],
+        key: int,
+        reversible: int,
+        root: Sequence[int] | None,
+        limits: tuple[
+            bool, int, int, int, int | None, float | None, int, int, int, int, int, int, int, int
+        ],
+        max_depth: int,
+        full_width: int,
+        count: int,
+        /,
+    ) -> int: ...
+    def stop_helpers(self, /) -> None: ...
+    def helper_nodes(self, /) -> int: ...

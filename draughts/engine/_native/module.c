@@ -16,8 +16,15 @@ static int exec_module(PyObject *m) {
     const CoreAPI *api = core_api_import("draughts.engine._native._c");
     if (api == NULL) return -1;
     core_api = api;
+#ifdef HAVE_THREADS
+    int threads = MAX_HELPERS + 1;
+#else
+    int threads = 1;
+#endif
     if (PyType_Ready(&SearchType) < 0 ||
-        PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0)
+        PyModule_AddObjectRef(m, "Search", (PyObject *)&SearchType) < 0 ||
+        /* The most threads a search runs on (search_smp.c). */
+        PyModule_AddIntConstant(m, "MAX_THREADS", threads) < 0)
         return -1;
     return 0;
 }

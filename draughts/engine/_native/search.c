@@ -95,57 +95,13 @@ static int evaluate(Search *s, const Pos *p, uint64_t key, int quiet) {
     return white;
 }
 
-/* -- The transposition table -------------------------------------------------- */
+/* -- The transposition table (search_table.h) ------------------------------------ */
 
-static uint64_t route_hash(const Route *m) {
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-    for (int i = 0; i < m->ncaps; i++) h = (h ^ m->caps[i]) * 0x100000001b3ULL;
-    for (int i = 0; m->ncaps && i <= m->ncaps; i++) h = (h ^ m->path[i]) * 0x100000001b3ULL;
-    return h;
-}
-
-static int same_move(const Entry *e, const Route *m) {
-    return e->origin == m->origin && e->dest == m->dest && e->crowned == m->crowned &&
-           e->ncaps == m->ncaps && e->move_hash == route_hash(m);
-}
-
-/* The first of key's two entries (Table.probe). */
-static size_t bucket_of(const Search *s, uint64_t key) {
-    return ((size_t)(key ^ (key >> 29)) & (s->tt_cap / 2 - 1)) * 2;
-}
-
-static const Entry *tt_get(const Search *s, uint64_t key) {
-    const Entry *e = &s->tt[bucket_of(s, key)];
-    if (e[0].used && e[0].key == key) return &e[0];
-    if (e[1].used && e[1].key == key) return &e[1];
-    return NULL;
-}
-
-/* Table.store of draughts/engine/_table.py */
-static void tt_put(Search *s, uint64_t key, int depth, int score, int bound, const Route *m) {
-    Entry *e = &s->tt[bucket_of(s, key)];
-    Entry fresh = {key, route_hash(m), score, (int16_t)depth, 1, (uint8_t)bound,
-                   m->origin, m->dest, m->crowned, m->ncaps, s->generation};
-    if (bound == UPPER) { /* keep the replaced entry's move (Table.store) */
-        const Entry *old = e[0].used && e[0].key == key ? &e[0] : &e[1];
-        if (old->used && old->key == key) {
-            fresh.move_hash = old->move_hash, fresh.origin = old->origin, fresh.dest = old->dest;
-            fresh.crowned = old->crowned, fresh.ncaps = old->ncaps;
-        }
-    }
-    if (!e[0].used || e[0].key == key) {
-        e[0] = fresh;
-    } else if (e[0].generation == s->generation && e[0].depth > depth) {
-        e[1] = fresh;
-    } else {
-        e[1] = e[0];
-        e[0] = fresh;
-    }
-}
+#include "search_table.h"
 
 int search_size_table(Search *s, size_t entries) {
     if (entries == s->tt_cap) return 0;
-    Entry *tt = calloc(entries, sizeof *tt);
+    Slot *tt = calloc(entries, sizeof *tt);
     if (tt == NULL) return -1;
     free(s->tt);
     s->tt = tt, s->tt_cap = entries;
@@ -156,7 +112,7 @@ void search_clear_table(Search *s) { memset(s->tt, 0, s->tt_cap * sizeof *s->tt)
 
 size_t search_table_count(const Search *s) {
     size_t n = 0;
-    for (size_t i = 0; i < s->tt_cap; i++) n += s->tt[i].used;
+    for (size_t i = 0; i < s->tt_cap; i++) n += slot_read(&s->tt[i]).used;
     return n;
 }
 
@@ -197,9 +153,11 @@ int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys) {
     memset(s->killers, 0, s->nkillers * sizeof *s->killers);
     long long *history = &s->history[0][0][0];
     for (size_t i = 0; i < sizeof s->history / sizeof *history; i++) history[i] /= 2;
-    s->interrupt = 0;
+    __atomic_store_n(&s->interrupt, 0, __ATOMIC_RELAXED);
     return 0;
 }
+
+void search_interrupt(Search *s) { __atomic_store_n(&s->interrupt, 1, __ATOMIC_RELAXED); }
 
 void search_free(Search *s) {
     free(s->tt);
@@ -213,6 +171,30 @@ void search_free(Search *s) {
     }
     free(s->plies);
     memset(s, 0, sizeof *s);
+}
+
+int search_init_helper(Search *h, const Search *main) {
+    /* The settings, limits, tables' pointers and history by value, then
+     * the search's own work space made afresh. */
+    *h = *main;
+    h->line = NULL, h->killers = NULL, h->evaluated = NULL, h->plies = NULL, h->nplies = 0;
+    h->root = NULL, h->helper = 1, h->interrupt = 0;
+    h->line = calloc(main->line_cap, sizeof *h->line);
+    h->killers = calloc(main->nkillers, sizeof *h->killers);
+    h->evaluated = calloc(EVALUATED, sizeof *h->evaluated);
+    int *root = main->root ? malloc((size_t)main->nroot * sizeof *root + 1) : NULL;
+    if (h->line == NULL || h->killers == NULL || h->evaluated == NULL || (main->root && !root))
+        return free(root), -1;
+    memcpy(h->line, main->line, main->base * sizeof *h->line);
+    if (root) memcpy(root, main->root, (size_t)main->nroot * sizeof *root);
+    h->root = root;
+    return 0;
+}
+
+void search_free_helper(Search *h) {
+    free((void *)h->root);
+    h->tt = NULL; /* main's */
+    search_free(h);
 }
 
 /* The work space of ply, made on first use. */
@@ -271,9 +253,13 @@ static double now(void) {
 static int tick(Search *s) {
     s->nodes++;
     if (s->nodes % CHECK_EVERY) return 0;
-    if (s->interrupt && s->interruptible) return s->stopped = 1;
+    unsigned long long *shared = s->shared_nodes, others = 0;
+    if (shared != NULL && s->helper) __atomic_fetch_add(shared, CHECK_EVERY, __ATOMIC_RELAXED);
+    else if (shared != NULL) others = __atomic_load_n(shared, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&s->interrupt, __ATOMIC_RELAXED) && s->interruptible)
+        return s->stopped = 1;
     if (!s->enforce) return 0;
-    if ((s->max_nodes >= 0 && s->nodes >= (unsigned long long)s->max_nodes) ||
+    if ((s->max_nodes >= 0 && s->nodes + others >= (unsigned long long)s->max_nodes) ||
         (s->deadline >= 0 && now() >= s->deadline))
         s->stopped = 1;
     return s->stopped;
@@ -573,13 +559,13 @@ static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int b
         memcpy(bb, p->bb, sizeof bb);
         uint64_t child_key = key;
         core_api->play(s->r, m, p->color, bb, &child_key);
-        const Entry *e = tt_get(s, child_key);
-        if (e == NULL || e->bound == LOWER) continue;
-        if (e->depth < (extend && m->crowned ? depth : depth - 1)) continue;
+        Entry e;
+        if (!tt_get(s, child_key, &e) || e.bound == LOWER) continue;
+        if (e.depth < (extend && m->crowned ? depth : depth - 1)) continue;
         int child = ply + 1;
-        int score = -(e->score > WON    ? e->score - child
-                      : e->score < -WON ? e->score + child
-                                        : e->score);
+        int score = -(e.score > WON    ? e.score - child
+                      : e.score < -WON ? e.score + child
+                                       : e.score);
         if (score >= beta) return *cut = 1, score;
     }
     return 0;
@@ -684,15 +670,13 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         if (known != NOT_COVERED) return known * (KNOWN_WIN - ply);
     }
     if (depth <= 0) return quiesce(s, p, key, alpha, beta, ply);
-    const Entry *found = tt_get(s, key);
     Entry entry;
-    if (found != NULL) {
+    int found = tt_get(s, key, &entry);
+    if (found) {
         int decided;
-        int score = table_cut(found, depth, alpha, beta, ply, &decided);
+        int score = table_cut(&entry, depth, alpha, beta, ply, &decided);
         if (decided) return score;
-        entry = *found;
     }
-    /* found may be overwritten below: only entry is read after. */
     if (beta - alpha == 1 && depth >= PROBCUT_DEPTH && ply && s->reductions && s->probcut) {
         int cut = probcut(s, p, key, depth, beta, ply, reversible);
         if (s->stopped || s->failed) return 0;
@@ -720,16 +704,16 @@ int search_run(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int 
                int reversible) {
     s->stopped = s->failed = 0;
     s->has_partial = 0;
-    s->interruptible = depth > 1;
+    s->interruptible = depth > 1 || s->helper;
     int score = search(s, p, key, depth, alpha, beta, ply, reversible);
     return s->stopped || s->failed ? 0 : score;
 }
 
 int search_table_move(Search *s, const Pos *p, uint64_t key, RouteList *moves) {
-    const Entry *e = tt_get(s, key);
-    if (e == NULL) return -1;
+    Entry e;
+    if (!tt_get(s, key, &e)) return -1;
     legal_routes(s->r, p, moves);
     for (size_t i = 0; i < moves->len; i++)
-        if (same_move(e, &moves->items[i])) return (int)i;
+        if (same_move(&e, &moves->items[i])) return (int)i;
     return -1;
 }

@@ -75,10 +75,10 @@ typedef struct {
     Patterns patterns; /* nwindows 0: none for this variant */
 } Evaluation;
 
-/* One transposition-table entry; the best move is told apart from its
- * siblings by origin, destination, crowning, capture count and a 64-bit hash
- * of its captured squares and path (two different legal moves of one
- * position sharing all of them is a 2**-64 event). */
+/* One transposition-table entry, as the search reads it; the best move is
+ * told apart from its siblings by origin, destination, crowning, capture
+ * count and a 64-bit hash of its captured squares and path (two different
+ * legal moves of one position sharing all of them is a 2**-64 event). */
 typedef struct {
     uint64_t key, move_hash;
     int32_t score;
@@ -86,6 +86,15 @@ typedef struct {
     uint8_t used, bound, origin, dest, crowned, ncaps;
     uint8_t generation; /* Searcher.generation when stored */
 } Entry;
+
+/* An Entry as the table stores it: four words, the first the key XOR the
+ * other three, each word read and written whole (search_table.h). Helper
+ * threads (search_smp.c) share the table without a lock: an entry another
+ * thread was writing while this one read it mixes the words of two
+ * entries, its key check fails, and it is taken for no entry. */
+typedef struct {
+    uint64_t w[4];
+} Slot;
 
 /* One remembered quiet leaf of the quiescence search: White's static score
  * (search_static_white) of the position whose key this is, where the side
@@ -121,7 +130,7 @@ typedef struct {
     int8_t endings[SMALL_MATERIAL + 1][SMALL_MATERIAL + 1][SMALL_MATERIAL + 1]
                   [SMALL_MATERIAL + 1]; /* -1: none; else the divisor (0: drawn) */
     Bitbases bases;
-    Entry *tt;      /* buckets of two entries: see Table.store */
+    Slot *tt;       /* buckets of two entries: see Table.store; shared with helpers */
     Evaluated *evaluated; /* EVALUATED entries, by key: see evaluate in search.c */
     size_t tt_cap;  /* entries, a power of two */
     uint8_t generation; /* Searcher.generation */
@@ -146,11 +155,18 @@ typedef struct {
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
     /* Searcher.stop: set by another thread (Search.stop, holding the GIL
-     * while this search runs without it), read at each look at the clock.
-     * A plain flag that only ever goes from 0 to 1: a late read costs at
-     * most one more look, CHECK_EVERY nodes. */
-    volatile int interrupt;
+     * while this search runs without it, or search_smp.c ending a helper),
+     * read at each look at the clock. A flag that only goes from 0 to 1
+     * while a search runs, read and written with relaxed atomics: a late
+     * read costs at most one more look, CHECK_EVERY nodes. */
+    int interrupt;
     int interruptible; /* the root depth is beyond 1 (a stop waits for depth 1) */
+    /* With helper threads (search_smp.c): the nodes they have counted,
+     * added CHECK_EVERY at a time, which the node budget counts too; NULL
+     * without helpers. helper: this Search is a helper's (never stopped
+     * only because its depth is 1: the main thread's result is played). */
+    unsigned long long *shared_nodes;
+    int helper;
     /* Results. */
     int stopped, failed;
     int has_partial, partial_score;
@@ -186,5 +202,44 @@ void search_pos_ready(const Search *s, Pos *p);
 /* White's static score (Evaluator.score with the drawn endings applied). */
 int search_static_white(const Search *s, const Pos *p);
 void legal_routes(const Rules *r, const Pos *p, RouteList *out);
+/* A stop for the search running in another thread (Searcher.stop). */
+void search_interrupt(Search *s);
+/* A helper's own Search for main's position and settings: its own line,
+ * killers, history (main's, copied), quiet-leaf cache and plies, main's
+ * table shared; 0, or -1 out of memory (then search_free_helper it). */
+int search_init_helper(Search *h, const Search *main);
+void search_free_helper(Search *h);
+
+/* Lazy SMP (search_smp.c): helper threads that search the main search's
+ * root at the same time, on their own, sharing its table. */
+#if !defined(_WIN32)
+#define HAVE_THREADS 1
+#endif
+#define MAX_HELPERS 63 /* threads beyond the main search's */
+typedef struct Helpers Helpers;
+/* Start count helpers (as many as could be made: the count is returned)
+ * on main's root p, key, after main's limits and root are set: each deepens
+ * from depth 1 (an odd one a ply ahead of the main search) to max_depth,
+ * reducing beyond full_width plies, threats threat answers a line, until
+ * helpers_stop. *pool is NULL or the last pool (stopped); 0 started when
+ * the platform has no threads. */
+int helpers_start(Helpers **pool, Search *main, const Pos *p, uint64_t key, int reversible,
+                  int max_depth, int full_width, int threats, int count);
+/* Tell the helpers to stop (callable from any thread but while
+ * helpers_release runs). NULL: nothing, as in the three below. */
+void helpers_interrupt(Helpers *pool);
+/* Stop the helpers and wait for their threads to end (no GIL needed). */
+void helpers_join(Helpers *pool);
+/* Free the joined helpers' searches; main no longer counts their nodes.
+ * The pool is kept, for its node count. */
+void helpers_release(Helpers *pool, Search *main);
+int helpers_running(const Helpers *pool);
+/* The nodes the helpers searched since helpers_reset_nodes (exact once
+ * stopped). */
+unsigned long long helpers_nodes(const Helpers *pool);
+void helpers_reset_nodes(Helpers *pool);
+void helpers_free(Helpers *pool);
+/* The main search's depth (run) that helpers keep a ply ahead of. */
+void helpers_main_depth(Helpers *pool, int depth);
 
 #endif

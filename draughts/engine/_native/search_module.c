@@ -13,6 +13,7 @@ typedef struct {
     Evaluation evaluation;
     Search search;
     PyObject *bitbase_bytes; /* a list of the bytes search.bases reads, or NULL */
+    Helpers *helpers;        /* search_smp.c's, once start_helpers ran */
     int ready, busy;
 } SearchObject;
 
@@ -289,6 +290,10 @@ static int search_object_clear(SearchObject *o) {
 
 static void search_object_dealloc(SearchObject *o) {
     PyObject_GC_UnTrack(o);
+    /* No helper outlives the search it shares a table with. */
+    helpers_join(o->helpers);
+    helpers_release(o->helpers, &o->search);
+    helpers_free(o->helpers);
     if (o->search.tt != NULL) search_free(&o->search);
     PyMem_RawFree(o->evaluation.blended);
     patterns_free(&o->evaluation.patterns);
@@ -333,6 +338,17 @@ static int check_ready(SearchObject *o) {
     return 0;
 }
 
+/* check_ready, and no helper running: for what changes the tables or
+ * settings the helpers read. */
+static int check_idle(SearchObject *o) {
+    if (check_ready(o) < 0) return -1;
+    if (helpers_running(o->helpers)) {
+        PyErr_SetString(PyExc_RuntimeError, "stop_helpers() first: helper threads are running");
+        return -1;
+    }
+    return 0;
+}
+
 /* Root indices: None, or a list of indices into pos's legal moves. */
 static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, int *nroot) {
     *root = NULL, *nroot = 0;
@@ -366,7 +382,7 @@ static int get_root(SearchObject *o, PyObject *value, const Pos *p, int **root, 
 /* The limits and counters of one call: (enforce, reductions,
  * threat_extensions, nodes, max_nodes, deadline, table_entries, probcut,
  * late_deep, late_depth, late_pv, late_sacrifice, etc_depth, late_root). */
-static int get_limits(Search *s, PyObject *limits) {
+static int get_limits(Search *s, PyObject *limits, int helped) {
     PyObject *enforce, *nodes, *max_nodes, *deadline;
     long reductions, threats, entries, margin, late_deep, late_depth, late_pv, sacrifice, etc;
     long late_root;
@@ -405,6 +421,10 @@ static int get_limits(Search *s, PyObject *limits) {
                      "table_entries must be a power of two from 2 to 10**8, not %ld", entries);
         return -1;
     }
+    if (helped && (size_t)entries != s->tt_cap) { /* the helpers read this table */
+        PyErr_SetString(PyExc_RuntimeError, "table_entries changed while helpers run");
+        return -1;
+    }
     if (search_size_table(s, (size_t)entries) < 0) return PyErr_NoMemory(), -1;
     int on = PyObject_IsTrue(enforce);
     if (on < 0) return -1;
@@ -440,7 +460,7 @@ static PyObject *search_object_run(SearchObject *o, PyObject *args) {
     int nroot;
     Search *s = &o->search;
     if (get_pos(o, pos, &p) < 0 || core_api->get_key(key_value, &key) < 0 ||
-        get_limits(s, limits) < 0)
+        get_limits(s, limits, helpers_running(o->helpers)) < 0)
         return NULL;
     if (depth < -1000 || depth > 1000 || ply < 0 || ply > 1000 || reversible < 0 ||
         reversible > (1L << 30) || alpha < -2000000 || beta > 2000000 || alpha >= beta) {
@@ -454,6 +474,7 @@ static PyObject *search_object_run(SearchObject *o, PyObject *args) {
     s->root = root, s->nroot = nroot;
     int score;
     o->busy = 1;
+    helpers_main_depth(o->helpers, (int)depth);
     Py_BEGIN_ALLOW_THREADS
     score = search_run(s, &p, key, (int)depth, (int)alpha, (int)beta, (int)ply, (int)reversible);
     Py_END_ALLOW_THREADS
@@ -558,7 +579,7 @@ static int load_bitbase_material(SearchObject *o, PyObject *material, PyObject *
 static PyObject *search_object_bitbases(SearchObject *o, PyObject *args) {
     PyObject *pieces_value, *squares, *tables;
     long pieces;
-    if (check_ready(o) < 0 ||
+    if (check_idle(o) < 0 ||
         !PyArg_ParseTuple(args, "OOO!", &pieces_value, &squares, &PyDict_Type, &tables) ||
         get_int(pieces_value, 0, PROBE_PIECES, &pieces, "pieces") < 0)
         return NULL;
@@ -587,8 +608,9 @@ static PyObject *search_object_bitbases(SearchObject *o, PyObject *args) {
 static PyObject *search_object_renew(SearchObject *o, PyObject *game_keys) {
     uint64_t *values;
     Py_ssize_t nkeys;
-    if (check_ready(o) < 0 || get_game_keys(game_keys, &values, &nkeys) < 0) return NULL;
+    if (check_idle(o) < 0 || get_game_keys(game_keys, &values, &nkeys) < 0) return NULL;
     int failed = search_renew(&o->search, values, (size_t)nkeys);
+    helpers_reset_nodes(o->helpers);
     PyMem_RawFree(values);
     if (failed < 0) return PyErr_NoMemory();
     Py_RETURN_NONE;
@@ -596,7 +618,7 @@ static PyObject *search_object_renew(SearchObject *o, PyObject *game_keys) {
 
 /* clear_table(): Searcher.clear_table. */
 static PyObject *search_object_clear_table(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
-    if (check_ready(o) < 0) return NULL;
+    if (check_idle(o) < 0) return NULL;
     search_clear_table(&o->search);
     Py_RETURN_NONE;
 }
@@ -611,8 +633,63 @@ static PyObject *search_object_table_count(SearchObject *o, PyObject *Py_UNUSED(
  * sets the flag the search reads (so it skips check_ready's busy test). */
 static PyObject *search_object_stop(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
     if (!o->ready) return PyErr_SetString(PyExc_RuntimeError, "Search() was not set up"), NULL;
-    o->search.interrupt = 1;
+    search_interrupt(&o->search);
+    helpers_interrupt(o->helpers);
     Py_RETURN_NONE;
+}
+
+/* start_helpers(pos, key, reversible, root, limits, max_depth, full_width,
+ * count): count helper threads (search_smp.c) searching pos as the run()
+ * calls to come will, until stop_helpers(); returns how many started (0
+ * where there are no threads). */
+static PyObject *search_object_start_helpers(SearchObject *o, PyObject *args) {
+    PyObject *pos, *key_value, *root_value, *limits;
+    long reversible, max_depth, full_width, count;
+    if (check_idle(o) < 0 ||
+        !PyArg_ParseTuple(args, "OOlOO!lll", &pos, &key_value, &reversible, &root_value,
+                          &PyTuple_Type, &limits, &max_depth, &full_width, &count))
+        return NULL;
+    Pos p;
+    uint64_t key;
+    int *root, nroot;
+    Search *s = &o->search;
+    if (get_pos(o, pos, &p) < 0 || core_api->get_key(key_value, &key) < 0 ||
+        get_limits(s, limits, 0) < 0)
+        return NULL;
+    if (reversible < 0 || reversible > (1L << 30) || max_depth < 1 || max_depth > 1000 ||
+        full_width < 0 || full_width > 1000 || count < 0 || count > MAX_HELPERS) {
+        PyErr_Format(PyExc_ValueError,
+                     "start_helpers: reversible %ld, max_depth %ld (1 to 1000), full_width %ld "
+                     "(0 to 1000) or count %ld (0 to %d) out of range",
+                     reversible, max_depth, full_width, count, MAX_HELPERS);
+        return NULL;
+    }
+    if (count == 0) return PyLong_FromLong(0);
+    if (get_root(o, root_value, &p, &root, &nroot) < 0) return NULL;
+    s->root = root, s->nroot = nroot;
+    int started = helpers_start(&o->helpers, s, &p, key, (int)reversible, (int)max_depth,
+                                (int)full_width, s->threat_extensions, (int)count);
+    s->root = NULL; /* each helper has its copy */
+    PyMem_RawFree(root);
+    if (started < 0) return PyErr_NoMemory();
+    return PyLong_FromLong(started);
+}
+
+/* stop_helpers(): stop and join the helper threads (none: nothing). */
+static PyObject *search_object_stop_helpers(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
+    if (check_ready(o) < 0) return NULL;
+    o->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    helpers_join(o->helpers);
+    Py_END_ALLOW_THREADS
+    o->busy = 0;
+    helpers_release(o->helpers, &o->search);
+    Py_RETURN_NONE;
+}
+
+/* helper_nodes(): the helpers' nodes since the last renew(). */
+static PyObject *search_object_helper_nodes(SearchObject *o, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromUnsignedLongLong(helpers_nodes(o->helpers));
 }
 
 static PyMethodDef search_methods[] = {
@@ -624,6 +701,15 @@ static PyMethodDef search_methods[] = {
      "run($self, pos, key, depth, alpha, beta, ply, reversible, root, limits, /)\n--\n\n"
      "(score or None if a limit ran out, nodes, partial): one Searcher.search call, without "
      "the GIL."},
+    {"start_helpers", (PyCFunction)search_object_start_helpers, METH_VARARGS,
+     "start_helpers($self, pos, key, reversible, root, limits, max_depth, full_width, count, "
+     "/)\n--\n\n"
+     "Start count helper threads searching pos with this search's table (Lazy SMP), until "
+     "stop_helpers(); the number started (0 without threads)."},
+    {"stop_helpers", (PyCFunction)search_object_stop_helpers, METH_NOARGS,
+     "stop_helpers($self, /)\n--\n\nStop the helper threads and wait for them to end."},
+    {"helper_nodes", (PyCFunction)search_object_helper_nodes, METH_NOARGS,
+     "helper_nodes($self, /)\n--\n\nThe nodes the helper threads searched since renew()."},
     {"renew", (PyCFunction)search_object_renew, METH_O,
      "renew($self, game_keys, /)\n--\n\n"
      "Ready for a search from the game's next position, keeping the table, as "
