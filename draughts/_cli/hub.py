@@ -34,6 +34,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--hash", type=int, default=96, help="transposition table size in MB")
     parser.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="threads the search runs on (default 1; the pure core uses one)",
+    )
     add_engine_options(parser)  # read (and refused if bad) as the Hub parameters
     parser.set_defaults(run=run)
 
@@ -62,6 +68,7 @@ def run_session(args: argparse.Namespace, source: BinaryIO, out: TextIO, err: Te
             seed=args.seed,
             book=args.book,
             egtb=args.egtb,
+            threads=args.threads,
         )
     except HubInputError as error:
         print(f"draughts hub: {error}", file=err)

@@ -46,6 +46,7 @@ class _LevelSettings:
     mistake: float  # probability of playing another move than the best
     threats: int  # threatened quiet positions a line answers in quiescence
     keep: bool = False  # the search's table kept from one move to the next
+    threads: int = 1  # threads the native search runs on (Searcher.threads)
 
 
 _LEVELS: dict[str, _LevelSettings] = {
@@ -131,6 +132,15 @@ class BuiltinEngine(Engine):
     end the search early (once its first depth is complete) with the best
     move found so far.
 
+    ``threads`` (default 1) is the number of threads the native search
+    runs on: with 2 or more, helper threads search the same position beside
+    the main search, sharing its transposition table (Lazy SMP, as Scan's
+    ``threads`` setting), so that it gets deeper in the same time. The move
+    played is the main search's; which one it is can change from one run to
+    the next, as the threads' timing does. A node limit counts every
+    thread's nodes. The pure core (``DRAUGHTS_PURE=1``, or no C compiler)
+    accepts ``threads`` and searches on one thread.
+
     A ``strict`` engine keeps to the limit's time and nodes even before the
     level's least depth is complete, within the first ply too: a server
     that must answer in time (the web board) uses it. When the first ply is
@@ -141,6 +151,8 @@ class BuiltinEngine(Engine):
     >>> engine = BuiltinEngine("hard")
     >>> board = draughts.Board("B:W18:B14,K1", variant="english")
     >>> engine.play(board, Limit(depth=6)).move
+    Move(14, 23, captures=(18,), path=(14, 23))
+    >>> BuiltinEngine("hard", threads=2).play(board, Limit(depth=6)).move
     Move(14, 23, captures=(18,), path=(14, 23))
     """
 
@@ -153,11 +165,17 @@ class BuiltinEngine(Engine):
         strict: bool = False,
         book: Book | str | os.PathLike[str] | None = None,
         egtb: Bitbases | str | os.PathLike[str] | None = None,
+        threads: int | None = None,
     ) -> None:
         if level not in _LEVELS:
             raise ValueError(f"unknown engine level {level!r}: choose one of {', '.join(_LEVELS)}")
         if table_entries is not None and not 1 <= table_entries <= 10**8:
             raise ValueError(f"table_entries must be from 1 to 10**8, not {table_entries!r}")
+        if threads is not None and not (
+            isinstance(threads, int) and 1 <= threads <= _search.MAX_THREADS
+        ):
+            raise ValueError(f"threads must be from 1 to {_search.MAX_THREADS}, not {threads!r}")
+        self._threads = threads
         self.level: Level = level
         """The playing strength."""
         self._settings = _LEVELS[level]
@@ -282,6 +300,7 @@ class BuiltinEngine(Engine):
         if self._table_entries is not None:
             searcher.table_entries = self._table_entries
         searcher.threat_budget = searcher.threat_extensions = settings.threats
+        searcher.threads = self._threads or settings.threads
         max_depth = limit.depth if limit.depth is not None else settings.depth
         root = list(board.legal_moves)
         raw_root = searcher.root if searcher.root is not None else _search.legal(t, pos)
@@ -452,25 +471,30 @@ def builtin(
     strict: bool = False,
     book: Book | str | os.PathLike[str] | None = None,
     egtb: Bitbases | str | os.PathLike[str] | None = None,
+    threads: int | None = None,
 ) -> BuiltinEngine:
     """The built-in engine at ``level`` (``"easy"``, ``"medium"`` or
     ``"hard"``); ``seed`` fixes the easy level's mistakes and the choice of
     book moves; a ``strict`` engine keeps to the limit's time before the
     level's least depth; ``book`` is an opening book or its path, ``egtb``
-    endgame bitbases or their directory (see :class:`BuiltinEngine`).
+    endgame bitbases or their directory; ``threads`` the threads the native
+    search runs on (1 unless given; see :class:`BuiltinEngine`).
 
     >>> builtin("easy", seed=3).name
     'draughts built-in (easy)'
+    >>> builtin("hard", threads=2).name
+    'draughts built-in (hard)'
 
-    :raises ValueError: for an unknown level, or a book file that is not one
-        (:class:`~draughts.engine.book.BookError`).
+    :raises ValueError: for an unknown level, ``threads`` out of range (1 to
+        :data:`draughts.engine.search.MAX_THREADS`), or a book file that is
+        not one (:class:`~draughts.engine.book.BookError`).
     :raises OSError: if the book file cannot be read.
 
     A bitbase file that is not one raises
     :class:`~draughts.engine.egtb.BitbaseError` when the engine first reads
     it (at its first move in that variant).
     """
-    return BuiltinEngine(level, seed=seed, strict=strict, book=book, egtb=egtb)
+    return BuiltinEngine(level, seed=seed, strict=strict, book=book, egtb=egtb, threads=threads)
 
 
 def _moves(t: Tables, raw: list[RawMove]) -> list[Move]:

@@ -14,7 +14,8 @@ What the server answers:
   parameter, ``wait``. The parameters are ``variant`` (a variant name or
   alias, or one of Scan's names: ``normal``, ``killer``, ``bt``,
   ``frisian``, ``losing``), ``level`` (``easy``, ``medium``, ``hard``),
-  ``hash`` (the transposition table's size in MB, about), ``seed``
+  ``hash`` (the transposition table's size in MB, about), ``threads``
+  (the threads the search runs on; the pure core searches on one), ``seed``
   (the easy level's mistakes and the choice among book moves), ``book``
   (``none``, ``default`` for the library's book, or a book file) and
   ``egtb`` (``none`` or a directory of bitbase files), both read when set;
@@ -81,6 +82,12 @@ __all__ = [
 _SCAN_NAMES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
 _DEPTH_CAP = 64  # the deepest search asked for when the GUI gives no depth (hard's own)
 _DEFAULT_HASH = 8  # MB: the table the built-in engine uses by default in C (TABLE_ENTRIES)
+# The whole-number parameters and their bounds.
+_INT_PARAMS = {
+    "hash": (1, 8192),
+    "seed": (0, 2**31 - 1),
+    "threads": (1, _search.MAX_THREADS),
+}
 _DURING_SEARCH = {"stop", "ping", "ponder-hit", "quit"}
 _PIECES = {"w": Piece(MAN, WHITE), "b": Piece(MAN, BLACK), "W": Piece(KING, WHITE)}
 _PIECES["B"] = Piece(KING, BLACK)
@@ -242,6 +249,7 @@ class HubServer:
         seed: int = 0,
         book: str = "none",
         egtb: str = "none",
+        threads: int = 1,
     ) -> None:
         self._write = write
         self._lock = threading.RLock()  # whole lines, and the search's state
@@ -252,6 +260,7 @@ class HubServer:
         for name, value in (("variant", variant), ("level", level), ("hash", str(hash_mb))):
             self._set_param(name, value)
         self._set_param("seed", str(seed))
+        self._set_param("threads", str(threads))
         self._book: Book | None = None
         self._egtb: Path | None = None
         self._set_param("book", book)
@@ -309,6 +318,7 @@ class HubServer:
             ("variant", "enum", {"values": names}),
             ("level", "enum", {"values": " ".join(_LEVELS)}),
             ("hash", "int", {"min": "1", "max": "8192"}),
+            ("threads", "int", {"min": "1", "max": str(_search.MAX_THREADS)}),
             ("seed", "int", {"min": "0", "max": str(2**31 - 1)}),
             ("book", "string", {}),
             ("egtb", "string", {}),
@@ -325,8 +335,8 @@ class HubServer:
         elif name == "level":
             if value not in _LEVELS:
                 raise HubInputError(f"level must be one of {', '.join(_LEVELS)}, not {value!r}")
-        elif name in ("hash", "seed"):
-            low, high = (1, 8192) if name == "hash" else (0, 2**31 - 1)
+        elif name in _INT_PARAMS:
+            low, high = _INT_PARAMS[name]
             if not (value.isdigit() and low <= int(value) <= high):
                 raise HubInputError(f"{name} must be a whole number from {low} to {high}")
         elif name in ("book", "egtb"):
@@ -365,6 +375,7 @@ class HubServer:
                 level,
                 seed=int(self._params["seed"]),
                 table_entries=table_entries(int(self._params["hash"])),
+                threads=int(self._params["threads"]),
                 book=self._book,
                 egtb=self._egtb,
             )
@@ -556,6 +567,7 @@ def run_hub(
     seed: int = 0,
     book: str = "none",
     egtb: str = "none",
+    threads: int = 1,
 ) -> None:
     """A whole session: answer ``lines`` until ``quit`` or their end (the GUI
     is gone: the search in progress is stopped). The keyword arguments are
@@ -569,7 +581,14 @@ def run_hub(
     :raises HubInputError: for a bad parameter value.
     """
     server = HubServer(
-        write, variant=variant, level=level, hash_mb=hash_mb, seed=seed, book=book, egtb=egtb
+        write,
+        variant=variant,
+        level=level,
+        hash_mb=hash_mb,
+        seed=seed,
+        book=book,
+        egtb=egtb,
+        threads=threads,
     )
     try:
         for line in lines:

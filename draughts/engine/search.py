@@ -82,6 +82,10 @@ move and never cleared by a search, each new position taking the place of
 an old one (see :meth:`draughts.engine._table.Table.store`). Sizes are rounded down to a
 power of two. A big table costs each node cache misses: allocated at 64 MB
 (2**21 entries) a node took 2.6 times as long as in a small table."""
+MAX_THREADS = 64
+"""The most threads a search may be given (:attr:`Searcher.threads`): the
+native search runs on that many where the platform has threads (its
+``search.h``'s ``MAX_HELPERS`` and one)."""
 THREAT_EXTENSIONS = 1
 """How many times a line may answer a threat at the horizon (see
 :meth:`Searcher._answer_threat`)."""

@@ -248,20 +248,36 @@ static double now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The nodes of every thread (search_smp.c) at a look at the clock, its
+ * own published; a helper told to halt is stopped. */
+static unsigned long long all_nodes(Search *s) {
+    SmpShared *smp = s->smp;
+    if (smp == NULL) return s->nodes;
+    if (!s->helper) {
+        __atomic_store_n(&smp->main_nodes, s->nodes, __ATOMIC_RELAXED);
+        return s->nodes + __atomic_load_n(&smp->helper_nodes, __ATOMIC_RELAXED);
+    }
+    if (__atomic_load_n(&smp->halt, __ATOMIC_RELAXED)) s->stopped = 1;
+    return __atomic_add_fetch(&smp->helper_nodes, CHECK_EVERY, __ATOMIC_RELAXED) +
+           __atomic_load_n(&smp->main_nodes, __ATOMIC_RELAXED);
+}
+
 /* Searcher._tick: returns 1 (and sets stopped) when a limit is spent or a
- * stop was asked for. */
+ * stop was asked for. The node budget counts every thread's nodes; the
+ * main search, stopping, stops its helpers. */
 static int tick(Search *s) {
     s->nodes++;
     if (s->nodes % CHECK_EVERY) return 0;
-    unsigned long long *shared = s->shared_nodes, others = 0;
-    if (shared != NULL && s->helper) __atomic_fetch_add(shared, CHECK_EVERY, __ATOMIC_RELAXED);
-    else if (shared != NULL) others = __atomic_load_n(shared, __ATOMIC_RELAXED);
+    unsigned long long nodes = all_nodes(s);
+    if (s->stopped) return 1;
     if (__atomic_load_n(&s->interrupt, __ATOMIC_RELAXED) && s->interruptible)
         return s->stopped = 1;
     if (!s->enforce) return 0;
-    if ((s->max_nodes >= 0 && s->nodes + others >= (unsigned long long)s->max_nodes) ||
-        (s->deadline >= 0 && now() >= s->deadline))
+    if ((s->max_nodes >= 0 && nodes >= (unsigned long long)s->max_nodes) ||
+        (s->deadline >= 0 && now() >= s->deadline)) {
         s->stopped = 1;
+        if (s->smp != NULL) __atomic_store_n(&s->smp->halt, 1, __ATOMIC_RELAXED);
+    }
     return s->stopped;
 }
 

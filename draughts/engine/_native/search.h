@@ -105,6 +105,17 @@ typedef struct {
     int32_t quiet; /* 0: no entry; QUIET_CHECKED or QUIET_UNCHECKED (search.c) */
 } Evaluated;
 
+/* What the main search and its helper threads (search_smp.c) share
+ * besides the table, each read and written with relaxed atomics at a look
+ * at the clock (every CHECK_EVERY nodes of a thread): the node counts that
+ * the node budget is held to, and the helpers' orders. */
+typedef struct {
+    unsigned long long helper_nodes; /* all helpers', added CHECK_EVERY at a time */
+    unsigned long long main_nodes;   /* the main search's, as of its last look */
+    int halt;                        /* the helpers are to stop */
+    int main_depth;                  /* the depth of the main search's run */
+} SmpShared;
+
 /* Per ply: the moves and the order to try them in. */
 typedef struct {
     RouteList moves;
@@ -155,17 +166,15 @@ typedef struct {
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
     /* Searcher.stop: set by another thread (Search.stop, holding the GIL
-     * while this search runs without it, or search_smp.c ending a helper),
-     * read at each look at the clock. A flag that only goes from 0 to 1
+     * while this search runs without it), read at each look at the clock. A flag that only goes from 0 to 1
      * while a search runs, read and written with relaxed atomics: a late
      * read costs at most one more look, CHECK_EVERY nodes. */
     int interrupt;
     int interruptible; /* the root depth is beyond 1 (a stop waits for depth 1) */
-    /* With helper threads (search_smp.c): the nodes they have counted,
-     * added CHECK_EVERY at a time, which the node budget counts too; NULL
-     * without helpers. helper: this Search is a helper's (never stopped
-     * only because its depth is 1: the main thread's result is played). */
-    unsigned long long *shared_nodes;
+    /* With helper threads (search_smp.c), what the threads share; NULL
+     * without. helper: this Search is a helper's (stopped even at depth 1:
+     * the main search's result is the one played). */
+    SmpShared *smp;
     int helper;
     /* Results. */
     int stopped, failed;
@@ -226,7 +235,7 @@ typedef struct Helpers Helpers;
 int helpers_start(Helpers **pool, Search *main, const Pos *p, uint64_t key, int reversible,
                   int max_depth, int full_width, int threats, int count);
 /* Tell the helpers to stop (callable from any thread but while
- * helpers_release runs). NULL: nothing, as in the three below. */
+ * helpers_release runs). NULL: nothing, as in the functions below. */
 void helpers_interrupt(Helpers *pool);
 /* Stop the helpers and wait for their threads to end (no GIL needed). */
 void helpers_join(Helpers *pool);

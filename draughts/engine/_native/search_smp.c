@@ -16,9 +16,11 @@
  * search's depth. Scan 3.1 and Stockfish search with several threads in
  * this way (https://www.chessprogramming.org/Lazy_SMP).
  *
- * Helpers stop when helpers_stop (or Search.stop) tells them, at their
- * deadline (the main search's), or past max_depth; helpers_stop joins them
- * before it returns, so that none outlives the search it helps. Where there
+ * Helpers stop when the main search stops on a limit, when
+ * helpers_interrupt (Search.stop, stop_helpers) tells them, at the main
+ * search's deadline or node budget (of every thread's nodes), or past
+ * max_depth; helpers_join waits for them, and the Search joins them before
+ * it goes, so that none outlives the search it helps. Where there
  * are no threads (HAVE_THREADS unset: Windows, whose native core is not
  * built anyway) no helper starts and the search runs alone. */
 #include "search.h"
@@ -53,28 +55,27 @@ struct Helpers {
 #ifdef HAVE_THREADS
     Helper *helpers;
 #endif
-    int count;                /* running (or stopped, not yet joined) */
-    unsigned long long nodes; /* atomic: the helpers' nodes since the last reset */
-    int main_depth;           /* atomic: the main search's current depth */
+    int count; /* running (or stopped, not yet joined) */
+    SmpShared shared;
 };
 
 void helpers_main_depth(Helpers *pool, int depth) {
-    if (pool != NULL) __atomic_store_n(&pool->main_depth, depth, __ATOMIC_RELAXED);
+    if (pool != NULL) __atomic_store_n(&pool->shared.main_depth, depth, __ATOMIC_RELAXED);
 }
 
 unsigned long long helpers_nodes(const Helpers *pool) {
-    return pool == NULL ? 0 : __atomic_load_n(&pool->nodes, __ATOMIC_RELAXED);
+    return pool == NULL ? 0 : __atomic_load_n(&pool->shared.helper_nodes, __ATOMIC_RELAXED);
 }
 
 void helpers_reset_nodes(Helpers *pool) {
-    if (pool != NULL) __atomic_store_n(&pool->nodes, 0, __ATOMIC_RELAXED);
+    if (pool != NULL) __atomic_store_n(&pool->shared.helper_nodes, 0, __ATOMIC_RELAXED);
 }
 
 #ifdef HAVE_THREADS
 /* The next depth for a helper that completed done: the main search's (a
  * ply more for an odd helper), or done + 1 if that is not beyond it. */
 static int next_depth(const Helper *h, int done) {
-    int depth = __atomic_load_n(&h->pool->main_depth, __ATOMIC_RELAXED) + (h->index % 2 == 0);
+    int depth = __atomic_load_n(&h->pool->shared.main_depth, __ATOMIC_RELAXED) + (h->index % 2 == 0);
     return depth > done ? depth : done + 1;
 }
 
@@ -83,7 +84,8 @@ static void *helper_main(void *arg) {
     Search *s = &h->s;
     for (int done = 0;;) {
         int depth = next_depth(h, done);
-        if (depth > h->max_depth || __atomic_load_n(&s->interrupt, __ATOMIC_RELAXED)) break;
+        if (depth > h->max_depth || __atomic_load_n(&h->pool->shared.halt, __ATOMIC_RELAXED))
+            break;
         /* As Searcher.iterate sets them for each depth. */
         s->reductions = depth > h->full_width ? depth - h->full_width : 0;
         s->threat_extensions = h->threats;
@@ -92,7 +94,7 @@ static void *helper_main(void *arg) {
         done = depth;
     }
     /* tick added the nodes by the thousand: the rest, for an exact sum. */
-    __atomic_fetch_add(&h->pool->nodes, s->nodes % CHECK_EVERY, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&h->pool->shared.helper_nodes, s->nodes % CHECK_EVERY, __ATOMIC_RELAXED);
     return NULL;
 }
 
@@ -104,11 +106,12 @@ static int start_one(Helpers *pool, int i, const Search *main, const Pos *p, pth
         return -1;
     }
     h->pool = pool, h->index = i, h->pos = *p;
-    h->s.shared_nodes = &pool->nodes;
-    /* Only the main search's limits stop the search: a helper keeps to the
-     * deadline (in case the caller is late to stop it), not to the node
-     * budget, which the main search counts the helpers' nodes into. */
-    h->s.enforce = 1, h->s.max_nodes = -1, h->s.nodes = 0;
+    h->s.smp = &pool->shared;
+    /* A helper keeps to the main search's deadline and node budget (of
+     * every thread's nodes) at once, whatever the main search's guard
+     * depth: the main search may be searching on past them, its result the
+     * one played. */
+    h->s.enforce = 1, h->s.nodes = 0;
     if (pthread_create(&h->id, attr, helper_main, h) != 0) {
         search_free_helper(&h->s);
         return -1;
@@ -124,7 +127,9 @@ int helpers_start(Helpers **poolp, Search *main, const Pos *p, uint64_t key, int
     Helpers *pool = *poolp;
     pool->helpers = calloc((size_t)count, sizeof *pool->helpers);
     if (pool->helpers == NULL) return -1;
-    __atomic_store_n(&pool->main_depth, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&pool->shared.main_depth, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&pool->shared.main_nodes, main->nodes, __ATOMIC_RELAXED);
+    __atomic_store_n(&pool->shared.halt, 0, __ATOMIC_RELAXED);
     pthread_attr_t attr;
     int sized = pthread_attr_init(&attr) == 0;
     if (sized) pthread_attr_setstacksize(&attr, HELPER_STACK);
@@ -137,7 +142,7 @@ int helpers_start(Helpers **poolp, Search *main, const Pos *p, uint64_t key, int
         pool->count++;
     }
     if (sized) pthread_attr_destroy(&attr);
-    if (pool->count) main->shared_nodes = &pool->nodes;
+    if (pool->count) main->smp = &pool->shared;
     return pool->count;
 #else
     (void)poolp, (void)main, (void)p, (void)key, (void)reversible;
@@ -147,11 +152,7 @@ int helpers_start(Helpers **poolp, Search *main, const Pos *p, uint64_t key, int
 }
 
 void helpers_interrupt(Helpers *pool) {
-#ifdef HAVE_THREADS
-    for (int i = 0; pool != NULL && i < pool->count; i++) search_interrupt(&pool->helpers[i].s);
-#else
-    (void)pool;
-#endif
+    if (pool != NULL) __atomic_store_n(&pool->shared.halt, 1, __ATOMIC_RELAXED);
 }
 
 void helpers_join(Helpers *pool) {
@@ -164,7 +165,7 @@ void helpers_join(Helpers *pool) {
 }
 
 void helpers_release(Helpers *pool, Search *main) {
-    main->shared_nodes = NULL;
+    main->smp = NULL;
     if (pool == NULL) return;
 #ifdef HAVE_THREADS
     for (int i = 0; i < pool->count; i++) search_free_helper(&pool->helpers[i].s);
