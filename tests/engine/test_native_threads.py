@@ -64,7 +64,8 @@ def _native_searcher(
 
 def _middle_game() -> draughts.Board:
     board = draughts.Board(variant="international")
-    for text in "32-28 19-23 28x19 14x23 37-32 10-14 41-37 5-10 34-29 23x34 40x29".split():
+    opening = ("32-28", "19-23", "28x19", "14x23", "37-32", "10-14", "41-37", "5-10", "34-29")
+    for text in (*opening, "23x34", "40x29"):
         board.push_pdn(text)
     return board
 
