@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 import time
 
@@ -70,12 +71,21 @@ def _middle_game() -> draughts.Board:
     return board
 
 
-def _os_threads() -> int | None:
-    """The threads of this process (Linux), or None where it cannot tell."""
+def _helper_threads() -> int:
+    """The search's helper threads alive in this process (named so by
+    search_smp.c on Linux; 0 where this cannot be told)."""
     try:
-        return len(os.listdir("/proc/self/task"))
+        tasks = os.listdir("/proc/self/task")
     except OSError:
-        return None
+        return 0
+    alive = 0
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/comm") as comm:
+                alive += comm.read().strip() == "draughts-help"
+        except OSError:  # ended meanwhile
+            pass
+    return alive
 
 
 def test_one_thread_is_the_python_search_whatever_the_pure_one_is_told() -> None:
@@ -93,14 +103,13 @@ def test_one_thread_is_the_python_search_whatever_the_pure_one_is_told() -> None
 @needs_threads
 def test_two_threads_run_a_helper_and_count_its_nodes() -> None:
     board = _middle_game()
-    before = _os_threads()
     subject = _native_searcher(board, 2)
     depth, _score, pv = subject.iterate(raw_position(board, subject.t), 10, full_width=2)
     helped = subject.compiled.helper_nodes()
     assert depth == 10 and pv[0] in _search.legal(subject.t, raw_position(board, subject.t))
     assert helped > 0 and subject.nodes == subject._own_nodes + helped
     # Joined before iterate returned: no thread of the search is left.
-    assert _os_threads() == before
+    assert _helper_threads() == 0
     # A renewed search counts from 0 again.
     subject.renew(game_keys=_reversible_keys(board))
     assert subject.nodes == 0
@@ -145,12 +154,11 @@ def test_a_forced_win_is_found_on_two_threads() -> None:
 @needs_threads
 def test_a_deadline_holds_on_two_threads() -> None:
     board = _middle_game()
-    before = _os_threads()
     subject = _native_searcher(board, 2, deadline=time.monotonic() + 0.05)
     pos = raw_position(board, subject.t)
     depth, _score, pv = subject.iterate(pos, 60, guard_depth=2)
     assert 2 <= depth < 60 and pv[0] in _search.legal(subject.t, pos)
-    assert _os_threads() == before
+    assert _helper_threads() == 0
     result = builtin("hard", threads=2).play(board, Limit(remaining=0.05))
     assert result.move in list(board.legal_moves)
 
@@ -172,7 +180,6 @@ def test_a_node_budget_counts_every_thread(budget: int) -> None:
 def test_a_stop_from_another_thread_ends_two_threads() -> None:
     # No limit is enforced (guard depth 40): only the stop can end it.
     board = _middle_game()
-    before = _os_threads()
     subject = _native_searcher(board, 2)
     pos = raw_position(board, subject.t)
     deep = threading.Event()
@@ -193,7 +200,7 @@ def test_a_stop_from_another_thread_ends_two_threads() -> None:
     assert not thread.is_alive(), "the stop was not obeyed"
     ((depth, _score, pv),) = outcome
     assert 3 <= depth < 40 and pv[0] in _search.legal(subject.t, pos)
-    assert _os_threads() == before
+    assert _helper_threads() == 0
 
 
 @needs_threads
@@ -233,6 +240,11 @@ def test_helpers_refuse_what_would_change_their_tables() -> None:
     )
     assert started == (1 if engine_c.MAX_THREADS > 1 else 0)
     try:
+        if started and sys.platform == "linux":  # the helper is seen (and named) while it runs
+            waited = time.monotonic() + 30
+            while _helper_threads() == 0 and time.monotonic() < waited:
+                time.sleep(0.01)
+            assert _helper_threads() == 1
         if started:
             with pytest.raises(RuntimeError, match="helper threads are running"):
                 subject.compiled.clear_table()
@@ -245,6 +257,7 @@ def test_helpers_refuse_what_would_change_their_tables() -> None:
                 )
     finally:
         subject.compiled.stop_helpers()
+    assert _helper_threads() == 0
     subject.compiled.clear_table()  # allowed again
     with pytest.raises(ValueError, match="count"):
         subject.compiled.start_helpers(pos, 0, 0, None, subject._limits(), 60, 2, 64)

@@ -82,6 +82,10 @@ static int next_depth(const Helper *h, int done) {
 static void *helper_main(void *arg) {
     Helper *h = arg;
     Search *s = &h->s;
+#if defined(__linux__) && defined(_GNU_SOURCE)
+    /* Named for ps, debuggers and the tests, which check that none is left. */
+    pthread_setname_np(pthread_self(), "draughts-help");
+#endif
     for (int done = 0;;) {
         int depth = next_depth(h, done);
         if (depth > h->max_depth || __atomic_load_n(&h->pool->shared.halt, __ATOMIC_RELAXED))
