@@ -76,10 +76,9 @@ def main() -> None:
         )
     ratios = [x[0] / y[0] for x, y in zip(results[a], results[b], strict=True)]
     if args.depth:
-        print(
-            f"time {a}/{b} threads: {sum(r[0] for r in results[a]) / sum(r[0] for r in results[b]):.2f}"
-            f" in all, median per position {statistics.median(ratios):.2f}"
-        )
+        total = sum(r[0] for r in results[a]) / sum(r[0] for r in results[b])
+        median = statistics.median(ratios)
+        print(f"time {a}/{b} threads: {total:.2f} in all, median per position {median:.2f}")
     deeper = sum(y[1] > x[1] for x, y in zip(results[a], results[b], strict=True))
     shallower = sum(y[1] < x[1] for x, y in zip(results[a], results[b], strict=True))
     print(f"positions {b} threads searched deeper: {deeper}, shallower: {shallower}")
