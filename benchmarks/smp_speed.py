@@ -33,13 +33,17 @@ from draughts.engine import Limit  # noqa: E402
 from draughts.engine.builtin import BuiltinEngine  # noqa: E402
 
 
-def one(fen: str, threads: int, limit: Limit) -> tuple[float, int, int]:
-    """Wall seconds, depth completed and nodes of one search."""
+def one(fen: str, threads: int, limit: Limit) -> tuple[float, int, int, int]:
+    """Wall seconds, depth completed, nodes (of every thread) and nodes of
+    the main search of one search."""
     board = draughts.Board(fen)
     engine = BuiltinEngine("hard", threads=threads)
     start = time.perf_counter()
     analysis = engine.analyse(board, limit)
-    return time.perf_counter() - start, analysis.depth, analysis.nodes
+    seconds = time.perf_counter() - start
+    searcher = engine._kept[board.variant]  # hard keeps its searcher
+    main_nodes = getattr(searcher, "_own_nodes", searcher.nodes)
+    return seconds, analysis.depth, analysis.nodes, main_nodes
 
 
 def main() -> None:
@@ -57,7 +61,7 @@ def main() -> None:
     limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    results: dict[int, list[tuple[float, int, int]]] = {n: [] for n in args.threads}
+    results: dict[int, list[tuple[float, int, int, int]]] = {n: [] for n in args.threads}
     for i, fen in enumerate(fens):
         # Alternated: A first on even positions, B first on odd ones.
         order = args.threads if i % 2 == 0 else args.threads[::-1]
@@ -70,9 +74,11 @@ def main() -> None:
         seconds = [r[0] for r in results[n]]
         depths = [r[1] for r in results[n]]
         nodes = sum(r[2] for r in results[n])
+        main_nodes = sum(r[3] for r in results[n])
         print(
             f"{n} thread(s): {sum(seconds):.2f} s in all, depth {statistics.mean(depths):.2f} "
-            f"on average, {nodes / sum(seconds) / 1e6:.2f} M nodes/s (all threads)"
+            f"on average, {nodes / sum(seconds) / 1e6:.2f} M nodes/s (all threads), "
+            f"{nodes:,} nodes, {main_nodes:,} of them the main search's"
         )
     ratios = [x[0] / y[0] for x, y in zip(results[a], results[b], strict=True)]
     if args.depth:
