@@ -57,6 +57,9 @@ def test_a_method_with_other_parameters_breaks_it() -> None:
         "table_count: missing",
         "bitbases: missing",
         "stop: missing",
+        "start_helpers: missing",
+        "stop_helpers: missing",
+        "helper_nodes: missing",
     ]
 
 
