@@ -166,9 +166,10 @@ typedef struct {
     const int *root; /* indices into the root's legal moves, or NULL */
     int nroot;
     /* Searcher.stop: set by another thread (Search.stop, holding the GIL
-     * while this search runs without it), read at each look at the clock. A flag that only goes from 0 to 1
-     * while a search runs, read and written with relaxed atomics: a late
-     * read costs at most one more look, CHECK_EVERY nodes. */
+     * while this search runs without it), read at each look at the clock.
+     * A flag that only goes from 0 to 1 while a search runs, read and
+     * written with relaxed atomics: a late read costs at most one more
+     * look, CHECK_EVERY nodes. */
     int interrupt;
     int interruptible; /* the root depth is beyond 1 (a stop waits for depth 1) */
     /* With helper threads (search_smp.c), what the threads share; NULL

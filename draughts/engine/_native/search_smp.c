@@ -73,9 +73,11 @@ void helpers_reset_nodes(Helpers *pool) {
 
 #ifdef HAVE_THREADS
 /* The next depth for a helper that completed done: the main search's (a
- * ply more for an odd helper), or done + 1 if that is not beyond it. */
+ * ply more on odd threads: the first helper, the third...), or done + 1 if
+ * that is not beyond it. */
 static int next_depth(const Helper *h, int done) {
-    int depth = __atomic_load_n(&h->pool->shared.main_depth, __ATOMIC_RELAXED) + (h->index % 2 == 0);
+    int ahead = h->index % 2 == 0;
+    int depth = __atomic_load_n(&h->pool->shared.main_depth, __ATOMIC_RELAXED) + ahead;
     return depth > done ? depth : done + 1;
 }
 
