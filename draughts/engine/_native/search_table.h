@@ -62,10 +62,11 @@ static inline size_t bucket_of(const Search *s, uint64_t key) {
 }
 
 /* Whether the table holds key; its entry in *out. The key is checked
- * before the rest is unpacked: most probes find nothing (the 20 first
- * positions of benchmarks/native_speed.py to depth 9: 1,979 M instructions
- * in the search unpacking every entry read, against 1,948 M before the
- * table was shared; callgrind). */
+ * before the rest is unpacked: most probes find nothing. The 20 first
+ * positions of benchmarks/native_speed.py to depth 9 took 1,948 M
+ * instructions in the search before the table was shared; 1,979 M with
+ * every entry read unpacked and tick no longer inlined; 1,962 M as it is
+ * (callgrind; the same trees). */
 static inline int tt_get(const Search *s, uint64_t key, Entry *out) {
     const Slot *bucket = &s->tt[bucket_of(s, key)];
     for (int i = 0; i < 2; i++) {
@@ -85,12 +86,16 @@ static inline int tt_get(const Search *s, uint64_t key, Entry *out) {
 static inline void tt_put(Search *s, uint64_t key, int depth, int score, int bound,
                           const Route *m) {
     Slot *bucket = &s->tt[bucket_of(s, key)];
-    uint64_t w[2][4];
-    for (int i = 0; i < 2; i++)
+    uint64_t w[2][4], keys[2];
+    int used[2];
+    /* The second slot is read only where the first is not key's and the
+     * move kept may be there. */
+    for (int i = 0; i < 2; i++) {
         for (int j = 0; j < 4; j++) w[i][j] = word_get(&bucket[i].w[j]);
-    uint64_t keys[2];
-    for (int i = 0; i < 2; i++) keys[i] = w[i][0] ^ w[i][1] ^ w[i][2] ^ w[i][3];
-    int used[2] = {(uint8_t)(w[0][2] >> 48), (uint8_t)(w[1][2] >> 48)};
+        keys[i] = w[i][0] ^ w[i][1] ^ w[i][2] ^ w[i][3];
+        used[i] = (uint8_t)(w[i][2] >> 48);
+        if (bound != UPPER || (used[0] && keys[0] == key)) break;
+    }
     uint64_t move_hash = route_hash(m);
     uint64_t move = (uint64_t)m->origin | (uint64_t)m->dest << 8 | (uint64_t)m->crowned << 16 |
                     (uint64_t)m->ncaps << 24;
