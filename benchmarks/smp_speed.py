@@ -10,8 +10,11 @@ in the machine's load falls on both alike)::
 
 Each search starts from a new engine (an empty table). Helper threads need
 a free core: the load average (``os.getloadavg``) is printed before and
-after each round of positions, and the figures mean little when it is near
-or above the machine's cores. The trees differ from run to run on two
+after each round of positions, and the wall-clock figures mean little when
+it is near or above the machine's cores. Two figures depend less on the
+load: the main search's nodes to the depth, and the CPU seconds of its
+thread (the work on the path to the result, which the helper's table
+entries shorten). The trees differ from run to run on two
 threads (the threads' timing decides what each finds in the table first).
 """
 
@@ -33,17 +36,18 @@ from draughts.engine import Limit  # noqa: E402
 from draughts.engine.builtin import BuiltinEngine  # noqa: E402
 
 
-def one(fen: str, threads: int, limit: Limit) -> tuple[float, int, int, int]:
-    """Wall seconds, depth completed, nodes (of every thread) and nodes of
-    the main search of one search."""
+def one(fen: str, threads: int, limit: Limit) -> tuple[float, int, int, int, float]:
+    """Wall seconds, depth completed, nodes (of every thread), nodes of the
+    main search and CPU seconds of the main search's thread (this one) of
+    one search."""
     board = draughts.Board(fen)
     engine = BuiltinEngine("hard", threads=threads)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.thread_time()
     analysis = engine.analyse(board, limit)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.thread_time() - cpu
     searcher = engine._kept[board.variant]  # hard keeps its searcher
     main_nodes = getattr(searcher, "_own_nodes", searcher.nodes)
-    return seconds, analysis.depth, analysis.nodes, main_nodes
+    return seconds, analysis.depth, analysis.nodes, main_nodes, cpu
 
 
 def main() -> None:
@@ -61,7 +65,7 @@ def main() -> None:
     limit = Limit(depth=args.depth) if args.depth else Limit(time=args.time)
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    results: dict[int, list[tuple[float, int, int, int]]] = {n: [] for n in args.threads}
+    results: dict[int, list[tuple[float, int, int, int, float]]] = {n: [] for n in args.threads}
     for i, fen in enumerate(fens):
         # Alternated: A first on even positions, B first on odd ones.
         order = args.threads if i % 2 == 0 else args.threads[::-1]
@@ -75,9 +79,11 @@ def main() -> None:
         depths = [r[1] for r in results[n]]
         nodes = sum(r[2] for r in results[n])
         main_nodes = sum(r[3] for r in results[n])
+        cpu = sum(r[4] for r in results[n])
         print(
-            f"{n} thread(s): {sum(seconds):.2f} s in all, depth {statistics.mean(depths):.2f} "
-            f"on average, {nodes / sum(seconds) / 1e6:.2f} M nodes/s (all threads), "
+            f"{n} thread(s): {sum(seconds):.2f} s in all ({cpu:.2f} CPU s on the main "
+            f"search's thread), depth {statistics.mean(depths):.2f} on average, "
+            f"{nodes / sum(seconds) / 1e6:.2f} M nodes/s (all threads), "
             f"{nodes:,} nodes, {main_nodes:,} of them the main search's"
         )
     ratios = [x[0] / y[0] for x, y in zip(results[a], results[b], strict=True)]
