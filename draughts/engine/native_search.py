@@ -98,6 +98,8 @@ class NativeSearcher(Searcher):
         helpers = min(self.threads, _native.MAX_THREADS) - 1
         if helpers > 0:
             width = guard_depth if full_width is None else full_width
+            # The helpers' threat answers per line, as each iteration sets them.
+            self.threat_extensions = self.threat_budget
             self.compiled.start_helpers(
                 pos,
                 self.key_of(pos),
