@@ -91,6 +91,15 @@ def main() -> None:
         total = sum(r[0] for r in results[a]) / sum(r[0] for r in results[b])
         median = statistics.median(ratios)
         print(f"time {a}/{b} threads: {total:.2f} in all, median per position {median:.2f}")
+    if args.time:
+        for n in args.threads:
+            # The stop's delay: a search ends at its next look at the clock,
+            # and waits for its helpers to see theirs.
+            late = [1000 * (r[0] - args.time) for r in results[n]]
+            print(
+                f"{n} thread(s): ms beyond the time, median {statistics.median(late):.1f}, "
+                f"most {max(late):.1f}"
+            )
     deeper = sum(y[1] > x[1] for x, y in zip(results[a], results[b], strict=True))
     shallower = sum(y[1] < x[1] for x, y in zip(results[a], results[b], strict=True))
     print(f"positions {b} threads searched deeper: {deeper}, shallower: {shallower}")
