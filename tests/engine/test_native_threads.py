@@ -228,7 +228,11 @@ def test_a_kept_table_on_two_threads_game_after_game() -> None:
             break
         board.push(engine.play(board, Limit(time=0.02)).move)
     kept = engine._kept[board.variant]
-    assert isinstance(kept, _native_search.NativeSearcher) and kept.threads == 2
+    assert kept.threads == 2
+    # Under DRAUGHTS_PURE=1 the engine's boards are the pure core's: the
+    # Python search plays, on one thread.
+    native_search = isinstance(kept, _native_search.NativeSearcher)
+    assert native_search == (draughts.BACKEND == "native")
     assert _helper_threads() == 0
 
 
