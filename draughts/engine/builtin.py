@@ -486,8 +486,8 @@ def builtin(
     'draughts built-in (hard)'
 
     :raises ValueError: for an unknown level, ``threads`` out of range (1 to
-        :data:`draughts.engine.search.MAX_THREADS`), or a book file that is
-        not one (:class:`~draughts.engine.book.BookError`).
+        64), or a book file that is not one
+        (:class:`~draughts.engine.book.BookError`).
     :raises OSError: if the book file cannot be read.
 
     A bitbase file that is not one raises
