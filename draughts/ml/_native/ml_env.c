@@ -136,10 +136,11 @@ static PyObject *vec_step_sampled(VecEnvObject *e, PyObject *const *args, Py_ssi
     if (nargs == 1 && args[0] != Py_None) {
         /* The uniforms drawn here, as Generator.random(out=uniforms) draws
          * them (the caller holds the generator's lock), rather than by that
-         * call in Python before: on the caller's thread, which the other
-         * threads wait for, Generator.random(out=) of 256 took 2.7 us, and
-         * sample_step() on one game 0.80 us a call so against 1.11 to 1.16
-         * (timeit, International, 2026-12-06, load 6). */
+         * call in Python before, on the caller's thread, which the other
+         * threads wait for: sample_step() took 3,925 instructions a call on
+         * one game so, 8,197 before, and 0.80 us against 1.11 to 1.16; at
+         * 256 games 319,673 against 320,339 (callgrind, whole process,
+         * 10,000 calls; timeit, load 6; International, 2026-12-06). */
         BitGen *bits = PyCapsule_GetPointer(args[0], "BitGenerator");
         if (bits == NULL) return NULL;
         double *uniforms = e->bound[9].buf;
