@@ -466,9 +466,11 @@ class VectorEnv:
         """
         if self._native is None:
             return self.step(self.sample())
-        # Into an array kept: the same numbers as sample()'s.
-        self.rng.random(out=self._uniforms)
-        self._native.step_sampled()
+        # The same numbers as sample()'s, drawn in C into the array bind()
+        # keeps, under the generator's lock as Generator.random draws them.
+        bits = self.rng.bit_generator
+        with bits.lock:
+            self._native.step_sampled(bits.capsule)
         return self.observations, self.masks, self.rewards, self.terminated, self.truncated
 
     def sample(self) -> Actions:

@@ -555,3 +555,27 @@ def test_bound_arrays_are_checked_and_kept() -> None:
     assert fresh is not None
     with pytest.raises(RuntimeError, match="bind"):
         fresh.step_sampled()
+
+
+@pytest.mark.parametrize("bits", [np.random.PCG64, np.random.Philox, np.random.SFC64])
+def test_sample_step_draws_the_generators_numbers_in_c(bits: type) -> None:
+    """sample_step() draws its uniforms in C from the environment's
+    generator, whatever its bit generator: the same numbers, and the
+    generator left in the same state, as step(sample()); a capsule that is
+    no bit generator's is refused."""
+    env = VectorEnv("international", 40, seed=1)
+    twin = VectorEnv("international", 40, seed=1)
+    env.rng = np.random.Generator(bits(11))
+    twin.rng = np.random.Generator(bits(11))
+    for _ in range(5):
+        for ours, theirs in zip(env.sample_step(), twin.step(twin.sample()), strict=True):
+            assert (ours == theirs).all()
+        assert (env.rng.random(3) == twin.rng.random(3)).all()  # the states agree
+    assert (env._uniforms == np.random.Generator(bits(11)).random((5, 43))[-1, :40]).all()
+    import datetime
+
+    for other in (datetime.datetime_CAPI, 7):  # a capsule of another name, no capsule
+        with pytest.raises(ValueError, match="PyCapsule"):
+            env._native.step_sampled(other)
+    with pytest.raises(TypeError, match="at most one"):
+        env._native.step_sampled(None, None)

@@ -105,6 +105,7 @@ static void take_part(Pool *pool, int self, uint32_t round) {
         int r = (self + k) % pool->nranges, chunk;
         while ((chunk = claim(pool, r, round)) >= 0) {
             const Batch *b = pool->batch; /* round's: it cannot end before this chunk is done */
+            if (b->backwards) chunk = pool->first[r] + pool->first[r + 1] - 1 - chunk;
             int from = chunk * CHUNK, to = from + CHUNK < b->n ? from + CHUNK : b->n;
             RouteList routes = b->e->scratch[self];
             int status = from < to ? ml_step_games(b, from, to, &routes) : 0;

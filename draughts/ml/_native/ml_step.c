@@ -775,11 +775,13 @@ enum { PREFETCH_ABOVE = 4 << 20 /* bytes of observations and masks */, AHEAD = 4
 ML_CLONED int ml_step_games(const Batch *b, int from, int to, RouteList *routes) {
     VecEnvObject *e = b->e;
     const Arrays *a = b->a;
-    int ahead = b->ahead, status = 0;
-    for (int i = from; i < to && status == 0; i++) {
-        if (ahead && i + 3 * ahead < to) prefetch_state(e, i + 3 * ahead);
-        if (ahead && i + 2 * ahead < to) prefetch_arrays(e, i + 2 * ahead);
-        if (ahead && i + ahead < to) prefetch_game(e, i + ahead, a);
+    int ahead = b->ahead, status = 0, n = to - from, way = b->backwards ? -1 : 1;
+    int first = b->backwards ? to - 1 : from;
+    for (int k = 0; k < n && status == 0; k++) {
+        int i = first + way * k;
+        if (ahead && k + 3 * ahead < n) prefetch_state(e, i + way * 3 * ahead);
+        if (ahead && k + 2 * ahead < n) prefetch_arrays(e, i + way * 2 * ahead);
+        if (ahead && k + ahead < n) prefetch_game(e, i + way * ahead, a);
         if (a->uniforms) a->actions[i] = pick(e, i, a->uniforms[i]);
         status = step_one(e, i, a, routes);
     }
@@ -803,6 +805,17 @@ int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
     }
     size_t bytes = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float)) +
                    2 * (size_t)e->nsq * (size_t)e->nsq;
-    Batch b = {e, a, n, (double)bytes * e->num_envs > PREFETCH_ABOVE ? AHEAD : 0};
+    /* Every other step goes through the games from the last: the games a
+     * step stepped last are the first of the next, their rows and state
+     * still in the processor's cache. A step writes some 35 cache lines of
+     * its game (15 of the observation, 9 of the mask, its state), 256
+     * International games more than this machine's 512 KB second-level
+     * cache a core: cache misses of its last level a step, callgrind's
+     * cache simulation with --LL=524288,8,64, International random
+     * self-play with sample_step(), one thread, 2026-12-06: 256 games
+     * 33.7 in one order, 17.4 so; 128 games (a thread's share on two)
+     * 8.8 and 5.7. */
+    e->backwards = !e->backwards;
+    Batch b = {e, a, n, (double)bytes * e->num_envs > PREFETCH_ABOVE ? AHEAD : 0, e->backwards};
     return ml_pool_run(e, &b);
 }
