@@ -34,6 +34,14 @@ and shifts each; only kings and far-advanced men are looked at one by one):
   the mover's is a tempo ahead. Moby Dam's breakthrough evaluation (Harm
   Jetten, GPL) weighs its breakthroughs by the side to move in this spirit;
   these two features are our own, simpler form of that idea.
+- ``two_step_next``: the mover's men two steps from crowning with a free
+  path (counted for the side to move only, neither runaway nor one step
+  out): a step to an empty square from which a crowning square is empty
+  and next to which no opposing piece stands (none can take the man
+  there), with no opposing king on the board. The mover crowns in two
+  moves unless the opponent forces something; the opponent moving first
+  could block the path. Moby Dam's two-step bonus judges the side to move
+  too; this is our own form of it.
 
 Each feature has two weights, one for the opening (all men on the board) and
 one for the endgame (no men left); the score is the blend by the share of
@@ -86,6 +94,7 @@ FEATURES = (
     "crowning",
     "crown_next",
     "runaway_next",
+    "two_step_next",
 )
 """The names of the features, in the order of :meth:`Evaluator.features`."""
 
@@ -96,25 +105,25 @@ WEIGHTS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     # The king (330, fitted 300) and crowning weights were set by matches
     # (docs/engine_strength.rst), not by the fit.
     "large": (
-        (100, 330, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5, 120, 0, 0),
-        (100, 330, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8, 120, 0, 0),
+        (100, 330, 0, 8, 10, 3, 4, 6, -14, 7, 199, 5, 120, 0, 0, 0),
+        (100, 330, 10, 5, 7, 7, 1, 4, -9, 6, 298, 8, 120, 0, 0, 0),
     ),
     # International draughts itself: fitted by benchmarks/tune_patterns.py
     # --joint to the scores of 8-ply searches of 21,401 corpus positions
     # (docs/engine_strength.rst, "Evaluation fitted to deeper searches").
     "international": (
-        (100, 139, -6, 7, -19, 3, -2, 8, -8, 0, 59, 1, -216, 0, 0),
-        (100, 442, 14, -9, 40, -6, -8, -18, -32, 11, 143, 3, 258, 0, 0),
+        (100, 139, -6, 7, -19, 3, -2, 8, -8, 0, 59, 1, -216, 0, 0, 0),
+        (100, 442, 14, -9, 40, -6, -8, -18, -32, 11, 143, 3, 258, 0, 0, 0),
     ),
     # 8x8, flying kings (russian, brazilian, pool, czech, thai, ...).
     "flying": (
-        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6, 80, 0, 0),
-        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6, 80, 0, 0),
+        (100, 251, -13, -1, 15, 3, 0, 4, -9, 1, 147, 6, 80, 0, 0, 0),
+        (100, 251, 11, 13, 6, 9, 5, 4, -17, 0, 245, 6, 80, 0, 0, 0),
     ),
     # 8x8, short kings (english, italian, turkish, dama, ...).
     "short": (
-        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4, 25, 0, 0),
-        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6, 25, 0, 0),
+        (100, 150, 1, 6, 10, 2, 3, 4, -3, -2, 100, 4, 25, 0, 0, 0),
+        (100, 150, 4, 2, 3, 2, 2, 3, -1, -1, 150, 6, 25, 0, 0, 0),
     ),
 }
 
@@ -142,8 +151,9 @@ def overridden(
     ``FEATURE=OPENING/ENDGAME`` in hundredths of a man, for trying weights
     in matches without editing :data:`WEIGHTS`.
 
-    >>> overridden(WEIGHTS["international"], "crown_next=140/60")[0][-2:]
-    (140, 0)
+    >>> opening, endgame = overridden(WEIGHTS["international"], "crown_next=140/60")
+    >>> opening[FEATURES.index("crown_next")], endgame[FEATURES.index("crown_next")]
+    (140, 60)
     """
     if text is None:
         text = os.environ.get("DRAUGHTS_WEIGHTS", "")
@@ -159,6 +169,11 @@ def overridden(
         except ValueError:
             raise ValueError(f"DRAUGHTS_WEIGHTS: {item!r}: weights are whole numbers") from None
     return tuple(opening), tuple(endgame)
+
+
+def _step(bits: int, shift: int) -> int:
+    """``bits`` moved by a signed shift (off-board bits are masked by the caller)."""
+    return bits << shift if shift >= 0 else bits >> -shift
 
 
 @functools.lru_cache(maxsize=32)
@@ -359,14 +374,32 @@ class Evaluator:
             near ^= low
             if not opp_kings and not cones[low.bit_length() - 1] & opp:
                 total += w[10] + (w[14] if to_move else 0)
-            elif low & last_step and any(
-                (low << shift if shift >= 0 else low >> -shift) & empty
-                for shift in self.forward[color]
-            ):
-                total += w[12] + (w[13] if to_move else 0)
+            elif low & last_step:
+                if any(_step(low, shift) & empty for shift in self.forward[color]):
+                    total += w[12] + (w[13] if to_move else 0)
+            elif to_move and not opp_kings and self._free_path(low, color, empty, opp):
+                total += w[15]
         if kings:
             total += w[11] * self._king_mobility(kings, empty)
         return total
+
+    def _free_path(self, man: int, color: int, empty: int, opp: int) -> bool:
+        """Whether ``man`` (not on the row before crowning) can step to an
+        empty square of that row from which a crowning square is empty and
+        next to which (in the men's step directions of both colours) no
+        opposing piece stands: ``two_step_next``."""
+        for shift in self.forward[color]:
+            square = _step(man, shift) & empty & self.last_step[color]
+            if not square:
+                continue
+            ahead = behind = 0
+            for s in self.forward[color]:
+                ahead |= _step(square, s)
+            for s in self.forward[1 - color]:
+                behind |= _step(square, s)
+            if ahead & empty and not (ahead | behind) & opp:
+                return True
+        return False
 
     def _king_mobility(self, kings: int, empty: int) -> int:
         moves = 0

@@ -134,11 +134,40 @@ def test_the_side_to_move_features_count_the_movers_men_only() -> None:
     assert counts(1, True)["runaway"] == counts(1, True)["runaway_next"] == 1
     assert counts(1, False)["runaway"] == 1 and counts(1, False)["runaway_next"] == 0
     # Weighted, they make the score depend on who moves.
-    weights = tuple([100, 300, *([0] * (len(FEATURES) - 4)), 70, 40])
+    weights = tuple([100, 300, *([0] * (len(FEATURES) - 5)), 70, 40, 0])
     weighted = Evaluator(t, (weights, weights))
     white_moves = weighted.score(0, m0, m1, k0, k1)  # White: a man and its crowning
     black_moves = weighted.score(1, m0, m1, k0, k1)  # Black: three men and its runaway
     assert (white_moves, black_moves) == (100 + 70 - 300, 300 + 40 - 100)
+
+
+def test_two_step_next_counts_the_movers_men_two_steps_out_with_a_free_path() -> None:
+    # International, White crowns on 1-5. The man on 12 is two steps out;
+    # its steps are 7 (then 1 or 2) and 8 (then 2 or 3). Squares next to 7:
+    # 1, 2, 11, 12; next to 8: 2, 3, 12, 13. A black man on 3 stands in
+    # the man's cone (no runaway) and next to 8, but the path through 7 is
+    # free: a black piece could take the man on neither 7 nor 1.
+    t = context(draughts.variant.INTERNATIONAL).core
+    e = evaluator(t)
+
+    def white(fen: str, to_move: bool = True) -> dict[str, int]:
+        _turn, m0, m1, k0, k1 = raw_position(draughts.Board(fen), t)
+        return dict(zip(FEATURES, e.features(0, m0, k0, m1 | k1, k1, to_move), strict=True))
+
+    free = white("W:W12:B3")
+    assert free["two_step_next"] == 1 and free["runaway"] == free["crowning"] == 0
+    # Only for the side to move; a black king anywhere could catch the man.
+    assert white("W:W12:B3", to_move=False)["two_step_next"] == 0
+    assert white("W:W12:B3,K50")["two_step_next"] == 0
+    # A black man on 11 (next to 7) closes the path through 7 too; one on
+    # 1 closes only that one, the path through 8 staying open.
+    assert white("W:W12:B3,11")["two_step_next"] == 0
+    assert white("W:W12:B1")["two_step_next"] == 1
+    # Both step squares taken: no path. A man one step out is crowning's,
+    # one three steps out nobody's.
+    assert white("W:W12:B7,8")["two_step_next"] == 0
+    assert white("W:W7:B2,12")["two_step_next"] == 0
+    assert white("W:W17:B3")["two_step_next"] == 0
 
 
 def test_weights_overridden_by_name_and_bad_overrides_refused() -> None:

@@ -245,11 +245,18 @@ def test_the_c_evaluation_with_every_feature_weighted_is_the_pure_one(variant: s
     weights = tuple((100, *(rng.randrange(-300, 301) for _ in FEATURES[1:])) for _phase in range(2))
     oracle = Evaluator(pt, weights, patterns=False)  # type: ignore[arg-type]
     search = _compiled_search(nt, Evaluator(nt, weights).data(), None, {}, 1, False, [])  # type: ignore[arg-type]
-    turn_matters = 0
-    for pos in _placements(pt, 400, seed=6):
+    turn_matters = two_steps = 0
+    placements = _placements(pt, 400, seed=6)
+    # The same men without kings, too: the breakthrough features need no opposing king.
+    placements += [(turn, m0, m1, 0, 0) for turn, m0, m1, _k0, _k1 in placements]
+    for pos in placements:
         for turn in (0, 1):
             sign = 1 if turn == 0 else -1
             white = sign * oracle.score(turn, *pos[1:])
             assert search.static((turn, *pos[1:])) == white, (turn, pos)
         turn_matters += oracle.score(0, *pos[1:]) != -oracle.score(1, *pos[1:])
+        _turn, m0, m1, k0, k1 = pos
+        counts = oracle.features(0, m0, k0, m1 | k1, k1, True)
+        two_steps += counts[FEATURES.index("two_step_next")] > 0
     assert turn_matters > 20  # the side-to-move features were counted
+    assert two_steps > 5, two_steps  # two_step_next among them

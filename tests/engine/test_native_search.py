@@ -224,15 +224,17 @@ def test_endings_and_goals_search_alike(variant: str, fen: str) -> None:
 def test_the_side_to_move_features_weighted_search_alike(
     monkeypatch: pytest.MonkeyPatch, variant: str, fen: str
 ) -> None:
-    # crown_next and runaway_next are weighted 0 as shipped; weighted, the
+    # crown_next, runaway_next and two_step_next are weighted 0 as shipped; weighted, the
     # two searches still agree node for node (the C leaf cache is keyed by
     # the side to move, the Python one too).
-    monkeypatch.setenv("DRAUGHTS_WEIGHTS", "crown_next=150/60,runaway_next=40/90")
+    monkeypatch.setenv(
+        "DRAUGHTS_WEIGHTS", "crown_next=150/60,runaway_next=40/90,two_step_next=45/70"
+    )
     _search.evaluator.cache_clear()
     try:
         assert _search.evaluator(_tables(draughts.Board(variant=variant).variant)[0]).opening[
-            -2:
-        ] == (150, 40)
+            -3:
+        ] == (150, 40, 45)
         board = draughts.Board(fen, variant=variant)
         for depth in range(1, 6):
             _compare(board, depth)

@@ -59,6 +59,23 @@ ENGINE_INLINE long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
     return moves;
 }
 
+/* Evaluator._free_path: whether the man can step to an empty square of
+ * the row before crowning from which a crowning square is empty and next
+ * to which (in the men's step directions of both colours) no opposing
+ * piece stands (two_step_next). */
+ENGINE_INLINE int free_path(const Evaluation *e, const Rules *r, int color, bb_t man, bb_t empty,
+                            bb_t opp) {
+    for (int i = 0; i < e->nshifts[color]; i++) {
+        bb_t square = moved(e, r, color, i, man) & empty & e->last_step[color];
+        if (!square) continue;
+        bb_t ahead = 0, behind = 0;
+        for (int j = 0; j < e->nshifts[color]; j++) ahead |= moved(e, r, color, j, square);
+        for (int j = 0; j < e->nshifts[1 - color]; j++) behind |= moved(e, r, 1 - color, j, square);
+        if ((ahead & empty) && !((ahead | behind) & opp)) return 1;
+    }
+    return 0;
+}
+
 ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
                                    bb_t opp_kings, const long long *w, int to_move) {
     const Evaluation *e = s->e;
@@ -87,6 +104,8 @@ ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t ki
             bb_t to = 0; /* the squares it may crown on */
             for (int i = 0; i < e->nshifts[color]; i++) to |= moved(e, r, color, i, BIT(sq));
             if (to & empty) total += w[12] + (to_move ? w[13] : 0);
+        } else if (to_move && !opp_kings && free_path(e, r, color, BIT(sq), empty, opp)) {
+            total += w[15];
         }
     }
     if (kings) total += w[11] * king_mobility(r, kings, empty);

@@ -39,7 +39,7 @@ extern const CoreAPI *core_api;
 #define ENGINE_INLINE static inline
 #endif
 
-#define N_FEATURES 15
+#define N_FEATURES 16
 #define MAX_PLANES 8
 #define SMALL_MATERIAL 8 /* _SMALL_MATERIAL: endings are looked up with this many pieces or fewer */
 
