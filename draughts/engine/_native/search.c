@@ -15,14 +15,12 @@
 #include <string.h>
 #include <time.h>
 
-#define WIN 1000000
 #define WON (WIN - 10000)
 #define KNOWN_WIN (WON - 1000) /* search.KNOWN_WIN: a bitbase win, less its ply */
 #define NOT_COVERED 2
 #define EXACT 0
 #define LOWER 1
 #define UPPER 2
-#define CHECK_EVERY 1024
 #define MAX_EXTENDED_PLY 60
 #define LATE 3
 #define PROBCUT_DEPTH 3       /* search.PROBCUT_DEPTH */

@@ -43,6 +43,12 @@ extern const CoreAPI *core_api;
 #define MAX_PLANES 8
 #define SMALL_MATERIAL 8 /* _SMALL_MATERIAL: endings are looked up with this many pieces or fewer */
 
+/* A won score (less the plies to it); search.c and its helper threads'
+ * full window (search_smp.c) go one beyond it. */
+#define WIN 1000000
+/* Nodes between two looks at the clock; a helper thread adds its nodes to
+ * the shared count this many at a time (search.c's tick, search_smp.c). */
+#define CHECK_EVERY 1024
 #define PROBE_PIECES 8 /* the most pieces bitbases are probed with */
 
 /* Endgame bitbases as draughts/engine/egtb.py writes them (Probe): per

@@ -27,10 +27,6 @@
 
 #include <stdlib.h>
 
-/* search.c's WIN + 1: a full window. */
-#define FULL_WINDOW 1000001
-/* search.c's CHECK_EVERY: a helper adds its nodes this many at a time. */
-#define CHECK_EVERY 1024
 
 #ifdef HAVE_THREADS
 #include <pthread.h>
@@ -95,7 +91,7 @@ static void *helper_main(void *arg) {
         /* As Searcher.iterate sets them for each depth. */
         s->reductions = depth > h->full_width ? depth - h->full_width : 0;
         s->threat_extensions = h->threats;
-        search_run(s, &h->pos, h->key, depth, -FULL_WINDOW, FULL_WINDOW, 0, h->reversible);
+        search_run(s, &h->pos, h->key, depth, -WIN - 1, WIN + 1, 0, h->reversible);
         if (s->stopped || s->failed) break;
         done = depth;
     }
