@@ -82,11 +82,11 @@ __all__ = [
 _SCAN_NAMES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
 _DEPTH_CAP = 64  # the deepest search asked for when the GUI gives no depth (hard's own)
 _DEFAULT_HASH = 8  # MB: the table the built-in engine uses by default in C (TABLE_ENTRIES)
-# The whole-number parameters and their bounds.
+# The whole-number parameters and their bounds, as announced and checked.
 _INT_PARAMS = {
     "hash": (1, 8192),
-    "seed": (0, 2**31 - 1),
     "threads": (1, _search.MAX_THREADS),
+    "seed": (0, 2**31 - 1),
 }
 _DURING_SEARCH = {"stop", "ping", "ponder-hit", "quit"}
 _PIECES = {"w": Piece(MAN, WHITE), "b": Piece(MAN, BLACK), "W": Piece(KING, WHITE)}
@@ -317,9 +317,10 @@ class HubServer:
         params = [
             ("variant", "enum", {"values": names}),
             ("level", "enum", {"values": " ".join(_LEVELS)}),
-            ("hash", "int", {"min": "1", "max": "8192"}),
-            ("threads", "int", {"min": "1", "max": str(_search.MAX_THREADS)}),
-            ("seed", "int", {"min": "0", "max": str(2**31 - 1)}),
+            *(
+                (name, "int", {"min": str(low), "max": str(high)})
+                for name, (low, high) in _INT_PARAMS.items()
+            ),
             ("book", "string", {}),
             ("egtb", "string", {}),
         ]
