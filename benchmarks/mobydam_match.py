@@ -7,6 +7,7 @@ outside this repository with gcc, the engine in ``main`` and the move
 generator test program in ``test``::
 
     git clone https://github.com/rhalbersma/mobydam /tmp/mobydam
+    rm /tmp/mobydam/test/*.o                  # committed objects gcc 12's LTO refuses
     make -C /tmp/mobydam/main                 # the engine: main/mobydam
     make -C /tmp/mobydam/test movegen         # test/movegen FEN: the legal moves
     python benchmarks/mobydam_match.py --mobydam /tmp/mobydam --games 10 --move-time 0.5
