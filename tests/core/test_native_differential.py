@@ -96,14 +96,16 @@ Position = tuple[int, int, int, int, int]
 
 _ROUTE_RICH_MOST = 16
 """The most pieces placed at random for a variant whose flying kings capture
-along diagonals and lines alike. The capture search lists every route before
-it keeps the distinct moves, and a king that can turn in eight directions
-has exponentially many: on an all-squares 10x10 board with immediate
-removal, random placements of 24 pieces (half of them kings) made a single
-move list take 9 to 47 s and more than 4 GB, 30 pieces did not finish;
-with 16 the slowest of 200 took 0.08 s. Such variants are legal but slow
-on these placements in both cores alike, and the comparison needs no more
-than 16 pieces to reach every rule."""
+along diagonals and lines alike. A king that can turn in eight directions
+has exponentially many capture routes: on an all-squares 10x10 board with
+immediate removal, the pure search (the oracle here) took up to 8 s for one
+move list of a random placement of 24 pieces (half of them kings) even with
+its routes merged (see ``draughts._core.pure.capture_search.MERGE_FROM``),
+and with 30 pieces the routes can fill gigabytes; with 16 the slowest of 200
+took 0.2 s.
+The comparison needs no more than 16 pieces to reach every rule, and
+``test_route_merging.py`` compares such captures, merged and not, of up to
+three kings among 14 pieces."""
 
 
 def _route_rich(variant: draughts.Variant) -> bool:

@@ -88,6 +88,10 @@ typedef struct {
      * occupied squares on it; 0 where they do neither (then it is walked). */
     bb_t ray_mask[MAX_SQUARES][NDIRS];
     int8_t ray_order[MAX_SQUARES][NDIRS];
+    /* Derived by derive_masks: whether the order of the pieces a route
+     * takes counts in the precedence (KINGS_FIRST); then a flying king's
+     * search may not merge routes (see movegen.c's RouteMemo). */
+    int order_counts;
 } Rules;
 
 /* One capture route or step: origin, destination, the captured squares in

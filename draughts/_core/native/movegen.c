@@ -25,19 +25,98 @@ void routes_free(RouteList *list) {
 
 /* -- The capture search --------------------------------------------------- */
 
+/* The states a flying king's search has searched from, from MERGE_FROM
+ * pieces taken on: the origin, the square it stands on, the pieces taken and
+ * the two directions it may not take next (0 for none, else the direction
+ * + 1), with whether it could capture there. A second route into a state
+ * already searched (the same pieces taken in another order) can only find
+ * again, later, the moves the first found, which drop_duplicates would
+ * drop: it is not searched. A king that captures along the lines as well as
+ * the diagonals has exponentially many such routes (a custom 10x10 variant
+ * on all squares with immediate removal: one move list of a random
+ * placement of 24 pieces took 9 to 47 s and more than 4 GB). The same rule
+ * as the pure search's (draughts/_core/pure/capture_search.py). An open
+ * addressing table, made on first use and doubled at half full up to
+ * MEMO_MOST_SIZE entries (128 MB); where it cannot grow, the states met
+ * later are not stored (the same moves, found more slowly). */
+enum { MERGE_FROM = 3, MEMO_FIRST_SIZE = 1024, MEMO_MOST_SIZE = 1 << 22 };
+
+typedef struct {
+    bb_t captured;
+    uint8_t origin, sq, back, skip; /* back and skip: direction + 1, 0 for none */
+    uint8_t used, found;
+} MemoEntry;
+
+typedef struct {
+    MemoEntry *items;
+    size_t size, len; /* size: a power of two */
+} RouteMemo;
+
 /* The route being searched: path[0] is the origin, caps[i] the i-th
- * captured square and path[i + 1] the square landed on after it. */
+ * captured square and path[i + 1] the square landed on after it. memo is
+ * NULL where routes are not merged (every route kept, or the order of the
+ * pieces taken counts). Where the precedence first wants the most pieces,
+ * most is the most taken by a route listed so far (from out's item start
+ * on), else -1: see emit. */
 typedef struct {
     const Rules *r;
     int color;
     bb_t opp, opp_kings;
     RouteList *out;
+    RouteMemo *memo;
+    size_t start;
+    int most;
     int ncaps;
     uint8_t caps[MAX_SQUARES];
     uint8_t path[MAX_SQUARES + 1];
 } CaptureSearch;
 
+static size_t memo_slot(const RouteMemo *m, const MemoEntry *e) {
+    uint64_t h = (uint64_t)e->captured ^ (uint64_t)(e->captured >> 64) * 0x9E3779B97F4A7C15ULL;
+    h ^= ((uint64_t)e->origin << 24 | (uint64_t)e->sq << 16 | (uint64_t)e->back << 8 | e->skip) *
+         0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    return (size_t)h & (m->size - 1);
+}
+
+/* The entry of e's state: the one stored, or an empty slot to store it in. */
+static MemoEntry *memo_find(const RouteMemo *m, const MemoEntry *e) {
+    for (size_t i = memo_slot(m, e);; i = (i + 1) & (m->size - 1)) {
+        MemoEntry *x = &m->items[i];
+        if (!x->used || (x->captured == e->captured && x->origin == e->origin &&
+                         x->sq == e->sq && x->back == e->back && x->skip == e->skip))
+            return x;
+    }
+}
+
+/* Room for one more entry (the table at most half full); 0 where memory
+ * ran out (the memo is then left as it is, and nothing more is stored). */
+static int memo_room(RouteMemo *m) {
+    if (m->items != NULL && 2 * (m->len + 1) <= m->size) return 1;
+    size_t size = m->items == NULL ? MEMO_FIRST_SIZE : 2 * m->size;
+    if (size > MEMO_MOST_SIZE) return 0;
+    MemoEntry *items = calloc(size, sizeof(MemoEntry));
+    if (items == NULL) return 0;
+    RouteMemo grown = {items, size, m->len};
+    for (size_t i = 0; m->items != NULL && i < m->size; i++)
+        if (m->items[i].used) *memo_find(&grown, &m->items[i]) = m->items[i];
+    free(m->items);
+    *m = grown;
+    return 1;
+}
+
 static void emit(CaptureSearch *S, bb_t captured, int crowned) {
+    /* A route that takes fewer pieces than one listed already is one the
+     * precedence drops (keep_best), and one that takes more drops all those
+     * listed: not kept in the meantime, a custom variant's hundred thousand
+     * routes need not be held at once. */
+    if (S->most >= 0) {
+        if (S->ncaps < S->most) return;
+        if (S->ncaps > S->most) {
+            S->most = S->ncaps;
+            S->out->len = S->start;
+        }
+    }
     Route *m = new_route(S->out);
     if (m == NULL) return;
     m->captured = captured;
@@ -142,8 +221,17 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
             targets[j] = t;
         }
     }
-    int found = 0;
     int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
+    MemoEntry state;
+    int remember = 0;
+    if (S->memo != NULL && S->ncaps >= MERGE_FROM && ntargets) {
+        state = (MemoEntry){captured, S->path[0], (uint8_t)sq, (uint8_t)(back + 1),
+                            (uint8_t)(skip + 1), 1, 0};
+        const MemoEntry *known = S->memo->items ? memo_find(S->memo, &state) : NULL;
+        if (known != NULL && known->used) return known->found;
+        remember = 1;
+    }
+    int found = 0;
     for (int t = 0; t < ntargets; t++) {
         int over = targets[t].over, d = targets[t].d;
         if (d == skip || d == back) continue;
@@ -190,6 +278,12 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
             }
         }
         S->ncaps--;
+    }
+    if (remember && memo_room(S->memo)) {
+        /* The search below may have grown the table: its slot is found now. */
+        state.found = (uint8_t)found;
+        *memo_find(S->memo, &state) = state;
+        S->memo->len++;
     }
     return found;
 }
@@ -309,26 +403,64 @@ static void keep_best(const Rules *r, RouteList *l, size_t start, bb_t own_kings
     l->len = w;
 }
 
-/* One route per (origin, destination, captured set), the first found. */
-static void drop_duplicates(RouteList *l, size_t start) {
+static int same_move(const Route *a, const Route *b) {
+    return a->origin == b->origin && a->dest == b->dest && a->captured == b->captured;
+}
+
+/* Where one route list is longer than this, drop_duplicates finds the
+ * copies through a hash table rather than by comparing each route with
+ * every one kept: the lists of the rule sets' own positions are a few
+ * dozen routes, but a custom variant's flying king capturing along lines
+ * and diagonals can leave a hundred thousand, whose quadratic pass took
+ * most of a one-second move list. */
+enum { DUPLICATES_BY_HASH = 256 };
+
+static size_t move_hash(const Route *m, size_t mask) {
+    uint64_t h = (uint64_t)m->captured ^ (uint64_t)(m->captured >> 64) * 0x9E3779B97F4A7C15ULL;
+    h ^= ((uint64_t)m->origin << 8 | m->dest) * 0xC2B2AE3D27D4EB4FULL;
+    return (size_t)(h ^ h >> 29) & mask;
+}
+
+/* One route per (origin, destination, captured set), the first found;
+ * 0 where memory ran out for the hash table (the list is then unchanged). */
+static int drop_duplicates(RouteList *l, size_t start) {
     Route *items = l->items;
-    size_t w = start;
-    for (size_t i = start; i < l->len; i++) {
-        size_t j = start;
-        while (j < w && !(items[j].origin == items[i].origin && items[j].dest == items[i].dest &&
-                          items[j].captured == items[i].captured))
-            j++;
-        if (j == w) {
-            if (w != i) items[w] = items[i];
-            w++;
+    size_t n = l->len - start, w = start;
+    if (n <= DUPLICATES_BY_HASH) {
+        for (size_t i = start; i < l->len; i++) {
+            size_t j = start;
+            while (j < w && !same_move(&items[j], &items[i])) j++;
+            if (j == w) {
+                if (w != i) items[w] = items[i];
+                w++;
+            }
         }
+        l->len = w;
+        return 1;
     }
+    size_t size = 1;
+    while (size < 2 * n) size *= 2;
+    size_t *kept = malloc(size * sizeof(size_t)); /* places of kept routes, + 1; 0: empty */
+    if (kept == NULL) return 0;
+    memset(kept, 0, size * sizeof(size_t));
+    for (size_t i = start; i < l->len; i++) {
+        size_t slot = move_hash(&items[i], size - 1);
+        while (kept[slot] && !same_move(&items[kept[slot] - 1], &items[i]))
+            slot = (slot + 1) & (size - 1);
+        if (kept[slot]) continue;
+        if (w != i) items[w] = items[i]; /* w <= i: the kept ones hashed stay in place */
+        kept[slot] = ++w;
+    }
+    free(kept);
     l->len = w;
+    return 1;
 }
 
 /* -- Entry points --------------------------------------------------------- */
 
 void derive_masks(Rules *r) {
+    r->order_counts = 0;
+    for (int k = 0; k < r->n_rules; k++) r->order_counts |= r->rules[k] == RULE_KINGS_FIRST;
     for (int sq = 0; sq < r->n; sq++) {
         for (int d = 0; d < NDIRS; d++) {
             const uint8_t *ray = RAY(r, sq, d);
@@ -559,23 +691,17 @@ static int padded_men_captures(CaptureSearch *S, const bb_t jumps[NDIRS], const 
     return searched;
 }
 
-/* The capture routes of the men in candidates and the kings in jumpers
- * (gen_captures has found that each has a first jump); on padded layouts,
- * the men's first_jumps when the caller has them, else NULL. */
-static long __attribute__((noinline))
-search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out,
-                bb_t candidates, bb_t jumpers, const bb_t *known_jumps, const bb_t *known_more) {
-    size_t start = out->len;
-    bb_t opp = s->opp_men | s->opp_kings;
-    bb_t occupied = s->own_men | s->own_kings | opp;
+/* The routes of the men in candidates and the kings in jumpers, in the
+ * order found, appended to S->out; returns whether any needed the search
+ * (1), only single jumps (0), or -1 when memory ran out. */
+static int find_routes(CaptureSearch *S, const Side *s, bb_t candidates, bb_t jumpers,
+                       const bb_t *known_jumps, const bb_t *known_more) {
+    const Rules *r = S->r;
+    int color = S->color;
+    RouteList *out = S->out;
+    bb_t occupied = s->own_men | s->own_kings | S->opp;
     bb_t empty = r->board & ~occupied;
-    bb_t prey = r->men_capture_kings ? opp : s->opp_men;
-    CaptureSearch S;
-    S.r = r;
-    S.color = color;
-    S.opp = opp;
-    S.opp_kings = s->opp_kings;
-    S.out = out;
+    bb_t prey = r->men_capture_kings ? S->opp : s->opp_men;
     int searched = 0;
     if (candidates && r->padded) {
         bb_t jumps[NDIRS], more[NDIRS];
@@ -584,7 +710,7 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
             known_jumps = jumps;
             known_more = more;
         }
-        searched = padded_men_captures(&S, known_jumps, known_more, occupied);
+        searched = padded_men_captures(S, known_jumps, known_more, occupied);
         if (searched < 0) return -1;
     }
     for (int k = 0; candidates && !r->padded && k < r->n_man_cap[color]; k++) {
@@ -603,23 +729,47 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
                 continue;
             }
             searched = 1;
-            onward(&S, sq, d, over, land, crowned, occupied ^ SQUARE_BIT(sq));
+            onward(S, sq, d, over, land, crowned, occupied ^ SQUARE_BIT(sq));
         }
     }
     while (jumpers) {
         int sq = top_bit(jumpers);
         jumpers ^= SQUARE_BIT(sq);
         searched = 1;
-        S.path[0] = (uint8_t)sq;
-        S.ncaps = 0;
-        king_jumps(&S, sq, -1, 0, occupied ^ SQUARE_BIT(sq), 0);
+        S->path[0] = (uint8_t)sq;
+        S->ncaps = 0;
+        king_jumps(S, sq, -1, 0, occupied ^ SQUARE_BIT(sq), 0);
     }
-    if (out->failed) return -1;
+    return out->failed ? -1 : searched;
+}
+
+/* The capture routes of the men in candidates and the kings in jumpers
+ * (gen_captures has found that each has a first jump); on padded layouts,
+ * the men's first_jumps when the caller has them, else NULL. */
+static long __attribute__((noinline))
+search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, RouteList *out,
+                bb_t candidates, bb_t jumpers, const bb_t *known_jumps, const bb_t *known_more) {
+    size_t start = out->len;
+    CaptureSearch S;
+    S.r = r;
+    S.color = color;
+    S.opp = s->opp_men | s->opp_kings;
+    S.opp_kings = s->opp_kings;
+    S.out = out;
+    RouteMemo memo = {NULL, 0, 0};
+    S.memo = r->flying && !keep_duplicates && !r->order_counts ? &memo : NULL;
+    S.start = start;
+    /* Every route takes a piece at least: 1, since the single jumps listed
+     * apart (single_jump) do not raise it. */
+    S.most = r->majority_only || (r->n_rules && r->rules[0] == RULE_MOST_PIECES) ? 1 : -1;
+    int searched = find_routes(&S, s, candidates, jumpers, known_jumps, known_more);
+    free(memo.items);
+    if (searched < 0) return -1;
     if (out->len - start < 2) return (long)(out->len - start);
     /* Single jumps are never duplicates, and all take one piece. */
     if (r->n_rules && (searched || !r->majority_only))
         keep_best(r, out, start, s->own_kings, s->opp_kings);
-    if (!keep_duplicates && searched) drop_duplicates(out, start);
+    if (!keep_duplicates && searched && !drop_duplicates(out, start)) return -1;
     return (long)(out->len - start);
 }
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from draughts._core.geometry import REVERSE
 from draughts._core.pure.king_views import new_king_view
 from draughts._core.raw import RawMove
+from draughts._options import CaptureRule
 
 if TYPE_CHECKING:
     from draughts._core.pure.tables import Tables
@@ -51,14 +52,34 @@ class CaptureSearch(NamedTuple):
     ``occupied`` as for ``search``."""
 
 
-def searcher(t: Tables, color: int) -> CaptureSearch:
+def searcher(t: Tables, color: int, keep_duplicates: bool = False) -> CaptureSearch:
     """The capture search of ``color``'s pieces under ``t``'s rules, built
-    once and kept on ``t``."""
-    found = t.capture_searchers[color]
+    once and kept on ``t``. With ``keep_duplicates`` it lists every route,
+    else it may leave out a route that only repeats, in another order, a
+    move already found (see :data:`MERGE_FROM`)."""
+    index = color + 2 * keep_duplicates
+    found = t.capture_searchers[index]
     if found is None:
-        search = _Search(t, color)
-        found = t.capture_searchers[color] = CaptureSearch(search.search, search.onward)
+        search = _Search(t, color, keep_duplicates)
+        found = t.capture_searchers[index] = CaptureSearch(search.search, search.onward)
     return found
+
+
+MERGE_FROM = 3
+"""From this many pieces taken on, a flying king's search remembers the
+states it has searched from: the square it stands on, the pieces taken, and
+the directions it may not take next. A second route into the same state
+(the same pieces taken in another order) can only find again, later, the
+moves the first found, so it is not searched. The moves are the same and in
+the same order, since the duplicates of a move are dropped keeping the
+first found; but a king that may capture along the lines as well as the
+diagonals has exponentially many such routes: on a custom 10x10 variant
+playing on all squares, with immediate removal, one move list of a random
+placement of 24 pieces took 9 to 47 s and more than 4 GB before. Not where
+every route is kept (``keep_duplicates``), nor where the order of the
+pieces taken counts (:attr:`~draughts.CaptureRule.KINGS_FIRST`). From 3
+pieces on, because two pieces taken in either order rarely meet again and
+the lookups would cost the common short captures."""
 
 
 def _jump_table(
@@ -73,6 +94,11 @@ def _jump_table(
         )
         for ray_set in rays
     ]
+
+
+Memo = dict[tuple[int, int, int, int], bool]
+"""States a flying king's search has searched from, and whether the king
+could capture there: see :data:`MERGE_FROM`."""
 
 
 class _Search:
@@ -95,6 +121,7 @@ class _Search:
         "lands_behind",
         "man_jumps",
         "men_capture_kings",
+        "merges",
         "must_land",
         "places",
         "promotion",
@@ -107,8 +134,9 @@ class _Search:
         "views",
     )
 
-    def __init__(self, t: Tables, color: int) -> None:
+    def __init__(self, t: Tables, color: int, keep_duplicates: bool) -> None:
         self.tables = t
+        self.merges = not keep_duplicates and CaptureRule.KINGS_FIRST not in t.precedence
         self.rays = t.rays
         self.reverse_ok = t.reverse_in_capture
         self.at_end = t.removal_at_end
@@ -211,8 +239,20 @@ class _Search:
     ) -> bool:
         """A king's captures, at a distance or over an adjacent piece."""
         if self.flying:
+            memo: Memo | None = {} if self.merges else None
             return self._flying(
-                square, last, -1, captured, occupied, caps, path, crowned, opp, opp_kings, routes
+                square,
+                last,
+                -1,
+                captured,
+                occupied,
+                caps,
+                path,
+                crowned,
+                opp,
+                opp_kings,
+                routes,
+                memo,
             )
         return self._short(
             square,
@@ -327,10 +367,12 @@ class _Search:
         opp: int,
         opp_kings: int,
         routes: list[RawMove],
+        memo: Memo | None,
     ) -> bool:
         """Captures at a distance. ``skip`` is a direction not to look in:
         from the second and later landing squares behind a piece, going on
-        straight ahead finds what the first landing square already found."""
+        straight ahead finds what the first landing square already found.
+        ``memo``: the states searched already, or None (:data:`MERGE_FROM`)."""
         # The king's view names, per direction, the first piece on the way
         # when the square behind it is empty: those of the enemy not yet
         # taken are the pieces to jump.
@@ -340,6 +382,12 @@ class _Search:
         if not targets:
             return False
         back = REVERSE[last] if last >= 0 and not self.reverse_ok else -1
+        state: tuple[int, int, int, int] | None = None
+        if memo is not None and len(caps) >= MERGE_FROM:
+            state = (square, back, skip, captured)
+            known = memo.get(state)
+            if known is not None:
+                return known
         ray_set = self.rays[square]
         place = self.places[square]
         found = False
@@ -368,6 +416,7 @@ class _Search:
                     opp,
                     opp_kings,
                     routes,
+                    memo,
                 )
                 or (k > 0 and straight)
                 for k, land in enumerate(landings)
@@ -385,6 +434,8 @@ class _Search:
                             (path[0], land, now_captured, now_caps, (*path, land), crowned),
                         )
                     )
+        if memo is not None and state is not None:
+            memo[state] = found
         return found
 
     def _landings(

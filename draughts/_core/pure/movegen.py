@@ -323,10 +323,11 @@ def _routes(
                     routes.append(jump)
                     continue
             searched = True
-            searcher(t, color).onward(jump, d, occupied ^ (1 << top), opp, opp_kings, routes)
+            onward = searcher(t, color, keep_duplicates).onward
+            onward(jump, d, occupied ^ (1 << top), opp, opp_kings, routes)
     if kings:
         searched = True
-        search = searcher(t, color).search
+        search = searcher(t, color, keep_duplicates).search
         while kings:
             top = kings.bit_length() - 1
             kings ^= 1 << top

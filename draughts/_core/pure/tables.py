@@ -31,8 +31,9 @@ class Tables(Geometry):
         self.king_views: list[dict[int, KingView]] = [{} for _ in self.rays]
         """Per index, what a king there can do, by the occupied squares of
         its lines (see :mod:`draughts._core.pure.king_views`)."""
-        self.capture_searchers: list[CaptureSearch | None] = [None, None]
-        """Per colour, the capture search built for these rules, made on first use."""
+        self.capture_searchers: list[CaptureSearch | None] = [None] * 4
+        """Per colour, then per colour keeping duplicate routes, the capture
+        search built for these rules, made on first use."""
 
     def __reduce__(self) -> tuple[type[Tables], tuple[Variant]]:
         # The caches hold closures: rebuild them on the other side instead.
