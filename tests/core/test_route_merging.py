@@ -32,7 +32,9 @@ native = pytest.importorskip("draughts._core.native", reason="the native core is
 BOTH_BACKENDS = False
 """This module compares the backends itself."""
 
-_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_QUIET = [HealthCheck.too_slow]
+FAST = settings(max_examples=20, deadline=None, suppress_health_check=_QUIET)
+SLOW = settings(max_examples=400, deadline=None, suppress_health_check=_QUIET)
 
 
 @functools.lru_cache(maxsize=32)
@@ -89,11 +91,7 @@ def _routes(moves: Sequence[tuple[object, ...]]) -> list[tuple[object, ...]]:
     return [tuple(m) for m in moves]
 
 
-@_SETTINGS
-@given(case=cases())
-def test_merged_moves_equal_unmerged(
-    case: tuple[pure.Tables, Any, tuple[int, int, int, int, int]],
-) -> None:
+def _check_merging(case: tuple[pure.Tables, Any, tuple[int, int, int, int, int]]) -> None:
     t, n, (c, own_men, own_kings, opp_men, opp_kings) = case
     merged = _routes(pure.movegen.captures(t, c, own_men, own_kings, opp_men, opp_kings))
     assert _routes(native.captures(n, c, own_men, own_kings, opp_men, opp_kings)) == merged
@@ -109,6 +107,23 @@ def test_merged_moves_equal_unmerged(
     assert every[0] == every[1]
     assert {r[:3] for r in every[0]} == {r[:3] for r in merged}
     assert len(every[0]) >= len(merged)
+
+
+@FAST
+@given(case=cases())
+def test_merged_moves_equal_unmerged(
+    case: tuple[pure.Tables, Any, tuple[int, int, int, int, int]],
+) -> None:
+    _check_merging(case)
+
+
+@pytest.mark.slow
+@SLOW
+@given(case=cases())
+def test_merged_moves_equal_unmerged_many(
+    case: tuple[pure.Tables, Any, tuple[int, int, int, int, int]],
+) -> None:
+    _check_merging(case)
 
 
 def test_merging_leaves_out_only_routes_that_repeat_a_move() -> None:
