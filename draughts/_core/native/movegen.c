@@ -37,8 +37,11 @@ void routes_free(RouteList *list) {
  * placement of 24 pieces took 9 to 47 s and more than 4 GB). The same rule
  * as the pure search's (draughts/_core/pure/capture_search.py). An open
  * addressing table, made on first use and doubled at half full up to
- * MEMO_MOST_SIZE entries (128 MB); where it cannot grow, the states met
- * later are not stored (the same moves, found more slowly). */
+ * MEMO_MOST_SIZE entries (128 MB), then emptied whenever half full again
+ * (a random placement of 30 pieces on that variant can reach millions of
+ * states: finding the longest capture is a longest-path search, whose
+ * cost no table removes); where memory runs out, the states met later are
+ * not stored (the same moves, found more slowly). */
 enum { MERGE_FROM = 3, MEMO_FIRST_SIZE = 1024, MEMO_MOST_SIZE = 1 << 22 };
 
 typedef struct {
@@ -94,7 +97,13 @@ static MemoEntry *memo_find(const RouteMemo *m, const MemoEntry *e) {
 static int memo_room(RouteMemo *m) {
     if (m->items != NULL && 2 * (m->len + 1) <= m->size) return 1;
     size_t size = m->items == NULL ? MEMO_FIRST_SIZE : 2 * m->size;
-    if (size > MEMO_MOST_SIZE) return 0;
+    if (size > MEMO_MOST_SIZE) {
+        /* Full: forgotten, to be filled again with the states the search
+         * meets next, which are near those it just left. */
+        memset(m->items, 0, m->size * sizeof(MemoEntry));
+        m->len = 0;
+        return 1;
+    }
     MemoEntry *items = calloc(size, sizeof(MemoEntry));
     if (items == NULL) return 0;
     RouteMemo grown = {items, size, m->len};
