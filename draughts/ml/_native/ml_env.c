@@ -519,6 +519,7 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
             e->view_ok &= e->turned[b + 1] == e->nsq - b && e->turned_cell[sq] == e->cell[other];
     }
     e->view_turns = e->view_ok && e->perspective;
+    ml_spread_init(e);
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
     ml_rules_init(e);

@@ -11,6 +11,7 @@
  * and writes observations, masks, rewards and flags into the caller's
  * buffers. No Python API is called here: the GIL is released meanwhile. */
 #include "ml_step.h"
+#include "ml_planes.h"
 
 /* -- Growing arrays --------------------------------------------------------- */
 
@@ -503,13 +504,20 @@ static inline void draw_as(const VecEnvObject *e, const Drawn *d, void *obs, int
 /* The whole float32 observation d stands for, into obs. */
 void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) { draw_as(e, d, obs, 0); }
 
+void ml_spread_init(VecEnvObject *e) { spread_init(e); }
+
 /* The piece cells where now and was differ (e->view_ok: where their bits
  * do; 19 cells of International random self-play's 24 pieces a step). A
  * step took 2,079 instructions clearing the piece planes and writing every
  * piece, 2,029 so, the turned bitboards' upkeep in apply() included
  * (callgrind, International random self-play, 256 games, 2026-12-05). */
-static inline void redraw_pieces(const VecEnvObject *e, const uint64_t now[4], void *obs,
-                                 const uint64_t was[4], int u8) {
+ML_INLINE void redraw_pieces(const VecEnvObject *e, const uint64_t now[4], void *obs,
+                                 const uint64_t was[4], int u8, int turned) {
+    /* turned: the view turned half a turn since was (most cells change) */
+    if (turned && e->spread) {
+        spread_planes(e, obs, now, was, u8);
+        return;
+    }
     /* unrolled: the C step took 1,737 instructions a step, 1,750 with the
      * loop (callgrind, International random self-play, 256 games, one
      * thread, 2026-12-05) */
@@ -534,7 +542,7 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
     int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
     if (e->view_ok) { /* the squares' plane stays (e->squares_turn) */
         if (now->turn != was->turn) fill(e, obs, 4 * hw, hw, (float)now->turn, u8);
-        redraw_pieces(e, now->view, obs, was->view, u8);
+        redraw_pieces(e, now->view, obs, was->view, u8, now->black_view != was->black_view);
     } else {
         /* Clearing the four piece planes costs less than clearing each
          * piece's cell: a step took 3,730 instructions instead of 4,230
@@ -574,8 +582,9 @@ ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts 
     const uint64_t *nb = black_view ? g->tb : g->nb;
     uint64_t view[4] = {nb[black_view], nb[2 + black_view], nb[1 - black_view], nb[3 - black_view]};
     if (g->turn != was->turn) fill_plane(e, obs, 4 * e->hw, e->hw, (float)g->turn, e->u8);
-    if (e->u8) redraw_pieces(e, view, obs, was->view, 1);
-    else redraw_pieces(e, view, obs, was->view, 0);
+    int turned = black_view != was->black_view;
+    if (e->u8) redraw_pieces(e, view, obs, was->view, 1, turned);
+    else redraw_pieces(e, view, obs, was->view, 0, turned);
     memcpy(was->view, view, sizeof view);
     was->turn = g->turn;
     was->black_view = black_view;

@@ -56,6 +56,7 @@ extern PyTypeObject VecEnvType; /* ml_env.c */
 #define MAX_DRAW_RULES 8
 #define MAX_THREADS 16
 #define MAX_ENDINGS 8
+#define ML_SPREAD_GROUPS 16 /* eight cells each: boards of 128 cells at most */
 #define NOT_COUNTING INT_MIN /* a tracked rule whose material is not on the board */
 
 /* The end codes step() writes (draughts/ml/_native_env.py names them). */
@@ -221,6 +222,11 @@ typedef struct {
      * turned is n + 1 - k and its cell the cell of k turned half a turn. */
     int view_ok, view_turns; /* view_turns: view_ok with perspective (Game.tb kept) */
     int num_cell[64]; /* number less one -> its cell seen by White */
+    /* Where spread: the piece planes written whole (ml_planes.h), eight
+     * cells k (from 8k, or the last eight) from the eight bits of numbers
+     * from spread_from[k], their byte spread_byte[k][those bits]. */
+    int spread;
+    uint8_t spread_from[ML_SPREAD_GROUPS], spread_byte[ML_SPREAD_GROUPS][256];
     uint64_t num_bit[2][MAX_SQUARES]; /* compact square -> its bit in Game.nb, in Game.tb */
     Numbered num; /* the quiet moves' tables (ml_moves.c) */
     Game start; /* the start position, its legal moves included */
@@ -261,6 +267,8 @@ void ml_holding(const VecEnvObject *e, Game *g);
 int ml_restart(const VecEnvObject *e, Game *g);
 /* e->num, once e's action index parts are known; -1 out of memory. */
 int ml_moves_init(VecEnvObject *e);
+/* e->spread (ml_planes.h), once e->num_cell and e->view_ok are known. */
+void ml_spread_init(VecEnvObject *e);
 /* g->nb from g->bb, where e->num.ok. */
 void ml_number_bits(const VecEnvObject *e, Game *g);
 /* g's legal moves, sorted by action index, marked in mask (its entries
