@@ -131,7 +131,7 @@ setup(
             ENGINE_SOURCES,
             ("search", "search_table", "eval_patterns", "eval_patterns_load"),
         ),
-        beside_the_core("draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step",)),
+        beside_the_core("draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step", "ml_planes")),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

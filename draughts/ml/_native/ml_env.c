@@ -482,6 +482,7 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
                           &e->events[1], &e->events[2], &e->threads, &e->claim, &e->u8) ||
         int32s(cells, &v, &n) < 0)
         goto fail;
+    e->perspective = e->perspective != 0; /* 0 or 1: the step masks the turn with it */
     if (e->threads < 1 || e->threads > MAX_THREADS) {
         PyErr_Format(PyExc_ValueError, "threads must be 1 to %d", MAX_THREADS);
         goto fail;

@@ -56,6 +56,7 @@ extern PyTypeObject VecEnvType; /* ml_env.c */
 #define MAX_DRAW_RULES 8
 #define MAX_THREADS 16
 #define MAX_ENDINGS 8
+#define CLEARED 16 /* a step clears the mask's cells of this many moves at least (ml_step.c) */
 #define ML_SPREAD_GROUPS 16 /* eight cells each: boards of 128 cells at most */
 #define NOT_COUNTING INT_MIN /* a tracked rule whose material is not on the board */
 
