@@ -248,10 +248,29 @@ typedef struct {
     int nbound;
 } VecEnvObject;
 
+#ifdef __SIZEOF_INT128__
+/* NumPy's PCG64 (numpy.random.PCG64; the 128-bit integers of GCC and
+ * Clang): a linear congruential generator of 128 bits, each 64-bit output
+ * the state after its step folded (XSL-RR), each double its top 53 bits.
+ * Where the environment's generator is one, sample_step()'s uniforms are
+ * drawn on the stepping threads (ml_env.c), each thread's from the state
+ * that many numbers on. */
+#define ML_PCG64 1
+typedef unsigned __int128 u128;
+typedef struct {
+    u128 state, inc;
+} Pcg64;
+#endif
+
 /* The caller's arrays for one step (checked by the Python side). */
 typedef struct {
     int64_t *actions; /* written where uniforms: the actions they pick */
-    const double *uniforms; /* or NULL: per game, which legal move to play, as sample() picks */
+    double *uniforms; /* or NULL: per game, which legal move to play, as sample() picks */
+#ifdef ML_PCG64
+    /* Or NULL: uniforms[0] drawn, the others still to draw from this
+     * state, uniforms[i] the i-th number after it. */
+    const Pcg64 *pcg;
+#endif
     void *obs, *final_obs; /* float32, or bytes (u8) */
     float *rewards;
     uint8_t *masks, *terminated, *truncated;
@@ -315,6 +334,11 @@ int64_t ml_pick(VecEnvObject *e, int i, double uniform);
 /* Step every game (see ml_step.c); *illegal set to the game whose action is
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
+#ifdef ML_PCG64
+/* The next double of p (as NumPy's PCG64 draws it), and p delta numbers on. */
+double ml_pcg_double(Pcg64 *p);
+u128 ml_pcg_advance(const Pcg64 *p, uint64_t delta);
+#endif
 /* Stop and free e's step threads (dealloc). */
 void ml_pool_free(VecEnvObject *e);
 
