@@ -228,6 +228,10 @@ typedef struct {
      * from spread_from[k], their byte spread_byte[k][those bits]. */
     int spread;
     uint8_t spread_from[ML_SPREAD_GROUPS], spread_byte[ML_SPREAD_GROUPS][256];
+    /* Where spread is 2 (by pdep): the numbers below spread_split to the
+     * cells of spread_lo's bits (0 .. 63), the others to spread_hi's (from 64). */
+    int spread_split;
+    uint64_t spread_lo, spread_hi;
     uint64_t num_bit[2][MAX_SQUARES]; /* compact square -> its bit in Game.nb, in Game.tb */
     Numbered num; /* the quiet moves' tables (ml_moves.c) */
     Game start; /* the start position, its legal moves included */
