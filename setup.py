@@ -89,6 +89,7 @@ ML_SOURCES = (
     "ml_step",
     "ml_moves",
     "ml_pool",
+    "ml_random",
     "ml_env",
     "ml_dataset",
     "module",

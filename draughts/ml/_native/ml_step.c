@@ -795,42 +795,6 @@ static void prefetch_arrays(const VecEnvObject *e, int i) {
  * (2026-12-05, load 6). */
 enum { PREFETCH_ABOVE = 4 << 20 /* bytes of observations and masks */, AHEAD = 4 };
 
-#ifdef ML_PCG64
-/* The published PCG64 multiplier (NumPy's PCG64 and the PCG paper's 128-bit LCG). */
-#define PCG_MULTIPLIER ((u128)0x2360ED051FC65DA4ULL << 64 | 0x4385DF649FCCF645ULL)
-
-ML_INLINE double pcg_double(Pcg64 *p) {
-    p->state = p->state * PCG_MULTIPLIER + p->inc;
-    uint64_t folded = (uint64_t)(p->state >> 64) ^ (uint64_t)p->state;
-    unsigned turn = (unsigned)(p->state >> 122);
-    uint64_t out = (folded >> turn) | (folded << ((64 - turn) & 63));
-    return (double)(out >> 11) * (1.0 / 9007199254740992.0);
-}
-
-double ml_pcg_double(Pcg64 *p) { return pcg_double(p); }
-
-/* delta steps of the generator at once: the step composed with itself by
- * squaring (x -> a x + c twice is x -> a^2 x + (a + 1) c), log2(delta) rounds. */
-u128 ml_pcg_advance(const Pcg64 *p, uint64_t delta) {
-    u128 mult = PCG_MULTIPLIER, plus = p->inc, all_mult = 1, all_plus = 0;
-    for (; delta; delta >>= 1) {
-        if (delta & 1) all_mult *= mult, all_plus = all_plus * mult + plus;
-        plus *= mult + 1;
-        mult *= mult;
-    }
-    return all_mult * p->state + all_plus;
-}
-
-/* Games from .. to's uniforms, where this thread draws them (a->pcg): the
- * i-th number after a->pcg's state is uniforms[i] (uniforms[0] is drawn). */
-static void draw_uniforms(const Arrays *a, int from, int to) {
-    if (a->pcg == NULL) return;
-    Pcg64 p = *a->pcg;
-    if (from > 1) p.state = ml_pcg_advance(a->pcg, (uint64_t)from - 1);
-    for (int i = from > 1 ? from : 1; i < to; i++) a->uniforms[i] = pcg_double(&p);
-}
-#endif
-
 /* The route list is the thread's own, passed in (a copy the caller makes):
  * the lists lie side by side in the VecEnv, and a thread writing its own
  * at every route would take the cache line from the other thread. */
@@ -840,7 +804,7 @@ ML_CLONED int ml_step_games(const Batch *b, int from, int to, RouteList *routes)
     int ahead = b->ahead, status = 0, n = to - from, way = b->backwards ? -1 : 1;
     int first = b->backwards ? to - 1 : from;
 #ifdef ML_PCG64
-    draw_uniforms(a, from, to);
+    if (a->pcg) ml_draw_uniforms(a, from, to);
 #endif
     for (int k = 0; k < n && status == 0; k++) {
         int i = first + way * k;

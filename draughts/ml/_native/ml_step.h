@@ -339,9 +339,12 @@ int64_t ml_pick(VecEnvObject *e, int i, double uniform);
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
 #ifdef ML_PCG64
-/* The next double of p (as NumPy's PCG64 draws it), and p delta numbers on. */
+/* ml_random.c: the next double of p (as NumPy's PCG64 draws it); p's
+ * state delta numbers on; games from .. to's uniforms from a->pcg (the
+ * i-th number after its state is uniforms[i]; uniforms[0] is drawn). */
 double ml_pcg_double(Pcg64 *p);
 u128 ml_pcg_advance(const Pcg64 *p, uint64_t delta);
+void ml_draw_uniforms(const Arrays *a, int from, int to);
 #endif
 /* Stop and free e's step threads (dealloc). */
 void ml_pool_free(VecEnvObject *e);
