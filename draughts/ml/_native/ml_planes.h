@@ -110,6 +110,9 @@ ML_INLINE void spread_plane(const VecEnvObject *e, void *plane, uint64_t b, cons
 ML_INLINE void spread_planes(const VecEnvObject *e, void *obs, const uint64_t now[4],
                              const uint64_t was[4], int u8) {
     size_t cell = u8 ? 1 : sizeof(float);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
     for (int p = 0; p < 4; p++) {
         if (now[p] == was[p]) continue; /* the kings' planes, often empty */
         void *plane = (char *)obs + (size_t)p * (size_t)e->hw * cell;
