@@ -110,6 +110,9 @@ ML_INLINE void spread_plane(const VecEnvObject *e, void *plane, uint64_t b, cons
 ML_INLINE void spread_planes(const VecEnvObject *e, void *obs, const uint64_t now[4],
                              const uint64_t was[4], int u8) {
     size_t cell = u8 ? 1 : sizeof(float);
+    /* unrolled: 1,299 instructions and 6.2 mispredicted branches an
+     * International step before, 1,259 and 5.8 after (English 1,252 and
+     * 9.0, 1,211 and 7.9; callgrind, as in spread_plane) */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4
 #endif
