@@ -89,6 +89,7 @@ ML_SOURCES = (
     "ml_step",
     "ml_moves",
     "ml_pool",
+    "ml_random",
     "ml_env",
     "ml_dataset",
     "module",
@@ -131,7 +132,7 @@ setup(
             ENGINE_SOURCES,
             ("search", "search_table", "eval_patterns", "eval_patterns_load"),
         ),
-        beside_the_core("draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step",)),
+        beside_the_core("draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step", "ml_planes")),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

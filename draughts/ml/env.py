@@ -470,7 +470,9 @@ class VectorEnv:
         # keeps, under the generator's lock as Generator.random draws them.
         bits = self.rng.bit_generator
         with bits.lock:
-            self._native.step_sampled(bits.capsule)
+            # NumPy's PCG64 exactly (no subclass): its numbers drawn on the
+            # stepping threads, each from its own place in the stream.
+            self._native.step_sampled(bits.capsule, type(bits) is np.random.PCG64)
         return self.observations, self.masks, self.rewards, self.terminated, self.truncated
 
     def sample(self) -> Actions:

@@ -557,6 +557,30 @@ def test_bound_arrays_are_checked_and_kept() -> None:
         fresh.step_sampled()
 
 
+class _OwnPCG64(np.random.PCG64):
+    """A subclass: sample_step() draws its numbers through the capsule."""
+
+
+@pytest.mark.parametrize("bits", [np.random.PCG64, _OwnPCG64])
+@pytest.mark.parametrize(("num_envs", "threads"), [(1, 1), (2, 2), (33, 1), (100, 2), (257, 2)])
+def test_sample_step_draws_pcg64s_numbers_on_the_threads(
+    bits: type, num_envs: int, threads: int
+) -> None:
+    """With NumPy's PCG64, each stepping thread draws its games' uniforms
+    from its own place in the stream: the numbers Generator.random draws
+    (sample()'s), and the generator left where it leaves it, whatever the
+    games' number and threads."""
+    env = VectorEnv("international", num_envs, seed=1, threads=threads)
+    twin = VectorEnv("international", num_envs, seed=1, threads=1)
+    env.rng = np.random.Generator(bits(21))
+    twin.rng = np.random.Generator(bits(21))
+    for _ in range(6):
+        for ours, theirs in zip(env.sample_step(), twin.step(twin.sample()), strict=True):
+            assert (ours == theirs).all()
+        assert env.rng.bit_generator.state == twin.rng.bit_generator.state
+    assert (env._uniforms == np.random.Generator(bits(21)).random((6, num_envs))[-1]).all()
+
+
 @pytest.mark.parametrize("bits", [np.random.PCG64, np.random.Philox, np.random.SFC64])
 def test_sample_step_draws_the_generators_numbers_in_c(bits: type) -> None:
     """sample_step() draws its uniforms in C from the environment's
@@ -577,5 +601,5 @@ def test_sample_step_draws_the_generators_numbers_in_c(bits: type) -> None:
     for other in (datetime.datetime_CAPI, 7):  # a capsule of another name, no capsule
         with pytest.raises(ValueError, match="PyCapsule"):
             env._native.step_sampled(other)
-    with pytest.raises(TypeError, match="at most one"):
-        env._native.step_sampled(None, None)
+    with pytest.raises(TypeError, match="at most two"):
+        env._native.step_sampled(None, None, None)

@@ -72,11 +72,12 @@ class NativeVecEnv(Protocol):
         """Keep :meth:`step`'s arrays, ``uniforms`` included (their buffers
         held until the next ``bind`` or the end), for :meth:`step_sampled`."""
 
-    def step_sampled(self, bits: Any = None, /) -> int:
+    def step_sampled(self, bits: Any = None, pcg64: bool = False, /) -> int:
         """:meth:`step` on the arrays :meth:`bind` keeps, with its uniforms
         (drawn first from ``bits``, a NumPy bit generator's ``capsule``, as
-        ``Generator.random`` draws them, where given): -1 (sampled actions
-        are legal)."""
+        ``Generator.random`` draws them, where given; on the stepping
+        threads where ``pcg64``, ``bits`` being a ``numpy.random.PCG64``'s):
+        -1 (sampled actions are legal)."""
 
     def reset(self, observations: Any, masks: Any, /) -> None:
         """Every game from the start again."""

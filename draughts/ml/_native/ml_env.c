@@ -54,12 +54,17 @@ static int get_arrays(VecEnvObject *e, PyObject *const *objs, int count, Py_buff
 
 /* Step the games on the arrays in views (uniforms: the tenth is there):
  * -1 or the illegal game as a Python int, or NULL. */
-static PyObject *run_step(VecEnvObject *e, Py_buffer *views, int uniforms) {
+static PyObject *run_step(VecEnvObject *e, Py_buffer *views, int uniforms, const void *pcg) {
     long illegal = -1;
     Arrays a = {.actions = views[0].buf, .obs = views[1].buf, .masks = views[2].buf,
                 .rewards = views[3].buf, .terminated = views[4].buf, .truncated = views[5].buf,
                 .final_obs = views[6].buf, .codes = views[7].buf, .winners = views[8].buf,
                 .uniforms = uniforms ? views[9].buf : NULL};
+#ifdef ML_PCG64
+    a.pcg = pcg;
+#else
+    (void)pcg;
+#endif
     int status;
     e->busy = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -81,7 +86,7 @@ static PyObject *vec_step(VecEnvObject *e, PyObject *args) {
     int all = objs[9] != NULL && objs[9] != Py_None ? 10 : 9; /* with uniforms */
     Py_buffer views[10];
     if (!idle(e) || get_arrays(e, objs, all, views) < 0) return NULL;
-    PyObject *result = run_step(e, views, all == 10);
+    PyObject *result = run_step(e, views, all == 10, NULL);
     for (int i = 0; i < all; i++) PyBuffer_Release(&views[i]);
     return result;
 }
@@ -123,9 +128,42 @@ typedef struct {
     uint64_t (*next_raw)(void *state);
 } BitGen;
 
+/* The uniforms from bits, a bit generator's capsule: all of them here, or
+ * (pcg64: the generator is NumPy's PCG64) the first one here and, where
+ * the draw agrees with ours from the state read from the capsule (NumPy's
+ * layout: a pointer to the 128-bit state and increment), the others on
+ * the stepping threads from the state after it (*drawn set), the
+ * generator's state then set beyond them. sample_step()'s part outside
+ * the stepping (on the caller's thread alone, which the other threads wait
+ * for) took 8,789 instructions a call so drawing all the numbers, 589 so
+ * (callgrind, International random self-play, 256 games, one thread, 451
+ * calls, 2026-12-06); the threads draw as many as it did (25 a number). */
+static int draw_first(VecEnvObject *e, PyObject *capsule, int pcg64, void *drawn, void **state) {
+    BitGen *bits = PyCapsule_GetPointer(capsule, "BitGenerator");
+    if (bits == NULL) return -1;
+    double *uniforms = e->bound[9].buf;
+#ifdef ML_PCG64
+    Pcg64 *pcg = drawn;
+    if (pcg64) {
+        Pcg64 *theirs = *(Pcg64 **)bits->state;
+        *state = theirs;
+        memcpy(pcg, theirs, sizeof *pcg);
+        double ours = ml_pcg_double(pcg);
+        uniforms[0] = bits->next_double(bits->state);
+        if (ours == uniforms[0] && memcmp(pcg, theirs, sizeof *pcg) == 0) return 1;
+        for (int i = 1; i < e->num_envs; i++) uniforms[i] = bits->next_double(bits->state);
+        return 0;
+    }
+#else
+    (void)pcg64, (void)drawn, (void)state;
+#endif
+    for (int i = 0; i < e->num_envs; i++) uniforms[i] = bits->next_double(bits->state);
+    return 0;
+}
+
 static PyObject *vec_step_sampled(VecEnvObject *e, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs > 1) {
-        PyErr_SetString(PyExc_TypeError, "step_sampled() takes at most one argument");
+    if (nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "step_sampled() takes at most two arguments");
         return NULL;
     }
     if (!idle(e)) return NULL;
@@ -133,7 +171,15 @@ static PyObject *vec_step_sampled(VecEnvObject *e, PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_RuntimeError, "step_sampled() needs bind() first");
         return NULL;
     }
-    if (nargs == 1 && args[0] != Py_None) {
+    int pcg64 = nargs == 2 ? PyObject_IsTrue(args[1]) : 0, on_threads = 0;
+    void *state = NULL;
+    if (pcg64 < 0) return NULL;
+#ifdef ML_PCG64
+    Pcg64 drawn;
+#else
+    char drawn;
+#endif
+    if (nargs >= 1 && args[0] != Py_None) {
         /* The uniforms drawn here, as Generator.random(out=uniforms) draws
          * them (the caller holds the generator's lock), rather than by that
          * call in Python before, on the caller's thread, which the other
@@ -141,12 +187,18 @@ static PyObject *vec_step_sampled(VecEnvObject *e, PyObject *const *args, Py_ssi
          * one game so, 8,197 before, and 0.80 us against 1.11 to 1.16; at
          * 256 games 319,673 against 320,339 (callgrind, whole process,
          * 10,000 calls; timeit, load 6; International, 2026-12-06). */
-        BitGen *bits = PyCapsule_GetPointer(args[0], "BitGenerator");
-        if (bits == NULL) return NULL;
-        double *uniforms = e->bound[9].buf;
-        for (int i = 0; i < e->num_envs; i++) uniforms[i] = bits->next_double(bits->state);
+        on_threads = draw_first(e, args[0], pcg64, &drawn, &state);
+        if (on_threads < 0) return NULL;
     }
-    return run_step(e, e->bound, 1);
+#ifdef ML_PCG64
+    if (!on_threads) return run_step(e, e->bound, 1, NULL);
+    PyObject *result = run_step(e, e->bound, 1, &drawn);
+    /* the generator past the numbers the threads drew */
+    ((Pcg64 *)state)->state = ml_pcg_advance(&drawn, (uint64_t)e->num_envs - 1);
+    return result;
+#else
+    return run_step(e, e->bound, 1, NULL);
+#endif
 }
 
 static PyObject *vec_reset(VecEnvObject *e, PyObject *args) {
@@ -482,6 +534,7 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
                           &e->events[1], &e->events[2], &e->threads, &e->claim, &e->u8) ||
         int32s(cells, &v, &n) < 0)
         goto fail;
+    e->perspective = e->perspective != 0; /* 0 or 1: the step masks the turn with it */
     if (e->threads < 1 || e->threads > MAX_THREADS) {
         PyErr_Format(PyExc_ValueError, "threads must be 1 to %d", MAX_THREADS);
         goto fail;
@@ -519,6 +572,7 @@ static PyObject *vec_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
             e->view_ok &= e->turned[b + 1] == e->nsq - b && e->turned_cell[sq] == e->cell[other];
     }
     e->view_turns = e->view_ok && e->perspective;
+    ml_spread_init(e);
     if (load_draw_rules(e, rules) < 0 || ml_core->to_bits(c, diagonal, &e->long_diagonal, "diagonal") < 0)
         goto fail;
     ml_rules_init(e);
@@ -599,9 +653,10 @@ static PyMethodDef vec_methods[] = {
      "final_observations, codes, winners, uniforms, /)\n--\n\n"
      "Keep step()'s arrays, uniforms included, for step_sampled()."},
     {"step_sampled", (PyCFunction)(void (*)(void))vec_step_sampled, METH_FASTCALL,
-     "step_sampled($self, bits=None, /)\n--\n\n"
+     "step_sampled($self, bits=None, pcg64=False, /)\n--\n\n"
      "step() on the arrays bind() keeps, with its uniforms (drawn first from bits, "
-     "a bit generator's capsule, where given): -1."},
+     "a bit generator's capsule, where given; on the stepping threads where pcg64, "
+     "bits being NumPy's PCG64's): -1."},
     {"reset", (PyCFunction)vec_reset, METH_VARARGS,
      "reset($self, observations, masks, /)\n--\n\nEvery game anew."},
     {"sample", (PyCFunction)vec_sample, METH_VARARGS,

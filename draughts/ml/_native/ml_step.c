@@ -11,6 +11,7 @@
  * and writes observations, masks, rewards and flags into the caller's
  * buffers. No Python API is called here: the GIL is released meanwhile. */
 #include "ml_step.h"
+#include "ml_planes.h"
 
 /* -- Growing arrays --------------------------------------------------------- */
 
@@ -51,8 +52,11 @@ int ml_restart(const VecEnvObject *e, Game *g) {
     g->captured = captured, g->capcaptured = capcaptured;
     g->hist = hist, g->caphist = caphist, g->nhist = 0;
     g->fhist = fhist, g->capfhist = capfhist, g->nfhist = nfhist;
-    if (ml_grow((void **)&g->moves, &g->capmoves, e->start.nmoves, sizeof(Legal)) < 0) return -1;
+    int room = e->start.nmoves > CLEARED ? e->start.nmoves : CLEARED;
+    if (ml_grow((void **)&g->moves, &g->capmoves, room, sizeof(Legal)) < 0) return -1;
     memcpy(g->moves, e->start.moves, (size_t)e->start.nmoves * sizeof(Legal));
+    /* the moves clear_marks() reads past the game's: an action, 0 */
+    for (int k = e->start.nmoves; k < CLEARED; k++) g->moves[k].action = 0;
     if (e->start.nmoves && e->start.moves[0].is_capture) { /* all are, or none */
         if (ml_grow((void **)&g->captured, &g->capcaptured, e->start.nmoves, sizeof(bb_t)) < 0)
             return -1;
@@ -503,13 +507,20 @@ static inline void draw_as(const VecEnvObject *e, const Drawn *d, void *obs, int
 /* The whole float32 observation d stands for, into obs. */
 void ml_draw(const VecEnvObject *e, const Drawn *d, float *obs) { draw_as(e, d, obs, 0); }
 
+void ml_spread_init(VecEnvObject *e) { spread_init(e); }
+
 /* The piece cells where now and was differ (e->view_ok: where their bits
  * do; 19 cells of International random self-play's 24 pieces a step). A
  * step took 2,079 instructions clearing the piece planes and writing every
  * piece, 2,029 so, the turned bitboards' upkeep in apply() included
  * (callgrind, International random self-play, 256 games, 2026-12-05). */
-static inline void redraw_pieces(const VecEnvObject *e, const uint64_t now[4], void *obs,
-                                 const uint64_t was[4], int u8) {
+ML_INLINE void redraw_pieces(const VecEnvObject *e, const uint64_t now[4], void *obs,
+                                 const uint64_t was[4], int u8, int turned) {
+    /* turned: the view turned half a turn since was (most cells change) */
+    if (turned && e->spread) {
+        spread_planes(e, obs, now, was, u8);
+        return;
+    }
     /* unrolled: the C step took 1,737 instructions a step, 1,750 with the
      * loop (callgrind, International random self-play, 256 games, one
      * thread, 2026-12-05) */
@@ -534,7 +545,7 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
     int hw = e->hw, nvalues = (e->repetition >= 0) + e->ncounting;
     if (e->view_ok) { /* the squares' plane stays (e->squares_turn) */
         if (now->turn != was->turn) fill(e, obs, 4 * hw, hw, (float)now->turn, u8);
-        redraw_pieces(e, now->view, obs, was->view, u8);
+        redraw_pieces(e, now->view, obs, was->view, u8, now->black_view != was->black_view);
     } else {
         /* Clearing the four piece planes costs less than clearing each
          * piece's cell: a step took 3,730 instructions instead of 4,230
@@ -570,12 +581,13 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
 ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs,
                              Drawn *was) {
     if (!(e->view_ok && !e->king_limit && counts->base && was->base)) return 0;
-    int black_view = e->perspective && g->turn == 1;
+    int black_view = e->perspective & g->turn; /* 0 or 1 each: no branch */
     const uint64_t *nb = black_view ? g->tb : g->nb;
     uint64_t view[4] = {nb[black_view], nb[2 + black_view], nb[1 - black_view], nb[3 - black_view]};
     if (g->turn != was->turn) fill_plane(e, obs, 4 * e->hw, e->hw, (float)g->turn, e->u8);
-    if (e->u8) redraw_pieces(e, view, obs, was->view, 1);
-    else redraw_pieces(e, view, obs, was->view, 0);
+    int turned = black_view != was->black_view;
+    if (e->u8) redraw_pieces(e, view, obs, was->view, 1, turned);
+    else redraw_pieces(e, view, obs, was->view, 0, turned);
     memcpy(was->view, view, sizeof view);
     was->turn = g->turn;
     was->black_view = black_view;
@@ -674,6 +686,19 @@ ML_INLINE void mark(uint8_t *restrict mask, const Legal *moves, int n, uint8_t o
     for (int k = 0; k < n; k++) mask[moves[k].action] = on;
 }
 
+/* Clear the mask's cells of n moves, and those of the moves past them up
+ * to CLEARED: a loop of a fixed count in most positions, whose end the
+ * processor foresees (a loop of n took 1.5 of a step's 8 mispredicted
+ * branches in callgrind's simulation). Every move a game keeps (its
+ * actions, those it kept before, or 0 from ml_restart: g->moves holds
+ * CLEARED at least) has an action of the mask, and every cell but the n
+ * moves' is 0 already. */
+ML_INLINE void clear_marks(uint8_t *restrict mask, const Legal *moves, int n) {
+#pragma GCC unroll 16
+    for (int k = 0; k < CLEARED; k++) mask[moves[k].action] = 0;
+    for (int k = CLEARED; k < n; k++) mask[moves[k].action] = 0;
+}
+
 /* Step game i: 0, 1 if its action is illegal (and illegal actions raise),
  * -1 out of memory, -2 more shared moves than the extra block holds. */
 ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
@@ -685,7 +710,7 @@ ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     int mover = g->turn, code, winner = -1;
     if (found < 0 && !e->lose) return 1;
     uint8_t *mask = a->masks + (size_t)i * mask_size;
-    mark(mask, g->moves, g->nmoves, 0);
+    clear_marks(mask, g->moves, g->nmoves);
     if (found < 0) {
         code = END_RESIGNATION;
         winner = 1 - mover;
@@ -697,6 +722,7 @@ ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
         int status = ml_generate(e, g, l, mask); /* the new moves marked in the mask */
         if (status < 0) {
             g->nmoves = 0; /* no action index out of range stays; reset() starts again */
+            for (int k = 0; k < CLEARED; k++) g->moves[k].action = 0; /* clear_marks() reads them */
             return status;
         }
     }
@@ -710,7 +736,7 @@ ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
     if (code != END_NONE || cut) {
-        mark(mask, g->moves, g->nmoves, 0);
+        clear_marks(mask, g->moves, g->nmoves);
         if (start_again(e, g, &counts, (char *)a->final_obs + (size_t)i * obs_size,
                         (char *)a->obs + (size_t)i * obs_size, &e->drawn[i], obs_size) < 0)
             return -1;
@@ -777,6 +803,9 @@ ML_CLONED int ml_step_games(const Batch *b, int from, int to, RouteList *routes)
     const Arrays *a = b->a;
     int ahead = b->ahead, status = 0, n = to - from, way = b->backwards ? -1 : 1;
     int first = b->backwards ? to - 1 : from;
+#ifdef ML_PCG64
+    if (a->pcg) ml_draw_uniforms(a, from, to);
+#endif
     for (int k = 0; k < n && status == 0; k++) {
         int i = first + way * k;
         if (ahead && k + 3 * ahead < n) prefetch_state(e, i + way * 3 * ahead);

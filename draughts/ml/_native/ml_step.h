@@ -56,6 +56,8 @@ extern PyTypeObject VecEnvType; /* ml_env.c */
 #define MAX_DRAW_RULES 8
 #define MAX_THREADS 16
 #define MAX_ENDINGS 8
+#define CLEARED 16 /* a step clears the mask's cells of this many moves at least (ml_step.c) */
+#define ML_SPREAD_GROUPS 16 /* eight cells each: boards of 128 cells at most */
 #define NOT_COUNTING INT_MIN /* a tracked rule whose material is not on the board */
 
 /* The end codes step() writes (draughts/ml/_native_env.py names them). */
@@ -221,6 +223,15 @@ typedef struct {
      * turned is n + 1 - k and its cell the cell of k turned half a turn. */
     int view_ok, view_turns; /* view_turns: view_ok with perspective (Game.tb kept) */
     int num_cell[64]; /* number less one -> its cell seen by White */
+    /* Where spread: the piece planes written whole (ml_planes.h), eight
+     * cells k (from 8k, or the last eight) from the eight bits of numbers
+     * from spread_from[k], their byte spread_byte[k][those bits]. */
+    int spread;
+    uint8_t spread_from[ML_SPREAD_GROUPS], spread_byte[ML_SPREAD_GROUPS][256];
+    /* Where spread is 2 (by pdep): the numbers below spread_split to the
+     * cells of spread_lo's bits (0 .. 63), the others to spread_hi's (from 64). */
+    int spread_split;
+    uint64_t spread_lo, spread_hi;
     uint64_t num_bit[2][MAX_SQUARES]; /* compact square -> its bit in Game.nb, in Game.tb */
     Numbered num; /* the quiet moves' tables (ml_moves.c) */
     Game start; /* the start position, its legal moves included */
@@ -241,10 +252,29 @@ typedef struct {
     int nbound;
 } VecEnvObject;
 
+#ifdef __SIZEOF_INT128__
+/* NumPy's PCG64 (numpy.random.PCG64; the 128-bit integers of GCC and
+ * Clang): a linear congruential generator of 128 bits, each 64-bit output
+ * the state after its step folded (XSL-RR), each double its top 53 bits.
+ * Where the environment's generator is one, sample_step()'s uniforms are
+ * drawn on the stepping threads (ml_env.c), each thread's from the state
+ * that many numbers on. */
+#define ML_PCG64 1
+typedef unsigned __int128 u128;
+typedef struct {
+    u128 state, inc;
+} Pcg64;
+#endif
+
 /* The caller's arrays for one step (checked by the Python side). */
 typedef struct {
     int64_t *actions; /* written where uniforms: the actions they pick */
-    const double *uniforms; /* or NULL: per game, which legal move to play, as sample() picks */
+    double *uniforms; /* or NULL: per game, which legal move to play, as sample() picks */
+#ifdef ML_PCG64
+    /* Or NULL: uniforms[0] drawn, the others still to draw from this
+     * state, uniforms[i] the i-th number after it. */
+    const Pcg64 *pcg;
+#endif
     void *obs, *final_obs; /* float32, or bytes (u8) */
     float *rewards;
     uint8_t *masks, *terminated, *truncated;
@@ -261,6 +291,8 @@ void ml_holding(const VecEnvObject *e, Game *g);
 int ml_restart(const VecEnvObject *e, Game *g);
 /* e->num, once e's action index parts are known; -1 out of memory. */
 int ml_moves_init(VecEnvObject *e);
+/* e->spread (ml_planes.h), once e->num_cell and e->view_ok are known. */
+void ml_spread_init(VecEnvObject *e);
 /* g->nb from g->bb, where e->num.ok. */
 void ml_number_bits(const VecEnvObject *e, Game *g);
 /* g's legal moves, sorted by action index, marked in mask (its entries
@@ -306,6 +338,14 @@ int64_t ml_pick(VecEnvObject *e, int i, double uniform);
 /* Step every game (see ml_step.c); *illegal set to the game whose action is
  * illegal, where illegal actions raise. 0, or -1/-2 as ml_generate. */
 int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal);
+#ifdef ML_PCG64
+/* ml_random.c: the next double of p (as NumPy's PCG64 draws it); p's
+ * state delta numbers on; games from .. to's uniforms from a->pcg (the
+ * i-th number after its state is uniforms[i]; uniforms[0] is drawn). */
+double ml_pcg_double(Pcg64 *p);
+u128 ml_pcg_advance(const Pcg64 *p, uint64_t delta);
+void ml_draw_uniforms(const Arrays *a, int from, int to);
+#endif
 /* Stop and free e's step threads (dealloc). */
 void ml_pool_free(VecEnvObject *e);
 
