@@ -268,6 +268,45 @@ def analyse(rows: list[Ply], turn: int, args: argparse.Namespace) -> tuple[str, 
     return kind, line
 
 
+def see_turn(rows: list[Ply], turn: int, args: argparse.Namespace) -> str:
+    """Our searches of the turn position itself (Moby Dam to move, where
+    its search at the match's time found the win): the score for Moby
+    Dam's side after ``--quick`` and ``--long`` seconds."""
+    found = []
+    for seconds in (args.quick, args.long):
+        depth, score, nodes, _spent, move = deepen(rows[turn].fen, seconds)[-1]
+        found.append(f"{seconds} s: {move:<6} {score:>5} (d{depth}, {nodes:,} nodes)")
+    played = pdn_move(rows[turn].played)
+    return f"ply {turn + 1:>3} Moby Dam played {played:<6} ours: " + "; ".join(found)
+
+
+def squares(games: list[tuple[object, bool]], least: int) -> None:
+    """How often each side has a man on each square (in White's frame: a
+    black man on s counts on 51 - s), over the positions with ``least``
+    pieces or more; and the outposts on 24 (27 for Black)."""
+    held = {True: [0] * 51, False: [0] * 51}
+    count = 0
+    for game, ours_white in games:
+        for pos in game.positions:  # type: ignore[attr-defined]
+            _turn, white, black = pos.fen.split(":")
+            men = [
+                {int(sq) for sq in part[1:].split(",") if sq and not sq.startswith("K")}
+                for part in (white, black)
+            ]
+            if len(men[0]) + len(men[1]) < least:
+                continue
+            count += 1
+            for ours in (True, False):
+                as_white = ours == ours_white
+                for square in men[0] if as_white else {51 - sq for sq in men[1]}:
+                    held[ours][square] += 1
+    rows = sorted(range(1, 51), key=lambda sq: held[True][sq] - held[False][sq])
+    print(f"{count} positions with {least} pieces or more; share of them with a man on:")
+    for square in rows[:8] + rows[-8:]:
+        ours, theirs = held[True][square] / count, held[False][square] / count
+        print(f"  {square:>2}: ours {ours:.2f}, Moby Dam's {theirs:.2f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pdn", type=Path)
@@ -283,8 +322,16 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=27553, help="for --mobydam (it listens)")
     parser.add_argument("--back", type=int, default=16, help="our moves to walk back at most")
     parser.add_argument("--only", type=int, nargs="*", help="these games (numbers) only")
+    parser.add_argument("--turns", action="store_true", help="search the turns' positions only")
+    parser.add_argument(
+        "--squares", type=int, metavar="PIECES", help="the squares each side holds, every game"
+    )
     args = parser.parse_args()
     logged = read_log(args.log)
+    if args.squares is not None:
+        played = [(game, game.white.startswith("builtin")) for game in read_played(args.pdn)]
+        squares(played, args.squares)
+        return 0
     kinds: dict[str, int] = {}
     for game in read_played(args.pdn):
         ours_white = game.white.startswith("builtin")
@@ -302,6 +349,9 @@ def main() -> int:
         turn = turn_of(rows, args.lost)
         if turn is None:
             print(f"game {game.number:>2}: no turn (Moby Dam never settled below {args.lost})")
+            continue
+        if args.turns:
+            print(f"game {game.number:>2} {see_turn(rows, turn, args)}", flush=True)
             continue
         kind, line = analyse(rows, turn, args)
         kinds[kind] = kinds.get(kind, 0) + 1
