@@ -4,12 +4,15 @@ found where Moby Dam's score settles below the threshold for good."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+import draughts
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -86,3 +89,12 @@ def test_the_turn_is_where_the_score_settles(losses: ModuleType) -> None:
     assert losses.turn_of(rows([None, 0, None, -100, None, -20, None, -100, -120]), -50) == 7
     assert losses.turn_of(rows([0, -10, None, -49]), -50) is None
     assert losses.turn_of(rows([-50, None, -60]), -50) == 0
+
+
+def test_the_turn_positions_hold_moby_dams_moves() -> None:
+    # benchmarks/mobydam_turns.json: Moby Dam to move in each, its move legal there.
+    entries = json.loads((BENCHMARKS / "mobydam_turns.json").read_text())
+    assert len(entries) == 29
+    for entry in entries:
+        board = draughts.Board(entry["fen"], variant="international")
+        assert entry["wins"] in {str(move) for move in board.legal_moves}, entry
