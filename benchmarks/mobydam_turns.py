@@ -1,0 +1,65 @@
+"""How soon our search sees the men Moby Dam won: the turn positions of the
+games hard lost to it.
+
+    python benchmarks/mobydam_turns.py --nodes 1000000 [--set NAME=VALUE]
+
+``mobydam_turns.json`` (beside this script) holds the 29 turn positions of
+a 40-game match at 0.2 s a move (``benchmarks/mobydam_losses.py --turns``,
+December 2026): Moby Dam to move, its 0.2 s search having just found a man
+won by force, and the move it played (``wins``). Each is searched for that
+move alone, with hard's settings on a new searcher, to ``--nodes`` nodes
+(a measure the machine's load does not move); the script prints each
+score for Moby Dam's side and how often it comes to half a man or more.
+``--set NAME=VALUE`` sets a constant of ``draughts.engine.search`` first,
+``--full-width`` the plies every line keeps unreduced (hard: 2). Hard as it
+was at 1,000,000 nodes: 11 of 29 (``docs/engine_strength.rst``, "Where the
+games against Moby Dam are lost").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import shots  # noqa: E402
+
+from draughts.engine import search as _search  # noqa: E402
+
+SUITE = HERE / "mobydam_turns.json"
+SEEN = 50  # hundredths of a man: half the man Moby Dam wins
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nodes", type=int, default=1_000_000)
+    parser.add_argument("--full-width", type=int, default=shots.FULL_WIDTH)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    args = parser.parse_args()
+    for name, _, value in (s.partition("=") for s in args.set):
+        if not hasattr(_search, name):
+            raise SystemExit(f"draughts.engine.search has no {name}")
+        setattr(_search, name, int(value))
+    shots.FULL_WIDTH = args.full_width
+    seen = 0
+    depths = []
+    for entry in json.loads(SUITE.read_text()):
+        depth, score, nodes, _seconds, _move = shots.deepen(
+            entry["fen"], 1e9, only=entry["wins"], nodes=args.nodes
+        )[-1]
+        seen += score >= SEEN
+        depths.append(depth)
+        where = f"game {entry['game']:>2} ply {entry['ply']:>3} {entry['wins']:<6}"
+        print(f"{where} {score:>5} (d{depth}, {nodes:,} nodes)", flush=True)
+    depth = sum(depths) / len(depths)
+    print(f"seen (half a man or more) in {seen} of {len(depths)}, depth {depth:.1f} on average")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
