@@ -29,8 +29,6 @@ sys.path.insert(0, str(HERE))
 
 import shots  # noqa: E402
 
-from draughts.engine import search as _search  # noqa: E402
-
 SUITE = HERE / "mobydam_turns.json"
 SEEN = 50  # hundredths of a man: half the man Moby Dam wins
 
@@ -41,10 +39,7 @@ def main() -> int:
     parser.add_argument("--full-width", type=int, default=shots.FULL_WIDTH)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
-    for name, _, value in (s.partition("=") for s in args.set):
-        if not hasattr(_search, name):
-            raise SystemExit(f"draughts.engine.search has no {name}")
-        setattr(_search, name, int(value))
+    shots.set_search_constants(args.set)
     shots.FULL_WIDTH = args.full_width
     seen = 0
     depths = []

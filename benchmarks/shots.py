@@ -192,6 +192,15 @@ def check(fen: str, played: str, name: str, seconds: float) -> None:
     )
 
 
+def set_search_constants(settings: list[str]) -> None:
+    """Sets each ``NAME=VALUE`` of ``--set`` as a constant of
+    ``draughts.engine.search`` (a whole number)."""
+    for name, _, value in (setting.partition("=") for setting in settings):
+        if not hasattr(_search, name):
+            raise SystemExit(f"draughts.engine.search has no {name}")
+        setattr(_search, name, int(value))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -199,10 +208,7 @@ def main() -> int:
     parser.add_argument("--find", type=Path, nargs="+", help="PDN files of games to look in")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
-    for name, _, value in (s.partition("=") for s in args.set):
-        if not hasattr(_search, name):
-            raise SystemExit(f"draughts.engine.search has no {name}")
-        setattr(_search, name, int(value))
+    set_search_constants(args.set)
     if args.find:
         find(args.find, args.seconds)
     else:
