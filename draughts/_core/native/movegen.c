@@ -74,12 +74,19 @@ typedef struct {
     uint8_t path[MAX_SQUARES + 1];
 } CaptureSearch;
 
+/* A slot of an open addressing table of mask + 1 places for a set of
+ * captured pieces and a few small numbers packed in squares (the state of
+ * RouteMemo, the move of drop_duplicates). */
+static size_t hash_slot(bb_t captured, uint64_t squares, size_t mask) {
+    uint64_t h = (uint64_t)captured ^ (uint64_t)(captured >> 64) * 0x9E3779B97F4A7C15ULL;
+    h ^= squares * 0xC2B2AE3D27D4EB4FULL;
+    return (size_t)(h ^ h >> 29) & mask;
+}
+
 static size_t memo_slot(const RouteMemo *m, const MemoEntry *e) {
-    uint64_t h = (uint64_t)e->captured ^ (uint64_t)(e->captured >> 64) * 0x9E3779B97F4A7C15ULL;
-    h ^= ((uint64_t)e->origin << 24 | (uint64_t)e->sq << 16 | (uint64_t)e->back << 8 | e->skip) *
-         0xC2B2AE3D27D4EB4FULL;
-    h ^= h >> 29;
-    return (size_t)h & (m->size - 1);
+    uint64_t squares =
+        (uint64_t)e->origin << 24 | (uint64_t)e->sq << 16 | (uint64_t)e->back << 8 | e->skip;
+    return hash_slot(e->captured, squares, m->size - 1);
 }
 
 /* The entry of e's state: the one stored, or an empty slot to store it in. */
@@ -424,12 +431,6 @@ static int same_move(const Route *a, const Route *b) {
  * most of a one-second move list. */
 enum { DUPLICATES_BY_HASH = 256 };
 
-static size_t move_hash(const Route *m, size_t mask) {
-    uint64_t h = (uint64_t)m->captured ^ (uint64_t)(m->captured >> 64) * 0x9E3779B97F4A7C15ULL;
-    h ^= ((uint64_t)m->origin << 8 | m->dest) * 0xC2B2AE3D27D4EB4FULL;
-    return (size_t)(h ^ h >> 29) & mask;
-}
-
 /* One route per (origin, destination, captured set), the first found;
  * 0 where memory ran out for the hash table (the list is then unchanged). */
 static int drop_duplicates(RouteList *l, size_t start) {
@@ -453,7 +454,8 @@ static int drop_duplicates(RouteList *l, size_t start) {
     if (kept == NULL) return 0;
     memset(kept, 0, size * sizeof(size_t));
     for (size_t i = start; i < l->len; i++) {
-        size_t slot = move_hash(&items[i], size - 1);
+        size_t slot = hash_slot(items[i].captured, (uint64_t)items[i].origin << 8 | items[i].dest,
+                                size - 1);
         while (kept[slot] && !same_move(&items[kept[slot] - 1], &items[i]))
             slot = (slot + 1) & (size - 1);
         if (kept[slot]) continue;

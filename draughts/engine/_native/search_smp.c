@@ -27,7 +27,6 @@
 
 #include <stdlib.h>
 
-
 #ifdef HAVE_THREADS
 #include <pthread.h>
 
