@@ -117,7 +117,10 @@ setup(
         Extension(
             "draughts._core.native._native",
             sources=[f"{NATIVE}/{name}.c" for name in CORE_SOURCES],
-            depends=[f"{NATIVE}/{name}.h" for name in ("core", "convert", "core_api", "perft")],
+            depends=[
+                f"{NATIVE}/{name}.h"
+                for name in ("core", "convert", "core_api", "perft", "route_tables")
+            ],
             extra_compile_args=FLAGS,
         ),
         beside_the_core(

@@ -191,8 +191,6 @@ static inline Route *new_route(RouteList *list) {
     return &list->items[list->len++];
 }
 
-/* Work out the derived masks once the rays and directions are loaded. */
-void derive_masks(Rules *r);
 void routes_init(RouteList *list);
 void routes_free(RouteList *list);
 

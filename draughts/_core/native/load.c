@@ -244,6 +244,68 @@ static Py_ssize_t member_offset(PyObject *type, const char *name) {
     return offset;
 }
 
+/* The masks and tables derived from the rays and directions once they are
+ * loaded (core.h says what each is for). */
+static void derive_masks(Rules *r) {
+    r->order_counts = 0;
+    for (int k = 0; k < r->n_rules; k++) r->order_counts |= r->rules[k] == RULE_KINGS_FIRST;
+    for (int sq = 0; sq < r->n; sq++) {
+        for (int d = 0; d < NDIRS; d++) {
+            const uint8_t *ray = RAY(r, sq, d);
+            int n = r->ray_len[sq][d], rises = 1, falls = 1;
+            bb_t mask = 0;
+            for (int i = 0; i < n; i++) {
+                mask |= SQUARE_BIT(ray[i]);
+                int before = i ? ray[i - 1] : sq;
+                rises &= ray[i] > before;
+                falls &= ray[i] < before;
+            }
+            r->ray_mask[sq][d] = mask;
+            r->ray_order[sq][d] = (int8_t)(rises ? 1 : falls ? -1 : 0);
+        }
+    }
+    for (int color = 0; color < 2; color++) {
+        for (int sq = 0; sq < r->n; sq++) {
+            bb_t jump = 0, step = 0;
+            for (int k = 0; k < r->n_man_cap[color]; k++) {
+                int d = r->man_cap_dirs[color][k];
+                if (r->ray_len[sq][d] >= 2) jump |= SQUARE_BIT(RAY(r, sq, d)[0]);
+            }
+            for (int k = 0; k < r->n_man_move[color]; k++) {
+                int d = r->man_move_dirs[color][k];
+                if (r->ray_len[sq][d] >= 1) step |= SQUARE_BIT(RAY(r, sq, d)[0]);
+            }
+            r->man_jump_near[color][sq] = jump;
+            r->man_step_near[color][sq] = step;
+        }
+    }
+    for (int d = 0; d < NDIRS; d++) {
+        r->step_from[d] = r->jump_from[d] = 0;
+        for (int sq = 0; sq < r->n; sq++) {
+            if (r->ray_len[sq][d] >= 1) r->step_from[d] |= SQUARE_BIT(sq);
+            if (r->ray_len[sq][d] >= 2) r->jump_from[d] |= SQUARE_BIT(sq);
+        }
+    }
+    int stride = r->shift[0] - 1, diagonal = r->padded;
+    for (int d = 0; d < 4; d++) diagonal &= r->shift[d] == diagonal_shift(stride, d);
+    memset(r->man_jump_from, 0, sizeof r->man_jump_from);
+    memset(r->man_step_from, 0, sizeof r->man_step_from);
+    for (int color = 0; color < 2; color++) {
+        for (int k = 0; k < r->n_man_cap[color]; k++) {
+            int d = r->man_cap_dirs[color][k];
+            r->man_jump_from[color][d] = r->jump_from[d];
+            diagonal &= d < 4;
+        }
+        for (int k = 0; k < r->n_man_move[color]; k++) {
+            int d = r->man_move_dirs[color][k];
+            r->man_step_from[color][d] = r->step_from[d];
+            diagonal &= d < 4;
+        }
+    }
+    /* The strides of the 8x8 and 10x10 boards, which have shifts compiled in. */
+    r->diagonal_stride = diagonal && (stride == 10 || stride == 12) ? stride : 0;
+}
+
 /* _load(n, pad_size, squares, numbers, rays, dirs, promotion, switches, rules,
  *       man_value, king_value, key_men, key_kings, key_black, step_moves,
  *       move_type, raw_type, captures_kept) */
