@@ -148,6 +148,26 @@ static int man_groups(const VecEnvObject *e, Numbered *t, int c, uint64_t near[6
     return 0;
 }
 
+/* t's step_w tables where its men's steps fit rows of w squares (w from
+ * t->jump_w, 0: none). */
+static void step_tables(Numbered *t, int w) {
+    for (int c = 0; w && c < 2; c++) {
+        int up = -1;
+        for (int g = 0; g < t->ngroups[c]; g++) {
+            int shift = t->shift[c][g], along = shift < 0 ? -shift : shift;
+            if ((up >= 0 && up != (shift > 0)) || along < w - 1 || along > w + 1) return;
+            up = shift > 0;
+        }
+    }
+    for (int c = 0; w && c < 2; c++)
+        for (int g = 0; g < t->ngroups[c]; g++) {
+            int along = t->shift[c][g] < 0 ? -t->shift[c][g] : t->shift[c][g];
+            t->step_up[c] = t->shift[c][g] > 0;
+            t->step_from[c][along - w + 1] |= t->from[c][g];
+        }
+    t->step_w = w;
+}
+
 /* The steps from bit o to the bits of targets as colour c plays them, in
  * its action order, into bits and moves; how many. */
 static int steps_in_order(const VecEnvObject *e, int c, int o, uint64_t targets,
@@ -339,6 +359,7 @@ int ml_moves_init(VecEnvObject *e) {
     }
     t->ok = 1;
     t->jump_w = jump_tables(e, t);
+    step_tables(t, t->jump_w);
     if (t->jump_w) men_search_tables(e, t);
     return 0;
 }
@@ -654,6 +675,32 @@ steps_to(Legal *out, const Legal *moves, const uint8_t *bits, int count, uint64_
     return out;
 }
 
+/* The men of colour c that can step to empty: with each shift a constant
+ * where t->step_w, else from t's groups. The groups' loops took 1,215
+ * instructions an International step, this 1,199 (English 1,179 and
+ * 1,160; callgrind, random self-play with sample_step(), 256 games, one
+ * thread, 450 calls, 2026-12-06). */
+#define ML_STEPS(w, op)                                                                    \
+    (men & ((f[0] & (empty op((w) - 1))) | (f[1] & (empty op(w))) | (f[2] & (empty op((w) + 1)))))
+ML_INLINE uint64_t men_movers(const Numbered *t, int c, uint64_t men, uint64_t empty) {
+    const uint64_t *f = t->step_from[c];
+    switch (t->step_w * 2 + t->step_up[c]) {
+    case 8: return ML_STEPS(4, <<);
+    case 9: return ML_STEPS(4, >>);
+    case 10: return ML_STEPS(5, <<);
+    case 11: return ML_STEPS(5, >>);
+    case 12: return ML_STEPS(6, <<);
+    case 13: return ML_STEPS(6, >>);
+    default: break;
+    }
+    uint64_t movers = 0;
+    for (int k = 0; k < t->nup[c]; k++) movers |= men & t->from[c][k] & (empty >> t->shift[c][k]);
+    for (int k = t->nup[c]; k < t->ngroups[c]; k++)
+        movers |= men & t->from[c][k] & (empty << -t->shift[c][k]);
+    return movers;
+}
+#undef ML_STEPS
+
 /* g's quiet moves (it has no capture), written in action order: the pieces
  * in the order of their numbers and each one's steps from the tables
  * (down: the other way, as Black sees them with the board turned), room
@@ -668,10 +715,8 @@ quiet_moves_as(const VecEnvObject *e, Game *g, uint64_t frozen, const int down,
     const Numbered *t = &e->num;
     int c = g->turn;
     uint64_t men = g->nb[c], occupied = g->nb[0] | g->nb[1] | g->nb[2] | g->nb[3];
-    uint64_t empty = t->board & ~occupied, movers = g->nb[2 + c] & ~frozen;
-    for (int k = 0; k < t->nup[c]; k++) movers |= men & t->from[c][k] & (empty >> t->shift[c][k]);
-    for (int k = t->nup[c]; k < t->ngroups[c]; k++)
-        movers |= men & t->from[c][k] & (empty << -t->shift[c][k]);
+    uint64_t empty = t->board & ~occupied;
+    uint64_t movers = (g->nb[2 + c] & ~frozen) | men_movers(t, c, men, empty);
     int most = popcount64(movers) * t->most;
     if (most > g->capmoves && ml_grow((void **)&g->moves, &g->capmoves, most, sizeof(Legal)) < 0)
         return -1;

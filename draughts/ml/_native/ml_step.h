@@ -152,6 +152,12 @@ typedef struct {
      * nup groups that go up first. */
     int shift[2][16];
     uint64_t from[2][16];
+    /* Where step_w (4, 5 or 6; else 0): every group's shift is w - 1, w or
+     * w + 1 numbers, the same way for each colour (up: to higher numbers),
+     * the squares a man steps from so in step_from[colour][shift - w + 1],
+     * each shift then a constant (ml_moves.c's men_movers). */
+    int step_w, step_up[2];
+    uint64_t step_from[2][3];
     uint64_t king_near[64], king_rays[64][NDIRS];
     uint8_t king_up[64][NDIRS]; /* the ray's numbers go up */
     /* Per colour and square, the steps of a man there and of a king, each
