@@ -741,7 +741,7 @@ quiet_moves_as(const VecEnvObject *e, Game *g, uint64_t frozen, const int down,
 ML_INLINE int quiet_moves(const VecEnvObject *e, Game *g, uint8_t *mask) {
     int c = g->turn;
     uint64_t frozen = 0;
-    if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c])
+    if (e->king_limit && g->kn[c] >= e->king_limit && g->nb[c])
         frozen = (uint64_t)1 << (e->core->number[g->ksq[c]] - 1);
     int down = e->perspective && c == 1, steps = e->num.man_steps;
     if (mask == NULL) return quiet_moves_as(e, g, frozen, down, steps, 1, NULL);
@@ -769,14 +769,16 @@ ML_CLONED int ml_generate(const VecEnvObject *e, Game *g, RouteList *l, uint8_t 
         if (found == NO_CAPTURE) return quiet_moves(e, g, mask);
         if (found != ASK_THE_CORE) return found == SINGLE_JUMPS ? 0 : -1;
     }
-    Side s = {g->bb[c], g->bb[2 + c], g->bb[1 - c], g->bb[3 - c]};
+    bb_t made[4];
+    const bb_t *bb = ml_game_bb(e, g, made);
+    Side s = {bb[c], bb[2 + c], bb[1 - c], bb[3 - c]};
     l->len = 0;
     long n = ml_core->gen_captures(r, c, &s, 0, l);
     int captures = n != 0;
     if (n == 0 && e->num.ok) return quiet_moves(e, g, mask);
     if (n == 0) {
         bb_t frozen = 0;
-        if (e->king_limit && g->kn[c] >= e->king_limit && g->bb[c]) frozen = BIT(g->ksq[c]);
+        if (e->king_limit && g->kn[c] >= e->king_limit && bb[c]) frozen = BIT(g->ksq[c]);
         n = ml_core->gen_steps(r, c, &s, frozen, l);
     }
     if (n < 0 || ml_grow((void **)&g->moves, &g->capmoves, (int)n, sizeof(Legal)) < 0 ||

@@ -97,7 +97,10 @@ typedef struct {
      * than the whole. Cache misses a step (as in ml_step_all's comment),
      * 256 games: first level reads 16.0 before, 15.3 so, last level 17.4
      * and 17.3; 128 games, last level 5.7 and 5.3. */
-    bb_t bb[4]; /* men of White, Black, kings of White, Black */
+    /* Men of White, Black, kings of White, Black; where e->num.ok, kept
+     * by ml_play() but not by the step, which keeps nb alone (read them
+     * through ml_game_bb()). */
+    bb_t bb[4];
     uint64_t nb[4]; /* the same by square numbers (bit k: square k + 1), where e->num.ok */
     uint64_t tb[4]; /* ... and by turned numbers (bit k: square n - k), where e->view_turns */
     int turn, ply, quiet_from;
@@ -286,6 +289,22 @@ typedef struct {
     uint8_t *masks, *terminated, *truncated;
     int8_t *codes, *winners;
 } Arrays;
+
+/* g's bitboards (Game.bb): g->bb, or where e->num.ok (whose step keeps
+ * g->nb alone) made from g->nb into out. */
+static inline const bb_t *ml_game_bb(const VecEnvObject *e, const Game *g, bb_t out[4]) {
+    if (!e->num.ok) return g->bb;
+    for (int p = 0; p < 4; p++) {
+        out[p] = 0;
+        for (uint64_t b = g->nb[p]; b; b &= b - 1) out[p] |= e->bit[e->num.square[ctz64(b)]];
+    }
+    return out;
+}
+
+/* Whether g's bitboard p (as Game.bb) has a piece. */
+static inline int ml_has_pieces(const VecEnvObject *e, const Game *g, int p) {
+    return e->num.ok ? g->nb[p] != 0 : g->bb[p] != 0;
+}
 
 /* *items (of *cap, each size bytes) with room for need at least; -1 out of memory. */
 int ml_grow(void **items, int *cap, int need, size_t size);
