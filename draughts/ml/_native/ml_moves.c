@@ -1,6 +1,12 @@
 /* A VectorEnv game's legal moves with their action indices (the index of
  * draughts/ml/actions.py), sorted by index: the captures from the core's
- * generator, through its C API. */
+ * generator, through its C API.
+ *
+ * Over the project's 800 lines on purpose, as ml_step.c is: ml_generate()
+ * is cloned per instruction set (ML_CLONED, ml_step.h) and the searches
+ * and tables' readers below are inlined into each clone, which they could
+ * not be from a file of their own (the build has no link-time
+ * optimisation). */
 #include "ml_step.h"
 
 typedef struct {
