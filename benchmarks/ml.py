@@ -4,6 +4,7 @@
     python benchmarks/ml.py --seconds 2 --num-envs 256
     python benchmarks/ml.py --install         # make the peers' venvs first (pip)
     python benchmarks/ml.py --peers ''        # ours only
+    python benchmarks/ml.py --repeat 5        # 5 rounds: medians, ranges, ratios per round
 
 Every row is random self-play with an observation and a legal-move mask at
 every step (what a learning loop needs), timed for about ``--seconds``:
@@ -38,6 +39,18 @@ the default float32 observations), named in the output. Each row's note
 gives its steps per CPU second (the process's CPU time on all its threads,
 the step threads' spinning included): a figure less bound to the load than
 steps per second, where the machine is shared.
+
+On a shared machine one run tells little: the two-thread rows moved
+two-fold from one run to the next on the 2-core test machine while the
+one-thread rows moved by a tenth. ``--repeat N`` runs N rounds of every row,
+each round running ours and the peers in alternation (a variant's rows of
+ours, then a peer; every other round a peer first), and prints per row the
+median, the lowest and the highest rate and their spread (highest over
+lowest), each ratio from the medians and, in brackets, the median and range
+of the rounds' own ratios (each from rows a few seconds apart), and the
+targets from the medians. A row whose spread is large measured the
+machine's other work as much as our code; a ratio whose rounds agree holds
+even where the rates moved.
 """
 
 from __future__ import annotations
@@ -45,12 +58,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
 import venv
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -119,7 +133,9 @@ print(json.dumps({"steps": steps, "seconds": time.perf_counter() - start,
 """
 
 
-def _run(python: Path, code: str, args: list[str], env: dict[str, str], cwd: Path) -> dict:
+def _run(
+    python: Path, code: str, args: list[str], env: dict[str, str], cwd: Path
+) -> dict[str, Any]:
     out = subprocess.run(
         [str(python), "-c", code, *args],
         env={**os.environ, **env},
@@ -129,7 +145,7 @@ def _run(python: Path, code: str, args: list[str], env: dict[str, str], cwd: Pat
     )
     if out.returncode:
         return {"error": out.stderr.strip().splitlines()[-1] if out.stderr else "failed"}
-    result: dict = json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -209,25 +225,15 @@ def _dataset_rates(
     return fast, count, slow, done / (time.perf_counter() - start)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
-    parser.add_argument("--num-envs", type=int, default=256, help="games per VectorEnv (256)")
-    parser.add_argument(
-        "--threads", type=int, default=2, help="threads of the second and third rows (2)"
-    )
-    parser.add_argument("--peers", default=",".join(PEERS), help="peers to run, comma-separated")
-    parser.add_argument("--install", action="store_true", help="make missing peer venvs")
-    parser.add_argument("--pdn", type=Path, default=OCA, help="file for the dataset row")
-    parser.add_argument(
-        "--games", type=int, default=None, help="games of the dataset row (default: all)"
-    )
-    parser.add_argument(
-        "--reader-games", type=int, default=2000, help="games of the reader-alone row (2000)"
-    )
-    args = parser.parse_args()
+# A row: its label, its rate, its note (an error, or what it measured), and
+# its steps per CPU second where it has them.
+Row = tuple[str, float | None, str, float | None]
+
+
+def _ours(args: argparse.Namespace, variant: str) -> list[Row]:
+    """One variant's rows of ours, each in a child process."""
     seconds, n = str(args.seconds), str(args.num_envs)
-    rows: list[tuple[str, float | None, str]] = []
+    rows: list[Row] = []
     runs = (
         ("native", "c", 1, "0", "float32"),
         (f"native, {args.threads} threads", "c", args.threads, "0", "float32"),
@@ -244,51 +250,119 @@ def main() -> None:
         ("native core, Python step", "python", 1, "0", "float32"),
         ("pure", "python", 1, "1", "float32"),
     )
-    for variant in ("international", "english"):
-        for name, step, threads, pure, dtype in runs:
-            result = _run(
-                Path(sys.executable),
-                OURS,
-                [variant, n, seconds, step, str(threads), dtype],
-                {"DRAUGHTS_PURE": pure},
-                REPO,
-            )
-            rate = result["steps"] / result["seconds"] if "steps" in result else None
-            rows.append((f"ours VectorEnv {variant} ({name})", rate, _note(result)))
-    for peer in [p for p in args.peers.split(",") if p]:
-        if peer not in PEERS:
-            parser.error(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
-        python = _peer_python(peer, args.install)
-        label = {"py-draughts": "py-draughts international", "open_spiel": "OpenSpiel checkers"}[
-            peer
-        ]
-        if python is None:
-            rows.append((label, None, f"skipped: no {VENVS / peer} (use --install)"))
-            continue
-        code = PY_DRAUGHTS if peer == "py-draughts" else OPEN_SPIEL
-        result = _run(python, code, [seconds], {}, VENVS)
+    for name, step, threads, pure, dtype in runs:
+        result = _run(
+            Path(sys.executable),
+            OURS,
+            [variant, n, seconds, step, str(threads), dtype],
+            {"DRAUGHTS_PURE": pure},
+            REPO,
+        )
         rate = result["steps"] / result["seconds"] if "steps" in result else None
-        rows.append((label, rate, _note(result)))
+        rows.append((f"ours VectorEnv {variant} ({name})", rate, _note(result), _cpu(result)))
+    return rows
+
+
+PEER_LABELS = {"py-draughts": "py-draughts international", "open_spiel": "OpenSpiel checkers"}
+
+
+def _peer(args: argparse.Namespace, peer: str) -> Row:
+    """A peer's row, in its own venv (skipped without one)."""
+    python = _peer_python(peer, args.install)
+    label = PEER_LABELS[peer]
+    if python is None:
+        return (label, None, f"skipped: no {VENVS / peer} (use --install)", None)
+    code = PY_DRAUGHTS if peer == "py-draughts" else OPEN_SPIEL
+    result = _run(python, code, [str(args.seconds)], {}, VENVS)
+    rate = result["steps"] / result["seconds"] if "steps" in result else None
+    return (label, rate, _note(result), _cpu(result))
+
+
+def _round(args: argparse.Namespace, peers: list[str], peers_first: bool) -> list[Row]:
+    """One round of every row: ours and the peers in alternation (each
+    variant's rows of ours, then a peer), so that the ratios of a round
+    compare runs a few seconds apart; peers_first starts with a peer."""
+    ours = [_ours(args, variant) for variant in ("international", "english")]
+    theirs: list[list[Row]] = [[_peer(args, peer)] for peer in peers]
+    rows: list[Row] = []
+    blocks = [ours, theirs] if not peers_first else [theirs, ours]
+    for k in range(max(len(ours), len(theirs))):
+        for block in blocks:
+            if k < len(block):
+                rows += block[k]
     sys.path.insert(0, str(REPO))
     c_rate, python_rate = _encode_rates(args.seconds)
-    rows.append(("ours encode_batch international (boards/s)", c_rate, ""))
-    rows.append(("ours encode_batch international, Python reading (boards/s)", python_rate, ""))
+    rows.append(("ours encode_batch international (boards/s)", c_rate, "", None))
+    rows.append(
+        ("ours encode_batch international, Python reading (boards/s)", python_rate, "", None)
+    )
     if args.pdn.exists():
         fast, count, slow, expanded = _dataset_rates(args.pdn, args.games, args.reader_games)
-        rows.append((DATASET_ROW.format(args.pdn.name), fast, f"{count:,} games"))
-        rows.append((READER_ROW.format(args.pdn.name), slow, f"{args.reader_games:,} games"))
-        rows.append(("ours dataset observations in batches (positions/s)", expanded, ""))
+        rows.append((DATASET_ROW.format(args.pdn.name), fast, f"{count:,} games", None))
+        rows.append((READER_ROW.format(args.pdn.name), slow, f"{args.reader_games:,} games", None))
+        rows.append(("ours dataset observations in batches (positions/s)", expanded, "", None))
     else:
-        rows.append(("ours dataset", None, f"skipped: {args.pdn} is absent"))
-    _report(rows, args)
+        rows.append(("ours dataset", None, f"skipped: {args.pdn} is absent", None))
+    return rows
 
 
-def _note(result: dict) -> str:
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per row (default 3)")
+    parser.add_argument("--num-envs", type=int, default=256, help="games per VectorEnv (256)")
+    parser.add_argument(
+        "--threads", type=int, default=2, help="threads of the second and third rows (2)"
+    )
+    parser.add_argument("--peers", default=",".join(PEERS), help="peers to run, comma-separated")
+    parser.add_argument("--install", action="store_true", help="make missing peer venvs")
+    parser.add_argument("--pdn", type=Path, default=OCA, help="file for the dataset row")
+    parser.add_argument(
+        "--games", type=int, default=None, help="games of the dataset row (default: all)"
+    )
+    parser.add_argument(
+        "--reader-games", type=int, default=2000, help="games of the reader-alone row (2000)"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds of every row (default 1); above 1, each row's median and range, "
+        "and the ratios from the medians and per round",
+    )
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    peers = [p for p in args.peers.split(",") if p]
+    for peer in peers:
+        if peer not in PEERS:
+            parser.error(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
+    rounds: list[list[Row]] = []
+    loads: list[float] = []
+    for k in range(args.repeat):
+        loads.append(os.getloadavg()[0])
+        rounds.append(_round(args, peers, peers_first=k % 2 == 1))
+        if args.repeat > 1:
+            print(
+                f"round {k + 1} of {args.repeat} done, load average {os.getloadavg()}",
+                file=sys.stderr,
+                flush=True,
+            )
+    loads.append(os.getloadavg()[0])
+    _report(rounds, args, loads)
+
+
+def _note(result: dict[str, Any]) -> str:
     """A row's note: its error, or its steps per CPU second (the process's
     time on all its threads, the stepping threads' spinning included)."""
     if "steps" not in result:
         return str(result.get("error", ""))
-    return f"{result['steps'] / result['cpu']:,.0f} per CPU second" if result.get("cpu") else ""
+    cpu = _cpu(result)
+    return f"{cpu:,.0f} per CPU second" if cpu else ""
+
+
+def _cpu(result: dict[str, Any]) -> float | None:
+    """A run's steps per CPU second, where it has them."""
+    return result["steps"] / result["cpu"] if "steps" in result and result.get("cpu") else None
 
 
 def _both_cores(variant: str, threads: int) -> str:
@@ -301,14 +375,50 @@ DATASET_ROW = "ours dataset {}, from its path (games/s)"
 READER_ROW = "ours dataset {}, the reader alone (games/s)"
 
 
-def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace) -> None:
-    rates = {label: rate for label, rate, _ in rows}
-    print(f"{'row':<72} {'per second':>12}  note")
-    for label, rate, note in rows:
-        shown = f"{rate:12,.0f}" if rate is not None else f"{'-':>12}"
-        print(f"{label:<72} {shown}  {note}")
+def _median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def _report(rounds: list[list[Row]], args: argparse.Namespace, loads: list[float]) -> None:
+    """Every row's rate (one round), or its median and range over the rounds;
+    the ratios from the medians, and with rounds the median (and range) of
+    each round's own ratio; the targets from the medians."""
+    labels = [row[0] for row in rounds[0]]
+    notes = {row[0]: row[2] for row in rounds[0]}
+    per_round = [{row[0]: row[1] for row in rows} for rows in rounds]
+    cpus = {
+        label: [row[3] for rows in rounds for row in rows if row[0] == label and row[3]]
+        for label in labels
+    }
+    for label, values in cpus.items():  # with rounds, the median per CPU second
+        if values and len(rounds) > 1:
+            notes[label] = f"{_median(values):,.0f} per CPU second (median)"
+    series: dict[str, list[float]] = {
+        label: [rate for r in per_round if (rate := r.get(label)) is not None] for label in labels
+    }
+    rates = {label: _median(v) if v else None for label, v in series.items()}
+    several = len(rounds) > 1
+    if several:
+        print(f"{len(rounds)} rounds; per row the median and the range (lowest - highest)")
+        print(f"{'row':<72} {'median':>12} {'lowest':>12} {'highest':>12} {'spread':>7}  note")
+    else:
+        print(f"{'row':<72} {'per second':>12}  note")
+    for label in labels:
+        rate, values = rates[label], series[label]
+        if rate is None:
+            print(f"{label:<72} {'-':>12}  {notes[label]}")
+        elif several:
+            spread = max(values) / min(values) if min(values) else float("inf")
+            print(
+                f"{label:<72} {rate:12,.0f} {min(values):12,.0f} {max(values):12,.0f} "
+                f"{spread:6.2f}x  {notes[label]}"
+            )
+        else:
+            print(f"{label:<72} {rate:12,.0f}  {notes[label]}")
     international, english = (_both_cores(v, args.threads) for v in ("international", "english"))
     print(f"ratios against the peers: ours from the rows {international!r} and {english!r}")
+    if several:
+        print("ratio of the medians; [the median of the rounds' own ratios, lowest - highest]")
     pairs = (
         (international, "py-draughts international"),
         (international, "OpenSpiel checkers"),
@@ -335,11 +445,13 @@ def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace)
     for ours, peer in pairs:
         mine, theirs = rates.get(ours), rates.get(peer)
         if mine and theirs:
-            print(f"ratio {ours} / {peer}: {mine / theirs:.2f}")
+            print(
+                f"ratio {ours} / {peer}: {mine / theirs:.2f}{_round_ratios(per_round, ours, peer)}"
+            )
     # The issue's targets, on both cores: steps/s, and ratios to the peers.
     py_draughts, open_spiel = (
-        rates.get("py-draughts international"),
-        rates.get("OpenSpiel checkers"),
+        rates.get(PEER_LABELS["py-draughts"]),
+        rates.get(PEER_LABELS["open_spiel"]),
     )
     for what, value, over, target in (
         (f"{international} steps/s", rates.get(international), 1.0, 10_000_000),
@@ -352,11 +464,22 @@ def _report(rows: list[tuple[str, float | None, str]], args: argparse.Namespace)
             got = value / over
             verdict = "met" if got >= target else f"missed ({got / target:.2f} of it)"
             shown = f"{got:,.0f}" if over == 1.0 else f"{got:,.1f}"
-            print(f"target {what} >= {target:,}: {shown}, {verdict}")
+            median = " (medians)" if several else ""
+            print(f"target {what} >= {target:,}: {shown}{median}, {verdict}")
     print(
-        f"num_envs {args.num_envs}, {args.seconds} s a row, load average {os.getloadavg()} "
-        f"on {os.cpu_count()} cores"
+        f"num_envs {args.num_envs}, {args.seconds} s a row, {len(rounds)} round(s), "
+        f"load average {min(loads):.2f} to {max(loads):.2f} (1 minute; at each round's start "
+        f"and the end), now {os.getloadavg()} on {os.cpu_count()} cores"
     )
+
+
+def _round_ratios(per_round: list[dict[str, float | None]], ours: str, peer: str) -> str:
+    """With rounds, the median, lowest and highest of each round's own
+    ratio of the two rows (the rows of a round a few seconds apart)."""
+    ratios = [a / b for r in per_round if (a := r.get(ours)) and (b := r.get(peer))]
+    if len(per_round) < 2 or not ratios:
+        return ""
+    return f" [{_median(ratios):.2f}, {min(ratios):.2f} - {max(ratios):.2f}]"
 
 
 if __name__ == "__main__":

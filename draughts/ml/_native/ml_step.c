@@ -74,8 +74,10 @@ int ml_restart(const VecEnvObject *e, Game *g) {
 /* -- Draw rules (draughts/_draw_rules.py's Tracker) ------------------------- */
 
 /* The strong side of one of the rule's endings (0 when it has none), or -1. */
-static int strong_side(const VecEnvObject *e, const RuleSpec *rule, const bb_t bb[4]) {
+static int strong_side(const VecEnvObject *e, const RuleSpec *rule, const Game *g) {
     if (!rule->n_endings) return 0;
+    bb_t made[4];
+    const bb_t *bb = ml_game_bb(e, g, made);
     int m0 = popcount(bb[0]), m1 = popcount(bb[1]), k0 = popcount(bb[2]), k1 = popcount(bb[3]);
     int total = m0 + m1 + k0 + k1;
     for (int i = 0; i < rule->n_endings; i++) {
@@ -112,12 +114,13 @@ ML_INLINE void update_starts(const VecEnvObject *e, Game *g, int events, int mat
         }
         return;
     }
-    int m0 = popcount(g->bb[0] | g->bb[2]), m1 = popcount(g->bb[1] | g->bb[3]);
+    int m0 = e->num.ok ? popcount64(g->nb[0] | g->nb[2]) : popcount(g->bb[0] | g->bb[2]);
+    int m1 = e->num.ok ? popcount64(g->nb[1] | g->nb[3]) : popcount(g->bb[1] | g->bb[3]);
     int total = m0 + m1, weaker = m0 < m1 ? m0 : m1;
     for (int i = 0; i < e->ntracked; i++) {
         const RuleSpec *rule = &e->rules[e->tracked[i]];
         int held = total <= rule->most && weaker <= rule->weak_most &&
-                   strong_side(e, rule, g->bb) >= 0;
+                   strong_side(e, rule, g) >= 0;
         int *start = &g->starts[rule->slot];
         if (!held)
             *start = NOT_COUNTING;
@@ -141,7 +144,7 @@ static int rule_count(const VecEnvObject *e, const Game *g, const RuleSpec *rule
     if (start == NOT_COUNTING) return -1;
     int plies = g->ply - start;
     if (!rule->strong_moves) return plies;
-    int strong = strong_side(e, rule, g->bb);
+    int strong = strong_side(e, rule, g);
     if (strong < 0) return -1;
     int first = plies % 2 == 0 ? g->turn : 1 - g->turn;
     return first == strong ? (plies + 1) / 2 : plies / 2;
@@ -173,16 +176,21 @@ static inline void move_bits(uint64_t nb[4], int c, uint64_t from, uint64_t to, 
 /* m played on g's bitboards of numbers, and of turned numbers where
  * e->view_turns (in one pass over the captured squares: 2,020
  * instructions a step, against 2,029 with a pass for each: callgrind,
- * International random self-play, 256 games, 2026-12-05). */
+ * International random self-play, 256 games, 2026-12-05); the captured
+ * pieces' keys xored into *key. */
 static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured,
-                               int is_man) {
+                               int is_man, uint64_t *key) {
+    const Rules *r = &e->core->rules;
     const uint64_t *bit = e->num_bit[0], *turned = e->num_bit[1];
-    uint64_t taken = 0, taken_turned = 0;
+    int o = 1 - g->turn;
+    uint64_t taken = 0, taken_turned = 0, k = *key;
     for (bb_t cap = captured; cap; cap &= cap - 1) {
         int sq = low_bit(cap);
+        k ^= (g->nb[2 + o] & bit[sq]) ? r->key_kings[o][sq] : r->key_men[o][sq];
         taken |= bit[sq];
         taken_turned |= turned[sq];
     }
+    *key = k;
     move_bits(g->nb, g->turn, bit[m->origin], bit[m->dest], taken, is_man, m->crowned);
     if (e->view_turns)
         move_bits(g->tb, g->turn, turned[m->origin], turned[m->dest], taken_turned, is_man,
@@ -192,35 +200,41 @@ static inline void number_move(const VecEnvObject *e, Game *g, const Legal *m, b
 /* Play m on g (Board._push_python's bookkeeping); returns the events.
  * Inlined in the step (its x86-64-v3 clone): 1,541 instructions a step,
  * against 1,569 with a call to a clone of its own (callgrind, as in
- * ml_step.h). */
-ML_INLINE int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
+ * ml_step.h). keep_bb: g->bb kept too where e->num.ok (ml_play()); the
+ * step keeps g->nb alone there (ml_game_bb()): 1,143 instructions an
+ * International step so, 1,199 keeping both (English 1,116 and 1,160;
+ * callgrind, random self-play with sample_step(), 256 games, one thread,
+ * 450 calls, 2026-12-06; its simulated mispredicted branches 6.1 and 5.7,
+ * English 7.3 and 7.5). */
+ML_INLINE int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured,
+                    const int keep_bb) {
     const Rules *r = &e->core->rules;
-    int c = g->turn, o = 1 - c;
-    /* from a table: 2,125 instructions a step with BIT(), 2,105 so */
-    bb_t from = e->bit[m->origin], to = e->bit[m->dest];
+    int c = g->turn, o = 1 - c, is_man;
     uint64_t k = g->key ^ r->key_black;
-    for (bb_t cap = captured; cap; cap &= cap - 1) {
-        int sq = low_bit(cap);
-        k ^= (g->bb[2 + o] & BIT(sq)) ? r->key_kings[o][sq] : r->key_men[o][sq];
-    }
-    g->bb[o] &= ~captured;
-    g->bb[2 + o] &= ~captured;
-    int is_man = (g->bb[c] & from) != 0;
-    if (e->num.ok) number_move(e, g, m, captured, is_man);
-    if (is_man) { /* a capture may bring the man back to its own square: clear it first */
-        g->bb[c] &= ~from;
-        k ^= r->key_men[c][m->origin];
-        if (m->crowned) {
-            g->bb[2 + c] |= to;
-            k ^= r->key_kings[c][m->dest];
-        } else {
-            g->bb[c] |= to;
-            k ^= r->key_men[c][m->dest];
-        }
+    if (e->num.ok) {
+        is_man = (g->nb[c] & e->num_bit[0][m->origin]) != 0;
+        number_move(e, g, m, captured, is_man, &k);
     } else {
-        g->bb[2 + c] = (g->bb[2 + c] & ~from) | to;
-        k ^= r->key_kings[c][m->origin] ^ r->key_kings[c][m->dest];
+        is_man = (g->bb[c] & e->bit[m->origin]) != 0;
+        for (bb_t cap = captured; cap; cap &= cap - 1) {
+            int sq = low_bit(cap);
+            k ^= (g->bb[2 + o] & BIT(sq)) ? r->key_kings[o][sq] : r->key_men[o][sq];
+        }
     }
+    if (keep_bb || !e->num.ok) {
+        /* from a table: 2,125 instructions a step with BIT(), 2,105 so */
+        bb_t from = e->bit[m->origin], to = e->bit[m->dest];
+        g->bb[o] &= ~captured;
+        g->bb[2 + o] &= ~captured;
+        /* a capture may bring the man back to its own square: clear it first */
+        if (is_man) g->bb[c] &= ~from, g->bb[m->crowned ? 2 + c : c] |= to;
+        else g->bb[2 + c] = (g->bb[2 + c] & ~from) | to;
+    }
+    if (is_man)
+        k ^= r->key_men[c][m->origin] ^
+             (m->crowned ? r->key_kings[c][m->dest] : r->key_men[c][m->dest]);
+    else
+        k ^= r->key_kings[c][m->origin] ^ r->key_kings[c][m->dest];
     g->key = k;
     g->turn = o;
     g->ply++;
@@ -229,7 +243,7 @@ ML_INLINE int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t capture
     if (is_man || captured) g->quiet_from = g->ply;
     update_starts(e, g, events, captured || (is_man && m->crowned));
     if (e->king_limit) { /* Board._count_king_move */
-        if (!is_man && !captured && g->bb[c]) {
+        if (!is_man && !captured && ml_has_pieces(e, g, c)) {
             g->kn[c] = g->ksq[c] == m->origin ? g->kn[c] + 1 : 1;
             g->ksq[c] = m->dest;
         } else if (g->ksq[c] >= 0) {
@@ -246,9 +260,11 @@ ML_INLINE int apply(const VecEnvObject *e, Game *g, const Legal *m, bb_t capture
 static int next_repeats(const VecEnvObject *e, const Game *g, int limit) {
     const Rules *r = &e->core->rules;
     int c = g->turn, low = g->quiet_from > 0 ? g->quiet_from : 0;
+    bb_t made[4];
+    const bb_t *bb = ml_game_bb(e, g, made);
     for (int i = 0; i < g->nmoves; i++) {
         const Legal *m = &g->moves[i];
-        if (m->is_capture || !(g->bb[2 + c] & BIT(m->origin))) continue;
+        if (m->is_capture || !(bb[2 + c] & BIT(m->origin))) continue;
         uint64_t key = g->key ^ r->key_black ^ r->key_kings[c][m->origin] ^ r->key_kings[c][m->dest];
         int seen = 1; /* the position after it, at ply + 1: earlier ones of its side to move */
         for (int p = g->ply - 1; p >= low && seen < limit; p -= 2)
@@ -341,7 +357,7 @@ ML_INLINE int decide(const VecEnvObject *e, const Game *g, const Counts *counts,
     if (e->goal == GOAL_BREAKTHROUGH) {
         for (int k = 0; k < 2; k++) {
             int side = k ? turn : 1 - turn;
-            if (g->bb[2 + side]) {
+            if (ml_has_pieces(e, g, 2 + side)) {
                 *winner = side;
                 return END_BREAKTHROUGH;
             }
@@ -349,7 +365,8 @@ ML_INLINE int decide(const VecEnvObject *e, const Game *g, const Counts *counts,
     }
     if (!g->nmoves) {
         *winner = e->goal == GOAL_ANTIDRAUGHTS ? turn : 1 - turn;
-        return (g->bb[turn] | g->bb[2 + turn]) ? END_BLOCKED : END_NO_PIECES;
+        return ml_has_pieces(e, g, turn) || ml_has_pieces(e, g, 2 + turn) ? END_BLOCKED
+                                                                         : END_NO_PIECES;
     }
     /* The automatic rules first, then (claims) the claimable ones, each in
      * the variant's order. */
@@ -371,8 +388,10 @@ static void shown(const VecEnvObject *e, const Game *g, const Counts *counts, Dr
         d->view[0] = nb[first], d->view[1] = nb[2 + first];
         d->view[2] = nb[1 - first], d->view[3] = nb[3 - first];
     } else {
-        d->planes[0] = g->bb[first], d->planes[1] = g->bb[2 + first];
-        d->planes[2] = g->bb[1 - first], d->planes[3] = g->bb[3 - first];
+        bb_t made[4];
+        const bb_t *bb = ml_game_bb(e, g, made);
+        d->planes[0] = bb[first], d->planes[1] = bb[2 + first];
+        d->planes[2] = bb[1 - first], d->planes[3] = bb[3 - first];
     }
     int n = 0;
     d->base = counts->base;
@@ -623,7 +642,7 @@ void ml_observe(const VecEnvObject *e, const Game *g, void *obs, Drawn *was) {
 
 int ml_play(const VecEnvObject *e, Game *g, const Legal *m, bb_t captured) {
     if (push_key(g) < 0) return -1;
-    apply(e, g, m, captured);
+    apply(e, g, m, captured, 1);
     return 0;
 }
 
@@ -724,7 +743,7 @@ ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l) {
         Legal m = g->moves[found];
         bb_t captured = m.is_capture ? g->captured[found] : 0;
         if (push_key(g) < 0 || keep_action(g, (int32_t)action) < 0) return -1;
-        apply(e, g, &m, captured);
+        apply(e, g, &m, captured, 0);
         int status = ml_generate(e, g, l, mask); /* the new moves marked in the mask */
         if (status < 0) {
             g->nmoves = 0; /* no action index out of range stays; reset() starts again */

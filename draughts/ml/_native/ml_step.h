@@ -97,7 +97,10 @@ typedef struct {
      * than the whole. Cache misses a step (as in ml_step_all's comment),
      * 256 games: first level reads 16.0 before, 15.3 so, last level 17.4
      * and 17.3; 128 games, last level 5.7 and 5.3. */
-    bb_t bb[4]; /* men of White, Black, kings of White, Black */
+    /* Men of White, Black, kings of White, Black; where e->num.ok, kept
+     * by ml_play() but not by the step, which keeps nb alone (read them
+     * through ml_game_bb()). */
+    bb_t bb[4];
     uint64_t nb[4]; /* the same by square numbers (bit k: square k + 1), where e->num.ok */
     uint64_t tb[4]; /* ... and by turned numbers (bit k: square n - k), where e->view_turns */
     int turn, ply, quiet_from;
@@ -152,6 +155,12 @@ typedef struct {
      * nup groups that go up first. */
     int shift[2][16];
     uint64_t from[2][16];
+    /* Where step_w (4, 5 or 6; else 0): every group's shift is w - 1, w or
+     * w + 1 numbers, the same way for each colour (up: to higher numbers),
+     * the squares a man steps from so in step_from[colour][shift - w + 1],
+     * each shift then a constant (ml_moves.c's men_movers). */
+    int step_w, step_up[2];
+    uint64_t step_from[2][3];
     uint64_t king_near[64], king_rays[64][NDIRS];
     uint8_t king_up[64][NDIRS]; /* the ray's numbers go up */
     /* Per colour and square, the steps of a man there and of a king, each
@@ -280,6 +289,22 @@ typedef struct {
     uint8_t *masks, *terminated, *truncated;
     int8_t *codes, *winners;
 } Arrays;
+
+/* g's bitboards (Game.bb): g->bb, or where e->num.ok (whose step keeps
+ * g->nb alone) made from g->nb into out. */
+static inline const bb_t *ml_game_bb(const VecEnvObject *e, const Game *g, bb_t out[4]) {
+    if (!e->num.ok) return g->bb;
+    for (int p = 0; p < 4; p++) {
+        out[p] = 0;
+        for (uint64_t b = g->nb[p]; b; b &= b - 1) out[p] |= e->bit[e->num.square[ctz64(b)]];
+    }
+    return out;
+}
+
+/* Whether g's bitboard p (as Game.bb) has a piece. */
+static inline int ml_has_pieces(const VecEnvObject *e, const Game *g, int p) {
+    return e->num.ok ? g->nb[p] != 0 : g->bb[p] != 0;
+}
 
 /* *items (of *cap, each size bytes) with room for need at least; -1 out of memory. */
 int ml_grow(void **items, int *cap, int need, size_t size);
