@@ -228,16 +228,6 @@ def test_perspective_off_as_python() -> None:
     run_both(*pair(V.TURKISH, 4, seed=2, perspective=False, max_plies=60), 100)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.uint8])
-def test_planes_without_avx512_as_python(monkeypatch: pytest.MonkeyPatch, dtype: type) -> None:
-    # Where the processor has AVX-512 the turned piece planes are written
-    # by masked moves (ml_planes.h); DRAUGHTS_NO_AVX512, read as an
-    # environment is made, keeps the step's own way, which must agree too.
-    monkeypatch.setenv("DRAUGHTS_NO_AVX512", "1")
-    for variant in (V.INTERNATIONAL, V.ENGLISH):
-        run_both(*pair(variant, 6, seed=4, dtype=dtype, max_plies=80), 120)
-
-
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=custom_variants(), seed=st.integers(0, 1000))
 def test_custom_variants_as_python(variant: draughts.Variant, seed: int) -> None:

@@ -76,98 +76,6 @@ ML_INLINE unsigned byte_at(uint64_t lo, uint64_t hi, const int at) {
 }
 #endif
 
-#ifdef ML_PDEP
-#include <immintrin.h>
-/* Where the processor has AVX-512 (F and BW; e->spread 3), the changed
- * planes are written by this function, compiled for it and called from
- * any copy of the step: each cell's bit a lane of a mask register, 16
- * float cells or 64 byte cells a store, where the step's copies write 8
- * (AVX2) from a table. Valgrind does not run AVX-512 code, so callgrind
- * counts the other path; see spread_planes_512 for its measured figure.
- * DRAUGHTS_NO_AVX512 in the environment, when a VectorEnv is made, keeps
- * the other path (the tests check both against the Python step). */
-#define ML_AVX512 __attribute__((target("avx512f,avx512bw,bmi2")))
-#define ML_INLINE512 static inline __attribute__((always_inline)) ML_AVX512
-
-/* The bits of cells at .. at + 63 (at a constant) of the cells' bits lo
- * (0 .. 63), hi (64 ..). */
-ML_INLINE512 uint64_t bits_from(uint64_t lo, uint64_t hi, const int at) {
-    if (at == 0) return lo;
-    if (at >= 64) return hi >> (at - 64);
-    return (lo >> at) | (hi << (64 - at));
-}
-
-/* The plane of hw cells (a constant where inlined) showing the cells of
- * bits lo, hi: the last store overlaps the one before where hw is no
- * multiple of its cells; a board of fewer cells than a store takes one
- * store masked to them. */
-ML_INLINE512 void plane_512(void *plane, uint64_t lo, uint64_t hi, const int hw, const int u8) {
-    if (u8) {
-        const __m512i on = _mm512_set1_epi8((char)0xFF);
-        uint8_t *p = (uint8_t *)plane;
-        if (hw < 64) {
-            _mm512_mask_storeu_epi8(p, ((uint64_t)1 << hw) - 1, _mm512_maskz_mov_epi8(lo, on));
-            return;
-        }
-        for (int at = 0; at + 64 <= hw; at += 64)
-            _mm512_storeu_si512(p + at, _mm512_maskz_mov_epi8(bits_from(lo, hi, at), on));
-        if (hw % 64)
-            _mm512_storeu_si512(p + hw - 64,
-                                _mm512_maskz_mov_epi8(bits_from(lo, hi, hw - 64), on));
-        return;
-    }
-    const __m512 one = _mm512_set1_ps(1.0f);
-    float *p = (float *)plane;
-    if (hw < 16) {
-        _mm512_mask_storeu_ps(p, (__mmask16)(((uint32_t)1 << hw) - 1),
-                              _mm512_maskz_mov_ps((__mmask16)lo, one));
-        return;
-    }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 8
-#endif
-    for (int at = 0; at + 16 <= hw; at += 16)
-        _mm512_storeu_ps(p + at, _mm512_maskz_mov_ps((__mmask16)bits_from(lo, hi, at), one));
-    if (hw % 16)
-        _mm512_storeu_ps(p + hw - 16,
-                         _mm512_maskz_mov_ps((__mmask16)bits_from(lo, hi, hw - 16), one));
-}
-
-ML_INLINE512 void planes_512(const VecEnvObject *e, void *obs, const uint64_t now[4],
-                             const uint64_t was[4], const int hw, const int u8) {
-    for (int p = 0; p < 4; p++) {
-        if (now[p] == was[p]) continue; /* the kings' planes, often empty */
-        uint64_t lo = _pdep_u64(now[p], e->spread_lo);
-        uint64_t hi = _pdep_u64(now[p] >> e->spread_split, e->spread_hi);
-        plane_512((char *)obs + (size_t)p * (size_t)hw * (u8 ? 1 : sizeof(float)), lo, hi, hw, u8);
-    }
-}
-
-/* spread_planes where e->spread is 3: one call a step that writes planes,
- * hw a constant for the 10x10 and 8x8 boards. By its instructions (its
- * disassembly) some 30 a 10x10 float plane, against some 68 on the AVX2
- * path. Timed, two environments of 256 games in one process, one with
- * DRAUGHTS_NO_AVX512, sample_step() in alternating slices of 20 calls (one
- * thread, load average 2.9 from the machine's other work, 2026-12-06):
- * the AVX-512 path faster in the median slice by 1.028 (International
- * float32, 600 slices; English 1.028, 400; International uint8 1.036,
- * 200), the middle half of the slices 0.98 to 1.08. */
-static __attribute__((noinline)) ML_AVX512 void spread_planes_512(const VecEnvObject *e, void *obs,
-                                                                const uint64_t now[4],
-                                                                const uint64_t was[4], int u8) {
-    switch (e->hw * 2 + u8) {
-    case 200: planes_512(e, obs, now, was, 100, 0); return;
-    case 201: planes_512(e, obs, now, was, 100, 1); return;
-    case 128: planes_512(e, obs, now, was, 64, 0); return;
-    case 129: planes_512(e, obs, now, was, 64, 1); return;
-    default:
-        if (u8) planes_512(e, obs, now, was, e->hw, 1);
-        else planes_512(e, obs, now, was, e->hw, 0);
-        return;
-    }
-}
-#endif
-
 /* The plane of hw cells (hw >= 8; a constant where inlined, its stores
  * unrolled) showing the pieces on the bits of numbers b: the cells' bits
  * by pdep where by_pdep (e->spread 2), else from the tables (1,330
@@ -226,10 +134,6 @@ ML_INLINE void spread_planes_as(const VecEnvObject *e, void *obs, const uint64_t
 ML_INLINE void spread_planes(const VecEnvObject *e, void *obs, const uint64_t now[4],
                              const uint64_t was[4], int u8) {
 #ifdef ML_PDEP
-    if (e->spread == 3) {
-        spread_planes_512(e, obs, now, was, u8);
-        return;
-    }
     if (e->spread == 2) {
         switch (e->hw) {
         case 100: spread_planes_as(e, obs, now, was, 100, u8, 1); return;
@@ -282,9 +186,6 @@ static inline void spread_init(VecEnvObject *e) {
     /* where no number is above the split, hi is 0 (and its spread, whatever the shift) */
     e->spread_lo = lo, e->spread_hi = hi, e->spread_split = hi ? split : 0;
     e->spread = 2;
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        getenv("DRAUGHTS_NO_AVX512") == NULL)
-        e->spread = 3;
 #endif
 }
 
