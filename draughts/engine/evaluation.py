@@ -50,7 +50,9 @@ the results of master games by ``benchmarks/tune_evaluation.py`` (logistic
 regression of the result on the features, a man fixed at 100), one set per
 board family: see :data:`WEIGHTS`. International draughts has a set of its
 own, fitted by ``benchmarks/tune_patterns.py --joint`` so that the static
-score foretells what an 8-ply search of the position finds.
+score foretells what an 8-ply search of the position finds, with every
+weight but the man's and the king's halved since (a man down was scored
+near level; ``docs/engine_strength.rst``, "A man is a man").
 
 With ``DRAUGHTS_PATTERNS=1`` in the environment, the learned patterns of
 :mod:`draughts.engine.patterns` are added for the variants that have
