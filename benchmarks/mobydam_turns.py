@@ -13,7 +13,9 @@ score for Moby Dam's side and how often it comes to half a man or more.
 ``--set NAME=VALUE`` sets a constant of ``draughts.engine.search`` first,
 ``--full-width`` the plies every line keeps unreduced (hard: 2). Hard as it
 was at 1,000,000 nodes: 11 of 29 (``docs/engine_strength.rst``, "Where the
-games against Moby Dam are lost").
+games against Moby Dam are lost"). ``--seen`` changes the threshold (for
+weights with a man other than 100: half a man); ``--free`` searches every
+move instead and counts how often the search picks Moby Dam's.
 """
 
 from __future__ import annotations
@@ -38,21 +40,26 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=1_000_000)
     parser.add_argument("--full-width", type=int, default=shots.FULL_WIDTH)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--seen", type=int, default=SEEN, help="hundredths of a man")
+    parser.add_argument("--free", action="store_true", help="search every move")
     args = parser.parse_args()
     shots.set_search_constants(args.set)
     shots.FULL_WIDTH = args.full_width
-    seen = 0
+    seen = picked = 0
     depths = []
     for entry in json.loads(SUITE.read_text()):
-        depth, score, nodes, _seconds, _move = shots.deepen(
-            entry["fen"], 1e9, only=entry["wins"], nodes=args.nodes
+        depth, score, nodes, _seconds, move = shots.deepen(
+            entry["fen"], 1e9, only=None if args.free else entry["wins"], nodes=args.nodes
         )[-1]
-        seen += score >= SEEN
+        seen += score >= args.seen
+        picked += move == entry["wins"]
         depths.append(depth)
         where = f"game {entry['game']:>2} ply {entry['ply']:>3} {entry['wins']:<6}"
-        print(f"{where} {score:>5} (d{depth}, {nodes:,} nodes)", flush=True)
+        print(f"{where} {score:>5} {move:<6} (d{depth}, {nodes:,} nodes)", flush=True)
     depth = sum(depths) / len(depths)
-    print(f"seen (half a man or more) in {seen} of {len(depths)}, depth {depth:.1f} on average")
+    print(f"seen ({args.seen} or more) in {seen} of {len(depths)}, depth {depth:.1f} on average")
+    if args.free:
+        print(f"Moby Dam's move picked in {picked} of {len(depths)}")
     return 0
 
 
