@@ -27,8 +27,6 @@ from draughts._context import context  # noqa: E402
 from draughts.engine._raw import raw_position  # noqa: E402
 from draughts.engine.evaluation import Evaluator  # noqa: E402
 
-TURNS = 29
-
 
 def line(name: str, values: list[int]) -> str:
     ordered = sorted(values)
@@ -41,6 +39,7 @@ def main() -> int:
     t = context(draughts.variant.INTERNATIONAL).core
     ev = Evaluator(t, patterns=False)
     fens = [e["fen"] for e in json.loads((HERE / "mobydam_turns.json").read_text())]
+    turns = len(fens)
     table = json.loads((HERE / "positions.json").read_text())
     fens += [p["fen"] for p in table["variants"]["international"]["positions"]]
     by_row: dict[int, list[int]] = {}
@@ -83,7 +82,7 @@ def main() -> int:
     print("by men on the board")
     for men in sorted(by_men):
         print(line(f"{men}-{men + 9}", by_men[men]))
-    for name, values in (("all", positional), ("turns", positional[:TURNS])):
+    for name, values in (("all", positional), ("turns", positional[:turns])):
         spread = statistics.pstdev(values)
         mean = statistics.mean(abs(v) for v in values)
         print(f"positional sum, {name}: sd {spread:.1f}, mean |sum| {mean:.1f}")
