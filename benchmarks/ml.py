@@ -56,6 +56,7 @@ even where the rates moved.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -63,6 +64,7 @@ import subprocess
 import sys
 import time
 import venv
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -258,39 +260,41 @@ def _ours(args: argparse.Namespace, variant: str) -> list[Row]:
             {"DRAUGHTS_PURE": pure},
             REPO,
         )
-        rate = result["steps"] / result["seconds"] if "steps" in result else None
-        rows.append((f"ours VectorEnv {variant} ({name})", rate, _note(result), _cpu(result)))
+        rows.append(
+            (f"ours VectorEnv {variant} ({name})", _rate(result), _note(result), _cpu(result))
+        )
     return rows
 
 
 PEER_LABELS = {"py-draughts": "py-draughts international", "open_spiel": "OpenSpiel checkers"}
 
 
-def _peer(args: argparse.Namespace, peer: str) -> Row:
+def _peer(args: argparse.Namespace, peer: str) -> list[Row]:
     """A peer's row, in its own venv (skipped without one)."""
     python = _peer_python(peer, args.install)
     label = PEER_LABELS[peer]
     if python is None:
-        return (label, None, f"skipped: no {VENVS / peer} (use --install)", None)
+        return [(label, None, f"skipped: no {VENVS / peer} (use --install)", None)]
     code = PY_DRAUGHTS if peer == "py-draughts" else OPEN_SPIEL
     result = _run(python, code, [str(args.seconds)], {}, VENVS)
-    rate = result["steps"] / result["seconds"] if "steps" in result else None
-    return (label, rate, _note(result), _cpu(result))
+    return [(label, _rate(result), _note(result), _cpu(result))]
 
 
 def _round(args: argparse.Namespace, peers: list[str], peers_first: bool) -> list[Row]:
     """One round of every row: ours and the peers in alternation (each
     variant's rows of ours, then a peer), so that the ratios of a round
     compare runs a few seconds apart; peers_first starts with a peer."""
-    ours = [_ours(args, variant) for variant in ("international", "english")]
-    theirs: list[list[Row]] = [[_peer(args, peer)] for peer in peers]
+    # Each run is made when its turn comes, in the order of the rows.
+    ours: list[Callable[[], list[Row]]] = [
+        functools.partial(_ours, args, variant) for variant in ("international", "english")
+    ]
+    theirs: list[Callable[[], list[Row]]] = [functools.partial(_peer, args, peer) for peer in peers]
     rows: list[Row] = []
     blocks = [ours, theirs] if not peers_first else [theirs, ours]
     for k in range(max(len(ours), len(theirs))):
         for block in blocks:
             if k < len(block):
-                rows += block[k]
-    sys.path.insert(0, str(REPO))
+                rows += block[k]()
     c_rate, python_rate = _encode_rates(args.seconds)
     rows.append(("ours encode_batch international (boards/s)", c_rate, "", None))
     rows.append(
@@ -336,6 +340,7 @@ def main() -> None:
     for peer in peers:
         if peer not in PEERS:
             parser.error(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
+    sys.path.insert(0, str(REPO))  # for the encode and dataset rows, run in this process
     rounds: list[list[Row]] = []
     loads: list[float] = []
     for k in range(args.repeat):
@@ -360,6 +365,11 @@ def _note(result: dict[str, Any]) -> str:
     return f"{cpu:,.0f} per CPU second" if cpu else ""
 
 
+def _rate(result: dict[str, Any]) -> float | None:
+    """A run's steps per second (wall clock), where it ran."""
+    return result["steps"] / result["seconds"] if "steps" in result else None
+
+
 def _cpu(result: dict[str, Any]) -> float | None:
     """A run's steps per CPU second, where it has them."""
     return result["steps"] / result["cpu"] if "steps" in result and result.get("cpu") else None
@@ -375,10 +385,6 @@ DATASET_ROW = "ours dataset {}, from its path (games/s)"
 READER_ROW = "ours dataset {}, the reader alone (games/s)"
 
 
-def _median(values: list[float]) -> float:
-    return statistics.median(values)
-
-
 def _report(rounds: list[list[Row]], args: argparse.Namespace, loads: list[float]) -> None:
     """Every row's rate (one round), or its median and range over the rounds;
     the ratios from the medians, and with rounds the median (and range) of
@@ -392,11 +398,11 @@ def _report(rounds: list[list[Row]], args: argparse.Namespace, loads: list[float
     }
     for label, values in cpus.items():  # with rounds, the median per CPU second
         if values and len(rounds) > 1:
-            notes[label] = f"{_median(values):,.0f} per CPU second (median)"
+            notes[label] = f"{statistics.median(values):,.0f} per CPU second (median)"
     series: dict[str, list[float]] = {
         label: [rate for r in per_round if (rate := r.get(label)) is not None] for label in labels
     }
-    rates = {label: _median(v) if v else None for label, v in series.items()}
+    rates = {label: statistics.median(v) if v else None for label, v in series.items()}
     several = len(rounds) > 1
     if several:
         print(f"{len(rounds)} rounds; per row the median and the range (lowest - highest)")
@@ -479,7 +485,7 @@ def _round_ratios(per_round: list[dict[str, float | None]], ours: str, peer: str
     ratios = [a / b for r in per_round if (a := r.get(ours)) and (b := r.get(peer))]
     if len(per_round) < 2 or not ratios:
         return ""
-    return f" [{_median(ratios):.2f}, {min(ratios):.2f} - {max(ratios):.2f}]"
+    return f" [{statistics.median(ratios):.2f}, {min(ratios):.2f} - {max(ratios):.2f}]"
 
 
 if __name__ == "__main__":
