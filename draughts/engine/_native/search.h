@@ -71,6 +71,11 @@ typedef struct {
     bb_t planes[2][MAX_PLANES]; /* rows whose advancement has bit k set */
     bb_t centre, back[2], edge, left, right, far_half[2], near[2], last_step[2];
     int nshifts[2], shifts[2][NDIRS]; /* the padded shifts of a man's steps */
+    /* 10 or 12 where the board is padded with that stride and a man steps
+     * along the two forward diagonals, White's towards the higher indices
+     * (shifts stride + 1 and stride - 1, Black's their negatives: every
+     * diagonal preset), else 0: evaluate.c's shifts are then constants. */
+    int men_stride;
     /* Unpadded boards: per colour, shift and square, the square one shift
      * away (-1 off the board), since a bitboard shift means nothing there. */
     int16_t shift_to[2][NDIRS][MAX_SQUARES];

@@ -86,6 +86,14 @@ static int load_shifts(SearchObject *o, PyObject *shifts) {
         if (failed) return -1;
         e->nshifts[color] = (int)n;
     }
+    e->men_stride = 0;
+    for (int stride = 10; stride <= 12; stride += 2) {
+        const int *w = e->shifts[0], *b = e->shifts[1];
+        int up = e->nshifts[0] == 2 && e->nshifts[1] == 2 && w[0] + w[1] == 2 * stride &&
+                 (w[0] == stride + 1 || w[1] == stride + 1) && b[0] + b[1] == -2 * stride &&
+                 (b[0] == -stride - 1 || b[1] == -stride - 1);
+        if (c->rules.padded && up) e->men_stride = stride;
+    }
     return 0;
 }
 
