@@ -73,8 +73,10 @@ typedef struct {
     int nshifts[2], shifts[2][NDIRS]; /* the padded shifts of a man's steps */
     /* 10 or 12 where the board is padded with that stride and a man steps
      * along the two forward diagonals, White's towards the higher indices
-     * (shifts stride + 1 and stride - 1, Black's their negatives: every
-     * diagonal preset), else 0: evaluate.c's shifts are then constants. */
+     * (shifts stride + 1 and stride - 1, Black's their negatives), and
+     * the advancement is in 4 planes (stride 12) or 3 (stride 10): every
+     * diagonal preset of 8 or 10 rows; else 0. evaluate.c's shifts and
+     * planes are then constants. */
     int men_stride;
     /* Unpadded boards: per colour, shift and square, the square one shift
      * away (-1 off the board), since a bitboard shift means nothing there. */

@@ -92,7 +92,8 @@ static int load_shifts(SearchObject *o, PyObject *shifts) {
         int up = e->nshifts[0] == 2 && e->nshifts[1] == 2 && w[0] + w[1] == 2 * stride &&
                  (w[0] == stride + 1 || w[1] == stride + 1) && b[0] + b[1] == -2 * stride &&
                  (b[0] == -stride - 1 || b[1] == -stride - 1);
-        if (c->rules.padded && up) e->men_stride = stride;
+        /* and the rows' advancement in 4 planes on 10 rows, 3 on 8 */
+        if (c->rules.padded && up && e->nplanes == (stride == 12 ? 4 : 3)) e->men_stride = stride;
     }
     return 0;
 }
