@@ -130,12 +130,7 @@ ENGINE_INLINE long long side_score(const Search *s, int stride, int color, bb_t 
     return total;
 }
 
-/* Cloned (ENGINE_CLONED, search.h): its bit counts, a dozen operations each
- * in portable C, are one POPCNT each in the x86-64-v3 clone. The 50
- * positions of benchmarks/native_speed.py to depth 9 (2,736,189 nodes, the
- * same trees) took 4,472 M instructions in the search so, 5,786 M without
- * the clone (callgrind), and 2.2 against 2.6-2.9 CPU seconds to depth 11
- * (runs interleaved, load average 6; 2026-12-05). */
+/* White's side's score less Black's, for search_static_white. */
 ENGINE_INLINE long long sides_score(const Search *s, int stride, const Pos *p,
                                     const long long *w) {
     const bb_t *b = p->bb;
@@ -143,13 +138,20 @@ ENGINE_INLINE long long sides_score(const Search *s, int stride, const Pos *p,
            side_score(s, stride, 1, b[1], b[3], b[0] | b[2], b[2], w, p->color == 1);
 }
 
-/* ... and compiled for each stride of Evaluation.men_stride, where each
- * step of the men is a shift by a constant (two instructions on 128 bits,
- * some ten by a variable amount of either sign) and the advancement's
- * planes a fixed number: the 50 positions of benchmarks/native_speed.py to
- * depth 9 took 3,881 M instructions in the search before, 3,703 M with the
- * shifts constant, 3,678 M with the planes too (callgrind, the same trees;
- * the evaluation went from 430 to 345 instructions a call). */
+/* Cloned (ENGINE_CLONED, search.h): its bit counts, a dozen operations each
+ * in portable C, are one POPCNT each in the x86-64-v3 clone. The 50
+ * positions of benchmarks/native_speed.py to depth 9 (2,736,189 nodes, the
+ * same trees) took 4,472 M instructions in the search so, 5,786 M without
+ * the clone (callgrind), and 2.2 against 2.6-2.9 CPU seconds to depth 11
+ * (runs interleaved, load average 6; 2026-12-05).
+ *
+ * And compiled for each stride of Evaluation.men_stride, where each step of
+ * the men is a shift by a constant (two instructions on 128 bits, some ten
+ * by a variable amount of either sign) and the advancement's planes a fixed
+ * number: to depth 9 as above, 3,881 M instructions in the search before,
+ * 3,703 M with the shifts constant, 3,678 M with the planes too (callgrind,
+ * the same trees; the evaluation, called 1,059,270 times, from 870 to 685
+ * instructions a call; 2026-12-06). */
 ENGINE_CLONED int search_static_white(const Search *s, const Pos *p) {
     const bb_t *b = p->bb;
     const long long *w = s->e->blended[popcount(b[0] | b[1])];
