@@ -100,7 +100,8 @@ ENGINE_INLINE long long side_score(const Search *s, int stride, int color, bb_t 
     long long total = w[0] * popcount(men) + w[1] * popcount(kings);
     long long advance = 0;
     int nplanes = stride == 12 ? 4 : stride == 10 ? 3 : e->nplanes; /* Evaluation.men_stride */
-    for (int k = 0; k < nplanes; k++) advance += (long long)popcount(men & e->planes[color][k]) << k;
+    for (int k = 0; k < nplanes; k++)
+        advance += (long long)popcount(men & e->planes[color][k]) << k;
     bb_t steps = 0, behind = 0, supported = men & e->far_half[color];
     for (int i = 0; i < men_shifts(e, stride, color); i++) {
         steps |= moved(e, r, stride, color, i, men);
