@@ -13,7 +13,21 @@ static inline long long floor_div(long long a, long long b) {
 
 /* -- The evaluation (Evaluator.side, Evaluator.score, Searcher._static) ------ */
 
-ENGINE_INLINE bb_t moved(const Evaluation *e, const Rules *r, int color, int i, bb_t b) {
+/* The men's step shifts of color: with stride (Evaluation.men_stride,
+ * a constant where the evaluation is compiled for it: see
+ * search_static_white), stride + 1 and stride - 1, up for White and down
+ * for Black; their order does not count, since every caller takes them all
+ * (unions, an intersection, whether any). */
+ENGINE_INLINE int men_shifts(const Evaluation *e, int stride, int color) {
+    return stride ? 2 : e->nshifts[color];
+}
+
+ENGINE_INLINE bb_t moved(const Evaluation *e, const Rules *r, int stride, int color, int i,
+                         bb_t b) {
+    if (stride) {
+        int shift = i ? stride - 1 : stride + 1;
+        return color == 0 ? b << shift : b >> shift;
+    }
     if (r->padded) {
         int shift = e->shifts[color][i];
         return shift >= 0 ? b << shift : b >> -shift;
@@ -63,31 +77,35 @@ ENGINE_INLINE long long king_mobility(const Rules *r, bb_t kings, bb_t empty) {
  * the row before crowning from which a crowning square is empty and next
  * to which (in the men's step directions of both colours) no opposing
  * piece stands (two_step_next). */
-ENGINE_INLINE int free_path(const Evaluation *e, const Rules *r, int color, bb_t man, bb_t empty,
-                            bb_t opp) {
-    for (int i = 0; i < e->nshifts[color]; i++) {
-        bb_t square = moved(e, r, color, i, man) & empty & e->last_step[color];
+ENGINE_INLINE int free_path(const Evaluation *e, const Rules *r, int stride, int color, bb_t man,
+                            bb_t empty, bb_t opp) {
+    for (int i = 0; i < men_shifts(e, stride, color); i++) {
+        bb_t square = moved(e, r, stride, color, i, man) & empty & e->last_step[color];
         if (!square) continue;
         bb_t ahead = 0, behind = 0;
-        for (int j = 0; j < e->nshifts[color]; j++) ahead |= moved(e, r, color, j, square);
-        for (int j = 0; j < e->nshifts[1 - color]; j++) behind |= moved(e, r, 1 - color, j, square);
+        for (int j = 0; j < men_shifts(e, stride, color); j++)
+            ahead |= moved(e, r, stride, color, j, square);
+        for (int j = 0; j < men_shifts(e, stride, 1 - color); j++)
+            behind |= moved(e, r, stride, 1 - color, j, square);
         if ((ahead & empty) && !((ahead | behind) & opp)) return 1;
     }
     return 0;
 }
 
-ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t kings, bb_t opp,
-                                   bb_t opp_kings, const long long *w, int to_move) {
+ENGINE_INLINE long long side_score(const Search *s, int stride, int color, bb_t men, bb_t kings,
+                                   bb_t opp, bb_t opp_kings, const long long *w, int to_move) {
     const Evaluation *e = s->e;
     const Rules *r = s->r;
     bb_t bits = men | kings, empty = r->board & ~(bits | opp);
     long long total = w[0] * popcount(men) + w[1] * popcount(kings);
     long long advance = 0;
-    for (int k = 0; k < e->nplanes; k++) advance += (long long)popcount(men & e->planes[color][k]) << k;
+    int nplanes = stride == 12 ? 4 : stride == 10 ? 3 : e->nplanes; /* Evaluation.men_stride */
+    for (int k = 0; k < nplanes; k++)
+        advance += (long long)popcount(men & e->planes[color][k]) << k;
     bb_t steps = 0, behind = 0, supported = men & e->far_half[color];
-    for (int i = 0; i < e->nshifts[color]; i++) {
-        steps |= moved(e, r, color, i, men);
-        bb_t from_behind = moved(e, r, color, i, bits);
+    for (int i = 0; i < men_shifts(e, stride, color); i++) {
+        steps |= moved(e, r, stride, color, i, men);
+        bb_t from_behind = moved(e, r, stride, color, i, bits);
         behind |= from_behind;
         supported &= from_behind;
     }
@@ -102,9 +120,10 @@ ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t ki
             total += w[10] + (to_move ? w[14] : 0);
         } else if (BIT(sq) & e->last_step[color]) {
             bb_t to = 0; /* the squares it may crown on */
-            for (int i = 0; i < e->nshifts[color]; i++) to |= moved(e, r, color, i, BIT(sq));
+            for (int i = 0; i < men_shifts(e, stride, color); i++)
+                to |= moved(e, r, stride, color, i, BIT(sq));
             if (to & empty) total += w[12] + (to_move ? w[13] : 0);
-        } else if (to_move && !opp_kings && free_path(e, r, color, BIT(sq), empty, opp)) {
+        } else if (to_move && !opp_kings && free_path(e, r, stride, color, BIT(sq), empty, opp)) {
             total += w[15];
         }
     }
@@ -112,17 +131,34 @@ ENGINE_INLINE long long side_score(const Search *s, int color, bb_t men, bb_t ki
     return total;
 }
 
+/* White's side's score less Black's, for search_static_white. */
+ENGINE_INLINE long long sides_score(const Search *s, int stride, const Pos *p,
+                                    const long long *w) {
+    const bb_t *b = p->bb;
+    return side_score(s, stride, 0, b[0], b[2], b[1] | b[3], b[3], w, p->color == 0) -
+           side_score(s, stride, 1, b[1], b[3], b[0] | b[2], b[2], w, p->color == 1);
+}
+
 /* Cloned (ENGINE_CLONED, search.h): its bit counts, a dozen operations each
  * in portable C, are one POPCNT each in the x86-64-v3 clone. The 50
  * positions of benchmarks/native_speed.py to depth 9 (2,736,189 nodes, the
  * same trees) took 4,472 M instructions in the search so, 5,786 M without
  * the clone (callgrind), and 2.2 against 2.6-2.9 CPU seconds to depth 11
- * (runs interleaved, load average 6; 2026-12-05). */
+ * (runs interleaved, load average 6; 2026-12-05).
+ *
+ * And compiled for each stride of Evaluation.men_stride, where each step of
+ * the men is a shift by a constant (two instructions on 128 bits, some ten
+ * by a variable amount of either sign) and the advancement's planes a fixed
+ * number: to depth 9 as above, 3,881 M instructions in the search before,
+ * 3,703 M with the shifts constant, 3,678 M with the planes too (callgrind,
+ * the same trees; the evaluation, called 1,059,270 times, from 870 to 685
+ * instructions a call; 2026-12-06). */
 ENGINE_CLONED int search_static_white(const Search *s, const Pos *p) {
     const bb_t *b = p->bb;
     const long long *w = s->e->blended[popcount(b[0] | b[1])];
-    long long total = side_score(s, 0, b[0], b[2], b[1] | b[3], b[3], w, p->color == 0) -
-                      side_score(s, 1, b[1], b[3], b[0] | b[2], b[2], w, p->color == 1);
+    long long total = s->e->men_stride == 12   ? sides_score(s, 12, p, w)
+                      : s->e->men_stride == 10 ? sides_score(s, 10, p, w)
+                                               : sides_score(s, 0, p, w);
     if (s->e->patterns.nwindows)
         total += s->e->men_at_start * patterns_sum(&s->e->patterns, p->pattern);
     /* Rounded towards zero, so that both colours see the same score. */

@@ -71,6 +71,13 @@ typedef struct {
     bb_t planes[2][MAX_PLANES]; /* rows whose advancement has bit k set */
     bb_t centre, back[2], edge, left, right, far_half[2], near[2], last_step[2];
     int nshifts[2], shifts[2][NDIRS]; /* the padded shifts of a man's steps */
+    /* 10 or 12 where the board is padded with that stride and a man steps
+     * along the two forward diagonals, White's towards the higher indices
+     * (shifts stride + 1 and stride - 1, Black's their negatives), and
+     * the advancement is in 4 planes (stride 12) or 3 (stride 10): every
+     * diagonal preset of 8 or 10 rows; else 0. evaluate.c's shifts and
+     * planes are then constants. */
+    int men_stride;
     /* Unpadded boards: per colour, shift and square, the square one shift
      * away (-1 off the board), since a bitboard shift means nothing there. */
     int16_t shift_to[2][NDIRS][MAX_SQUARES];

@@ -55,7 +55,9 @@ static int load_planes(SearchObject *o, PyObject *planes) {
     return 0;
 }
 
-/* The padded shifts of a man's steps, and (unpadded boards) their square maps. */
+/* The padded shifts of a man's steps, and (unpadded boards) their square
+ * maps; then Evaluation.men_stride (search.h), from the shifts and the
+ * number of planes (loaded before). */
 static int load_shifts(SearchObject *o, PyObject *shifts) {
     Evaluation *e = &o->evaluation;
     CoreObject *c = o->core;
@@ -85,6 +87,15 @@ static int load_shifts(SearchObject *o, PyObject *shifts) {
         Py_DECREF(list);
         if (failed) return -1;
         e->nshifts[color] = (int)n;
+    }
+    e->men_stride = 0;
+    for (int stride = 10; stride <= 12; stride += 2) {
+        const int *w = e->shifts[0], *b = e->shifts[1];
+        int up = e->nshifts[0] == 2 && e->nshifts[1] == 2 && w[0] + w[1] == 2 * stride &&
+                 (w[0] == stride + 1 || w[1] == stride + 1) && b[0] + b[1] == -2 * stride &&
+                 (b[0] == -stride - 1 || b[1] == -stride - 1);
+        /* and the rows' advancement in 4 planes (10 rows) or 3 (8 rows) */
+        if (c->rules.padded && up && e->nplanes == (stride == 12 ? 4 : 3)) e->men_stride = stride;
     }
     return 0;
 }
