@@ -134,7 +134,9 @@ setup(
             ENGINE_SOURCES,
             ("search", "search_table", "eval_patterns", "eval_patterns_load"),
         ),
-        beside_the_core("draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step", "ml_planes", "ml_moves")),
+        beside_the_core(
+            "draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step", "ml_planes", "ml_moves")
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )
