@@ -31,7 +31,7 @@ from draughts.ml import VectorEnv
 
 SETTINGS: dict[str, dict[str, object]] = {
     "plain": {},
-    "plies_claim": {"max_plies": 150, "claim_draw": True},
+    "plies_claim": {"max_plies": 60, "claim_draw": True},
     "lose": {"illegal": "lose", "max_plies": 300},
 }
 GAMES = 70
