@@ -87,7 +87,6 @@ ENGINE_SOURCES = ("search", "search_smp", "evaluate", "search_module", "eval_pat
 # (2026-12-05).
 ML_SOURCES = (
     "ml_step",
-    "ml_moves",
     "ml_pool",
     "ml_random",
     "ml_env",
@@ -135,7 +134,9 @@ setup(
             ENGINE_SOURCES,
             ("search", "search_table", "eval_patterns", "eval_patterns_load"),
         ),
-        beside_the_core("draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step", "ml_planes")),
+        beside_the_core(
+            "draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step", "ml_planes", "ml_moves")
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

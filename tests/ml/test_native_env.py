@@ -85,7 +85,7 @@ def long_captures(variant: draughts.Variant, most: int) -> list[str]:
     """Up to ``most`` positions of random games where the side to move has a
     capture of more than one piece, or a king's capture, or one that
     crowns: the captures VectorEnv's C step searches itself where the rules
-    allow (ml_moves.c's men_routes) or leaves to the core."""
+    allow (ml_moves.h's men_routes) or leaves to the core."""
     found: list[str] = []
     for board in random_positions(variant, 6, seed=11):
         if board.outcome() is not None:

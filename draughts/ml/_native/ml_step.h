@@ -145,7 +145,7 @@ typedef struct {
  * square k + 1; Game.nb), in the order of their action indices (the
  * numbers' order, or its reverse for Black with the board turned), where
  * ok: boards of at most 64 squares numbered so that each ray's numbers go
- * one way, turned half a turn as number k to n + 1 - k (see ml_moves.c). */
+ * one way, turned half a turn as number k to n + 1 - k (see ml_moves.h). */
 typedef struct {
     int ok, ngroups[2], nup[2], king_dirs, flying, most; /* most: quiet moves of one piece at most */
     uint64_t board;
@@ -158,7 +158,7 @@ typedef struct {
     /* Where step_w (4, 5 or 6; else 0): every group's shift is w - 1, w or
      * w + 1 numbers, the same way for each colour (up: to higher numbers),
      * the squares a man steps from so in step_from[colour][shift - w + 1],
-     * each shift then a constant (ml_moves.c's men_movers). */
+     * each shift then a constant (ml_moves.h's men_movers). */
     int step_w, step_up[2];
     uint64_t step_from[2][3];
     uint64_t king_near[64], king_rays[64][NDIRS];
@@ -171,7 +171,7 @@ typedef struct {
     Legal man_move[2][64][NDIRS];
     uint8_t *king_bit; /* [(colour * 64 + square) * most + i] */
     Legal *king_move;
-    /* Whether the mover has a first jump, on these bitboards (ml_moves.c's
+    /* Whether the mover has a first jump, on these bitboards (ml_moves.h's
      * single_jumps), where jump_w (4, 5 or 6; else 0): boards of jump_w
      * squares a row, numbered row by row, where a man's jump goes 2w - 1
      * or 2w + 1 numbers along and the piece it takes is w - 1 or w (2w -
@@ -186,7 +186,7 @@ typedef struct {
     uint64_t cap_ray[64][NDIRS], cap_next[64][NDIRS];
     uint8_t cap_up[64][NDIRS];
     /* Where men_search: the men's multi-jumps are searched here too
-     * (ml_moves.c's men_routes), per colour and square the jumps of a man
+     * (ml_moves.h's men_routes), per colour and square the jumps of a man
      * there (the bits of the piece taken and of the landing square), and
      * whether the precedence rules keep the routes that take the most
      * (most) and may tell routes apart by the kings they take (by_kings). */
@@ -242,7 +242,7 @@ typedef struct {
     int spread_split;
     uint64_t spread_lo, spread_hi;
     uint64_t num_bit[2][MAX_SQUARES]; /* compact square -> its bit in Game.nb, in Game.tb */
-    Numbered num; /* the quiet moves' tables (ml_moves.c) */
+    Numbered num; /* the quiet moves' tables (ml_moves.h) */
     Game start; /* the start position, its legal moves included */
     Game *games;
     Drawn *drawn; /* per game, what its observation shows */
