@@ -99,7 +99,7 @@ ENGINE_INLINE long long side_score(const Search *s, int stride, int color, bb_t 
     bb_t bits = men | kings, empty = r->board & ~(bits | opp);
     long long total = w[0] * popcount(men) + w[1] * popcount(kings);
     long long advance = 0;
-    int nplanes = stride == 12 ? 4 : stride == 10 ? 3 : e->nplanes; /* Evaluation.men_stride */
+    int nplanes = stride ? men_stride_planes(stride) : e->nplanes; /* a constant where stride is */
     for (int k = 0; k < nplanes; k++)
         advance += (long long)popcount(men & e->planes[color][k]) << k;
     bb_t steps = 0, behind = 0, supported = men & e->far_half[color];

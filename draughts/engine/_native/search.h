@@ -88,6 +88,10 @@ typedef struct {
     Patterns patterns; /* nwindows 0: none for this variant */
 } Evaluation;
 
+/* The advancement's planes where Evaluation.men_stride is stride: 4 on the
+ * 10 rows of stride 12, 3 on the 8 rows of stride 10. */
+ENGINE_INLINE int men_stride_planes(int stride) { return stride == 12 ? 4 : 3; }
+
 /* One transposition-table entry, as the search reads it; the best move is
  * told apart from its siblings by origin, destination, crowning, capture
  * count and a 64-bit hash of its captured squares and path (two different

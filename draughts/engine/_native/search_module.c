@@ -95,7 +95,7 @@ static int load_shifts(SearchObject *o, PyObject *shifts) {
                  (w[0] == stride + 1 || w[1] == stride + 1) && b[0] + b[1] == -2 * stride &&
                  (b[0] == -stride - 1 || b[1] == -stride - 1);
         /* and the rows' advancement in 4 planes (10 rows) or 3 (8 rows) */
-        if (c->rules.padded && up && e->nplanes == (stride == 12 ? 4 : 3)) e->men_stride = stride;
+        if (c->rules.padded && up && e->nplanes == men_stride_planes(stride)) e->men_stride = stride;
     }
     return 0;
 }

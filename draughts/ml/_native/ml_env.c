@@ -207,15 +207,14 @@ static PyObject *vec_reset(VecEnvObject *e, PyObject *args) {
     if (!idle(e)) return NULL;
     Py_ssize_t n = e->num_envs;
     Py_buffer obs, masks;
-    Py_ssize_t cell = e->u8 ? 1 : (Py_ssize_t)sizeof(float);
-    if (get_buffer(obs_obj, &obs, n * e->planes * e->hw * cell, "observations") < 0)
+    size_t obs_size = ml_obs_bytes(e), mask_size = ml_mask_bytes(e);
+    if (get_buffer(obs_obj, &obs, n * (Py_ssize_t)obs_size, "observations") < 0)
         return NULL;
-    if (get_buffer(mask_obj, &masks, n * 2 * e->nsq * e->nsq, "masks") < 0) {
+    if (get_buffer(mask_obj, &masks, n * (Py_ssize_t)mask_size, "masks") < 0) {
         PyBuffer_Release(&obs);
         return NULL;
     }
     int status = 0;
-    size_t obs_size = (size_t)(e->planes * e->hw * cell), mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
     for (int i = 0; i < e->num_envs && status == 0; i++) {
         Game *g = &e->games[i];
         g->nfhist = -1; /* no game ended since the reset */
@@ -397,7 +396,7 @@ static PyObject *vec_encode(VecEnvObject *e, PyObject *args) {
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(boards);
     Py_buffer out;
-    size_t obs_size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
+    size_t obs_size = ml_obs_bytes(e);
     if (get_buffer(out_obj, &out, n * (Py_ssize_t)obs_size, "out") < 0)
         return NULL;
     Game g;

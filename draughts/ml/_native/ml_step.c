@@ -604,9 +604,13 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
  * random self-play with sample_step(), 256 games, one thread, 450 calls,
  * 2026-12-06); before, the C step (ml_step_all) took 1,801 instructions
  * a step so, 1,865 through shown() and redraw_as() (2026-12-05). */
+/* Whether observe_pieces() may serve e's games at all: the view follows
+ * the square numbers (view_ok) and no king-move plane is drawn. */
+ML_INLINE int pieces_may_serve(const VecEnvObject *e) { return e->view_ok && !e->king_limit; }
+
 ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs,
                              Drawn *was, int plain) {
-    /* plain: e->view_ok && !e->king_limit, which the step works out once a call */
+    /* plain: pieces_may_serve(e), which the step works out once a call */
     if (!(plain && counts->base && was->base)) return 0;
     int black_view = e->perspective & g->turn; /* 0 or 1 each: no branch */
     const uint64_t *nb = black_view ? g->tb : g->nb;
@@ -625,7 +629,7 @@ ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts 
  * or only what differs from was, which obs shows; was becomes what obs
  * shows now. */
 ML_CLONED static void observe(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs, Drawn *was) {
-    if (was != NULL && observe_pieces(e, g, counts, obs, was, e->view_ok && !e->king_limit)) return;
+    if (was != NULL && observe_pieces(e, g, counts, obs, was, pieces_may_serve(e))) return;
     Drawn now;
     shown(e, g, counts, &now);
     if (was == NULL && e->u8) draw_as(e, &now, obs, 1);
@@ -790,9 +794,9 @@ ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l, si
  * changes are a few of the planes before it). */
 static void prefetch_game(const VecEnvObject *e, int i, const Arrays *a) {
     const Game *g = &e->games[i];
-    const uint8_t *mask = a->masks + (size_t)i * 2 * (size_t)e->nsq * (size_t)e->nsq;
+    const uint8_t *mask = a->masks + (size_t)i * ml_mask_bytes(e);
     for (int k = 0; k < g->nmoves; k++) PREFETCH_WRITE(mask + g->moves[k].action);
-    size_t size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
+    size_t size = ml_obs_bytes(e);
     size_t plane = size / (size_t)e->planes;
     const char *obs = (const char *)a->obs + (size_t)i * size;
     for (size_t at = 4 * plane; at < 5 * plane; at += 64) PREFETCH_WRITE(obs + at);
@@ -838,11 +842,10 @@ ML_CLONED int ml_step_games(const Batch *b, int from, int to, RouteList *routes)
      * an International step before, 1,132 after (callgrind, random
      * self-play with sample_step(), 256 games, one thread, 450 calls,
      * 2026-12-06). */
-    size_t obs_size = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
-    size_t mask_size = 2 * (size_t)e->nsq * (size_t)e->nsq;
+    size_t obs_size = ml_obs_bytes(e), mask_size = ml_mask_bytes(e);
     /* and whether observe_pieces() may serve, rather than per game from e:
      * 1,102 instructions before, 1,094 after (callgrind, as above) */
-    int plain = e->view_ok && !e->king_limit;
+    int plain = pieces_may_serve(e);
 #ifdef ML_PCG64
     if (a->pcg) ml_draw_uniforms(a, from, to);
 #endif
@@ -872,8 +875,7 @@ int ml_step_all(VecEnvObject *e, const Arrays *a, long *illegal) {
             n = i;
         }
     }
-    size_t bytes = (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float)) +
-                   2 * (size_t)e->nsq * (size_t)e->nsq;
+    size_t bytes = ml_obs_bytes(e) + ml_mask_bytes(e);
     /* Every other step goes through the games from the last: the games a
      * step stepped last are the first of the next, their rows and state
      * still in the processor's cache. A step writes some 35 cache lines of

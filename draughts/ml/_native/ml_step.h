@@ -261,6 +261,16 @@ typedef struct {
     int nbound;
 } VecEnvObject;
 
+/* A game's bytes of observation (a byte a cell with e->u8, else a float)
+ * and of legal mask (an action index a byte: 2 * nsq * nsq). */
+static inline size_t ml_obs_bytes(const VecEnvObject *e) {
+    return (size_t)e->planes * (size_t)e->hw * (e->u8 ? 1 : sizeof(float));
+}
+
+static inline size_t ml_mask_bytes(const VecEnvObject *e) {
+    return 2 * (size_t)e->nsq * (size_t)e->nsq;
+}
+
 #ifdef __SIZEOF_INT128__
 /* NumPy's PCG64 (numpy.random.PCG64; the 128-bit integers of GCC and
  * Clang): a linear congruential generator of 128 bits, each 64-bit output
