@@ -14,6 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(_WIN32)
+#include <malloc.h>
+#else
+#include <sys/mman.h>
+#endif
 
 #define WON (WIN - 10000)
 #define KNOWN_WIN (WON - 1000) /* search.KNOWN_WIN: a bitbase win, less its ply */
@@ -97,11 +102,44 @@ static int evaluate(Search *s, const Pos *p, uint64_t key, int quiet) {
 
 #include "search_table.h"
 
+/* The table's memory, zeroed: aligned so that a bucket (two 32-byte slots)
+ * is one 64-byte cache line, and a large table on 2 MB boundaries with
+ * Linux asked for huge pages, so that a probe costs one cache miss and
+ * rarely a TLB miss. calloc put the 8 MB default table 16 bytes past a
+ * page (glibc's header), each bucket across two lines. The 50 positions
+ * of benchmarks/native_speed.py to depth 12, 8 runs of each build in
+ * turns: 2.51 CPU seconds before, 2.42 after (faster in 6 of 8; load
+ * average 0.7 to 0.9); the run's page faults 11,945 before, 4,061 after. */
+#define HUGE_PAGE ((size_t)2 << 20)
+static Slot *table_alloc(size_t entries) {
+    size_t bytes = entries * sizeof(Slot);
+    void *tt = NULL;
+#if defined(_WIN32)
+    tt = _aligned_malloc(bytes, 64);
+#else
+    if (posix_memalign(&tt, bytes >= HUGE_PAGE ? HUGE_PAGE : 64, bytes) != 0) tt = NULL;
+#endif
+    if (tt == NULL) return NULL;
+#if defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) madvise(tt, bytes, MADV_HUGEPAGE); /* advice: may be refused */
+#endif
+    memset(tt, 0, bytes);
+    return tt;
+}
+
+static void table_free(Slot *tt) {
+#if defined(_WIN32)
+    _aligned_free(tt);
+#else
+    free(tt);
+#endif
+}
+
 int search_size_table(Search *s, size_t entries) {
     if (entries == s->tt_cap) return 0;
-    Slot *tt = calloc(entries, sizeof *tt);
+    Slot *tt = table_alloc(entries);
     if (tt == NULL) return -1;
-    free(s->tt);
+    table_free(s->tt);
     s->tt = tt, s->tt_cap = entries;
     return 0;
 }
@@ -124,7 +162,7 @@ int search_init(Search *s, const Rules *r, const Evaluation *e, const uint64_t *
     s->probcut_pieces = (int)(e->men_at_start * 4 / 5);
     memset(s->endings, -1, sizeof s->endings);
     s->tt_cap = 2; /* sized by the caller before a search (search_size_table) */
-    s->tt = calloc(s->tt_cap, sizeof *s->tt);
+    s->tt = table_alloc(s->tt_cap);
     s->base = ngame_keys ? ngame_keys - 1 : 0;
     s->line_cap = s->base + 256;
     s->line = calloc(s->line_cap, sizeof *s->line);
@@ -158,7 +196,7 @@ int search_renew(Search *s, const uint64_t *game_keys, size_t ngame_keys) {
 void search_interrupt(Search *s) { __atomic_store_n(&s->interrupt, 1, __ATOMIC_RELAXED); }
 
 void search_free(Search *s) {
-    free(s->tt);
+    table_free(s->tt);
     free(s->evaluated);
     free(s->line);
     free(s->killers);
