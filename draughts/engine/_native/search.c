@@ -631,6 +631,39 @@ static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int b
     return 0;
 }
 
+/* The key of the child that a step from origin to dest makes (as play
+ * computes it; crowned: a man that crowns). */
+static uint64_t step_key(const Rules *r, const Pos *p, uint64_t key, int origin, int dest,
+                         int crowned) {
+    int c = p->color;
+    key ^= r->key_black;
+    if (p->bb[c] & SQUARE_BIT(origin))
+        return key ^ r->key_men[c][origin] ^
+               (crowned ? r->key_kings[c][dest] : r->key_men[c][dest]);
+    return key ^ r->key_kings[c][origin] ^ r->key_kings[c][dest];
+}
+
+/* Ask for the bucket of the child that the search is likely to try first
+ * (the table's move; without one, the first killer if it looks playable),
+ * where that move is a step, so that the bucket is read while this node
+ * makes and orders its moves rather than when the child probes it. */
+static void prefetch_first(const Search *s, const Pos *p, uint64_t key, int ply,
+                           const Entry *entry) {
+    if (entry != NULL) {
+        if (!entry->ncaps)
+            tt_prefetch(s, step_key(s->r, p, key, entry->origin & (MAX_SQUARES - 1),
+                                    entry->dest & (MAX_SQUARES - 1), entry->crowned));
+        return;
+    }
+    if ((size_t)ply >= s->nkillers) return;
+    uint32_t code = s->killers[ply][0];
+    int c = p->color, origin = code >> 10 & (MAX_SQUARES - 1), dest = code & (MAX_SQUARES - 1);
+    if (code == 0 || (int)(code >> 20) != c) return;
+    bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
+    if (!((p->bb[c] | p->bb[2 + c]) & SQUARE_BIT(origin)) || (occupied & SQUARE_BIT(dest))) return;
+    tt_prefetch(s, step_key(s->r, p, key, origin, dest, 0));
+}
+
 /* The loop over the moves of Searcher.search; returns best, sets *best_at. */
 static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
                      int ply, int reversible, int *best_at) {
@@ -646,6 +679,11 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         next_move(&s->plies[ply], i);
         int at = s->plies[ply].order[i];
         Route *move = &s->plies[ply].moves.items[at];
+        if (i && i + 1 < n && depth >= 2) {
+            const Route *later = &s->plies[ply].moves.items[s->plies[ply].order[i + 1]];
+            if (!later->ncaps)
+                tt_prefetch(s, step_key(s->r, p, key, later->origin, later->dest, later->crowned));
+        }
         int next_depth = forced || (extend && move->crowned) ? depth : depth - 1;
         Pos child;
         uint64_t child_key;
@@ -737,6 +775,7 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         int score = table_cut(&entry, depth, alpha, beta, ply, &decided);
         if (decided) return score;
     }
+    if (depth >= 2) prefetch_first(s, p, key, ply, found ? &entry : NULL);
     if (beta - alpha == 1 && depth >= PROBCUT_DEPTH && ply && s->reductions && s->probcut) {
         int cut = probcut(s, p, key, depth, beta, ply, reversible);
         if (s->stopped || s->failed) return 0;
