@@ -648,7 +648,7 @@ static uint64_t step_key(const Rules *r, const Pos *p, uint64_t key, int origin,
  * where that move is a step, so that the bucket is read while this node
  * makes and orders its moves rather than when the child probes it; and
  * (move_loop) the next move's while a sibling is searched. The table's
- * first read was 11.4 % of the search's CPU samples (perf record -e
+ * first read was 11.4 % of the run's CPU samples (perf record -e
  * cpu-clock, benchmarks/native_speed.py --depth 11), 6.0 % so; CPU
  * seconds to depth 11, 8 runs of each build in turns, median 1.175 before
  * and 1.116 after (0.95; faster in each pair, load average 2.6 to 2.8),
