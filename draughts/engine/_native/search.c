@@ -631,47 +631,6 @@ static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int b
     return 0;
 }
 
-/* The key of the child that a step from origin to dest makes (as play
- * computes it; crowned: a man that crowns). */
-static uint64_t step_key(const Rules *r, const Pos *p, uint64_t key, int origin, int dest,
-                         int crowned) {
-    int c = p->color;
-    key ^= r->key_black;
-    if (p->bb[c] & SQUARE_BIT(origin))
-        return key ^ r->key_men[c][origin] ^
-               (crowned ? r->key_kings[c][dest] : r->key_men[c][dest]);
-    return key ^ r->key_kings[c][origin] ^ r->key_kings[c][dest];
-}
-
-/* Ask for the bucket of the child that the search is likely to try first
- * (the table's move; without one, the first killer if it looks playable),
- * where that move is a step, so that the bucket is read while this node
- * makes and orders its moves rather than when the child probes it; and
- * (move_loop) the next move's while a sibling is searched. The table's
- * first read was 11.4 % of the run's CPU samples (perf record -e
- * cpu-clock, benchmarks/native_speed.py --depth 11), 6.0 % so; CPU
- * seconds to depth 11, 8 runs of each build in turns, median 1.175 before
- * and 1.116 after (0.95; faster in each pair, load average 2.6 to 2.8),
- * for 3,678 M instructions to depth 9 before and 3,707 M after (callgrind;
- * the same trees). Prefetched as each child is made, or by a full play of
- * the next sibling, the read came too late or cost more than it saved. */
-static void prefetch_first(const Search *s, const Pos *p, uint64_t key, int ply,
-                           const Entry *entry) {
-    if (entry != NULL) {
-        if (!entry->ncaps)
-            tt_prefetch(s, step_key(s->r, p, key, entry->origin & (MAX_SQUARES - 1),
-                                    entry->dest & (MAX_SQUARES - 1), entry->crowned));
-        return;
-    }
-    if ((size_t)ply >= s->nkillers) return;
-    uint32_t code = s->killers[ply][0];
-    int c = p->color, origin = code >> 10 & (MAX_SQUARES - 1), dest = code & (MAX_SQUARES - 1);
-    if (code == 0 || (int)(code >> 20) != c) return;
-    bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
-    if (!((p->bb[c] | p->bb[2 + c]) & SQUARE_BIT(origin)) || (occupied & SQUARE_BIT(dest))) return;
-    tt_prefetch(s, step_key(s->r, p, key, origin, dest, 0));
-}
-
 /* The loop over the moves of Searcher.search; returns best, sets *best_at. */
 static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
                      int ply, int reversible, int *best_at) {
@@ -687,7 +646,7 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         next_move(&s->plies[ply], i);
         int at = s->plies[ply].order[i];
         Route *move = &s->plies[ply].moves.items[at];
-        if (i && i + 1 < n && depth >= 2) { /* the next move's bucket: see prefetch_first */
+        if (i && i + 1 < n && depth >= 2) { /* the next move's bucket: search_table.h's prefetch_first */
             const Route *later = &s->plies[ply].moves.items[s->plies[ply].order[i + 1]];
             if (!later->ncaps)
                 tt_prefetch(s, step_key(s->r, p, key, later->origin, later->dest, later->crowned));
