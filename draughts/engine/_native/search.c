@@ -646,7 +646,7 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         next_move(&s->plies[ply], i);
         int at = s->plies[ply].order[i];
         Route *move = &s->plies[ply].moves.items[at];
-        if (i && i + 1 < n && depth >= 2) { /* the next move's bucket: search_table.h's prefetch_first */
+        if (i && i + 1 < n && depth >= 2) { /* the next move's bucket: see prefetch_first */
             const Route *later = &s->plies[ply].moves.items[s->plies[ply].order[i + 1]];
             if (!later->ncaps)
                 tt_prefetch(s, step_key(s->r, p, key, later->origin, later->dest, later->crowned));

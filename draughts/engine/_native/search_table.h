@@ -149,7 +149,7 @@ static uint64_t step_key(const Rules *r, const Pos *p, uint64_t key, int origin,
  * makes and orders its moves rather than when the child probes it; and
  * (move_loop) the next move's while a sibling is searched. The table's
  * first read was 11.4 % of the run's CPU samples (perf record -e
- * cpu-clock, benchmarks/native_speed.py --depth 11), 6.0 % so; CPU
+ * cpu-clock, benchmarks/native_speed.py --depth 11), 6.0 % with these; CPU
  * seconds to depth 11, 8 runs of each build in turns, median 1.175 before
  * and 1.116 after (0.95; faster in each pair, load average 2.6 to 2.8),
  * for 3,678 M instructions to depth 9 before and 3,707 M after (callgrind;
