@@ -646,6 +646,11 @@ static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha
         next_move(&s->plies[ply], i);
         int at = s->plies[ply].order[i];
         Route *move = &s->plies[ply].moves.items[at];
+        if (i && i + 1 < n && depth >= 2) { /* the next move's bucket: see prefetch_first */
+            const Route *later = &s->plies[ply].moves.items[s->plies[ply].order[i + 1]];
+            if (!later->ncaps)
+                tt_prefetch(s, step_key(s->r, p, key, later->origin, later->dest, later->crowned));
+        }
         int next_depth = forced || (extend && move->crowned) ? depth : depth - 1;
         Pos child;
         uint64_t child_key;
@@ -737,6 +742,7 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         int score = table_cut(&entry, depth, alpha, beta, ply, &decided);
         if (decided) return score;
     }
+    if (depth >= 2) prefetch_first(s, p, key, ply, found ? &entry : NULL);
     if (beta - alpha == 1 && depth >= PROBCUT_DEPTH && ply && s->reductions && s->probcut) {
         int cut = probcut(s, p, key, depth, beta, ply, reversible);
         if (s->stopped || s->failed) return 0;
