@@ -520,6 +520,35 @@ static int padded_men_captures(CaptureSearch *S, const bb_t jumps[NDIRS], const 
     return searched;
 }
 
+/* Whether every capture is one of the men's first jumps (none goes on)
+ * and the rules cannot prefer one single jump to another, so that none is
+ * dropped: gen_captures then lists them (single_jumps) and perft counts or
+ * plays them from first_jumps' bitboards, without the search. */
+static inline int single_jumps_only(const Rules *r, const bb_t more[NDIRS]) {
+    if (r->n_rules && !r->majority_only) return 0;
+    bb_t go_on = 0;
+    for (int d = 0; d < jump_dirs(r); d++) go_on |= more[d];
+    return !go_on;
+}
+
+/* Padded layouts, when single_jumps_only: the men's single jumps, listed
+ * as padded_men_captures lists them (in the same order) but without the
+ * capture search's set-up; returns how many, or -1 out of memory. */
+static long single_jumps(const Rules *r, int color, const bb_t jumps[NDIRS], RouteList *out) {
+    size_t start = out->len;
+    for (int k = 0; k < r->n_man_cap[color]; k++) {
+        int d = r->man_cap_dirs[color][k], s = r->shift[d];
+        for (bb_t from = jumps[d]; from;) {
+            int sq = top_bit(from);
+            from ^= SQUARE_BIT(sq);
+            int land = sq + 2 * s;
+            int crowned = (r->promotion[color] & SQUARE_BIT(land)) != 0;
+            if (!single_jump(out, sq, sq + s, land, crowned)) return -1;
+        }
+    }
+    return (long)(out->len - start);
+}
+
 /* The routes of the men in candidates and the kings in jumpers, in the
  * order found, appended to S->out; returns whether any needed the search
  * (1), only single jumps (0), or -1 when memory ran out. */
@@ -674,6 +703,7 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
     }
     bb_t jumps[NDIRS], more[NDIRS];
     jumps_of(r, color, candidates, squares, jumps, more);
+    if (!jumpers && single_jumps_only(r, more)) return single_jumps(r, color, jumps, out);
     return search_captures(r, color, s, keep_duplicates, out, candidates, jumpers, jumps, more);
 }
 
@@ -757,16 +787,6 @@ static inline void perft_play(const Route *m, bb_t *men, bb_t *kings) {
     } else {
         *kings = (*kings & ~origin) | dest;
     }
-}
-
-/* Whether every capture is one of the men's first jumps (none goes on)
- * and the rules cannot prefer one single jump to another, so that none is
- * dropped: perft then counts or plays them from first_jumps' bitboards. */
-static inline int single_jumps_only(const Rules *r, const bb_t more[NDIRS]) {
-    if (r->n_rules && !r->majority_only) return 0;
-    bb_t go_on = 0;
-    for (int d = 0; d < jump_dirs(r); d++) go_on |= more[d];
-    return !go_on;
 }
 
 /* How many jumps first_jumps found. */
