@@ -147,10 +147,16 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
     const Rules *r = S->r;
     Target targets[NDIRS];
     int ntargets = 0;
+    int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
     /* Per capture direction the first piece, if the square behind it is
-     * empty and it is an enemy piece not yet taken. */
+     * empty and it is an enemy piece not yet taken; not along skip or back,
+     * which are not taken (looked at and then passed over, International's
+     * search to depth 9 on the 50 positions of benchmarks/native_speed.py
+     * took 3,575 M instructions for 3,586 M; callgrind, the same trees). */
     for (int k = 0; k < r->n_king_cap; k++) {
-        int d = r->king_cap_dirs[k], over = nearest_piece(r, sq, d, occupied);
+        int d = r->king_cap_dirs[k];
+        if (d == skip || d == back) continue;
+        int over = nearest_piece(r, sq, d, occupied);
         if (over >= 0 && (S->opp & ~captured & SQUARE_BIT(over)) && r->ray_len[over][d] &&
             !(occupied & SQUARE_BIT(RAY(r, over, d)[0]))) {
             Target t = {over, d};
@@ -163,7 +169,6 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
             targets[j] = t;
         }
     }
-    int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
     MemoEntry state;
     int remember = 0;
     if (S->memo != NULL && S->ncaps >= MERGE_FROM && ntargets) {
@@ -176,7 +181,6 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
     int found = 0;
     for (int t = 0; t < ntargets; t++) {
         int over = targets[t].over, d = targets[t].d;
-        if (d == skip || d == back) continue;
         const uint8_t *ray = RAY(r, over, d);
         int n = r->ray_len[over][d], j = 0;
         found = 1;
