@@ -66,8 +66,18 @@ static void emit(CaptureSearch *S, bb_t captured, int crowned) {
     m->dest = S->path[S->ncaps];
     m->crowned = (uint8_t)crowned;
     m->ncaps = (uint8_t)S->ncaps;
-    memcpy(m->caps, S->caps, (size_t)S->ncaps);
-    memcpy(m->path, S->path, (size_t)S->ncaps + 1);
+    if (S->ncaps < 16) {
+        /* 16 bytes each, more than the route's (the bytes beyond are never
+         * read): two moves where a copy of the length is a call to memcpy
+         * (International's search to depth 9 on the 50 positions of
+         * benchmarks/native_speed.py: 3,557 M instructions for 3,575 M;
+         * callgrind, the same trees). */
+        memcpy(m->caps, S->caps, 16);
+        memcpy(m->path, S->path, 16);
+    } else {
+        memcpy(m->caps, S->caps, (size_t)S->ncaps);
+        memcpy(m->path, S->path, (size_t)S->ncaps + 1);
+    }
 }
 
 static int king_jumps(CaptureSearch *S, int sq, int last, bb_t captured, bb_t occupied, int crowned);
