@@ -50,7 +50,7 @@ half_steps(const Rules *r, int d, int shift, uint64_t to, uint64_t crowns, int b
  * generator lists them. The squares are taken from the two 64-bit halves
  * in turn, a bit scan and a bit cleared in one word rather than in 128
  * bits, and the routes written in place (International's search to depth
- * 9 on the 50 positions of benchmarks/native_speed.py: 3,5xx M
+ * 9 on the 50 positions of benchmarks/native_speed.py: 3,541 M
  * instructions for 3,557 M; callgrind, the same trees). */
 static int padded_man_steps(const Rules *r, int color, int d, bb_t to, RouteList *out) {
     int shift = r->shift[d];
