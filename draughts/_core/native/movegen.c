@@ -149,20 +149,18 @@ static inline int nearest_piece(const Rules *r, int sq, int d, bb_t occupied) {
     return -1;
 }
 
-/* Captures at a distance. skip is a direction not to look in: from the
- * second and later landing squares behind a piece, going on straight ahead
- * finds what the first landing square already found. */
-static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captured, bb_t occupied,
-                        int crowned) {
+/* The pieces a flying king on sq could take next, highest square first,
+ * as the pure generator takes them: per capture direction the first piece,
+ * if the square behind it is empty and it is an enemy piece not yet taken;
+ * not along skip or back, which are not taken (looked at and then passed
+ * over, International's search to depth 9 on the 50 positions of
+ * benchmarks/native_speed.py took 3,575 M instructions for 3,586 M;
+ * callgrind, the same trees). Returns how many. */
+static inline __attribute__((always_inline)) int
+king_targets(const CaptureSearch *S, int sq, int skip, int back, bb_t captured, bb_t occupied,
+             Target targets[NDIRS]) {
     const Rules *r = S->r;
-    Target targets[NDIRS];
     int ntargets = 0;
-    int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
-    /* Per capture direction the first piece, if the square behind it is
-     * empty and it is an enemy piece not yet taken; not along skip or back,
-     * which are not taken (looked at and then passed over, International's
-     * search to depth 9 on the 50 positions of benchmarks/native_speed.py
-     * took 3,575 M instructions for 3,586 M; callgrind, the same trees). */
     for (int k = 0; k < r->n_king_cap; k++) {
         int d = r->king_cap_dirs[k];
         if (d == skip || d == back) continue;
@@ -170,7 +168,6 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
         if (over >= 0 && (S->opp & ~captured & SQUARE_BIT(over)) && r->ray_len[over][d] &&
             !(occupied & SQUARE_BIT(RAY(r, over, d)[0]))) {
             Target t = {over, d};
-            /* Highest square first, as the pure generator takes them. */
             int j = ntargets++;
             while (j > 0 && targets[j - 1].over < t.over) {
                 targets[j] = targets[j - 1];
@@ -179,9 +176,39 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
             targets[j] = t;
         }
     }
+    return ntargets;
+}
+
+static int king_search(CaptureSearch *S, int sq, int back, int skip, const Target *targets,
+                       int ntargets, bb_t captured, bb_t occupied, int crowned);
+
+/* Captures at a distance. skip is a direction not to look in: from the
+ * second and later landing squares behind a piece, going on straight ahead
+ * finds what the first landing square already found. The targets are found
+ * here, in the caller, and the search called only where there are some:
+ * most landing squares have none (International's search to depth 9 on
+ * the 50 positions of benchmarks/native_speed.py: 3,536 M instructions for
+ * 3,539 M with a call for each landing square; callgrind, the same trees). */
+static inline __attribute__((always_inline)) int
+flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captured, bb_t occupied,
+             int crowned) {
+    const Rules *r = S->r;
+    int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
+    Target targets[NDIRS];
+    int ntargets = king_targets(S, sq, skip, back, captured, occupied, targets);
+    return ntargets ? king_search(S, sq, back, skip, targets, ntargets, captured, occupied, crowned)
+                    : 0;
+}
+
+/* flying_jumps from sq, where the king has the targets found by
+ * king_targets: each taken in turn, and the search goes on from each
+ * landing square behind it. */
+static int king_search(CaptureSearch *S, int sq, int back, int skip, const Target *targets,
+                       int ntargets, bb_t captured, bb_t occupied, int crowned) {
+    const Rules *r = S->r;
     MemoEntry state;
     int remember = 0;
-    if (S->memo != NULL && S->ncaps >= MERGE_FROM && ntargets) {
+    if (S->memo != NULL && S->ncaps >= MERGE_FROM) {
         state = (MemoEntry){captured, S->path[0], (uint8_t)sq, (uint8_t)(back + 1),
                             (uint8_t)(skip + 1), 1, 0};
         const MemoEntry *known = S->memo->items ? memo_find(S->memo, &state) : NULL;
@@ -285,7 +312,12 @@ static int man_can_go_on(const Rules *r, int color, int land, bb_t prey, bb_t em
     return 0;
 }
 
-static int king_can_jump(const Rules *r, int sq, bb_t occupied, bb_t opp) {
+/* Whether the king on sq has a first jump. Not inlined: in gen_captures and
+ * any_capture it took International's search to depth 9 on the 50
+ * positions of benchmarks/native_speed.py 3,548 M instructions for 3,536 M
+ * (callgrind, the same trees). */
+static int __attribute__((noinline)) king_can_jump(const Rules *r, int sq, bb_t occupied,
+                                                   bb_t opp) {
     for (int k = 0; k < r->n_king_cap; k++) {
         int d = r->king_cap_dirs[k];
         int over = r->flying ? nearest_piece(r, sq, d, occupied)
@@ -631,7 +663,7 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
      * apart (single_jump) do not raise it. */
     S.most = r->majority_only || (r->n_rules && r->rules[0] == RULE_MOST_PIECES) ? 1 : -1;
     int searched = find_routes(&S, s, candidates, jumpers, known_jumps, known_more);
-    free(memo.items);
+    if (memo.items != NULL) free(memo.items); /* made by a few searches only */
     if (searched < 0) return -1;
     if (out->len - start < 2) return (long)(out->len - start);
     /* Single jumps are never duplicates, and all take one piece. */
