@@ -146,6 +146,17 @@ int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t
 
 /* -- Playing moves ---------------------------------------------------------- */
 
+/* The keys of the squares of one 64-bit half of a bitboard (keys: the
+ * half's first key), xored: a bit scan and a bit cleared in one word rather
+ * than in 128 bits (International's search to depth 9 on the 50 positions
+ * of benchmarks/native_speed.py: 3,509 M instructions for 3,536 M;
+ * callgrind, the same trees). */
+static inline uint64_t half_keys(const uint64_t *keys, uint64_t x) {
+    uint64_t k = 0;
+    for (; x; x &= x - 1) k ^= keys[ctz64(x)];
+    return k;
+}
+
 void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key) {
     int o = 1 - color;
     uint64_t k = *key ^ r->key_black;
@@ -155,8 +166,10 @@ void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key) 
      * instructions for 3,854 M walking m->caps (callgrind, the same trees). */
     bb_t captured = m->captured;
     if (captured) {
-        for (bb_t x = captured & bb[2 + o]; x; x &= x - 1) k ^= r->key_kings[o][low_bit(x)];
-        for (bb_t x = captured & bb[o]; x; x &= x - 1) k ^= r->key_men[o][low_bit(x)];
+        k ^= half_keys(r->key_kings[o], (uint64_t)(captured & bb[2 + o])) ^
+             half_keys(r->key_kings[o] + 64, (uint64_t)((captured & bb[2 + o]) >> 64)) ^
+             half_keys(r->key_men[o], (uint64_t)(captured & bb[o])) ^
+             half_keys(r->key_men[o] + 64, (uint64_t)((captured & bb[o]) >> 64));
         bb[o] &= ~captured;
         bb[2 + o] &= ~captured;
     }
