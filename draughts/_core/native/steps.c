@@ -95,14 +95,28 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
     return (long)(out->len - start);
 }
 
+/* Whether a man on a square of one 64-bit half of a bitboard (base: 0 or
+ * 64) has an empty square next to it in its step directions, highest
+ * square first; a bit scan and a bit cleared in one word rather than in
+ * 128 bits (International's search to depth 9 on the 50 positions of
+ * benchmarks/native_speed.py: 3,500 M instructions for 3,509 M; callgrind,
+ * the same trees). */
+static inline int half_man_step(const bb_t *near, uint64_t men, int base, bb_t empty) {
+    while (men) {
+        int bit = 63 - clz64(men);
+        men ^= 1ULL << bit;
+        if (empty & near[base + bit]) return 1;
+    }
+    return 0;
+}
+
 int any_step(const Rules *r, int color, const Side *s) {
     bb_t occupied = s->own_men | s->own_kings | s->opp_men | s->opp_kings;
     bb_t empty = r->board & ~occupied;
-    for (bb_t men = s->own_men; men;) {
-        int sq = top_bit(men);
-        men ^= SQUARE_BIT(sq);
-        if (empty & r->man_step_near[color][sq]) return 1;
-    }
+    const bb_t *near = r->man_step_near[color];
+    if (half_man_step(near, (uint64_t)(s->own_men >> 64), 64, empty) ||
+        half_man_step(near, (uint64_t)s->own_men, 0, empty))
+        return 1;
     for (bb_t kings = s->own_kings; kings;) {
         int sq = top_bit(kings);
         kings ^= SQUARE_BIT(sq);
