@@ -547,8 +547,7 @@ static int padded_men_captures(CaptureSearch *S, const bb_t jumps[NDIRS], const 
     for (int k = 0; k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k], s = r->shift[d];
         for (bb_t from = jumps[d]; from;) {
-            int sq = top_bit(from);
-            from ^= SQUARE_BIT(sq);
+            int sq = pop_top(&from);
             int over = sq + s, land = sq + 2 * s;
             int crowned = (r->promotion[color] & SQUARE_BIT(land)) != 0;
             if (!(more[d] & SQUARE_BIT(land))) {
@@ -581,8 +580,7 @@ static long single_jumps(const Rules *r, int color, const bb_t jumps[NDIRS], Rou
     for (int k = 0; k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k], s = r->shift[d];
         for (bb_t from = jumps[d]; from;) {
-            int sq = top_bit(from);
-            from ^= SQUARE_BIT(sq);
+            int sq = pop_top(&from);
             int land = sq + 2 * s;
             int crowned = (r->promotion[color] & SQUARE_BIT(land)) != 0;
             if (!single_jump(out, sq, sq + s, land, crowned)) return -1;
@@ -616,8 +614,7 @@ static int find_routes(CaptureSearch *S, const Side *s, bb_t candidates, bb_t ju
     for (int k = 0; candidates && !r->padded && k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k];
         for (bb_t men = candidates; men;) {
-            int sq = top_bit(men);
-            men ^= SQUARE_BIT(sq);
+            int sq = pop_top(&men);
             if (r->ray_len[sq][d] < 2) continue;
             const uint8_t *ray = RAY(r, sq, d);
             int over = ray[0], land = ray[1];
@@ -633,8 +630,7 @@ static int find_routes(CaptureSearch *S, const Side *s, bb_t candidates, bb_t ju
         }
     }
     while (jumpers) {
-        int sq = top_bit(jumpers);
-        jumpers ^= SQUARE_BIT(sq);
+        int sq = pop_top(&jumpers);
         searched = 1;
         S->path[0] = (uint8_t)sq;
         S->ncaps = 0;
@@ -677,8 +673,7 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
 static inline bb_t king_jumpers(const Rules *r, bb_t kings, bb_t occupied, bb_t opp) {
     bb_t jumpers = 0;
     while (kings) {
-        int sq = top_bit(kings);
-        kings ^= SQUARE_BIT(sq);
+        int sq = pop_top(&kings);
         if (king_can_jump(r, sq, occupied, opp)) jumpers |= SQUARE_BIT(sq);
     }
     return jumpers;
@@ -781,13 +776,11 @@ count_steps(const Rules *r, int color, const Side *s) {
         }
     }
     for (bb_t men = r->padded ? 0 : s->own_men; men;) {
-        int sq = top_bit(men);
-        men ^= SQUARE_BIT(sq);
+        int sq = pop_top(&men);
         count += (uint64_t)popcount(empty & r->man_step_near[color][sq]);
     }
     for (bb_t kings = s->own_kings; kings;) {
-        int sq = top_bit(kings);
-        kings ^= SQUARE_BIT(sq);
+        int sq = pop_top(&kings);
         for (int k = 0; k < r->n_king_move; k++) {
             int d = r->king_move_dirs[k], n = r->ray_len[sq][d], i = 0;
             const uint8_t *ray = RAY(r, sq, d);

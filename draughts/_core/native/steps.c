@@ -71,8 +71,7 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
     for (int k = 0; !r->padded && s->own_men && k < r->n_man_move[color]; k++) {
         int d = r->man_move_dirs[color][k];
         for (bb_t men = s->own_men; men;) {
-            int sq = top_bit(men);
-            men ^= SQUARE_BIT(sq);
+            int sq = pop_top(&men);
             if (r->ray_len[sq][d] < 1) continue;
             int to = RAY(r, sq, d)[0];
             int crowned = (r->promotion[color] & SQUARE_BIT(to)) != 0;
@@ -81,8 +80,7 @@ long gen_steps(const Rules *r, int color, const Side *s, bb_t frozen, RouteList 
         }
     }
     for (bb_t kings = s->own_kings & ~frozen; kings;) {
-        int sq = top_bit(kings);
-        kings ^= SQUARE_BIT(sq);
+        int sq = pop_top(&kings);
         for (int k = 0; k < r->n_king_move; k++) {
             int d = r->king_move_dirs[k], n = r->ray_len[sq][d];
             const uint8_t *ray = RAY(r, sq, d);
@@ -118,8 +116,7 @@ int any_step(const Rules *r, int color, const Side *s) {
         half_man_step(near, (uint64_t)s->own_men, 0, empty))
         return 1;
     for (bb_t kings = s->own_kings; kings;) {
-        int sq = top_bit(kings);
-        kings ^= SQUARE_BIT(sq);
+        int sq = pop_top(&kings);
         for (int k = 0; k < r->n_king_move; k++) {
             int d = r->king_move_dirs[k];
             if (r->ray_len[sq][d] >= 1 && (empty & SQUARE_BIT(RAY(r, sq, d)[0]))) return 1;
@@ -238,13 +235,11 @@ uint64_t position_key(const Rules *r, int color, const bb_t bb[4]) {
     uint64_t k = color ? r->key_black : 0;
     for (int c = 0; c < 2; c++) {
         for (bb_t b = bb[c]; b;) {
-            int sq = top_bit(b);
-            b ^= SQUARE_BIT(sq);
+            int sq = pop_top(&b);
             k ^= r->key_men[c][sq];
         }
         for (bb_t b = bb[2 + c]; b;) {
-            int sq = top_bit(b);
-            b ^= SQUARE_BIT(sq);
+            int sq = pop_top(&b);
             k ^= r->key_kings[c][sq];
         }
     }
