@@ -160,12 +160,13 @@ static inline __attribute__((always_inline)) int
 king_targets(const CaptureSearch *S, int sq, int skip, int back, bb_t captured, bb_t occupied,
              Target targets[NDIRS]) {
     const Rules *r = S->r;
+    bb_t prey = S->opp & ~captured;
     int ntargets = 0;
     for (int k = 0; k < r->n_king_cap; k++) {
         int d = r->king_cap_dirs[k];
         if (d == skip || d == back) continue;
         int over = nearest_piece(r, sq, d, occupied);
-        if (over >= 0 && (S->opp & ~captured & SQUARE_BIT(over)) && r->ray_len[over][d] &&
+        if (over >= 0 && (prey & SQUARE_BIT(over)) && r->ray_len[over][d] &&
             !(occupied & SQUARE_BIT(RAY(r, over, d)[0]))) {
             Target t = {over, d};
             int j = ntargets++;
