@@ -118,7 +118,7 @@ setup(
             sources=[f"{NATIVE}/{name}.c" for name in CORE_SOURCES],
             depends=[
                 f"{NATIVE}/{name}.h"
-                for name in ("core", "convert", "core_api", "perft", "route_tables")
+                for name in ("core", "convert", "core_api", "perft", "route_tables", "first_jumps")
             ],
             extra_compile_args=FLAGS,
         ),

@@ -12,11 +12,13 @@
  * perft(9) with bulk counting gave 108 M leaves per CPU second against
  * 114 M in one file, without it 73 M against 75 M). The capture search's
  * hash tables (a flying king's states, the routes kept) are in
- * route_tables.h, the masks derived from the rules in load.c. */
+ * route_tables.h, the men's first jumps on whole bitboards in
+ * first_jumps.h, the masks derived from the rules in load.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
+#include "first_jumps.h"
 #include "route_tables.h"
 
 void routes_init(RouteList *list) { memset(list, 0, sizeof *list); }
@@ -66,8 +68,18 @@ static void emit(CaptureSearch *S, bb_t captured, int crowned) {
     m->dest = S->path[S->ncaps];
     m->crowned = (uint8_t)crowned;
     m->ncaps = (uint8_t)S->ncaps;
-    memcpy(m->caps, S->caps, (size_t)S->ncaps);
-    memcpy(m->path, S->path, (size_t)S->ncaps + 1);
+    if (S->ncaps < 16) {
+        /* 16 bytes each, more than the route's (the bytes beyond are never
+         * read): two moves where a copy of the length is a call to memcpy
+         * (International's search to depth 9 on the 50 positions of
+         * benchmarks/native_speed.py: 3,557 M instructions for 3,575 M;
+         * callgrind, the same trees). */
+        memcpy(m->caps, S->caps, 16);
+        memcpy(m->path, S->path, 16);
+    } else {
+        memcpy(m->caps, S->caps, (size_t)S->ncaps);
+        memcpy(m->path, S->path, (size_t)S->ncaps + 1);
+    }
 }
 
 static int king_jumps(CaptureSearch *S, int sq, int last, bb_t captured, bb_t occupied, int crowned);
@@ -139,22 +151,26 @@ static inline int nearest_piece(const Rules *r, int sq, int d, bb_t occupied) {
     return -1;
 }
 
-/* Captures at a distance. skip is a direction not to look in: from the
- * second and later landing squares behind a piece, going on straight ahead
- * finds what the first landing square already found. */
-static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captured, bb_t occupied,
-                        int crowned) {
+/* The pieces a flying king on sq could take next, highest square first,
+ * as the pure generator takes them: per capture direction the first piece,
+ * if the square behind it is empty and it is an enemy piece not yet taken;
+ * not along skip or back, which are not taken (looked at and then passed
+ * over, International's search to depth 9 on the 50 positions of
+ * benchmarks/native_speed.py took 3,575 M instructions for 3,586 M;
+ * callgrind, the same trees). Returns how many. */
+static inline __attribute__((always_inline)) int
+king_targets(const CaptureSearch *S, int sq, int skip, int back, bb_t captured, bb_t occupied,
+             Target targets[NDIRS]) {
     const Rules *r = S->r;
-    Target targets[NDIRS];
+    bb_t prey = S->opp & ~captured;
     int ntargets = 0;
-    /* Per capture direction the first piece, if the square behind it is
-     * empty and it is an enemy piece not yet taken. */
     for (int k = 0; k < r->n_king_cap; k++) {
-        int d = r->king_cap_dirs[k], over = nearest_piece(r, sq, d, occupied);
-        if (over >= 0 && (S->opp & ~captured & SQUARE_BIT(over)) && r->ray_len[over][d] &&
+        int d = r->king_cap_dirs[k];
+        if (d == skip || d == back) continue;
+        int over = nearest_piece(r, sq, d, occupied);
+        if (over >= 0 && (prey & SQUARE_BIT(over)) && r->ray_len[over][d] &&
             !(occupied & SQUARE_BIT(RAY(r, over, d)[0]))) {
             Target t = {over, d};
-            /* Highest square first, as the pure generator takes them. */
             int j = ntargets++;
             while (j > 0 && targets[j - 1].over < t.over) {
                 targets[j] = targets[j - 1];
@@ -163,10 +179,39 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
             targets[j] = t;
         }
     }
+    return ntargets;
+}
+
+static int king_search(CaptureSearch *S, int sq, int back, int skip, const Target *targets,
+                       int ntargets, bb_t captured, bb_t occupied, int crowned);
+
+/* Captures at a distance. skip is a direction not to look in: from the
+ * second and later landing squares behind a piece, going on straight ahead
+ * finds what the first landing square already found. The targets are found
+ * here, in the caller, and the search called only where there are some:
+ * most landing squares have none (International's search to depth 9 on
+ * the 50 positions of benchmarks/native_speed.py: 3,536 M instructions for
+ * 3,539 M with a call for each landing square; callgrind, the same trees). */
+static inline __attribute__((always_inline)) int
+flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captured, bb_t occupied,
+             int crowned) {
+    const Rules *r = S->r;
     int back = (last >= 0 && !r->reverse_ok) ? r->reverse[last] : -1;
+    Target targets[NDIRS];
+    int ntargets = king_targets(S, sq, skip, back, captured, occupied, targets);
+    return ntargets ? king_search(S, sq, back, skip, targets, ntargets, captured, occupied, crowned)
+                    : 0;
+}
+
+/* flying_jumps from sq, where the king has the targets found by
+ * king_targets: each taken in turn, and the search goes on from each
+ * landing square behind it. */
+static int king_search(CaptureSearch *S, int sq, int back, int skip, const Target *targets,
+                       int ntargets, bb_t captured, bb_t occupied, int crowned) {
+    const Rules *r = S->r;
     MemoEntry state;
     int remember = 0;
-    if (S->memo != NULL && S->ncaps >= MERGE_FROM && ntargets) {
+    if (S->memo != NULL && S->ncaps >= MERGE_FROM) {
         state = (MemoEntry){captured, S->path[0], (uint8_t)sq, (uint8_t)(back + 1),
                             (uint8_t)(skip + 1), 1, 0};
         const MemoEntry *known = S->memo->items ? memo_find(S->memo, &state) : NULL;
@@ -176,7 +221,6 @@ static int flying_jumps(CaptureSearch *S, int sq, int last, int skip, bb_t captu
     int found = 0;
     for (int t = 0; t < ntargets; t++) {
         int over = targets[t].over, d = targets[t].d;
-        if (d == skip || d == back) continue;
         const uint8_t *ray = RAY(r, over, d);
         int n = r->ray_len[over][d], j = 0;
         found = 1;
@@ -271,7 +315,12 @@ static int man_can_go_on(const Rules *r, int color, int land, bb_t prey, bb_t em
     return 0;
 }
 
-static int king_can_jump(const Rules *r, int sq, bb_t occupied, bb_t opp) {
+/* Whether the king on sq has a first jump. Not inlined: in gen_captures and
+ * any_capture it took International's search to depth 9 on the 50
+ * positions of benchmarks/native_speed.py 3,548 M instructions for 3,536 M
+ * (callgrind, the same trees). */
+static int __attribute__((noinline)) king_can_jump(const Rules *r, int sq, bb_t occupied,
+                                                   bb_t opp) {
     for (int k = 0; k < r->n_king_cap; k++) {
         int d = r->king_cap_dirs[k];
         int over = r->flying ? nearest_piece(r, sq, d, occupied)
@@ -347,154 +396,6 @@ static void keep_best(const Rules *r, RouteList *l, size_t start, bb_t own_kings
 
 /* -- Entry points --------------------------------------------------------- */
 
-/* Padded layouts: per direction d, the squares from which a man of color
- * could jump along d, the whole board at once: prey one step along d, an
- * empty square two steps along (0 where the men do not capture along d).
- * On the 8x8 and 10x10 diagonal boards each shift is a constant, two
- * instructions rather than some twenty for a shift by a variable amount of
- * either sign, which took a third of International perft's instructions
- * (perft(8) with bulk counting, counted by cachegrind: 1,021 M for 1,207 M). */
-static inline __attribute__((always_inline)) void
-diagonal_jump_squares(const bb_t from[NDIRS], bb_t prey, bb_t empty, int stride,
-                      bb_t squares[NDIRS]) {
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; d++) {
-        int s = diagonal_shift(stride, d);
-        squares[d] = from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
-    }
-}
-
-static inline void jump_squares(const Rules *r, int color, bb_t prey, bb_t empty,
-                                bb_t squares[NDIRS]) {
-    const bb_t *from = r->man_jump_from[color];
-    for (int d = 0; d < NDIRS; d++)
-        squares[d] = from[d] ? from[d] & shifted(prey, -r->shift[d]) &
-                                   shifted(empty, -2 * r->shift[d])
-                             : 0;
-}
-
-static inline __attribute__((always_inline)) bb_t
-diagonal_candidates(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, int stride) {
-    bb_t squares[NDIRS];
-    diagonal_jump_squares(from, prey, empty, stride, squares);
-    return men & (squares[0] | squares[1] | squares[2] | squares[3]);
-}
-
-/* The men that have a piece of prey next to them in some capture direction. */
-static inline __attribute__((always_inline)) bb_t
-jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
-    bb_t candidates = 0;
-    if (r->diagonal_stride == 10)
-        return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 10);
-    if (r->diagonal_stride == 12)
-        return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 12);
-    if (r->padded) {
-        bb_t squares[NDIRS];
-        jump_squares(r, color, prey, empty, squares);
-        for (int d = 0; d < NDIRS; d++) candidates |= squares[d];
-        return men & candidates;
-    }
-    /* One mask test per man leaves out those with nothing next to them,
-     * before the per-direction loop, which took three quarters of perft's
-     * time without it. */
-    for (; men; men &= men - 1) {
-        int sq = low_bit(men);
-        if (prey & r->man_jump_near[color][sq]) candidates |= SQUARE_BIT(sq);
-    }
-    return candidates;
-}
-
-static int single_jump(RouteList *out, int origin, int over, int land, int crowned) {
-    Route *m = new_route(out);
-    if (m == NULL) return 0;
-    m->captured = SQUARE_BIT(over);
-    m->origin = (uint8_t)origin;
-    m->dest = (uint8_t)land;
-    m->crowned = (uint8_t)crowned;
-    m->ncaps = 1;
-    m->caps[0] = (uint8_t)over;
-    m->path[0] = (uint8_t)origin;
-    m->path[1] = (uint8_t)land;
-    return 1;
-}
-
-/* The directions first_jumps sets: on the diagonal boards whose stride
- * is compiled in, the men capture along the four diagonals only. */
-static inline int jump_dirs(const Rules *r) { return r->diagonal_stride ? 4 : NDIRS; }
-
-/* Padded layouts: per direction, the squares from which a man could jump
- * (diagonal_jump_squares, jump_squares), set for the directions the men
- * capture in (jump_dirs: on the 8x8 and 10x10 diagonal boards, the first
- * four only). */
-static inline __attribute__((always_inline)) void
-padded_jump_squares(const Rules *r, int color, bb_t prey, bb_t empty, bb_t squares[NDIRS]) {
-    switch (r->diagonal_stride) {
-    case 10:
-        diagonal_jump_squares(r->man_jump_from[color], prey, empty, 10, squares);
-        return;
-    case 12:
-        diagonal_jump_squares(r->man_jump_from[color], prey, empty, 12, squares);
-        return;
-    }
-    jump_squares(r, color, prey, empty, squares);
-}
-
-/* Padded layouts: the first jumps of the men, the whole board at once:
- * jumps[d], the men that can jump along d, and more[d], their landing
- * squares from which they go on: they could jump again in some direction
- * but back over the piece taken (which is no longer prey; neither it nor
- * the square left can matter in another direction), or they crown and go
- * on as kings. Each landing square is looked up in the jump squares of the
- * other directions rather than searched (International perft(8), bulk
- * counting: 915 M instructions, for 940 M with the jumps from each
- * landing square worked out anew and 1,021 M with a ray look-up per man
- * and direction). */
-static inline __attribute__((always_inline)) void
-diagonal_jumps_of(const bb_t squares[NDIRS], bb_t men, bb_t crown, int stride, bb_t jumps[NDIRS],
-                  bb_t more[NDIRS]) {
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; d++) {
-        jumps[d] = men & squares[d];
-        /* Diagonal 3 - d is d's reverse. */
-        bb_t onward = crown;
-        for (int d2 = 0; d2 < 4; d2++)
-            if (d2 != 3 - d) onward |= squares[d2];
-        more[d] = shifted(jumps[d], 2 * diagonal_shift(stride, d)) & onward;
-    }
-}
-
-/* The men's first jumps (jumps, more) from padded_jump_squares' squares. */
-static inline __attribute__((always_inline)) void
-jumps_of(const Rules *r, int color, bb_t men, const bb_t squares[NDIRS], bb_t jumps[NDIRS],
-         bb_t more[NDIRS]) {
-    bb_t crown = r->crown_continue ? r->promotion[color] : 0;
-    switch (r->diagonal_stride) {
-    case 10:
-        diagonal_jumps_of(squares, men, crown, 10, jumps, more);
-        return;
-    case 12:
-        diagonal_jumps_of(squares, men, crown, 12, jumps, more);
-        return;
-    }
-    for (int d = 0; d < NDIRS; d++) {
-        jumps[d] = men & squares[d];
-        more[d] = 0;
-        if (!jumps[d]) continue;
-        bb_t onward = crown;
-        for (int d2 = 0; d2 < NDIRS; d2++)
-            if (d2 != r->reverse[d]) onward |= squares[d2];
-        more[d] = shifted(jumps[d], 2 * r->shift[d]) & onward;
-    }
-}
-
-static inline __attribute__((always_inline)) void
-first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty, bb_t jumps[NDIRS],
-            bb_t more[NDIRS]) {
-    bb_t squares[NDIRS];
-    padded_jump_squares(r, color, prey, empty, squares);
-    jumps_of(r, color, men, squares, jumps, more);
-}
-
 /* Padded layouts: the men's captures, direction by direction: a man whose
  * landing square is in more is searched, the others take one piece.
  * Returns whether it searched one; -1 out of memory. */
@@ -505,8 +406,7 @@ static int padded_men_captures(CaptureSearch *S, const bb_t jumps[NDIRS], const 
     for (int k = 0; k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k], s = r->shift[d];
         for (bb_t from = jumps[d]; from;) {
-            int sq = top_bit(from);
-            from ^= SQUARE_BIT(sq);
+            int sq = pop_top(&from);
             int over = sq + s, land = sq + 2 * s;
             int crowned = (r->promotion[color] & SQUARE_BIT(land)) != 0;
             if (!(more[d] & SQUARE_BIT(land))) {
@@ -545,8 +445,7 @@ static int find_routes(CaptureSearch *S, const Side *s, bb_t candidates, bb_t ju
     for (int k = 0; candidates && !r->padded && k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k];
         for (bb_t men = candidates; men;) {
-            int sq = top_bit(men);
-            men ^= SQUARE_BIT(sq);
+            int sq = pop_top(&men);
             if (r->ray_len[sq][d] < 2) continue;
             const uint8_t *ray = RAY(r, sq, d);
             int over = ray[0], land = ray[1];
@@ -562,8 +461,7 @@ static int find_routes(CaptureSearch *S, const Side *s, bb_t candidates, bb_t ju
         }
     }
     while (jumpers) {
-        int sq = top_bit(jumpers);
-        jumpers ^= SQUARE_BIT(sq);
+        int sq = pop_top(&jumpers);
         searched = 1;
         S->path[0] = (uint8_t)sq;
         S->ncaps = 0;
@@ -592,7 +490,7 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
      * apart (single_jump) do not raise it. */
     S.most = r->majority_only || (r->n_rules && r->rules[0] == RULE_MOST_PIECES) ? 1 : -1;
     int searched = find_routes(&S, s, candidates, jumpers, known_jumps, known_more);
-    free(memo.items);
+    if (memo.items != NULL) free(memo.items); /* made by a few searches only */
     if (searched < 0) return -1;
     if (out->len - start < 2) return (long)(out->len - start);
     /* Single jumps are never duplicates, and all take one piece. */
@@ -606,8 +504,7 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
 static inline bb_t king_jumpers(const Rules *r, bb_t kings, bb_t occupied, bb_t opp) {
     bb_t jumpers = 0;
     while (kings) {
-        int sq = top_bit(kings);
-        kings ^= SQUARE_BIT(sq);
+        int sq = pop_top(&kings);
         if (king_can_jump(r, sq, occupied, opp)) jumpers |= SQUARE_BIT(sq);
     }
     return jumpers;
@@ -673,7 +570,8 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
         return search_captures(r, color, s, keep_duplicates, out, 0, jumpers, NULL, NULL);
     }
     bb_t jumps[NDIRS], more[NDIRS];
-    jumps_of(r, color, candidates, squares, jumps, more);
+    jumps_of(r, color, candidates, squares, any, jumps, more);
+    if (!jumpers && single_jumps_only(r, more)) return single_jumps(r, color, jumps, out);
     return search_captures(r, color, s, keep_duplicates, out, candidates, jumpers, jumps, more);
 }
 
@@ -709,13 +607,11 @@ count_steps(const Rules *r, int color, const Side *s) {
         }
     }
     for (bb_t men = r->padded ? 0 : s->own_men; men;) {
-        int sq = top_bit(men);
-        men ^= SQUARE_BIT(sq);
+        int sq = pop_top(&men);
         count += (uint64_t)popcount(empty & r->man_step_near[color][sq]);
     }
     for (bb_t kings = s->own_kings; kings;) {
-        int sq = top_bit(kings);
-        kings ^= SQUARE_BIT(sq);
+        int sq = pop_top(&kings);
         for (int k = 0; k < r->n_king_move; k++) {
             int d = r->king_move_dirs[k], n = r->ray_len[sq][d], i = 0;
             const uint8_t *ray = RAY(r, sq, d);
@@ -757,24 +653,6 @@ static inline void perft_play(const Route *m, bb_t *men, bb_t *kings) {
     } else {
         *kings = (*kings & ~origin) | dest;
     }
-}
-
-/* Whether every capture is one of the men's first jumps (none goes on)
- * and the rules cannot prefer one single jump to another, so that none is
- * dropped: perft then counts or plays them from first_jumps' bitboards. */
-static inline int single_jumps_only(const Rules *r, const bb_t more[NDIRS]) {
-    if (r->n_rules && !r->majority_only) return 0;
-    bb_t go_on = 0;
-    for (int d = 0; d < jump_dirs(r); d++) go_on |= more[d];
-    return !go_on;
-}
-
-/* How many jumps first_jumps found. */
-static inline __attribute__((always_inline)) uint64_t count_jumps(const Rules *r,
-                                                                 const bb_t jumps[NDIRS]) {
-    uint64_t count = 0;
-    for (int d = 0; d < jump_dirs(r); d++) count += (uint64_t)popcount(jumps[d]);
-    return count;
 }
 
 /* Both copies of perft's recursion (see perft.h): the popcnt one where

@@ -1,0 +1,191 @@
+/* The men's first jumps on whole bitboards, for movegen.c alone (static
+ * functions, so that they inline there, in the capture test, the capture
+ * search's entry and perft): per direction the squares from which a man
+ * could jump, the men that can, the landing squares from which they go on,
+ * and the single jumps listed or counted from them. */
+#ifndef DRAUGHTS_FIRST_JUMPS_H
+#define DRAUGHTS_FIRST_JUMPS_H
+
+#include "core.h"
+
+/* Padded layouts: per direction d, the squares from which a man of color
+ * could jump along d, the whole board at once: prey one step along d, an
+ * empty square two steps along (0 where the men do not capture along d).
+ * On the 8x8 and 10x10 diagonal boards each shift is a constant, two
+ * instructions rather than some twenty for a shift by a variable amount of
+ * either sign, which took a third of International perft's instructions
+ * (perft(8) with bulk counting, counted by cachegrind: 1,021 M for 1,207 M). */
+static inline __attribute__((always_inline)) void
+diagonal_jump_squares(const bb_t from[NDIRS], bb_t prey, bb_t empty, int stride,
+                      bb_t squares[NDIRS]) {
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; d++) {
+        int s = diagonal_shift(stride, d);
+        squares[d] = from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
+    }
+}
+
+static inline void jump_squares(const Rules *r, int color, bb_t prey, bb_t empty,
+                                bb_t squares[NDIRS]) {
+    const bb_t *from = r->man_jump_from[color];
+    for (int d = 0; d < NDIRS; d++)
+        squares[d] = from[d] ? from[d] & shifted(prey, -r->shift[d]) &
+                                   shifted(empty, -2 * r->shift[d])
+                             : 0;
+}
+
+static inline __attribute__((always_inline)) bb_t
+diagonal_candidates(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, int stride) {
+    bb_t squares[NDIRS];
+    diagonal_jump_squares(from, prey, empty, stride, squares);
+    return men & (squares[0] | squares[1] | squares[2] | squares[3]);
+}
+
+/* The men that have a piece of prey next to them in some capture direction. */
+static inline __attribute__((always_inline)) bb_t
+jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
+    bb_t candidates = 0;
+    if (r->diagonal_stride == 10)
+        return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 10);
+    if (r->diagonal_stride == 12)
+        return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 12);
+    if (r->padded) {
+        bb_t squares[NDIRS];
+        jump_squares(r, color, prey, empty, squares);
+        for (int d = 0; d < NDIRS; d++) candidates |= squares[d];
+        return men & candidates;
+    }
+    /* One mask test per man leaves out those with nothing next to them,
+     * before the per-direction loop, which took three quarters of perft's
+     * time without it. */
+    for (; men; men &= men - 1) {
+        int sq = low_bit(men);
+        if (prey & r->man_jump_near[color][sq]) candidates |= SQUARE_BIT(sq);
+    }
+    return candidates;
+}
+
+static int single_jump(RouteList *out, int origin, int over, int land, int crowned) {
+    Route *m = new_route(out);
+    if (m == NULL) return 0;
+    m->captured = SQUARE_BIT(over);
+    m->origin = (uint8_t)origin;
+    m->dest = (uint8_t)land;
+    m->crowned = (uint8_t)crowned;
+    m->ncaps = 1;
+    m->caps[0] = (uint8_t)over;
+    m->path[0] = (uint8_t)origin;
+    m->path[1] = (uint8_t)land;
+    return 1;
+}
+
+/* The directions first_jumps sets: on the diagonal boards whose stride
+ * is compiled in, the men capture along the four diagonals only. */
+static inline int jump_dirs(const Rules *r) { return r->diagonal_stride ? 4 : NDIRS; }
+
+/* Padded layouts: per direction, the squares from which a man could jump
+ * (diagonal_jump_squares, jump_squares), set for the directions the men
+ * capture in (jump_dirs: on the 8x8 and 10x10 diagonal boards, the first
+ * four only). */
+static inline __attribute__((always_inline)) void
+padded_jump_squares(const Rules *r, int color, bb_t prey, bb_t empty, bb_t squares[NDIRS]) {
+    switch (r->diagonal_stride) {
+    case 10:
+        diagonal_jump_squares(r->man_jump_from[color], prey, empty, 10, squares);
+        return;
+    case 12:
+        diagonal_jump_squares(r->man_jump_from[color], prey, empty, 12, squares);
+        return;
+    }
+    jump_squares(r, color, prey, empty, squares);
+}
+
+/* Padded layouts: the first jumps of the men, the whole board at once:
+ * jumps[d], the men that can jump along d, and more[d], their landing
+ * squares from which they go on: they could jump again in some direction,
+ * or they crown and go on as kings. Each landing square is looked up in
+ * the jump squares of every direction (any: their union) rather than
+ * searched (International perft(8), bulk counting: 915 M instructions,
+ * for 940 M with the jumps from each landing square worked out anew and
+ * 1,021 M with a ray look-up per man and direction). The reverse of d
+ * needs no leaving out: its jump squares never hold the landing square,
+ * since a jump back from there would land on the square the man left,
+ * which those squares count as occupied (the search to depth 9 on the 50
+ * positions of benchmarks/native_speed.py took 3,619 M instructions with
+ * it left out, 3,586 M without; callgrind, the same trees). */
+static inline __attribute__((always_inline)) void
+diagonal_jumps_of(const bb_t squares[NDIRS], bb_t men, bb_t onward, int stride, bb_t jumps[NDIRS],
+                  bb_t more[NDIRS]) {
+#pragma GCC unroll 4
+    for (int d = 0; d < 4; d++) {
+        jumps[d] = men & squares[d];
+        more[d] = shifted(jumps[d], 2 * diagonal_shift(stride, d)) & onward;
+    }
+}
+
+/* The men's first jumps (jumps, more) from padded_jump_squares' squares
+ * and their union any. */
+static inline __attribute__((always_inline)) void
+jumps_of(const Rules *r, int color, bb_t men, const bb_t squares[NDIRS], bb_t any,
+         bb_t jumps[NDIRS], bb_t more[NDIRS]) {
+    bb_t onward = any | (r->crown_continue ? r->promotion[color] : 0);
+    switch (r->diagonal_stride) {
+    case 10:
+        diagonal_jumps_of(squares, men, onward, 10, jumps, more);
+        return;
+    case 12:
+        diagonal_jumps_of(squares, men, onward, 12, jumps, more);
+        return;
+    }
+    for (int d = 0; d < NDIRS; d++) {
+        jumps[d] = men & squares[d];
+        more[d] = jumps[d] ? shifted(jumps[d], 2 * r->shift[d]) & onward : 0;
+    }
+}
+
+static inline __attribute__((always_inline)) void
+first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty, bb_t jumps[NDIRS],
+            bb_t more[NDIRS]) {
+    bb_t squares[NDIRS], any = 0;
+    padded_jump_squares(r, color, prey, empty, squares);
+    for (int d = 0; d < jump_dirs(r); d++) any |= squares[d];
+    jumps_of(r, color, men, squares, any, jumps, more);
+}
+
+/* Whether every capture is one of the men's first jumps (none goes on)
+ * and the rules cannot prefer one single jump to another, so that none is
+ * dropped: gen_captures then lists them (single_jumps) and perft counts or
+ * plays them from first_jumps' bitboards, without the search. */
+static inline int single_jumps_only(const Rules *r, const bb_t more[NDIRS]) {
+    if (r->n_rules && !r->majority_only) return 0;
+    bb_t go_on = 0;
+    for (int d = 0; d < jump_dirs(r); d++) go_on |= more[d];
+    return !go_on;
+}
+
+/* Padded layouts, when single_jumps_only: the men's single jumps, listed
+ * as padded_men_captures lists them (in the same order) but without the
+ * capture search's set-up; returns how many, or -1 out of memory. */
+static long single_jumps(const Rules *r, int color, const bb_t jumps[NDIRS], RouteList *out) {
+    size_t start = out->len;
+    for (int k = 0; k < r->n_man_cap[color]; k++) {
+        int d = r->man_cap_dirs[color][k], s = r->shift[d];
+        for (bb_t from = jumps[d]; from;) {
+            int sq = pop_top(&from);
+            int land = sq + 2 * s;
+            int crowned = (r->promotion[color] & SQUARE_BIT(land)) != 0;
+            if (!single_jump(out, sq, sq + s, land, crowned)) return -1;
+        }
+    }
+    return (long)(out->len - start);
+}
+
+/* How many jumps first_jumps found. */
+static inline __attribute__((always_inline)) uint64_t count_jumps(const Rules *r,
+                                                                 const bb_t jumps[NDIRS]) {
+    uint64_t count = 0;
+    for (int d = 0; d < jump_dirs(r); d++) count += (uint64_t)popcount(jumps[d]);
+    return count;
+}
+
+#endif
