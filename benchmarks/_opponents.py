@@ -105,6 +105,17 @@ runpy.run_module("draughts", run_name="__main__", alter_sys=True)
 """
 
 
+def _match_command(
+    arguments: Sequence[str], pdn_path: Path, settings: dict[str, int] | None
+) -> list[str]:
+    start = [sys.executable, "-m", "draughts"]
+    if settings:
+        start = [sys.executable, "-c", _WITH_SETTINGS, json.dumps(settings)]
+    command = [*start, "match", *arguments, "--pdn", str(pdn_path)]
+    print("$", " ".join(command), flush=True)
+    return command
+
+
 def run_match(
     arguments: Sequence[str], pdn_path: Path, settings: dict[str, int] | None = None
 ) -> int:
@@ -114,13 +125,53 @@ def run_match(
     built-in engine of the match): an upper-case name is a constant of
     :mod:`draughts.engine.search`, a lower-case one a field of the hard
     level (``threats``, ``full_width``, ...)."""
-    start = [sys.executable, "-m", "draughts"]
-    if settings:
-        start = [sys.executable, "-c", _WITH_SETTINGS, json.dumps(settings)]
-    command = [*start, "match", *arguments, "--pdn", str(pdn_path)]
-    print("$", " ".join(command), flush=True)
+    command = _match_command(arguments, pdn_path, settings)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run(command, env=env, check=False).returncode
+
+
+def run_matches(
+    runs: Sequence[tuple[Sequence[str], Path]], settings: dict[str, int] | None = None
+) -> int:
+    """:func:`run_match` for each ``(arguments, pdn_path)`` of ``runs``, all
+    at once; each one's output is shown when all have ended. Returns the
+    first non-zero exit status, else 0."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    processes = [
+        subprocess.Popen(
+            _match_command(arguments, pdn_path, settings),
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for arguments, pdn_path in runs
+    ]
+    status = 0
+    for number, process in enumerate(processes, 1):
+        output, _ = process.communicate()
+        print(f"-- match {number} of {len(processes)}:\n{output}", end="", flush=True)
+        status = status or process.returncode
+    return status
+
+
+def share_openings(path: Path, games: int, parts: int, folder: Path) -> list[tuple[Path, int]]:
+    """The openings of the first ``games`` games (two a ballot, colours
+    swapped) shared out in ``parts`` runs of whole ballots, in order: each
+    run's file of openings (in ``folder``) and its number of games."""
+    with pdn.open_pdn(path) as handle:
+        ballots = list(pdn.read_games(handle))[: (games + 1) // 2]
+    if len(ballots) < parts:
+        raise SystemExit(f"{path}: {len(ballots)} ballots for {games} games, too few for {parts}")
+    shares: list[tuple[Path, int]] = []
+    start = 0
+    for part in range(parts):
+        end = start + (len(ballots) - start) // (parts - part)
+        copy = folder / f"openings-{part + 1}.pdn"
+        copy.write_text("\n\n".join(str(game) for game in ballots[start:end]) + "\n")
+        shares.append((copy, min(2 * (end - start), games - 2 * start)))
+        start = end
+    return shares
 
 
 def read_played(pdn_path: Path) -> Iterator[PlayedGame]:

@@ -7,6 +7,12 @@ a ``dame`` program)::
     python3 -m venv /work/venvs/dame && /work/venvs/dame/bin/pip install dame-rs
     python benchmarks/dame_match.py --dame-venv /work/venvs/dame --games 20 --move-time 0.2
 
+``--concurrency 2`` plays two games at once: one side of a game thinks at
+a time, so each game keeps about one core busy, and two fill a 2-core
+machine that has nothing else to do (on a machine shared with other work,
+both sides of both games lose the same share, but the figures then say
+less about 1 s on a core).
+
 The match is ``python -m draughts match OURS "hub:VENV/bin/dame hub"`` from
 2-move ballots (``benchmarks/openings/international-2move.pdn``, each played
 with both colours), its games written to a PDN file. Every game is then
@@ -79,6 +85,12 @@ def main() -> int:
     parser.add_argument("--openings", type=Path, default=OPENINGS)
     parser.add_argument("--skip", type=int, default=0, help="openings of the file to skip first")
     parser.add_argument("--pdn", type=Path, help="keep the games here (default: a temporary file)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="games played at once (each uses about one core: one side thinks at a time)",
+    )
     parser.add_argument("--check-only", action="store_true", help="only cross-check --pdn")
     args = parser.parse_args()
     dame = args.dame_venv / "bin" / "dame"
@@ -98,6 +110,7 @@ def main() -> int:
                 "--move-time", str(args.move_time),
                 "--openings", str(args.openings),
                 "--event", "draughts v dame-rs",
+                "--concurrency", str(args.concurrency),
             ],
             pdn_path,
         )  # fmt: skip

@@ -26,7 +26,12 @@ them. Exits with status 1 if a game disagrees. ``--set NAME=VALUE``
 (repeatable) sets a constant of ``draughts.engine.search`` (upper case) or
 a field of the hard level (lower case) in our match process first, to play
 a search experiment against Moby Dam, e.g. ``--set LATE_PV=0`` or
-``--set threats=1``. Last, what Moby Dam's
+``--set threats=1``. ``--concurrency N`` plays N games at once: N Moby
+Dams, each in its own folder on its own port from ``--port`` on, and N
+matches, the ballots shared out among them in runs of whole ballots; their
+games are then put together in order, scored as one match and checked.
+(Only one side of a game thinks at a time, so each game keeps about one
+core busy.) Last, what Moby Dam's
 engine log (``engine.log`` in its folder, where it sends its standard
 output once it serves DXP) says of its searches: how many, the depth each
 reached on average (its last iteration, complete or not) and the nodes each
@@ -42,9 +47,19 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
-from _opponents import OPENINGS, read_played, run_match, skip_openings
+from _opponents import (
+    OPENINGS,
+    read_played,
+    run_match,
+    run_matches,
+    share_openings,
+    skip_openings,
+)
+
+from draughts.engine import MatchScore
 
 # Lines of Moby Dam's engine log after each search (main/search.c prints them).
 REACHED = re.compile(r"^reached depth=(\d+) move=\d+", re.MULTILINE)
@@ -109,13 +124,13 @@ def stop_follower(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-def search_figures(log: Path) -> str:
-    """Moby Dam's searches as its engine log reports them, in one line."""
-    text = log.read_text(errors="replace") if log.exists() else ""
+def search_figures(logs: Sequence[Path]) -> str:
+    """Moby Dam's searches as its engine logs report them, in one line."""
+    text = "".join(log.read_text(errors="replace") for log in logs if log.exists())
     depths = [int(d) for d in REACHED.findall(text)]
     nodes = [int(n) for n in NODES.findall(text)]
     if not depths:
-        return f"Moby Dam: no search reported in {log}"
+        return f"Moby Dam: no search reported in {', '.join(map(str, logs))}"
     line = f"Moby Dam: {len(depths)} searches, depth {sum(depths) / len(depths):.1f} on average"
     if nodes:
         line += f", {sum(nodes) / len(nodes):,.0f} nodes each"
@@ -163,6 +178,12 @@ def main() -> int:
     parser.add_argument("--pdn", type=Path, help="keep the games here (default: a temporary file)")
     parser.add_argument("--check-only", action="store_true", help="only cross-check --pdn")
     parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="games at once: a Moby Dam of its own for each, on ports from --port on",
+    )
+    parser.add_argument(
         "--set",
         action="append",
         default=[],
@@ -179,27 +200,60 @@ def main() -> int:
     if args.skip:
         args.openings = skip_openings(args.openings, args.skip, Path(folder.name))
     if not args.check_only:
-        seconds = args.mobydam_time or args.move_time
-        follower = start_follower(engine, Path(folder.name), args.port, round(seconds * 1000))
-        try:
-            status = run_match(
-                [
-                    args.ours,
-                    f"dxp:127.0.0.1:{args.port}",
-                    "--games", str(args.games),
-                    "--move-time", str(args.move_time),
-                    "--openings", str(args.openings),
-                    "--event", "draughts v Moby Dam",
-                ],
-                pdn_path,
-                {name: int(value) for name, _, value in (s.partition("=") for s in args.set)},
-            )  # fmt: skip
-        finally:
-            stop_follower(follower)
-        print(search_figures(Path(folder.name) / "engine.log"))
+        status = play(args, engine, Path(folder.name), pdn_path)
         if status:
             return status
     return 1 if cross_check(pdn_path, movegen) else 0
+
+
+def play(args: argparse.Namespace, engine: Path, folder: Path, pdn_path: Path) -> int:
+    """The match (or, with ``--concurrency``, its parts at once), its games
+    into ``pdn_path``; returns the first non-zero exit status, else 0."""
+    settings = {name: int(value) for name, _, value in (s.partition("=") for s in args.set)}
+    move_ms = round((args.mobydam_time or args.move_time) * 1000)
+    if args.concurrency > 1:
+        shares = share_openings(args.openings, args.games, args.concurrency, folder)
+    else:
+        shares = [(args.openings, args.games)]
+    runs, followers, logs = [], [], []
+    try:
+        for part, (openings, games) in enumerate(shares):
+            home = folder / f"mobydam-{part + 1}"
+            home.mkdir()
+            port = args.port + part
+            followers.append(start_follower(engine, home, port, move_ms))
+            logs.append(home / "engine.log")
+            arguments = [
+                args.ours,
+                f"dxp:127.0.0.1:{port}",
+                "--games", str(games),
+                "--move-time", str(args.move_time),
+                "--openings", str(openings),
+                "--event", "draughts v Moby Dam",
+            ]  # fmt: skip
+            runs.append((arguments, home / "games.pdn" if len(shares) > 1 else pdn_path))
+        status = run_match(*runs[0], settings) if len(runs) == 1 else run_matches(runs, settings)
+    finally:
+        for follower in followers:
+            stop_follower(follower)
+    if len(runs) > 1:
+        parts = [path.read_text() for _, path in runs if path.exists()]
+        pdn_path.write_text("\n".join(text.rstrip("\n") + "\n" for text in parts))
+        print(combined_score(pdn_path, args.ours))
+    print(search_figures(logs))
+    return status
+
+
+def combined_score(pdn_path: Path, ours: str) -> str:
+    """The score of all the games of ``pdn_path`` for ``ours`` (named so in
+    the games' White or Black header) against Moby Dam, as a table."""
+    score = MatchScore(ours, "Moby Dam")
+    white_won = {"2-0": True, "1-1": None, "0-2": False}
+    for game in read_played(pdn_path):
+        won = white_won.get(game.result)
+        ours_won = None if won is None else won == (game.white == ours)
+        score = score.add(ours_won, finished=game.result in white_won)
+    return score.table()
 
 
 if __name__ == "__main__":

@@ -128,3 +128,29 @@ def test_skip_openings_leaves_out_the_first_ballots(tmp_path: Path, dame_match: 
     assert kept == ballots[20:] and len(kept) == len(ballots) - 20 > 0
     with pytest.raises(SystemExit, match="no opening left"):
         dame_match.skip_openings(dame_match.OPENINGS, len(ballots), tmp_path)
+
+
+def _ballots(path: Path) -> list[list[str]]:
+    with pdn.open_pdn(path) as handle:
+        return [list(map(str, game.mainline_moves())) for game in pdn.read_games(handle)]
+
+
+@pytest.mark.parametrize(("games", "parts"), [(40, 2), (41, 2), (7, 3), (6, 1)])
+def test_share_openings_gives_each_part_whole_ballots_in_order(
+    tmp_path: Path, dame_match: ModuleType, games: int, parts: int
+) -> None:
+    opponents = sys.modules["_opponents"]  # imported by dame_match
+    ballots = _ballots(opponents.OPENINGS)
+    shares = opponents.share_openings(opponents.OPENINGS, games, parts, tmp_path)
+    assert len(shares) == parts
+    shared = [_ballots(path) for path, _ in shares]
+    # Together, in order, the first (games + 1) // 2 ballots, none twice.
+    assert [b for part in shared for b in part] == ballots[: (games + 1) // 2]
+    # As even as whole ballots allow, and each part plays both colours of
+    # each of its ballots, but the last when games is odd.
+    assert max(map(len, shared)) - min(map(len, shared)) <= 1
+    assert sum(count for _, count in shares) == games
+    for (_, count), part in zip(shares[:-1], shared[:-1], strict=True):
+        assert count == 2 * len(part)
+    with pytest.raises(SystemExit, match="too few"):
+        opponents.share_openings(opponents.OPENINGS, 2, 2, tmp_path)

@@ -2,7 +2,7 @@
  * functions, so that they inline there, in the capture test, the capture
  * search's entry and perft): per direction the squares from which a man
  * could jump, the men that can, the landing squares from which they go on,
- * and the single jumps listed or counted from them. */
+ * and the single jumps counted from them (movegen.c lists them). */
 #ifndef DRAUGHTS_FIRST_JUMPS_H
 #define DRAUGHTS_FIRST_JUMPS_H
 
@@ -143,41 +143,30 @@ jumps_of(const Rules *r, int color, bb_t men, const bb_t squares[NDIRS], bb_t an
     }
 }
 
+/* The union of per-direction sets over the directions first_jumps sets. */
+static inline __attribute__((always_inline)) bb_t jump_union(const Rules *r,
+                                                             const bb_t sets[NDIRS]) {
+    bb_t any = 0;
+    for (int d = 0; d < jump_dirs(r); d++) any |= sets[d];
+    return any;
+}
+
 static inline __attribute__((always_inline)) void
 first_jumps(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty, bb_t jumps[NDIRS],
             bb_t more[NDIRS]) {
-    bb_t squares[NDIRS], any = 0;
+    bb_t squares[NDIRS];
     padded_jump_squares(r, color, prey, empty, squares);
-    for (int d = 0; d < jump_dirs(r); d++) any |= squares[d];
-    jumps_of(r, color, men, squares, any, jumps, more);
+    jumps_of(r, color, men, squares, jump_union(r, squares), jumps, more);
 }
 
 /* Whether every capture is one of the men's first jumps (none goes on)
  * and the rules cannot prefer one single jump to another, so that none is
- * dropped: gen_captures then lists them (single_jumps) and perft counts or
- * plays them from first_jumps' bitboards, without the search. */
+ * dropped: gen_captures then lists them (single_jumps, in movegen.c) and
+ * perft counts or plays them from first_jumps' bitboards, without the
+ * search. */
 static inline int single_jumps_only(const Rules *r, const bb_t more[NDIRS]) {
     if (r->n_rules && !r->majority_only) return 0;
-    bb_t go_on = 0;
-    for (int d = 0; d < jump_dirs(r); d++) go_on |= more[d];
-    return !go_on;
-}
-
-/* Padded layouts, when single_jumps_only: the men's single jumps, listed
- * as padded_men_captures lists them (in the same order) but without the
- * capture search's set-up; returns how many, or -1 out of memory. */
-static long single_jumps(const Rules *r, int color, const bb_t jumps[NDIRS], RouteList *out) {
-    size_t start = out->len;
-    for (int k = 0; k < r->n_man_cap[color]; k++) {
-        int d = r->man_cap_dirs[color][k], s = r->shift[d];
-        for (bb_t from = jumps[d]; from;) {
-            int sq = pop_top(&from);
-            int land = sq + 2 * s;
-            int crowned = (r->promotion[color] & SQUARE_BIT(land)) != 0;
-            if (!single_jump(out, sq, sq + s, land, crowned)) return -1;
-        }
-    }
-    return (long)(out->len - start);
+    return !jump_union(r, more);
 }
 
 /* How many jumps first_jumps found. */

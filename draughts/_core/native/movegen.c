@@ -396,21 +396,24 @@ static void keep_best(const Rules *r, RouteList *l, size_t start, bb_t own_kings
 
 /* -- Entry points --------------------------------------------------------- */
 
-/* Padded layouts: the men's captures, direction by direction: a man whose
- * landing square is in more is searched, the others take one piece.
- * Returns whether it searched one; -1 out of memory. */
-static int padded_men_captures(CaptureSearch *S, const bb_t jumps[NDIRS], const bb_t more[NDIRS],
-                               bb_t occupied) {
-    const Rules *r = S->r;
-    int color = S->color, searched = 0;
+/* Padded layouts: the men's first jumps (first_jumps' jumps), direction
+ * by direction, into out: a man whose landing square is in more goes on
+ * through the capture search S, the others take one piece. With more NULL
+ * (single_jumps: S NULL too) every jump is a single one, and inlined so
+ * the search's part drops out. Returns whether one went on; -1 out of
+ * memory. */
+static inline __attribute__((always_inline)) int
+men_jumps(CaptureSearch *S, const Rules *r, int color, const bb_t jumps[NDIRS], const bb_t *more,
+          bb_t occupied, RouteList *out) {
+    int searched = 0;
     for (int k = 0; k < r->n_man_cap[color]; k++) {
         int d = r->man_cap_dirs[color][k], s = r->shift[d];
         for (bb_t from = jumps[d]; from;) {
             int sq = pop_top(&from);
             int over = sq + s, land = sq + 2 * s;
             int crowned = (r->promotion[color] & SQUARE_BIT(land)) != 0;
-            if (!(more[d] & SQUARE_BIT(land))) {
-                if (!single_jump(S->out, sq, over, land, crowned)) return -1;
+            if (more == NULL || !(more[d] & SQUARE_BIT(land))) {
+                if (!single_jump(out, sq, over, land, crowned)) return -1;
                 continue;
             }
             searched = 1;
@@ -418,6 +421,22 @@ static int padded_men_captures(CaptureSearch *S, const bb_t jumps[NDIRS], const 
         }
     }
     return searched;
+}
+
+/* Padded layouts: the men's captures; a man whose landing square is in
+ * more is searched. Returns whether it searched one; -1 out of memory. */
+static int padded_men_captures(CaptureSearch *S, const bb_t jumps[NDIRS], const bb_t more[NDIRS],
+                               bb_t occupied) {
+    return men_jumps(S, S->r, S->color, jumps, more, occupied, S->out);
+}
+
+/* Padded layouts, when single_jumps_only: the men's single jumps, listed
+ * as padded_men_captures lists them (in the same order) but without the
+ * capture search's set-up; returns how many, or -1 out of memory. */
+static long single_jumps(const Rules *r, int color, const bb_t jumps[NDIRS], RouteList *out) {
+    size_t start = out->len;
+    if (men_jumps(NULL, r, color, jumps, NULL, 0, out) < 0) return -1;
+    return (long)(out->len - start);
 }
 
 /* The routes of the men in candidates and the kings in jumpers, in the
@@ -490,7 +509,7 @@ search_captures(const Rules *r, int color, const Side *s, int keep_duplicates, R
      * apart (single_jump) do not raise it. */
     S.most = r->majority_only || (r->n_rules && r->rules[0] == RULE_MOST_PIECES) ? 1 : -1;
     int searched = find_routes(&S, s, candidates, jumpers, known_jumps, known_more);
-    if (memo.items != NULL) free(memo.items); /* made by a few searches only */
+    free(memo.items);
     if (searched < 0) return -1;
     if (out->len - start < 2) return (long)(out->len - start);
     /* Single jumps are never duplicates, and all take one piece. */
@@ -561,9 +580,9 @@ long gen_captures(const Rules *r, int color, const Side *s, int keep_duplicates,
     }
     bb_t opp = s->opp_men | s->opp_kings;
     bb_t occupied = s->own_men | s->own_kings | opp;
-    bb_t prey = r->men_capture_kings ? opp : s->opp_men, squares[NDIRS], any = 0;
+    bb_t prey = r->men_capture_kings ? opp : s->opp_men, squares[NDIRS];
     padded_jump_squares(r, color, prey, r->board & ~occupied, squares);
-    for (int d = 0; d < jump_dirs(r); d++) any |= squares[d];
+    bb_t any = jump_union(r, squares);
     bb_t candidates = s->own_men & any, jumpers = king_jumpers(r, s->own_kings, occupied, opp);
     if (!candidates) {
         if (!jumpers) return 0;
