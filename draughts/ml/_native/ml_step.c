@@ -286,7 +286,7 @@ typedef struct {
 } Counts;
 
 /* A rule's value in its plane at count (draughts/ml/encoding.py's). */
-static float rule_value(const RuleSpec *rule, int count) {
+ML_INLINE float rule_value(const RuleSpec *rule, int count) {
     if (rule->is_repetition) return (float)((double)count / (double)rule->limit);
     return count < 0 ? 0.0f : (float)((double)(count + 1) / (double)(count + rule->limit + 2));
 }
@@ -316,6 +316,9 @@ void ml_rules_init(VecEnvObject *e) {
         if (rule->mode == MODE_TRACKED) e->tracked_slot[e->ntracked] = rule->slot;
         if (rule->mode == MODE_TRACKED) e->tracked[e->ntracked++] = i;
     }
+    e->nvalues = 0;
+    if (e->repetition >= 0) e->value_rule[e->nvalues++] = e->repetition;
+    for (int i = 0; i < e->ncounting; i++) e->value_rule[e->nvalues++] = e->counting[i];
     for (int i = 0; i < e->ncounting; i++) {
         const RuleSpec *rule = &e->rules[e->counting[i]];
         e->base_values[(e->repetition >= 0) + n++] = rule_value(rule, rule->mode == MODE_TRACKED ? -1 : 0);
@@ -608,10 +611,20 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
  * the square numbers (view_ok) and no king-move plane is drawn. */
 ML_INLINE int pieces_may_serve(const VecEnvObject *e) { return e->view_ok && !e->king_limit; }
 
-ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs,
-                             Drawn *was, int plain) {
-    /* plain: pieces_may_serve(e), which the step works out once a call */
-    if (!(plain && counts->base && was->base)) return 0;
+/* The rule planes whose values differ from was's, where the counts or
+ * was's are not the baseline (redraw_as's, with no Drawn made). */
+ML_INLINE void redraw_values(const VecEnvObject *e, const Counts *counts, void *obs, Drawn *was) {
+    for (int i = 0; i < e->nvalues; i++) {
+        int r = e->value_rule[i];
+        float v = counts->base ? e->base_values[i] : rule_value(&e->rules[r], counts->of[r]);
+        if (v != was->values[i]) fill_plane(e, obs, (6 + i) * e->hw, e->hw, v, e->u8);
+        was->values[i] = v;
+    }
+    was->base = counts->base;
+}
+
+/* The pieces' planes and the side to move's, where pieces_may_serve(e). */
+ML_INLINE void redraw_view(const VecEnvObject *e, const Game *g, void *obs, Drawn *was) {
     int black_view = e->perspective & g->turn; /* 0 or 1 each: no branch */
     const uint64_t *nb = black_view ? g->tb : g->nb;
     uint64_t view[4] = {nb[black_view], nb[2 + black_view], nb[1 - black_view], nb[3 - black_view]};
@@ -622,6 +635,13 @@ ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts 
     memcpy(was->view, view, sizeof view);
     was->turn = g->turn;
     was->black_view = black_view;
+}
+
+ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs,
+                             Drawn *was, int plain) {
+    /* plain: pieces_may_serve(e), which the step works out once a call */
+    if (!(plain && counts->base && was->base)) return 0;
+    redraw_view(e, g, obs, was);
     return 1;
 }
 
@@ -629,7 +649,11 @@ ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts 
  * or only what differs from was, which obs shows; was becomes what obs
  * shows now. */
 ML_CLONED static void observe(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs, Drawn *was) {
-    if (was != NULL && observe_pieces(e, g, counts, obs, was, pieces_may_serve(e))) return;
+    if (was != NULL && pieces_may_serve(e)) {
+        if (!(counts->base && was->base)) redraw_values(e, counts, obs, was);
+        redraw_view(e, g, obs, was);
+        return;
+    }
     Drawn now;
     shown(e, g, counts, &now);
     if (was == NULL && e->u8) draw_as(e, &now, obs, 1);
