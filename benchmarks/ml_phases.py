@@ -41,7 +41,7 @@ PHASES = {
     "mask": "clear_marks mark",
     "observation": "observe_pieces observe fill_plane fill_stores fill redraw_pieces "
     "spread_planes spread_planes_as spread_plane put_cells pdep byte_at shown redraw_as "
-    "draw_as put_pieces put to_byte put_squares",
+    "draw_as put_pieces put to_byte put_squares redraw_values redraw_view pieces_may_serve",
     "random pick": "pick pcg_double ml_pcg_advance ml_draw_uniforms ml_pcg_double draw_first",
     "games (the step's own lines)": "step_one ml_step_games start_again ml_restart "
     "prefetch_game prefetch_state prefetch_arrays ml_step_all ml_pool_run run_step "
@@ -62,6 +62,9 @@ def functions(path: Path) -> list[tuple[int, int, str]]:
         if not name:
             match = re.match(r"^(?!typedef|#|/\*| \*|\s)[^;=]*?\b(\w+)\(", line)
             if match is None or match.group(1) in NOT_A_NAME or line.rstrip().endswith(";"):
+                continue
+            if re.search(r"\{.*\}\s*$", line):  # a function on one line
+                found.append((number, number, match.group(1)))
                 continue
             for ahead in lines[number - 1 : number + 3]:  # its opening brace
                 if ahead.rstrip().endswith("{"):

@@ -286,7 +286,7 @@ typedef struct {
 } Counts;
 
 /* A rule's value in its plane at count (draughts/ml/encoding.py's). */
-static float rule_value(const RuleSpec *rule, int count) {
+ML_INLINE float rule_value(const RuleSpec *rule, int count) {
     if (rule->is_repetition) return (float)((double)count / (double)rule->limit);
     return count < 0 ? 0.0f : (float)((double)(count + 1) / (double)(count + rule->limit + 2));
 }
@@ -316,6 +316,9 @@ void ml_rules_init(VecEnvObject *e) {
         if (rule->mode == MODE_TRACKED) e->tracked_slot[e->ntracked] = rule->slot;
         if (rule->mode == MODE_TRACKED) e->tracked[e->ntracked++] = i;
     }
+    e->nvalues = 0;
+    if (e->repetition >= 0) e->value_rule[e->nvalues++] = e->repetition;
+    for (int i = 0; i < e->ncounting; i++) e->value_rule[e->nvalues++] = e->counting[i];
     for (int i = 0; i < e->ncounting; i++) {
         const RuleSpec *rule = &e->rules[e->counting[i]];
         e->base_values[(e->repetition >= 0) + n++] = rule_value(rule, rule->mode == MODE_TRACKED ? -1 : 0);
@@ -608,10 +611,26 @@ static inline void redraw_as(const VecEnvObject *e, const Drawn *now, void *obs,
  * the square numbers (view_ok) and no king-move plane is drawn. */
 ML_INLINE int pieces_may_serve(const VecEnvObject *e) { return e->view_ok && !e->king_limit; }
 
-ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs,
-                             Drawn *was, int plain) {
-    /* plain: pieces_may_serve(e), which the step works out once a call */
-    if (!(plain && counts->base && was->base)) return 0;
+/* The rule planes whose values differ from was's, where the counts or
+ * was's are not the baseline (redraw_as's, with no Drawn made, and each
+ * plane in 32-byte stores rather than by memset, memcpy or a loop): the
+ * plies that change a rule plane, 30% of random English plies (4% of
+ * International ones), no longer go through shown() and redraw_as(). An
+ * English step took 1,067.8 instructions before, 1,021.4 so; International
+ * 1,091.4 and 1,082.4 (callgrind, benchmarks/ml_phases.py, 2026-12-07;
+ * inlined in the step rather than in observe(), 1,032.0 and 1,103.5). */
+ML_INLINE void redraw_values(const VecEnvObject *e, const Counts *counts, void *obs, Drawn *was) {
+    for (int i = 0; i < e->nvalues; i++) {
+        int r = e->value_rule[i];
+        float v = counts->base ? e->base_values[i] : rule_value(&e->rules[r], counts->of[r]);
+        if (v != was->values[i]) fill_plane(e, obs, (6 + i) * e->hw, e->hw, v, e->u8);
+        was->values[i] = v;
+    }
+    was->base = counts->base;
+}
+
+/* The pieces' planes and the side to move's, where pieces_may_serve(e). */
+ML_INLINE void redraw_view(const VecEnvObject *e, const Game *g, void *obs, Drawn *was) {
     int black_view = e->perspective & g->turn; /* 0 or 1 each: no branch */
     const uint64_t *nb = black_view ? g->tb : g->nb;
     uint64_t view[4] = {nb[black_view], nb[2 + black_view], nb[1 - black_view], nb[3 - black_view]};
@@ -622,6 +641,13 @@ ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts 
     memcpy(was->view, view, sizeof view);
     was->turn = g->turn;
     was->black_view = black_view;
+}
+
+ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs,
+                             Drawn *was, int plain) {
+    /* plain: pieces_may_serve(e), which the step works out once a call */
+    if (!(plain && counts->base && was->base)) return 0;
+    redraw_view(e, g, obs, was);
     return 1;
 }
 
@@ -629,7 +655,11 @@ ML_INLINE int observe_pieces(const VecEnvObject *e, const Game *g, const Counts 
  * or only what differs from was, which obs shows; was becomes what obs
  * shows now. */
 ML_CLONED static void observe(const VecEnvObject *e, const Game *g, const Counts *counts, void *obs, Drawn *was) {
-    if (was != NULL && observe_pieces(e, g, counts, obs, was, pieces_may_serve(e))) return;
+    if (was != NULL && pieces_may_serve(e)) {
+        if (!(counts->base && was->base)) redraw_values(e, counts, obs, was);
+        redraw_view(e, g, obs, was);
+        return;
+    }
     Drawn now;
     shown(e, g, counts, &now);
     if (was == NULL && e->u8) draw_as(e, &now, obs, 1);
@@ -726,23 +756,34 @@ ML_INLINE void mark(uint8_t *restrict mask, const Legal *moves, int n, uint8_t o
  * actions, those it kept before, or 0 from ml_restart: g->moves holds
  * CLEARED at least) has an action of the mask, and every cell but the n
  * moves' is 0 already. */
-ML_INLINE void clear_marks(uint8_t *restrict mask, const Legal *moves, int n) {
+ML_INLINE void clear_marks_as(uint8_t *restrict mask, const Legal *moves, int n, const int fixed) {
 #pragma GCC unroll 16
-    for (int k = 0; k < CLEARED; k++) mask[moves[k].action] = 0;
-    for (int k = CLEARED; k < n; k++) mask[moves[k].action] = 0;
+    for (int k = 0; k < fixed; k++) mask[moves[k].action] = 0;
+    for (int k = fixed; k < n; k++) mask[moves[k].action] = 0;
+}
+
+/* few: a game on a board of 32 squares, which has FEW_CLEARED moves or
+ * fewer in most positions (random English play: 5.2 moves a ply, 10 or
+ * fewer at 96% of the plies; International 8.0, 16 or fewer at 96%). The
+ * mask's part of an English step, 51.0 instructions before, 43.4 so
+ * (callgrind, benchmarks/ml_phases.py, 2026-12-07). */
+enum { FEW_CLEARED = 10 };
+ML_INLINE void clear_marks(uint8_t *restrict mask, const Legal *moves, int n, int few) {
+    if (few) clear_marks_as(mask, moves, n, FEW_CLEARED);
+    else clear_marks_as(mask, moves, n, CLEARED);
 }
 
 /* Step game i: 0, 1 if its action is illegal (and illegal actions raise),
  * -1 out of memory, -2 more shared moves than the extra block holds. */
 ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l, size_t obs_size,
-                       size_t mask_size, int plain) {
+                       size_t mask_size, int plain, int few) {
     Game *g = &e->games[i];
     int64_t action = a->actions[i];
     int found = e->lose ? find_action(g, e->chosen[i], action) : e->chosen[i]; /* found there */
     int mover = g->turn, code, winner = -1;
     if (found < 0 && !e->lose) return 1;
     uint8_t *mask = a->masks + (size_t)i * mask_size;
-    clear_marks(mask, g->moves, g->nmoves);
+    clear_marks(mask, g->moves, g->nmoves, few);
     if (found < 0) {
         code = END_RESIGNATION;
         winner = 1 - mover;
@@ -768,7 +809,7 @@ ML_INLINE int step_one(VecEnvObject *e, int i, const Arrays *a, RouteList *l, si
     a->codes[i] = (int8_t)code;
     a->winners[i] = (int8_t)winner;
     if (code != END_NONE || cut) {
-        clear_marks(mask, g->moves, g->nmoves);
+        clear_marks(mask, g->moves, g->nmoves, few);
         if (start_again(e, g, &counts, (char *)a->final_obs + (size_t)i * obs_size,
                         (char *)a->obs + (size_t)i * obs_size, &e->drawn[i], obs_size) < 0)
             return -1;
@@ -845,7 +886,7 @@ ML_CLONED int ml_step_games(const Batch *b, int from, int to, RouteList *routes)
     size_t obs_size = ml_obs_bytes(e), mask_size = ml_mask_bytes(e);
     /* and whether observe_pieces() may serve, rather than per game from e:
      * 1,102 instructions before, 1,094 after (callgrind, as above) */
-    int plain = pieces_may_serve(e);
+    int plain = pieces_may_serve(e), few = e->nsq <= 32;
 #ifdef ML_PCG64
     if (a->pcg) ml_draw_uniforms(a, from, to);
 #endif
@@ -855,7 +896,7 @@ ML_CLONED int ml_step_games(const Batch *b, int from, int to, RouteList *routes)
         if (ahead && k + 2 * ahead < n) prefetch_arrays(e, i + way * 2 * ahead);
         if (ahead && k + ahead < n) prefetch_game(e, i + way * ahead, a);
         if (a->uniforms) a->actions[i] = pick(e, i, a->uniforms[i]);
-        status = step_one(e, i, a, routes, obs_size, mask_size, plain);
+        status = step_one(e, i, a, routes, obs_size, mask_size, plain, few);
     }
     return status;
 }

@@ -226,6 +226,9 @@ typedef struct {
     int baseline, tracked[MAX_DRAW_RULES], ntracked; /* the tracked rules (indices) */
     int tracked_slot[MAX_DRAW_RULES]; /* their slots in Game.starts */
     float base_values[MAX_DRAW_RULES + 1];
+    /* The rule plane values' rules (the repetition rule, then the counting
+     * ones: Drawn.values' order), and how many (ml_rules_init). */
+    int value_rule[MAX_DRAW_RULES + 1], nvalues;
     bb_t long_diagonal;
     int squares_turn; /* the playing squares turned half a turn are the same cells */
     /* Whether Drawn.view is used: e->num.ok, and with perspective, number k
