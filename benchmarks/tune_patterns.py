@@ -31,7 +31,9 @@ joint fit. A ``--cache`` keeps each searched position's pieces (``raw``),
 so the features are counted again as the evaluator counts them when the
 cache is read (a feature added later gets its column). Each row printed
 gives the held-out log-loss and the root-mean-square gap to the searches'
-scores (hundredths of a man)::
+scores (hundredths of a man), and with ``--pdn`` those of the corpus's
+held-out games and the added games' apart; ``--max-games`` bounds the games
+searched in all (5,000 unless said)::
 
     python benchmarks/tune_patterns.py international --search-depth 8 \
         --full-width 2 --every 4 --budget 1300 --cache d8.npz --joint --keep 16
@@ -171,6 +173,23 @@ def samples(
         "raw": np.array(raw, dtype=np.uint64).reshape(-1, 8),
         "turns": np.array(turns, dtype=np.int8),
     }
+
+
+def corpus_games(name: str) -> int:
+    """How many of the corpus's games :func:`samples` numbers when it
+    searches (every game read without errors): the games of ``extra``
+    files are numbered from there."""
+    variant = find_variant(name)
+    count = 0
+    for path in [path for pattern in SOURCES[name] for path in sorted(CORPUS.glob(pattern))]:
+        with pdn.open_pdn(path) as handle:
+            while (game := pdn.read_game(handle, variant=variant)) is not None:
+                count += not game.errors
+    return count
+
+
+def subset(data: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, np.ndarray]:
+    return {k: v[mask] for k, v in data.items()}
 
 
 def split(bits: int) -> tuple[int, int]:
@@ -387,6 +406,9 @@ def arguments() -> argparse.Namespace:
         help="plies of those searches searched in full, the rest selective as hard (default: all)",
     )
     parser.add_argument("--every", type=int, default=2, help="search every N-th quiet position")
+    parser.add_argument(
+        "--max-games", type=int, default=5000, help="search at most this many games in all"
+    )
     parser.add_argument("--cache", type=Path, help="an .npz file keeping the searched positions")
     parser.add_argument("--also", type=Path, nargs="*", default=[], help="more such files to fit")
     parser.add_argument("--pdn", type=Path, nargs="*", default=[], help="more games to search")
@@ -423,6 +445,7 @@ def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
             args.variant,
             args.search_depth,
             args.budget,
+            max_games=args.max_games,
             full_width=args.full_width,
             every=args.every,
             extra=args.pdn,
@@ -487,9 +510,22 @@ def main() -> None:
             train, scale, best[1], args.steps
         )
         rows.append((f"{active.sum()} windows, l2 {best[1]:g}", model))
+    # With games of --pdn beside the corpus's, the held-out figures of each
+    # part too: tables fitted mostly to self-play must still serve the
+    # master games' positions.
+    parts = {}
+    if args.search_depth and args.pdn and not args.only_pdn:
+        first = corpus_games(args.variant)
+        mask = test["games"] < first
+        parts = {"corpus": mask, "added": ~mask}
+        print("  (then the corpus's held-out games alone, and the added games')")
     for label, model in rows:
         loss, gap = figures(model, test, scale)
-        print(f"  {label}: {loss:.5f}, {gap:.1f}")
+        more = "".join(
+            "; {}: {:.5f}, {:.1f}".format(part, *figures(model, subset(test, mask), scale))
+            for part, mask in parts.items()
+        )
+        print(f"  {label}: {loss:.5f}, {gap:.1f}{more}")
         if model.joint:
             print("    features:", np.rint(model.theta).astype(int).tolist())
     print(f"best l2 {best[1]:g}; {time.perf_counter() - begin:.0f} s")
