@@ -33,7 +33,8 @@ cache is read (a feature added later gets its column). Each row printed
 gives the held-out log-loss and the root-mean-square gap to the searches'
 scores (hundredths of a man), and with ``--pdn`` those of the corpus's
 held-out games and the added games' apart; ``--max-games`` bounds the games
-searched in all (5,000 unless said)::
+searched in all (5,000 unless said); ``--max-gap N`` trains only on the
+positions whose static score is within N of the search's::
 
     python benchmarks/tune_patterns.py international --search-depth 8 \
         --full-width 2 --every 4 --budget 1300 --cache d8.npz --joint --keep 16
@@ -407,6 +408,11 @@ def arguments() -> argparse.Namespace:
     )
     parser.add_argument("--every", type=int, default=2, help="search every N-th quiet position")
     parser.add_argument(
+        "--max-gap",
+        type=float,
+        help="train on positions whose static score is within this of the search's only",
+    )
+    parser.add_argument(
         "--max-games", type=int, default=5000, help="search at most this many games in all"
     )
     parser.add_argument("--cache", type=Path, help="an .npz file keeping the searched positions")
@@ -481,7 +487,14 @@ def main() -> None:
     maps = mirror_maps(args.variant)
     windows = data["configs"].shape[1]
     held = data["games"] % 5 == 0
-    train = augmented({k: v[~held] for k, v in data.items()}, maps)
+    # --max-gap trains on the positions whose static score is within that
+    # of the search's only (what a search finds in a tactic, a shot or a
+    # man lost, no formation foretells); the held-out figures keep them all.
+    calm = np.ones(len(held), bool)
+    if args.max_gap and args.search_depth:
+        calm = np.abs(data["deep"] - data["scores"]) <= args.max_gap
+        print(f"training on {calm.sum()} of {len(calm)} positions (gap <= {args.max_gap})")
+    train = augmented({k: v[~held & calm] for k, v in data.items()}, maps)
     test = {k: v[held] for k, v in data.items()}
     if not args.search_depth:
         scale = fit_scale(train["scores"], train["results"])
@@ -530,7 +543,7 @@ def main() -> None:
             print("    features:", np.rint(model.theta).astype(int).tolist())
     print(f"best l2 {best[1]:g}; {time.perf_counter() - begin:.0f} s")
     if args.out and best[1]:
-        every = augmented({k: v for k, v in data.items() if k != "games"}, maps)
+        every = augmented({k: v[calm] for k, v in data.items() if k != "games"}, maps)
         final = Model(e, args.joint, active, args.king, args.free).fit(
             every, scale, best[1], args.steps
         )
