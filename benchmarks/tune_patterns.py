@@ -34,7 +34,8 @@ gives the held-out log-loss and the root-mean-square gap to the searches'
 scores (hundredths of a man), and with ``--pdn`` those of the corpus's
 held-out games and the added games' apart; ``--max-games`` bounds the games
 searched in all (5,000 unless said); ``--max-gap N`` trains only on the
-positions whose static score is within N of the search's::
+positions whose static score is within N of the search's, and ``--thin K``
+on one K-th of the ``--pdn`` games (a learning curve)::
 
     python benchmarks/tune_patterns.py international --search-depth 8 \
         --full-width 2 --every 4 --budget 1300 --cache d8.npz --joint --keep 16
@@ -413,6 +414,9 @@ def arguments() -> argparse.Namespace:
         help="train on positions whose static score is within this of the search's only",
     )
     parser.add_argument(
+        "--thin", type=int, help="train on one in N blocks of five of the --pdn games only"
+    )
+    parser.add_argument(
         "--max-games", type=int, default=5000, help="search at most this many games in all"
     )
     parser.add_argument("--cache", type=Path, help="an .npz file keeping the searched positions")
@@ -473,6 +477,23 @@ def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
     return data
 
 
+def kept_positions(args: argparse.Namespace, data: dict[str, np.ndarray]) -> np.ndarray:
+    """Which positions the tables are trained on (the held-out figures keep
+    them all): with ``--max-gap``, those whose static score is within that
+    of the search's (what a search finds in a shot or a man lost, no
+    formation foretells); with ``--thin``, the ``--pdn`` games of one block
+    of five game numbers in that many (a learning curve)."""
+    kept = np.ones(len(data["games"]), bool)
+    if args.max_gap and args.search_depth:
+        kept = np.abs(data["deep"] - data["scores"]) <= args.max_gap
+        print(f"training on {kept.sum()} of {len(kept)} positions (gap <= {args.max_gap})")
+    if args.thin and args.pdn and not args.only_pdn:
+        added = data["games"] >= corpus_games(args.variant)
+        kept &= ~added | (data["games"] // 5 % args.thin == 0)
+        print(f"training on the added games of one block of five in {args.thin}")
+    return kept
+
+
 def main() -> None:
     args = arguments()
     begin = time.perf_counter()
@@ -487,14 +508,8 @@ def main() -> None:
     maps = mirror_maps(args.variant)
     windows = data["configs"].shape[1]
     held = data["games"] % 5 == 0
-    # --max-gap trains on the positions whose static score is within that
-    # of the search's only (what a search finds in a tactic, a shot or a
-    # man lost, no formation foretells); the held-out figures keep them all.
-    calm = np.ones(len(held), bool)
-    if args.max_gap and args.search_depth:
-        calm = np.abs(data["deep"] - data["scores"]) <= args.max_gap
-        print(f"training on {calm.sum()} of {len(calm)} positions (gap <= {args.max_gap})")
-    train = augmented({k: v[~held & calm] for k, v in data.items()}, maps)
+    kept = kept_positions(args, data)
+    train = augmented({k: v[~held & kept] for k, v in data.items()}, maps)
     test = {k: v[held] for k, v in data.items()}
     if not args.search_depth:
         scale = fit_scale(train["scores"], train["results"])
@@ -543,7 +558,7 @@ def main() -> None:
             print("    features:", np.rint(model.theta).astype(int).tolist())
     print(f"best l2 {best[1]:g}; {time.perf_counter() - begin:.0f} s")
     if args.out and best[1]:
-        every = augmented({k: v[calm] for k, v in data.items() if k != "games"}, maps)
+        every = augmented({k: v[kept] for k, v in data.items() if k != "games"}, maps)
         final = Model(e, args.joint, active, args.king, args.free).fit(
             every, scale, best[1], args.steps
         )
