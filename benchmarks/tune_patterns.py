@@ -31,7 +31,11 @@ joint fit. A ``--cache`` keeps each searched position's pieces (``raw``),
 so the features are counted again as the evaluator counts them when the
 cache is read (a feature added later gets its column). Each row printed
 gives the held-out log-loss and the root-mean-square gap to the searches'
-scores (hundredths of a man)::
+scores (hundredths of a man), and with ``--pdn`` those of the corpus's
+held-out games and the added games' apart; ``--max-games`` bounds the games
+searched in all (5,000 unless said); ``--max-gap N`` trains only on the
+positions whose static score is within N of the search's, and ``--thin K``
+on one K-th of the ``--pdn`` games (a learning curve)::
 
     python benchmarks/tune_patterns.py international --search-depth 8 \
         --full-width 2 --every 4 --budget 1300 --cache d8.npz --joint --keep 16
@@ -171,6 +175,23 @@ def samples(
         "raw": np.array(raw, dtype=np.uint64).reshape(-1, 8),
         "turns": np.array(turns, dtype=np.int8),
     }
+
+
+def corpus_games(name: str) -> int:
+    """How many of the corpus's games :func:`samples` numbers when it
+    searches (every game read without errors): the games of ``extra``
+    files are numbered from there."""
+    variant = find_variant(name)
+    count = 0
+    for path in [path for pattern in SOURCES[name] for path in sorted(CORPUS.glob(pattern))]:
+        with pdn.open_pdn(path) as handle:
+            while (game := pdn.read_game(handle, variant=variant)) is not None:
+                count += not game.errors
+    return count
+
+
+def subset(data: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, np.ndarray]:
+    return {k: v[mask] for k, v in data.items()}
 
 
 def split(bits: int) -> tuple[int, int]:
@@ -387,6 +408,17 @@ def arguments() -> argparse.Namespace:
         help="plies of those searches searched in full, the rest selective as hard (default: all)",
     )
     parser.add_argument("--every", type=int, default=2, help="search every N-th quiet position")
+    parser.add_argument(
+        "--max-gap",
+        type=float,
+        help="train on positions whose static score is within this of the search's only",
+    )
+    parser.add_argument(
+        "--thin", type=int, help="train on one in N blocks of five of the --pdn games only"
+    )
+    parser.add_argument(
+        "--max-games", type=int, default=5000, help="search at most this many games in all"
+    )
     parser.add_argument("--cache", type=Path, help="an .npz file keeping the searched positions")
     parser.add_argument("--also", type=Path, nargs="*", default=[], help="more such files to fit")
     parser.add_argument("--pdn", type=Path, nargs="*", default=[], help="more games to search")
@@ -423,6 +455,7 @@ def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
             args.variant,
             args.search_depth,
             args.budget,
+            max_games=args.max_games,
             full_width=args.full_width,
             every=args.every,
             extra=args.pdn,
@@ -444,6 +477,23 @@ def searched(args: argparse.Namespace, scale: float) -> dict[str, np.ndarray]:
     return data
 
 
+def kept_positions(args: argparse.Namespace, data: dict[str, np.ndarray]) -> np.ndarray:
+    """Which positions the tables are trained on (the held-out figures keep
+    them all): with ``--max-gap``, those whose static score is within that
+    of the search's (what a search finds in a shot or a man lost, no
+    formation foretells); with ``--thin``, the ``--pdn`` games of one block
+    of five game numbers in that many (a learning curve)."""
+    kept = np.ones(len(data["games"]), bool)
+    if args.max_gap and args.search_depth:
+        kept = np.abs(data["deep"] - data["scores"]) <= args.max_gap
+        print(f"training on {kept.sum()} of {len(kept)} positions (gap <= {args.max_gap})")
+    if args.thin and args.pdn and not args.only_pdn:
+        added = data["games"] >= corpus_games(args.variant)
+        kept &= ~added | (data["games"] // 5 % args.thin == 0)
+        print(f"training on the added games of one block of five in {args.thin}")
+    return kept
+
+
 def main() -> None:
     args = arguments()
     begin = time.perf_counter()
@@ -458,7 +508,8 @@ def main() -> None:
     maps = mirror_maps(args.variant)
     windows = data["configs"].shape[1]
     held = data["games"] % 5 == 0
-    train = augmented({k: v[~held] for k, v in data.items()}, maps)
+    kept = kept_positions(args, data)
+    train = augmented({k: v[~held & kept] for k, v in data.items()}, maps)
     test = {k: v[held] for k, v in data.items()}
     if not args.search_depth:
         scale = fit_scale(train["scores"], train["results"])
@@ -487,14 +538,27 @@ def main() -> None:
             train, scale, best[1], args.steps
         )
         rows.append((f"{active.sum()} windows, l2 {best[1]:g}", model))
+    # With games of --pdn beside the corpus's, the held-out figures of each
+    # part too: tables fitted mostly to self-play must still serve the
+    # master games' positions.
+    parts = {}
+    if args.search_depth and args.pdn and not args.only_pdn:
+        first = corpus_games(args.variant)
+        mask = test["games"] < first
+        parts = {"corpus": mask, "added": ~mask}
+        print("  (then the corpus's held-out games alone, and the added games')")
     for label, model in rows:
         loss, gap = figures(model, test, scale)
-        print(f"  {label}: {loss:.5f}, {gap:.1f}")
+        more = "".join(
+            "; {}: {:.5f}, {:.1f}".format(part, *figures(model, subset(test, mask), scale))
+            for part, mask in parts.items()
+        )
+        print(f"  {label}: {loss:.5f}, {gap:.1f}{more}")
         if model.joint:
             print("    features:", np.rint(model.theta).astype(int).tolist())
     print(f"best l2 {best[1]:g}; {time.perf_counter() - begin:.0f} s")
     if args.out and best[1]:
-        every = augmented({k: v for k, v in data.items() if k != "games"}, maps)
+        every = augmented({k: v[kept] for k, v in data.items() if k != "games"}, maps)
         final = Model(e, args.joint, active, args.king, args.free).fit(
             every, scale, best[1], args.steps
         )
