@@ -60,6 +60,7 @@ from _opponents import (
 )
 
 from draughts.engine import MatchScore
+from draughts.pdn import result_points
 
 # Lines of Moby Dam's engine log after each search (main/search.c prints them).
 REACHED = re.compile(r"^reached depth=(\d+) move=\d+", re.MULTILINE)
@@ -248,11 +249,11 @@ def combined_score(pdn_path: Path, ours: str) -> str:
     """The score of all the games of ``pdn_path`` for ``ours`` (named so in
     the games' White or Black header) against Moby Dam, as a table."""
     score = MatchScore(ours, "Moby Dam")
-    white_won = {"2-0": True, "1-1": None, "0-2": False}
     for game in read_played(pdn_path):
-        won = white_won.get(game.result)
-        ours_won = None if won is None else won == (game.white == ours)
-        score = score.add(ours_won, finished=game.result in white_won)
+        points = result_points(game.result, "international")
+        ours_points = None if points is None else points[game.white != ours]
+        ours_won = None if ours_points in (None, 0.5) else ours_points == 1.0
+        score = score.add(ours_won, finished=points is not None)
     return score.table()
 
 

@@ -47,6 +47,7 @@ Needs numpy (the ``ml`` extra) and the game corpus beside the repository
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -177,6 +178,7 @@ def samples(
     }
 
 
+@functools.cache
 def corpus_games(name: str) -> int:
     """How many of the corpus's games :func:`samples` numbers when it
     searches (every game read without errors): the games of ``extra``
@@ -509,8 +511,8 @@ def main() -> None:
     windows = data["configs"].shape[1]
     held = data["games"] % 5 == 0
     kept = kept_positions(args, data)
-    train = augmented({k: v[~held & kept] for k, v in data.items()}, maps)
-    test = {k: v[held] for k, v in data.items()}
+    train = augmented(subset(data, ~held & kept), maps)
+    test = subset(data, held)
     if not args.search_depth:
         scale = fit_scale(train["scores"], train["results"])
     target = "searches' scores" if args.search_depth else "results"
