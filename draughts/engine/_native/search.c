@@ -33,16 +33,23 @@
 /* The Python killers' list length; deeper plies grow it. */
 #define KILLER_PLIES (MAX_EXTENDED_PLY + 64)
 
+/* p from c's side, for the core's generator. Each colour spelled out: with
+ * the colour an index, GCC read the four 128-bit sets by computed
+ * addresses (some 40 instructions a call in capture_routes). */
+static inline Side side_of(const Pos *p, int c) {
+    return c ? (Side){p->bb[1], p->bb[3], p->bb[0], p->bb[2]}
+             : (Side){p->bb[0], p->bb[2], p->bb[1], p->bb[3]};
+}
 
 void legal_routes(const Rules *r, const Pos *p, RouteList *out) {
     int c = p->color;
-    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    Side side = side_of(p, c);
     out->len = 0;
     if (core_api->gen_captures(r, c, &side, 0, out) == 0) core_api->gen_steps(r, c, &side, 0, out);
 }
 
 static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) {
-    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    Side side = side_of(p, c);
     out->len = 0;
     core_api->gen_captures(r, c, &side, 0, out);
 }
@@ -50,7 +57,7 @@ static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) 
 /* Whether c has a capture in p: the core's first-jump test, without the
  * routes. */
 static int has_capture(const Rules *r, int c, const Pos *p) {
-    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    Side side = side_of(p, c);
     return core_api->any_capture(r, c, &side);
 }
 
@@ -393,6 +400,46 @@ static int in_order(Ply *here) {
     return 0;
 }
 
+/* _answer_threat: the steps of the side to move in p, where the opponent
+ * threatens a capture, searched for the quiescence (one threat extension
+ * fewer below); a loss without a step. */
+static int answer_threat(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply) {
+    Ply *here = &s->plies[ply];
+    int c = p->color;
+    Side side = side_of(p, c);
+    core_api->gen_steps(s->r, c, &side, 0, &here->moves);
+    if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
+    if (here->moves.len == 0) return s->sign * (ply - WIN);
+    s->threat_extensions--;
+    int best = best_reply(s, p, key, alpha, beta, ply);
+    s->threat_extensions++;
+    return best;
+}
+
+/* quiesce where the side to move has no capture and the evaluation's steps
+ * are the core's (Evaluation.steps_exact): the same score as the general
+ * code below, whose step test (any_step, some 170 instructions with its
+ * set-up) comes from the evaluation's own steps here. The threat is asked
+ * first (answer_threat finds no step as any_step would), then the
+ * evaluation, which a position without a step throws away (a loss). The
+ * 50 positions of benchmarks/native_speed.py to depth 9: FIXME M
+ * instructions in the search for FIXME M (callgrind, the same trees). */
+static int quiet_leaf(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply) {
+    if (s->threat_extensions && has_capture(s->r, 1 - p->color, p))
+        return answer_threat(s, p, key, alpha, beta, ply);
+    int quiet = s->threat_extensions ? QUIET_CHECKED : QUIET_UNCHECKED, white, can_step;
+    Evaluated *known = leaf_at(s, key);
+    if (known->quiet && known->key == key) { /* stored with a step: see evaluate */
+        if (quiet == QUIET_CHECKED) known->quiet = QUIET_CHECKED;
+        white = known->white;
+    } else {
+        white = search_static_white_step(s, p, &can_step);
+        if (!can_step) return s->sign * (ply - WIN);
+        *known = (Evaluated){key, white, quiet};
+    }
+    return s->sign * (p->color == 0 ? white : -white);
+}
+
 /* Searcher._quiesce, with _answer_threat; a quiet leaf met before
  * (known_leaf) is answered without the generator: the same score. */
 static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply) {
@@ -403,6 +450,7 @@ static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, i
     if (here == NULL) return s->failed = 1, 0;
     capture_routes(s->r, p->color, p, &here->moves);
     if (here->moves.failed) return s->failed = 1, 0;
+    if (here->moves.len == 0 && s->e->steps_exact) return quiet_leaf(s, p, key, alpha, beta, ply);
     if (here->moves.len == 0) {
         int c = p->color;
         bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
@@ -410,7 +458,7 @@ static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, i
         if (!core_api->any_step(s->r, c, &own)) return s->sign * (ply - WIN);
         if (s->threat_extensions && has_capture(s->r, 1 - c, p)) {
             /* The legal moves are the steps: there is no capture. */
-            Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+            Side side = side_of(p, c);
             core_api->gen_steps(s->r, c, &side, 0, &here->moves);
             if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
             s->threat_extensions--;
