@@ -106,7 +106,7 @@ def beside_the_core(
         sources=[f"{folder}/{source}.c" for source in sources],
         include_dirs=[NATIVE],
         depends=[f"{folder}/{header}.h" for header in headers]
-        + [f"{NATIVE}/{header}.h" for header in ("core_api", "core", "convert")],
+        + [f"{NATIVE}/{header}.h" for header in ("core_api", "core", "convert", "play")],
         extra_compile_args=FLAGS,
     )
 
@@ -118,7 +118,15 @@ setup(
             sources=[f"{NATIVE}/{name}.c" for name in CORE_SOURCES],
             depends=[
                 f"{NATIVE}/{name}.h"
-                for name in ("core", "convert", "core_api", "perft", "route_tables", "first_jumps")
+                for name in (
+                    "core",
+                    "convert",
+                    "core_api",
+                    "perft",
+                    "route_tables",
+                    "first_jumps",
+                    "play",
+                )
             ],
             extra_compile_args=FLAGS,
         ),

@@ -10,6 +10,7 @@
  * the standard headers and defines _POSIX_C_SOURCE, for clock_gettime. No
  * Python function is called here: the search runs without the GIL. */
 #include "search.h"
+#include "play.h" /* the core's play, compiled in: see child_of */
 
 #include <stdlib.h>
 #include <string.h>
@@ -337,7 +338,7 @@ static void child_of(const Search *s, const Pos *p, const Route *m, uint64_t key
     /* Not *child = *p: the pattern numbers are copied only where used. */
     memcpy(child->bb, p->bb, sizeof p->bb);
     *child_key = key;
-    core_api->play(s->r, m, p->color, child->bb, child_key);
+    play_on(s->r, m, p->color, child->bb, child_key);
     child->color = 1 - p->color;
     const Patterns *patterns = &s->e->patterns;
     if (patterns->nwindows) {
@@ -666,7 +667,7 @@ static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int b
         bb_t bb[4];
         memcpy(bb, p->bb, sizeof bb);
         uint64_t child_key = key;
-        core_api->play(s->r, m, p->color, bb, &child_key);
+        play_on(s->r, m, p->color, bb, &child_key);
         Entry e;
         if (!tt_get(s, child_key, &e) || e.bound == LOWER) continue;
         if (e.depth < (extend && m->crowned ? depth : depth - 1)) continue;
