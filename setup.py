@@ -106,7 +106,7 @@ def beside_the_core(
         sources=[f"{folder}/{source}.c" for source in sources],
         include_dirs=[NATIVE],
         depends=[f"{folder}/{header}.h" for header in headers]
-        + [f"{NATIVE}/{header}.h" for header in ("core_api", "core", "convert", "play")],
+        + [f"{NATIVE}/{header}.h" for header in ("core_api", "core", "convert", "play", "capture_test")],
         extra_compile_args=FLAGS,
     )
 
@@ -125,6 +125,7 @@ setup(
                     "perft",
                     "route_tables",
                     "first_jumps",
+                    "capture_test",
                     "play",
                 )
             ],

@@ -10,7 +10,8 @@
  * the standard headers and defines _POSIX_C_SOURCE, for clock_gettime. No
  * Python function is called here: the search runs without the GIL. */
 #include "search.h"
-#include "play.h" /* the core's play, compiled in: see child_of */
+#include "capture_test.h" /* the core's any_capture, compiled in: see has_capture */
+#include "play.h"         /* the core's play, compiled in: see child_of */
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) 
  * routes. */
 static int has_capture(const Rules *r, int c, const Pos *p) {
     Side side = side_of(p, c);
-    return core_api->any_capture(r, c, &side);
+    return any_capture_on(r, c, &side);
 }
 
 /* The quiet leaves of the quiescence search met last, by key: the side to
