@@ -206,6 +206,7 @@ void search_interrupt(Search *s) { __atomic_store_n(&s->interrupt, 1, __ATOMIC_R
 
 void search_free(Search *s) {
     table_free(s->tt);
+    free(s->added);
     free(s->evaluated);
     free(s->line);
     free(s->killers);
@@ -223,6 +224,7 @@ int search_init_helper(Search *h, const Search *main) {
      * the search's own work space made afresh. */
     *h = *main;
     h->line = NULL, h->killers = NULL, h->evaluated = NULL, h->plies = NULL, h->nplies = 0;
+    h->added = NULL, h->nadded = h->added_cap = 0, h->waiting = 0;
     h->root = NULL, h->helper = 1, h->interrupt = 0;
     h->line = calloc(main->line_cap, sizeof *h->line);
     h->killers = calloc(main->nkillers, sizeof *h->killers);
@@ -529,6 +531,22 @@ static void next_move(Ply *here, size_t i) {
     here->ordered = i + 1;
 }
 
+/* The quiet moves' ranks (Searcher._order's keys): the killers first, then
+ * by history, a crowning ahead of its equals. */
+static void rank_quiet(const Search *s, Ply *here, int color, int ply) {
+    const RouteList *l = &here->moves;
+    uint32_t first = s->killers[ply][0], second = s->killers[ply][1];
+    long long *rank = here->rank;
+    for (size_t i = 0; i < l->len; i++) {
+        const Route *m = &l->items[i];
+        uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
+        rank[i] = code == first    ? -(1LL << 40)
+                  : code == second ? -(1LL << 39)
+                                   : -s->history[color][m->origin][m->dest] -
+                                         (1LL << 30) * m->crowned;
+    }
+}
+
 /* Searcher._order: ply's moves best first (order holds 0..n-1). Captures
  * are sorted here; quiet moves ranked, the table's move put first, and the
  * others left to next_move. */
@@ -546,17 +564,9 @@ static void order_moves(Search *s, Ply *here, int color, int ply, const Entry *e
         }
         return;
     }
-    uint32_t first = s->killers[ply][0], second = s->killers[ply][1];
     long long *rank = here->rank;
     int table = -1; /* the table's move: the first in order that is the entry's */
-    for (size_t i = 0; i < l->len; i++) {
-        const Route *m = &l->items[i];
-        uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
-        rank[i] = code == first    ? -(1LL << 40)
-                  : code == second ? -(1LL << 39)
-                                   : -s->history[color][m->origin][m->dest] -
-                                         (1LL << 30) * m->crowned;
-    }
+    rank_quiet(s, here, color, ply);
     for (size_t i = 0; entry && i < l->len; i++)
         if (same_move(entry, &l->items[i]) && (table < 0 || before(rank, (int)i, table)))
             table = (int)i;
@@ -572,6 +582,20 @@ static void order_moves(Search *s, Ply *here, int color, int ply, const Entry *e
 static void reward(Search *s, const Route *m, int color, int ply, int depth) {
     uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
     s->history[color][m->origin][m->dest] += (long long)depth * depth;
+    if (s->waiting) { /* see staged_first */
+        if (s->nadded == s->added_cap) {
+            size_t cap = 2 * s->added_cap + 256;
+            struct HistoryAdd *added = realloc(s->added, cap * sizeof *added);
+            if (added == NULL) {
+                s->failed = 1;
+                return;
+            }
+            s->added = added, s->added_cap = cap;
+        }
+        s->added[s->nadded++] = (struct HistoryAdd){
+            (int32_t)(&s->history[color][m->origin][m->dest] - &s->history[0][0][0]),
+            depth * depth};
+    }
     uint32_t *killers = s->killers[ply];
     if (killers[0] != code) {
         killers[1] = killers[0];
@@ -581,9 +605,15 @@ static void reward(Search *s, const Route *m, int color, int ply, int depth) {
 
 /* The moves of ply's list for pos (the root's allowed ones at ply 0, by
  * their indices among the legal moves), in order; -1 out of memory. */
-static long node_moves(Search *s, Ply *here, const Pos *p, int ply, const Entry *entry) {
+static long node_moves(Search *s, Ply *here, const Pos *p, int ply, const Entry *entry,
+                       int captures_made) {
     RouteList *l = &here->moves;
-    legal_routes(s->r, p, l);
+    if (!captures_made) {
+        legal_routes(s->r, p, l);
+    } else if (l->len == 0) { /* no capture: the steps */
+        Side side = side_of(p, p->color);
+        core_api->gen_steps(s->r, p->color, &side, 0, l);
+    }
     if (l->failed) return -1;
     if (ply == 0 && s->root != NULL) {
         size_t n = l->len, need = n + (size_t)s->nroot;
@@ -681,17 +711,27 @@ static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int b
     return 0;
 }
 
+static int moves_from(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
+                      int ply, int reversible, size_t start, int best, int *best_at, int only);
+
 /* The loop over the moves of Searcher.search; returns best, sets *best_at. */
 static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
                      int ply, int reversible, int *best_at) {
     Ply *here = &s->plies[ply];
-    size_t n = here->moves.len;
-    int best = -WIN - 1;
     next_move(here, 0);
     *best_at = here->order[0];
-    int extend = ply < MAX_EXTENDED_PLY, forced = n == 1 && extend;
+    return moves_from(s, p, key, depth, alpha, beta, ply, reversible, 0, -WIN - 1, best_at,
+                      here->moves.len == 1);
+}
+
+/* The loop over the moves of Searcher.search from the start'th, with best
+ * and *best_at as found before it; only is whether the node has one move. */
+static int moves_from(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
+                      int ply, int reversible, size_t start, int best, int *best_at, int only) {
+    size_t n = s->plies[ply].moves.len;
+    int extend = ply < MAX_EXTENDED_PLY, forced = only && extend;
     bb_t own_men = p->bb[p->color];
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = start; i < n; i++) {
         /* here may move when a child grows the plies: index afresh. */
         next_move(&s->plies[ply], i);
         int at = s->plies[ply].order[i];
@@ -771,6 +811,113 @@ static int probe_value(const Bitbases *b, const Pos *p) {
 }
 
 /* Searcher.search */
+static int r_padded(const Search *s) { return s->r->padded; }
+
+/* The node's best score, stored in the table with its move (ply's list's
+ * best_at'th); 0 when the search stopped. */
+static int stored_best(Search *s, uint64_t key, int depth, int original_alpha, int beta, int ply,
+                       int best, int best_at) {
+    if (s->stopped || s->failed) return 0;
+    int bound = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
+    int stored = best > WON ? best + ply : best < -WON ? best - ply : best;
+    tt_put(s, key, depth, stored, bound, &s->plies[ply].moves.items[best_at]);
+    return best;
+}
+
+/* Whether c has two steps or more in side (padded layouts: gen_steps's
+ * steps, counted). */
+static int two_steps(const Rules *r, int c, const Side *side) {
+    bb_t occupied = side->own_men | side->own_kings | side->opp_men | side->opp_kings;
+    bb_t empty = r->board & ~occupied;
+    int n = 0;
+    for (int k = 0; side->own_men && k < r->n_man_move[c]; k++) {
+        int d = r->man_move_dirs[c][k];
+        n += popcount(shifted(side->own_men & r->step_from[d], r->shift[d]) & empty);
+        if (n >= 2) return 1;
+    }
+    for (bb_t kings = side->own_kings; kings; kings &= kings - 1) {
+        int sq = low_bit(kings);
+        for (int k = 0; k < r->n_king_move; k++) {
+            int d = r->king_move_dirs[k], len = r->ray_len[sq][d];
+            const uint8_t *ray = RAY(r, sq, d);
+            for (int i = 0; i < len && !(occupied & SQUARE_BIT(ray[i])); i++) {
+                if (++n >= 2) return 1;
+                if (!r->flying) break;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A quiet node's first move searched before its moves are made: where the
+ * side to move has no capture and the move the node would search first is
+ * known without the list (the table's, if a legal step; else the first
+ * killer, if a legal step, whose rank is the lowest), that move is checked
+ * (the core's is_step) and searched; a cutoff there spares the steps'
+ * generation and their ranks. Else the steps are made and ranked as they
+ * were when the node began (the history's additions since, kept in
+ * s->added while a node waits, taken off for the ranking), the first move
+ * put first, and the search goes on from the second: the same order, the
+ * same tree. Returns 1 with *best and *best_at set (the list holding that
+ * move), 0 where the node is not staged (its captures, if any, in the
+ * list), -1 out of memory; *best 0 when the search stopped. */
+static int staged_first(Search *s, Ply *here, const Pos *p, uint64_t key, int depth, int alpha,
+                        int beta, int ply, int reversible, const Entry *entry, int *best,
+                        int *best_at) {
+    const Rules *r = s->r;
+    int c = p->color;
+    RouteList *l = &here->moves;
+    Side side = side_of(p, c);
+    l->len = 0;
+    if (core_api->gen_captures(r, c, &side, 0, l) != 0 || l->failed) return l->failed ? -1 : 0;
+    Route first;
+    int staged = entry && !entry->ncaps &&
+                 core_api->is_step(r, c, &side, entry->origin & (MAX_SQUARES - 1),
+                                   entry->dest & (MAX_SQUARES - 1), 0, &first) &&
+                 same_move(entry, &first);
+    uint32_t killer = s->killers[ply][0];
+    if (!staged && killer && (int)(killer >> 20) == c)
+        staged = core_api->is_step(r, c, &side, killer >> 10 & 1023, killer & 1023, 0, &first);
+    if (!staged || !two_steps(r, c, &side)) return 0;
+    if (l->cap < 1) {
+        Route *items = realloc(l->items, 8 * sizeof *items);
+        if (items == NULL) return -1;
+        l->items = items, l->cap = 8;
+    }
+    l->items[0] = first, l->len = 1;
+    if (order_room(here) < 0) return -1;
+    here->order[0] = 0, here->ordered = 1;
+    size_t mark = s->nadded;
+    s->waiting++;
+    *best = moves_from(s, p, key, depth, alpha, beta, ply, reversible, 0, -WIN - 1, best_at, 0);
+    s->waiting--;
+    if (s->stopped || s->failed || *best >= beta) {
+        if (!s->waiting) s->nadded = 0;
+        return s->failed ? -1 : 1;
+    }
+    l = &s->plies[ply].moves; /* the plies may have moved */
+    here = &s->plies[ply];
+    l->len = 0;
+    core_api->gen_steps(r, c, &side, 0, l);
+    if (l->failed || order_room(here) < 0) return -1;
+    long long *history = &s->history[0][0][0];
+    for (size_t i = mark; i < s->nadded; i++) history[s->added[i].at] -= s->added[i].amount;
+    rank_quiet(s, here, c, ply);
+    for (size_t i = mark; i < s->nadded; i++) history[s->added[i].at] += s->added[i].amount;
+    if (!s->waiting) s->nadded = 0;
+    int at = 0;
+    for (size_t i = 0; i < l->len; i++) {
+        here->order[i] = (int)i;
+        if (l->items[i].origin == first.origin && l->items[i].dest == first.dest) at = (int)i;
+    }
+    here->order[at] = 0, here->order[0] = at, here->ordered = 1;
+    *best_at = at;
+    int score = *best;
+    *best = moves_from(s, p, key, depth, score > alpha ? score : alpha, beta, ply, reversible, 1,
+                       score, best_at, 0);
+    return s->failed ? -1 : 1;
+}
+
 static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,
                   int reversible) {
     if (tick(s)) return 0;
@@ -799,7 +946,16 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         if (cut) return beta;
     }
     Ply *here = ply_at(s, ply);
-    long n = here == NULL ? -1 : node_moves(s, here, p, ply, found ? &entry : NULL);
+    if (here == NULL) return s->failed = 1, 0;
+    int best_at, original_alpha = alpha, best, made = 0;
+    if (ply && r_padded(s) && !(s->etc_depth > 0 && depth >= s->etc_depth && beta - alpha == 1)) {
+        int staged = staged_first(s, here, p, key, depth, alpha, beta, ply, reversible,
+                                  found ? &entry : NULL, &best, &best_at);
+        if (staged < 0) return s->failed = 1, 0;
+        if (staged > 0) return stored_best(s, key, depth, original_alpha, beta, ply, best, best_at);
+        made = 1; /* the captures, or none */
+    }
+    long n = node_moves(s, here, p, ply, found ? &entry : NULL, made);
     if (n < 0) return s->failed = 1, 0;
     if (n == 0) return s->sign * (ply - WIN);
     if (n > 1 && s->etc_depth > 0 && depth >= s->etc_depth && beta - alpha == 1 && ply) {
@@ -807,13 +963,8 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         int cut, score = etc_cut(s, p, key, depth, beta, ply, reversible, &cut);
         if (cut) return score;
     }
-    int best_at, original_alpha = alpha;
-    int best = move_loop(s, p, key, depth, alpha, beta, ply, reversible, &best_at);
-    if (s->stopped || s->failed) return 0;
-    int bound = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
-    int stored = best > WON ? best + ply : best < -WON ? best - ply : best;
-    tt_put(s, key, depth, stored, bound, &s->plies[ply].moves.items[best_at]);
-    return best;
+    best = move_loop(s, p, key, depth, alpha, beta, ply, reversible, &best_at);
+    return stored_best(s, key, depth, original_alpha, beta, ply, best, best_at);
 }
 
 int search_run(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,

@@ -167,6 +167,14 @@ typedef struct {
     size_t tt_cap;  /* entries, a power of two */
     uint8_t generation; /* Searcher.generation */
     long long history[2][MAX_SQUARES][MAX_SQUARES];
+    /* The history's additions (reward in search.c) while a node that
+     * searched its first move before making its moves (staged_first) waits
+     * to rank them as they were: the entry's place in history, the amount. */
+    struct HistoryAdd {
+        int32_t at, amount;
+    } *added;
+    size_t nadded, added_cap;
+    int waiting; /* nodes waiting so */
     uint32_t (*killers)[2];
     size_t nkillers;
     uint64_t *line; /* the game's reversible keys, then the current line */
