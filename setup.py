@@ -106,7 +106,10 @@ def beside_the_core(
         sources=[f"{folder}/{source}.c" for source in sources],
         include_dirs=[NATIVE],
         depends=[f"{folder}/{header}.h" for header in headers]
-        + [f"{NATIVE}/{header}.h" for header in ("core_api", "core", "convert", "play", "capture_test")],
+        + [
+            f"{NATIVE}/{header}.h"
+            for header in ("core_api", "core", "convert", "play", "capture_test")
+        ],
         extra_compile_args=FLAGS,
     )
 
