@@ -144,7 +144,14 @@ setup(
             "draughts.engine._native._c",
             ENGINE_NATIVE,
             ENGINE_SOURCES,
-            ("search", "search_table", "eval_patterns", "eval_patterns_load"),
+            (
+                "search",
+                "search_table",
+                "search_quiesce",
+                "search_staged",
+                "eval_patterns",
+                "eval_patterns_load",
+            ),
         ),
         beside_the_core(
             "draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step", "ml_planes", "ml_moves")
