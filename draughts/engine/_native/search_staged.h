@@ -57,7 +57,8 @@ static int staged_first(Search *s, Ply *here, const Pos *p, uint64_t key, int de
                  same_move(entry, &first);
     uint32_t killer = s->killers[ply][0];
     if (!staged && killer && (int)(killer >> 20) == c)
-        staged = core_api->is_step(r, c, &side, killer >> 10 & 1023, killer & 1023, 0, &first);
+        staged = core_api->is_step(r, c, &side, killer >> 10 & (MAX_SQUARES - 1),
+                                    killer & (MAX_SQUARES - 1), 0, &first);
     if (!staged || !two_steps(r, c, &side)) return 0;
     if (l->cap < 1) {
         Route *items = realloc(l->items, 8 * sizeof *items);
