@@ -490,7 +490,9 @@ static void reward(Search *s, const Route *m, int color, int ply, int depth) {
 }
 
 /* The moves of ply's list for pos (the root's allowed ones at ply 0, by
- * their indices among the legal moves), in order; -1 out of memory. */
+ * their indices among the legal moves), in order; -1 out of memory. With
+ * captures_made, the list holds the node's captures already, or none, and
+ * then only the steps are made (staged_first made them). */
 static long node_moves(Search *s, Ply *here, const Pos *p, int ply, const Entry *entry,
                        int captures_made) {
     RouteList *l = &here->moves;
