@@ -106,7 +106,10 @@ def beside_the_core(
         sources=[f"{folder}/{source}.c" for source in sources],
         include_dirs=[NATIVE],
         depends=[f"{folder}/{header}.h" for header in headers]
-        + [f"{NATIVE}/{header}.h" for header in ("core_api", "core", "convert")],
+        + [
+            f"{NATIVE}/{header}.h"
+            for header in ("core_api", "core", "convert", "play", "capture_test")
+        ],
         extra_compile_args=FLAGS,
     )
 
@@ -118,7 +121,16 @@ setup(
             sources=[f"{NATIVE}/{name}.c" for name in CORE_SOURCES],
             depends=[
                 f"{NATIVE}/{name}.h"
-                for name in ("core", "convert", "core_api", "perft", "route_tables", "first_jumps")
+                for name in (
+                    "core",
+                    "convert",
+                    "core_api",
+                    "perft",
+                    "route_tables",
+                    "first_jumps",
+                    "capture_test",
+                    "play",
+                )
             ],
             extra_compile_args=FLAGS,
         ),
@@ -132,7 +144,14 @@ setup(
             "draughts.engine._native._c",
             ENGINE_NATIVE,
             ENGINE_SOURCES,
-            ("search", "search_table", "eval_patterns", "eval_patterns_load"),
+            (
+                "search",
+                "search_table",
+                "search_quiesce",
+                "search_staged",
+                "eval_patterns",
+                "eval_patterns_load",
+            ),
         ),
         beside_the_core(
             "draughts.ml._native._c", ML_NATIVE, ML_SOURCES, ("ml_step", "ml_planes", "ml_moves")

@@ -7,63 +7,7 @@
 #define DRAUGHTS_FIRST_JUMPS_H
 
 #include "core.h"
-
-/* Padded layouts: per direction d, the squares from which a man of color
- * could jump along d, the whole board at once: prey one step along d, an
- * empty square two steps along (0 where the men do not capture along d).
- * On the 8x8 and 10x10 diagonal boards each shift is a constant, two
- * instructions rather than some twenty for a shift by a variable amount of
- * either sign, which took a third of International perft's instructions
- * (perft(8) with bulk counting, counted by cachegrind: 1,021 M for 1,207 M). */
-static inline __attribute__((always_inline)) void
-diagonal_jump_squares(const bb_t from[NDIRS], bb_t prey, bb_t empty, int stride,
-                      bb_t squares[NDIRS]) {
-#pragma GCC unroll 4
-    for (int d = 0; d < 4; d++) {
-        int s = diagonal_shift(stride, d);
-        squares[d] = from[d] & shifted(prey, -s) & shifted(empty, -2 * s);
-    }
-}
-
-static inline void jump_squares(const Rules *r, int color, bb_t prey, bb_t empty,
-                                bb_t squares[NDIRS]) {
-    const bb_t *from = r->man_jump_from[color];
-    for (int d = 0; d < NDIRS; d++)
-        squares[d] = from[d] ? from[d] & shifted(prey, -r->shift[d]) &
-                                   shifted(empty, -2 * r->shift[d])
-                             : 0;
-}
-
-static inline __attribute__((always_inline)) bb_t
-diagonal_candidates(const bb_t from[NDIRS], bb_t men, bb_t prey, bb_t empty, int stride) {
-    bb_t squares[NDIRS];
-    diagonal_jump_squares(from, prey, empty, stride, squares);
-    return men & (squares[0] | squares[1] | squares[2] | squares[3]);
-}
-
-/* The men that have a piece of prey next to them in some capture direction. */
-static inline __attribute__((always_inline)) bb_t
-jump_candidates(const Rules *r, int color, bb_t men, bb_t prey, bb_t empty) {
-    bb_t candidates = 0;
-    if (r->diagonal_stride == 10)
-        return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 10);
-    if (r->diagonal_stride == 12)
-        return diagonal_candidates(r->man_jump_from[color], men, prey, empty, 12);
-    if (r->padded) {
-        bb_t squares[NDIRS];
-        jump_squares(r, color, prey, empty, squares);
-        for (int d = 0; d < NDIRS; d++) candidates |= squares[d];
-        return men & candidates;
-    }
-    /* One mask test per man leaves out those with nothing next to them,
-     * before the per-direction loop, which took three quarters of perft's
-     * time without it. */
-    for (; men; men &= men - 1) {
-        int sq = low_bit(men);
-        if (prey & r->man_jump_near[color][sq]) candidates |= SQUARE_BIT(sq);
-    }
-    return candidates;
-}
+#include "capture_test.h"
 
 static int single_jump(RouteList *out, int origin, int over, int land, int crowned) {
     Route *m = new_route(out);

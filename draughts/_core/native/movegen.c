@@ -132,24 +132,6 @@ typedef struct {
     int over, d;
 } Target;
 
-/* The first occupied square along sq's ray d, or -1. A ray's squares are
- * one straight line, so the squares beyond it are its own ray d: a king's
- * jumps are found from the piece's square alone. On the rays whose squares
- * rise or fall (all of them on the boards of the variants), a bit scan of
- * the occupied squares of the ray rather than a walk: International's
- * search to depth 9 on the 50 positions of benchmarks/native_speed.py took
- * 3,900 M instructions for 4,025 M walking (callgrind, the same trees). */
-static inline int nearest_piece(const Rules *r, int sq, int d, bb_t occupied) {
-    int order = r->ray_order[sq][d];
-    if (order) {
-        bb_t on = r->ray_mask[sq][d] & occupied;
-        return !on ? -1 : order > 0 ? low_bit(on) : top_bit(on);
-    }
-    const uint8_t *ray = RAY(r, sq, d);
-    for (int i = 0; i < r->ray_len[sq][d]; i++)
-        if (occupied & SQUARE_BIT(ray[i])) return ray[i];
-    return -1;
-}
 
 /* The pieces a flying king on sq could take next, highest square first,
  * as the pure generator takes them: per capture direction the first piece,
@@ -300,36 +282,6 @@ static void onward(CaptureSearch *S, int origin, int d, int over, int land, int 
     } else if (!short_jumps(S, land, dirs, ndirs, 1, d, over_bit, occupied, 0)) {
         emit(S, over_bit, crowned);
     }
-}
-
-/* Whether a man on land could jump again: an enemy piece of prey next to it
- * in a capture direction with a square of empty behind. Most captures are
- * one jump, and this is much cheaper than the search. */
-static int man_can_go_on(const Rules *r, int color, int land, bb_t prey, bb_t empty) {
-    for (int k = 0; k < r->n_man_cap[color]; k++) {
-        int d = r->man_cap_dirs[color][k];
-        if (r->ray_len[land][d] < 2) continue;
-        const uint8_t *ray = RAY(r, land, d);
-        if ((prey & SQUARE_BIT(ray[0])) && (empty & SQUARE_BIT(ray[1]))) return 1;
-    }
-    return 0;
-}
-
-/* Whether the king on sq has a first jump. Not inlined: in gen_captures and
- * any_capture it took International's search to depth 9 on the 50
- * positions of benchmarks/native_speed.py 3,548 M instructions for 3,536 M
- * (callgrind, the same trees). */
-static int __attribute__((noinline)) king_can_jump(const Rules *r, int sq, bb_t occupied,
-                                                   bb_t opp) {
-    for (int k = 0; k < r->n_king_cap; k++) {
-        int d = r->king_cap_dirs[k];
-        int over = r->flying ? nearest_piece(r, sq, d, occupied)
-                             : r->ray_len[sq][d] ? RAY(r, sq, d)[0] : -1;
-        if (over >= 0 && (opp & SQUARE_BIT(over)) && r->ray_len[over][d] &&
-            !(occupied & SQUARE_BIT(RAY(r, over, d)[0])))
-            return 1;
-    }
-    return 0;
 }
 
 /* -- Precedence and duplicates -------------------------------------------- */
@@ -547,25 +499,7 @@ first_jumpers(const Rules *r, int color, const Side *s, bb_t *jumpers) {
     return candidates;
 }
 
-/* Whether color has a capture: a first jump (each one begins a legal route,
- * whatever the precedence rules keep), without the search; the kings only
- * looked at when no man can jump, and up to the first that can. Off the
- * padded layouts, jump_candidates holds the men next to prey, each then
- * looked at. */
-int any_capture(const Rules *r, int color, const Side *s) {
-    bb_t opp = s->opp_men | s->opp_kings;
-    bb_t occupied = s->own_men | s->own_kings | opp;
-    if (s->own_men) {
-        bb_t prey = r->men_capture_kings ? opp : s->opp_men, empty = r->board & ~occupied;
-        bb_t men = jump_candidates(r, color, s->own_men, prey, empty);
-        if (men && r->padded) return 1;
-        for (; men; men &= men - 1)
-            if (man_can_go_on(r, color, low_bit(men), prey, empty)) return 1;
-    }
-    for (bb_t kings = s->own_kings; kings; kings &= kings - 1)
-        if (king_can_jump(r, low_bit(kings), occupied, opp)) return 1;
-    return 0;
-}
+int any_capture(const Rules *r, int color, const Side *s) { return any_capture_on(r, color, s); }
 
 /* On padded layouts the men's jump squares are worked out once, for the
  * test and for the search's first jumps (search_captures worked them out

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "play.h"
 
 static void set_step(Route *m, int origin, int dest, int crowned, int slot) {
     m->captured = 0;
@@ -163,50 +164,8 @@ int is_step(const Rules *r, int color, const Side *s, int origin, int dest, bb_t
 
 /* -- Playing moves ---------------------------------------------------------- */
 
-/* The keys of the squares of one 64-bit half of a bitboard (keys: the
- * half's first key), xored: a bit scan and a bit cleared in one word rather
- * than in 128 bits (International's search to depth 9 on the 50 positions
- * of benchmarks/native_speed.py: 3,509 M instructions for 3,536 M;
- * callgrind, the same trees). */
-static inline uint64_t half_keys(const uint64_t *keys, uint64_t x) {
-    uint64_t k = 0;
-    for (; x; x &= x - 1) k ^= keys[ctz64(x)];
-    return k;
-}
-
 void play(const Rules *r, const Route *m, int color, bb_t bb[4], uint64_t *key) {
-    int o = 1 - color;
-    uint64_t k = *key ^ r->key_black;
-    /* The captured pieces by their set (m->captured, the squares of
-     * m->caps), a bit scan each, and nothing for a step: the search to
-     * depth 9 on the 50 positions of benchmarks/native_speed.py took 3,825 M
-     * instructions for 3,854 M walking m->caps (callgrind, the same trees). */
-    bb_t captured = m->captured;
-    if (captured) {
-        k ^= half_keys(r->key_kings[o], (uint64_t)(captured & bb[2 + o])) ^
-             half_keys(r->key_kings[o] + 64, (uint64_t)((captured & bb[2 + o]) >> 64)) ^
-             half_keys(r->key_men[o], (uint64_t)(captured & bb[o])) ^
-             half_keys(r->key_men[o] + 64, (uint64_t)((captured & bb[o]) >> 64));
-        bb[o] &= ~captured;
-        bb[2 + o] &= ~captured;
-    }
-    /* A capture may bring the piece back to its own square: clear it first. */
-    bb_t origin = SQUARE_BIT(m->origin), dest = SQUARE_BIT(m->dest);
-    if (bb[color] & origin) {
-        bb[color] &= ~origin;
-        k ^= r->key_men[color][m->origin];
-        if (m->crowned) {
-            bb[2 + color] |= dest;
-            k ^= r->key_kings[color][m->dest];
-        } else {
-            bb[color] |= dest;
-            k ^= r->key_men[color][m->dest];
-        }
-    } else {
-        bb[2 + color] = (bb[2 + color] & ~origin) | dest;
-        k ^= r->key_kings[color][m->origin] ^ r->key_kings[color][m->dest];
-    }
-    *key = k;
+    play_on(r, m, color, bb, key);
 }
 
 void unplay(const Rules *r, const Route *m, int color, bb_t captured_kings, bb_t bb[4],

@@ -10,6 +10,8 @@
  * the standard headers and defines _POSIX_C_SOURCE, for clock_gettime. No
  * Python function is called here: the search runs without the GIL. */
 #include "search.h"
+#include "capture_test.h" /* the core's any_capture, compiled in: see has_capture */
+#include "play.h"         /* the core's play, compiled in: see child_of */
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +35,25 @@
 /* The Python killers' list length; deeper plies grow it. */
 #define KILLER_PLIES (MAX_EXTENDED_PLY + 64)
 
+/* p from c's side, for the core's generator. Each colour spelled out: with
+ * the colour an index, GCC read the four 128-bit sets by computed
+ * addresses (the 50 positions of benchmarks/native_speed.py to depth 9:
+ * 3,513 M instructions in the search for 3,518 M; callgrind, the same
+ * trees). */
+static inline Side side_of(const Pos *p, int c) {
+    return c ? (Side){p->bb[1], p->bb[3], p->bb[0], p->bb[2]}
+             : (Side){p->bb[0], p->bb[2], p->bb[1], p->bb[3]};
+}
 
 void legal_routes(const Rules *r, const Pos *p, RouteList *out) {
     int c = p->color;
-    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    Side side = side_of(p, c);
     out->len = 0;
     if (core_api->gen_captures(r, c, &side, 0, out) == 0) core_api->gen_steps(r, c, &side, 0, out);
 }
 
 static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) {
-    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
+    Side side = side_of(p, c);
     out->len = 0;
     core_api->gen_captures(r, c, &side, 0, out);
 }
@@ -50,8 +61,8 @@ static void capture_routes(const Rules *r, int c, const Pos *p, RouteList *out) 
 /* Whether c has a capture in p: the core's first-jump test, without the
  * routes. */
 static int has_capture(const Rules *r, int c, const Pos *p) {
-    Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
-    return core_api->any_capture(r, c, &side);
+    Side side = side_of(p, c);
+    return any_capture_on(r, c, &side);
 }
 
 /* The quiet leaves of the quiescence search met last, by key: the side to
@@ -197,6 +208,7 @@ void search_interrupt(Search *s) { __atomic_store_n(&s->interrupt, 1, __ATOMIC_R
 
 void search_free(Search *s) {
     table_free(s->tt);
+    free(s->added);
     free(s->evaluated);
     free(s->line);
     free(s->killers);
@@ -214,6 +226,7 @@ int search_init_helper(Search *h, const Search *main) {
      * the search's own work space made afresh. */
     *h = *main;
     h->line = NULL, h->killers = NULL, h->evaluated = NULL, h->plies = NULL, h->nplies = 0;
+    h->added = NULL, h->nadded = h->added_cap = 0, h->waiting = 0;
     h->root = NULL, h->helper = 1, h->interrupt = 0;
     h->line = calloc(main->line_cap, sizeof *h->line);
     h->killers = calloc(main->nkillers, sizeof *h->killers);
@@ -330,7 +343,7 @@ static void child_of(const Search *s, const Pos *p, const Route *m, uint64_t key
     /* Not *child = *p: the pattern numbers are copied only where used. */
     memcpy(child->bb, p->bb, sizeof p->bb);
     *child_key = key;
-    core_api->play(s->r, m, p->color, child->bb, child_key);
+    play_on(s->r, m, p->color, child->bb, child_key);
     child->color = 1 - p->color;
     const Patterns *patterns = &s->e->patterns;
     if (patterns->nwindows) {
@@ -349,82 +362,7 @@ static int crowned_score(const Pos *p, int ply) {
     return (p->color == 0 ? p->bb[3] : p->bb[2]) ? ply - WIN : WIN - ply;
 }
 
-/* Captures most first, stably (the sort on _taken). */
-static void sort_by_taken(const RouteList *l, int *order) {
-    for (size_t i = 0; i < l->len; i++) {
-        size_t j = i;
-        int taken = l->items[i].ncaps;
-        while (j > 0 && l->items[order[j - 1]].ncaps < taken) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = (int)i;
-    }
-}
-
-static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply);
-
-/* Searcher._best_reply over the moves of ply's list, in order. */
-static int best_reply(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply) {
-    int best = -WIN - 1;
-    for (size_t i = 0; i < s->plies[ply].moves.len; i++) {
-        if (tick(s)) return 0;
-        /* Indexed afresh: a child may move the plies when it adds one. */
-        const Ply *here = &s->plies[ply];
-        Pos child;
-        uint64_t child_key;
-        child_of(s, p, &here->moves.items[here->order[i]], key, &child, &child_key);
-        int score = -quiesce(s, &child, child_key, -beta, -alpha, ply + 1);
-        if (s->stopped || s->failed) return 0;
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                alpha = score;
-                if (alpha >= beta) break;
-            }
-        }
-    }
-    return best;
-}
-
-static int in_order(Ply *here) {
-    if (order_room(here) < 0) return -1;
-    for (size_t i = 0; i < here->moves.len; i++) here->order[i] = (int)i;
-    return 0;
-}
-
-/* Searcher._quiesce, with _answer_threat; a quiet leaf met before
- * (known_leaf) is answered without the generator: the same score. */
-static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, int ply) {
-    if (s->breakthrough && (p->bb[2] | p->bb[3])) return crowned_score(p, ply);
-    int found, white = known_leaf(s, key, &found);
-    if (found) return s->sign * (p->color == 0 ? white : -white);
-    Ply *here = ply_at(s, ply);
-    if (here == NULL) return s->failed = 1, 0;
-    capture_routes(s->r, p->color, p, &here->moves);
-    if (here->moves.failed) return s->failed = 1, 0;
-    if (here->moves.len == 0) {
-        int c = p->color;
-        bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
-        Side own = {p->bb[c], p->bb[2 + c], occupied & ~(p->bb[c] | p->bb[2 + c]), 0};
-        if (!core_api->any_step(s->r, c, &own)) return s->sign * (ply - WIN);
-        if (s->threat_extensions && has_capture(s->r, 1 - c, p)) {
-            /* The legal moves are the steps: there is no capture. */
-            Side side = {p->bb[c], p->bb[2 + c], p->bb[1 - c], p->bb[3 - c]};
-            core_api->gen_steps(s->r, c, &side, 0, &here->moves);
-            if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
-            s->threat_extensions--;
-            int best = best_reply(s, p, key, alpha, beta, ply);
-            s->threat_extensions++;
-            return best;
-        }
-        white = evaluate(s, p, key, s->threat_extensions ? QUIET_CHECKED : QUIET_UNCHECKED);
-        return s->sign * (p->color == 0 ? white : -white);
-    }
-    if (order_room(here) < 0) return s->failed = 1, 0;
-    sort_by_taken(&here->moves, here->order);
-    return best_reply(s, p, key, alpha, beta, ply);
-}
+#include "search_quiesce.h"
 
 static int tt_index(const Ply *here, const Entry *entry) {
     for (size_t i = 0; i < here->moves.len; i++)
@@ -479,6 +417,22 @@ static void next_move(Ply *here, size_t i) {
     here->ordered = i + 1;
 }
 
+/* The quiet moves' ranks (Searcher._order's keys): the killers first, then
+ * by history, a crowning ahead of its equals. */
+static void rank_quiet(const Search *s, Ply *here, int color, int ply) {
+    const RouteList *l = &here->moves;
+    uint32_t first = s->killers[ply][0], second = s->killers[ply][1];
+    long long *rank = here->rank;
+    for (size_t i = 0; i < l->len; i++) {
+        const Route *m = &l->items[i];
+        uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
+        rank[i] = code == first    ? -(1LL << 40)
+                  : code == second ? -(1LL << 39)
+                                   : -s->history[color][m->origin][m->dest] -
+                                         (1LL << 30) * m->crowned;
+    }
+}
+
 /* Searcher._order: ply's moves best first (order holds 0..n-1). Captures
  * are sorted here; quiet moves ranked, the table's move put first, and the
  * others left to next_move. */
@@ -496,17 +450,9 @@ static void order_moves(Search *s, Ply *here, int color, int ply, const Entry *e
         }
         return;
     }
-    uint32_t first = s->killers[ply][0], second = s->killers[ply][1];
     long long *rank = here->rank;
     int table = -1; /* the table's move: the first in order that is the entry's */
-    for (size_t i = 0; i < l->len; i++) {
-        const Route *m = &l->items[i];
-        uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
-        rank[i] = code == first    ? -(1LL << 40)
-                  : code == second ? -(1LL << 39)
-                                   : -s->history[color][m->origin][m->dest] -
-                                         (1LL << 30) * m->crowned;
-    }
+    rank_quiet(s, here, color, ply);
     for (size_t i = 0; entry && i < l->len; i++)
         if (same_move(entry, &l->items[i]) && (table < 0 || before(rank, (int)i, table)))
             table = (int)i;
@@ -522,6 +468,20 @@ static void order_moves(Search *s, Ply *here, int color, int ply, const Entry *e
 static void reward(Search *s, const Route *m, int color, int ply, int depth) {
     uint32_t code = (uint32_t)color << 20 | (uint32_t)m->origin << 10 | m->dest;
     s->history[color][m->origin][m->dest] += (long long)depth * depth;
+    if (s->waiting) { /* see staged_first */
+        if (s->nadded == s->added_cap) {
+            size_t cap = 2 * s->added_cap + 256;
+            struct HistoryAdd *added = realloc(s->added, cap * sizeof *added);
+            if (added == NULL) {
+                s->failed = 1;
+                return;
+            }
+            s->added = added, s->added_cap = cap;
+        }
+        s->added[s->nadded++] = (struct HistoryAdd){
+            (int32_t)(&s->history[color][m->origin][m->dest] - &s->history[0][0][0]),
+            depth * depth};
+    }
     uint32_t *killers = s->killers[ply];
     if (killers[0] != code) {
         killers[1] = killers[0];
@@ -530,10 +490,18 @@ static void reward(Search *s, const Route *m, int color, int ply, int depth) {
 }
 
 /* The moves of ply's list for pos (the root's allowed ones at ply 0, by
- * their indices among the legal moves), in order; -1 out of memory. */
-static long node_moves(Search *s, Ply *here, const Pos *p, int ply, const Entry *entry) {
+ * their indices among the legal moves), in order; -1 out of memory. With
+ * captures_made, the list holds the node's captures already, or none, and
+ * then only the steps are made (staged_first made them). */
+static long node_moves(Search *s, Ply *here, const Pos *p, int ply, const Entry *entry,
+                       int captures_made) {
     RouteList *l = &here->moves;
-    legal_routes(s->r, p, l);
+    if (!captures_made) {
+        legal_routes(s->r, p, l);
+    } else if (l->len == 0) { /* no capture: the steps */
+        Side side = side_of(p, p->color);
+        core_api->gen_steps(s->r, p->color, &side, 0, l);
+    }
     if (l->failed) return -1;
     if (ply == 0 && s->root != NULL) {
         size_t n = l->len, need = n + (size_t)s->nroot;
@@ -618,7 +586,7 @@ static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int b
         bb_t bb[4];
         memcpy(bb, p->bb, sizeof bb);
         uint64_t child_key = key;
-        core_api->play(s->r, m, p->color, bb, &child_key);
+        play_on(s->r, m, p->color, bb, &child_key);
         Entry e;
         if (!tt_get(s, child_key, &e) || e.bound == LOWER) continue;
         if (e.depth < (extend && m->crowned ? depth : depth - 1)) continue;
@@ -631,17 +599,27 @@ static int etc_cut(const Search *s, const Pos *p, uint64_t key, int depth, int b
     return 0;
 }
 
+static int moves_from(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
+                      int ply, int reversible, size_t start, int best, int *best_at, int only);
+
 /* The loop over the moves of Searcher.search; returns best, sets *best_at. */
 static int move_loop(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
                      int ply, int reversible, int *best_at) {
     Ply *here = &s->plies[ply];
-    size_t n = here->moves.len;
-    int best = -WIN - 1;
     next_move(here, 0);
     *best_at = here->order[0];
-    int extend = ply < MAX_EXTENDED_PLY, forced = n == 1 && extend;
+    return moves_from(s, p, key, depth, alpha, beta, ply, reversible, 0, -WIN - 1, best_at,
+                      here->moves.len == 1);
+}
+
+/* The loop over the moves of Searcher.search from the start'th, with best
+ * and *best_at as found before it; only is whether the node has one move. */
+static int moves_from(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta,
+                      int ply, int reversible, size_t start, int best, int *best_at, int only) {
+    size_t n = s->plies[ply].moves.len;
+    int extend = ply < MAX_EXTENDED_PLY, forced = only && extend;
     bb_t own_men = p->bb[p->color];
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = start; i < n; i++) {
         /* here may move when a child grows the plies: index afresh. */
         next_move(&s->plies[ply], i);
         int at = s->plies[ply].order[i];
@@ -721,6 +699,21 @@ static int probe_value(const Bitbases *b, const Pos *p) {
 }
 
 /* Searcher.search */
+static int r_padded(const Search *s) { return s->r->padded; }
+
+/* The node's best score, stored in the table with its move (ply's list's
+ * best_at'th); 0 when the search stopped. */
+static int stored_best(Search *s, uint64_t key, int depth, int original_alpha, int beta, int ply,
+                       int best, int best_at) {
+    if (s->stopped || s->failed) return 0;
+    int bound = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
+    int stored = best > WON ? best + ply : best < -WON ? best - ply : best;
+    tt_put(s, key, depth, stored, bound, &s->plies[ply].moves.items[best_at]);
+    return best;
+}
+
+#include "search_staged.h"
+
 static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,
                   int reversible) {
     if (tick(s)) return 0;
@@ -749,7 +742,16 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         if (cut) return beta;
     }
     Ply *here = ply_at(s, ply);
-    long n = here == NULL ? -1 : node_moves(s, here, p, ply, found ? &entry : NULL);
+    if (here == NULL) return s->failed = 1, 0;
+    int best_at, original_alpha = alpha, best, made = 0;
+    if (ply && r_padded(s) && !(s->etc_depth > 0 && depth >= s->etc_depth && beta - alpha == 1)) {
+        int staged = staged_first(s, here, p, key, depth, alpha, beta, ply, reversible,
+                                  found ? &entry : NULL, &best, &best_at);
+        if (staged < 0) return s->failed = 1, 0;
+        if (staged > 0) return stored_best(s, key, depth, original_alpha, beta, ply, best, best_at);
+        made = 1; /* the captures, or none */
+    }
+    long n = node_moves(s, here, p, ply, found ? &entry : NULL, made);
     if (n < 0) return s->failed = 1, 0;
     if (n == 0) return s->sign * (ply - WIN);
     if (n > 1 && s->etc_depth > 0 && depth >= s->etc_depth && beta - alpha == 1 && ply) {
@@ -757,13 +759,8 @@ static int search(Search *s, const Pos *p, uint64_t key, int depth, int alpha, i
         int cut, score = etc_cut(s, p, key, depth, beta, ply, reversible, &cut);
         if (cut) return score;
     }
-    int best_at, original_alpha = alpha;
-    int best = move_loop(s, p, key, depth, alpha, beta, ply, reversible, &best_at);
-    if (s->stopped || s->failed) return 0;
-    int bound = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
-    int stored = best > WON ? best + ply : best < -WON ? best - ply : best;
-    tt_put(s, key, depth, stored, bound, &s->plies[ply].moves.items[best_at]);
-    return best;
+    best = move_loop(s, p, key, depth, alpha, beta, ply, reversible, &best_at);
+    return stored_best(s, key, depth, original_alpha, beta, ply, best, best_at);
 }
 
 int search_run(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int beta, int ply,

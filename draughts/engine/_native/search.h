@@ -78,6 +78,10 @@ typedef struct {
      * diagonal preset of 8 or 10 rows; else 0. evaluate.c's shifts and
      * planes are then constants. */
     int men_stride;
+    /* 1 where the board is padded and the men's step shifts above are the
+     * core's (Rules.man_move_dirs), so that the evaluation's steps tell
+     * whether the side can step (search_static_white_step). */
+    int steps_exact;
     /* Unpadded boards: per colour, shift and square, the square one shift
      * away (-1 off the board), since a bitboard shift means nothing there. */
     int16_t shift_to[2][NDIRS][MAX_SQUARES];
@@ -163,6 +167,14 @@ typedef struct {
     size_t tt_cap;  /* entries, a power of two */
     uint8_t generation; /* Searcher.generation */
     long long history[2][MAX_SQUARES][MAX_SQUARES];
+    /* The history's additions (reward in search.c) while a node that
+     * searched its first move before making its moves (staged_first) waits
+     * to rank them as they were: the entry's place in history, the amount. */
+    struct HistoryAdd {
+        int32_t at, amount;
+    } *added;
+    size_t nadded, added_cap;
+    int waiting; /* nodes waiting so */
     uint32_t (*killers)[2];
     size_t nkillers;
     uint64_t *line; /* the game's reversible keys, then the current line */
@@ -228,6 +240,9 @@ int search_table_move(Search *s, const Pos *p, uint64_t key, RouteList *moves);
 void search_pos_ready(const Search *s, Pos *p);
 /* White's static score (Evaluator.score with the drawn endings applied). */
 int search_static_white(const Search *s, const Pos *p);
+/* The same, and in *can_step whether the side to move can step (the core's
+ * any_step where the Evaluation's steps_exact is set; else meaningless). */
+int search_static_white_step(const Search *s, const Pos *p, int *can_step);
 void legal_routes(const Rules *r, const Pos *p, RouteList *out);
 /* A stop for the search running in another thread (Searcher.stop). */
 void search_interrupt(Search *s);

@@ -97,6 +97,18 @@ static int load_shifts(SearchObject *o, PyObject *shifts) {
         /* and the rows' advancement in 4 planes (10 rows) or 3 (8 rows) */
         if (c->rules.padded && up && e->nplanes == men_stride_planes(stride)) e->men_stride = stride;
     }
+    e->steps_exact = c->rules.padded;
+    for (int color = 0; color < 2; color++) {
+        const Rules *r = &c->rules;
+        int same = e->nshifts[color] == r->n_man_move[color];
+        for (int i = 0; same && i < e->nshifts[color]; i++) {
+            int found = 0;
+            for (int k = 0; k < r->n_man_move[color]; k++)
+                found |= r->shift[r->man_move_dirs[color][k]] == e->shifts[color][i];
+            same = found;
+        }
+        e->steps_exact &= same;
+    }
     return 0;
 }
 
