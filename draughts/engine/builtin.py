@@ -124,7 +124,12 @@ class BuiltinEngine(Engine):
     rounded down to a power of two (default
     ``draughts.engine.search.TABLE_ENTRIES``, 2**18: 8 MB in C, about
     30 MB in pure Python); the table keeps that size, each new position
-    taking an old one's place.
+    taking an old one's place. Without it, the table ``hard`` keeps from
+    move to move in C grows with the time a move may take: 2**18 entries
+    up to about 0.1 s a move, 2**20 (32 MB) from 0.25 s, 2**22 (128 MB)
+    from 1 s, since a longer search fills a small table and then searches
+    again what it pushed out (to depth 17, 2**22 entries took 0.64 times
+    the CPU time of 2**18).
 
     :meth:`play` and :meth:`analyse` also take ``info``, called with an
     :class:`Analysis` as each depth is complete, and ``stop``, a
@@ -299,6 +304,10 @@ class BuiltinEngine(Engine):
             searcher = self._with_bitbases(searcher, bases, pos)
         if self._table_entries is not None:
             searcher.table_entries = self._table_entries
+        elif searcher is self._kept.get(board.variant) and isinstance(
+            searcher, _native_search.NativeSearcher
+        ):
+            searcher.table_entries = max(searcher.table_entries, _kept_table_entries(seconds))
         searcher.threat_budget = searcher.threat_extensions = settings.threats
         searcher.threads = self._threads or settings.threads
         max_depth = limit.depth if limit.depth is not None else settings.depth
@@ -399,6 +408,40 @@ def _value_after(probe: Probe, pos: Position, move: RawMove) -> int | None:
 # Against the engine without it, clock 6 s + 0.05 s a move: 9 wins, 5 draws,
 # 6 losses in 20 games (+53 +/- 141 Elo; docs/engine_strength.rst).
 _SOFT_SHARE = 0.5
+
+
+# The most entries (128 MB) of the table hard keeps in C: see _kept_table_entries.
+_KEPT_TABLE_ENTRIES = 2**22
+
+
+def _kept_table_entries(seconds: float | None) -> int:
+    """The entries of the table ``hard`` keeps in C for a move of ``seconds``:
+    ``_KEPT_TABLE_ENTRIES`` for each second, rounded down to a power of
+    two, from ``draughts.engine.search.TABLE_ENTRIES`` (a move of about
+    0.1 s or less, or a search to a given depth) to ``_KEPT_TABLE_ENTRIES``
+    (1 s or more; 128 MB).
+
+    Why: a second's search visits some ten million nodes, forty times the
+    2**18 entries of the default table, whose entries then give way before
+    they are used again. The same 24 searches (6 moves played from each of
+    4 positions of ``benchmarks/positions.json``, one searcher renewed
+    between moves, as ``hard`` plays) took, with 2**22 entries rather than
+    2**18, 0.84 times the CPU time to depth 15 and 0.64 times to depth 17
+    (0.79 and 0.57 times the nodes; a node cost 2 to 11 % more, its table
+    read further from the cache); 2**20 entries took 0.88 and 0.79 times.
+    The pure search keeps the default: its entries take about 120 bytes.
+
+    >>> _kept_table_entries(1.0) == _KEPT_TABLE_ENTRIES
+    True
+    >>> _kept_table_entries(0.3) == 2**20
+    True
+    """
+    if seconds is None:
+        return _search.TABLE_ENTRIES
+    wanted = int(min(seconds, 1.0) * _KEPT_TABLE_ENTRIES)
+    if wanted <= _search.TABLE_ENTRIES:
+        return _search.TABLE_ENTRIES
+    return 1 << (wanted.bit_length() - 1)
 
 
 def _budget(limit: Limit, legal: int) -> float | None:

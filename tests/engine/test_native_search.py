@@ -27,7 +27,7 @@ from draughts._core import RawMove, pure, zobrist
 from draughts.engine import Limit, _native, builtin
 from draughts.engine import native_search as _native_search
 from draughts.engine import search as _search
-from draughts.engine.builtin import _reversible_keys
+from draughts.engine.builtin import BuiltinEngine, _reversible_keys
 from draughts.engine.egtb import Bitbases
 from draughts.engine.search import raw_position
 
@@ -641,3 +641,24 @@ def test_quiet_leaves_remembered_without_threats_are_not_used_with_them() -> Non
             nodes.append(oracle.nodes)
         changed += nodes[0] != nodes[1]
     assert changed, "no position where the threat extensions change the search"
+
+
+def test_hard_grows_its_kept_table_with_the_time_a_move_may_take() -> None:
+    # A second's search fills the default 2**18 entries many times over, so
+    # the table hard keeps in C grows with the move's time; it never shrinks
+    # (a new size drops what the table holds), and an explicit size stays.
+    board = draughts.Board(variant="english")
+    engine = builtin("hard")
+    engine.play(board, Limit(time=0.02))
+    kept = engine._kept[board.variant]
+    if not isinstance(kept, _native_search.NativeSearcher):
+        pytest.skip("the pure search keeps the default table (DRAUGHTS_PURE=1)")
+    assert kept.table_entries == _search.TABLE_ENTRIES
+    engine.play(board, Limit(time=0.3))
+    assert engine._kept[board.variant] is kept
+    assert kept.table_entries == 2**20
+    engine.play(board, Limit(time=0.02))
+    assert kept.table_entries == 2**20
+    fixed = BuiltinEngine("hard", table_entries=1024)
+    fixed.play(board, Limit(time=0.3))
+    assert fixed._kept[board.variant].table_entries == 1024
