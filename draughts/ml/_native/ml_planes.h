@@ -77,65 +77,44 @@ ML_INLINE unsigned byte_at(uint64_t lo, uint64_t hi, const int at) {
 #endif
 
 #if defined(ML_PDEP) && defined(ML_CLONES)
-/* AVX-512's masked moves: sixteen float32 cells (or 64 byte cells) of a
- * plane from as many bits in one store, with no table (e->spread 3, where
- * the processor has AVX-512 F, BW and VL). Compiled for x86-64-v4 so that
- * the step's x86-64-v4 copy (ML_CLONED) inlines it; the other copies call
- * it, where they run on such a processor all the same. */
+/* AVX-512 BW's vpmovm2b: 64 byte cells of a plane from as many bits in one
+ * store, with no table, where the observation is bytes (e->spread 3: the
+ * processor has AVX-512 F, BW and VL; boards of 65 to 127 cells). An
+ * International step with uint8 observations ran 1.047 times the steps
+ * per CPU second of the tables' (medians of 8 alternated rounds, 256
+ * games, one thread, sample_step(); 2026-12-07, load 2.0); float32
+ * cells, sixteen a masked move, ran 1.00 to 1.03 times (International)
+ * and 0.98 (English) the steps so, in four runs: left out. Compiled for
+ * AVX-512 alone, it is called from the step's copies (ML_CLONED): a
+ * copy of the step for x86-64-v4, which could inline it, ran 0.94 to 0.99
+ * times the steps of the x86-64-v3 copy without it. */
 #include <immintrin.h>
 #define ML_WIDE 1
-#define ML_WIDE_TARGET __attribute__((target("arch=x86-64-v4")))
 
-/* The 64 cells' bits from at (a constant, at < 128) of the cells' bits lo (0 .. 63), hi (64 ..). */
+/* The 64 cells' bits from at (a constant, 0 < at < 64) of the cells' bits lo (0 .. 63), hi (64 ..). */
 ML_INLINE uint64_t cells_at(uint64_t lo, uint64_t hi, const int at) {
-    if (at == 0) return lo;
-    if (at >= 64) return hi >> (at - 64);
     return (lo >> at) | (hi << (64 - at));
 }
 
-/* The plane of hw cells (64 <= hw <= 128, a constant where inlined) of
- * the pieces on the bits of numbers b, the cells' bits by pdep: the last
- * sixteen (or 64) cells overlap the ones before where hw is no multiple
- * of sixteen (or 64). */
-ML_WIDE_TARGET static inline void spread_plane_wide(const VecEnvObject *e, void *plane, uint64_t b,
-                                                    const int hw, int u8) {
-    uint64_t lo = pdep(b, e->spread_lo), hi = pdep(b >> e->spread_split, e->spread_hi);
-    if (u8) {
-        _mm512_storeu_si512(plane, _mm512_movm_epi8(lo));
-        if (hw > 64)
-            _mm512_storeu_si512((uint8_t *)plane + hw - 64, _mm512_movm_epi8(cells_at(lo, hi, hw - 64)));
-        return;
-    }
-    const __m512 one = _mm512_set1_ps(1.0f);
-#pragma GCC unroll 8
-    for (int k = 0; k < hw / 16; k++)
-        _mm512_storeu_ps((float *)plane + 16 * k,
-                         _mm512_maskz_mov_ps((__mmask16)cells_at(lo, hi, 16 * k), one));
-    if (hw % 16)
-        _mm512_storeu_ps((float *)plane + hw - 16,
-                         _mm512_maskz_mov_ps((__mmask16)cells_at(lo, hi, hw - 16), one));
-}
-
-ML_WIDE_TARGET static inline void spread_planes_wide_as(const VecEnvObject *e, void *obs,
-                                                        const uint64_t now[4], const uint64_t was[4],
-                                                        const int hw, int u8) {
-    size_t cell = u8 ? 1 : sizeof(float);
+/* The byte planes of obs of hw cells (64 < hw < 128, a constant where
+ * inlined) whose bits of numbers differ from was, the cells' bits by
+ * pdep: the last 64 cells overlap the ones before. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static inline void spread_bytes_wide_as(
+    const VecEnvObject *e, uint8_t *obs, const uint64_t now[4], const uint64_t was[4], const int hw) {
 #pragma GCC unroll 4
     for (int p = 0; p < 4; p++) {
         if (now[p] == was[p]) continue; /* the kings' planes, often empty */
-        spread_plane_wide(e, (char *)obs + (size_t)p * (size_t)hw * cell, now[p], hw, u8);
+        uint64_t lo = pdep(now[p], e->spread_lo), hi = pdep(now[p] >> e->spread_split, e->spread_hi);
+        _mm512_storeu_si512(obs + p * hw, _mm512_movm_epi8(lo));
+        _mm512_storeu_si512(obs + p * hw + hw - 64, _mm512_movm_epi8(cells_at(lo, hi, hw - 64)));
     }
 }
 
-/* spread_planes (below) where e->spread is 3. */
-ML_WIDE_TARGET static inline void spread_planes_wide(const VecEnvObject *e, void *obs,
-                                                     const uint64_t now[4], const uint64_t was[4],
-                                                     int u8) {
-    switch (e->hw) {
-    case 100: spread_planes_wide_as(e, obs, now, was, 100, u8); return;
-    case 64: spread_planes_wide_as(e, obs, now, was, 64, u8); return;
-    default: spread_planes_wide_as(e, obs, now, was, e->hw, u8); return;
-    }
+/* spread_planes (below) where e->spread is 3 and the cells are bytes. */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void spread_bytes_wide(
+    const VecEnvObject *e, void *obs, const uint64_t now[4], const uint64_t was[4]) {
+    if (e->hw == 100) spread_bytes_wide_as(e, obs, now, was, 100);
+    else spread_bytes_wide_as(e, obs, now, was, e->hw);
 }
 #endif
 
@@ -197,13 +176,13 @@ ML_INLINE void spread_planes_as(const VecEnvObject *e, void *obs, const uint64_t
 ML_INLINE void spread_planes(const VecEnvObject *e, void *obs, const uint64_t now[4],
                              const uint64_t was[4], int u8) {
 #ifdef ML_WIDE
-    if (e->spread == 3) {
-        spread_planes_wide(e, obs, now, was, u8);
+    if (e->spread == 3 && u8) { /* u8 a constant in the step: no call where the cells are floats */
+        spread_bytes_wide(e, obs, now, was);
         return;
     }
 #endif
 #ifdef ML_PDEP
-    if (e->spread == 2) {
+    if (e->spread >= 2) {
         switch (e->hw) {
         case 100: spread_planes_as(e, obs, now, was, 100, u8, 1); return;
         case 64: spread_planes_as(e, obs, now, was, 64, u8, 1); return;
@@ -257,7 +236,7 @@ static inline void spread_init(VecEnvObject *e) {
     e->spread = 2;
 #endif
 #ifdef ML_WIDE
-    if (e->hw > 64 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+    if (e->hw > 64 && e->hw < 128 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512vl"))
         e->spread = 3;
 #endif
