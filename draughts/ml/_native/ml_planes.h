@@ -76,48 +76,6 @@ ML_INLINE unsigned byte_at(uint64_t lo, uint64_t hi, const int at) {
 }
 #endif
 
-#if defined(ML_PDEP) && defined(ML_CLONES)
-/* AVX-512 BW's vpmovm2b: 64 byte cells of a plane from as many bits in one
- * store, with no table, where the observation is bytes (e->spread 3: the
- * processor has AVX-512 F, BW and VL; boards of 65 to 127 cells). An
- * International step with uint8 observations ran 1.047 times the steps
- * per CPU second of the tables' (medians of 8 alternated rounds, 256
- * games, one thread, sample_step(); 2026-12-07, load 2.0); float32
- * cells, sixteen a masked move, ran 1.00 to 1.03 times (International)
- * and 0.98 (English) the steps so, in four runs: left out. Compiled for
- * AVX-512 alone, it is called from the step's copies (ML_CLONED): a
- * copy of the step for x86-64-v4, which could inline it, ran 0.94 to 0.99
- * times the steps of the x86-64-v3 copy without it. */
-#include <immintrin.h>
-#define ML_WIDE 1
-
-/* The 64 cells' bits from at (a constant, 0 < at < 64) of the cells' bits lo (0 .. 63), hi (64 ..). */
-ML_INLINE uint64_t cells_at(uint64_t lo, uint64_t hi, const int at) {
-    return (lo >> at) | (hi << (64 - at));
-}
-
-/* The byte planes of obs of hw cells (64 < hw < 128, a constant where
- * inlined) whose bits of numbers differ from was, the cells' bits by
- * pdep: the last 64 cells overlap the ones before. */
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static inline void spread_bytes_wide_as(
-    const VecEnvObject *e, uint8_t *obs, const uint64_t now[4], const uint64_t was[4], const int hw) {
-#pragma GCC unroll 4
-    for (int p = 0; p < 4; p++) {
-        if (now[p] == was[p]) continue; /* the kings' planes, often empty */
-        uint64_t lo = pdep(now[p], e->spread_lo), hi = pdep(now[p] >> e->spread_split, e->spread_hi);
-        _mm512_storeu_si512(obs + p * hw, _mm512_movm_epi8(lo));
-        _mm512_storeu_si512(obs + p * hw + hw - 64, _mm512_movm_epi8(cells_at(lo, hi, hw - 64)));
-    }
-}
-
-/* spread_planes (below) where e->spread is 3 and the cells are bytes. */
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static void spread_bytes_wide(
-    const VecEnvObject *e, void *obs, const uint64_t now[4], const uint64_t was[4]) {
-    if (e->hw == 100) spread_bytes_wide_as(e, obs, now, was, 100);
-    else spread_bytes_wide_as(e, obs, now, was, e->hw);
-}
-#endif
-
 /* The plane of hw cells (hw >= 8; a constant where inlined, its stores
  * unrolled) showing the pieces on the bits of numbers b: the cells' bits
  * by pdep where by_pdep (e->spread 2), else from the tables (1,330
@@ -175,14 +133,8 @@ ML_INLINE void spread_planes_as(const VecEnvObject *e, void *obs, const uint64_t
  * 5.6 against 5.9, English 8.1 against 7.4). */
 ML_INLINE void spread_planes(const VecEnvObject *e, void *obs, const uint64_t now[4],
                              const uint64_t was[4], int u8) {
-#ifdef ML_WIDE
-    if (e->spread == 3 && u8) { /* u8 a constant in the step: no call where the cells are floats */
-        spread_bytes_wide(e, obs, now, was);
-        return;
-    }
-#endif
 #ifdef ML_PDEP
-    if (e->spread >= 2) {
+    if (e->spread == 2) {
         switch (e->hw) {
         case 100: spread_planes_as(e, obs, now, was, 100, u8, 1); return;
         case 64: spread_planes_as(e, obs, now, was, 64, u8, 1); return;
@@ -234,11 +186,6 @@ static inline void spread_init(VecEnvObject *e) {
     /* where no number is above the split, hi is 0 (and its spread, whatever the shift) */
     e->spread_lo = lo, e->spread_hi = hi, e->spread_split = hi ? split : 0;
     e->spread = 2;
-#endif
-#ifdef ML_WIDE
-    if (e->hw > 64 && e->hw < 128 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl"))
-        e->spread = 3;
 #endif
 }
 

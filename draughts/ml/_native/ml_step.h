@@ -33,7 +33,6 @@
  * portable version alone (CI tests that build: .ci/native). */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12 && defined(__x86_64__) && \
     defined(__linux__) && !defined(DRAUGHTS_NO_CLONES)
-#define ML_CLONES 1
 #define ML_CLONED __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define ML_CLONED
