@@ -32,8 +32,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import draughts
-from draughts.engine import Analysis, Level, Limit, builtin
-from draughts.engine.search import StopSignal
+from draughts.engine import Analysis, BuiltinEngine, Level, Limit
+from draughts.engine.search import TABLE_ENTRIES, StopSignal
 from draughts.web import positions
 from draughts.web.explorer import Explorer
 from draughts.web.positions import BadRequest
@@ -357,7 +357,7 @@ def _analysis(
         assert info is not None
         info(_analysis_json(board, analysis))
 
-    result = builtin("hard", strict=True).analyse(
+    result = _request_engine("hard", 0).analyse(
         board, Limit(time=seconds), info=None if info is None else report, stop=stop
     )
     return _analysis_json(board, result)
@@ -378,9 +378,18 @@ def _analysis_json(board: draughts.Board, result: Analysis) -> dict[str, Any]:
     }
 
 
+def _request_engine(level: Level, seed: int) -> BuiltinEngine:
+    """An engine for one request, kept to the time it is given, with the
+    default table (8 MB in C): the engine of a request makes one search and
+    goes, so the table that hard grows for a game's moves (up to 128 MB at
+    1 s a move) would be memory taken from the server for each request at
+    once, with no later move to use it."""
+    return BuiltinEngine(level, seed=seed, strict=True, table_entries=TABLE_ENTRIES)
+
+
 def _engine_move(board: draughts.Board, level: Level, seed: int, seconds: float) -> dict[str, Any]:
     """The engine's move on ``board`` (run in a worker thread)."""
-    result = builtin(level, seed=seed, strict=True).play(board, Limit(time=seconds))
+    result = _request_engine(level, seed).play(board, Limit(time=seconds))
     move = result.move
     analysis = result.analysis
     return {
