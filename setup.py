@@ -108,7 +108,7 @@ def beside_the_core(
         depends=[f"{folder}/{header}.h" for header in headers]
         + [
             f"{NATIVE}/{header}.h"
-            for header in ("core_api", "core", "convert", "play", "capture_test")
+            for header in ("core_api", "core", "convert", "play", "capture_test", "step_count")
         ],
         extra_compile_args=FLAGS,
     )
@@ -129,6 +129,7 @@ setup(
                     "route_tables",
                     "first_jumps",
                     "capture_test",
+                    "step_count",
                     "play",
                 )
             ],

@@ -231,7 +231,7 @@ static PERFT_TARGET uint64_t PERFT_FN(perft_node)(Perft *P, int ply, int depth, 
             PERFT_FN(perft_captures)(P, ply, depth, color, s, candidates, jumpers, &found);
         if (found || P->failed) return total;
     }
-    if (depth == 1 && P->bulk) return count_steps(r, color, s);
+    if (depth == 1 && P->bulk) return count_steps(r, color, s, 0);
     return PERFT_FN(perft_steps)(P, ply, depth, color, s);
 }
 
@@ -247,5 +247,5 @@ static uint64_t PERFT_TARGET PERFT_FN(count_moves)(Perft *P, int ply, int color,
             PERFT_FN(perft_captures)(P, ply, 1, color, s, candidates, jumpers, &found);
         if (found || P->failed) return total;
     }
-    return count_steps(r, color, s);
+    return count_steps(r, color, s, 0);
 }

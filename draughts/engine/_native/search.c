@@ -12,6 +12,7 @@
 #include "search.h"
 #include "capture_test.h" /* the core's any_capture, compiled in: see has_capture */
 #include "play.h"         /* the core's play, compiled in: see child_of */
+#include "step_count.h"   /* the core's step count, compiled in: see staged_first */
 
 #include <stdlib.h>
 #include <string.h>

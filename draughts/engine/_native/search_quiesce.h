@@ -106,16 +106,8 @@ static int quiesce(Search *s, const Pos *p, uint64_t key, int alpha, int beta, i
         bb_t occupied = p->bb[0] | p->bb[1] | p->bb[2] | p->bb[3];
         Side own = {p->bb[c], p->bb[2 + c], occupied & ~(p->bb[c] | p->bb[2 + c]), 0};
         if (!core_api->any_step(s->r, c, &own)) return s->sign * (ply - WIN);
-        if (s->threat_extensions && has_capture(s->r, 1 - c, p)) {
-            /* The legal moves are the steps: there is no capture. */
-            Side side = side_of(p, c);
-            core_api->gen_steps(s->r, c, &side, 0, &here->moves);
-            if (here->moves.failed || in_order(here) < 0) return s->failed = 1, 0;
-            s->threat_extensions--;
-            int best = best_reply(s, p, key, alpha, beta, ply);
-            s->threat_extensions++;
-            return best;
-        }
+        if (s->threat_extensions && has_capture(s->r, 1 - c, p))
+            return answer_threat(s, p, key, alpha, beta, ply);
         white = evaluate(s, p, key, s->threat_extensions ? QUIET_CHECKED : QUIET_UNCHECKED);
         return s->sign * (p->color == 0 ? white : -white);
     }

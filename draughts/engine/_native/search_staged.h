@@ -4,31 +4,6 @@
 #ifndef DRAUGHTS_NATIVE_SEARCH_STAGED_H
 #define DRAUGHTS_NATIVE_SEARCH_STAGED_H
 
-/* Whether c has two steps or more in side (padded layouts: gen_steps's
- * steps, counted). */
-static int two_steps(const Rules *r, int c, const Side *side) {
-    bb_t occupied = side->own_men | side->own_kings | side->opp_men | side->opp_kings;
-    bb_t empty = r->board & ~occupied;
-    int n = 0;
-    for (int k = 0; side->own_men && k < r->n_man_move[c]; k++) {
-        int d = r->man_move_dirs[c][k];
-        n += popcount(shifted(side->own_men & r->step_from[d], r->shift[d]) & empty);
-        if (n >= 2) return 1;
-    }
-    for (bb_t kings = side->own_kings; kings; kings &= kings - 1) {
-        int sq = low_bit(kings);
-        for (int k = 0; k < r->n_king_move; k++) {
-            int d = r->king_move_dirs[k], len = r->ray_len[sq][d];
-            const uint8_t *ray = RAY(r, sq, d);
-            for (int i = 0; i < len && !(occupied & SQUARE_BIT(ray[i])); i++) {
-                if (++n >= 2) return 1;
-                if (!r->flying) break;
-            }
-        }
-    }
-    return 0;
-}
-
 /* A quiet node's first move searched before its moves are made: where the
  * side to move has no capture and the move the node would search first is
  * known without the list (the table's, if a legal step; else the first
@@ -65,7 +40,7 @@ static int staged_first(Search *s, Ply *here, const Pos *p, uint64_t key, int de
     if (!staged && killer && (int)(killer >> 20) == c)
         staged = core_api->is_step(r, c, &side, killer >> 10 & (MAX_SQUARES - 1),
                                     killer & (MAX_SQUARES - 1), 0, &first);
-    if (!staged || !two_steps(r, c, &side)) return 0;
+    if (!staged || count_steps(r, c, &side, 2) < 2) return 0;
     if (l->cap < 1) {
         Route *items = realloc(l->items, 8 * sizeof *items);
         if (items == NULL) return -1;
