@@ -32,7 +32,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=["easy", "medium", "hard"],
         help="the built-in engine's strength at the start (default hard)",
     )
-    parser.add_argument("--hash", type=int, default=96, help="transposition table size in MB")
+    parser.add_argument(
+        "--hash",
+        type=int,
+        default=0,
+        help="transposition table size in MB (default 0: the level's own, which for hard"
+        " grows with the time a move may take, to 128 MB)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the easy level's mistakes")
     parser.add_argument(
         "--threads",

@@ -14,7 +14,9 @@ What the server answers:
   parameter, ``wait``. The parameters are ``variant`` (a variant name or
   alias, or one of Scan's names: ``normal``, ``killer``, ``bt``,
   ``frisian``, ``losing``), ``level`` (``easy``, ``medium``, ``hard``),
-  ``hash`` (the transposition table's size in MB, about), ``threads``
+  ``hash`` (the transposition table's size in MB, about; 0, the default,
+  leaves it to the level: ``hard``'s grows with the time a move may take,
+  as :func:`~draughts.engine.builtin`'s does), ``threads``
   (the threads the search runs on; the pure core searches on one), ``seed``
   (the easy level's mistakes and the choice among book moves), ``book``
   (``none``, ``default`` for the library's book, or a book file) and
@@ -81,10 +83,12 @@ __all__ = [
 # Scan's names for the variants it plays, where ours differ.
 _SCAN_NAMES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
 _DEPTH_CAP = 64  # the deepest search asked for when the GUI gives no depth (hard's own)
-_DEFAULT_HASH = 8  # MB: the table the built-in engine uses by default in C (TABLE_ENTRIES)
+# MB; 0: the level's own table, as builtin() makes it (hard's grows with the
+# move's time, to 128 MB in C), so that the Hub engine plays as builtin:hard.
+_DEFAULT_HASH = 0
 # The whole-number parameters and their bounds, as announced and checked.
 _INT_PARAMS = {
-    "hash": (1, 8192),
+    "hash": (0, 8192),
     "threads": (1, _search.MAX_THREADS),
     "seed": (0, 2**31 - 1),
 }
@@ -372,10 +376,11 @@ class HubServer:
     def _make_engine(self) -> BuiltinEngine:
         if self._engine is None:
             level: Level = self._params["level"]  # type: ignore[assignment]  # checked
+            hash_mb = int(self._params["hash"])
             self._engine = BuiltinEngine(
                 level,
                 seed=int(self._params["seed"]),
-                table_entries=table_entries(int(self._params["hash"])),
+                table_entries=table_entries(hash_mb) if hash_mb else None,
                 threads=int(self._params["threads"]),
                 book=self._book,
                 egtb=self._egtb,

@@ -77,7 +77,8 @@ def test_a_session_written_from_the_protocol_document() -> None:
             params["variant"]["values"].split()
         )
         assert params["level"]["values"] == "easy medium hard"
-        assert (params["hash"]["type"], params["hash"]["min"]) == ("int", "1")
+        assert (params["hash"]["type"], params["hash"]["min"]) == ("int", "0")
+        assert params["hash"]["value"] == "0"  # the level's own table
         process.send("set-param name=variant value=normal")  # Scan's name: international
         process.send("set-param name=hash value=16")
         process.send("init")
@@ -349,3 +350,18 @@ def test_the_hash_parameter_sizes_the_table() -> None:
     server = HubServer(lambda line: None)
     server.handle("set-param name=hash value=16")
     assert server._make_engine()._table_entries == table_entries(16)
+
+
+def test_hash_0_leaves_the_table_to_the_level() -> None:
+    # By default (hash 0) the Hub engine is builtin("hard"): its kept table
+    # grows with the move's time, as a match against builtin:hard assumes.
+    lines: list[str] = []
+    server = HubServer(lines.append)
+    assert server._make_engine()._table_entries is None
+    server.handle("new-game")
+    server.handle("set-param name=hash value=0")
+    server.handle("set-param name=hash value=8193")
+    assert (
+        lines[-1].startswith("error") and "hash must be a whole number from 0 to 8192" in lines[-1]
+    )
+    assert server._make_engine()._table_entries is None
