@@ -16,6 +16,14 @@ was at 1,000,000 nodes: 11 of 29 (``docs/engine_strength.rst``, "Where the
 games against Moby Dam are lost"). ``--seen`` changes the threshold (for
 weights with a man other than 100: half a man); ``--free`` searches every
 move instead and counts how often the search picks Moby Dam's.
+
+``--terms`` asks what our evaluation makes of the man Moby Dam wins: after
+its move, hard searches our reply to ``--nodes`` nodes, and at the end of
+the principal variation each feature's share of the static score (its
+count for White less Black's, times its weight blended for the men on the
+board) is printed for Moby Dam's side, then averaged over the positions.
+A positional feature far below 0 there is "compensation" our evaluation
+sees for the side a man down, where the games showed none.
 """
 
 from __future__ import annotations
@@ -31,8 +39,56 @@ sys.path.insert(0, str(HERE))
 
 import shots  # noqa: E402
 
+import draughts  # noqa: E402
+from draughts._context import context  # noqa: E402
+from draughts.engine import Limit, builtin  # noqa: E402
+from draughts.engine._raw import raw_position  # noqa: E402
+from draughts.engine.evaluation import FEATURES, Evaluator  # noqa: E402
+
 SUITE = HERE / "mobydam_turns.json"
 SEEN = 50  # hundredths of a man: half the man Moby Dam wins
+
+
+def terms(entry: dict[str, str], nodes: int, ev: Evaluator) -> tuple[str, list[float]]:
+    """Our reply to Moby Dam's move searched to ``nodes`` nodes, and each
+    feature's share (hundredths of a man, Moby Dam's side) of the static
+    score at the end of its principal variation."""
+    board = draughts.Board(entry["fen"], variant="international")
+    sign = 1 if board.turn == draughts.WHITE else -1
+    board.push(board.parse_pdn(entry["wins"]))
+    analysis = builtin("hard").analyse(board, Limit(nodes=nodes))
+    for move in analysis.pv:
+        board.push(move)
+    turn, m0, m1, k0, k1 = raw_position(board, ev.t)
+    white = ev.features(0, m0, k0, m1 | k1, k1, turn == 0)
+    black = ev.features(1, m1, k1, m0 | k0, k0, turn == 1)
+    weights = ev.blended[(m0 | m1).bit_count()]
+    shares = [
+        sign * (w - b) * weight / ev.men_at_start
+        for w, b, weight in zip(white, black, weights, strict=True)
+    ]
+    return str(analysis.score), shares
+
+
+def print_terms(nodes: int) -> None:
+    ev = Evaluator(context(draughts.variant.INTERNATIONAL).core, patterns=False)
+    entries = json.loads(SUITE.read_text())
+    totals = [0.0] * len(FEATURES)
+    for entry in entries:
+        score, shares = terms(entry, nodes, ev)
+        totals = [t + s for t, s in zip(totals, shares, strict=True)]
+        large = " ".join(
+            f"{name} {share:+.0f}"
+            for name, share in zip(FEATURES, shares, strict=True)
+            if abs(share) >= 15
+        )
+        print(
+            f"game {entry['game']:>2} ply {entry['ply']:>3}: ours {score:>6}; {large}", flush=True
+        )
+    print(f"mean share for Moby Dam's side over the {len(entries)} positions:")
+    for name, total in zip(FEATURES, totals, strict=True):
+        if total:
+            print(f"  {name:<14} {total / len(entries):+7.1f}")
 
 
 def main() -> int:
@@ -42,8 +98,12 @@ def main() -> int:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--seen", type=int, default=SEEN, help="hundredths of a man")
     parser.add_argument("--free", action="store_true", help="search every move")
+    parser.add_argument("--terms", action="store_true", help="the features at our line's end")
     args = parser.parse_args()
     shots.set_search_constants(args.set)
+    if args.terms:
+        print_terms(args.nodes)
+        return 0
     shots.FULL_WIDTH = args.full_width
     seen = picked = 0
     depths = []
