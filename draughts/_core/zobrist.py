@@ -65,8 +65,14 @@ class SquareKeys:
         )
 
 
-@functools.lru_cache(maxsize=16)
+@functools.cache
 def keys(size: int) -> Keys:
     """The shared keys for ``size`` internal indices (boards of the same size
-    share them, so a few entries serve every variant)."""
+    share them, so a few entries serve every variant).
+
+    Kept for good, never evicted: the native search runs only with a
+    board's shared keys, which it recognises by identity
+    (:func:`draughts.engine.native_search.searcher`), so keys made again for
+    a size would send its searches to the Python search, some thirty times
+    slower. A size's keys take 4 numbers a square."""
     return Keys(size)

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import draughts
 from draughts import _core
+from draughts._context import context
 from draughts._core import RawMove, pure, zobrist
 from draughts.engine import Limit, _native, builtin
 from draughts.engine import native_search as _native_search
@@ -483,6 +484,17 @@ def test_boards_the_native_core_does_not_hold_use_the_python_search() -> None:
     assert type(_native_search.searcher(small, zobrist.Keys(len(small.square_of_index)))) is (
         _search.Searcher
     )
+
+
+@pytest.mark.skipif(draughts.BACKEND != "native", reason="the native backend is not in use")
+def test_keys_for_many_board_sizes_keep_the_native_search() -> None:
+    # The shared keys were once kept for the last 16 sizes only: a program
+    # (or a test run) that met more sizes got new keys for English, which
+    # the identity check refused, and searched in Python from then on.
+    ctx = context(draughts.variant.ENGLISH)
+    for size in range(1000, 1040):
+        zobrist.keys(size)
+    assert type(_native_search.searcher(ctx.core, ctx.keys)) is _native_search.NativeSearcher
 
 
 # By default each variant with one table size (overfilled or not), every
