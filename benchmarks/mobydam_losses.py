@@ -151,9 +151,11 @@ def turn_of(rows: list[Ply], lost: int) -> int | None:
     return turn
 
 
-def mobydam_judge(engine: Path, fen: str, port: int) -> tuple[int, int]:
-    """(depth, score in hundredths of a man for the side to move) of Moby
-    Dam's search of ``fen`` in its profiling mode (``-o FEN``: 10 seconds)."""
+def mobydam_log(engine: Path, fen: str, port: int, commands: bytes = b"") -> str:
+    """The engine log of Moby Dam's search of ``fen`` in its profiling mode
+    (``-o FEN``: 10 seconds), ``commands`` written to its console first, a
+    line each (``b"verbose\\n"``: a line in the log for every iteration;
+    ``b"time 1000\\n"``: a search of a second)."""
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "engine.log"
         process = subprocess.Popen(
@@ -175,12 +177,19 @@ def mobydam_judge(engine: Path, fen: str, port: int) -> tuple[int, int]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.STDOUT,
         )
+        assert process.stdin is not None
+        for command in commands.splitlines(keepends=True):
+            # Moby Dam takes one command a read of its console, so a pause
+            # between them (it looks at its console every 100 ms or so).
+            with contextlib.suppress(OSError):
+                process.stdin.write(command)
+                process.stdin.flush()
+            time.sleep(0.15)
         deadline = time.monotonic() + 30
         text = ""
         while time.monotonic() < deadline and "evals=" not in text:
-            time.sleep(0.5)
+            time.sleep(0.1)
             text = log.read_text(errors="replace") if log.exists() else ""
-        assert process.stdin is not None
         with contextlib.suppress(OSError):
             process.stdin.write(b"exit\n")
             process.stdin.flush()
@@ -189,6 +198,13 @@ def mobydam_judge(engine: Path, fen: str, port: int) -> tuple[int, int]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+    return text
+
+
+def mobydam_judge(engine: Path, fen: str, port: int) -> tuple[int, int]:
+    """(depth, score in hundredths of a man for the side to move) of Moby
+    Dam's search of ``fen`` in its profiling mode (``-o FEN``: 10 seconds)."""
+    text = mobydam_log(engine, fen, port)
     depth = re.findall(r"reached depth=(\d+)", text)
     score = re.findall(r"^evals=\d+ score=(-?\d+)$", text, re.MULTILINE)
     if not depth or not score:

@@ -24,12 +24,24 @@ count for White less Black's, times its weight blended for the men on the
 board) is printed for Moby Dam's side, then averaged over the positions.
 A positional feature far below 0 there is "compensation" our evaluation
 sees for the side a man down, where the games showed none.
+
+``--first`` asks how soon each engine sees the man, every move searched:
+our search deepens to ``--nodes``, and the first iteration from which on
+its best move scores half a man or more is printed (seconds, nodes, depth,
+move); with ``--mobydam`` (its ``main/mobydam``), Moby Dam's own search of
+the position too (its profiling mode, cut to ``--mobydam-ms`` by its
+``time`` command, a log line an iteration with ``verbose``): the first
+iteration from which on it scores half a man or more (seconds, depth,
+move). Seconds are the common measure (the two engines count nodes
+differently), so run it on a quiet machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import statistics
 import sys
 from pathlib import Path
 
@@ -38,6 +50,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import shots  # noqa: E402
+from mobydam_losses import VAL_MAN, mobydam_log  # noqa: E402
 
 import draughts  # noqa: E402
 from draughts._context import context  # noqa: E402
@@ -91,6 +104,72 @@ def print_terms(nodes: int) -> None:
             print(f"  {name:<14} {total / len(entries):+7.1f}")
 
 
+def held_from(scores: list[int], seen: int) -> int | None:
+    """The first index from which on every score is ``seen`` or more: an
+    early iteration can score a move highly and a later one drop it."""
+    start = None
+    for i, score in enumerate(scores):
+        if score < seen:
+            start = None
+        elif start is None:
+            start = i
+    return start
+
+
+def iterations(text: str) -> list[tuple[int, int, int, str]]:
+    """(depth, milliseconds, score in hundredths of a man, move) of every
+    iteration in a Moby Dam log written with ``verbose`` on."""
+    return [
+        (int(depth), int(spent), round(int(score) * 100 / VAL_MAN), move)
+        for depth, spent, score, move in re.findall(
+            r"^(\d+)\.complete, (\d+) ms, score=(-?\d+) move=(\S+)", text, re.MULTILINE
+        )
+    ]
+
+
+def mobydam_first(engine: Path, fen: str, port: int, ms: int) -> tuple[int, int, str] | None:
+    """Moby Dam's first iteration (depth, milliseconds, move) from which on
+    its score is half a man or more for the side to move, within ``ms``."""
+    rows = iterations(mobydam_log(engine, fen, port, f"verbose\ntime {ms}\n".encode()))
+    first = held_from([score for _depth, _ms, score, _move in rows], SEEN)
+    if first is None:
+        return None
+    depth, spent, _score, move = rows[first]
+    return depth, spent, move
+
+
+def print_first(args: argparse.Namespace) -> None:
+    """Each engine's first sight of the man, every move searched."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    for entry in json.loads(SUITE.read_text()):
+        rows = shots.deepen(entry["fen"], 1e9, nodes=args.nodes)
+        held = held_from([row[1] for row in rows], args.seen)
+        first = None if held is None else rows[held]
+        line = f"game {entry['game']:>2} ply {entry['ply']:>3} {entry['wins']:<6}"
+        if first is None:
+            ours.append(float("inf"))
+            line += f" ours: not within {args.nodes:,} nodes"
+        else:
+            depth, _score, nodes, seconds, move = first
+            ours.append(seconds)
+            line += f" ours: {seconds:6.3f} s {nodes:>10,} nodes d{depth:<2} {move:<6}"
+        if args.mobydam is not None:
+            seen = mobydam_first(args.mobydam, entry["fen"], args.port, args.mobydam_ms)
+            theirs.append(float("inf") if seen is None else seen[1] / 1000)
+            line += " Moby Dam: " + (
+                "not seen" if seen is None else f"{seen[1] / 1000:6.3f} s d{seen[0]:<2} {seen[2]}"
+            )
+        print(line, flush=True)
+    for name, times in (("ours", ours), ("Moby Dam", theirs)):
+        if times:
+            within = sum(t <= 0.2 for t in times), sum(t < float("inf") for t in times)
+            print(
+                f"{name}: seen within 0.2 s in {within[0]}, at all in {within[1]} of {len(times)};"
+                f" median {statistics.median(times):.3f} s"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--nodes", type=int, default=1_000_000)
@@ -99,12 +178,19 @@ def main() -> int:
     parser.add_argument("--seen", type=int, default=SEEN, help="hundredths of a man")
     parser.add_argument("--free", action="store_true", help="search every move")
     parser.add_argument("--terms", action="store_true", help="the features at our line's end")
+    parser.add_argument("--first", action="store_true", help="each engine's first sight of the man")
+    parser.add_argument("--mobydam", type=Path, help="main/mobydam, for --first")
+    parser.add_argument("--mobydam-ms", type=int, default=1000, help="Moby Dam's time, for --first")
+    parser.add_argument("--port", type=int, default=27555, help="for --mobydam (it listens)")
     args = parser.parse_args()
     shots.set_search_constants(args.set)
     if args.terms:
         print_terms(args.nodes)
         return 0
     shots.FULL_WIDTH = args.full_width
+    if args.first:
+        print_first(args)
+        return 0
     seen = picked = 0
     depths = []
     for entry in json.loads(SUITE.read_text()):

@@ -98,3 +98,40 @@ def test_the_turn_positions_hold_moby_dams_moves() -> None:
     for entry in entries:
         board = draughts.Board(entry["fen"], variant="international")
         assert entry["wins"] in {str(move) for move in board.legal_moves}, entry
+
+
+@pytest.fixture(scope="module")
+def turns() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import mobydam_turns as module  # type: ignore[import-not-found]
+
+        yield module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+# A verbose Moby Dam log (main/search.c prints a line each iteration):
+# half a man reached at depth 12, dropped at 13, held from 14 on.
+VERBOSE = """\
+11.complete, 14 ms, score=63072 move=10-14
+12.complete, 19 ms, score=5000000 move=10-14
+13.complete, 24 ms, score=4000000 move=9-13
+14.complete, 52 ms, score=9987841 move=10-14
+15.complete, 64 ms, score=9984064 move=10-14
+"""
+
+
+def test_moby_dams_iterations_are_read_from_its_log(turns: ModuleType) -> None:
+    rows = turns.iterations("open_endfile: end4.idx not found\n" + VERBOSE)
+    assert rows[0] == (11, 14, 1, "10-14")
+    assert [depth for depth, _ms, _score, _move in rows] == [11, 12, 13, 14, 15]
+    assert rows[3][2] == 100
+
+
+def test_the_man_is_seen_from_the_iteration_that_holds_it(turns: ModuleType) -> None:
+    scores = [score for _depth, _ms, score, _move in turns.iterations(VERBOSE)]
+    assert turns.held_from(scores, 50) == 3
+    assert turns.held_from([60, 70], 50) == 0
+    assert turns.held_from([60, 40], 50) is None
+    assert turns.held_from([], 50) is None
