@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import os
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -36,6 +39,20 @@ def shared_path(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: " + SHARED_ABSENT.partition(": ")[2])
     return path
+
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def benchmark_module(name: str) -> Iterator[ModuleType]:
+    """A script of ``benchmarks/`` imported as a module, for a fixture to
+    ``yield from``: the folder is on ``sys.path`` while the module is used
+    (the scripts import each other by name), and taken off afterwards."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        yield importlib.import_module(name)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
 
 
 @functools.cache

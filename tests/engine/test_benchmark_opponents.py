@@ -15,19 +15,12 @@ import pytest
 
 import draughts
 from draughts import pdn
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.conftest import benchmark_module
 
 
 @pytest.fixture(scope="module")
 def dame_match() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import dame_match as module  # type: ignore[import-not-found]
-
-        yield module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    yield from benchmark_module("dame_match")
 
 
 def play_ending(fen: str, opening: list[tuple[int, int]], seed: int) -> draughts.Board:

@@ -5,7 +5,6 @@ found where Moby Dam's score settles below the threshold for good."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -13,8 +12,7 @@ from types import ModuleType
 import pytest
 
 import draughts
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.conftest import BENCHMARKS, benchmark_module
 
 # The shape of Moby Dam's log (main/search.c and main/dxp.c print it): a
 # search's lines end with its score, then the move; a move received is
@@ -44,13 +42,7 @@ GAME = """\
 
 @pytest.fixture(scope="module")
 def losses() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import mobydam_losses as module  # type: ignore[import-not-found]
-
-        yield module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    yield from benchmark_module("mobydam_losses")
 
 
 def test_the_log_gives_moby_dams_moves_and_scores(losses: ModuleType, tmp_path: Path) -> None:
@@ -102,13 +94,7 @@ def test_the_turn_positions_hold_moby_dams_moves() -> None:
 
 @pytest.fixture(scope="module")
 def turns() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import mobydam_turns as module  # type: ignore[import-not-found]
-
-        yield module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    yield from benchmark_module("mobydam_turns")
 
 
 # A verbose Moby Dam log (main/search.c prints a line each iteration):
